@@ -1,0 +1,3 @@
+"""The flink2spark conversion engine."""
+
+from flink2spark.transpiler.result import ConversionResult, Marker  # noqa: F401

@@ -1,0 +1,64 @@
+"""Stable marker codes.
+
+Every NOTE/TODO comment the tool writes and every finding ``check`` prints carries one
+of these codes. Codes are never reused or renumbered; retired codes stay listed.
+
+* ``F2S0xx``: input and engine errors.
+* ``F2S1xx``: DataSet API (legacy ``flink.plan``) constructs.
+* ``F2S8xx``: API generations that are recognised but not converted yet.
+* ``F2S9xx``: findings of ``flink2spark check``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    severity: str  # "note" | "todo" | "error"
+    title: str
+
+
+CODES: dict[str, Code] = {}
+
+
+def _code(code: str, severity: str, title: str) -> str:
+    CODES[code] = Code(code, severity, title)
+    return code
+
+
+# Input and engine errors
+SYNTAX_ERROR = _code("F2S001", "error", "the file does not parse as Python 3")
+PYTHON2 = _code("F2S002", "error", "Python 2 syntax (print statement, exec statement, backticks...)")
+NOT_TEXT = _code("F2S003", "error", "the file is not UTF-8 text (binary or another encoding)")
+EMPTY_FILE = _code("F2S004", "error", "the file is empty")
+INVALID_OUTPUT = _code("F2S005", "todo", "a rewrite produced invalid code and was dropped")
+
+# DataSet API
+DS_UNSUPPORTED = _code("F2S100", "todo", "DataSet construct with no conversion")
+DS_FUNCTION = _code("F2S101", "todo", "user function whose kind (lambda, def, Flink function class) is not known")
+DS_COLLECTOR = _code("F2S102", "todo", "collector used other than as collector.collect(value)")
+DS_SPLIT_CHAIN = _code("F2S103", "todo", "join/cross/co_group builder split across statements")
+DS_STAR_IMPORT = _code("F2S104", "todo", "star import from a Flink module")
+DS_PARALLELISM = _code("F2S105", "note", "parallelism setting dropped; Spark sizes partitions itself")
+DS_EXEC_RESULT = _code("F2S106", "todo", "the JobExecutionResult of execute() is used")
+DS_ITERATOR = _code("F2S107", "todo", "Flink iterator used in a way the conversion cannot follow")
+DS_PARTITION = _code("F2S108", "note", "partition boundaries differ from Flink's")
+DS_CONTEXT = _code("F2S109", "todo", "runtime context used without a broadcast set")
+DS_RETRIES = _code("F2S110", "note", "execution retries map to Spark task retries (spark.task.maxFailures)")
+DS_UNKNOWN_TYPE = _code("F2S111", "todo", "read_csv field types not given as flink.plan.Constants")
+DS_FLINK_NAME = _code("F2S112", "todo", "a Flink name is still used here")
+
+# Generations recognised but not converted yet
+JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")
+PYFLINK_UNSUPPORTED = _code("F2S802", "todo", "modern PyFlink API: not converted yet")
+
+# check findings
+CHECK_IMPORT = _code("F2S900", "todo", "Flink import")
+CHECK_TODO = _code("F2S901", "todo", "unresolved flink2spark TODO marker")
+
+
+def severity(code: str) -> str:
+    return CODES[code].severity

@@ -1,0 +1,117 @@
+"""Reading input files: decoding, bad-input diagnostics, parsing and API-generation detection."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional, Union
+
+import libcst as cst
+
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.result import Marker
+
+# Module prefixes of each API generation.
+GENERATION_PREFIXES = {
+    "dataset": ("flink.plan", "flink.functions", "flink.connection"),
+    "jython": ("org.apache.flink",),
+    "pyflink": ("pyflink",),
+}
+
+_PY2_PRINT = re.compile(r"^\s*print\s+(?![\s(=,.)\[]|$)[^\n]*$", re.M)
+_PY2_EXEC = re.compile(r"^\s*exec\s+[\"'\w]", re.M)
+
+
+class BadInput(Exception):
+    def __init__(self, marker: Marker):
+        super().__init__(marker.message)
+        self.marker = marker
+
+
+def _error(code: str, message: str, line: int = 1, col: int = 1) -> BadInput:
+    return BadInput(Marker(line, col, code, "error", message))
+
+
+def decode(data: bytes) -> str:
+    """Decode file bytes as UTF-8 (a BOM is accepted); raise BadInput for binary or other encodings."""
+    if not data:
+        raise _error(M.EMPTY_FILE, "empty file: nothing to convert")
+    if b"\x00" in data:
+        raise _error(M.NOT_TEXT, "binary file (contains NUL bytes)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise _error(M.NOT_TEXT, f"not UTF-8 text: invalid byte 0x{data[exc.start]:02x}", line, col)
+    return text
+
+
+def parse(source: str) -> cst.Module:
+    """Parse Python 3 source; raise BadInput with file positions for syntax errors."""
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        line, col = exc.raw_line, exc.raw_column + 1
+        bad_line = source.splitlines()[line - 1] if 0 < line <= len(source.splitlines()) else ""
+        if _PY2_PRINT.match(bad_line) or _PY2_EXEC.match(bad_line) or "`" in bad_line:
+            raise _error(
+                M.PYTHON2,
+                "Python 2 syntax (print/exec statement or backticks); port the file to Python 3 "
+                "first, for example with `python -m lib2to3 -w FILE` or pyupgrade",
+                line,
+                col,
+            )
+        message = exc.message.strip().splitlines()[0] if exc.message else "invalid syntax"
+        raise _error(M.SYNTAX_ERROR, f"syntax error: {message}", line, col)
+
+
+def _dotted(node: Union[cst.Attribute, cst.Name, None]) -> str:
+    if node is None:
+        return ""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return ""
+
+
+def imported_modules(module: cst.Module) -> list[tuple[str, cst.CSTNode]]:
+    """Every module named by an import statement anywhere in the file, with its statement."""
+    found: list[tuple[str, cst.CSTNode]] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Import(self, node: cst.Import) -> None:
+            for alias in node.names:
+                found.append((_dotted(alias.name), node))
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            if node.relative:
+                return
+            base = _dotted(node.module)
+            found.append((base, node))
+
+    module.visit(V())
+    return found
+
+
+def module_generation(name: str) -> Optional[str]:
+    for gen, prefixes in GENERATION_PREFIXES.items():
+        for p in prefixes:
+            if name == p or name.startswith(p + "."):
+                return gen
+    if name == "flink":
+        return "dataset"
+    return None
+
+
+def detect_generation(module: cst.Module) -> Optional[str]:
+    """The API generation a file uses, from what it imports (None: not a Flink file).
+
+    A file importing from several generations is classified by the first one found in the
+    order DataSet, Jython, PyFlink.
+    """
+    gens = {module_generation(name) for name, _ in imported_modules(module)}
+    for gen in ("dataset", "jython", "pyflink"):
+        if gen in gens:
+            return gen
+    return None
