@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Optional, Union
 
@@ -51,9 +52,14 @@ def parse(source: str) -> cst.Module:
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
-        line, col = exc.raw_line, exc.raw_column + 1
+        line, col, message = _syntax_error_details(source, exc)
         bad_line = source.splitlines()[line - 1] if 0 < line <= len(source.splitlines()) else ""
-        if _PY2_PRINT.match(bad_line) or _PY2_EXEC.match(bad_line) or "`" in bad_line:
+        if (
+            _PY2_PRINT.match(bad_line)
+            or _PY2_EXEC.match(bad_line)
+            or "`" in bad_line
+            or "Missing parentheses in call to" in message
+        ):
             raise _error(
                 M.PYTHON2,
                 "Python 2 syntax (print/exec statement or backticks); port the file to Python 3 "
@@ -61,8 +67,35 @@ def parse(source: str) -> cst.Module:
                 line,
                 col,
             )
-        message = exc.message.strip().splitlines()[0] if exc.message else "invalid syntax"
         raise _error(M.SYNTAX_ERROR, f"syntax error: {message}", line, col)
+
+
+_LIBCST_AT = re.compile(r"error at (\d+):(\d+)")
+
+
+def _syntax_error_details(source: str, exc: cst.ParserSyntaxError) -> tuple[int, int, str]:
+    """1-based line and column, and a one-line message, for a file libcst cannot parse.
+
+    libcst's native parser reports ``raw_line``/``raw_column`` as the start of the line it
+    gave up on (``raw_column`` is always 0, and tokenizer errors report line 1), so the
+    position comes from CPython's own parser, which points at the offending token and
+    explains the error ("'(' was never closed"). If CPython accepts the file (libcst is
+    stricter in a few corners), fall back to the position libcst writes in its message
+    ("error at L:C", 0-based column), then to its attributes.
+    """
+    try:
+        compile(source, "<input>", "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as err:  # IndentationError and TabError included
+        if err.lineno:
+            return err.lineno, max(err.offset or 1, 1), err.msg or "invalid syntax"
+    except (ValueError, MemoryError, RecursionError):
+        pass
+    message = exc.message.strip().splitlines()[0] if exc.message else "invalid syntax"
+    message = re.sub(r"^(parser|tokenizer) error: (error at \d+:\d+: )?", "", message)
+    at = _LIBCST_AT.search(exc.message or "")
+    if at:
+        return int(at.group(1)), int(at.group(2)) + 1, message
+    return exc.editor_line, exc.editor_column, message
 
 
 def _dotted(node: Union[cst.Attribute, cst.Name, None]) -> str:
