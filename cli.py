@@ -1,0 +1,360 @@
+"""The ``flink2spark`` command line: convert, check, rules, codes, shim-zip.
+
+Every command reads files, hands them one by one to the engine
+(``flink2spark.transpiler.engine.convert_bytes`` or ``check.check_bytes``) and reports
+``path:line:col: ...`` lines. A bad file never stops the run: it is reported, left
+untouched, and the exit status says so at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import os
+import sys
+import zipfile
+from pathlib import Path
+from typing import Callable, Iterator, List, Optional
+
+import typer
+
+from flink2spark.transpiler import files as F
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.result import ConversionResult, Marker
+
+# Exit statuses, shared by every command.
+EXIT_OK = 0  # done; nothing left to report
+EXIT_FINDINGS = 1  # check found Flink constructs; convert --strict left TODO markers
+EXIT_ERROR = 2  # usage error, or an input file that could not be read, parsed or written
+
+# Marker code for a file that cannot be read or written (the closest code until markers.py has one).
+IO_ERROR = getattr(M, "IO_ERROR", M.NOT_TEXT)
+
+PROGRESS_THRESHOLD = 20  # show a progress bar above this many files (only on a terminal)
+
+EXIT_CODES_HELP = (
+    "Exit status: 0 done (check: no Flink construct left); "
+    "1 findings (check found Flink imports or TODO markers; convert --strict left TODO markers); "
+    "2 usage error, or an input file that could not be read, decoded, parsed or written "
+    "(the other files are still processed)."
+)
+
+app = typer.Typer(
+    name="flink2spark",
+    help="Rewrite Apache Flink Python programs (DataSet API, Jython streaming, PyFlink) into PySpark.\n\n"
+    + EXIT_CODES_HELP,
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+
+# --------------------------------------------------------------------------- convert
+
+
+@app.command(
+    help="Convert Flink programs to PySpark.\n\n"
+    "PATH is a .py file or a directory (walked recursively; hidden folders, __pycache__, "
+    "node_modules, site-packages and virtualenvs are skipped).\n\n"
+    "Output: with one input file and no option, the converted code goes to stdout. "
+    "--out DIR writes the converted tree under DIR (non-Flink .py files are copied as they are). "
+    "--in-place rewrites the changed files atomically. --diff prints a unified diff and writes nothing.\n\n"
+    "Files that cannot be read or parsed are reported on stderr as 'path:line:col: error: ...' "
+    "and left untouched; the others are still converted. Empty files found in a directory are "
+    "skipped; an empty file named on the command line is an error unless --skip-empty.\n\n"
+    "Exit status: 0 done (also when TODO markers were written, unless --strict); "
+    "1 with --strict when TODO markers were written; 2 usage error or some file could not be converted."
+)
+def convert(
+    paths: List[Path] = typer.Argument(..., metavar="PATH", exists=True, help="Files or directories.", show_default=False),
+    out: Optional[Path] = typer.Option(
+        None, "--out", "-o", file_okay=False, help="Write the converted tree under this directory."
+    ),
+    in_place: bool = typer.Option(False, "--in-place", "-i", help="Rewrite changed files in place."),
+    diff: bool = typer.Option(False, "--diff", help="Print a unified diff per changed file; write nothing."),
+    report: Optional[Path] = typer.Option(
+        None, "--report", dir_okay=False, metavar="FILE.json", help="Write a JSON report of the run."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only print errors (no notes, todos, summary)."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 when TODO markers were written."),
+    skip_empty: bool = typer.Option(
+        False, "--skip-empty", help="Skip empty files named on the command line too (pre-commit hook)."
+    ),
+) -> None:
+    from flink2spark.transpiler.engine import convert_bytes
+
+    chosen = [name for name, on in (("--out", out is not None), ("--in-place", in_place), ("--diff", diff)) if on]
+    if len(chosen) > 1:
+        _usage_error(f"{' and '.join(chosen)} cannot be used together")
+    inputs = _collect(paths, exclude=[out] if out is not None else [])
+    to_stdout = not chosen
+    if to_stdout and len(inputs) != 1:
+        _usage_error(
+            f"{len(inputs)} input files: to print to stdout, give exactly one file; "
+            "otherwise use --out DIR, --in-place or --diff"
+        )
+    root = F.common_root(inputs)
+
+    results: list[ConversionResult] = []
+    with _progress(len(inputs), "converting") as advance:
+        for file in inputs:
+            result = _convert_file(file, convert_bytes, root, out, in_place, diff, to_stdout, skip_empty)
+            if result is not None:
+                results.append(result)
+                _print_markers(result, quiet)
+            advance()
+
+    if report is not None:
+        from flink2spark.transpiler.report import report_json
+
+        F.atomic_write(report, report_json(results).encode("utf-8"))
+    if not quiet:
+        _print_summary(results)
+
+    if any(r.status == "error" for r in results):
+        raise typer.Exit(EXIT_ERROR)
+    if strict and any(m.severity == "todo" for r in results for m in r.markers):
+        raise typer.Exit(EXIT_FINDINGS)
+    raise typer.Exit(EXIT_OK)
+
+
+def _convert_file(
+    file: F.InputFile,
+    convert_bytes: Callable[[bytes, str], ConversionResult],
+    root: Path,
+    out: Optional[Path],
+    in_place: bool,
+    diff: bool,
+    to_stdout: bool,
+    skip_empty: bool,
+) -> Optional[ConversionResult]:
+    """Convert one file and deliver the output; None for a skipped empty file."""
+    try:
+        data = file.path.read_bytes()
+    except OSError as exc:
+        return _io_error(file.display, f"cannot read the file: {exc.strerror or exc}")
+    if not data and (not file.explicit or skip_empty):
+        # An empty file inside a tree (usually a package's __init__.py): nothing to convert,
+        # but the mirrored tree still needs it.
+        if out is not None:
+            _deliver_to_out(file, data, root, out)
+        return None
+
+    result = convert_bytes(data, file.display)
+    try:
+        if out is not None and result.status != "error":
+            _deliver_to_out(file, result.output.encode("utf-8") if result.changed else data, root, out)
+        elif in_place and result.changed:
+            F.atomic_write(file.path, result.output.encode("utf-8"))
+        elif diff and result.changed:
+            typer.echo(_unified_diff(result), nl=False)
+        elif to_stdout and result.output is not None:
+            typer.echo(result.output, nl=False)
+    except (OSError, F.InputError) as exc:
+        result.status = "error"
+        result.markers.append(_io_error(file.display, f"could not write the output: {exc}").markers[0])
+    return result
+
+
+def _io_error(path: str, message: str) -> ConversionResult:
+    marker = Marker(1, 1, IO_ERROR, "error", message)
+    return ConversionResult(path, "", None, status="error", markers=[marker])
+
+
+def _deliver_to_out(file: F.InputFile, data: bytes, root: Path, out: Path) -> None:
+    """Write one file of the mirrored tree under ``out`` (never outside it), keeping its mode."""
+    target = F.mirror_path(file, root, out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    F.ensure_inside(target, out)
+    F.atomic_write(target, data, mode=F.file_mode(file.path))
+
+
+def _unified_diff(result: ConversionResult) -> str:
+    lines = difflib.unified_diff(
+        result.source.splitlines(keepends=True),
+        result.output.splitlines(keepends=True),
+        fromfile=f"a/{result.path}",
+        tofile=f"b/{result.path}",
+    )
+    # Like diff(1), mark a last line without a newline so the patch applies cleanly.
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def _print_markers(result: ConversionResult, quiet: bool) -> None:
+    """Errors always go to stderr; notes and todos too unless --quiet."""
+    for marker in result.markers:
+        if marker.severity == "error" or not quiet:
+            typer.echo(marker.format(result.path), err=True)
+
+
+def _print_summary(results: list[ConversionResult]) -> None:
+    from rich.console import Console
+
+    from flink2spark.transpiler.report import summary_table
+
+    Console(stderr=True, highlight=False).print(summary_table(results))
+
+
+# --------------------------------------------------------------------------- check
+
+
+@app.command(
+    help="List the Flink constructs still present: Flink imports (F2S900) and unresolved "
+    "'# TODO(flink2spark): F2Snnn' comments (F2S901), one 'path:line:col: F2Snnn message' line each "
+    "on stdout. Empty files are clean.\n\n"
+    "Exit status: 0 nothing found; 1 findings; 2 usage error or a file that could not be read or parsed."
+)
+def check(
+    paths: List[Path] = typer.Argument(..., metavar="PATH", exists=True, help="Files or directories.", show_default=False),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line."),
+) -> None:
+    from flink2spark.transpiler.check import check_bytes
+
+    inputs = _collect(paths)
+    findings = errors = files_with_findings = 0
+    with _progress(len(inputs), "checking") as advance:
+        for file in inputs:
+            advance()
+            try:
+                markers = check_bytes(file.path.read_bytes(), file.display)
+            except OSError as exc:
+                markers = _io_error(file.display, f"cannot read the file: {exc.strerror or exc}").markers
+            for marker in markers:
+                is_error = marker.severity == "error"
+                typer.echo(marker.format(file.display), err=is_error)
+                errors += is_error
+                findings += not is_error
+            files_with_findings += any(m.severity != "error" for m in markers)
+
+    if not quiet:
+        typer.echo(
+            f"{findings} finding(s) in {files_with_findings} of {len(inputs)} file(s)"
+            + (f", {errors} file error(s)" if errors else ""),
+            err=True,
+        )
+    raise typer.Exit(EXIT_ERROR if errors else EXIT_FINDINGS if findings else EXIT_OK)
+
+
+# --------------------------------------------------------------------------- rules, codes
+
+
+@app.command(help="List the conversion rules: id, API generation, what they match, exact or approximate.")
+def rules(as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
+    try:
+        from flink2spark.transpiler.registry import all_rules
+    except ImportError as exc:
+        typer.echo(f"error: the rule registry is not available ({exc})", err=True)
+        raise typer.Exit(EXIT_ERROR)
+
+    rows = [
+        {
+            "id": rule.id,
+            "generation": rule.generation,
+            "matches": list(rule.matches),
+            "exact": bool(rule.exact),
+            "summary": rule.summary,
+        }
+        for rule in all_rules()
+    ]
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    _print_table(
+        ["id", "generation", "matches", "kind", "summary"],
+        [
+            [r["id"], r["generation"], ", ".join(r["matches"]), "exact" if r["exact"] else "approximate", r["summary"]]
+            for r in rows
+        ],
+    )
+
+
+@app.command(help="List the marker codes: code, severity (note, todo, error) and title.")
+def codes(as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
+    if as_json:
+        typer.echo(json.dumps([vars(c) for c in M.CODES.values()], indent=2))
+        return
+    _print_table(["code", "severity", "title"], [[c.code, c.severity, c.title] for c in M.CODES.values()])
+
+
+def _print_table(headers: list[str], rows: list[list[str]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(*headers, show_edge=False, highlight=False)
+    for row in rows:
+        table.add_row(*row)
+    # A fixed, generous width when piped, so `flink2spark rules | grep ...` sees whole rows.
+    width = None if sys.stdout.isatty() else 200
+    Console(width=width, highlight=False, markup=False).print(table)
+
+
+# --------------------------------------------------------------------------- shim-zip
+
+
+@app.command(
+    "shim-zip",
+    help="Write a zip of the runtime shim (flink2spark/__init__.py and flink2spark/runtime/) that "
+    "converted programs import, for 'spark-submit --py-files OUT.zip' on a cluster.",
+)
+def shim_zip(out: Path = typer.Argument(..., metavar="OUT.zip", dir_okay=False)) -> None:
+    package = Path(__file__).resolve().parent  # the flink2spark package folder
+    members = [package / "__init__.py"] + sorted(
+        p for p in (package / "runtime").rglob("*.py") if "__pycache__" not in p.parts
+    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.f2s-tmp")
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for member in members:
+            name = "flink2spark/" + member.relative_to(package).as_posix()
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # reproducible archive
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, member.read_bytes())
+    os.replace(tmp, out)
+    typer.echo(f"wrote {out} ({len(members)} files)", err=True)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _usage_error(message: str) -> None:
+    """Report a usage error the way typer does for its own (exit status 2)."""
+    typer.echo(f"Usage error: {message}\nTry 'flink2spark --help' for help.", err=True)
+    raise typer.Exit(EXIT_ERROR)
+
+
+def _collect(paths: List[Path], exclude: List[Path] = ()) -> list[F.InputFile]:
+    """The .py files to process; a bad path or no file at all is a usage error (exit 2)."""
+    try:
+        inputs = F.collect(paths, exclude=exclude)
+    except F.InputError as exc:
+        _usage_error(str(exc))
+    if not inputs:
+        _usage_error(f"no Python files found in {', '.join(map(str, paths))}")
+    return inputs
+
+
+@contextlib.contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[], None]]:
+    """Yield an ``advance()`` function; draws a progress bar on stderr for long runs on a terminal."""
+    if total <= PROGRESS_THRESHOLD or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(label, total=total)
+        yield lambda: progress.advance(task)
+
+
+def main() -> None:  # pragma: no cover - `python -m flink2spark.cli`
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,101 @@
+"""``flink2spark check``: find the Flink constructs still present in a file.
+
+Two kinds of findings, both at 1-based ``line:col`` of the input:
+
+* ``F2S900``: an import of a Flink module (any API generation), at the import statement.
+* ``F2S901``: a ``# TODO(flink2spark): F2Snnn ...`` comment left by ``convert``; the
+  message repeats the original code and text.
+
+A file that cannot be read or parsed gives one error marker (``F2S001``-``F2S004``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import source as S
+from flink2spark.transpiler.result import Marker
+
+GENERATION_NAMES = {"dataset": "DataSet API", "jython": "Jython streaming API", "pyflink": "PyFlink API"}
+
+# The comment convert writes for a construct it left as is, e.g.
+#   # TODO(flink2spark): F2S100 DataSet.first has no conversion
+TODO_COMMENT = re.compile(r"#\s*TODO\(flink2spark\):?\s*(?:(?P<code>F2S\d{3})\b:?)?\s*(?P<text>.*)$")
+_TODO_HINT = "TODO(flink2spark)"
+
+
+def check_bytes(data: bytes, path: str = "<string>") -> list[Marker]:
+    """Like ``check_source`` for a file's raw bytes (an undecodable file gives an error marker).
+
+    An empty file has nothing to check and gives no findings.
+    """
+    if not data:
+        return []
+    try:
+        text = S.decode(data)
+    except S.BadInput as bad:
+        return [bad.marker]
+    return check_source(text, path)
+
+
+def check_source(text: str, path: str = "<string>") -> list[Marker]:
+    """Every Flink import and every unresolved flink2spark TODO comment, sorted by position."""
+    try:
+        module = S.parse(text)
+    except S.BadInput as bad:
+        return [bad.marker]
+
+    flink_imports = [
+        (name, node, gen)
+        for name, node in S.imported_modules(module)
+        if (gen := S.module_generation(name)) is not None
+    ]
+    has_todo = _TODO_HINT in text
+    if not flink_imports and not has_todo:
+        return []  # the common case: skip the (slow) position computation
+
+    # The module is only read, so the wrapper may share its nodes with ``module``.
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    found: list[Marker] = []
+
+    for name, node, gen in flink_imports:
+        start = positions[node].start
+        found.append(
+            Marker(
+                start.line,
+                start.column + 1,
+                M.CHECK_IMPORT,
+                M.severity(M.CHECK_IMPORT),
+                f"Flink import: {name} ({GENERATION_NAMES.get(gen, gen)})",
+            )
+        )
+
+    if has_todo:
+        for comment in _comments(wrapper.module):
+            match = TODO_COMMENT.search(comment.value)
+            if not match:
+                continue
+            start = positions[comment].start
+            original = match.group("code") or "(no code)"
+            text_part = match.group("text").strip()
+            message = f"unresolved TODO {original}" + (f": {text_part}" if text_part else "")
+            found.append(Marker(start.line, start.column + 1, M.CHECK_TODO, M.severity(M.CHECK_TODO), message))
+
+    found.sort(key=lambda m: (m.line, m.col, m.code))
+    return found
+
+
+def _comments(module: cst.Module) -> list[cst.Comment]:
+    comments: list[cst.Comment] = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_Comment(self, node: cst.Comment) -> None:
+            comments.append(node)
+
+    module.visit(Collect())
+    return comments

@@ -1,0 +1,151 @@
+"""Input and output files of the command line: finding ``.py`` files, mirroring, atomic writes."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional
+
+# Folders never entered while walking a directory (a folder named explicitly is always read).
+SKIPPED_DIR_NAMES = frozenset({"__pycache__", "node_modules", "site-packages"})
+
+
+class InputError(Exception):
+    """A command-line path that cannot be used (the CLI exits with status 2)."""
+
+
+@dataclass(frozen=True)
+class InputFile:
+    path: Path  # as the user will see it: the argument, or the argument joined with the walked part
+    explicit: bool  # named on the command line, not found by walking a directory
+    base: Path  # absolute folder the file is mirrored from: the argument folder, or a file's folder
+
+    @property
+    def display(self) -> str:
+        return str(self.path)
+
+
+def is_skipped_dir(path: Path) -> bool:
+    """Hidden folders, caches, dependency folders and virtualenvs (any folder with ``pyvenv.cfg``)."""
+    name = path.name
+    return (
+        name.startswith(".")
+        or name in SKIPPED_DIR_NAMES
+        or name.endswith(".egg-info")
+        or (path / "pyvenv.cfg").exists()
+    )
+
+
+def collect(paths: Iterable[Path], exclude: Iterable[Path] = ()) -> list[InputFile]:
+    """The ``.py`` files named by ``paths``, in argument order, each directory walked in sorted order.
+
+    Files named explicitly are taken whatever their extension. While walking, hidden files
+    and folders, ``__pycache__``, ``node_modules``, ``site-packages``, ``*.egg-info``,
+    virtualenvs and the ``exclude`` folders (for example the ``--out`` folder) are skipped.
+    A file reached twice (same real path) is listed once.
+    """
+    excluded = {os.path.realpath(p) for p in exclude}
+    seen: set[str] = set()
+    found: list[InputFile] = []
+
+    def add(path: Path, explicit: bool, base: Path) -> None:
+        real = os.path.realpath(path)
+        if real not in seen:
+            seen.add(real)
+            found.append(InputFile(path, explicit, base))
+
+    for arg in paths:
+        arg = Path(arg)
+        if arg.is_file():
+            add(arg, True, Path(os.path.abspath(arg)).parent)
+        elif arg.is_dir():
+            base = Path(os.path.abspath(arg))
+            for file in _walk(arg, excluded):
+                add(file, False, base)
+        elif arg.exists() or arg.is_symlink():
+            raise InputError(f"{arg}: not a regular file or directory")
+        else:
+            raise InputError(f"{arg}: no such file or directory")
+    return found
+
+
+def _walk(top: Path, excluded: set[str]) -> list[Path]:
+    result: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(top):
+        here = Path(dirpath)
+        dirnames[:] = sorted(
+            d for d in dirnames if not is_skipped_dir(here / d) and os.path.realpath(here / d) not in excluded
+        )
+        for name in sorted(filenames):
+            if name.endswith(".py") and not name.startswith(".") and (here / name).is_file():
+                result.append(here / name)
+    return result
+
+
+def common_root(files: list[InputFile]) -> Path:
+    """The deepest folder containing every input: ``--out`` mirrors the tree below it."""
+    if not files:
+        return Path(os.getcwd())
+    return Path(os.path.commonpath([str(f.base) for f in files]))
+
+
+def mirror_path(file: InputFile, root: Path, out: Path) -> Path:
+    """Where ``file`` goes under ``out``; raises InputError if that would be outside ``out``."""
+    absolute = Path(os.path.abspath(file.path))
+    relative = absolute.relative_to(root)
+    target = Path(os.path.abspath(out / relative))
+    out_abs = Path(os.path.abspath(out))
+    if target == out_abs or out_abs not in target.parents:
+        raise InputError(f"{file.display}: would be written outside {out}")
+    if os.path.realpath(target) == os.path.realpath(absolute):
+        raise InputError(f"{file.display}: --out would overwrite the input file; use --in-place")
+    return target
+
+
+def ensure_inside(target: Path, out: Path) -> None:
+    """Check, after symlinks are resolved, that ``target`` is inside ``out``."""
+    real_out = Path(os.path.realpath(out))
+    real_target = Path(os.path.realpath(target))
+    if real_out not in real_target.parents:
+        raise InputError(f"{target}: resolves to {real_target}, outside {out}")
+
+
+def atomic_write(path: Path, data: bytes, mode: Optional[int] = None) -> None:
+    """Replace ``path`` with ``data`` atomically: write a temporary file in the same folder, then rename.
+
+    The file keeps its permission bits (or gets ``mode``, or the umask default for a new file).
+    If ``path`` is a symlink, the file it points to is replaced and the link kept.
+    """
+    path = Path(os.path.realpath(path))
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".f2s-tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def file_mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
