@@ -1,9 +1,23 @@
-"""Entry points of the engine: convert or check one file's source."""
+"""Entry points of the engine: convert one file's source."""
 
 from __future__ import annotations
 
+import black
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from flink2spark.transpiler import imports as I
+from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import source as S
-from flink2spark.transpiler.result import ConversionResult
+from flink2spark.transpiler.convert import Converter
+from flink2spark.transpiler.result import ConversionResult, Marker
+
+CONVERTED_GENERATIONS = {"dataset"}
+UNSUPPORTED = {
+    "jython": (M.JYTHON_UNSUPPORTED, "Jython streaming API (Flink 1.4-1.8): not converted yet; port this job by hand"),
+    "pyflink": (M.PYFLINK_UNSUPPORTED, "modern PyFlink API: not converted yet; port this job by hand"),
+}
 
 
 def convert_bytes(data: bytes, path: str = "<string>") -> ConversionResult:
@@ -24,5 +38,50 @@ def convert_source(source: str, path: str = "<string>") -> ConversionResult:
     generation = S.detect_generation(module)
     if generation is None:
         return ConversionResult(path, source, source, generation=None, status="unchanged")
-    # Placeholder until the rule engine lands: leave the file as is.
-    return ConversionResult(path, source, source, generation=generation, status="partial")
+    if generation not in CONVERTED_GENERATIONS:
+        return _mark_only(module, source, path, generation)
+    result = _convert(module, source, path, generation, frozenset())
+    if result is None:  # a rewrite produced invalid code: keep the file, say so
+        result = _mark_only(module, source, path, generation, invalid=True)
+    return result
+
+
+def _positions(module: cst.Module, nodes) -> dict[int, tuple[int, int]]:
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    pos = wrapper.resolve(PositionProvider)
+    return {id(n): (pos[n].start.line, pos[n].start.column + 1) for n in nodes if n in pos}
+
+
+def _mark_only(module: cst.Module, source: str, path: str, generation: str, invalid: bool = False) -> ConversionResult:
+    if invalid:
+        code, message = M.INVALID_OUTPUT, "automatic conversion failed (a rewrite produced invalid code); port this file by hand"
+    else:
+        code, message = UNSUPPORTED[generation]
+    new, found = I.mark_leftover_imports(module, code, message)
+    where = _positions(module, [n for n, _, _ in found])
+    markers = [Marker(*where.get(id(n), (1, 1)), c, "todo", msg) for n, c, msg in found]
+    return ConversionResult(path, source, new.code, generation=generation, status="partial", markers=markers)
+
+
+def _convert(module: cst.Module, source: str, path: str, generation: str, disabled: frozenset[str]):
+    context = CodemodContext()
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    conv = Converter(generation, context, disabled)
+    converted = wrapper.visit(conv)
+    I.schedule_flink_removals(module, context)
+    converted = I.finish_imports(converted, context)
+    converted, leftovers = I.mark_leftover_imports(converted, M.DS_FLINK_NAME)
+    markers = list(conv.markers)
+    where = _positions(module, [n for n, _, _ in leftovers])
+    for node, code, msg in leftovers:
+        markers.append(Marker(*where.get(id(node), (1, 1)), code, "todo", msg))
+    code = converted.code
+    try:
+        code = black.format_str(code, mode=black.Mode())
+        cst.parse_module(code)
+        compile(code, path, "exec")
+    except Exception:  # noqa: BLE001 - any failure here means we must not write the output
+        return None
+    markers.sort(key=lambda mk: (mk.line, mk.col, mk.code))
+    status = "partial" if any(mk.severity == "todo" for mk in markers) else "converted"
+    return ConversionResult(path, source, code, generation=generation, status=status, markers=markers, rules_applied=conv.applied)

@@ -1,0 +1,1 @@
+"""Rules for the legacy DataSet API (flink.plan / flink.functions), one module per rule."""

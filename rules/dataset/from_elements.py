@@ -1,0 +1,40 @@
+"""``env.from_elements(*elements)`` -> ``sparkContext.parallelize([...])``.
+
+Order is kept: ``collect()`` returns a parallelized list in order, as Flink's parallelism-1
+source did.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.dataset._common import program, spark_program
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["Environment.from_elements"],
+    summary="from_elements(*xs) -> sparkContext.parallelize([*xs])",
+    examples=[
+        Example(
+            program('words = env.from_elements("a", ("b", 1))\n'),
+            spark_program('words = env.sparkContext.parallelize(["a", ("b", 1)])\n'),
+        ),
+        Example(
+            program("rows = env.from_elements(*records)\n"),
+            spark_program("rows = env.sparkContext.parallelize([*records])\n"),
+        ),
+    ],
+    noop=["import pandas as pd\n\nclass E:\n    def from_elements(self, *a):\n        return a\n\n\nE().from_elements(1, 2)\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    elements = []
+    for arg in ctx.site.head.args:
+        if arg.keyword is not None:
+            return None
+        if arg.star == "*":
+            elements.append(cst.StarredElement(arg.value))
+        else:
+            elements.append(cst.Element(arg.value))
+    return ctx.expr("{env}.sparkContext.parallelize({xs})", env=ctx.site.receiver, xs=cst.List(elements))

@@ -1,0 +1,495 @@
+"""The libcst transformer that applies the rules of one API generation to a module."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence, Union
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.helpers import parse_template_expression
+from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, ScopeProvider
+
+from flink2spark.transpiler import api_model as A
+from flink2spark.transpiler import functions as F
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.infer import Resolver
+from flink2spark.transpiler.registry import Rule, dispatch_table
+from flink2spark.transpiler.result import Marker
+
+SHIM_MODULE = "flink2spark.runtime"
+SHIM_NAME = "dataset"
+SHIM_ALIAS = "f2s"
+
+
+class _Remove:
+    """Returned by a rule: drop this call's expression statement (e.g. ``env.execute()``)."""
+
+
+REMOVE = _Remove()
+
+
+@dataclass
+class Segment:
+    """One call of a builder chain: ``method(args)`` with its original and converted node."""
+
+    method: str
+    original: cst.Call
+    updated: cst.Call
+
+    @property
+    def args(self) -> Sequence[cst.Arg]:
+        return self.updated.args
+
+    @property
+    def original_args(self) -> Sequence[cst.Arg]:
+        return self.original.args
+
+
+@dataclass
+class Site:
+    rule: Rule
+    receiver_type: str
+    segments: list[Segment]
+    modifiers: list[Segment]
+    broadcast_sets: list[tuple[cst.BaseExpression, cst.BaseExpression]] = field(default_factory=list)
+    broadcast_used: bool = False
+
+    @property
+    def head(self) -> Segment:
+        return self.segments[0]
+
+    @property
+    def tail(self) -> Segment:
+        return self.segments[-1]
+
+    @property
+    def receiver(self) -> cst.BaseExpression:
+        """The converted receiver of the chain's first call."""
+        return self.head.updated.func.value  # type: ignore[attr-defined]
+
+    def segment(self, method: str) -> Optional[Segment]:
+        for s in self.segments:
+            if s.method == method:
+                return s
+        return None
+
+
+class Context:
+    """What a rule's converter gets: the call site and the engine's services."""
+
+    def __init__(self, conv: "Converter", site: Site, outer: cst.Call):
+        self.conv = conv
+        self.site = site
+        self.outer = outer  # original node of the whole chain (its last call)
+        self.resolver = conv.resolver
+
+    # -- markers ---------------------------------------------------------------------------
+    def todo(self, code: str, message: str, node: Optional[cst.CSTNode] = None) -> None:
+        self.conv.mark(node or self.outer, "todo", code, message)
+
+    def note(self, code: str, message: str, node: Optional[cst.CSTNode] = None) -> None:
+        self.conv.mark(node or self.outer, "note", code, message)
+
+    # -- building code ----------------------------------------------------------------------
+    def shim(self, name: str) -> cst.Attribute:
+        """``f2s.<name>``: a runtime-shim member (adds the import)."""
+        return self.conv.shim(name)
+
+    def import_name(self, module: str, name: str) -> cst.Name:
+        AddImportsVisitor.add_needed_import(self.conv.codemod, module, name)
+        return cst.Name(name)
+
+    def expr(self, template: str, **parts: Union[cst.CSTNode, str]) -> cst.BaseExpression:
+        nodes = {k: (cst.parse_expression(v) if isinstance(v, str) else v) for k, v in parts.items()}
+        return parse_template_expression(template, **nodes)  # type: ignore[arg-type]
+
+    def call_args(self, args: Sequence[cst.Arg]) -> list[cst.Arg]:
+        return [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args]
+
+    @property
+    def is_statement(self) -> bool:
+        return isinstance(self.resolver.parent(self.outer), cst.Expr)
+
+    # -- arguments -------------------------------------------------------------------------
+    def arg(self, seg: Segment, index: int, keyword: Optional[str] = None) -> Optional[tuple[cst.BaseExpression, cst.BaseExpression]]:
+        """(original, converted) value of a positional or keyword argument."""
+        pos = 0
+        for o, u in zip(seg.original.args, seg.updated.args):
+            if o.keyword is not None:
+                if keyword is not None and o.keyword.value == keyword:
+                    return o.value, u.value
+                continue
+            if o.star:
+                return None
+            if pos == index:
+                return o.value, u.value
+            pos += 1
+        return None
+
+    def function(self, seg: Segment, convention: str, packed: bool = False, index: int = 0, pack_name: str = "pair") -> Optional[cst.BaseExpression]:
+        """The user function argument as a Spark callable (None: a TODO was left)."""
+        found = self.arg(seg, index, "operator")
+        if found is None:
+            self.todo(M.DS_FUNCTION, f"{seg.method}(): no function argument found", seg.original)
+            return None
+        return self.conv.adapt_function(self, found[0], found[1], F.CONVENTIONS[convention], packed, pack_name)
+
+    def key(self, seg: Segment) -> Optional[cst.BaseExpression]:
+        """Key function of group_by/where/equal_to/distinct/partition_by_hash arguments."""
+        return self.conv.key_function(self, seg)
+
+    def int_literal(self, node: cst.BaseExpression) -> Optional[int]:
+        if isinstance(node, cst.Integer):
+            return int(node.value)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and isinstance(node.expression, cst.Integer):
+            return -int(node.expression.value)
+        return None
+
+    def qualified(self, original: cst.BaseExpression) -> Optional[str]:
+        return self.resolver.qualified_name(original)
+
+
+class Converter(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (ScopeProvider, QualifiedNameProvider, ParentNodeProvider, PositionProvider)
+
+    def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset()):
+        super().__init__()
+        self.generation = generation
+        self.codemod = codemod
+        self.table = dispatch_table(generation)
+        self.disabled = disabled
+        self.markers: list[Marker] = []
+        self.applied: list[str] = []
+        self.resolver: Resolver = None  # type: ignore[assignment]
+        self.classes: dict[int, F.ClassInfo] = {}
+        self._stmt_comments: dict[int, list[str]] = {}
+        self._remove_exprs: set[int] = set()
+        self._removed_lines: set[int] = set()
+        self._method_owner: dict[int, F.ClassInfo] = {}
+
+    # -- setup ---------------------------------------------------------------------------
+    def visit_Module(self, node: cst.Module) -> None:
+        self.resolver = Resolver(node, self.get_metadata)
+        for cls in m.findall(node, m.ClassDef()):
+            info = F.analyze_class(cls, self.resolver, self.classes)  # type: ignore[arg-type]
+            if info is None:
+                continue
+            self.classes[id(cls)] = info
+            if not info.convertible:
+                self.mark(cls, "todo", M.DS_COLLECTOR, f"class {cls.name.value}: {info.reason}; convert it by hand")  # type: ignore[attr-defined]
+            for stmt in cls.body.body:  # type: ignore[attr-defined]
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value in info.collector_methods:
+                    self._method_owner[id(stmt)] = info
+
+    # -- markers -------------------------------------------------------------------------
+    def mark(self, node: cst.CSTNode, severity: str, code: str, message: str) -> None:
+        try:
+            pos = self.get_metadata(PositionProvider, node)
+            line, col = pos.start.line, pos.start.column + 1
+        except KeyError:
+            line, col = 1, 1
+        self.markers.append(Marker(line, col, code, severity, message))  # type: ignore[arg-type]
+        stmt = node
+        while stmt is not None and not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            stmt = self.resolver.parent(stmt)
+        label = "TODO" if severity == "todo" else "NOTE"
+        text = f"# {label}(flink2spark): {code} {message}"
+        if stmt is not None:
+            self._stmt_comments.setdefault(id(stmt), [])
+            if text not in self._stmt_comments[id(stmt)]:
+                self._stmt_comments[id(stmt)].append(text)
+
+    def on_leave(self, original_node, updated_node):
+        updated = super().on_leave(original_node, updated_node)
+        comments = self._stmt_comments.get(id(original_node))
+        if comments and isinstance(updated, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            existing = {ln.comment.value for ln in updated.leading_lines if ln.comment is not None}
+            new = [cst.EmptyLine(comment=cst.Comment(c)) for c in comments if c not in existing]
+            if new:
+                removed = id(updated) in self._removed_lines
+                updated = updated.with_changes(leading_lines=[*updated.leading_lines, *new])
+                if removed:
+                    self._removed_lines.add(id(updated))
+        return updated
+
+    # -- shim and imports --------------------------------------------------------------------
+    def shim(self, name: str) -> cst.Attribute:
+        AddImportsVisitor.add_needed_import(self.codemod, SHIM_MODULE, SHIM_NAME, SHIM_ALIAS)
+        return cst.Attribute(value=cst.Name(SHIM_ALIAS), attr=cst.Name(name))
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name):
+        parent = self.resolver.parent(original)
+        if isinstance(parent, (cst.ImportAlias, cst.Param, cst.FunctionDef, cst.ClassDef)):
+            return updated
+        if isinstance(parent, cst.Attribute) and parent.attr is original:
+            return updated
+        q = self.resolver.qualified_name(original)
+        if q in A.NAME_MAP:
+            return self.shim(A.NAME_MAP[q][1])
+        return updated
+
+    # -- function classes ------------------------------------------------------------------
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef):
+        info = self._method_owner.get(id(original))
+        if info is None or not info.convertible:
+            return updated
+        collector, iterators = info.collector_methods[original.name.value]
+        return F.rewrite_collector_method(updated, collector, iterators, lambda mod, name: f"{SHIM_ALIAS}.{self.shim(name).attr.value}")
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef):
+        info = self.classes.get(id(original))
+        if info is None or not info.convertible or not info.flink_bases:
+            return updated
+        bases = [b for i, b in enumerate(updated.bases) if i not in info.flink_bases]
+        if bases:
+            bases[-1] = bases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(bases=bases)
+        return updated.with_changes(bases=[], lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT)
+
+    def class_of(self, original: cst.BaseExpression) -> Optional[tuple[F.ClassInfo, bool]]:
+        """(class info, is a fresh instance) for ``Cls(...)`` or a name bound to one."""
+        fresh = True
+        expr = original
+        if isinstance(expr, cst.Name):
+            value = self.resolver.single_value(expr)
+            if value is None:
+                return None
+            expr, fresh = value, False
+        if isinstance(expr, cst.Call):
+            target = self.resolver.local_def(expr.func)
+            if isinstance(target, cst.ClassDef) and id(target) in self.classes:
+                return self.classes[id(target)], fresh
+        return None
+
+    # -- user functions ----------------------------------------------------------------------
+    def adapt_function(self, ctx: Context, original, updated, conv: F.Convention, packed: bool, pack_name: str):
+        site = ctx.site
+        # Flink function class instance
+        found = self.class_of(original)
+        if found is not None:
+            info, fresh = found
+            if not info.convertible:
+                ctx.todo(M.DS_COLLECTOR, f"{info.node.name.value} could not be converted (see the class)", original)
+                return None
+            if F._method(info.node, conv.method) is None and not (conv.method == "get_key"):
+                ctx.todo(M.DS_FUNCTION, f"{info.node.name.value} has no {conv.method}() method", original)
+                return None
+            instance = updated
+            if site.broadcast_sets and not site.broadcast_used:
+                sets = cst.Dict([cst.DictElement(k, v) for k, v in site.broadcast_sets])
+                instance = cst.Call(func=self.shim("with_broadcast_sets"), args=[cst.Arg(updated), cst.Arg(sets)])
+                site.broadcast_used = True
+            method = cst.Attribute(value=instance, attr=cst.Name(conv.method))
+            if not packed or conv.values == 1:
+                return method
+            if fresh and info.stateful:
+                fn = F._fresh("fn", set())
+                return cst.parse_expression(f"lambda {pack_name}, {fn}=X: {fn}(*{pack_name})").visit(_Replace("X", method))
+            return cst.Lambda(
+                params=cst.Parameters([cst.Param(cst.Name(pack_name))]),
+                body=cst.Call(func=method, args=[cst.Arg(cst.Name(pack_name), star="*")]),
+            )
+        # lambda
+        if isinstance(updated, cst.Lambda):
+            params = F.lambda_params(updated)
+            expected = conv.values + (1 if conv.collector else 0)
+            if params is None or len(params) != expected:
+                ctx.todo(M.DS_FUNCTION, f"lambda should take {expected} parameter(s) for {conv.method}()", original)
+                return None
+            body = updated.body
+            if conv.collector:
+                body = F.drop_collector(updated, params, params[-1])
+                if body is None:
+                    ctx.todo(M.DS_COLLECTOR, f"lambda uses its collector '{params[-1]}' other than as {params[-1]}.collect(value)", original)
+                    return None
+                params = params[:-1]
+            if packed and len(params) > 1:
+                lam = F.pack_lambda(params, body, pack_name)
+                if lam is None:
+                    return cst.parse_expression(f"lambda {pack_name}: X(*{pack_name})").visit(_Replace("X", F.make_lambda(params, body)))
+                return lam
+            if body is updated.body and params == F.lambda_params(updated):
+                return updated
+            return updated.with_changes(params=cst.Parameters([cst.Param(cst.Name(p)) for p in params]), body=body)
+        # a def in this module
+        target = self.resolver.local_def(original)
+        if isinstance(target, cst.FunctionDef):
+            nparams = len(target.params.params)
+            expected = conv.values + (1 if conv.collector else 0)
+            if nparams != expected:
+                ctx.todo(M.DS_FUNCTION, f"{target.name.value}() should take {expected} parameter(s) for {conv.method}()", original)
+                return None
+            if conv.collector:
+                collector = target.params.params[-1].name.value
+                if any(n.value == collector for n in F.names_in(target.body)):
+                    ctx.todo(M.DS_COLLECTOR, f"{target.name.value}() uses a collector; make it return an iterable or a generator", original)
+                    return None
+                args = ", ".join(f"v{i}" for i in range(conv.values))
+                return cst.parse_expression(f"lambda {args}: {target.name.value}({args}, None)")
+            if packed and conv.values > 1:
+                return cst.parse_expression(f"lambda {pack_name}: {target.name.value}(*{pack_name})")
+            return updated
+        ctx.todo(M.DS_FUNCTION, f"cannot tell whether this is a function or a Flink function object; pass a lambda, a def or a Flink function class of this module", original)
+        return None
+
+    def key_function(self, ctx: Context, seg: Segment) -> Optional[cst.BaseExpression]:
+        args = list(zip(seg.original.args, seg.updated.args))
+        if not args:
+            ctx.todo(M.DS_UNSUPPORTED, f"{seg.method}() without keys", seg.original)
+            return None
+        if any(o.star or o.keyword is not None for o, _ in args):
+            ctx.todo(M.DS_UNSUPPORTED, f"{seg.method}(): keys given with * or keywords", seg.original)
+            return None
+        first_o, first_u = args[0][0].value, args[0][1].value
+        is_fn = isinstance(first_u, cst.Lambda) or self.class_of(first_o) is not None or isinstance(self.resolver.local_def(first_o), cst.FunctionDef)
+        if is_fn:
+            if len(args) > 1:
+                ctx.todo(M.DS_UNSUPPORTED, f"{seg.method}(): a key function with further keys", seg.original)
+                return None
+            return self.adapt_function(ctx, first_o, first_u, F.CONVENTIONS["key"], False, "pair")
+        fields = []
+        for o, u in args:
+            v = o.value
+            if isinstance(v, cst.Name):
+                bound = self.resolver.single_value(v)
+                v = bound if bound is not None else v
+            if not isinstance(v, (cst.Integer, cst.UnaryOperation)) and not isinstance(u.value, cst.Integer):
+                ctx.todo(M.DS_UNSUPPORTED, f"{seg.method}(): key is neither a field index nor a function of this module", o.value)
+                return None
+            fields.append(cst.Module([]).code_for_node(u.value))
+        t = "t"
+        if len(fields) == 1:
+            return cst.parse_expression(f"lambda {t}: {t}[{fields[0]}]")
+        return cst.parse_expression(f"lambda {t}: ({', '.join(f'{t}[{f}]' for f in fields)})")
+
+    # -- calls --------------------------------------------------------------------------------
+    def _continued(self, original: cst.Call, ret: str) -> bool:
+        parent = self.resolver.parent(original)
+        if not (isinstance(parent, cst.Attribute) and parent.value is original):
+            return False
+        grand = self.resolver.parent(parent)
+        return isinstance(grand, cst.Call) and grand.func is parent and parent.attr.value in A.CONTINUATIONS.get(ret, ())
+
+    def _gather(self, original: cst.Call, updated: cst.Call) -> list[Segment]:
+        segs = []
+        o, u = original, updated
+        while True:
+            segs.append(Segment(o.func.attr.value, o, u))  # type: ignore[attr-defined]
+            inner_o, inner_u = o.func.value, u.func.value  # type: ignore[attr-defined]
+            if isinstance(inner_o, cst.Call) and isinstance(inner_o.func, cst.Attribute) and isinstance(inner_u, cst.Call) and isinstance(inner_u.func, cst.Attribute):
+                t = self.resolver.type_of(inner_o)
+                if t in A.CONTINUATIONS and o.func.attr.value in A.CONTINUATIONS[t]:  # type: ignore[attr-defined]
+                    o, u = inner_o, inner_u
+                    continue
+            break
+        segs.reverse()
+        return segs
+
+    def _lookup(self, typ: str, method: str) -> Optional[Rule]:
+        for t in A.supertypes(typ):
+            rule = self.table.get((t, method))
+            if rule is not None:
+                return rule
+        return None
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call):
+        func = original.func
+        recv_t = self.resolver.type_of(func.value) if isinstance(func, cst.Attribute) else None
+        if recv_t is not None:
+            method = func.attr.value
+            known, ret = A.method_return(recv_t, method)
+            if not known:
+                self.mark(original, "todo", M.DS_UNSUPPORTED, f"{recv_t}.{method}() is not part of Flink's DataSet API")
+                return updated
+            if ret in A.CONTINUATIONS and self._continued(original, ret):
+                return updated
+            segments = self._gather(original, updated)
+            head_t = self.resolver.type_of(segments[0].original.func.value)  # type: ignore[attr-defined]
+            modifiers = [s for s in segments[1:] if s.method in A.MODIFIERS]
+            core = [segments[0]] + [s for s in segments[1:] if s.method not in A.MODIFIERS]
+            rule = self._lookup(head_t or recv_t, segments[0].method)
+            if rule is None or rule.id in self.disabled:
+                self.mark(original, "todo", M.DS_UNSUPPORTED, f"{head_t}.{segments[0].method}() has no conversion")
+                return updated
+            site = Site(rule, head_t or recv_t, core, modifiers)
+            for mod in modifiers:
+                if mod.method == "with_broadcast_set" and len(mod.updated.args) == 2:
+                    site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
+            return self._apply(rule, site, original, updated)
+        q = self.resolver.qualified_name(func)
+        if q in A.ENTRY_POINTS:
+            rule = self.table.get(("flink", q.rsplit(".", 1)[1]))
+            if rule is None or rule.id in self.disabled:
+                return updated
+            site = Site(rule, "flink", [Segment(q.rsplit(".", 1)[1], original, updated)], [])
+            return self._apply(rule, site, original, updated)
+        return updated
+
+    def _apply(self, rule: Rule, site: Site, original: cst.Call, updated: cst.Call):
+        ctx = Context(self, site, original)
+        result = rule.convert(ctx)  # type: ignore[misc]
+        if result is None:
+            return updated
+        self.applied.append(rule.id)
+        if result is REMOVE:
+            parent = self.resolver.parent(original)
+            if isinstance(parent, cst.Expr):
+                self._remove_exprs.add(id(parent))
+                return updated
+            return updated
+        if site.broadcast_sets and not site.broadcast_used:
+            self.mark(original, "todo", M.DS_UNSUPPORTED, "with_broadcast_set() on an operator without a Flink function class")
+        for mod in site.modifiers:
+            if mod.method == "name" and mod.updated.args:
+                result = cst.Call(func=cst.Attribute(value=result, attr=cst.Name("setName")), args=[mod.updated.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)])
+            elif mod.method == "set_parallelism":
+                arg = mod.updated.args[0].value if mod.updated.args else None
+                if not (isinstance(arg, cst.Integer) and arg.value == "1"):
+                    self.mark(original, "note", M.DS_PARALLELISM, "operator parallelism dropped; Spark decides the number of tasks")
+        return result
+
+    # -- statements ------------------------------------------------------------------------
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        if not any(id(s) in self._remove_exprs for s in original.body):
+            return updated
+        body = [u for o, u in zip(original.body, updated.body) if id(o) not in self._remove_exprs]
+        if body:
+            body[-1] = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(body=body)
+        new = updated.with_changes(body=[cst.Pass()])
+        self._removed_lines.add(id(new))
+        return new
+
+    def _drop_removed(self, stmts: Sequence[cst.BaseStatement]) -> tuple[list[cst.BaseStatement], list[cst.EmptyLine]]:
+        out: list[cst.BaseStatement] = []
+        carry: list[cst.EmptyLine] = []
+        for s in stmts:
+            if id(s) in self._removed_lines:
+                carry.extend(ln for ln in s.leading_lines if ln.comment is not None)  # type: ignore[attr-defined]
+                continue
+            if carry:
+                s = s.with_changes(leading_lines=[*carry, *s.leading_lines])  # type: ignore[attr-defined]
+                carry = []
+            out.append(s)
+        return out, carry
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock):
+        body, carry = self._drop_removed(updated.body)
+        if not body:
+            return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()], leading_lines=carry)])
+        return updated.with_changes(body=body, footer=[*carry, *updated.footer])
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module):
+        body, carry = self._drop_removed(updated.body)
+        return updated.with_changes(body=body, footer=[*carry, *updated.footer])
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, name: str, node: cst.BaseExpression):
+        self.name, self.node = name, node
+
+    def leave_Name(self, original, updated):
+        return self.node if updated.value == self.name else updated

@@ -1,0 +1,237 @@
+"""What an expression *is*: qualified names and Flink API types, resolved with libcst metadata.
+
+Types flow through assignments (flow-insensitive: every binding of a name must agree),
+helper-function parameters (from their call sites in the module) and return values.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Optional, Union
+
+import libcst as cst
+from libcst.metadata import (
+    Assignment,
+    ParentNodeProvider,
+    QualifiedNameProvider,
+    ScopeProvider,
+)
+
+from flink2spark.transpiler import api_model as A
+
+_RECURSION = object()
+
+
+def dotted(node: cst.BaseExpression) -> Optional[str]:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr.value}" if base else None
+    return None
+
+
+class Resolver:
+    """Answers questions about nodes of the *original* module."""
+
+    def __init__(self, module: cst.Module, get_metadata: Callable):
+        self.module = module
+        self.meta = get_metadata
+        self._types: dict[int, object] = {}
+        self._in_progress: set[int] = set()
+        self.star_modules: list[str] = []
+        self.assign_values: dict[int, cst.BaseExpression] = {}
+        self.call_sites: dict[int, list[cst.Call]] = {}
+        self._prepare()
+
+    # -- pre-pass -------------------------------------------------------------------------
+    def _prepare(self) -> None:
+        resolver = self
+
+        class Pre(cst.CSTVisitor):
+            def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+                if isinstance(node.names, cst.ImportStar) and node.module is not None:
+                    name = dotted(node.module)
+                    if name and name.startswith("flink"):
+                        resolver.star_modules.append(name)
+
+            def visit_Assign(self, node: cst.Assign) -> None:
+                for t in node.targets:
+                    if isinstance(t.target, cst.Name):
+                        resolver.assign_values[id(t.target)] = node.value
+
+            def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+                if isinstance(node.target, cst.Name) and node.value is not None:
+                    resolver.assign_values[id(node.target)] = node.value
+
+            def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Name):
+                    for a in resolver.referents(node.func):
+                        if isinstance(a.node, cst.FunctionDef):
+                            resolver.call_sites.setdefault(id(a.node), []).append(node)
+
+        self.module.visit(Pre())
+
+    # -- names ----------------------------------------------------------------------------
+    def referents(self, name: cst.Name) -> list[Assignment]:
+        try:
+            scope = self.meta(ScopeProvider, name)
+        except KeyError:
+            return []
+        if scope is None:
+            return []
+        out = []
+        for access in scope.accesses[name]:
+            out.extend(r for r in access.referents if isinstance(r, Assignment))
+        return out
+
+    def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        try:
+            return self.meta(ParentNodeProvider, node)
+        except KeyError:
+            return None
+
+    def qualified_names(self, node: cst.CSTNode) -> set[str]:
+        try:
+            names = {q.name for q in self.meta(QualifiedNameProvider, node)}
+        except KeyError:
+            names = set()
+        if self.star_modules:
+            base = node
+            while isinstance(base, cst.Attribute):
+                base = base.value
+            if isinstance(base, cst.Name) and not self.referents(base):
+                full = dotted(node)
+                for mod in self.star_modules:
+                    if base.value in A.EXPORTS.get(mod, ()):
+                        names.add(f"{mod}.{full}")
+        return names
+
+    def qualified_name(self, node: cst.CSTNode) -> Optional[str]:
+        """The Flink qualified name of a Name/Attribute, if it refers to a Flink module's name."""
+        for q in self.qualified_names(node):
+            if q.startswith("flink."):
+                return q
+        return None
+
+    def single_value(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+        """The value assigned to ``name`` when it has exactly one simple binding."""
+        refs = self.referents(name)
+        if len(refs) != 1:
+            return None
+        return self.assign_values.get(id(refs[0].node))
+
+    def local_def(self, expr: cst.BaseExpression) -> Optional[Union[cst.FunctionDef, cst.ClassDef]]:
+        """The module-level def/class a Name refers to (single binding)."""
+        if not isinstance(expr, cst.Name):
+            return None
+        refs = self.referents(expr)
+        if len(refs) == 1 and isinstance(refs[0].node, (cst.FunctionDef, cst.ClassDef)):
+            return refs[0].node
+        return None
+
+    # -- types ----------------------------------------------------------------------------
+    def type_of(self, expr: cst.BaseExpression) -> Optional[str]:
+        t = self._type(expr)
+        return None if t is _RECURSION else t  # type: ignore[return-value]
+
+    def _type(self, expr: cst.BaseExpression):
+        key = id(expr)
+        if key in self._types:
+            return self._types[key]
+        if key in self._in_progress:
+            return _RECURSION
+        self._in_progress.add(key)
+        try:
+            t = self._compute(expr)
+        finally:
+            self._in_progress.discard(key)
+        if t is not _RECURSION:
+            self._types[key] = t
+        return t
+
+    def _compute(self, expr: cst.BaseExpression):
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute):
+                recv = self._type(func.value)
+                if recv is _RECURSION:
+                    return _RECURSION
+                if recv is not None:
+                    known, ret = A.method_return(recv, func.attr.value)
+                    return ret if known else None
+            q = self.qualified_name(func)
+            if q in A.ENTRY_POINTS:
+                return A.ENTRY_POINTS[q]
+            target = self.local_def(func)
+            if isinstance(target, cst.FunctionDef):
+                return self._join(self._type(r) for r in _returns(target))
+            return None
+        if isinstance(expr, cst.Name):
+            results = []
+            for ref in self.referents(expr):
+                node = ref.node
+                if id(node) in self.assign_values:
+                    results.append(self._type(self.assign_values[id(node)]))
+                elif isinstance(node, cst.Param):
+                    results.append(self._param_type(node))
+                else:
+                    results.append(None)
+            if not results:
+                return None
+            return self._join(results)
+        return None
+
+    def _param_type(self, param: cst.Param):
+        func = self.parent(self.parent(param)) if self.parent(param) else None
+        if not isinstance(func, cst.FunctionDef):
+            return None
+        params = list(func.params.params)
+        if param not in params:
+            return None
+        index = params.index(param)
+        results = []
+        for call in self.call_sites.get(id(func), []):
+            arg = None
+            for i, a in enumerate(call.args):
+                if a.keyword is not None:
+                    if a.keyword.value == param.name.value:
+                        arg = a.value
+                elif a.star == "" and i == index:
+                    arg = a.value
+            results.append(self._type(arg) if arg is not None else None)
+        return self._join(results) if results else None
+
+    @staticmethod
+    def _join(types: Iterable[object]):
+        known = [t for t in types if t is not _RECURSION]
+        if not known:
+            return _RECURSION
+        if any(t is None for t in known):
+            return None
+        distinct = set(known)
+        if len(distinct) == 1:
+            return distinct.pop()
+        if all(A.is_dataset(t) for t in distinct):  # type: ignore[arg-type]
+            return A.DATASET
+        return None
+
+
+def _returns(func: cst.FunctionDef) -> list[cst.BaseExpression]:
+    found: list[cst.BaseExpression] = []
+
+    class V(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Return(self, node: cst.Return) -> None:
+            if node.value is not None:
+                found.append(node.value)
+
+    func.visit(V())
+    return found
