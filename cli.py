@@ -176,8 +176,8 @@ def _unified_diff(result: ConversionResult) -> str:
     lines = difflib.unified_diff(
         result.source.splitlines(keepends=True),
         result.output.splitlines(keepends=True),
-        fromfile=f"a/{result.path}",
-        tofile=f"b/{result.path}",
+        fromfile="a/" + result.path.lstrip("/"),
+        tofile="b/" + result.path.lstrip("/"),
     )
     # Like diff(1), mark a last line without a newline so the patch applies cleanly.
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
