@@ -1,0 +1,36 @@
+"""``group_by(*keys)`` -> ``RDD.keyBy(key)``: a pair RDD that the grouped operations use.
+
+Keys are field indexes (``group_by(0, 1)`` -> ``lambda t: (t[0], t[1])``), a lambda or def, or
+a ``KeySelectorFunction`` (``KeyByWord().get_key``).
+"""
+
+from flink2spark.rules.dataset._common import program, spark_program
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["DataSet.group_by"],
+    summary="group_by(keys) -> RDD.keyBy(key function)",
+    examples=[
+        Example(
+            program("counts = env.from_elements(('a', 1)).group_by(0).reduce(lambda a, b: (a[0], a[1] + b[1]))\n"),
+            spark_program(
+                'counts = (\n    env.sparkContext.parallelize([("a", 1)])\n    .keyBy(lambda t: t[0])\n'
+                "    .reduceByKey(lambda a, b: (a[0], a[1] + b[1]))\n    .values()\n)\n"
+            ),
+        ),
+        Example(
+            program("grouped = env.from_elements((1, 2, 3)).group_by(0, 2)\n"),
+            spark_program("grouped = env.sparkContext.parallelize([(1, 2, 3)]).keyBy(lambda t: (t[0], t[2]))\n"),
+        ),
+    ],
+    noop=["import pandas as pd\n\ndf = pd.DataFrame({'a': [1]})\ng = df.groupby('a').sum()\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    key = ctx.key(ctx.site.head)
+    if key is None:
+        return None
+    return ctx.expr("{ds}.keyBy({key})", ds=ctx.site.receiver, key=key)

@@ -1,0 +1,69 @@
+"""``map``, ``flat_map`` and ``filter`` -> ``RDD.map``/``flatMap``/``filter``.
+
+Lambdas keep their body (a ``flat_map`` lambda drops its unused collector parameter, and
+``lambda x, c: c.collect(v)`` becomes ``lambda x: [v]``); Flink function classes become the
+bound method (``Tokenizer().flat_map``), with collector methods rewritten into generators.
+"""
+
+from flink2spark.rules.dataset._common import program, spark_program
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+SPARK = {"map": "map", "flat_map": "flatMap", "filter": "filter"}
+
+rule = Rule(
+    __name__,
+    matches=["DataSet.map", "DataSet.flat_map", "DataSet.filter"],
+    summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes)",
+    codes=(M.DS_FUNCTION, M.DS_COLLECTOR),
+    examples=[
+        Example(
+            program("lines = env.from_elements('a b')\nwords = lines.flat_map(lambda line, c: line.split()).map(lambda w: (w, 1))\n"),
+            spark_program(
+                'lines = env.sparkContext.parallelize(["a b"])\n'
+                "words = lines.flatMap(lambda line: line.split()).map(lambda w: (w, 1))\n"
+            ),
+        ),
+        Example(
+            program(
+                "\n\nclass Tokenizer(FlatMapFunction):\n"
+                "    def flat_map(self, value, collector):\n"
+                "        for word in value.split():\n"
+                "            collector.collect((word, 1))\n\n\n"
+                "class Long(FilterFunction):\n"
+                "    def filter(self, value):\n"
+                "        return len(value[0]) > 3\n\n\n"
+                "words = env.from_elements('a b').flat_map(Tokenizer()).filter(Long())\n",
+                imports="from flink.functions.FilterFunction import FilterFunction\nfrom flink.functions.FlatMapFunction import FlatMapFunction\n",
+            ),
+            spark_program(
+                "\n\nclass Tokenizer:\n"
+                "    def flat_map(self, value):\n"
+                "        for word in value.split():\n"
+                "            yield (word, 1)\n\n\n"
+                "class Long:\n"
+                "    def filter(self, value):\n"
+                "        return len(value[0]) > 3\n\n\n"
+                'words = (\n    env.sparkContext.parallelize(["a b"])\n    .flatMap(Tokenizer().flat_map)\n    .filter(Long().filter)\n)\n'
+            ),
+        ),
+        Example(
+            program("doubled = env.from_elements(1).flat_map(lambda x, out: out.collect(x * 2))\n"),
+            spark_program("doubled = env.sparkContext.parallelize([1]).flatMap(lambda x: [x * 2])\n"),
+        ),
+    ],
+    noop=[
+        "import pandas as pd\n\ns = pd.Series([1, 2])\nt = s.map(lambda x: x * 2)\nu = list(filter(None, [1]))\n",
+        "from pyspark import SparkContext\n\nsc = SparkContext.getOrCreate()\nsc.parallelize([1]).map(lambda x: x).filter(bool).collect()\n",
+        "words = ['a']\nfound = list(map(str.upper, words))\n",
+    ],
+)
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    fn = ctx.function(seg, seg.method)
+    if fn is None:
+        return None
+    return ctx.expr("{ds}.%s({fn})" % SPARK[seg.method], ds=ctx.site.receiver, fn=fn)
