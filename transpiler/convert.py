@@ -217,7 +217,7 @@ class Converter(cst.CSTTransformer):
 
     # -- shim and imports --------------------------------------------------------------------
     def shim(self, name: str) -> cst.Attribute:
-        AddImportsVisitor.add_needed_import(self.codemod, SHIM_MODULE, SHIM_NAME, SHIM_ALIAS)
+        """``f2s.<name>``; the engine adds the shim import once if the output uses it."""
         return cst.Attribute(value=cst.Name(SHIM_ALIAS), attr=cst.Name(name))
 
     def leave_Name(self, original: cst.Name, updated: cst.Name):

@@ -5,12 +5,13 @@ from __future__ import annotations
 import black
 import libcst as cst
 from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import source as S
-from flink2spark.transpiler.convert import Converter
+from flink2spark.transpiler.convert import SHIM_ALIAS, SHIM_MODULE, SHIM_NAME, Converter
 from flink2spark.transpiler.result import ConversionResult, Marker
 
 CONVERTED_GENERATIONS = {"dataset"}
@@ -68,6 +69,8 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     conv = Converter(generation, context, disabled)
     converted = wrapper.visit(conv)
+    if I.uses_name(converted, SHIM_ALIAS):
+        AddImportsVisitor.add_needed_import(context, SHIM_MODULE, SHIM_NAME, SHIM_ALIAS)
     I.schedule_flink_removals(module, context)
     converted = I.finish_imports(converted, context)
     converted, leftovers = I.mark_leftover_imports(converted, M.DS_FLINK_NAME)

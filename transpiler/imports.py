@@ -41,6 +41,10 @@ def finish_imports(module: cst.Module, context: CodemodContext) -> cst.Module:
     return module
 
 
+def uses_name(module: cst.Module, name: str) -> bool:
+    return name in _used_names(module)
+
+
 def _used_names(module: cst.Module) -> set[str]:
     names: set[str] = set()
 
