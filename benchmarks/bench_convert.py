@@ -1,0 +1,107 @@
+#!/usr/bin/env python
+"""Conversion speed: lines per second of ``convert_source`` against a bare libcst round trip.
+
+    python benchmarks/bench_convert.py [--repeat N] [--corpus pyspark] [FILES_OR_DIRS...]
+
+By default the inputs are ``fixtures/**/input.py`` and ``examples/*.py``. Both measurements
+run in the same process on the same files: ``libcst.parse_module(text).code`` is the floor
+(every conversion parses and renders at least once), ``convert_source`` is the whole engine
+(generation detection, rules, import fixing, formatting, validation). Each number is the best
+of ``--repeat`` runs, so a busy machine disturbs it less.
+
+``--corpus pyspark`` adds the full no-op run over the installed pyspark package (about 500
+files) that ``tests/test_noop_corpus.py`` also does: every file must come back unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+import libcst
+
+from flink2spark.transpiler.engine import convert_bytes, convert_source
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def default_inputs() -> list[Path]:
+    return sorted(REPO.glob("fixtures/**/input.py")) + sorted(REPO.glob("examples/*.py"))
+
+
+def expand(args: list[str]) -> list[Path]:
+    found: list[Path] = []
+    for arg in args:
+        path = Path(arg)
+        found += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    return found
+
+
+def best_time(fn: Callable[[str, str], object], texts: list[tuple[str, str]], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for name, text in texts:
+            fn(text, name)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def libcst_round_trip(text: str, name: str) -> str:
+    return libcst.parse_module(text).code
+
+
+def noop_corpus() -> None:
+    import pyspark
+
+    root = Path(pyspark.__file__).resolve().parent
+    files = [p for p in sorted(root.rglob("*.py")) if p.stat().st_size > 0]
+    start = time.perf_counter()
+    changed = [str(p) for p in files if (r := convert_bytes(p.read_bytes(), str(p))).output is None or r.changed]
+    elapsed = time.perf_counter() - start
+    lines = sum(p.read_bytes().count(b"\n") for p in files)
+    print(f"\nno-op corpus: {len(files)} pyspark files, {lines} lines in {elapsed:.1f}s "
+          f"({lines / elapsed:,.0f} lines/s); {len(changed)} changed or failed")
+    for name in changed[:10]:
+        print(f"  {name}")
+    if changed:
+        sys.exit(1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="*", help="files or directories (default: fixtures and examples)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is kept")
+    parser.add_argument("--corpus", choices=["pyspark"], help="also run the full no-op corpus")
+    args = parser.parse_args()
+
+    paths = expand(args.paths) if args.paths else default_inputs()
+    if not paths:
+        sys.exit("no input files")
+    texts = [(str(p), p.read_text("utf-8")) for p in paths]
+    lines = sum(text.count("\n") for _, text in texts)
+    size = sum(len(text.encode("utf-8")) for _, text in texts)
+
+    convert_source(*reversed(texts[0]))  # warm-up: imports, rule registry, black
+    rows = [
+        ("libcst parse + render", best_time(libcst_round_trip, texts, args.repeat)),
+        ("convert_source", best_time(lambda text, name: convert_source(text, name), texts, args.repeat)),
+    ]
+
+    print(f"{len(texts)} files, {lines} lines, {size / 1024:.0f} KiB; best of {args.repeat} runs\n")
+    print(f"{'':24}{'seconds':>10}{'lines/s':>12}{'ms/file':>10}{'vs parse':>10}")
+    floor = rows[0][1]
+    for label, seconds in rows:
+        print(
+            f"{label:24}{seconds:>10.3f}{lines / seconds:>12,.0f}"
+            f"{1000 * seconds / len(texts):>10.1f}{seconds / floor:>9.1f}x"
+        )
+    if args.corpus == "pyspark":
+        noop_corpus()
+
+
+if __name__ == "__main__":
+    main()
