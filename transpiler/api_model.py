@@ -217,6 +217,7 @@ WRITE_MODES = {
 
 # Flink names that map one to one onto a runtime-shim name (rewritten wherever they remain).
 NAME_MAP = {
+    **{f"flink.plan.Constants.{t}": ("flink2spark.runtime.dataset", t) for t in ("INT", "LONG", "FLOAT", "STRING", "BOOL")},
     "flink.plan.Constants.WriteMode": ("flink2spark.runtime.dataset", "WriteMode"),
     "flink.plan.Constants.Order": ("flink2spark.runtime.dataset", "Order"),
 }

@@ -84,14 +84,27 @@ def names_in(node: cst.CSTNode, skip_nested: bool = True) -> list[cst.Name]:
     return found
 
 
+def _delegation(node: cst.BaseExpression, collector: str) -> bool:
+    """``self.other_method(..., collector)``: passing the collector on to a sibling method."""
+    return m.matches(
+        node,
+        m.Call(func=m.Attribute(value=m.Name("self")), args=[m.ZeroOrMore(), m.Arg(value=m.Name(collector), keyword=None, star="")]),
+    )
+
+
 def _collect_calls_ok(body: cst.CSTNode, collector: str) -> tuple[bool, int]:
-    """Whether every use of ``collector`` is a statement ``collector.collect(x)``; and how many."""
+    """Whether every use of ``collector`` is a statement ``collector.collect(x)`` (or passes it on
+    to a sibling method as its last argument); and how many such statements there are."""
     ok_ids: set[int] = set()
     count = 0
 
     class V(cst.CSTVisitor):
         def visit_Expr(self, n: cst.Expr) -> None:
             nonlocal count
+            if _delegation(n.value, collector):
+                ok_ids.add(id(n.value.args[-1].value))  # type: ignore[attr-defined]
+                count += 1
+                return
             if m.matches(
                 n.value,
                 m.Call(func=m.Attribute(value=m.Name(collector), attr=m.Name("collect")), args=[m.Arg(keyword=None, star="")]),
@@ -184,6 +197,11 @@ class _CollectorToYield(cst.CSTTransformer):
 
     def leave_Expr(self, original: cst.Expr, updated: cst.Expr):
         v = updated.value
+        if self.depth == 1 and _delegation(v, self.collector):
+            args = list(v.args[:-1])  # type: ignore[attr-defined]
+            if args:
+                args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(value=cst.Yield(value=cst.From(item=v.with_changes(args=args))))
         if self.depth == 1 and m.matches(
             v, m.Call(func=m.Attribute(value=m.Name(self.collector), attr=m.Name("collect")))
         ):

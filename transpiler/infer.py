@@ -79,10 +79,14 @@ class Resolver:
             return []
         if scope is None:
             return []
-        out = []
+        out: dict[int, Assignment] = {}
         for access in scope.accesses[name]:
-            out.extend(r for r in access.referents if isinstance(r, Assignment))
-        return out
+            if access.node is not name:
+                continue
+            for r in access.referents:
+                if isinstance(r, Assignment):
+                    out[id(r)] = r
+        return list(out.values())
 
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         try:

@@ -56,19 +56,22 @@ def _csv(ctx):
     value = types[0]
     if isinstance(value, cst.Name):
         value = ctx.resolver.single_value(value) or value
-    if not isinstance(value, (cst.Tuple, cst.List)):
-        ctx.todo(M.DS_UNKNOWN_TYPE, "read_csv() field types must be a tuple of flink.plan.Constants types")
-        return None
-    columns = []
-    for i, el in enumerate(value.elements):
-        spark_type = A.CSV_TYPES.get(ctx.qualified(el.value) or "")
-        if spark_type is None:
-            ctx.todo(M.DS_UNKNOWN_TYPE, f"read_csv() field type {i} is not INT, LONG, FLOAT, STRING or BOOL")
-            return None
-        columns.append(f"_c{i} {spark_type}")
+    if isinstance(value, (cst.Tuple, cst.List)):
+        columns = []
+        for i, el in enumerate(value.elements):
+            spark_type = A.CSV_TYPES.get(ctx.qualified(el.value) or "")
+            if spark_type is None:
+                ctx.todo(M.DS_UNKNOWN_TYPE, f"read_csv() field type {i} is not INT, LONG, FLOAT, STRING or BOOL")
+                return None
+            columns.append(f"_c{i} {spark_type}")
+        schema = cst.SimpleString('"%s"' % ", ".join(columns))
+    else:
+        # types computed elsewhere (e.g. a helper's parameter): the shim's INT/STRING/... constants
+        # stand for Flink's, and csv_schema() builds the DDL schema at run time.
+        schema = cst.Call(func=ctx.shim("csv_schema"), args=[cst.Arg(types[1])])
     line = ctx.arg(seg, 2, "line_delimiter")
     field = ctx.arg(seg, 3, "field_delimiter")
-    kwargs = [cst.Arg(path[1]), cst.Arg(cst.SimpleString('"%s"' % ", ".join(columns)), keyword=cst.Name("schema"))]
+    kwargs = [cst.Arg(path[1]), cst.Arg(schema, keyword=cst.Name("schema"))]
     if field is not None:
         kwargs.append(cst.Arg(field[1], keyword=cst.Name("sep")))
     kwargs.append(cst.Arg(line[1] if line else cst.SimpleString('"\\n"'), keyword=cst.Name("lineSep")))
