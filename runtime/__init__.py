@@ -1,1 +1,8 @@
+"""Runtime shims imported by converted programs (on the driver and on Spark executors).
 
+Submodules depend only on the standard library and PySpark, never on the converter's own
+dependencies (libcst, black), so the package can be shipped with ``spark-submit --py-files``.
+
+- :mod:`flink2spark.runtime.dataset`: legacy Flink DataSet Python API helpers
+  (Stringify formatting, single-file sinks, Flink iterators, aggregations, broadcast sets).
+"""

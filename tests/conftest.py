@@ -1,0 +1,34 @@
+"""Shared pytest fixtures.
+
+``spark`` / ``sc``: one SparkSession for the whole test session (``local[2]``, UI off,
+4 shuffle partitions).  Other test modules rely on these two fixture names.
+"""
+
+import os
+import sys
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def spark():
+    # Python workers must run the venv interpreter (pyspark, the editable flink2spark install).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("flink2spark-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="session")
+def sc(spark):
+    return spark.sparkContext
