@@ -283,11 +283,13 @@ def _print_table(headers: list[str], rows: list[list[str]]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(*headers, show_edge=False, highlight=False)
+    table = Table(show_edge=False, highlight=False)
+    for header in headers:
+        table.add_column(header, overflow="fold")
     for row in rows:
         table.add_row(*row)
-    # A fixed, generous width when piped, so `flink2spark rules | grep ...` sees whole rows.
-    width = None if sys.stdout.isatty() else 200
+    # On a terminal the table fits the window; piped, each row stays on one line (for grep).
+    width = None if sys.stdout.isatty() else 100_000
     Console(width=width, highlight=False, markup=False).print(table)
 
 

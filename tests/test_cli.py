@@ -510,14 +510,19 @@ def test_shim_zip_is_importable(tmp_path):
     assert runtime_files <= set(names)
     assert not [n for n in names if "transpiler" in n or "__pycache__" in n]
     # Import the shim from the zip, as a Spark executor would with --py-files.
+    modules = sorted(n[: -len(".py")].replace("/", ".").removesuffix(".__init__") for n in names)
     code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); "
-        "import flink2spark.runtime as r, flink2spark as f; "
-        "assert r.__file__.startswith(sys.argv[1]), r.__file__; "
-        "assert f.__file__.startswith(sys.argv[1]), f.__file__; "
-        "assert 'libcst' not in sys.modules; print('ok')"
+        "import importlib, sys\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "for name in sys.argv[2:]:\n"
+        "    module = importlib.import_module(name)\n"
+        "    assert module.__file__.startswith(sys.argv[1]), module.__file__\n"
+        "assert 'libcst' not in sys.modules and 'black' not in sys.modules\n"
+        "print('ok')\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code, str(zip_path)], capture_output=True, text=True, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(zip_path), *modules], capture_output=True, text=True, cwd=tmp_path
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ok"
 
@@ -560,3 +565,52 @@ def test_pre_commit_hooks_file():
     for hook in by_id.values():
         assert re.search(r"language:\s*python\s*$", hook, re.M)
         assert re.search(r"types:\s*\[python\]", hook)
+
+
+# --------------------------------------------------------------------------- README, CI
+
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def load_gen_docs():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_docs", REPO / "scripts" / "gen_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def quickstart_commands() -> list[str]:
+    readme = (REPO / "README.md").read_text("utf-8")
+    section = readme.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.*?)\n```", section, re.S)
+
+
+def test_readme_codes_table_is_up_to_date():
+    gen_docs = load_gen_docs()
+    text = (REPO / "README.md").read_text("utf-8")
+    assert gen_docs.render(text, ("codes",)) == text, "README.md is out of date: run `python scripts/gen_docs.py`"
+
+
+def test_readme_rules_table_is_up_to_date():
+    pytest.importorskip("flink2spark.transpiler.registry")
+    gen_docs = load_gen_docs()
+    text = (REPO / "README.md").read_text("utf-8")
+    assert gen_docs.rules_table() is not None
+    assert gen_docs.render(text, ("rules",)) == text, "README.md is out of date: run `python scripts/gen_docs.py`"
+
+
+def test_quickstart_is_two_commands_and_ci_runs_the_second():
+    commands = quickstart_commands()
+    assert len(commands) == 2 and all("\n" not in c for c in commands), commands
+    convert_examples, run_tests = commands
+    assert "flink2spark convert examples --out build/examples" in convert_examples
+    assert convert_examples.endswith(".venv/bin/python build/examples/word_count.py")
+    assert run_tests.endswith("-m pytest -q")
+    ci = (REPO / ".ci" / "run").read_text("utf-8")
+    assert ci.startswith("#!/usr/bin/env bash\n")
+    assert "set -euo pipefail" in ci
+    assert any(line.startswith(run_tests + " ") or line == run_tests for line in ci.splitlines()), ci
+    assert os.access(REPO / ".ci" / "run", os.X_OK)
