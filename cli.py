@@ -28,8 +28,10 @@ EXIT_OK = 0  # done; nothing left to report
 EXIT_FINDINGS = 1  # check found Flink constructs; convert --strict left TODO markers
 EXIT_ERROR = 2  # usage error, or an input file that could not be read, parsed or written
 
-# Marker code for a file that cannot be read or written (the closest code until markers.py has one).
+# Marker codes for a file that cannot be read or written, and for a crash of the converter on
+# one file (the closest existing codes until markers.py has dedicated ones).
 IO_ERROR = getattr(M, "IO_ERROR", M.NOT_TEXT)
+ENGINE_ERROR = getattr(M, "ENGINE_ERROR", M.INVALID_OUTPUT)
 
 PROGRESS_THRESHOLD = 20  # show a progress bar above this many files (only on a terminal)
 
@@ -69,7 +71,9 @@ app = typer.Typer(
     "1 with --strict when TODO markers were written; 2 usage error or some file could not be converted."
 )
 def convert(
-    paths: List[Path] = typer.Argument(..., metavar="PATH", exists=True, help="Files or directories.", show_default=False),
+    paths: List[Path] = typer.Argument(
+        ..., metavar="PATH", exists=True, help="Files or directories.", show_default=False
+    ),
     out: Optional[Path] = typer.Option(
         None, "--out", "-o", file_okay=False, help="Write the converted tree under this directory."
     ),
@@ -110,7 +114,12 @@ def convert(
     if report is not None:
         from flink2spark.transpiler.report import report_json
 
-        F.atomic_write(report, report_json(results).encode("utf-8"))
+        try:
+            report.parent.mkdir(parents=True, exist_ok=True)
+            F.atomic_write(report, report_json(results).encode("utf-8"))
+        except OSError as exc:
+            typer.echo(f"{report}: error: could not write the report: {exc}", err=True)
+            raise typer.Exit(EXIT_ERROR)
     if not quiet:
         _print_summary(results)
 
@@ -143,7 +152,13 @@ def _convert_file(
             _deliver_to_out(file, data, root, out)
         return None
 
-    result = convert_bytes(data, file.display)
+    try:
+        result = convert_bytes(data, file.display)
+    except Exception as exc:  # a converter bug must not stop the other files
+        message = f"internal error in the converter ({type(exc).__name__}: {exc}); please report it"
+        return ConversionResult(
+            file.display, "", None, status="error", markers=[Marker(1, 1, ENGINE_ERROR, "error", message)]
+        )
     try:
         if out is not None and result.status != "error":
             _deliver_to_out(file, result.output.encode("utf-8") if result.changed else data, root, out)
@@ -208,7 +223,9 @@ def _print_summary(results: list[ConversionResult]) -> None:
     "Exit status: 0 nothing found; 1 findings; 2 usage error or a file that could not be read or parsed."
 )
 def check(
-    paths: List[Path] = typer.Argument(..., metavar="PATH", exists=True, help="Files or directories.", show_default=False),
+    paths: List[Path] = typer.Argument(
+        ..., metavar="PATH", exists=True, help="Files or directories.", show_default=False
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line."),
 ) -> None:
     from flink2spark.transpiler.check import check_bytes

@@ -63,8 +63,10 @@ def noop_corpus() -> None:
     changed = [str(p) for p in files if (r := convert_bytes(p.read_bytes(), str(p))).output is None or r.changed]
     elapsed = time.perf_counter() - start
     lines = sum(p.read_bytes().count(b"\n") for p in files)
-    print(f"\nno-op corpus: {len(files)} pyspark files, {lines} lines in {elapsed:.1f}s "
-          f"({lines / elapsed:,.0f} lines/s); {len(changed)} changed or failed")
+    print(
+        f"\nno-op corpus: {len(files)} pyspark files, {lines} lines in {elapsed:.1f}s "
+        f"({lines / elapsed:,.0f} lines/s); {len(changed)} changed or failed"
+    )
     for name in changed[:10]:
         print(f"  {name}")
     if changed:

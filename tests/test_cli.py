@@ -121,7 +121,11 @@ def test_usage_errors_exit_2(args, tmp_path, monkeypatch):
 
 def test_conflicting_outputs_exit_2(tree, tmp_path):
     before = snapshot(tmp_path)
-    for args in (["--out", tmp_path / "o", "--in-place"], ["--diff", "--in-place"], ["--out", tmp_path / "o", "--diff"]):
+    for args in (
+        ["--out", tmp_path / "o", "--in-place"],
+        ["--diff", "--in-place"],
+        ["--out", tmp_path / "o", "--diff"],
+    ):
         result = run("convert", tree, *args)
         assert result.exit_code == 2, args
         assert "cannot be used together" in result.stderr
@@ -336,9 +340,7 @@ def test_report_json(tree, tmp_path, fake_engine):
     assert result.exit_code == 2
     data = json.loads(report.read_text())
     assert data["version"] == 1
-    assert set(data["totals"]) == {
-        "files", "converted", "partial", "unchanged", "error", "notes", "todos", "errors"
-    }
+    assert set(data["totals"]) == {"files", "converted", "partial", "unchanged", "error", "notes", "todos", "errors"}
     by_path = {Path(f["path"]).relative_to(tree).as_posix(): f for f in data["files"]}
     # Empty files found by walking are not part of the run.
     assert set(by_path) == {"broken.py", "job.py", "run.py", "pkg/util.py", "pkg/sub/deep.py"}
@@ -349,9 +351,33 @@ def test_report_json(tree, tmp_path, fake_engine):
     assert by_path["pkg/util.py"]["status"] == "unchanged"
     assert by_path["job.py"]["changed"] is True
     assert data["totals"] == {
-        "files": 5, "converted": 0, "partial": 3, "unchanged": 1, "error": 1,
-        "notes": 3, "todos": 3, "errors": 1,
+        "files": 5,
+        "converted": 0,
+        "partial": 3,
+        "unchanged": 1,
+        "error": 1,
+        "notes": 3,
+        "todos": 3,
+        "errors": 1,
     }
+
+
+def test_converter_crash_on_one_file_does_not_stop_the_others(tree, tmp_path, monkeypatch):
+    def crashing(data: bytes, path: str = "<string>") -> ConversionResult:
+        if path.endswith("job.py"):
+            raise RuntimeError("boom")
+        return fake_convert(data, path)
+
+    monkeypatch.setattr(engine, "convert_bytes", crashing)
+    out = tmp_path / "out"
+    report = tmp_path / "reports" / "r.json"  # the folder is created
+    result = run("convert", tree, "--out", out, "--report", report)
+    assert result.exit_code == 2
+    assert re.search(
+        r"job\.py:1:1: error: F2S\d{3} internal error in the converter \(RuntimeError: boom\)", result.stderr
+    )
+    assert mirrored(out) == EXPECTED_MIRROR - {"job.py"}
+    assert json.loads(report.read_text())["totals"]["error"] == 1
 
 
 def test_report_totals_are_consistent_with_real_engine(tree, tmp_path):

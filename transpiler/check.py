@@ -50,9 +50,7 @@ def check_source(text: str, path: str = "<string>") -> list[Marker]:
         return [bad.marker]
 
     flink_imports = [
-        (name, node, gen)
-        for name, node in S.imported_modules(module)
-        if (gen := S.module_generation(name)) is not None
+        (name, node, gen) for name, node in S.imported_modules(module) if (gen := S.module_generation(name)) is not None
     ]
     has_todo = _TODO_HINT in text
     if not flink_imports and not has_todo:
