@@ -169,10 +169,13 @@ class Converter(cst.CSTTransformer):
         self._remove_exprs: set[int] = set()
         self._removed_lines: set[int] = set()
         self._method_owner: dict[int, F.ClassInfo] = {}
+        self._header_comments: set[str] = set()
 
     # -- setup ---------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         self.resolver = Resolver(node, self.get_metadata)
+        # comments above the first statement belong to the module header in libcst
+        self._header_comments = {ln.comment.value for ln in node.header if ln.comment is not None}
         for cls in m.findall(node, m.ClassDef()):
             info = F.analyze_class(cls, self.resolver, self.classes)  # type: ignore[arg-type]
             if info is None:
@@ -206,7 +209,7 @@ class Converter(cst.CSTTransformer):
         updated = super().on_leave(original_node, updated_node)
         comments = self._stmt_comments.get(id(original_node))
         if comments and isinstance(updated, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-            existing = {ln.comment.value for ln in updated.leading_lines if ln.comment is not None}
+            existing = self._header_comments | {ln.comment.value for ln in updated.leading_lines if ln.comment is not None}
             new = [cst.EmptyLine(comment=cst.Comment(c)) for c in comments if c not in existing]
             if new:
                 removed = id(updated) in self._removed_lines

@@ -73,6 +73,7 @@ def mark_leftover_imports(module: cst.Module, todo_code: str, message: str | Non
     """
     used = _used_names(module)
     found: list[tuple[cst.CSTNode, str, str]] = []
+    header = {ln.comment.value for ln in module.header if ln.comment is not None}
 
     class T(cst.CSTTransformer):
         def leave_SimpleStatementLine(self, original, updated):
@@ -103,7 +104,7 @@ def mark_leftover_imports(module: cst.Module, todo_code: str, message: str | Non
                 keep[-1] = keep[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
                 updated = updated.with_changes(body=keep)
             if notes:
-                existing = {ln.comment.value for ln in updated.leading_lines if ln.comment is not None}
+                existing = header | {ln.comment.value for ln in updated.leading_lines if ln.comment is not None}
                 lines = list(updated.leading_lines)
                 for code, msg in notes:
                     text = f"# TODO(flink2spark): {code} {msg}"
