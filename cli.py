@@ -88,14 +88,12 @@ def convert(
         False, "--skip-empty", help="Skip empty files named on the command line too (pre-commit hook)."
     ),
 ) -> None:
-    from flink2spark.transpiler.engine import convert_bytes
-
     chosen = [name for name, on in (("--out", out is not None), ("--in-place", in_place), ("--diff", diff)) if on]
     if len(chosen) > 1:
         _usage_error(f"{' and '.join(chosen)} cannot be used together")
+    mode = {"--out": "out", "--in-place": "in-place", "--diff": "diff"}[chosen[0]] if chosen else "stdout"
     inputs = _collect(paths, exclude=[out] if out is not None else [])
-    to_stdout = not chosen
-    if to_stdout and len(inputs) != 1:
+    if mode == "stdout" and len(inputs) != 1:
         _usage_error(
             f"{len(inputs)} input files: to print to stdout, give exactly one file; "
             "otherwise use --out DIR, --in-place or --diff"
@@ -105,7 +103,7 @@ def convert(
     results: list[ConversionResult] = []
     with _progress(len(inputs), "converting") as advance:
         for file in inputs:
-            result = _convert_file(file, convert_bytes, root, out, in_place, diff, to_stdout, skip_empty)
+            result = _convert_file(file, mode, root, out, skip_empty)
             if result is not None:
                 results.append(result)
                 _print_markers(result, quiet)
@@ -131,16 +129,14 @@ def convert(
 
 
 def _convert_file(
-    file: F.InputFile,
-    convert_bytes: Callable[[bytes, str], ConversionResult],
-    root: Path,
-    out: Optional[Path],
-    in_place: bool,
-    diff: bool,
-    to_stdout: bool,
-    skip_empty: bool,
+    file: F.InputFile, mode: str, root: Path, out: Optional[Path], skip_empty: bool
 ) -> Optional[ConversionResult]:
-    """Convert one file and deliver the output; None for a skipped empty file."""
+    """Convert one file and deliver the output; None for a skipped empty file.
+
+    ``mode`` is where the output goes: "out" (the tree under ``out``), "in-place", "diff" or "stdout".
+    """
+    from flink2spark.transpiler import engine  # imported on first use: it loads libcst and black
+
     try:
         data = file.path.read_bytes()
     except OSError as exc:
@@ -148,25 +144,27 @@ def _convert_file(
     if not data and (not file.explicit or skip_empty):
         # An empty file inside a tree (usually a package's __init__.py): nothing to convert,
         # but the mirrored tree still needs it.
-        if out is not None:
+        if mode == "out":
             _deliver_to_out(file, data, root, out)
         return None
 
     try:
-        result = convert_bytes(data, file.display)
+        result = engine.convert_bytes(data, file.display)
     except Exception as exc:  # a converter bug must not stop the other files
         message = f"internal error in the converter ({type(exc).__name__}: {exc}); please report it"
         return ConversionResult(
             file.display, "", None, status="error", markers=[Marker(1, 1, ENGINE_ERROR, "error", message)]
         )
     try:
-        if out is not None and result.status != "error":
+        if result.status == "error":
+            pass  # reported by the caller; nothing is written
+        elif mode == "out":  # unchanged files are copied byte for byte
             _deliver_to_out(file, result.output.encode("utf-8") if result.changed else data, root, out)
-        elif in_place and result.changed:
+        elif mode == "in-place" and result.changed:
             F.atomic_write(file.path, result.output.encode("utf-8"))
-        elif diff and result.changed:
+        elif mode == "diff" and result.changed:
             typer.echo(_unified_diff(result), nl=False)
-        elif to_stdout and result.output is not None:
+        elif mode == "stdout":
             typer.echo(result.output, nl=False)
     except (OSError, F.InputError) as exc:
         result.status = "error"
@@ -182,8 +180,8 @@ def _io_error(path: str, message: str) -> ConversionResult:
 def _deliver_to_out(file: F.InputFile, data: bytes, root: Path, out: Path) -> None:
     """Write one file of the mirrored tree under ``out`` (never outside it), keeping its mode."""
     target = F.mirror_path(file, root, out)
+    F.ensure_inside(target, out)  # before creating folders: a symlink under out may lead elsewhere
     target.parent.mkdir(parents=True, exist_ok=True)
-    F.ensure_inside(target, out)
     F.atomic_write(target, data, mode=F.file_mode(file.path))
 
 

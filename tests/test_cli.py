@@ -222,6 +222,8 @@ def test_out_with_relative_paths(tree, tmp_path, monkeypatch):
 def test_out_never_writes_outside(tmp_path):
     """A symlink inside --out pointing elsewhere must not be written through."""
     write(tmp_path / "src" / "pkg" / "mod.py", PLAIN)
+    write(tmp_path / "src" / "pkg" / "sub" / "deep.py", PLAIN)  # no folder may be created there either
+    write(tmp_path / "src" / "top.py", PLAIN)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     out = tmp_path / "out"
@@ -231,6 +233,7 @@ def test_out_never_writes_outside(tmp_path):
     assert result.exit_code == 2
     assert "outside" in result.stderr
     assert list(elsewhere.iterdir()) == []
+    assert (out / "top.py").read_text() == PLAIN  # the other files are still written
 
 
 # --------------------------------------------------------------------------- --diff, --in-place
