@@ -35,6 +35,8 @@ PYTHON2 = _code("F2S002", "error", "Python 2 syntax (print statement, exec state
 NOT_TEXT = _code("F2S003", "error", "the file is not UTF-8 text (binary or another encoding)")
 EMPTY_FILE = _code("F2S004", "error", "the file is empty")
 INVALID_OUTPUT = _code("F2S005", "todo", "a rewrite produced invalid code and was dropped")
+IO_ERROR = _code("F2S006", "error", "the file could not be read or written")
+ENGINE_ERROR = _code("F2S007", "error", "the converter failed on this file (a flink2spark bug: please report it)")
 
 # DataSet API
 DS_UNSUPPORTED = _code("F2S100", "todo", "DataSet construct with no conversion")

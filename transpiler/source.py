@@ -63,7 +63,7 @@ def parse(source: str) -> cst.Module:
             raise _error(
                 M.PYTHON2,
                 "Python 2 syntax (print/exec statement or backticks); port the file to Python 3 "
-                "first, for example with `python -m lib2to3 -w FILE` or pyupgrade",
+                "first, for example with `2to3 -w FILE` (Python <= 3.12) or by hand",
                 line,
                 col,
             )
