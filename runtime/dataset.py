@@ -28,7 +28,12 @@ Public API
 ``with_broadcast_sets(function, sets)``
     ``with_broadcast_set(name, data_set)`` on an operator.
 
-``NO_OVERWRITE`` (0) and ``OVERWRITE`` (1) mirror ``flink.plan.Constants.WriteMode``.
+Constants from ``flink.plan.Constants`` (the converter rewrites leftover references to them)
+----------------------------------------------------------------------------------------------
+``WriteMode`` (``NO_OVERWRITE`` = 0, ``OVERWRITE`` = 1; also module-level ``NO_OVERWRITE`` /
+``OVERWRITE``), ``Order`` (``NONE``, ``ASCENDING``, ``DESCENDING``, ``ANY``), the ``read_csv``
+type samples ``INT``, ``LONG``, ``FLOAT``, ``STRING``, ``BOOL``, ``BYTES``, and
+``csv_schema(types) -> str`` (Spark DDL schema for a ``read_csv`` types tuple).
 """
 
 import collections
@@ -41,6 +46,15 @@ import uuid
 __all__ = [
     "NO_OVERWRITE",
     "OVERWRITE",
+    "WriteMode",
+    "Order",
+    "INT",
+    "LONG",
+    "FLOAT",
+    "STRING",
+    "BOOL",
+    "BYTES",
+    "csv_schema",
     "stringify",
     "csv_stringify",
     "output",
@@ -56,6 +70,63 @@ __all__ = [
 NO_OVERWRITE = 0
 #: ``flink.plan.Constants.WriteMode.OVERWRITE``
 OVERWRITE = 1
+
+
+class WriteMode(object):
+    """Flink's ``flink.plan.Constants.WriteMode``: the ``write_mode`` of the file sinks."""
+
+    NO_OVERWRITE = NO_OVERWRITE
+    OVERWRITE = OVERWRITE
+
+
+class Order(object):
+    """Flink's ``flink.plan.Constants.Order`` (``sort_group`` directions), same values."""
+
+    NONE = 0
+    ASCENDING = 1
+    DESCENDING = 2
+    ANY = 3
+
+
+# ``read_csv`` field types are *sample values* in Flink (flink.plan.Constants, Python 3 branch);
+# Flink derives the Java field type from the Python type of each sample.
+INT = 1
+LONG = 1  # Python 2 only in Flink (long(1)); an int is sent to Java as a Long either way
+FLOAT = 2.5
+STRING = "type"
+BOOL = True
+BYTES = bytearray(b"byte")
+
+
+def csv_schema(types):
+    """Spark DDL schema (``"_c0 BIGINT, _c1 STRING, ..."``) for a Flink ``read_csv`` types tuple.
+
+    Stands for the type derivation Flink does for ``env.read_csv(path, types)``: ``types`` is a
+    tuple of sample values (``INT``, ``FLOAT``, ``STRING``, ``BOOL`` from
+    ``flink.plan.Constants`` or any value of those Python types) and the plan sender maps each
+    sample's Python type to a Java type (``connection/Collector.py`` ``_get_type_info``):
+    ``bool`` -> Boolean, ``int`` -> **Long** (there is no Integer: ``INT`` fields are parsed as
+    64-bit), ``float`` -> Double, ``str`` -> String.  Spark's CSV reader needs an explicit
+    schema instead, so the converter calls this when the types are only known at run time.
+    Other sample types (``BYTES``, ``None``, nested tuples) have no CSV parser in Flink and
+    raise ``ValueError``.
+    """
+    columns = []
+    for i, sample in enumerate(types):
+        if isinstance(sample, bool):
+            spark_type = "BOOLEAN"
+        elif isinstance(sample, int):
+            spark_type = "BIGINT"
+        elif isinstance(sample, float):
+            spark_type = "DOUBLE"
+        elif isinstance(sample, str):
+            spark_type = "STRING"
+        else:
+            raise ValueError(
+                "read_csv field type %d: %r is not an INT, LONG, FLOAT, STRING or BOOL sample" % (i, sample)
+            )
+        columns.append("_c%d %s" % (i, spark_type))
+    return ", ".join(columns)
 
 
 # --------------------------------------------------------------------------------------------

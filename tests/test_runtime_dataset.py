@@ -630,3 +630,51 @@ def test_public_api_is_documented():
         obj = getattr(ds, name)
         if callable(obj):
             assert obj.__doc__ and "Flink" in obj.__doc__, name
+
+
+# ------------------------------------------------------------------------------------------
+# flink.plan.Constants stand-ins and csv_schema
+# ------------------------------------------------------------------------------------------
+
+
+def test_constants_match_flink_plan_constants():
+    assert (ds.WriteMode.NO_OVERWRITE, ds.WriteMode.OVERWRITE) == (0, 1)
+    assert (ds.NO_OVERWRITE, ds.OVERWRITE) == (0, 1)
+    assert (ds.Order.NONE, ds.Order.ASCENDING, ds.Order.DESCENDING, ds.Order.ANY) == (0, 1, 2, 3)
+    assert (ds.INT, ds.FLOAT, ds.STRING, ds.BOOL, ds.BYTES) == (1, 2.5, "type", True, bytearray(b"byte"))
+    assert type(ds.BOOL) is bool and type(ds.INT) is int
+
+
+def test_csv_schema_follows_flinks_python_type_mapping():
+    # _get_type_info: bool -> BOOLEAN (checked before int), int -> LONG, float -> DOUBLE, str -> STRING
+    schema = csv_schema_of((ds.INT, ds.STRING, ds.FLOAT, ds.BOOL, ds.LONG))
+    assert schema == "_c0 BIGINT, _c1 STRING, _c2 DOUBLE, _c3 BOOLEAN, _c4 BIGINT"
+    assert csv_schema_of([0, "", 0.0, False]) == "_c0 BIGINT, _c1 STRING, _c2 DOUBLE, _c3 BOOLEAN"
+    for bad in [(ds.BYTES,), (None,), ((1, 2),)]:
+        with pytest.raises(ValueError):
+            csv_schema_of(bad)
+
+
+def csv_schema_of(types):
+    return ds.csv_schema(types)
+
+
+def test_csv_schema_reads_64_bit_ints_like_flink(spark, tmp_path):
+    source = tmp_path / "in.csv"
+    source.write_text("1|a|2.5|true\n3000000000|b|-1.0|false\n")
+    rows = (
+        spark.read.csv(str(source), schema=ds.csv_schema((ds.INT, ds.STRING, ds.FLOAT, ds.BOOL)),
+                       sep="|", lineSep="\n", quote="", mode="FAILFAST")
+        .rdd.map(tuple)
+        .collect()
+    )
+    assert rows == [(1, "a", 2.5, True), (3000000000, "b", -1.0, False)]
+
+
+def test_write_text_accepts_write_mode_constants(sc, tmp_path):
+    target = tmp_path / "w.txt"
+    target.write_text("old")
+    write_text(sc.parallelize([1], 1), str(target), ds.WriteMode.OVERWRITE)
+    assert read_bytes(target) == b"1\n"
+    with pytest.raises(FileExistsError):
+        write_text(sc.parallelize([2], 1), str(target), ds.WriteMode.NO_OVERWRITE)
