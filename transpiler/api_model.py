@@ -193,7 +193,7 @@ COLLECTOR_METHODS: dict[str, dict[str, tuple[int, bool]]] = {
 
 # read_csv field type constants -> Spark SQL type
 CSV_TYPES = {
-    "flink.plan.Constants.INT": "INT",
+    "flink.plan.Constants.INT": "BIGINT",  # Python ints travel as Java Long
     "flink.plan.Constants.LONG": "BIGINT",
     "flink.plan.Constants.FLOAT": "DOUBLE",
     "flink.plan.Constants.STRING": "STRING",

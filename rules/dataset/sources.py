@@ -33,7 +33,7 @@ rule = Rule(
                 'lines = env.read.text("in.txt", lineSep="\\n").rdd.map(\n    lambda row: row.value.removesuffix("\\r")\n)\n'
                 "rows = env.read.csv(\n"
                 '    "in.csv",\n'
-                '    schema="_c0 INT, _c1 STRING, _c2 DOUBLE",\n'
+                '    schema="_c0 BIGINT, _c1 STRING, _c2 DOUBLE",\n'
                 '    sep="|",\n'
                 '    lineSep="\\n",\n'
                 '    quote="",\n'
