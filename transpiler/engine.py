@@ -71,7 +71,6 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
     converted = wrapper.visit(conv)
     if I.uses_name(converted, SHIM_ALIAS):
         AddImportsVisitor.add_needed_import(context, SHIM_MODULE, SHIM_NAME, SHIM_ALIAS)
-    I.schedule_flink_removals(module, context)
     converted = I.finish_imports(converted, context)
     converted, leftovers = I.mark_leftover_imports(converted, M.DS_FLINK_NAME)
     markers = list(conv.markers)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.codemod.visitors import AddImportsVisitor
 
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
@@ -17,28 +17,50 @@ def _flink_module(name: str | None) -> bool:
     return bool(name) and module_generation(name) is not None  # type: ignore[arg-type]
 
 
-def schedule_flink_removals(module: cst.Module, context: CodemodContext) -> None:
-    """Ask RemoveImportsVisitor to drop every Flink import that is no longer used."""
-    for stmt in module.body:
-        for small in getattr(stmt, "body", []) if isinstance(stmt, cst.SimpleStatementLine) else []:
-            if isinstance(small, cst.ImportFrom) and not small.relative and not isinstance(small.names, cst.ImportStar):
-                mod = dotted(small.module) if small.module else None
-                if _flink_module(mod):
-                    for alias in small.names:
-                        asname = alias.asname.name.value if alias.asname else None  # type: ignore[union-attr]
-                        RemoveImportsVisitor.remove_unused_import(context, mod, dotted(alias.name), asname)
-            elif isinstance(small, cst.Import):
-                for alias in small.names:
-                    mod = dotted(alias.name)
-                    if _flink_module(mod):
-                        asname = alias.asname.name.value if alias.asname else None  # type: ignore[union-attr]
-                        RemoveImportsVisitor.remove_unused_import(context, mod, asname=asname)
-
-
 def finish_imports(module: cst.Module, context: CodemodContext) -> cst.Module:
+    """Add the imports the rules asked for, then drop Flink imports whose names are unused.
+
+    Removal is by name, not scope: a Flink import whose local name is still spelled anywhere in
+    the file is kept (and then marked), which errs on the side of keeping code.
+    """
     module = AddImportsVisitor(context).transform_module(module)
-    module = RemoveImportsVisitor(context).transform_module(module)
-    return module
+    return _drop_unused_flink_imports(module)
+
+
+def _local_name(alias: cst.ImportAlias, is_from: bool) -> str:
+    if alias.asname is not None:
+        return alias.asname.name.value  # type: ignore[union-attr]
+    name = dotted(alias.name) or ""
+    return name if is_from else name.split(".")[0]
+
+
+def _drop_unused_flink_imports(module: cst.Module) -> cst.Module:
+    used = _used_names(module)
+
+    class T(cst.CSTTransformer):
+        def leave_SimpleStatementLine(self, original, updated):
+            body = []
+            for small in updated.body:
+                if isinstance(small, cst.ImportFrom) and not small.relative and not isinstance(small.names, cst.ImportStar):
+                    if _flink_module(dotted(small.module) if small.module else None):
+                        names = [a for a in small.names if _local_name(a, True) in used]
+                        if not names:
+                            continue
+                        names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                        small = small.with_changes(names=names)
+                elif isinstance(small, cst.Import):
+                    names = [a for a in small.names if not _flink_module(dotted(a.name)) or _local_name(a, False) in used]
+                    if not names:
+                        continue
+                    names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                    small = small.with_changes(names=names)
+                body.append(small)
+            if not body:
+                return cst.RemoveFromParent()
+            body[-1] = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(body=body)
+
+    return module.visit(T())
 
 
 def uses_name(module: cst.Module, name: str) -> bool:
