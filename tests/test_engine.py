@@ -116,3 +116,19 @@ def test_comments_and_names_survive():
     for text in ("# the environment", "# trailing comment", "# inclusive", "# done", "flink_env", "numbers"):
         assert text in out
     assert "flink_env.sparkContext.range(1, 5 + 1)" in out
+
+
+def test_untracked_receiver_with_flink_only_method_is_marked():
+    src = (
+        "from flink.plan.Environment import get_environment\n\n\n"
+        "class Job:\n"
+        "    def __init__(self):\n"
+        "        self.env = get_environment()\n\n"
+        "    def run(self):\n"
+        "        self.env.from_elements(1).group_by(0).output()\n"
+    )
+    result = convert(src)
+    assert result.status == "partial"
+    assert any(m.code == "F2S114" and m.line == 9 for m in result.markers)
+    assert "# TODO(flink2spark): F2S114" in result.output
+    assert convert(result.output).output == result.output

@@ -221,3 +221,14 @@ NAME_MAP = {
     "flink.plan.Constants.WriteMode": ("flink2spark.runtime.dataset", "WriteMode"),
     "flink.plan.Constants.Order": ("flink2spark.runtime.dataset", "Order"),
 }
+
+
+# Method names only Flink's DataSet API has (no list, pandas or RDD method of that name): in a
+# Flink file, a call to one on a receiver whose type is unknown is marked, never left silently.
+DISTINCTIVE_METHODS = frozenset({
+    "from_elements", "generate_sequence", "read_csv", "read_text", "flat_map", "map_partition",
+    "reduce_group", "group_by", "sort_group", "co_group", "join_with_huge", "join_with_tiny",
+    "cross_with_huge", "cross_with_tiny", "zip_with_index", "with_broadcast_set", "and_agg",
+    "project_first", "project_second", "equal_to", "write_csv", "partition_by_hash",
+    "set_number_of_execution_retries", "register_type", "count_elements_per_partition",
+})

@@ -422,6 +422,15 @@ class Converter(cst.CSTTransformer):
                 if mod.method == "with_broadcast_set" and len(mod.updated.args) == 2:
                     site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
             return self._apply(rule, site, original, updated)
+        if isinstance(func, cst.Attribute) and func.attr.value in A.DISTINCTIVE_METHODS:
+            self.mark(
+                original,
+                "todo",
+                M.DS_UNKNOWN_RECEIVER,
+                f".{func.attr.value}() looks like Flink's DataSet API but the receiver's type could not be"
+                " followed (attribute, container or another module): convert it by hand",
+            )
+            return updated
         q = self.resolver.qualified_name(func)
         if q in A.ENTRY_POINTS:
             rule = self.table.get(("flink", q.rsplit(".", 1)[1]))
