@@ -12,7 +12,6 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import parse_template_expression
 from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, ScopeProvider
 
-from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.infer import Resolver
@@ -157,6 +156,9 @@ class Converter(cst.CSTTransformer):
 
     def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset()):
         super().__init__()
+        from flink2spark.transpiler.models import MODELS
+
+        self.model = MODELS[generation]
         self.generation = generation
         self.codemod = codemod
         self.table = dispatch_table(generation)
@@ -173,7 +175,7 @@ class Converter(cst.CSTTransformer):
 
     # -- setup ---------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        self.resolver = Resolver(node, self.get_metadata)
+        self.resolver = Resolver(node, self.get_metadata, self.model)
         # comments above the first statement belong to the module header in libcst
         self._header_comments = {ln.comment.value for ln in node.header if ln.comment is not None}
         for cls in m.findall(node, m.ClassDef()):
@@ -230,8 +232,8 @@ class Converter(cst.CSTTransformer):
         if isinstance(parent, cst.Attribute) and parent.attr is original:
             return updated
         q = self.resolver.qualified_name(original)
-        if q in A.NAME_MAP:
-            return self.shim(A.NAME_MAP[q][1])
+        if q in self.model.NAME_MAP:
+            return self.shim(self.model.NAME_MAP[q][1])
         return updated
 
     # -- function classes ------------------------------------------------------------------
@@ -374,7 +376,7 @@ class Converter(cst.CSTTransformer):
         if not (isinstance(parent, cst.Attribute) and parent.value is original):
             return False
         grand = self.resolver.parent(parent)
-        return isinstance(grand, cst.Call) and grand.func is parent and parent.attr.value in A.CONTINUATIONS.get(ret, ())
+        return isinstance(grand, cst.Call) and grand.func is parent and parent.attr.value in self.model.CONTINUATIONS.get(ret, ())
 
     def _gather(self, original: cst.Call, updated: cst.Call) -> list[Segment]:
         segs = []
@@ -384,7 +386,7 @@ class Converter(cst.CSTTransformer):
             inner_o, inner_u = o.func.value, u.func.value  # type: ignore[attr-defined]
             if isinstance(inner_o, cst.Call) and isinstance(inner_o.func, cst.Attribute) and isinstance(inner_u, cst.Call) and isinstance(inner_u.func, cst.Attribute):
                 t = self.resolver.type_of(inner_o)
-                if t in A.CONTINUATIONS and o.func.attr.value in A.CONTINUATIONS[t]:  # type: ignore[attr-defined]
+                if t in self.model.CONTINUATIONS and o.func.attr.value in self.model.CONTINUATIONS[t]:  # type: ignore[attr-defined]
                     o, u = inner_o, inner_u
                     continue
             break
@@ -392,7 +394,7 @@ class Converter(cst.CSTTransformer):
         return segs
 
     def _lookup(self, typ: str, method: str) -> Optional[Rule]:
-        for t in A.supertypes(typ):
+        for t in self.model.supertypes(typ):
             rule = self.table.get((t, method))
             if rule is not None:
                 return rule
@@ -403,16 +405,16 @@ class Converter(cst.CSTTransformer):
         recv_t = self.resolver.type_of(func.value) if isinstance(func, cst.Attribute) else None
         if recv_t is not None:
             method = func.attr.value
-            known, ret = A.method_return(recv_t, method)
+            known, ret = self.model.method_return(recv_t, method)
             if not known:
                 self.mark(original, "todo", M.DS_UNSUPPORTED, f"{recv_t}.{method}() is not part of Flink's DataSet API")
                 return updated
-            if ret in A.CONTINUATIONS and self._continued(original, ret):
+            if ret in self.model.CONTINUATIONS and self._continued(original, ret):
                 return updated
             segments = self._gather(original, updated)
             head_t = self.resolver.type_of(segments[0].original.func.value)  # type: ignore[attr-defined]
-            modifiers = [s for s in segments[1:] if s.method in A.MODIFIERS]
-            core = [segments[0]] + [s for s in segments[1:] if s.method not in A.MODIFIERS]
+            modifiers = [s for s in segments[1:] if s.method in self.model.MODIFIERS]
+            core = [segments[0]] + [s for s in segments[1:] if s.method not in self.model.MODIFIERS]
             rule = self._lookup(head_t or recv_t, segments[0].method)
             if rule is None or rule.id in self.disabled:
                 self.mark(original, "todo", M.DS_UNSUPPORTED, f"{head_t}.{segments[0].method}() has no conversion")
@@ -422,7 +424,7 @@ class Converter(cst.CSTTransformer):
                 if mod.method == "with_broadcast_set" and len(mod.updated.args) == 2:
                     site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
             return self._apply(rule, site, original, updated)
-        if isinstance(func, cst.Attribute) and func.attr.value in A.DISTINCTIVE_METHODS:
+        if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
             self.mark(
                 original,
                 "todo",
@@ -432,7 +434,7 @@ class Converter(cst.CSTTransformer):
             )
             return updated
         q = self.resolver.qualified_name(func)
-        if q in A.ENTRY_POINTS:
+        if q in self.model.ENTRY_POINTS:
             rule = self.table.get(("flink", q.rsplit(".", 1)[1]))
             if rule is None or rule.id in self.disabled:
                 return updated

@@ -118,6 +118,7 @@ def _collect_calls_ok(body: cst.CSTNode, collector: str) -> tuple[bool, int]:
 
 
 def analyze_class(node: cst.ClassDef, resolver, known: dict[int, "ClassInfo"]) -> Optional[ClassInfo]:
+    A = resolver.model
     kind = None
     flink_bases = []
     for i, base in enumerate(node.bases):

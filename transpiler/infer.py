@@ -33,7 +33,8 @@ def dotted(node: cst.BaseExpression) -> Optional[str]:
 class Resolver:
     """Answers questions about nodes of the *original* module."""
 
-    def __init__(self, module: cst.Module, get_metadata: Callable):
+    def __init__(self, module: cst.Module, get_metadata: Callable, model=A):
+        self.model = model
         self.module = module
         self.meta = get_metadata
         self._types: dict[int, object] = {}
@@ -106,7 +107,7 @@ class Resolver:
             if isinstance(base, cst.Name) and not self.referents(base):
                 full = dotted(node)
                 for mod in self.star_modules:
-                    if base.value in A.EXPORTS.get(mod, ()):
+                    if base.value in self.model.EXPORTS.get(mod, ()):
                         names.add(f"{mod}.{full}")
         return names
 
@@ -161,11 +162,11 @@ class Resolver:
                 if recv is _RECURSION:
                     return _RECURSION
                 if recv is not None:
-                    known, ret = A.method_return(recv, func.attr.value)
+                    known, ret = self.model.method_return(recv, func.attr.value)
                     return ret if known else None
             q = self.qualified_name(func)
-            if q in A.ENTRY_POINTS:
-                return A.ENTRY_POINTS[q]
+            if q in self.model.ENTRY_POINTS:
+                return self.model.ENTRY_POINTS[q]
             target = self.local_def(func)
             if isinstance(target, cst.FunctionDef):
                 return self._join(self._type(r) for r in _returns(target))
@@ -205,8 +206,7 @@ class Resolver:
             results.append(self._type(arg) if arg is not None else None)
         return self._join(results) if results else None
 
-    @staticmethod
-    def _join(types: Iterable[object]):
+    def _join(self, types: Iterable[object]):
         known = [t for t in types if t is not _RECURSION]
         if not known:
             return _RECURSION
@@ -215,8 +215,11 @@ class Resolver:
         distinct = set(known)
         if len(distinct) == 1:
             return distinct.pop()
-        if all(A.is_dataset(t) for t in distinct):  # type: ignore[arg-type]
-            return A.DATASET
+        # several types with a common supertype (e.g. two kinds of DataSet): that supertype
+        chains = [list(self.model.supertypes(t)) for t in distinct]  # type: ignore[arg-type]
+        for candidate in chains[0]:
+            if all(candidate in c for c in chains[1:]):
+                return candidate
         return None
 
 

@@ -1,0 +1,5 @@
+"""The API model of each converted generation (what its classes are and what methods return)."""
+
+from flink2spark.transpiler import api_model as dataset_model
+
+MODELS = {"dataset": dataset_model}
