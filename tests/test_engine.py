@@ -132,3 +132,16 @@ def test_untracked_receiver_with_flink_only_method_is_marked():
     assert any(m.code == "F2S114" and m.line == 9 for m in result.markers)
     assert "# TODO(flink2spark): F2S114" in result.output
     assert convert(result.output).output == result.output
+
+
+def test_repeated_conversions_in_one_process_agree():
+    """Regression: node ids of freed nodes were reused and dropped real statements."""
+    import gc
+    from pathlib import Path
+
+    inputs = sorted(Path(__file__).resolve().parent.parent.glob("fixtures/*/*/input.py"))
+    first = {p: convert(p.read_text()).output for p in inputs}
+    for _ in range(3):
+        for p in reversed(inputs):
+            gc.collect()
+            assert convert(p.read_text()).output == first[p], p

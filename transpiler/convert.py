@@ -169,7 +169,7 @@ class Converter(cst.CSTTransformer):
         self.classes: dict[int, F.ClassInfo] = {}
         self._stmt_comments: dict[int, list[str]] = {}
         self._remove_exprs: set[int] = set()
-        self._removed_lines: set[int] = set()
+        self._removed_lines: dict[int, cst.CSTNode] = {}  # id -> node (kept alive: ids of freed nodes get reused)
         self._method_owner: dict[int, F.ClassInfo] = {}
         self._header_comments: set[str] = set()
 
@@ -217,7 +217,7 @@ class Converter(cst.CSTTransformer):
                 removed = id(updated) in self._removed_lines
                 updated = updated.with_changes(leading_lines=[*updated.leading_lines, *new])
                 if removed:
-                    self._removed_lines.add(id(updated))
+                    self._removed_lines[id(updated)] = updated
         return updated
 
     # -- shim and imports --------------------------------------------------------------------
@@ -474,7 +474,7 @@ class Converter(cst.CSTTransformer):
             body[-1] = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(body=body)
         new = updated.with_changes(body=[cst.Pass()])
-        self._removed_lines.add(id(new))
+        self._removed_lines[id(new)] = new
         return new
 
     def _drop_removed(self, stmts: Sequence[cst.BaseStatement]) -> tuple[list[cst.BaseStatement], list[cst.EmptyLine]]:
