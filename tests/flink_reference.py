@@ -1,0 +1,374 @@
+"""Run PyFlink programs on real Flink (the reference engine) and normalize what they print.
+
+The reference interpreter is ``.venv-flink/bin/python`` at the repo root, created by
+``scripts/flink_reference.sh`` (PyPI ``apache-flink==2.3.0`` in its own virtualenv, never a
+dependency of the tool).  ``FLINK_REFERENCE_PYTHON`` overrides the interpreter path.
+
+API
+---
+``flink_available()``                  the reference venv exists and imports pyflink.
+``run_on_flink(program, args)``        runs ``program`` with the reference interpreter in a
+                                       subprocess (cwd = the program's folder) and returns its
+                                       stdout, i.e. what its sinks printed (raw, not normalized).
+``normalize_flink_print(lines)``       stdout text or lines -> records without ``N> `` prefixes
+                                       and engine chatter, ready for a multiset comparison.
+``read_output_files(root)``            what a FileSink wrote under ``root``, with the random part
+                                       file names (``part-<uuid>-<n>``) taken out.
+
+Findings on local PyFlink 2.3.0 (mini cluster, Java 17, measured on a 2-core machine)
+-------------------------------------------------------------------------------------
+Where output goes
+    ``python program.py`` starts a JVM (py4j gateway, a child process) that runs the job in a
+    local mini cluster; Python UDFs run in a separate Python worker process (Beam, "process"
+    mode).  The JVM and the worker inherit the client's stdout, so *everything the job prints
+    ends up on the client process's stdout*: the ``print()`` sink (Java ``PrintSinkFunction``,
+    ``System.out``), ``print()`` calls inside UDFs (unprefixed, interleaved) and ``print()`` in
+    the client (e.g. over ``execute_and_collect``).  Nothing of the job goes to stderr; Flink's
+    logs go to files in ``$FLINK_LOG_DIR`` (default: ``site-packages/pyflink/log/``, which
+    this module redirects to a temporary folder per run), so stdout carries no log lines.
+    stderr only gets Python tracebacks / warnings.
+
+    Worker start: PyFlink launches its Python workers with ``python`` *from PATH*
+    (``python.executable`` defaults to ``"python"``), not with ``sys.executable``; without the
+    venv's ``bin`` on PATH the job fails with ``ModuleNotFoundError: No module named 'pyflink'``.
+    ``run_on_flink`` prepends it.  Java is found through ``JAVA_HOME`` or else ``java`` on PATH.
+
+Prefixes (Java ``PrintSinkOutputWriter``)
+    sink parallelism 1, no identifier:   ``+I[1,a]``
+    sink parallelism 1, ``print("out")``: ``out> +I[1,a]``
+    sink parallelism > 1:                ``1> +I[1,a]``  (subtask index + 1)
+    sink parallelism > 1, identifier:    ``out:2> +I[1,a]``
+    The default parallelism is the number of cores (2 here), so programs without
+    ``env.set_parallelism(1)`` print ``1> ``/``2> `` prefixes and their order is
+    nondeterministic.  ``KeyedStream.print(identifier)`` silently *drops* the identifier
+    (``KeyedStream.print`` calls ``self._values().print()``).
+
+Record formats (what the sink prints after the prefix)
+    Types.ROW / ROW_NAMED  -> ``+I[1,a]``    PyFlink formats rows in Python before the sink:
+                              ``'{}[{}]'.format(row_kind, ','.join(str(v) ...))``: no space
+                              after the comma, strings unquoted, field names never shown,
+                              ``None`` -> ``None`` (not ``null``), floats via ``str()``
+                              (``2.5``, ``1e-05``), nested rows as ``<Row(...)>``.
+    Types.TUPLE            -> ``(1,a)``      Java ``Tuple2.toString()``: no space, unquoted.
+    pickled (no type_info / no output_type) -> Python ``str(value)``:
+                              tuple ``(1, 'a')``, str ``x y`` (unquoted), int ``1``,
+                              ``True``, ``None``, list ``[1, 2]``, ``Row`` ``<Row(1, 'a')>`` or
+                              ``Row(id=1, name='a')`` when it has field names.
+    Types.STRING / INT / LONG / DOUBLE -> Java ``toString``: ``x y``, ``1``, ``2.5``, ``2.0``;
+                              ``Types.FLOAT`` 1.1 -> ``1.1`` (Java float toString).
+    Types.MAP              -> ``{a=1}`` (Java ``HashMap.toString``).
+    ``execute_and_collect`` yields Python objects; printing them in the client gives Python
+    reprs: ``Row`` -> ``Row(f0=1, f1='a')`` (Types.ROW fields are named f0, f1, ...; ROW_NAMED
+    uses its names), Types.TUPLE -> ``(1, 'a')``, str -> ``a``, int -> ``1``.
+
+Example (``env.set_parallelism(2)``)::
+
+    >>> normalize_flink_print("2> +I[1,a]\\nsum:1> (b,3)\\n1> hello\\n")
+    ['+I[1,a]', '(b,3)', 'hello']
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+FLINK_VENV = REPO / ".venv-flink"
+SETUP_SCRIPT = REPO / "scripts" / "flink_reference.sh"
+
+
+class FlinkRunError(RuntimeError):
+    """A PyFlink program failed, timed out, or the reference interpreter is missing."""
+
+    def __init__(self, message: str, stdout: str = "", stderr: str = "", log: str = ""):
+        super().__init__(message)
+        self.stdout = stdout
+        self.stderr = stderr
+        self.log = log
+
+
+def flink_python() -> Path:
+    """Path of the reference interpreter (may not exist)."""
+    override = os.environ.get("FLINK_REFERENCE_PYTHON")
+    return Path(override) if override else FLINK_VENV / "bin" / "python"
+
+
+@functools.lru_cache(maxsize=None)
+def _imports_pyflink(python: str) -> bool:
+    try:
+        proc = subprocess.run(
+            [python, "-c", "import pyflink.datastream"],
+            capture_output=True,
+            timeout=120,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0
+
+
+def flink_available() -> bool:
+    """True when the reference venv exists and imports pyflink."""
+    python = flink_python()
+    return python.is_file() and _imports_pyflink(str(python))
+
+
+def _java_home() -> str | None:
+    home = os.environ.get("JAVA_HOME")
+    if home and (Path(home) / "bin" / "java").exists():
+        return home
+    java = shutil.which("java")
+    if java:
+        return str(Path(java).resolve().parent.parent)
+    return None
+
+
+def flink_env(log_dir: str | None = None) -> dict[str, str]:
+    """Environment for the reference interpreter and the workers it starts."""
+    python = flink_python()
+    env = dict(os.environ)
+    for var in ("PYTHONPATH", "PYTHONHOME", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON"):
+        env.pop(var, None)
+    # PyFlink starts its Python workers as `python` from PATH.
+    env["PATH"] = str(python.parent) + os.pathsep + env.get("PATH", "")
+    env["VIRTUAL_ENV"] = str(python.parent.parent)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONHASHSEED"] = "0"
+    java_home = _java_home()
+    if java_home:
+        env["JAVA_HOME"] = java_home
+    if log_dir:
+        env["FLINK_LOG_DIR"] = log_dir
+    return env
+
+
+def _read_logs(log_dir: str, limit: int = 6000) -> str:
+    text = []
+    for path in sorted(Path(log_dir).glob("*")):
+        if path.is_file():
+            text.append(path.read_text(errors="replace"))
+    joined = "\n".join(text)
+    return joined[-limit:]
+
+
+def run_on_flink(program: Path, args: list[str] | tuple[str, ...] = (), timeout: float = 300) -> str:
+    """Run a PyFlink program on the reference interpreter and return its stdout.
+
+    The program runs with cwd = its folder.  Raises ``FlinkRunError`` (with stdout, stderr and
+    the tail of Flink's log) when the interpreter is missing, the program exits non-zero, or it
+    runs longer than ``timeout`` seconds (the whole process group, JVM included, is killed).
+    """
+    program = Path(program).resolve()
+    python = flink_python()
+    if not flink_available():
+        raise FlinkRunError(
+            f"reference Flink interpreter not available at {python}; run {SETUP_SCRIPT}"
+        )
+    with tempfile.TemporaryDirectory(prefix="flink-log-") as log_dir:
+        proc = subprocess.Popen(
+            [str(python), str(program), *map(str, args)],
+            cwd=program.parent,
+            env=flink_env(log_dir),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # own process group: the JVM and workers die with it
+        )
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            stdout, stderr = proc.communicate()
+            raise FlinkRunError(
+                f"{program} timed out after {timeout} s",
+                stdout,
+                stderr,
+                _read_logs(log_dir),
+            ) from None
+        finally:
+            _kill_group(proc)  # stray workers, if any
+        if proc.returncode != 0:
+            raise FlinkRunError(
+                f"{program} exited with {proc.returncode}:\n{_tail(stderr)}",
+                stdout,
+                stderr,
+                _read_logs(log_dir),
+            )
+    return stdout
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _tail(text: str, lines: int = 40) -> str:
+    return "\n".join(text.splitlines()[-lines:])
+
+
+# `N> ` or `identifier:N> ` (sink parallelism > 1).  The identifier is whatever was passed to
+# print(); brackets and parentheses are excluded so that record text is never taken for it.
+_SUBTASK_PREFIX = re.compile(r"^(?:[^\[\](){}<>:\n]+:)?\d+> ")
+# `identifier> ` (sink parallelism 1 with an identifier): only word-like identifiers.
+_IDENT_PREFIX = re.compile(r"^[A-Za-z_][\w.\- ]*> ")
+# Engine chatter that may reach stdout in other setups (log4j console appenders, JVM and
+# Python warnings, `flink run` client messages).  Local PyFlink 2.3 prints none of it on stdout.
+_CHATTER = [
+    re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d"),  # log4j / logging timestamps
+    re.compile(r"^\d\d:\d\d:\d\d[.,]\d+ "),
+    re.compile(r"^(?:SLF4J|log4j|Picked up (?:JAVA_TOOL_OPTIONS|_JAVA_OPTIONS))[:( ]"),
+    re.compile(r"^(?:WARNING|WARN|ERROR|INFO|DEBUG|TRACE)(?::| -|\s+\S+\s+\[)"),
+    re.compile(r"^\s+at [\w$.<>]+\(.*\)$"),  # Java stack frames
+    re.compile(r"^\S+\.py:\d+: \w*Warning: "),  # Python warnings
+    re.compile(r"^Job has been submitted with JobID [0-9a-f]+$"),
+    re.compile(r"^Program execution finished$"),
+    re.compile(r"^Job with JobID [0-9a-f]+ has finished\.$"),
+    re.compile(r"^Job Runtime: \d+ ms$"),
+]
+
+
+def normalize_flink_print(
+    lines: str | Iterable[str], identifiers: Iterable[str] | None = None
+) -> list[str]:
+    """Records printed by Flink sinks, without prefixes and engine chatter, in input order.
+
+    ``lines`` is stdout text or its lines.  Strips ``N> `` and ``identifier:N> `` always; strips
+    ``identifier> `` (parallelism-1 sink with an identifier) for the given ``identifiers``, or,
+    when none are given, for any word-like identifier (``[A-Za-z_][\\w.- ]*``).  Drops empty
+    lines, log lines, Java stack frames, Python warnings.  Compare the result as a multiset
+    (``sorted()`` or ``collections.Counter``): with parallelism > 1 the order is arbitrary.
+    """
+    if isinstance(lines, str):
+        lines = lines.splitlines()
+    idents = None if identifiers is None else tuple(f"{i}> " for i in identifiers)
+    out = []
+    for raw in lines:
+        line = raw.rstrip("\r\n")
+        if not line.strip() or any(p.search(line) for p in _CHATTER):
+            continue
+        m = _SUBTASK_PREFIX.match(line)
+        if m:
+            line = line[m.end():]
+        elif idents is not None:
+            for ident in idents:
+                if line.startswith(ident):
+                    line = line[len(ident):]
+                    break
+        else:
+            m = _IDENT_PREFIX.match(line)
+            if m:
+                line = line[m.end():]
+        out.append(line)
+    return out
+
+
+# <prefix>-<uuid>-<n><suffix> (FileSink part files) -> <prefix>-UUID-N<suffix>; in-progress
+# files (.<prefix>-<uuid>-<n><suffix>.inprogress.<uuid>) would keep their name: a sign that
+# the sink never committed.
+_PART_FILE = re.compile(r"^(?P<prefix>.*?)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-\d+(?P<suffix>.*)$")
+
+
+def read_output_files(root: Path) -> dict[str, list[str]]:
+    """Lines written under ``root``, by relative path, with part file names normalized.
+
+    All part files of one folder and name pattern are merged:
+    ``{"clean/readings-UUID-N.csv": sorted lines}``.  Lines are sorted (the split of records between part files is arbitrary).
+    """
+    root = Path(root)
+    merged: dict[str, list[str]] = {}
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root)
+        m = _PART_FILE.match(rel.name)
+        name = f"{m['prefix']}-UUID-N{m['suffix']}" if m else rel.name
+        key = str(rel.parent / name) if str(rel.parent) != "." else name
+        merged.setdefault(key, []).extend(path.read_text().splitlines())
+    return {k: sorted(v) for k, v in sorted(merged.items())}
+
+
+# --- fixtures/pyflink/<name>/: input.py, fixture.json, expected_stdout.txt, expected_files/ ---
+
+FIXTURES = REPO / "fixtures" / "pyflink"
+
+
+def fixture_dirs() -> list[Path]:
+    """fixtures/pyflink/*/ folders that hold an input.py, sorted by name."""
+    return sorted(p.parent for p in FIXTURES.glob("*/input.py"))
+
+
+def run_fixture(fixture: Path, timeout: float = 300) -> tuple[list[str], dict[str, list[str]]]:
+    """Run ``fixture/input.py`` on Flink with a fresh output folder as ``sys.argv[1]``.
+
+    Returns (sorted normalized stdout records, ``read_output_files(output folder)``).
+    """
+    with tempfile.TemporaryDirectory(prefix="flink-out-") as out:
+        stdout = run_on_flink(Path(fixture) / "input.py", [out], timeout=timeout)
+        return sorted(normalize_flink_print(stdout)), read_output_files(Path(out))
+
+
+def read_expected(fixture: Path) -> tuple[list[str], dict[str, list[str]]]:
+    """(expected_stdout.txt lines, expected_files/ as ``read_output_files`` gives it)."""
+    fixture = Path(fixture)
+    records = (fixture / "expected_stdout.txt").read_text().splitlines()
+    files_dir = fixture / "expected_files"
+    files = read_output_files(files_dir) if files_dir.is_dir() else {}
+    return records, files
+
+
+def write_expected(fixture: Path, records: list[str], files: dict[str, list[str]]) -> None:
+    """Save a Flink run as expected_stdout.txt (sorted) and expected_files/ (merged parts)."""
+    fixture = Path(fixture)
+    text = "".join(line + "\n" for line in sorted(records))
+    (fixture / "expected_stdout.txt").write_text(text)
+    files_dir = fixture / "expected_files"
+    if files_dir.exists():
+        shutil.rmtree(files_dir)
+    for rel, lines in files.items():
+        path = files_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(line + "\n" for line in lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Regenerate expected outputs: ``python tests/flink_reference.py [NAME ...]``."""
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("names", nargs="*", help="fixture names (default: all)")
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    opts = parser.parse_args(argv)
+    if not flink_available():
+        print(f"reference Flink not available at {flink_python()}; run {SETUP_SCRIPT}")
+        return 2
+    fixtures = [FIXTURES / n for n in opts.names] if opts.names else fixture_dirs()
+    status = 0
+    for fixture in fixtures:
+        start = time.monotonic()
+        try:
+            records, files = run_fixture(fixture)
+        except FlinkRunError as exc:
+            print(f"{fixture.name}: FAILED\n{exc}")
+            status = 1
+            continue
+        took = time.monotonic() - start
+        if opts.check:
+            same = (sorted(records), files) == read_expected(fixture)
+            print(f"{fixture.name}: {'same' if same else 'DIFFERENT'} ({took:.1f} s)")
+            status |= 0 if same else 1
+        else:
+            write_expected(fixture, records, files)
+            print(f"{fixture.name}: {len(records)} records, {len(files)} files ({took:.1f} s)")
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
