@@ -139,9 +139,37 @@ def test_repeated_conversions_in_one_process_agree():
     import gc
     from pathlib import Path
 
-    inputs = sorted(Path(__file__).resolve().parent.parent.glob("fixtures/*/*/input.py"))
+    inputs = sorted(Path(__file__).resolve().parent.parent.glob("fixtures/dataset/*/input.py"))
     first = {p: convert(p.read_text()).output for p in inputs}
     for _ in range(3):
         for p in reversed(inputs):
             gc.collect()
             assert convert(p.read_text()).output == first[p], p
+
+
+def test_collector_method_without_output_returns_empty_iterable():
+    src = (
+        "from flink.plan.Environment import get_environment\n"
+        "from flink.functions.MapPartitionFunction import MapPartitionFunction\n\n\n"
+        "class Check(MapPartitionFunction):\n"
+        "    def map_partition(self, iterator, collector):\n"
+        "        for value in iterator:\n"
+        "            if value < 0:\n"
+        "                return\n"
+        "            assert value >= 0\n\n\n"
+        "env = get_environment()\n"
+        "env.from_elements(1).map_partition(Check()).output()\n"
+    )
+    out = convert(src).output
+    assert "    def map_partition(self, iterator):\n" in out
+    assert out.count("return []") == 2, out
+    namespace: dict = {}
+    exec(out.split("env = ")[0].replace("from flink2spark.runtime import dataset as f2s\n", "").replace("from pyspark.sql import SparkSession\n", ""), namespace)
+    assert list(namespace["Check"]().map_partition(iter([1, 2]))) == []
+    assert list(namespace["Check"]().map_partition(iter([-1]))) == []
+
+
+def test_flink_internal_attribute_is_marked():
+    src = "from flink.plan.Environment import get_environment\n\nenv = get_environment()\nds = env.from_elements(1)\nprint(ds._info)\n"
+    result = convert(src)
+    assert any(m.code == "F2S100" and m.line == 5 for m in result.markers)

@@ -80,6 +80,8 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "register_type": None,
         "set_parallelism": None,
         "get_parallelism": None,
+        "set_degree_of_parallelism": None,  # Flink 0.9/0.10 name of set_parallelism
+        "get_degree_of_parallelism": None,
         "set_number_of_execution_retries": None,
         "get_number_of_execution_retries": None,
         "execute": RESULT,

@@ -12,6 +12,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import parse_template_expression
 from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, ScopeProvider
 
+from flink2spark.transpiler import foreign
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.infer import Resolver
@@ -154,8 +155,9 @@ class Context:
 class Converter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (ScopeProvider, QualifiedNameProvider, ParentNodeProvider, PositionProvider)
 
-    def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset()):
+    def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
         super().__init__()
+        self.path = path
         from flink2spark.transpiler.models import MODELS
 
         self.model = MODELS[generation]
@@ -267,6 +269,21 @@ class Converter(cst.CSTTransformer):
             target = self.resolver.local_def(expr.func)
             if isinstance(target, cst.ClassDef) and id(target) in self.classes:
                 return self.classes[id(target)], fresh
+            if isinstance(expr.func, cst.Name):
+                found = foreign.lookup(self.resolver, expr.func, self.path)
+                if isinstance(found, F.ClassInfo):
+                    return found, fresh
+        return None
+
+    def def_of(self, original: cst.BaseExpression) -> Optional[cst.FunctionDef]:
+        """The def a name refers to: in this module or imported from a sibling module."""
+        target = self.resolver.local_def(original)
+        if isinstance(target, cst.FunctionDef):
+            return target
+        if isinstance(original, cst.Name):
+            found = foreign.lookup(self.resolver, original, self.path)
+            if isinstance(found, cst.FunctionDef):
+                return found
         return None
 
     # -- user functions ----------------------------------------------------------------------
@@ -319,9 +336,9 @@ class Converter(cst.CSTTransformer):
             if body is updated.body and params == F.lambda_params(updated):
                 return updated
             return updated.with_changes(params=cst.Parameters([cst.Param(cst.Name(p)) for p in params]), body=body)
-        # a def in this module
-        target = self.resolver.local_def(original)
-        if isinstance(target, cst.FunctionDef):
+        # a def in this module or a sibling module
+        target = self.def_of(original)
+        if target is not None:
             nparams = len(target.params.params)
             expected = conv.values + (1 if conv.collector else 0)
             if nparams != expected:
@@ -349,7 +366,7 @@ class Converter(cst.CSTTransformer):
             ctx.todo(M.DS_UNSUPPORTED, f"{seg.method}(): keys given with * or keywords", seg.original)
             return None
         first_o, first_u = args[0][0].value, args[0][1].value
-        is_fn = isinstance(first_u, cst.Lambda) or self.class_of(first_o) is not None or isinstance(self.resolver.local_def(first_o), cst.FunctionDef)
+        is_fn = isinstance(first_u, cst.Lambda) or self.class_of(first_o) is not None or self.def_of(first_o) is not None
         if is_fn:
             if len(args) > 1:
                 ctx.todo(M.DS_UNSUPPORTED, f"{seg.method}(): a key function with further keys", seg.original)
@@ -369,6 +386,15 @@ class Converter(cst.CSTTransformer):
         if len(fields) == 1:
             return cst.parse_expression(f"lambda {t}: {t}[{fields[0]}]")
         return cst.parse_expression(f"lambda {t}: ({', '.join(f'{t}[{f}]' for f in fields)})")
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
+        parent = self.resolver.parent(original)
+        if isinstance(parent, cst.Call) and parent.func is original:
+            return updated  # a method call: leave_Call decides
+        t = self.resolver.type_of(original.value)
+        if t is not None:
+            self.mark(original, "todo", M.DS_UNSUPPORTED, f"attribute .{original.attr.value} of a Flink {t} has no Spark counterpart")
+        return updated
 
     # -- calls --------------------------------------------------------------------------------
     def _continued(self, original: cst.Call, ret: str) -> bool:

@@ -67,7 +67,7 @@ def _mark_only(module: cst.Module, source: str, path: str, generation: str, inva
 def _convert(module: cst.Module, source: str, path: str, generation: str, disabled: frozenset[str]):
     context = CodemodContext()
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    conv = Converter(generation, context, disabled)
+    conv = Converter(generation, context, disabled, path)
     converted = wrapper.visit(conv)
     if I.uses_name(converted, SHIM_ALIAS):
         AddImportsVisitor.add_needed_import(context, SHIM_MODULE, SHIM_NAME, SHIM_ALIAS)

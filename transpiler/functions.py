@@ -210,8 +210,15 @@ class _CollectorToYield(cst.CSTTransformer):
         return updated
 
     def leave_SimpleStatementLine(self, original, updated):
-        if not self.generator or self.depth != 1:
+        if self.depth != 1:
             return updated
+        if not self.generator:
+            # Flink collects nothing for a None result; Spark needs an iterable
+            body = [
+                cst.Return(value=cst.List([])) if isinstance(st, cst.Return) and (st.value is None or m.matches(st.value, m.Name("None"))) else st
+                for st in updated.body
+            ]
+            return updated.with_changes(body=body)
         body = []
         for stmt in updated.body:
             if isinstance(stmt, cst.Return) and stmt.value is not None and not m.matches(stmt.value, m.Name("None")):
@@ -236,6 +243,11 @@ class _CollectorToYield(cst.CSTTransformer):
         return updated
 
 
+def _ends_with_exit(body) -> bool:
+    last = body[-1] if body else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+
+
 def rewrite_collector_method(fdef: cst.FunctionDef, collector: str, iterators: list[str], add_import) -> cst.FunctionDef:
     """``def m(self, it, collector)`` with ``collector.collect(x)`` -> generator ``def m(self, it)``."""
     _, count = _collect_calls_ok(fdef.body, collector)
@@ -247,6 +259,9 @@ def rewrite_collector_method(fdef: cst.FunctionDef, collector: str, iterators: l
     if params:
         params[-1] = params[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     new = new.with_changes(params=new.params.with_changes(params=params))
+    if count == 0 and isinstance(new.body, cst.IndentedBlock) and not _ends_with_exit(new.body.body):
+        # no collect() and the body can fall off its end: Flink emitted nothing, Spark needs []
+        new = new.with_changes(body=new.body.with_changes(body=[*new.body.body, cst.SimpleStatementLine([cst.Return(value=cst.List([]))])]))
     prologue = []
     for it in iterators:
         if it in t.uses_has_next:

@@ -20,12 +20,14 @@ rule = Rule(
         "Environment.register_type",
         "Environment.get_parallelism",
         "Environment.get_number_of_execution_retries",
+        "Environment.set_degree_of_parallelism",
+        "Environment.get_degree_of_parallelism",
     ],
     summary="environment settings: dropped (parallelism, retries, custom type serializers)",
     exact=False,
     codes=(M.DS_PARALLELISM, M.DS_RETRIES),
     examples=[
-        Example(program("env.set_parallelism(1)\nenv.register_type(Point, s, d)\n"), spark_program("")),
+        Example(program("env.set_parallelism(1)\nenv.set_degree_of_parallelism(1)\nenv.register_type(Point, s, d)\n"), spark_program("")),
         Example(
             program("env.set_parallelism(4)\n"),
             spark_program(
@@ -42,7 +44,7 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     env = ctx.site.receiver
-    if seg.method == "get_parallelism":
+    if seg.method in ("get_parallelism", "get_degree_of_parallelism"):
         ctx.note(M.DS_PARALLELISM, "Spark's default parallelism stands for Flink's")
         return ctx.expr("{env}.sparkContext.defaultParallelism", env=env)
     if seg.method == "get_number_of_execution_retries":
@@ -51,7 +53,7 @@ def convert(ctx):
     if not ctx.is_statement:
         ctx.todo(M.DS_UNSUPPORTED, f"the result of {seg.method}() is used")
         return None
-    if seg.method == "set_parallelism":
+    if seg.method in ("set_parallelism", "set_degree_of_parallelism"):
         found = ctx.arg(seg, 0)
         if found is None or ctx.int_literal(found[0]) != 1:
             ctx.note(

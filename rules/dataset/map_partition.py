@@ -1,9 +1,9 @@
-"""``map_partition(f)`` -> ``RDD.mapPartitions(f)``, with a NOTE.
+"""``map_partition(f)`` -> ``RDD.coalesce(1).mapPartitions(f)``.
 
 Flink's DataSet jobs ran at parallelism 1, so the function saw ONE partition holding every
-element; Spark calls it once per partition. Results agree when the function's output does not
-depend on where partitions split (per-element work, sums that are added up later); prefix the
-call with ``.coalesce(1)`` to reproduce Flink exactly.
+element (Flink's own test suites verify whole results inside a map_partition). ``coalesce(1)``
+reproduces that exactly; a Spark engineer may drop it where the function does not depend on
+partition boundaries. ``count_elements_per_partition`` keeps Spark's partitions, with a NOTE.
 """
 
 from flink2spark.rules.dataset._common import program, spark_program
@@ -13,16 +13,13 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataSet.map_partition", "DataSet.count_elements_per_partition"],
-    summary="map_partition(f) -> RDD.mapPartitions(f) (partition boundaries differ: NOTE)",
-    exact=False,
+    summary="map_partition(f) -> RDD.coalesce(1).mapPartitions(f) (one partition, as at Flink's parallelism 1)",
     codes=(M.DS_PARTITION,),
     examples=[
         Example(
             program("sums = env.from_elements(1, 2).map_partition(lambda it, c: [sum(it)])\n"),
             spark_program(
-                "# NOTE(flink2spark): F2S108 Flink ran this function once over all elements (parallelism 1);"
-                " Spark runs it once per partition: add .coalesce(1) before it if the result depends on that\n"
-                "sums = env.sparkContext.parallelize([1, 2]).mapPartitions(lambda it: [sum(it)])\n"
+                "sums = (\n    env.sparkContext.parallelize([1, 2]).coalesce(1).mapPartitions(lambda it: [sum(it)])\n)\n"
             ),
         ),
     ],
@@ -39,9 +36,4 @@ def convert(ctx):
     fn = ctx.function(seg, "map_partition")
     if fn is None:
         return None
-    ctx.note(
-        M.DS_PARTITION,
-        "Flink ran this function once over all elements (parallelism 1); Spark runs it once per partition:"
-        " add .coalesce(1) before it if the result depends on that",
-    )
-    return ctx.expr("{ds}.mapPartitions({fn})", ds=ctx.site.receiver, fn=fn)
+    return ctx.expr("{ds}.coalesce(1).mapPartitions({fn})", ds=ctx.site.receiver, fn=fn)

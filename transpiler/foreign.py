@@ -1,0 +1,102 @@
+"""User functions imported from sibling modules (``from utils import Verify``).
+
+A Flink job often keeps its function classes in a module next to it. The imported module is
+found on disk (beside the file, or in a parent folder, as Python would find it when the job runs
+from there), parsed, and its top-level classes and defs analysed exactly as that module's own
+conversion analyses them, so both files agree on the rewritten method signatures.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Optional, Union
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, QualifiedNameProvider, ScopeProvider
+
+from flink2spark.transpiler import functions as F
+from flink2spark.transpiler.infer import Resolver, dotted
+
+MAX_PARENT_LEVELS = 3
+
+
+class _Analyzer(cst.CSTVisitor):
+    METADATA_DEPENDENCIES = (ScopeProvider, QualifiedNameProvider, ParentNodeProvider)
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+        self.classes: dict[str, F.ClassInfo] = {}
+        self.defs: dict[str, cst.FunctionDef] = {}
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        resolver = Resolver(node, self.get_metadata, self.model)
+        known: dict[int, F.ClassInfo] = {}
+        for stmt in node.body:
+            if isinstance(stmt, cst.ClassDef):
+                info = F.analyze_class(stmt, resolver, known)
+                if info is not None:
+                    known[id(stmt)] = info
+                    self.classes[stmt.name.value] = info
+            elif isinstance(stmt, cst.FunctionDef):
+                self.defs[stmt.name.value] = stmt
+        return False
+
+
+@functools.lru_cache(maxsize=256)
+def _load(path: str, mtime: float, model) -> Optional[_Analyzer]:
+    try:
+        with open(path, "rb") as fh:
+            module = cst.parse_module(fh.read().decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, cst.ParserSyntaxError):
+        return None
+    analyzer = _Analyzer(model)
+    MetadataWrapper(module, unsafe_skip_copy=True).visit(analyzer)
+    return analyzer
+
+
+def _find_module(base_dir: str, module: str, level: int) -> Optional[str]:
+    parts = module.split(".") if module else []
+    if level:  # relative import: from the file's package
+        roots = [base_dir]
+        for _ in range(level - 1):
+            roots = [os.path.dirname(roots[0])]
+    else:
+        roots, d = [], base_dir
+        for _ in range(MAX_PARENT_LEVELS + 1):
+            roots.append(d)
+            d = os.path.dirname(d)
+    for root in roots:
+        candidate = os.path.join(root, *parts)
+        for path in (candidate + ".py", os.path.join(candidate, "__init__.py")):
+            if parts and os.path.isfile(path):
+                return path
+    return None
+
+
+def lookup(resolver: Resolver, name: cst.Name, file_path: Optional[str]) -> Optional[Union[F.ClassInfo, cst.FunctionDef]]:
+    """The class info or def that ``name`` imports from a sibling module, if found."""
+    if not file_path or not os.path.isfile(file_path):
+        return None
+    refs = resolver.referents(name)
+    if len(refs) != 1 or not isinstance(refs[0].node, cst.ImportFrom):
+        return None
+    node: cst.ImportFrom = refs[0].node
+    if isinstance(node.names, cst.ImportStar):
+        return None
+    imported = None
+    for alias in node.names:
+        local = alias.asname.name.value if alias.asname else dotted(alias.name)  # type: ignore[union-attr]
+        if local == name.value:
+            imported = dotted(alias.name)
+    if imported is None:
+        return None
+    module = dotted(node.module) if node.module else ""
+    path = _find_module(os.path.dirname(os.path.abspath(file_path)), module or "", len(node.relative))
+    if path is None or os.path.abspath(path) == os.path.abspath(file_path):
+        return None
+    analyzer = _load(path, os.path.getmtime(path), resolver.model)
+    if analyzer is None:
+        return None
+    return analyzer.classes.get(imported) or analyzer.defs.get(imported)
