@@ -73,3 +73,20 @@ def test_converted_program_runs_on_spark(fixture: Path, spark, tmp_path):
             written = out_dir / path.relative_to(expected_files)
             assert written.is_file(), f"{written} was not written"
             assert written.read_bytes() == path.read_bytes(), f"{written} differs from {path}"
+
+
+EXAMPLES = sorted((ROOT.parent / "examples").glob("*.py"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
+def test_quickstart_example_converts_and_prints_expected(example: Path, spark, tmp_path):
+    """The README quickstart's demo programs: fully converted, and their output as expected."""
+    result = convert_source(example.read_text(), str(example))
+    assert result.status == "converted", result.markers
+    converted = tmp_path / example.name
+    converted.write_text(result.output)
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        runpy.run_path(str(converted), run_name="__main__")
+    expected = example.with_suffix(".expected.txt").read_text()
+    assert stdout.getvalue() == expected
