@@ -39,6 +39,7 @@ type samples ``INT``, ``LONG``, ``FLOAT``, ``STRING``, ``BOOL``, ``BYTES``, and
 import collections
 import collections.abc
 import functools
+import re
 import os
 import sys
 import uuid
@@ -96,6 +97,74 @@ FLOAT = 2.5
 STRING = "type"
 BOOL = True
 BYTES = bytearray(b"byte")
+
+
+def read_csv(spark, path, types, line_delimiter="\n", field_delimiter=","):
+    """Flink's ``env.read_csv(path, types, line_delimiter, field_delimiter)`` as an RDD of tuples.
+
+    Spark's CSV reader cannot reproduce Flink's ``CsvInputFormat`` exactly, so the lines are read
+    as text and parsed here the way Flink parses them:
+
+    * ``types`` is a tuple of sample values (``INT``, ``FLOAT``, ``STRING``, ``BOOL`` from
+      ``flink.plan.Constants``, mirrored in this module); the plan sender maps ``int`` to a Java
+      **Long**, ``float`` to Double, ``str`` to String, ``bool`` to Boolean.
+    * Fields are split on ``field_delimiter`` with no quoting; only the first ``len(types)``
+      fields are read, extra trailing fields are ignored (TPC-H ``.tbl`` rows end in ``|``);
+      a row with too few fields, or a field that does not parse, fails the job.
+    * An empty string field is ``""`` (Spark's CSV reader would give ``None``); numbers accept no
+      surrounding whitespace; booleans are ``true``/``false`` in any case.
+    * With the default ``"\n"`` line delimiter the ``\r`` of ``\r\n`` is dropped; blank lines
+      are skipped.
+    """
+    parsers = [_csv_field_parser(i, sample) for i, sample in enumerate(types)]
+    count = len(parsers)
+    strip_cr = line_delimiter == "\n"
+
+    def parse(line):
+        if strip_cr and line.endswith("\r"):
+            line = line[:-1]
+        fields = line.split(field_delimiter)
+        if len(fields) < count:
+            raise ValueError(
+                "read_csv: row has %d field(s), %d expected: %r" % (len(fields), count, line)
+            )
+        return tuple(parser(field) for parser, field in zip(parsers, fields))
+
+    lines = spark.read.text(path, lineSep=line_delimiter).rdd.map(lambda row: row.value)
+    return lines.filter(lambda line: line not in ("", "\r")).map(parse)
+
+
+def _csv_field_parser(index, sample):
+    if isinstance(sample, bool):
+        return functools.partial(_parse_bool, index)
+    if isinstance(sample, int):
+        return functools.partial(_parse_number, index, int, _INT_PATTERN)
+    if isinstance(sample, float):
+        return functools.partial(_parse_number, index, float, None)
+    if isinstance(sample, str):
+        return str
+    raise ValueError(
+        "read_csv: field %d has type %s; Flink's CSV reader parses only INT, FLOAT, STRING and BOOL"
+        % (index, type(sample).__name__)
+    )
+
+
+_INT_PATTERN = re.compile(r"[+-]?[0-9]+")
+
+
+def _parse_number(index, kind, pattern, text):
+    if text != text.strip() or not text or (pattern is not None and not pattern.fullmatch(text)):
+        raise ValueError("read_csv: field %d: %r is not a valid %s" % (index, text, kind.__name__))
+    return kind(text)
+
+
+def _parse_bool(index, text):
+    lowered = text.lower()
+    if lowered == "true":
+        return True
+    if lowered == "false":
+        return False
+    raise ValueError("read_csv: field %d: %r is not a valid boolean" % (index, text))
 
 
 def csv_schema(types):

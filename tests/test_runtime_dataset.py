@@ -678,3 +678,33 @@ def test_write_text_accepts_write_mode_constants(sc, tmp_path):
     assert read_bytes(target) == b"1\n"
     with pytest.raises(FileExistsError):
         write_text(sc.parallelize([2], 1), str(target), ds.WriteMode.NO_OVERWRITE)
+
+
+# ---------------------------------------------------------------------------------------------
+# read_csv: Flink's CsvInputFormat semantics
+
+
+def test_read_csv_ignores_trailing_fields_and_keeps_empty_strings(spark, tmp_path):
+    path = tmp_path / "lineitem.tbl"
+    path.write_text("1|widget|2.5|\n2||10|\r\n\n3|x|-1.0|extra|\n")
+    rows = ds.read_csv(spark, str(path), (ds.INT, ds.STRING, ds.FLOAT), field_delimiter="|").collect()
+    assert rows == [(1, "widget", 2.5), (2, "", 10.0), (3, "x", -1.0)]
+    assert isinstance(rows[1][2], float)
+
+
+def test_read_csv_fails_on_short_rows_and_bad_numbers(spark, tmp_path):
+    short = tmp_path / "short.csv"
+    short.write_text("1,a\n2\n")
+    with pytest.raises(Exception, match="field"):
+        ds.read_csv(spark, str(short), (ds.INT, ds.STRING)).collect()
+    bad = tmp_path / "bad.csv"
+    bad.write_text(" 7,a\n")
+    with pytest.raises(Exception, match="not a valid int"):
+        ds.read_csv(spark, str(bad), (ds.INT, ds.STRING)).collect()
+
+
+def test_read_csv_booleans_and_custom_line_delimiter(spark, tmp_path):
+    path = tmp_path / "flags.csv"
+    path.write_text("TRUE;a#false;b#")
+    rows = ds.read_csv(spark, str(path), (ds.BOOL, ds.STRING), line_delimiter="#", field_delimiter=";").collect()
+    assert rows == [(True, "a"), (False, "b")]

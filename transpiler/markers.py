@@ -53,6 +53,7 @@ DS_RETRIES = _code("F2S110", "note", "execution retries map to Spark task retrie
 DS_UNKNOWN_TYPE = _code("F2S111", "todo", "read_csv field types not given as flink.plan.Constants")
 DS_FLINK_NAME = _code("F2S112", "todo", "a Flink name is still used here")
 DS_UNKNOWN_RECEIVER = _code("F2S114", "todo", "a DataSet API method called on something whose type could not be followed")
+DS_PROJECTION = _code("F2S115", "note", "project_first/project_second without indexes")
 DS_SORT_ORDER = _code("F2S113", "note", "group sort order: Flink compared serialized bytes, Spark compares values")
 
 # Generations recognised but not converted yet

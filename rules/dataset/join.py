@@ -52,6 +52,13 @@ def projection(ctx, segments, pair="pair"):
     parts = []
     for seg in segments:
         side = 0 if seg.method == "project_first" else 1
+        if not seg.args:
+            ctx.note(
+                M.DS_PROJECTION,
+                f"{seg.method}() without indexes adds nothing, as in Flink 1.x's Python API"
+                " (older versions projected the whole element)",
+                seg.original,
+            )
         for arg in seg.args:
             if arg.keyword is not None or arg.star:
                 ctx.todo(M.DS_UNSUPPORTED, f"{seg.method}(): only field indexes are supported", seg.original)
