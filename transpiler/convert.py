@@ -20,8 +20,18 @@ from flink2spark.transpiler.registry import Rule, dispatch_table
 from flink2spark.transpiler.result import Marker
 
 SHIM_MODULE = "flink2spark.runtime"
-SHIM_NAME = "dataset"
+SHIM_NAME = "dataset"  # default shim module of a generation; a model may set SHIM_NAME
 SHIM_ALIAS = "f2s"
+
+# Marker codes the engine writes, by role; a model overrides them with its own CODES.
+DEFAULT_CODES = {
+    "unsupported": M.DS_UNSUPPORTED,
+    "function": M.DS_FUNCTION,
+    "collector": M.DS_COLLECTOR,
+    "unknown_receiver": M.DS_UNKNOWN_RECEIVER,
+    "flink_name": M.DS_FLINK_NAME,
+    "parallelism": M.DS_PARALLELISM,
+}
 
 
 class _Remove:
@@ -132,10 +142,13 @@ class Context:
     def function(self, seg: Segment, convention: str, packed: bool = False, index: int = 0, pack_name: str = "pair") -> Optional[cst.BaseExpression]:
         """The user function argument as a Spark callable (None: a TODO was left)."""
         found = self.arg(seg, index, "operator")
+        for keyword in ("func", "key_selector"):  # PyFlink's keywords
+            if found is None:
+                found = self.arg(seg, index, keyword)
         if found is None:
-            self.todo(M.DS_FUNCTION, f"{seg.method}(): no function argument found", seg.original)
+            self.todo(self.conv.codes["function"], f"{seg.method}(): no function argument found", seg.original)
             return None
-        return self.conv.adapt_function(self, found[0], found[1], F.CONVENTIONS[convention], packed, pack_name)
+        return self.conv.adapt_function(self, found[0], found[1], self.conv.conventions[convention], packed, pack_name)
 
     def key(self, seg: Segment) -> Optional[cst.BaseExpression]:
         """Key function of group_by/where/equal_to/distinct/partition_by_hash arguments."""
@@ -161,6 +174,10 @@ class Converter(cst.CSTTransformer):
         from flink2spark.transpiler.models import MODELS
 
         self.model = MODELS[generation]
+        self.codes = {**DEFAULT_CODES, **getattr(self.model, "CODES", {})}
+        self.conventions = getattr(self.model, "CONVENTIONS", F.CONVENTIONS)
+        self.api_name = getattr(self.model, "API_NAME", "DataSet")
+        self.shim_name = getattr(self.model, "SHIM_NAME", SHIM_NAME)
         self.generation = generation
         self.codemod = codemod
         self.table = dispatch_table(generation)
@@ -186,7 +203,7 @@ class Converter(cst.CSTTransformer):
                 continue
             self.classes[id(cls)] = info
             if not info.convertible:
-                self.mark(cls, "todo", M.DS_COLLECTOR, f"class {cls.name.value}: {info.reason}; convert it by hand")  # type: ignore[attr-defined]
+                self.mark(cls, "todo", self.codes["collector"], f"class {cls.name.value}: {info.reason}; convert it by hand")  # type: ignore[attr-defined]
             for stmt in cls.body.body:  # type: ignore[attr-defined]
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value in info.collector_methods:
                     self._method_owner[id(stmt)] = info
@@ -294,10 +311,10 @@ class Converter(cst.CSTTransformer):
         if found is not None:
             info, fresh = found
             if not info.convertible:
-                ctx.todo(M.DS_COLLECTOR, f"{info.node.name.value} could not be converted (see the class)", original)
+                ctx.todo(self.codes["collector"], f"{info.node.name.value} could not be converted (see the class)", original)
                 return None
             if F._method(info.node, conv.method) is None and not (conv.method == "get_key"):
-                ctx.todo(M.DS_FUNCTION, f"{info.node.name.value} has no {conv.method}() method", original)
+                ctx.todo(self.codes["function"], f"{info.node.name.value} has no {conv.method}() method", original)
                 return None
             instance = updated
             if site.broadcast_sets and not site.broadcast_used:
@@ -319,7 +336,7 @@ class Converter(cst.CSTTransformer):
             params = F.lambda_params(updated)
             expected = conv.values + (1 if conv.collector else 0)
             if params is None or len(params) != expected:
-                ctx.todo(M.DS_FUNCTION, f"lambda should take {expected} parameter(s) for {conv.method}()", original)
+                ctx.todo(self.codes["function"], f"lambda should take {expected} parameter(s) for {conv.method}()", original)
                 return None
             body = updated.body
             if conv.collector:
@@ -342,7 +359,7 @@ class Converter(cst.CSTTransformer):
             nparams = len(target.params.params)
             expected = conv.values + (1 if conv.collector else 0)
             if nparams != expected:
-                ctx.todo(M.DS_FUNCTION, f"{target.name.value}() should take {expected} parameter(s) for {conv.method}()", original)
+                ctx.todo(self.codes["function"], f"{target.name.value}() should take {expected} parameter(s) for {conv.method}()", original)
                 return None
             if conv.collector:
                 collector = target.params.params[-1].name.value
@@ -354,8 +371,21 @@ class Converter(cst.CSTTransformer):
             if packed and conv.values > 1:
                 return cst.parse_expression(f"lambda {pack_name}: {target.name.value}(*{pack_name})")
             return updated
-        ctx.todo(M.DS_FUNCTION, f"cannot tell whether this is a function or a Flink function object; pass a lambda, a def or a Flink function class of this module", original)
+        if self._plain_callable(original):
+            return updated
+        ctx.todo(self.codes["function"], f"cannot tell whether this is a function or a Flink function object; pass a lambda, a def or a Flink function class of this module", original)
         return None
+
+    def _plain_callable(self, original: cst.BaseExpression) -> bool:
+        """A builtin or ``operator`` callable (``str.upper``, ``len``, ``operator.itemgetter(0)``),
+        where the model accepts any callable (PyFlink does: ``callable(func)``)."""
+        if not getattr(self.model, "ANY_CALLABLE", False):
+            return False
+        node = original.func if isinstance(original, cst.Call) else original
+        for q in self.resolver.qualified_names(node):
+            if q.startswith(("builtins.", "operator.")) or (isinstance(original, cst.Call) and q == "functools.partial"):
+                return True
+        return False
 
     def key_function(self, ctx: Context, seg: Segment) -> Optional[cst.BaseExpression]:
         args = list(zip(seg.original.args, seg.updated.args))
@@ -393,7 +423,7 @@ class Converter(cst.CSTTransformer):
             return updated  # a method call: leave_Call decides
         t = self.resolver.type_of(original.value)
         if t is not None:
-            self.mark(original, "todo", M.DS_UNSUPPORTED, f"attribute .{original.attr.value} of a Flink {t} has no Spark counterpart")
+            self.mark(original, "todo", self.codes["unsupported"], f"attribute .{original.attr.value} of a Flink {t} has no Spark counterpart")
         return updated
 
     # -- calls --------------------------------------------------------------------------------
@@ -433,7 +463,7 @@ class Converter(cst.CSTTransformer):
             method = func.attr.value
             known, ret = self.model.method_return(recv_t, method)
             if not known:
-                self.mark(original, "todo", M.DS_UNSUPPORTED, f"{recv_t}.{method}() is not part of Flink's DataSet API")
+                self.mark(original, "todo", self.codes["unsupported"], f"{recv_t}.{method}() is not part of Flink's {self.api_name} API")
                 return updated
             if ret in self.model.CONTINUATIONS and self._continued(original, ret):
                 return updated
@@ -443,7 +473,8 @@ class Converter(cst.CSTTransformer):
             core = [segments[0]] + [s for s in segments[1:] if s.method not in self.model.MODIFIERS]
             rule = self._lookup(head_t or recv_t, segments[0].method)
             if rule is None or rule.id in self.disabled:
-                self.mark(original, "todo", M.DS_UNSUPPORTED, f"{head_t}.{segments[0].method}() has no conversion")
+                hint = self._hint(head_t or recv_t, segments[0].method)
+                self.mark(original, "todo", self.codes["unsupported"], f"{head_t}.{segments[0].method}() has no conversion" + (f": {hint}" if hint else ""))
                 return updated
             site = Site(rule, head_t or recv_t, core, modifiers)
             for mod in modifiers:
@@ -454,8 +485,8 @@ class Converter(cst.CSTTransformer):
             self.mark(
                 original,
                 "todo",
-                M.DS_UNKNOWN_RECEIVER,
-                f".{func.attr.value}() looks like Flink's DataSet API but the receiver's type could not be"
+                self.codes["unknown_receiver"],
+                f".{func.attr.value}() looks like Flink's {self.api_name} API but the receiver's type could not be"
                 " followed (attribute, container or another module): convert it by hand",
             )
             return updated
@@ -467,6 +498,10 @@ class Converter(cst.CSTTransformer):
             site = Site(rule, "flink", [Segment(q.rsplit(".", 1)[1], original, updated)], [])
             return self._apply(rule, site, original, updated)
         return updated
+
+    def _hint(self, typ: str, method: str) -> Optional[str]:
+        hints = getattr(self.model, "HINTS", {})
+        return hints.get(f"{typ}.{method}") or hints.get(typ) or hints.get(method)
 
     def _apply(self, rule: Rule, site: Site, original: cst.Call, updated: cst.Call):
         ctx = Context(self, site, original)
@@ -481,14 +516,14 @@ class Converter(cst.CSTTransformer):
                 return updated
             return updated
         if site.broadcast_sets and not site.broadcast_used:
-            self.mark(original, "todo", M.DS_UNSUPPORTED, "with_broadcast_set() on an operator without a Flink function class")
+            self.mark(original, "todo", self.codes["unsupported"], "with_broadcast_set() on an operator without a Flink function class")
         for mod in site.modifiers:
-            if mod.method == "name" and mod.updated.args:
+            if mod.method == "name" and mod.updated.args and getattr(self.model, "KEEP_NAMES", True):
                 result = cst.Call(func=cst.Attribute(value=result, attr=cst.Name("setName")), args=[mod.updated.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)])
             elif mod.method == "set_parallelism":
                 arg = mod.updated.args[0].value if mod.updated.args else None
-                if not (isinstance(arg, cst.Integer) and arg.value == "1"):
-                    self.mark(original, "note", M.DS_PARALLELISM, "operator parallelism dropped; Spark decides the number of tasks")
+                if not (isinstance(arg, cst.Integer) and arg.value == "1") and self.codes["parallelism"]:
+                    self.mark(original, "note", self.codes["parallelism"], "operator parallelism dropped; Spark decides the number of tasks")
         return result
 
     # -- statements ------------------------------------------------------------------------

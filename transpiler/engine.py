@@ -11,10 +11,10 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import source as S
-from flink2spark.transpiler.convert import SHIM_ALIAS, SHIM_MODULE, SHIM_NAME, Converter
+from flink2spark.transpiler.convert import SHIM_ALIAS, SHIM_MODULE, Converter
 from flink2spark.transpiler.result import ConversionResult, Marker
 
-CONVERTED_GENERATIONS = {"dataset"}
+CONVERTED_GENERATIONS = {"dataset", "pyflink"}
 UNSUPPORTED = {
     "jython": (M.JYTHON_UNSUPPORTED, "Jython streaming API (Flink 1.4-1.8): not converted yet; port this job by hand"),
     "pyflink": (M.PYFLINK_UNSUPPORTED, "modern PyFlink API: not converted yet; port this job by hand"),
@@ -70,9 +70,9 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
     conv = Converter(generation, context, disabled, path)
     converted = wrapper.visit(conv)
     if I.uses_name(converted, SHIM_ALIAS):
-        AddImportsVisitor.add_needed_import(context, SHIM_MODULE, SHIM_NAME, SHIM_ALIAS)
+        AddImportsVisitor.add_needed_import(context, SHIM_MODULE, conv.shim_name, SHIM_ALIAS)
     converted = I.finish_imports(converted, context)
-    converted, leftovers = I.mark_leftover_imports(converted, M.DS_FLINK_NAME)
+    converted, leftovers = I.mark_leftover_imports(converted, conv.codes["flink_name"])
     markers = list(conv.markers)
     where = _positions(module, [n for n, _, _ in leftovers])
     for node, code, msg in leftovers:

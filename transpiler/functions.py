@@ -151,6 +151,9 @@ def analyze_class(node: cst.ClassDef, resolver, known: dict[int, "ClassInfo"]) -
             info.reason = f"{method}() uses its collector other than as {collector}.collect(value)"
             continue
         info.collector_methods[method] = (collector, params[1:-1])
+    check = getattr(A, "check_class", None)  # a model's own conditions (PyFlink: runtime context use)
+    if check is not None and info.convertible:
+        check(info, resolver)
     return info
 
 

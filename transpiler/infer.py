@@ -35,6 +35,8 @@ class Resolver:
 
     def __init__(self, module: cst.Module, get_metadata: Callable, model=A):
         self.model = model
+        # qualified names of the model's API start with one of these ("flink." for DataSet)
+        self.prefixes: tuple[str, ...] = getattr(model, "QUALIFIED_PREFIXES", ("flink.",))
         self.module = module
         self.meta = get_metadata
         self._types: dict[int, object] = {}
@@ -52,7 +54,7 @@ class Resolver:
             def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
                 if isinstance(node.names, cst.ImportStar) and node.module is not None:
                     name = dotted(node.module)
-                    if name and name.startswith("flink"):
+                    if name and (name + ".").startswith(resolver.prefixes):
                         resolver.star_modules.append(name)
 
             def visit_Assign(self, node: cst.Assign) -> None:
@@ -114,7 +116,7 @@ class Resolver:
     def qualified_name(self, node: cst.CSTNode) -> Optional[str]:
         """The Flink qualified name of a Name/Attribute, if it refers to a Flink module's name."""
         for q in self.qualified_names(node):
-            if q.startswith("flink."):
+            if q.startswith(self.prefixes):
                 return q
         return None
 

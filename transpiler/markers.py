@@ -5,6 +5,7 @@ of these codes. Codes are never reused or renumbered; retired codes stay listed.
 
 * ``F2S0xx``: input and engine errors.
 * ``F2S1xx``: DataSet API (legacy ``flink.plan``) constructs.
+* ``F2S2xx``: modern PyFlink DataStream API (``pyflink.datastream``) constructs.
 * ``F2S8xx``: API generations that are recognised but not converted yet.
 * ``F2S9xx``: findings of ``flink2spark check``.
 """
@@ -55,6 +56,18 @@ DS_FLINK_NAME = _code("F2S112", "todo", "a Flink name is still used here")
 DS_UNKNOWN_RECEIVER = _code("F2S114", "todo", "a DataSet API method called on something whose type could not be followed")
 DS_PROJECTION = _code("F2S115", "note", "project_first/project_second without indexes")
 DS_SORT_ORDER = _code("F2S113", "note", "group sort order: Flink compared serialized bytes, Spark compares values")
+
+# PyFlink DataStream API
+PF_UNSUPPORTED = _code("F2S200", "todo", "PyFlink construct with no conversion")
+PF_FUNCTION = _code("F2S201", "todo", "PyFlink user function whose kind (lambda, def, function class) is not known")
+PF_STATE = _code("F2S202", "todo", "PyFlink function uses its runtime context for state, timers or metrics")
+PF_OPEN_CLOSE = _code("F2S203", "note", "open()/close() of a PyFlink function run once per Spark partition")
+PF_RUNTIME_MODE = _code("F2S204", "todo", "runtime mode (STREAMING/BATCH) of a keyed aggregation could not be determined")
+PF_RDD = _code("F2S205", "note", "PyFlink streams become RDDs: Python functions over records need the RDD API (not on Spark Connect)")
+PF_EXEC_RESULT = _code("F2S206", "todo", "the JobExecutionResult of a PyFlink execute() is used")
+PF_PRINT_TYPE = _code("F2S207", "note", "print(): the stream's type could not be followed; printed with str()")
+PF_FLINK_NAME = _code("F2S208", "todo", "a PyFlink name is still used here")
+PF_UNKNOWN_RECEIVER = _code("F2S209", "todo", "a PyFlink DataStream method called on something whose type could not be followed")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

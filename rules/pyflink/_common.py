@@ -1,0 +1,308 @@
+"""Helpers shared by PyFlink rules (not a rule: it defines no ``rule``)."""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import ScopeProvider
+
+from flink2spark.transpiler import pyflink_model as P
+
+IMPORT = "from pyflink.datastream import StreamExecutionEnvironment\n"
+HEAD = "\nenv = StreamExecutionEnvironment.get_execution_environment()\n"
+SPARK_IMPORT = "from pyspark.sql import SparkSession\n"
+RDD_NOTE = (
+    "# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the"
+    " RDD API (SparkContext), which Spark Connect does not offer\n"
+)
+SPARK_HEAD = "\n" + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\n"
+SHIM_IMPORT = "from flink2spark.runtime import datastream as f2s\n"
+
+
+def program(body: str, imports: str = "") -> str:
+    """A small PyFlink program for rule examples."""
+    return imports + IMPORT + HEAD + body
+
+
+def spark_program(body: str, imports: str = "", shim: bool = False) -> str:
+    """The expected conversion of ``program`` (imports as the import mechanism adds them)."""
+    return imports + (SHIM_IMPORT if shim else "") + SPARK_IMPORT + SPARK_HEAD + body
+
+
+# --------------------------------------------------------------------------------------------
+# arguments of original calls
+
+
+def call_arg(call: cst.Call, index: int, keyword: Optional[str] = None) -> Optional[cst.BaseExpression]:
+    """The original value of a positional or keyword argument of ``call``."""
+    pos = 0
+    for a in call.args:
+        if a.keyword is not None:
+            if keyword is not None and a.keyword.value == keyword:
+                return a.value
+            continue
+        if a.star:
+            return None
+        if pos == index:
+            return a.value
+        pos += 1
+    return None
+
+
+def followed(resolver, expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``expr``, or the value of the single assignment of a name (once)."""
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr)
+        if value is not None:
+            return value
+    return expr
+
+
+# --------------------------------------------------------------------------------------------
+# element types
+
+
+class _Pickled:
+    def __repr__(self) -> str:
+        return "PICKLED"
+
+
+PICKLED = _Pickled()  # no type information: pickled Python objects
+SourceType = Union[None, _Pickled, str, cst.BaseExpression]  # str: a basic type made by a source
+
+# Operators whose output has the type of their input (KeyedStream reductions keep the type
+# the stream had before key_by, which is what the keyed stream's elements are).
+SAME_TYPE = frozenset({
+    "filter", "key_by", "union", "reduce", "sum", "min", "max", "min_by", "max_by",
+    "assign_timestamps_and_watermarks", "rebalance", "rescale", "shuffle", "forward", "cache",
+    *P.MODIFIERS,
+})
+
+
+def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceType:
+    """What a stream expression (of the original module) carries: ``PICKLED``, the original
+    type-information expression (``Types.ROW([...])`` or a name bound to one), a basic type
+    name made by a source (``"LONG"``), or None when it cannot be followed."""
+    if depth > 50:
+        return None
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr)
+        return None if value is None else element_type(resolver, value, depth + 1)
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return None
+    recv, method = expr.func.value, expr.func.attr.value
+    typ = resolver.type_of(recv)
+    if typ == P.ENVIRONMENT:
+        if method == "from_collection":
+            info = call_arg(expr, 1, "type_info")
+            return PICKLED if info is None or _is_none(info) else info
+        if method == "from_source":
+            source = source_kind(resolver, call_arg(expr, 0, "source"))
+            return {"numbers": "LONG", "text": "STRING"}.get(source[0]) if source else None
+        return None
+    if P.is_stream(typ):
+        if method in ("map", "flat_map"):
+            info = call_arg(expr, 1, "output_type")
+            return PICKLED if info is None or _is_none(info) else info
+        if method in SAME_TYPE:
+            return element_type(resolver, recv, depth + 1)
+    return None
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _types_call(resolver, node: cst.CSTNode) -> Optional[str]:
+    """``X`` for a call ``Types.X(...)`` of PyFlink's Types."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        if resolver.qualified_name(node.func.value) in P.TYPES:
+            return node.func.attr.value
+    return None
+
+
+SUPPORTED_TYPES = frozenset({
+    "STRING", "BYTE", "BOOLEAN", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "CHAR", "BIG_INT",
+    "PICKLED_BYTE_ARRAY", "ROW", "ROW_NAMED", "TUPLE",
+})
+IDENTITY_TYPES = frozenset({"STRING", "BYTE", "BOOLEAN", "SHORT", "INT", "LONG", "CHAR", "BIG_INT", "PICKLED_BYTE_ARRAY"})
+
+
+def unsupported_types(resolver, node: cst.BaseExpression, depth: int = 0) -> list[str]:
+    """``Types.X`` members in a type expression whose values the shim does not handle."""
+    if depth > 20:
+        return []
+    found = []
+    for call in m.findall(node, m.Call()):
+        kind = _types_call(resolver, call)
+        if kind is not None and kind not in SUPPORTED_TYPES:
+            found.append(kind)
+    for name in m.findall(node, m.Name()):
+        value = resolver.single_value(name) if isinstance(name, cst.Name) else None
+        if value is not None and value is not node:
+            found.extend(unsupported_types(resolver, value, depth + 1))
+    return found
+
+
+def basic_type(resolver, node: cst.BaseExpression) -> Optional[str]:
+    """``X`` when ``node`` (or the constant it names) is ``Types.X()``."""
+    return _types_call(resolver, followed(resolver, node))
+
+
+def visible_at(ctx, node: cst.BaseExpression, site: cst.CSTNode) -> bool:
+    """Whether every name in the original expression ``node`` means the same at ``site``."""
+    resolver = ctx.resolver
+    try:
+        scope = resolver.meta(ScopeProvider, site)
+    except KeyError:
+        return False
+    for name in m.findall(node, m.Name()):
+        parent = resolver.parent(name)
+        if isinstance(parent, cst.Attribute) and parent.attr is name:
+            continue
+        if isinstance(parent, cst.Arg) and parent.keyword is name:
+            continue
+        refs = set(resolver.referents(name))
+        if not refs or scope is None or refs != set(scope[name.value]):
+            return False
+    return True
+
+
+class _MapNames(cst.CSTTransformer):
+    """Rewrite PyFlink names of an original expression as the converter does (``Types`` ->
+    ``f2s.Types``), for an expression copied to another place."""
+
+    def __init__(self, conv):
+        self.conv = conv
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name):
+        q = self.conv.resolver.qualified_name(original)
+        if q in self.conv.model.NAME_MAP:
+            return self.conv.shim(self.conv.model.NAME_MAP[q][1])
+        return updated
+
+    def leave_Attribute(self, original, updated):
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original, updated):
+        return updated.with_changes(keyword=original.keyword)
+
+
+def type_expression(ctx, t: SourceType, site: cst.CSTNode) -> tuple[bool, Optional[cst.BaseExpression]]:
+    """(known, Spark-side expression) of a stream type for a shim call at ``site``:
+    ``(True, None)`` for pickled values, ``(False, None)`` when the type cannot be written
+    there (not followed, or names that mean something else at ``site``)."""
+    if t is None:
+        return False, None
+    if t is PICKLED:
+        return True, None
+    if isinstance(t, str):
+        return True, ctx.expr("{t}.%s()" % t, t=ctx.shim("Types"))
+    if not visible_at(ctx, t, site):
+        return False, None
+    return True, t.visit(_MapNames(ctx.conv))  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------------------------
+# sources
+
+
+def source_kind(resolver, node: Optional[cst.BaseExpression]):
+    """What ``from_source`` reads: ("numbers", call) for ``NumberSequenceSource(a, b)``,
+    ("text", call) for ``FileSource.for_record_stream_format(StreamFormat.text_line_format(),
+    *paths).build()`` (``call`` = the original ``for_record_stream_format`` call), or None."""
+    if node is None:
+        return None
+    node = followed(resolver, node)
+    if not isinstance(node, cst.Call):
+        return None
+    if resolver.qualified_name(node.func) in ("pyflink.datastream.connectors.number_seq.NumberSequenceSource", "pyflink.datastream.connectors.NumberSequenceSource"):
+        return ("numbers", node)
+    if isinstance(node.func, cst.Attribute) and node.func.attr.value == "build" and not node.args:
+        builder = node.func.value
+        if isinstance(builder, cst.Call) and resolver.type_of(builder) == P.FILE_SOURCE_BUILDER:
+            if resolver.qualified_name(builder.func) in P.ENTRY_POINTS:
+                fmt = call_arg(builder, 0, "stream_format")
+                if isinstance(fmt, cst.Call) and resolver.qualified_name(fmt.func) in P.TEXT_LINE_FORMAT:
+                    return ("text", builder)
+    return None
+
+
+def consumed_by_from_source(ctx, call: cst.Call) -> Optional[cst.CSTNode]:
+    """For a source object built by ``call``: the statement to drop when its only use is as the
+    source of ``env.from_source(...)`` through a variable (``source = ...; env.from_source(source, ...)``);
+    ``call`` itself when it is written directly in ``from_source``; None otherwise."""
+    resolver = ctx.resolver
+    parent = resolver.parent(call)
+    if isinstance(parent, cst.Arg) and _is_from_source_arg(resolver, parent):
+        return call
+    if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+        return None
+    target = parent.targets[0].target
+    try:
+        scope = resolver.meta(ScopeProvider, target)
+    except KeyError:
+        return None
+    assignments = [a for a in scope.assignments[target.value]]
+    if len(assignments) != 1:
+        return None
+    refs = list(assignments[0].references)
+    if len(refs) != 1:
+        return None
+    ref = refs[0].node
+    arg = resolver.parent(ref)
+    if isinstance(arg, cst.Arg) and _is_from_source_arg(resolver, arg):
+        return parent
+    return None
+
+
+def _is_from_source_arg(resolver, arg: cst.Arg) -> bool:
+    call = resolver.parent(arg)
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "from_source"):
+        return False
+    if resolver.type_of(call.func.value) != P.ENVIRONMENT:
+        return False
+    return call_arg(call, 0, "source") is arg.value
+
+
+# --------------------------------------------------------------------------------------------
+# streams
+
+
+def as_stream(ctx, converted: cst.BaseExpression, typ: Optional[str]) -> cst.BaseExpression:
+    """The elements of a (converted) stream: a keyed stream is a pair RDD, its values."""
+    if typ == P.KEYED:
+        return ctx.expr("{k}.values()", k=converted)
+    return converted
+
+
+def runtime_mode(ctx) -> Optional[str]:
+    """"streaming" or "batch": the runtime mode of the module's environments (Flink's default
+    is STREAMING; AUTOMATIC is BATCH for the bounded sources converted here); None when it is
+    set from an expression, by a configuration, or differently for several environments."""
+    conv = ctx.conv
+    cached = getattr(conv, "_pyflink_runtime_mode", False)
+    if cached is not False:
+        return cached
+    resolver = ctx.resolver
+    modes = set()
+    for call in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("set_runtime_mode")))):
+        if resolver.type_of(call.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
+            continue
+        arg = call_arg(call, 0, "execution_mode")
+        modes.add(P.RUNTIME_MODES.get(resolver.qualified_name(arg) or "") if arg is not None else None)
+    for call in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("get_execution_environment")))):
+        if resolver.qualified_name(call.func) in P.ENTRY_POINTS and call.args:  # type: ignore[attr-defined]
+            modes.add(None)  # a Configuration may set execution.runtime-mode
+    modes = {"batch" if mode == "automatic" else mode for mode in modes}
+    result: Optional[str]
+    if not modes:
+        result = "streaming"
+    elif len(modes) == 1 and None not in modes:
+        result = modes.pop()
+    else:
+        result = None
+    conv._pyflink_runtime_mode = result
+    return result

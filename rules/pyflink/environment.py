@@ -1,0 +1,52 @@
+"""``StreamExecutionEnvironment.get_execution_environment()`` -> a SparkSession.
+
+The converted program keeps the user's variable name (usually ``env``); it now holds a
+SparkSession and sources use ``env.sparkContext`` or ``env.read``. PyFlink streams become
+RDDs because their operators are arbitrary Python functions over Python objects (tuples, Rows,
+anything picklable): the RDD API runs those as they are. The environment line carries one NOTE
+saying so, since RDDs are not available on Spark Connect.
+
+A configuration argument (``get_execution_environment(config)``) may set the runtime mode,
+parallelism or anything else: it is left with a TODO.
+"""
+
+from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["flink.get_execution_environment"],
+    summary="get_execution_environment() -> SparkSession.builder.getOrCreate() (streams become RDDs)",
+    codes=(M.PF_RDD, M.PF_UNSUPPORTED),
+    examples=[
+        Example(program(""), spark_program("")),
+        Example(
+            "from pyflink.datastream.stream_execution_environment import StreamExecutionEnvironment as SEE\n\n"
+            "flink = SEE.get_execution_environment()\n",
+            "from pyspark.sql import SparkSession\n\n"
+            "# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the"
+            " RDD API (SparkContext), which Spark Connect does not offer\n"
+            "flink = SparkSession.builder.getOrCreate()\n",
+        ),
+    ],
+    noop=[
+        "class StreamExecutionEnvironment:\n    @staticmethod\n    def get_execution_environment():\n        return None\n\n\n"
+        "env = StreamExecutionEnvironment.get_execution_environment()\n",
+        "from myproject.flink import StreamExecutionEnvironment\n\nenv = StreamExecutionEnvironment.get_execution_environment()\n",
+    ],
+)
+
+
+@rule.converter
+def convert(ctx):
+    if ctx.site.head.args:
+        ctx.todo(M.PF_UNSUPPORTED, "get_execution_environment(configuration): set the configuration on the SparkSession by hand")
+        return None
+    ctx.note(
+        M.PF_RDD,
+        "PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext),"
+        " which Spark Connect does not offer",
+    )
+    session = ctx.import_name("pyspark.sql", "SparkSession")
+    return ctx.expr("{s}.builder.getOrCreate()", s=session)

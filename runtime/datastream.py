@@ -1,0 +1,736 @@
+"""Runtime shim for programs converted from the PyFlink DataStream API (bounded jobs).
+
+Converted programs import this module as ``f2s`` for the PyFlink behaviour that PySpark has no
+direct equivalent for. It imports only the standard library at import time (PySpark objects
+are only passed in), so it is cheap to import on executors; ship it with
+``spark-submit --py-files`` (``flink2spark shim-zip``).
+
+Streams are RDDs of the Python objects PyFlink's Python operators see; a keyed stream
+(``key_by``) is the pair RDD of ``RDD.keyBy``.
+
+Public API
+----------
+``Row``, ``RowKind``
+    PyFlink's ``pyflink.common.Row`` (same fields by name and position, ``repr``, equality,
+    row kind). Unlike ``pyspark.sql.Row`` (a tuple), ``row.count`` / ``row.index`` are fields.
+``Types``
+    Descriptions of PyFlink type information (``Types.ROW([...])``, ``Types.TUPLE([...])``,
+    ``Types.STRING()``...): they decide how values cross the Java boundary and how ``print``
+    formats them.
+``typed(elements, type_info) -> list``
+    ``from_collection(elements, type_info)``: the elements as Flink hands them to Python.
+``print(stream, type_info=None, identifier=None)``
+    ``DataStream.print()``: collects and prints each element in Flink's format for its type.
+``execute_and_collect(stream, type_info=None, limit=None)``
+    ``DataStream.execute_and_collect()``: a closeable iterator (a list with ``limit``).
+``rolling_reduce(keyed, fn)`` / ``final_reduce(keyed, fn)``
+    ``KeyedStream.reduce`` in STREAMING (one output per input element) / BATCH (one per key).
+``Sum(field)``, ``Min(field)``, ``Max(field)``, ``MinBy(field)``, ``MaxBy(field)``
+    The reduce functions of ``KeyedStream.sum/min/max/min_by/max_by``.
+``with_open_close(function, method)``
+    A ``mapPartitionsWithIndex`` function calling ``function.open(ctx)`` before and
+    ``function.close()`` after the elements of each partition.
+``RuntimeContext``
+    What ``open(runtime_context)`` receives (task information only).
+
+Parts of ``Row`` and ``RowKind`` are adapted from Apache Flink's ``pyflink/common/types.py``
+(Apache License 2.0) so that converted programs see the same objects as on Flink.
+"""
+
+from __future__ import annotations
+
+import builtins
+import copy
+import decimal
+import math
+import struct
+from enum import Enum
+
+__all__ = [
+    "Row",
+    "RowKind",
+    "Types",
+    "typed",
+    "print",
+    "execute_and_collect",
+    "rolling_reduce",
+    "final_reduce",
+    "Sum",
+    "Min",
+    "Max",
+    "MinBy",
+    "MaxBy",
+    "with_open_close",
+    "RuntimeContext",
+    "java_double",
+    "java_float",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Row (PyFlink's pyflink.common.types.Row)
+
+
+class RowKind(Enum):
+    INSERT = 0
+    UPDATE_BEFORE = 1
+    UPDATE_AFTER = 2
+    DELETE = 3
+
+    def __str__(self):
+        return ("+I", "-U", "+U", "-D")[self.value]
+
+
+def _create_row(fields, values, row_kind=None):
+    row = Row(*values)
+    if fields is not None:
+        row._fields = fields
+    if row_kind is not None:
+        row.set_row_kind(row_kind)
+    return row
+
+
+class Row(object):
+    """PyFlink's Row: fields by position (``row[0]``), by name (``row["a"]``, ``row.a``).
+
+    ``Row(a=1, b=2)`` keeps the keyword order; ``Row(1, 2)`` has no field names.
+    """
+
+    def __init__(self, *args, **kwargs):
+        if args and kwargs:
+            raise ValueError("Can not use both args and kwargs to create Row")
+        if kwargs:
+            self._fields = list(kwargs.keys())
+            self._values = [kwargs[n] for n in self._fields]
+            self._from_dict = True
+        else:
+            self._values = list(args)
+            self._from_dict = False
+        self._row_kind = RowKind.INSERT
+
+    def as_dict(self, recursive=False):
+        if not hasattr(self, "_fields"):
+            raise TypeError("Cannot convert a Row class into dict")
+        if recursive:
+
+            def conv(obj):
+                if isinstance(obj, Row):
+                    return obj.as_dict(True)
+                if isinstance(obj, list):
+                    return [conv(o) for o in obj]
+                if isinstance(obj, dict):
+                    return dict((k, conv(v)) for k, v in obj.items())
+                return obj
+
+            return dict(zip(self._fields, (conv(o) for o in self)))
+        return dict(zip(self._fields, self))
+
+    def get_row_kind(self):
+        return self._row_kind
+
+    def set_row_kind(self, row_kind):
+        self._row_kind = row_kind
+
+    def set_field_names(self, field_names):
+        self._fields = field_names
+
+    def get_fields_by_names(self, names):
+        if not hasattr(self, "_fields") or names == self._fields:
+            return self._values
+        difference = list(set(names).difference(set(self._fields)))
+        if difference:
+            raise Exception("Field names {0} not exist in {1}.".format(difference, self._fields))
+        return [self._values[self._fields.index(name)] for name in names]
+
+    @staticmethod
+    def of_kind(row_kind, *args, **kwargs):
+        row = Row(*args, **kwargs)
+        row.set_row_kind(row_kind)
+        return row
+
+    def __contains__(self, item):
+        if hasattr(self, "_fields") and self._fields is not None:
+            return item in self._fields
+        return item in self._values
+
+    def __call__(self, *args):
+        if len(args) > len(self):
+            raise ValueError("Can not create Row with fields %s, expected %d values but got %s" % (self, len(self), args))
+        return _create_row(self._values, args, self._row_kind)
+
+    def __getitem__(self, item):
+        if isinstance(item, (int, slice)):
+            return self._values[item]
+        try:
+            idx = self._fields.index(item)
+            return self._values[idx]
+        except IndexError:
+            raise KeyError(item)
+        except ValueError:
+            raise ValueError(item)
+
+    def __setitem__(self, key, value):
+        if isinstance(key, (int, slice)):
+            self._values[key] = value
+            return
+        try:
+            idx = self._fields.index(key)
+            self._values[idx] = value
+        except (IndexError, AttributeError):
+            raise KeyError(key)
+        except ValueError:
+            raise ValueError(value)
+
+    def __getattr__(self, item):
+        if item.startswith("_"):
+            raise AttributeError(item)
+        try:
+            idx = self._fields.index(item)
+            return self[idx]
+        except IndexError:
+            raise AttributeError(item)
+        except ValueError:
+            raise AttributeError(item)
+
+    def __setattr__(self, key, value):
+        if key not in ("_fields", "_from_dict", "_row_kind", "_values"):
+            raise AttributeError(key)
+        self.__dict__[key] = value
+
+    def __reduce__(self):
+        if hasattr(self, "_fields"):
+            return _create_row, (self._fields, tuple(self), self._row_kind)
+        return _create_row, (None, tuple(self), self._row_kind)
+
+    def __repr__(self):
+        if hasattr(self, "_fields"):
+            return "Row(%s)" % ", ".join("%s=%r" % (k, v) for k, v in zip(self._fields, tuple(self)))
+        return "<Row(%s)>" % ", ".join(repr(field) for field in self)
+
+    def __eq__(self, other):
+        if not isinstance(other, Row):
+            return False
+        if hasattr(self, "_fields"):
+            if not hasattr(other, "_fields"):
+                return False
+            if sorted(self._fields) != sorted(other._fields):
+                return False
+            names = sorted(self._fields)
+            return (
+                self.__class__ == other.__class__
+                and self._row_kind == other._row_kind
+                and [self._values[self._fields.index(n)] for n in names] == [other._values[other._fields.index(n)] for n in names]
+            )
+        if hasattr(other, "_fields"):
+            return False
+        return self.__class__ == other.__class__ and self._row_kind == other._row_kind and self._values == other._values
+
+    def __hash__(self):
+        return tuple(self).__hash__()
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self):
+        return len(self._values)
+
+
+# ---------------------------------------------------------------------------------------------
+# Type information
+
+
+class TypeInformation(object):
+    """A PyFlink type: ``kind`` is the ``Types`` factory name (``"ROW"``, ``"TUPLE"``, ``"INT"``...)."""
+
+    def __init__(self, kind, field_types=(), field_names=None):
+        self.kind = kind
+        self.field_types = list(field_types)
+        self.field_names = list(field_names) if field_names is not None else None
+
+    def __eq__(self, other):
+        return isinstance(other, TypeInformation) and (self.kind, self.field_types, self.field_names) == (
+            other.kind,
+            other.field_types,
+            other.field_names,
+        )
+
+    def __hash__(self):
+        return hash(self.kind)
+
+    def __repr__(self):
+        if self.kind in ("ROW", "TUPLE", "ROW_NAMED"):
+            return "Types.%s(%r)" % (self.kind, self.field_types)
+        return "Types.%s()" % self.kind
+
+
+_INTEGERS = ("BYTE", "SHORT", "INT", "LONG", "BIG_INT")
+_SUPPORTED = frozenset(_INTEGERS + ("STRING", "CHAR", "BOOLEAN", "FLOAT", "DOUBLE", "PICKLED_BYTE_ARRAY", "ROW", "TUPLE"))
+
+
+def _basic(kind):
+    return staticmethod(lambda: TypeInformation(kind))
+
+
+class Types(object):
+    """``pyflink.common.typeinfo.Types``: the factories converted programs keep calling."""
+
+    STRING = _basic("STRING")
+    BYTE = _basic("BYTE")
+    BOOLEAN = _basic("BOOLEAN")
+    SHORT = _basic("SHORT")
+    INT = _basic("INT")
+    LONG = _basic("LONG")
+    FLOAT = _basic("FLOAT")
+    DOUBLE = _basic("DOUBLE")
+    CHAR = _basic("CHAR")
+    BIG_INT = _basic("BIG_INT")
+    BIG_DEC = _basic("BIG_DEC")
+    INSTANT = _basic("INSTANT")
+    SQL_DATE = _basic("SQL_DATE")
+    SQL_TIME = _basic("SQL_TIME")
+    SQL_TIMESTAMP = _basic("SQL_TIMESTAMP")
+    PICKLED_BYTE_ARRAY = _basic("PICKLED_BYTE_ARRAY")
+
+    @staticmethod
+    def ROW(field_types):
+        return TypeInformation("ROW", field_types, ["f%d" % i for i in range(len(field_types))])
+
+    @staticmethod
+    def ROW_NAMED(field_names, field_types):
+        return TypeInformation("ROW", field_types, field_names)
+
+    @staticmethod
+    def TUPLE(field_types):
+        return TypeInformation("TUPLE", field_types)
+
+    @staticmethod
+    def PRIMITIVE_ARRAY(element_type):
+        return TypeInformation("PRIMITIVE_ARRAY", [element_type])
+
+    @staticmethod
+    def BASIC_ARRAY(element_type):
+        return TypeInformation("BASIC_ARRAY", [element_type])
+
+    @staticmethod
+    def OBJECT_ARRAY(element_type):
+        return TypeInformation("OBJECT_ARRAY", [element_type])
+
+    @staticmethod
+    def MAP(key_type_info, value_type_info):
+        return TypeInformation("MAP", [key_type_info, value_type_info])
+
+    @staticmethod
+    def LIST(element_type_info):
+        return TypeInformation("LIST", [element_type_info])
+
+
+def _check_supported(type_info):
+    if type_info is None:
+        return
+    if type_info.kind not in _SUPPORTED:
+        raise NotImplementedError("flink2spark: values of %r are not converted yet" % (type_info,))
+    for t in type_info.field_types:
+        _check_supported(t)
+
+
+def _float32(x):
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def _to_flink(value, type_info):
+    """``value`` as Flink hands it to the next Python operator after a Java boundary (a source,
+    a collect sink): encoded with ``type_info`` and decoded again."""
+    if value is None or type_info is None:
+        return value
+    kind = type_info.kind
+    if kind == "ROW":
+        names = type_info.field_names
+        kind_of_row = RowKind.INSERT
+        if isinstance(value, dict):
+            values = [value.get(n) for n in names]
+        elif isinstance(value, Row):
+            kind_of_row = value.get_row_kind()
+            values = list(value.get_fields_by_names(names) if hasattr(value, "_fields") else value)
+        elif isinstance(value, (tuple, list)):
+            values = list(value)
+        else:
+            raise ValueError("Unexpected tuple %r with RowTypeInfo" % (value,))
+        row = Row(*[_to_flink(v, t) for v, t in zip(values, type_info.field_types)])
+        row.set_field_names(names)
+        row.set_row_kind(kind_of_row)
+        return row
+    if kind == "TUPLE":
+        if not isinstance(value, (tuple, list, Row)):
+            raise ValueError("Unexpected tuple %r with TupleTypeInfo" % (value,))
+        return tuple(_to_flink(v, t) for v, t in zip(value, type_info.field_types))
+    if kind == "FLOAT":
+        return _float32(value)
+    return value
+
+
+def typed(elements, type_info):
+    """``from_collection(elements, type_info=...)``: the elements as Flink's source gives them to
+    Python operators (``Types.ROW`` -> ``Row`` with fields f0, f1...; ``Types.TUPLE`` -> tuple;
+    ``Types.FLOAT`` -> 32-bit precision)."""
+    _check_supported(type_info)
+    return [_to_flink(e, type_info) for e in elements]
+
+
+# ---------------------------------------------------------------------------------------------
+# Java's toString for the values Flink's Java print sink receives
+
+
+def _digits(x):
+    """(sign, decimal digits, exponent of the first digit) of the shortest repr of ``x``."""
+    t = decimal.Decimal(repr(x)).normalize().as_tuple()
+    digits = "".join(map(str, t.digits)) or "0"
+    return ("-" if t.sign else ""), digits, len(digits) - 1 + t.exponent
+
+
+def _java_decimal(sign, digits, exp):
+    """Java's Double/Float.toString layout for the given shortest digits."""
+    if -3 <= exp < 7:
+        if exp >= 0:
+            whole = digits[: exp + 1].ljust(exp + 1, "0")
+            frac = digits[exp + 1 :] or "0"
+        else:
+            whole, frac = "0", "0" * (-exp - 1) + digits
+        return "%s%s.%s" % (sign, whole, frac)
+    return "%s%s.%sE%d" % (sign, digits[0], digits[1:] or "0", exp)
+
+
+def java_double(x):
+    """Java's ``Double.toString``: ``19.0``, ``1.0E-5``, ``1.0E20`` (shortest digits)."""
+    x = float(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+    return _java_decimal(*_digits(x))
+
+
+def java_float(x):
+    """Java's ``Float.toString`` of ``x`` rounded to 32 bits: ``1.1`` for 1.1."""
+    f = _float32(float(x))
+    if math.isnan(f) or math.isinf(f) or f == 0:
+        return java_double(f)
+    for precision in range(1, 10):
+        text = "%.*e" % (precision - 1, f)
+        if _float32(float(text)) == f:
+            break
+    return _java_decimal(*_digits(float(text)))
+
+
+def _java_str(value, type_info):
+    """Java's ``toString`` of ``value`` converted to ``type_info``'s Java class."""
+    if value is None:
+        return "null"
+    kind = type_info.kind if type_info is not None else None
+    if kind == "FLOAT":
+        return java_float(value)
+    if kind == "DOUBLE" or (kind is None and isinstance(value, float)):
+        return java_double(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if kind == "TUPLE":
+        return "(%s)" % ",".join(_java_str(v, t) for v, t in zip(value, type_info.field_types))
+    if kind == "ROW":
+        values = value.get_fields_by_names(type_info.field_names) if isinstance(value, Row) else value
+        row_kind = value.get_row_kind() if isinstance(value, Row) else RowKind.INSERT
+        return "%s[%s]" % (row_kind, ", ".join(_java_str(v, t) for v, t in zip(values, type_info.field_types)))
+    return str(value)
+
+
+def _formatter(type_info):
+    if type_info is None or type_info.kind == "PICKLED_BYTE_ARRAY":
+        # DataStream._align_output_type: str(value) in Python, strings as they are
+        return lambda value: value if isinstance(value, str) else str(value)
+    _check_supported(type_info)
+    if type_info.kind == "ROW":
+
+        def row(value):
+            # DataStream._align_output_type: '{}[{}]'.format(row_kind, ','.join(str(v) ...))
+            if not isinstance(value, Row):
+                raise TypeError("print() of a Types.ROW stream got %r: PyFlink needs Row values here" % (value,))
+            return "{}[{}]".format(value.get_row_kind(), ",".join(str(item) for item in value._values))
+
+        return row
+    return lambda value: _java_str(value, type_info)
+
+
+def print(stream, type_info=None, identifier=None):  # noqa: A001 - mirrors DataStream.print
+    """``DataStream.print([identifier])``: print every element as Flink's print sink does.
+
+    ``type_info`` is the stream's PyFlink type (None: pickled Python objects). Lines look like
+    Flink's at parallelism 1: ``identifier> `` when an identifier is given, never the ``N> ``
+    subtask prefix Flink adds at higher parallelism. The elements are collected to the driver
+    and printed in the stream's order.
+    """
+    fmt = _formatter(type_info)
+    prefix = "" if identifier is None else "%s> " % identifier
+    for value in stream.collect():
+        builtins.print(prefix + fmt(value))
+
+
+class CloseableIterator(object):
+    """What ``execute_and_collect()`` returns: an iterator that is also a context manager."""
+
+    def __init__(self, values):
+        self._values = iter(values)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._values)
+
+    def next(self):
+        return next(self._values)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        self.close()
+
+    def close(self):
+        self._values = iter(())
+
+
+def execute_and_collect(stream, type_info=None, limit=None):
+    """``DataStream.execute_and_collect([job_name][, limit])``: the elements as Python objects,
+    decoded with the stream's type as Flink's collect sink does (``Types.ROW`` -> ``Row`` with
+    field names). With ``limit``, a list of the first ``limit`` elements."""
+    _check_supported(type_info)
+    values = stream.take(limit) if limit is not None else stream.collect()
+    values = [_to_flink(v, type_info) for v in values]
+    return values if limit is not None else CloseableIterator(values)
+
+
+# ---------------------------------------------------------------------------------------------
+# Keyed reduce: rolling (STREAMING) and final (BATCH)
+
+
+def _positioned(keyed):
+    """(key, (position, value)) where position = (partition, index): the stream's order."""
+
+    def number(partition, items):
+        for n, (key, value) in enumerate(items):
+            yield key, ((partition, n), value)
+
+    return keyed.mapPartitionsWithIndex(number)
+
+
+def _in_stream_order(positioned, partitions):
+    """Values of (position, value) pairs in stream order: each position goes back to its
+    partition, sorted (no sampling job, unlike sortByKey)."""
+    return positioned.repartitionAndSortWithinPartitions(max(partitions, 1), lambda position: position[0]).values()
+
+
+def rolling_reduce(keyed, fn):
+    """``KeyedStream.reduce(fn)`` in STREAMING mode: for every element, the reduction of its
+    key's elements so far (the first element of a key is emitted as it is).
+
+    ``keyed`` is ``stream.keyBy(key)``. Each key's elements are reduced in stream order and the
+    results come out in stream order, as Flink emits them at parallelism 1. Emitted values are
+    copies: a reduce function that updates its first argument in place (as ``sum`` does on
+    Rows) does not change values already emitted.
+    """
+
+    def scan(items):
+        acc = None
+        first = True
+        for position, value in sorted(items, key=lambda pv: pv[0]):
+            acc = value if first else fn(acc, value)
+            first = False
+            yield position, copy.deepcopy(acc)
+
+    partitions = keyed.getNumPartitions()
+    return _in_stream_order(_positioned(keyed).groupByKey().values().flatMap(scan), partitions)
+
+
+def final_reduce(keyed, fn):
+    """``KeyedStream.reduce(fn)`` in BATCH mode: one result per key, the reduction of all its
+    elements in stream order; keys come out in the order of their first element."""
+
+    def fold(items):
+        items = sorted(items, key=lambda pv: pv[0])
+        acc = items[0][1]
+        for _, value in items[1:]:
+            acc = fn(acc, value)
+        return items[0][0], acc
+
+    partitions = keyed.getNumPartitions()
+    return _in_stream_order(_positioned(keyed).groupByKey().values().map(fold), partitions)
+
+
+class _Accumulate(object):
+    """PyFlink's ``KeyedStream._accumulate`` reduce function (data_stream.py, Flink 2.3):
+
+    * ``min``/``max``/``sum`` on a tuple: a new tuple, the first value's fields with the
+      aggregated field replaced; on a list or Row: the first value updated in place;
+    * on a basic value (field 0 only): the smaller / larger / sum;
+    * ``min_by``/``max_by``: the whole element; on ties the earlier one.
+
+    ``field`` is an index or, for Rows, a field name.
+    """
+
+    kind = ""
+
+    def __init__(self, field=0):
+        if not isinstance(field, (int, str)):
+            raise TypeError(
+                "The field position must be of int or str type to locate the value to calculate for "
+                "min, max, min_by, max_by and sum.The given type is: %s" % type(field)
+            )
+        self._pos = field
+        self._reduce_func = None
+
+    def __call__(self, v1, v2):
+        if self._reduce_func is None:
+            self._reduce_func = self._make(v2)
+        return self._reduce_func(v1, v2)
+
+    def __getstate__(self):
+        return {"_pos": self._pos}
+
+    def __setstate__(self, state):
+        self._pos = state["_pos"]
+        self._reduce_func = None
+
+    def _make(self, value_to_check):
+        pos, kind = self._pos, self.kind
+        if kind == "min_by":
+            if isinstance(value_to_check, (tuple, list, Row)):
+                return lambda v1, v2: v2 if v2[pos] < v1[pos] else v1
+            return lambda v1, v2: v2 if v2 < v1 else v1
+        if kind == "max_by":
+            if isinstance(value_to_check, (tuple, list, Row)):
+                return lambda v1, v2: v2 if v2[pos] > v1[pos] else v1
+            return lambda v1, v2: v2 if v2 > v1 else v1
+        if isinstance(value_to_check, tuple):
+
+            def on_tuple(v1, v2):
+                fields = list(v1)
+                fields[pos] = _combine(kind, v1[pos], v2[pos])
+                return tuple(fields)
+
+            return on_tuple
+        if isinstance(value_to_check, (list, Row)):
+
+            def in_place(v1, v2):
+                v1[pos] = _combine(kind, v1[pos], v2[pos])
+                return v1
+
+            return in_place
+        if pos != 0:
+            raise TypeError(
+                "The %s field selected on a basic type. A field expression on a basic type can only "
+                "select the 0th field (which means selecting the entire basic type)." % pos
+            )
+        return lambda v1, v2: _combine(kind, v1, v2)
+
+
+def _combine(kind, a, b):
+    if kind == "min":
+        return b if b < a else a
+    if kind == "max":
+        return b if b > a else a
+    return a + b
+
+
+class Sum(_Accumulate):
+    """``KeyedStream.sum(field)``."""
+
+    kind = "sum"
+
+
+class Min(_Accumulate):
+    """``KeyedStream.min(field)``: only the field changes; the other fields stay the first element's."""
+
+    kind = "min"
+
+
+class Max(_Accumulate):
+    """``KeyedStream.max(field)``: only the field changes; the other fields stay the first element's."""
+
+    kind = "max"
+
+
+class MinBy(_Accumulate):
+    """``KeyedStream.min_by(field)``: the element with the smallest field (the earlier on ties)."""
+
+    kind = "min_by"
+
+
+class MaxBy(_Accumulate):
+    """``KeyedStream.max_by(field)``: the element with the largest field (the earlier on ties)."""
+
+    kind = "max_by"
+
+
+# ---------------------------------------------------------------------------------------------
+# Rich functions: open()/close() around each partition
+
+
+class RuntimeContext(object):
+    """What a converted function's ``open(runtime_context)`` receives: task information about
+    the Spark task that stands for Flink's parallel instance."""
+
+    def __init__(self, index=0, attempt=0, task_name=""):
+        self._index = index
+        self._attempt = attempt
+        self._task_name = task_name
+
+    def get_index_of_this_subtask(self):
+        return self._index
+
+    def get_attempt_number(self):
+        return self._attempt
+
+    def get_task_name(self):
+        return self._task_name
+
+    def get_job_parameter(self, key, default_value):
+        return default_value
+
+
+def with_open_close(function, method):
+    """``rdd.mapPartitionsWithIndex(with_open_close(fn, "map"))``: ``fn.open(ctx)`` before the
+    partition's first element, ``fn.<method>`` on each element (``"map"``, ``"flat_map"`` or
+    ``"filter"``), ``fn.close()`` after the last one, as Flink does around a parallel instance."""
+    if method not in ("map", "flat_map", "filter"):
+        raise ValueError("method must be map, flat_map or filter, not %r" % (method,))
+
+    def run(index, items):
+        attempt = 0
+        try:
+            from pyspark import TaskContext
+
+            task = TaskContext.get()
+            attempt = task.attemptNumber() if task is not None else 0
+        except ImportError:  # pragma: no cover - always there on Spark
+            pass
+        opener = getattr(function, "open", None)
+        if opener is not None:
+            opener(RuntimeContext(index, attempt, type(function).__name__))
+        try:
+            call = getattr(function, method)
+            if method == "map":
+                for item in items:
+                    yield call(item)
+            elif method == "flat_map":
+                for item in items:
+                    yield from call(item)
+            else:
+                for item in items:
+                    if call(item):
+                        yield item
+        finally:
+            closer = getattr(function, "close", None)
+            if closer is not None:
+                closer()
+
+    return run

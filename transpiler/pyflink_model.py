@@ -1,0 +1,385 @@
+"""A model of the modern PyFlink DataStream API (``pyflink.datastream``, Flink 1.12-2.3).
+
+Read from the PyFlink 2.3.0 wheel (``datastream/data_stream.py``,
+``datastream/stream_execution_environment.py``, ``datastream/connectors/*``): which classes
+exist, what each method returns, which names each module exports. The engine uses it to know
+which expressions are PyFlink objects; rules never match on a method name alone.
+
+Every public method of the stream classes is listed, converted or not: a method with no rule
+gets a TODO saying it has no conversion (with a hint from ``HINTS``), a method that is not in
+the model at all gets a TODO saying it is not part of the API.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from flink2spark.transpiler import markers as M
+
+API_NAME = "PyFlink DataStream"
+QUALIFIED_PREFIXES = ("pyflink.",)
+SHIM_NAME = "datastream"  # flink2spark.runtime.datastream, imported as f2s
+KEEP_NAMES = False  # operator names (.name("x")) are dropped, not turned into RDD.setName
+
+# Marker codes the engine uses for this generation (see convert.DEFAULT_CODES).
+CODES = {
+    "unsupported": M.PF_UNSUPPORTED,
+    "function": M.PF_FUNCTION,
+    "collector": M.PF_STATE,
+    "unknown_receiver": M.PF_UNKNOWN_RECEIVER,
+    "flink_name": M.PF_FLINK_NAME,
+    "parallelism": None,  # parallelism changes no result of a converted PyFlink job: dropped silently
+}
+
+ENVIRONMENT = "StreamExecutionEnvironment"
+DATASTREAM = "DataStream"
+KEYED = "KeyedStream"
+WINDOWED = "WindowedStream"
+ALL_WINDOWED = "AllWindowedStream"
+CONNECTED = "ConnectedStreams"
+BROADCAST = "BroadcastStream"
+BROADCAST_CONNECTED = "BroadcastConnectedStream"
+CACHED = "CachedDataStream"
+SINK = "DataStreamSink"
+RESULT = "JobExecutionResult"
+JOB_CLIENT = "JobClient"
+CLOSEABLE = "CloseableIterator"
+FILE_SOURCE_BUILDER = "FileSourceBuilder"
+FILE_SOURCE = "FileSource"
+NUMBER_SEQUENCE = "NumberSequenceSource"
+
+SAME = "<same>"  # the method returns its receiver
+
+BASES: dict[str, str] = {KEYED: DATASTREAM, CACHED: DATASTREAM}
+
+# Operator settings: they return the operator and change nothing in its results.
+_SETTINGS = {
+    "name": SAME,
+    "uid": SAME,
+    "set_uid_hash": SAME,
+    "set_description": SAME,
+    "set_parallelism": SAME,
+    "set_max_parallelism": SAME,
+    "slot_sharing_group": SAME,
+    "set_buffer_timeout": SAME,
+    "force_non_parallel": SAME,
+    "disable_chaining": SAME,
+    "start_new_chain": SAME,
+}
+
+_DATASTREAM_METHODS: dict[str, Optional[str]] = {
+    **_SETTINGS,
+    "get_name": None,
+    "get_type": None,
+    "get_execution_environment": ENVIRONMENT,
+    "get_execution_config": None,
+    "map": DATASTREAM,
+    "flat_map": DATASTREAM,
+    "filter": DATASTREAM,
+    "process": DATASTREAM,
+    "project": DATASTREAM,
+    "key_by": KEYED,
+    "union": DATASTREAM,
+    "connect": CONNECTED,
+    "broadcast": BROADCAST,
+    "window_all": ALL_WINDOWED,
+    "assign_timestamps_and_watermarks": DATASTREAM,
+    "get_side_output": DATASTREAM,
+    "partition_custom": DATASTREAM,
+    "forward": DATASTREAM,
+    "rebalance": DATASTREAM,
+    "rescale": DATASTREAM,
+    "shuffle": DATASTREAM,
+    "cache": CACHED,
+    "print": SINK,
+    "add_sink": SINK,
+    "sink_to": SINK,
+    "execute_and_collect": CLOSEABLE,
+}
+
+METHODS: dict[str, dict[str, Optional[str]]] = {
+    ENVIRONMENT: {
+        "get_execution_environment": ENVIRONMENT,
+        "from_collection": DATASTREAM,
+        "from_source": DATASTREAM,
+        "add_source": DATASTREAM,
+        "create_input": DATASTREAM,
+        "set_parallelism": SAME,
+        "get_parallelism": None,
+        "set_max_parallelism": SAME,
+        "get_max_parallelism": None,
+        "set_default_local_parallelism": None,
+        "get_default_local_parallelism": None,
+        "set_runtime_mode": SAME,
+        "set_buffer_timeout": SAME,
+        "get_buffer_timeout": None,
+        "disable_operator_chaining": SAME,
+        "is_chaining_enabled": None,
+        "is_chaining_of_operators_with_different_max_parallelism_enabled": None,
+        "register_slot_sharing_group": SAME,
+        "enable_checkpointing": SAME,
+        "get_checkpoint_config": None,
+        "get_checkpoint_interval": None,
+        "get_checkpointing_mode": None,
+        "get_checkpointing_consistency_mode": None,
+        "is_unaligned_checkpoints_enabled": None,
+        "is_force_unaligned_checkpoints": None,
+        "enable_changelog_state_backend": SAME,
+        "is_changelog_state_backend_enabled": None,
+        "set_default_savepoint_directory": SAME,
+        "get_default_savepoint_directory": None,
+        "get_config": None,
+        "configure": None,
+        "add_jars": None,
+        "add_classpaths": None,
+        "add_python_file": None,
+        "add_python_archive": None,
+        "set_python_executable": None,
+        "set_python_requirements": None,
+        "register_cached_file": None,
+        "get_execution_plan": None,
+        "execute": RESULT,
+        "execute_async": JOB_CLIENT,
+        "close": None,
+    },
+    DATASTREAM: _DATASTREAM_METHODS,
+    KEYED: {
+        "reduce": DATASTREAM,
+        "sum": DATASTREAM,
+        "min": DATASTREAM,
+        "max": DATASTREAM,
+        "min_by": DATASTREAM,
+        "max_by": DATASTREAM,
+        "window": WINDOWED,
+        "count_window": WINDOWED,
+    },
+    WINDOWED: {
+        "trigger": SAME,
+        "allowed_lateness": SAME,
+        "side_output_late_data": SAME,
+        "evictor": SAME,
+        "reduce": DATASTREAM,
+        "aggregate": DATASTREAM,
+        "apply": DATASTREAM,
+        "process": DATASTREAM,
+        "get_execution_environment": ENVIRONMENT,
+        "get_input_type": None,
+    },
+    ALL_WINDOWED: {
+        "trigger": SAME,
+        "allowed_lateness": SAME,
+        "side_output_late_data": SAME,
+        "evictor": SAME,
+        "reduce": DATASTREAM,
+        "aggregate": DATASTREAM,
+        "apply": DATASTREAM,
+        "process": DATASTREAM,
+        "get_execution_environment": ENVIRONMENT,
+        "get_input_type": None,
+    },
+    CONNECTED: {"map": DATASTREAM, "flat_map": DATASTREAM, "process": DATASTREAM, "key_by": CONNECTED},
+    BROADCAST: {},
+    BROADCAST_CONNECTED: {"process": DATASTREAM},
+    SINK: {k: SAME for k in ("name", "uid", "set_uid_hash", "set_description", "set_parallelism", "slot_sharing_group", "disable_chaining")},
+    RESULT: {"get_job_id": None, "get_net_runtime": None, "get_accumulator_result": None, "get_all_accumulator_results": None, "get_job_execution_result": None},
+    JOB_CLIENT: {},
+    CLOSEABLE: {"close": None, "next": None},
+    FILE_SOURCE_BUILDER: {
+        "build": FILE_SOURCE,
+        "monitor_continuously": SAME,
+        "process_static_file_set": SAME,
+        "set_file_enumerator": SAME,
+        "set_split_assigner": SAME,
+    },
+    FILE_SOURCE: {},
+    NUMBER_SEQUENCE: {},
+}
+
+# Builder types: a call producing one of these, followed by one of the listed methods, is part
+# of a larger construct that the rule of the chain's first call converts as a whole. For
+# PyFlink these are the operator settings, which the engine drops (MODIFIERS).
+CONTINUATIONS: dict[str, frozenset[str]] = {
+    DATASTREAM: frozenset(_SETTINGS),
+    SINK: frozenset(METHODS[SINK]),
+}
+INCOMPLETE: frozenset[str] = frozenset()
+
+# Continuation methods handled by the engine for any chain (settings of the chain's result).
+MODIFIERS = frozenset(_SETTINGS)
+
+
+def supertypes(t: str):
+    while t is not None:
+        yield t
+        t = BASES.get(t)
+
+
+def method_return(receiver: str, method: str) -> tuple[bool, Optional[str]]:
+    """(known, return type) of ``receiver.method(...)``."""
+    for t in supertypes(receiver):
+        table = METHODS.get(t, {})
+        if method in table:
+            ret = table[method]
+            return True, (receiver if ret == SAME else ret)
+    return False, None
+
+
+def is_stream(t: Optional[str]) -> bool:
+    return t is not None and DATASTREAM in supertypes(t)
+
+
+_ENV = "StreamExecutionEnvironment.get_execution_environment"
+# Qualified names of module-level callables (and constructors) and what they return.
+ENTRY_POINTS = {
+    f"pyflink.datastream.{_ENV}": ENVIRONMENT,
+    f"pyflink.datastream.stream_execution_environment.{_ENV}": ENVIRONMENT,
+    "pyflink.datastream.connectors.file_system.FileSource.for_record_stream_format": FILE_SOURCE_BUILDER,
+    "pyflink.datastream.connectors.FileSource.for_record_stream_format": FILE_SOURCE_BUILDER,
+    "pyflink.datastream.connectors.number_seq.NumberSequenceSource": NUMBER_SEQUENCE,
+    "pyflink.datastream.connectors.NumberSequenceSource": NUMBER_SEQUENCE,
+}
+
+RUNTIME_MODES = {
+    f"{prefix}.RuntimeExecutionMode.{mode}": mode.lower()
+    for prefix in ("pyflink.datastream", "pyflink.datastream.execution_mode")
+    for mode in ("BATCH", "STREAMING", "AUTOMATIC")
+}
+
+TEXT_LINE_FORMAT = {
+    "pyflink.datastream.connectors.file_system.StreamFormat.text_line_format",
+    "pyflink.datastream.connectors.StreamFormat.text_line_format",
+}
+NO_WATERMARKS = {
+    "pyflink.common.WatermarkStrategy.no_watermarks",
+    "pyflink.common.watermark_strategy.WatermarkStrategy.no_watermarks",
+}
+TYPES = {"pyflink.common.Types", "pyflink.common.typeinfo.Types"}
+
+# What each PyFlink module exports (for star imports).
+EXPORTS: dict[str, tuple[str, ...]] = {
+    "pyflink.datastream": (
+        "StreamExecutionEnvironment", "DataStream", "KeyedStream", "WindowedStream", "ConnectedStreams",
+        "BroadcastStream", "BroadcastConnectedStream", "DataStreamSink", "MapFunction", "CoMapFunction",
+        "FlatMapFunction", "CoFlatMapFunction", "ReduceFunction", "FilterFunction", "ProcessFunction",
+        "KeyedProcessFunction", "CoProcessFunction", "KeyedCoProcessFunction", "WindowFunction",
+        "ProcessWindowFunction", "AggregateFunction", "BroadcastProcessFunction",
+        "KeyedBroadcastProcessFunction", "RuntimeContext", "TimerService", "RuntimeExecutionMode",
+        "KeySelector", "OutputTag",
+    ),
+    "pyflink.common": ("Row", "RowKind", "Types", "WatermarkStrategy", "Duration", "Time", "Configuration", "Encoder"),
+    "pyflink.common.typeinfo": ("Types",),
+    "pyflink.common.types": ("Row", "RowKind"),
+}
+
+# User function base classes this rule set converts: qualified name -> (kind, method).
+# Other PyFlink function classes (ProcessFunction, CoMapFunction, AggregateFunction, ...) are
+# not listed: their classes stay as they are, with their PyFlink base and its TODO.
+FUNCTION_CLASSES: dict[str, tuple[str, str]] = {}
+for _name, _method in {
+    "MapFunction": "map",
+    "FlatMapFunction": "flat_map",
+    "FilterFunction": "filter",
+    "ReduceFunction": "reduce",
+    "KeySelector": "get_key",
+}.items():
+    for _module in ("pyflink.datastream.functions", "pyflink.datastream"):
+        FUNCTION_CLASSES[f"{_module}.{_name}"] = (_name, _method)
+
+# PyFlink function methods yield or return their results: there are no collectors.
+COLLECTOR_METHODS: dict[str, dict[str, tuple[int, bool]]] = {}
+
+
+# How each operator calls its user function (see functions.Convention): no collectors.
+def _conventions():
+    from flink2spark.transpiler.functions import Convention
+
+    return {
+        "map": Convention("map", 1, False),
+        "flat_map": Convention("flat_map", 1, False),
+        "filter": Convention("filter", 1, False),
+        "reduce": Convention("reduce", 2, False),
+        "key": Convention("get_key", 1, False),
+    }
+
+
+CONVENTIONS = _conventions()
+
+# RuntimeContext methods a converted open() may call (answered by f2s.RuntimeContext); any
+# other use of the runtime context (state, metrics, accumulators...) leaves a TODO.
+RUNTIME_CONTEXT_METHODS = frozenset({
+    "get_task_name", "get_number_of_parallel_subtasks", "get_max_number_of_parallel_subtasks",
+    "get_index_of_this_subtask", "get_attempt_number", "get_task_name_with_subtasks",
+    "get_job_parameter",
+})
+
+# PyFlink names that map one to one onto a runtime-shim name (rewritten wherever they remain).
+NAME_MAP = {
+    **{f"{m}.Row": ("flink2spark.runtime.datastream", "Row") for m in ("pyflink.common", "pyflink.common.types")},
+    **{f"{m}.RowKind": ("flink2spark.runtime.datastream", "RowKind") for m in ("pyflink.common", "pyflink.common.types")},
+    **{t: ("flink2spark.runtime.datastream", "Types") for t in TYPES},
+    **{
+        f"{m}.RuntimeContext": ("flink2spark.runtime.datastream", "RuntimeContext")
+        for m in ("pyflink.datastream", "pyflink.datastream.functions")
+    },
+}
+
+# Method names only PyFlink's DataStream API has: in a PyFlink file, a call to one on a
+# receiver whose type is unknown is marked, never left silently.
+DISTINCTIVE_METHODS = frozenset({
+    "from_collection", "from_source", "add_source", "set_runtime_mode", "flat_map", "key_by",
+    "min_by", "max_by", "window_all", "count_window", "assign_timestamps_and_watermarks",
+    "get_side_output", "sink_to", "add_sink", "execute_and_collect", "side_output_late_data",
+    "allowed_lateness", "partition_custom", "slot_sharing_group", "set_uid_hash",
+    "enable_checkpointing",
+})
+
+# Why a construct is not converted yet: shown after "has no conversion". Looked up by
+# "Type.method", then by type, then by method.
+_WINDOWS = "windows and event time are not converted yet; port them by hand (batch: groupBy(F.window(...)))"
+HINTS = {
+    "window": _WINDOWS,
+    "window_all": _WINDOWS,
+    "count_window": "count windows are not converted yet; port them by hand",
+    "assign_timestamps_and_watermarks": "event time and watermarks are not converted yet; port them by hand",
+    "process": "process functions (state, timers, side outputs) are not converted yet; port them by hand",
+    "connect": "connected streams are not converted yet; port them by hand",
+    "broadcast": "broadcast state is not converted yet; port it by hand",
+    "get_side_output": "side outputs are not converted yet; port them by hand",
+    "sink_to": "sinks other than print() are not converted yet; port them by hand",
+    "add_sink": "sinks other than print() are not converted yet; port them by hand",
+    "add_source": "sources other than from_collection/NumberSequenceSource/FileSource are not converted yet",
+    "enable_checkpointing": "checkpointing has no batch counterpart; port it by hand",
+    "execute_async": "asynchronous execution is not converted; port it by hand",
+    WINDOWED: _WINDOWS,
+    ALL_WINDOWED: _WINDOWS,
+    CONNECTED: "connected streams are not converted yet; port them by hand",
+    BROADCAST_CONNECTED: "broadcast state is not converted yet; port it by hand",
+}
+
+ANY_CALLABLE = True  # PyFlink takes any callable (``callable(func)``): builtins pass as they are
+
+
+def check_class(info, resolver) -> None:
+    """A converted function class may use its runtime context in ``open()`` only for task
+    information (``RUNTIME_CONTEXT_METHODS``); state, metrics and the like leave the class as
+    it is (``info.convertible = False``, with the reason)."""
+    import libcst.matchers as m
+
+    from flink2spark.transpiler.functions import _method, names_in
+
+    opener = _method(info.node, "open")
+    if opener is None or len(opener.params.params) < 2:
+        return
+    context = opener.params.params[1].name.value
+    allowed_uses = 0
+    for call in m.findall(opener.body, m.Call(func=m.Attribute(value=m.Name(context)))):
+        method = call.func.attr.value  # type: ignore[attr-defined]
+        if method not in RUNTIME_CONTEXT_METHODS:
+            what = "keyed state" if "state" in method else f"{context}.{method}()"
+            info.convertible = False
+            info.reason = f"open() calls {context}.{method}(): {what} is not converted yet"
+            return
+        allowed_uses += 1
+    if sum(1 for n in names_in(opener.body) if n.value == context) != allowed_uses:
+        info.convertible = False
+        info.reason = f"open() keeps or passes on its runtime context '{context}'"
