@@ -119,6 +119,11 @@ class Context:
     def call_args(self, args: Sequence[cst.Arg]) -> list[cst.Arg]:
         return [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args]
 
+    def remove_statement(self, small: cst.BaseSmallStatement) -> None:
+        """Drop a small statement of the original module (e.g. an assignment whose value a
+        rule moved elsewhere); its comments move to the next statement."""
+        self.conv._remove_exprs.add(id(small))
+
     @property
     def is_statement(self) -> bool:
         return isinstance(self.resolver.parent(self.outer), cst.Expr)

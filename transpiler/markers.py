@@ -65,7 +65,7 @@ PF_OPEN_CLOSE = _code("F2S203", "note", "open()/close() of a PyFlink function ru
 PF_RUNTIME_MODE = _code("F2S204", "todo", "runtime mode (STREAMING/BATCH) of a keyed aggregation could not be determined")
 PF_RDD = _code("F2S205", "note", "PyFlink streams become RDDs: Python functions over records need the RDD API (not on Spark Connect)")
 PF_EXEC_RESULT = _code("F2S206", "todo", "the JobExecutionResult of a PyFlink execute() is used")
-PF_PRINT_TYPE = _code("F2S207", "note", "print(): the stream's type could not be followed; printed with str()")
+PF_PRINT_TYPE = _code("F2S207", "note", "print()/execute_and_collect(): the stream's type could not be followed; values taken as they are")
 PF_FLINK_NAME = _code("F2S208", "todo", "a PyFlink name is still used here")
 PF_UNKNOWN_RECEIVER = _code("F2S209", "todo", "a PyFlink DataStream method called on something whose type could not be followed")
 

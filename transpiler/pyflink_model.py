@@ -239,6 +239,10 @@ ENTRY_POINTS = {
     "pyflink.datastream.connectors.NumberSequenceSource": NUMBER_SEQUENCE,
 }
 
+NUMBER_SEQUENCE_SOURCES = {
+    "pyflink.datastream.connectors.number_seq.NumberSequenceSource",
+    "pyflink.datastream.connectors.NumberSequenceSource",
+}
 RUNTIME_MODES = {
     f"{prefix}.RuntimeExecutionMode.{mode}": mode.lower()
     for prefix in ("pyflink.datastream", "pyflink.datastream.execution_mode")

@@ -210,34 +210,67 @@ def type_expression(ctx, t: SourceType, site: cst.CSTNode) -> tuple[bool, Option
 
 
 def source_kind(resolver, node: Optional[cst.BaseExpression]):
-    """What ``from_source`` reads: ("numbers", call) for ``NumberSequenceSource(a, b)``,
-    ("text", call) for ``FileSource.for_record_stream_format(StreamFormat.text_line_format(),
-    *paths).build()`` (``call`` = the original ``for_record_stream_format`` call), or None."""
+    """What ``from_source`` reads: ("numbers", call, value) for ``NumberSequenceSource(a, b)``
+    (``call`` = that call), ("text", call, value) for
+    ``FileSource.for_record_stream_format(StreamFormat.text_line_format(), *paths).build()``
+    (``call`` = the ``for_record_stream_format`` call), or None. ``value`` is the source
+    expression itself (the value of the variable when ``node`` is one)."""
     if node is None:
         return None
     node = followed(resolver, node)
     if not isinstance(node, cst.Call):
         return None
-    if resolver.qualified_name(node.func) in ("pyflink.datastream.connectors.number_seq.NumberSequenceSource", "pyflink.datastream.connectors.NumberSequenceSource"):
-        return ("numbers", node)
+    if resolver.qualified_name(node.func) in P.NUMBER_SEQUENCE_SOURCES:
+        return ("numbers", node, node)
     if isinstance(node.func, cst.Attribute) and node.func.attr.value == "build" and not node.args:
         builder = node.func.value
-        if isinstance(builder, cst.Call) and resolver.type_of(builder) == P.FILE_SOURCE_BUILDER:
-            if resolver.qualified_name(builder.func) in P.ENTRY_POINTS:
+        if isinstance(builder, cst.Call) and resolver.qualified_name(builder.func) in P.ENTRY_POINTS:
+            if resolver.type_of(builder) == P.FILE_SOURCE_BUILDER:
                 fmt = call_arg(builder, 0, "stream_format")
                 if isinstance(fmt, cst.Call) and resolver.qualified_name(fmt.func) in P.TEXT_LINE_FORMAT:
-                    return ("text", builder)
+                    return ("text", builder, node)
     return None
 
 
-def consumed_by_from_source(ctx, call: cst.Call) -> Optional[cst.CSTNode]:
-    """For a source object built by ``call``: the statement to drop when its only use is as the
-    source of ``env.from_source(...)`` through a variable (``source = ...; env.from_source(source, ...)``);
-    ``call`` itself when it is written directly in ``from_source``; None otherwise."""
+def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
+    """Why ``env.from_source(source, watermark_strategy, name)`` (original call) cannot be
+    converted, or None."""
+    resolver = ctx.resolver
+    source = call_arg(call, 0, "source")
+    kind = source_kind(resolver, source)
+    if kind is None:
+        return "from_source(): only NumberSequenceSource(a, b) and FileSource.for_record_stream_format(StreamFormat.text_line_format(), path).build() are converted"
+    strategy = call_arg(call, 1, "watermark_strategy")
+    if not (isinstance(strategy, cst.Call) and resolver.qualified_name(strategy.func) in P.NO_WATERMARKS):
+        return "from_source() with a watermark strategy: event time is not converted yet (WatermarkStrategy.no_watermarks() is)"
+    if kind[0] == "text":
+        fmt = call_arg(kind[1], 0, "stream_format")
+        charset = call_arg(fmt, 0, "charset_name") if isinstance(fmt, cst.Call) else None
+        if charset is not None and not (isinstance(charset, cst.SimpleString) and charset.evaluated_value.upper().replace("-", "") == "UTF8"):
+            return "text_line_format(charset): Spark's text source reads UTF-8 only"
+        if any(a.keyword is not None or a.star for a in kind[1].args):
+            return "FileSource paths given with * or keywords"
+        args = [a.value for a in kind[1].args[1:]]
+    else:
+        args = [call_arg(kind[1], 0, "start"), call_arg(kind[1], 1, "end")]
+        if any(a is None for a in args):
+            return "NumberSequenceSource(start, end): both bounds are needed"
+    if isinstance(source, cst.Name):
+        if consumed_by_from_source(ctx, kind[2]) is None:
+            return "the source object is used elsewhere too: convert it by hand"
+    if not all(visible_at(ctx, a, call) for a in args if a is not None):  # type: ignore[arg-type]
+        return "the source's arguments use names that mean something else here"
+    return None
+
+
+def consumed_by_from_source(ctx, call: cst.Call):
+    """Where the source object built by ``call`` goes: ``(call, from_source call)`` when it is
+    written directly as the source of ``env.from_source(...)``; ``(assignment, from_source
+    call)`` when it is assigned to a variable whose only use is as that source; None otherwise."""
     resolver = ctx.resolver
     parent = resolver.parent(call)
     if isinstance(parent, cst.Arg) and _is_from_source_arg(resolver, parent):
-        return call
+        return call, resolver.parent(parent)
     if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
         return None
     target = parent.targets[0].target
@@ -245,16 +278,15 @@ def consumed_by_from_source(ctx, call: cst.Call) -> Optional[cst.CSTNode]:
         scope = resolver.meta(ScopeProvider, target)
     except KeyError:
         return None
-    assignments = [a for a in scope.assignments[target.value]]
+    assignments = list(scope.assignments[target.value]) if scope is not None else []
     if len(assignments) != 1:
         return None
     refs = list(assignments[0].references)
     if len(refs) != 1:
         return None
-    ref = refs[0].node
-    arg = resolver.parent(ref)
+    arg = resolver.parent(refs[0].node)
     if isinstance(arg, cst.Arg) and _is_from_source_arg(resolver, arg):
-        return parent
+        return parent, resolver.parent(arg)
     return None
 
 

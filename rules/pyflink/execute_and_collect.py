@@ -1,0 +1,69 @@
+"""``execute_and_collect([job_name][, limit])`` -> ``f2s.execute_and_collect(rdd, type_info[, limit])``.
+
+Flink runs the job and returns a closeable iterator over the elements, decoded with the
+stream's type (``Types.ROW`` -> ``Row`` with fields ``f0, f1...``, ``ROW_NAMED`` -> named
+``Row``, ``TUPLE`` -> tuple); with ``limit`` a list of the first ``limit`` elements. The shim
+collects the RDD and gives the same objects, as an iterator that also works in a ``with``
+block. The job name is dropped.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import as_stream, element_type, program, spark_program, type_expression, unsupported_types
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["DataStream.execute_and_collect"],
+    summary="execute_and_collect() -> f2s.execute_and_collect(rdd, type_info) (closeable iterator of Flink's objects)",
+    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED),
+    examples=[
+        Example(
+            program(
+                "rows = env.from_collection([('a', 1)], Types.ROW_NAMED(['k', 'v'], [Types.STRING(), Types.INT()]))\n"
+                "with rows.execute_and_collect('job') as results:\n"
+                "    for row in results:\n"
+                "        print(row.k)\n"
+                "first = env.from_collection([1, 2]).execute_and_collect(limit=1)\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            spark_program(
+                "rows = env.sparkContext.parallelize(\n"
+                "    f2s.typed(\n"
+                '        [("a", 1)],\n'
+                '        f2s.Types.ROW_NAMED(["k", "v"], [f2s.Types.STRING(), f2s.Types.INT()]),\n'
+                "    )\n"
+                ")\n"
+                "with f2s.execute_and_collect(\n"
+                '    rows, f2s.Types.ROW_NAMED(["k", "v"], [f2s.Types.STRING(), f2s.Types.INT()])\n'
+                ") as results:\n"
+                "    for row in results:\n"
+                "        print(row.k)\n"
+                "first = f2s.execute_and_collect(env.sparkContext.parallelize([1, 2]), limit=1)\n",
+                shim=True,
+            ),
+        ),
+    ],
+    noop=["class Job:\n    def execute_and_collect(self, name=None):\n        return []\n\n\nJob().execute_and_collect('x')\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
+    t = element_type(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
+    if isinstance(t, cst.BaseExpression) and unsupported_types(ctx.resolver, t):
+        ctx.todo(M.PF_UNSUPPORTED, "execute_and_collect() of a type whose values are not converted yet")
+        return None
+    known, type_info = type_expression(ctx, t, seg.original)
+    if not known:
+        ctx.note(M.PF_PRINT_TYPE, "execute_and_collect(): the stream's type could not be followed; elements come back as they are")
+    args = [cst.Arg(stream)]
+    if type_info is not None:
+        args.append(cst.Arg(type_info))
+    limit = ctx.arg(seg, 1, "limit")
+    if limit is not None:
+        args.append(cst.Arg(limit[1], keyword=cst.Name("limit")))
+    return cst.Call(func=ctx.shim("execute_and_collect"), args=args)

@@ -1,0 +1,58 @@
+"""``env.from_collection(collection, type_info=None)`` -> ``sparkContext.parallelize(...)``.
+
+Without ``type_info`` PyFlink pickles the elements: Python operators get them back as they
+are, which ``parallelize`` does too. With a type, Flink's source hands Python operators the
+elements converted to it: ``Types.ROW([...])`` gives ``Row`` objects with fields ``f0, f1...``,
+``Types.ROW_NAMED`` named ``Row`` objects, ``Types.TUPLE`` tuples, ``Types.FLOAT()`` 32-bit
+floats; ``f2s.typed(collection, type_info)`` does that conversion. Types whose conversion
+changes nothing (strings, integers, booleans) need no call. The source keeps the collection's
+order, like Flink's (a parallelism-1 source).
+"""
+
+from flink2spark.rules.pyflink._common import IDENTITY_TYPES, _is_none, basic_type, program, spark_program, unsupported_types
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["StreamExecutionEnvironment.from_collection"],
+    summary="from_collection(xs, type_info) -> sparkContext.parallelize(xs) / parallelize(f2s.typed(xs, type_info))",
+    codes=(M.PF_UNSUPPORTED,),
+    examples=[
+        Example(
+            program(
+                "words = env.from_collection(['a', 'b'], type_info=Types.STRING())\n"
+                "pairs = env.from_collection([('a', 1)])\n"
+                "rows = env.from_collection([(1, 'a')], Types.ROW([Types.INT(), Types.STRING()]))\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            spark_program(
+                'words = env.sparkContext.parallelize(["a", "b"])\n'
+                'pairs = env.sparkContext.parallelize([("a", 1)])\n'
+                "rows = env.sparkContext.parallelize(\n"
+                '    f2s.typed([(1, "a")], f2s.Types.ROW([f2s.Types.INT(), f2s.Types.STRING()]))\n'
+                ")\n",
+                shim=True,
+            ),
+        ),
+    ],
+    noop=["class Env:\n    def from_collection(self, xs):\n        return xs\n\n\nEnv().from_collection([1])\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    collection = ctx.arg(seg, 0, "collection")
+    if collection is None:
+        ctx.todo(M.PF_UNSUPPORTED, "from_collection() without a collection argument")
+        return None
+    sc = ctx.expr("{env}.sparkContext", env=ctx.site.receiver)
+    info = ctx.arg(seg, 1, "type_info")
+    if info is None or _is_none(info[0]) or basic_type(ctx.resolver, info[0]) in IDENTITY_TYPES:
+        return ctx.expr("{sc}.parallelize({xs})", sc=sc, xs=collection[1])
+    unsupported = unsupported_types(ctx.resolver, info[0])
+    if unsupported:
+        ctx.todo(M.PF_UNSUPPORTED, f"from_collection() with Types.{unsupported[0]}(): values of this type are not converted yet")
+        return None
+    return ctx.expr("{sc}.parallelize({typed}({xs}, {t}))", sc=sc, typed=ctx.shim("typed"), xs=collection[1], t=info[1])

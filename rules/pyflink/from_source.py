@@ -1,0 +1,75 @@
+"""``env.from_source(source, WatermarkStrategy.no_watermarks(), name)`` for bounded sources.
+
+* ``NumberSequenceSource(a, b)`` -> ``sparkContext.range(a, b + 1)``: Flink's end is inclusive.
+  The elements are ints (``Types.LONG()``).
+* ``FileSource.for_record_stream_format(StreamFormat.text_line_format(), *paths).build()`` ->
+  ``read.text(paths, recursiveFileLookup=True).rdd.map(lambda row: row.value)``: the lines of
+  every file (folders are read recursively; files whose names start with ``.`` or ``_`` are
+  skipped by both), without line terminators (``\\n``, ``\\r\\n`` or ``\\r``: Flink's reader is
+  Java's ``BufferedReader.readLine``, Spark's text source splits on the same three).
+
+The source may be built in a variable used only by ``from_source``: that assignment is dropped
+(see ``source_builders``). Watermark strategies other than ``no_watermarks()``, continuous
+monitoring, other formats and other sources stay with a TODO.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import call_arg, from_source_problem, program, source_kind, spark_program
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["StreamExecutionEnvironment.from_source"],
+    summary="from_source(NumberSequenceSource(a, b) | FileSource text lines) -> sparkContext.range(a, b + 1) / read.text(...)",
+    codes=(M.PF_UNSUPPORTED,),
+    examples=[
+        Example(
+            program(
+                "numbers = env.from_source(NumberSequenceSource(1, 20), WatermarkStrategy.no_watermarks(), 'numbers')\n",
+                imports="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors.number_seq import NumberSequenceSource\n",
+            ),
+            spark_program("numbers = env.sparkContext.range(1, 20 + 1)\n"),
+        ),
+        Example(
+            program(
+                "source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/data/in').build()\n"
+                "# the lines\n"
+                "lines = env.from_source(source, WatermarkStrategy.no_watermarks(), 'lines')\n",
+                imports="from pyflink.common import WatermarkStrategy\n"
+                "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n",
+            ),
+            spark_program(
+                "# the lines\n"
+                'lines = env.read.text("/data/in", recursiveFileLookup=True).rdd.map(\n'
+                "    lambda row: row.value\n"
+                ")\n"
+            ),
+        ),
+    ],
+    noop=["class Env:\n    def from_source(self, s, w, n):\n        return s\n\n\nEnv().from_source([1], None, 'x')\n"],
+)
+
+
+def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(node, (cst.Name, cst.Integer, cst.Attribute, cst.Call, cst.Subscript)):
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    problem = from_source_problem(ctx, seg.original)
+    if problem is not None:
+        ctx.todo(M.PF_UNSUPPORTED, problem)
+        return None
+    env = ctx.site.receiver
+    kind, call, _ = source_kind(ctx.resolver, call_arg(seg.original, 0, "source"))
+    if kind == "numbers":
+        start, end = call_arg(call, 0, "start"), call_arg(call, 1, "end")
+        return ctx.expr("{env}.sparkContext.range({a}, {b} + 1)", env=env, a=start, b=_parenthesized(end))
+    paths = [a.value for a in call.args[1:]]
+    where = paths[0] if len(paths) == 1 else cst.List([cst.Element(p) for p in paths])
+    return ctx.expr("{env}.read.text({paths}, recursiveFileLookup=True).rdd.map(lambda row: row.value)", env=env, paths=where)

@@ -1,0 +1,80 @@
+"""``print([identifier])`` -> ``f2s.print(stream, type_info, identifier=...)``.
+
+Flink prints each element in a format that depends on the stream's type (PyFlink 2.3,
+``DataStream._align_output_type`` and Java's ``PrintSinkFunction``):
+
+* no type (pickled): Python's ``str(value)`` (``('tail', 19)``, strings as they are);
+* ``Types.ROW``/``ROW_NAMED``: ``+I[101,keyboard,49.5]`` (row kind, fields by ``str``, no spaces);
+* ``Types.TUPLE``: Java's ``Tuple.toString``, ``(keyboard,101)``;
+* basic types: Java's ``toString`` (``19.0``, ``1.0E-5``, ``true``).
+
+The stream's type is followed through the program (``type_info``/``output_type`` of the
+operator that made it; ``filter``, ``key_by``, ``reduce``... keep it) and passed to the shim,
+which collects the stream and prints every element that way. Where the type cannot be followed
+the elements are printed with ``str()`` and a NOTE says so.
+
+Lines are those of Flink at parallelism 1: ``identifier> `` before each record when an
+identifier is given, never the ``N> `` subtask prefix Flink adds at higher parallelism (its
+number depends on which subtask printed the record; compare outputs without it). As in PyFlink,
+``KeyedStream.print(identifier)`` ignores the identifier. The print runs where it stands (a
+Spark action), not at ``env.execute()``.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import as_stream, element_type, program, spark_program, type_expression, unsupported_types
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["DataStream.print"],
+    summary="print([identifier]) -> f2s.print(rdd, type_info, identifier=...) (Flink's format per type)",
+    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED),
+    examples=[
+        Example(
+            program(
+                "pairs = env.from_collection([('a', 1)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "pairs.print('pairs')\n"
+                "pairs.map(lambda p: p[1] * 2.5, output_type=Types.DOUBLE()).print()\n"
+                "pairs.key_by(lambda p: p[0]).map(lambda p: p[0]).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            spark_program(
+                "pairs = env.sparkContext.parallelize(\n"
+                '    f2s.typed([("a", 1)], f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]))\n'
+                ")\n"
+                "f2s.print(\n"
+                '    pairs, f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]), identifier="pairs"\n'
+                ")\n"
+                "f2s.print(pairs.map(lambda p: p[1] * 2.5), f2s.Types.DOUBLE())\n"
+                "f2s.print(pairs.keyBy(lambda p: p[0]).values().map(lambda p: p[0]))\n",
+                shim=True,
+            ),
+        ),
+    ],
+    noop=["class Report:\n    def print(self, label=None):\n        return label\n\n\nReport().print('x')\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
+    t = element_type(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
+    if isinstance(t, cst.BaseExpression):
+        unsupported = unsupported_types(ctx.resolver, t)
+        if unsupported:
+            ctx.todo(M.PF_UNSUPPORTED, f"print() of Types.{unsupported[0]}() values: Flink's format for them is not converted yet")
+            return None
+    known, type_info = type_expression(ctx, t, seg.original)
+    if not known:
+        ctx.note(M.PF_PRINT_TYPE, "print(): the stream's type could not be followed; elements are printed with str() as for pickled values")
+    args = [cst.Arg(stream)]
+    if type_info is not None:
+        args.append(cst.Arg(type_info))
+    identifier = ctx.arg(seg, 0, "sink_identifier")
+    if identifier is not None and ctx.site.receiver_type != P.KEYED:  # KeyedStream.print drops it
+        args.append(cst.Arg(identifier[1], keyword=cst.Name("identifier")))
+    return cst.Call(func=ctx.shim("print"), args=args)

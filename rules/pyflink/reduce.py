@@ -1,0 +1,83 @@
+"""``KeyedStream.reduce(f)``: rolling in STREAMING mode, final in BATCH mode.
+
+PyFlink keeps a reducing state per key (``ReduceProcessKeyedProcessFunctionAdapter``):
+
+* STREAMING (Flink's default): every element emits the reduction of its key's elements so
+  far -> ``f2s.rolling_reduce(keyed, f)``;
+* BATCH (``set_runtime_mode(RuntimeExecutionMode.BATCH)``, or AUTOMATIC with these bounded
+  sources): one record per key at the end of the input -> ``f2s.final_reduce(keyed, f)``.
+
+Spark has no rolling keyed reduce, hence the shim: each key's elements are reduced in stream
+order (Flink's order at parallelism 1) and results come out in stream order. The mode is that
+of the module's ``set_runtime_mode`` calls; when it cannot be told, a TODO is left.
+"""
+
+from flink2spark.rules.pyflink._common import program, runtime_mode, spark_program
+from flink2spark.transpiler import functions as F
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["KeyedStream.reduce"],
+    summary="KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH)",
+    codes=(M.PF_RUNTIME_MODE, M.PF_FUNCTION, M.PF_UNSUPPORTED),
+    examples=[
+        Example(
+            program("counts = env.from_collection([('a', 1)]).key_by(lambda p: p[0]).reduce(lambda a, b: (a[0], a[1] + b[1]))\n"),
+            spark_program(
+                "counts = f2s.rolling_reduce(\n"
+                '    env.sparkContext.parallelize([("a", 1)]).keyBy(lambda p: p[0]),\n'
+                "    lambda a, b: (a[0], a[1] + b[1]),\n"
+                ")\n",
+                shim=True,
+            ),
+        ),
+        Example(
+            program(
+                "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n\n\n"
+                "class Add(ReduceFunction):\n    def reduce(self, a, b):\n        return a + b\n\n\n"
+                "total = env.from_collection([1, 2]).key_by(lambda x: x % 2).reduce(Add())\n",
+                imports="from pyflink.datastream import ReduceFunction, RuntimeExecutionMode\n",
+            ),
+            spark_program(
+                "\n\nclass Add:\n    def reduce(self, a, b):\n        return a + b\n\n\n"
+                "total = f2s.final_reduce(\n"
+                "    env.sparkContext.parallelize([1, 2]).keyBy(lambda x: x % 2), Add().reduce\n"
+                ")\n",
+                shim=True,
+            ),
+        ),
+    ],
+    noop=["from functools import reduce\n\ntotal = reduce(lambda a, b: a + b, [1, 2])\n"],
+)
+
+
+def reducer(ctx):
+    """``f2s.rolling_reduce`` or ``f2s.final_reduce`` for the module's runtime mode (None: TODO left)."""
+    mode = runtime_mode(ctx)
+    if mode is None:
+        ctx.todo(
+            M.PF_RUNTIME_MODE,
+            f"{ctx.site.head.method}(): the runtime mode (STREAMING: one result per element, BATCH: one per key)"
+            " is set from an expression or a configuration; use f2s.rolling_reduce or f2s.final_reduce",
+        )
+        return None
+    return ctx.shim("rolling_reduce" if mode == "streaming" else "final_reduce")
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    found = ctx.arg(seg, 0, "func")
+    known = ctx.conv.class_of(found[0]) if found is not None else None
+    if known is not None and (F._method(known[0].node, "open") or F._method(known[0].node, "close")):
+        ctx.todo(M.PF_UNSUPPORTED, f"reduce() with {known[0].node.name.value}.open()/close(): call them by hand")
+        return None
+    shim = reducer(ctx)
+    if shim is None:
+        return None
+    fn = ctx.function(seg, "reduce")
+    if fn is None:
+        return None
+    return ctx.expr("{reduce}({keyed}, {fn})", reduce=shim, keyed=ctx.site.receiver, fn=fn)

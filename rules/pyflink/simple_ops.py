@@ -1,0 +1,117 @@
+"""``map``, ``flat_map`` and ``filter`` -> ``RDD.map``/``flatMap``/``filter``.
+
+PyFlink functions take one element and return the result (``flat_map``: any iterable, usually
+a generator), exactly what Spark calls, so lambdas and defs pass as they are, any other callable
+too, and function classes become their bound method (``Split().flat_map``; their PyFlink base
+class is dropped). On a keyed stream the operators apply to its elements (``values()``).
+
+A function class with ``open(runtime_context)``/``close()`` runs through
+``mapPartitionsWithIndex(f2s.with_open_close(instance, "map"))``: ``open`` before the first
+element of each partition, ``close`` after the last one. Flink calls them once per parallel
+instance, Spark once per partition (NOTE F2S203): results are the same unless they have side
+effects. ``open`` may ask its runtime context for task information only; a class using keyed
+state (``runtime_context.get_state(...)``) is left with a TODO.
+
+``output_type`` only decides how later ``print``/``execute_and_collect`` format the elements
+(Flink's chained Python operators pass their objects on unchanged).
+"""
+
+from flink2spark.rules.pyflink._common import as_stream, program, spark_program
+from flink2spark.transpiler import functions as F
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+SPARK = {"map": "map", "flat_map": "flatMap", "filter": "filter"}
+
+rule = Rule(
+    __name__,
+    matches=["DataStream.map", "DataStream.flat_map", "DataStream.filter"],
+    summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
+    codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE),
+    examples=[
+        Example(
+            program(
+                "\n\ndef split(line):\n    yield from line.split()\n\n\n"
+                "lines = env.from_collection(['a b'])\n"
+                "words = lines.flat_map(split).filter(lambda w: w != 'b').map(lambda w: (w, 1), output_type=None)\n"
+            ),
+            spark_program(
+                "\n\ndef split(line):\n    yield from line.split()\n\n\n"
+                'lines = env.sparkContext.parallelize(["a b"])\n'
+                'words = lines.flatMap(split).filter(lambda w: w != "b").map(lambda w: (w, 1))\n'
+            ),
+        ),
+        Example(
+            program(
+                "\n\nclass Upper(MapFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.suffix = '!'\n\n"
+                "    def map(self, value):\n"
+                "        return value.upper() + self.suffix\n\n\n"
+                "class Long(FilterFunction):\n"
+                "    def filter(self, value):\n"
+                "        return len(value) > 3\n\n\n"
+                "words = env.from_collection(['a']).filter(Long()).map(Upper())\n",
+                imports="from pyflink.datastream.functions import FilterFunction, MapFunction\n",
+            ),
+            spark_program(
+                "\n\nclass Upper:\n"
+                "    def open(self, runtime_context):\n"
+                '        self.suffix = "!"\n\n'
+                "    def map(self, value):\n"
+                "        return value.upper() + self.suffix\n\n\n"
+                "class Long:\n"
+                "    def filter(self, value):\n"
+                "        return len(value) > 3\n\n\n"
+                "# NOTE(flink2spark): F2S203 Upper.open()/close() run once per Spark partition (Flink: once per"
+                " parallel instance); results are the same unless they have side effects\n"
+                "words = (\n"
+                '    env.sparkContext.parallelize(["a"])\n'
+                "    .filter(Long().filter)\n"
+                '    .mapPartitionsWithIndex(f2s.with_open_close(Upper(), "map"))\n'
+                ")\n",
+                shim=True,
+            ),
+        ),
+    ],
+    noop=[
+        "import pandas as pd\n\ns = pd.Series([1, 2])\nt = s.map(lambda x: x * 2)\nu = list(filter(None, [1]))\n",
+        "from pyspark import SparkContext\n\nsc = SparkContext.getOrCreate()\nsc.parallelize([1]).map(lambda x: x).filter(bool).collect()\n",
+    ],
+)
+
+
+def open_close_class(ctx, seg):
+    """(class info, converted instance) when the function argument is a function class
+    with open()/close(), else None."""
+    found = ctx.arg(seg, 0, "func")
+    if found is None:
+        return None
+    known = ctx.conv.class_of(found[0])
+    if known is None or not known[0].convertible:
+        return None
+    info = known[0]
+    if F._method(info.node, "open") is None and F._method(info.node, "close") is None:
+        return None
+    return info, found[1]
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
+    lifecycle = open_close_class(ctx, seg)
+    if lifecycle is not None and F._method(lifecycle[0].node, seg.method) is not None:
+        info, instance = lifecycle
+        ctx.note(
+            M.PF_OPEN_CLOSE,
+            f"{info.node.name.value}.open()/close() run once per Spark partition (Flink: once per parallel instance);"
+            " results are the same unless they have side effects",
+        )
+        return ctx.expr(
+            '{ds}.mapPartitionsWithIndex({wrap}({fn}, "%s"))' % seg.method, ds=stream, wrap=ctx.shim("with_open_close"), fn=instance
+        )
+    fn = ctx.function(seg, seg.method)
+    if fn is None:
+        return None
+    return ctx.expr("{ds}.%s({fn})" % SPARK[seg.method], ds=stream, fn=fn)
