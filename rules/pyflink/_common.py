@@ -127,7 +127,7 @@ SUPPORTED_TYPES = frozenset({
     "STRING", "BYTE", "BOOLEAN", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "CHAR", "BIG_INT",
     "PICKLED_BYTE_ARRAY", "ROW", "ROW_NAMED", "TUPLE",
 })
-IDENTITY_TYPES = frozenset({"STRING", "BYTE", "BOOLEAN", "SHORT", "INT", "LONG", "CHAR", "BIG_INT", "PICKLED_BYTE_ARRAY"})
+IDENTITY_TYPES = frozenset({"STRING", "BYTE", "BOOLEAN", "SHORT", "INT", "LONG", "DOUBLE", "CHAR", "BIG_INT", "PICKLED_BYTE_ARRAY"})
 
 
 def unsupported_types(resolver, node: cst.BaseExpression, depth: int = 0) -> list[str]:
