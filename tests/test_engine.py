@@ -192,3 +192,30 @@ def test_flink_internal_attribute_is_marked():
     src = "from flink.plan.Environment import get_environment\n\nenv = get_environment()\nds = env.from_elements(1)\nprint(ds._info)\n"
     result = convert(src)
     assert any(m.code == "F2S100" and m.line == 5 for m in result.markers)
+
+
+def test_function_classes_imported_from_sibling_modules(tmp_path):
+    (tmp_path / "helpers.py").write_text(
+        "from flink.functions.FlatMapFunction import FlatMapFunction\n\n\n"
+        "class Split(FlatMapFunction):\n"
+        "    def flat_map(self, value, collector):\n"
+        "        for word in value.split():\n"
+        "            collector.collect(word)\n\n\n"
+        "def shout(value):\n"
+        "    return value.upper()\n"
+    )
+    job = tmp_path / "job.py"
+    job.write_text(
+        "from flink.plan.Environment import get_environment\n"
+        "import helpers\n"
+        "from helpers import Split as Splitter, shout\n\n"
+        "env = get_environment()\n"
+        "words = env.from_elements('a b').flat_map(Splitter()).map(shout)\n"
+        "more = env.from_elements('c d').flat_map(helpers.Split())\n"
+    )
+    result = convert_source(job.read_text(), str(job))
+    assert result.status == "converted", result.markers
+    assert ".flatMap(Splitter().flat_map).map(shout)" in result.output
+    assert ".flatMap(helpers.Split().flat_map)" in result.output
+    helper = convert_source((tmp_path / "helpers.py").read_text(), str(tmp_path / "helpers.py"))
+    assert "def flat_map(self, value):" in helper.output and "yield word" in helper.output

@@ -291,7 +291,7 @@ class Converter(cst.CSTTransformer):
             target = self.resolver.local_def(expr.func)
             if isinstance(target, cst.ClassDef) and id(target) in self.classes:
                 return self.classes[id(target)], fresh
-            if isinstance(expr.func, cst.Name):
+            if isinstance(expr.func, (cst.Name, cst.Attribute)):
                 found = foreign.lookup(self.resolver, expr.func, self.path)
                 if isinstance(found, F.ClassInfo):
                     return found, fresh
@@ -302,7 +302,7 @@ class Converter(cst.CSTTransformer):
         target = self.resolver.local_def(original)
         if isinstance(target, cst.FunctionDef):
             return target
-        if isinstance(original, cst.Name):
+        if isinstance(original, (cst.Name, cst.Attribute)):
             found = foreign.lookup(self.resolver, original, self.path)
             if isinstance(found, cst.FunctionDef):
                 return found

@@ -75,9 +75,13 @@ def _find_module(base_dir: str, module: str, level: int) -> Optional[str]:
     return None
 
 
-def lookup(resolver: Resolver, name: cst.Name, file_path: Optional[str]) -> Optional[Union[F.ClassInfo, cst.FunctionDef]]:
-    """The class info or def that ``name`` imports from a sibling module, if found."""
+def lookup(resolver: Resolver, name: cst.BaseExpression, file_path: Optional[str]) -> Optional[Union[F.ClassInfo, cst.FunctionDef]]:
+    """The class info or def that ``name`` (``Verify`` or ``utils.Verify``) imports from a sibling module."""
     if not file_path or not os.path.isfile(file_path):
+        return None
+    if isinstance(name, cst.Attribute) and isinstance(name.value, cst.Name):
+        return _lookup_attribute(resolver, name.value, name.attr.value, file_path)
+    if not isinstance(name, cst.Name):
         return None
     refs = resolver.referents(name)
     if len(refs) != 1 or not isinstance(refs[0].node, cst.ImportFrom):
@@ -100,3 +104,25 @@ def lookup(resolver: Resolver, name: cst.Name, file_path: Optional[str]) -> Opti
     if analyzer is None:
         return None
     return analyzer.classes.get(imported) or analyzer.defs.get(imported)
+
+
+def _lookup_attribute(resolver: Resolver, module_name: cst.Name, attr: str, file_path: str):
+    """``import utils`` / ``import utils as u`` then ``utils.Verify``."""
+    refs = resolver.referents(module_name)
+    if len(refs) != 1 or not isinstance(refs[0].node, cst.Import):
+        return None
+    module = None
+    for alias in refs[0].node.names:
+        full = dotted(alias.name)
+        local = alias.asname.name.value if alias.asname else full  # type: ignore[union-attr]
+        if local == module_name.value:
+            module = full
+    if not module:
+        return None
+    path = _find_module(os.path.dirname(os.path.abspath(file_path)), module, 0)
+    if path is None or os.path.abspath(path) == os.path.abspath(file_path):
+        return None
+    analyzer = _load(path, os.path.getmtime(path), resolver.model)
+    if analyzer is None:
+        return None
+    return analyzer.classes.get(attr) or analyzer.defs.get(attr)
