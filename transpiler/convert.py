@@ -487,6 +487,8 @@ class Converter(cst.CSTTransformer):
                     site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
             return self._apply(rule, site, original, updated)
         if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
+            if self._already_marked(original):
+                return updated  # converted before: the statement is marked for porting by hand already
             self.mark(
                 original,
                 "todo",
@@ -503,6 +505,19 @@ class Converter(cst.CSTTransformer):
             site = Site(rule, "flink", [Segment(q.rsplit(".", 1)[1], original, updated)], [])
             return self._apply(rule, site, original, updated)
         return updated
+
+    def _already_marked(self, node: cst.CSTNode) -> bool:
+        """Whether the statement of ``node`` already carries a flink2spark TODO in the input
+        (a file converted before, with constructs left as they were)."""
+        stmt = node
+        while stmt is not None and not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            stmt = self.resolver.parent(stmt)
+        if stmt is None:
+            return False
+        comments = [ln.comment.value for ln in stmt.leading_lines if ln.comment is not None]  # type: ignore[attr-defined]
+        if self.resolver.module.body and self.resolver.module.body[0] is stmt:
+            comments += list(self._header_comments)
+        return any(c.startswith("# TODO(flink2spark):") for c in comments)
 
     def _hint(self, typ: str, method: str) -> Optional[str]:
         hints = getattr(self.model, "HINTS", {})

@@ -102,13 +102,36 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
             source = source_kind(resolver, call_arg(expr, 0, "source"))
             return {"numbers": "LONG", "text": "STRING"}.get(source[0]) if source else None
         return None
-    if P.is_stream(typ):
-        if method in ("map", "flat_map"):
-            info = call_arg(expr, 1, "output_type")
-            return PICKLED if info is None or _is_none(info) else info
-        if method in SAME_TYPE:
+    if P.is_stream(typ) or typ == P.CONNECTED:
+        if method in ("map", "flat_map", "process"):
+            return _output_type(expr, 1)
+        if method in SAME_TYPE or method in ("window", "window_all", "count_window"):
+            return element_type(resolver, recv, depth + 1)
+        if method == "get_side_output":  # the OutputTag's type
+            tag = followed(resolver, call_arg(expr, 0, "output_tag") or cst.Name("None"))
+            if isinstance(tag, cst.Call) and resolver.qualified_name(tag.func) in P.OUTPUT_TAGS:
+                return _output_type(tag, 1, "type_info")
+            return None
+    if typ in (P.WINDOWED, P.ALL_WINDOWED):
+        # PyFlink 2.3 signatures: reduce(f, window_function=None, output_type=None),
+        # aggregate(f, window_function=None, accumulator_type=None, output_type=None),
+        # apply(f, output_type=None), process(f, output_type=None)
+        if method == "reduce":
+            if call_arg(expr, 1, "window_function") is None:
+                return element_type(resolver, recv, depth + 1)
+            return _output_type(expr, 2)
+        if method == "aggregate":
+            return _output_type(expr, 3)
+        if method in ("apply", "process"):
+            return _output_type(expr, 1)
+        if method in ("trigger", "allowed_lateness", "side_output_late_data", "evictor"):
             return element_type(resolver, recv, depth + 1)
     return None
+
+
+def _output_type(call: cst.Call, index: int, keyword: str = "output_type") -> SourceType:
+    info = call_arg(call, index, keyword)
+    return PICKLED if info is None or _is_none(info) else info
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
