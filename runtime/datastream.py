@@ -19,6 +19,9 @@ Public API
     formats them.
 ``typed(elements, type_info) -> list``
     ``from_collection(elements, type_info)``: the elements as Flink hands them to Python.
+``decoded(type_info) -> function``
+    A value as the next operator gets it after a ``key_by`` or ``union`` (Flink encodes and
+    decodes it with the stream's type there).
 ``print(stream, type_info=None, identifier=None)``
     ``DataStream.print()``: collects and prints each element in Flink's format for its type.
 ``execute_and_collect(stream, type_info=None, limit=None)``
@@ -42,6 +45,7 @@ from __future__ import annotations
 import builtins
 import copy
 import decimal
+import functools
 import math
 import struct
 from enum import Enum
@@ -51,6 +55,7 @@ __all__ = [
     "RowKind",
     "Types",
     "typed",
+    "decoded",
     "print",
     "execute_and_collect",
     "rolling_reduce",
@@ -366,6 +371,14 @@ def _to_flink(value, type_info):
     if kind == "FLOAT":
         return _float32(value)
     return value
+
+
+def decoded(type_info):
+    """A function giving a value as Flink's serializers for ``type_info`` give it back: what the
+    next Python operator sees after a ``key_by`` or a ``union`` (a positional ``Row`` under
+    ``Types.ROW_NAMED`` gets the field names, a list under ``Types.TUPLE`` becomes a tuple...)."""
+    _check_supported(type_info)
+    return functools.partial(_to_flink, type_info=type_info)
 
 
 def typed(elements, type_info):

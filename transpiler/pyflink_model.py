@@ -243,6 +243,7 @@ NUMBER_SEQUENCE_SOURCES = {
     "pyflink.datastream.connectors.number_seq.NumberSequenceSource",
     "pyflink.datastream.connectors.NumberSequenceSource",
 }
+ROWS = {"pyflink.common.Row", "pyflink.common.types.Row"}
 OUTPUT_TAGS = {"pyflink.datastream.OutputTag", "pyflink.datastream.output_tag.OutputTag"}
 RUNTIME_MODES = {
     f"{prefix}.RuntimeExecutionMode.{mode}": mode.lower()

@@ -153,20 +153,160 @@ SUPPORTED_TYPES = frozenset({
 IDENTITY_TYPES = frozenset({"STRING", "BYTE", "BOOLEAN", "SHORT", "INT", "LONG", "DOUBLE", "CHAR", "BIG_INT", "PICKLED_BYTE_ARRAY"})
 
 
-def unsupported_types(resolver, node: cst.BaseExpression, depth: int = 0) -> list[str]:
-    """``Types.X`` members in a type expression whose values the shim does not handle."""
+def type_kinds(resolver, node: cst.BaseExpression, depth: int = 0) -> list[str]:
+    """The ``Types.X`` members a type expression uses (through names bound to type expressions)."""
     if depth > 20:
         return []
     found = []
     for call in m.findall(node, m.Call()):
         kind = _types_call(resolver, call)
-        if kind is not None and kind not in SUPPORTED_TYPES:
+        if kind is not None:
             found.append(kind)
     for name in m.findall(node, m.Name()):
         value = resolver.single_value(name) if isinstance(name, cst.Name) else None
         if value is not None and value is not node:
-            found.extend(unsupported_types(resolver, value, depth + 1))
+            found.extend(type_kinds(resolver, value, depth + 1))
     return found
+
+
+def unsupported_types(resolver, node: cst.BaseExpression) -> list[str]:
+    """``Types.X`` members in a type expression whose values the shim does not handle."""
+    return [k for k in type_kinds(resolver, node) if k not in SUPPORTED_TYPES]
+
+
+# Types whose values change when Flink encodes and decodes them (Row field names, tuples, 32-bit floats)
+DECODED_KINDS = frozenset({"ROW", "ROW_NAMED", "TUPLE", "FLOAT"})
+
+
+def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether a stream's elements may be objects a Python function made (which Flink's
+    chained operators pass on as they are) rather than values decoded from Flink's serializers
+    (sources, key_by, union: see ``decoding``)."""
+    if depth > 50:
+        return True
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr)
+        return True if value is None else undecoded(resolver, value, depth + 1)
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return True
+    recv, method = expr.func.value, expr.func.attr.value
+    typ = resolver.type_of(recv)
+    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source"):
+        return False
+    if P.is_stream(typ):
+        if method in ("key_by", "union"):
+            return False
+        if method in SAME_TYPE and method not in ("reduce", "sum", "min", "max", "min_by", "max_by"):
+            return undecoded(resolver, recv, depth + 1)
+        if method in ("map", "flat_map"):
+            return not _makes_conforming(resolver, expr, method)
+    return True
+
+
+def _makes_conforming(resolver, call: cst.Call, method: str) -> bool:
+    """Whether every value the function of ``map``/``flat_map`` produces is, by its syntax,
+    what Flink's serializers give back for the output type: a tuple literal of the right size
+    for ``Types.TUPLE``, ``Row(name=...)`` with the type's field names in order for
+    ``Types.ROW_NAMED``/``ROW`` (fields of types that decode unchanged only)."""
+    info = call_arg(call, 1, "output_type")
+    shape = _shape(resolver, info) if info is not None else None
+    fn = call_arg(call, 0, "func")
+    if shape is None or fn is None:
+        return False
+    produced = _produced(resolver, fn, method)
+    return produced is not None and all(_conforms(resolver, e, shape) for e in produced)
+
+
+def _shape(resolver, info: cst.BaseExpression):
+    """("tuple", n) or ("row", names) for a TUPLE/ROW/ROW_NAMED type of unchanged fields."""
+    node = followed(resolver, info)
+    kind = _types_call(resolver, node)
+    if kind not in ("TUPLE", "ROW", "ROW_NAMED"):
+        return None
+    args = [followed(resolver, a.value) for a in node.args]  # type: ignore[attr-defined]
+    fields = args[-1] if args else None
+    if not isinstance(fields, cst.List) or any(_types_call(resolver, e.value) not in IDENTITY_TYPES for e in fields.elements):
+        return None
+    if kind == "TUPLE":
+        return ("tuple", len(fields.elements))
+    if kind == "ROW":
+        return ("row", [f"f{i}" for i in range(len(fields.elements))])
+    names = args[0]
+    if not isinstance(names, cst.List) or not all(isinstance(e.value, cst.SimpleString) for e in names.elements):
+        return None
+    return ("row", [e.value.evaluated_value for e in names.elements])  # type: ignore[attr-defined]
+
+
+def _produced(resolver, fn: cst.BaseExpression, method: str) -> Optional[list[cst.BaseExpression]]:
+    """The expressions whose values a lambda or def returns (map) or yields (flat_map)."""
+    if isinstance(fn, cst.Lambda):
+        if method == "map":
+            return [fn.body]
+        if isinstance(fn.body, (cst.GeneratorExp, cst.ListComp)):
+            return [fn.body.elt]
+        if isinstance(fn.body, (cst.List, cst.Tuple)):
+            return [e.value for e in fn.body.elements if not isinstance(e, cst.StarredElement)] if not any(isinstance(e, cst.StarredElement) for e in fn.body.elements) else None
+        return None
+    target = resolver.local_def(fn)
+    if not isinstance(target, cst.FunctionDef):
+        return None
+    found: list[cst.BaseExpression] = []
+    ok = True
+
+    class V(cst.CSTVisitor):
+        def visit_FunctionDef(self, node):
+            return node is target
+
+        def visit_Lambda(self, node):
+            return False
+
+        def visit_ClassDef(self, node):
+            return False
+
+        def visit_Return(self, node):
+            nonlocal ok
+            if method == "map":
+                if node.value is None:
+                    ok = False
+                else:
+                    found.append(node.value)
+
+        def visit_Yield(self, node):
+            nonlocal ok
+            if method != "flat_map" or node.value is None or isinstance(node.value, cst.From):
+                ok = False
+            else:
+                found.append(node.value)  # type: ignore[arg-type]
+
+    target.visit(V())
+    return found if ok and found else None
+
+
+def _conforms(resolver, expr: cst.BaseExpression, shape) -> bool:
+    kind, detail = shape
+    if kind == "tuple":
+        return isinstance(expr, cst.Tuple) and len(expr.elements) == detail and not any(isinstance(e, cst.StarredElement) for e in expr.elements)
+    if not (isinstance(expr, cst.Call) and resolver.qualified_name(expr.func) in P.ROWS):
+        return False
+    return [a.keyword.value if a.keyword is not None else None for a in expr.args] == detail and not any(a.star for a in expr.args)
+
+
+def decoding(ctx, streams: list[cst.BaseExpression], site: cst.CSTNode) -> Optional[cst.BaseExpression]:
+    """``f2s.decoded(type_info)`` when elements of the (original) ``streams`` cross a Flink
+    serializer at ``site`` (key_by, union) and may come out different from what went in: a
+    positional Row gets the type's field names, a list becomes a tuple, a float gets 32 bits.
+    None when nothing changes (or the type cannot be followed)."""
+    t = element_type(ctx.resolver, streams[0])
+    if not isinstance(t, cst.BaseExpression) or not DECODED_KINDS & set(type_kinds(ctx.resolver, t)):
+        return None
+    if not any(undecoded(ctx.resolver, s) for s in streams):
+        return None
+    if unsupported_types(ctx.resolver, t):
+        return None
+    known, type_info = type_expression(ctx, t, site)
+    if not known or type_info is None:
+        return None
+    return ctx.expr("{decoded}({t})", decoded=ctx.shim("decoded"), t=type_info)
 
 
 def basic_type(resolver, node: cst.BaseExpression) -> Optional[str]:

@@ -4,9 +4,17 @@ The key selector is a lambda, a def, any callable or a ``KeySelector`` class
 (``Cls().get_key``); ``key_type`` only types the key inside Flink and is dropped. The operators
 of a keyed stream unwrap it: ``reduce``/``sum``/... reduce per key, ``map``/``filter``/``print``
 work on its ``values()``.
+
+``key_by`` sends the elements through Flink's serializers for the stream's type: the keyed
+operators get them decoded again, which changes objects a Python function made in a way that
+does not match the type (a positional ``Row`` under ``Types.ROW_NAMED`` gets the field names,
+a list under ``Types.TUPLE`` becomes a tuple, ``Types.FLOAT`` keeps 32 bits). Where that can
+happen (a ``Types.ROW``/``TUPLE``/``FLOAT`` stream made by a Python function),
+``mapValues(f2s.decoded(type_info))`` does the same; elements straight from a source are
+decoded already.
 """
 
-from flink2spark.rules.pyflink._common import as_stream, program, spark_program
+from flink2spark.rules.pyflink._common import as_stream, decoding, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -21,7 +29,8 @@ rule = Rule(
                 "\n\nclass ByFirst(KeySelector):\n    def get_key(self, value):\n        return value[0]\n\n\n"
                 "pairs = env.from_collection([('a', 1)])\n"
                 "a = pairs.key_by(lambda p: p[0], key_type=Types.STRING())\n"
-                "b = pairs.key_by(ByFirst())\n",
+                "b = pairs.key_by(ByFirst())\n"
+                "c = pairs.map(lambda p: [p[0], p[1]], Types.TUPLE([Types.STRING(), Types.INT()])).key_by(lambda p: p[0])\n",
                 imports="from pyflink.common import Types\nfrom pyflink.datastream import KeySelector\n",
             ),
             spark_program(
@@ -29,6 +38,12 @@ rule = Rule(
                 'pairs = env.sparkContext.parallelize([("a", 1)])\n'
                 "a = pairs.keyBy(lambda p: p[0])\n"
                 "b = pairs.keyBy(ByFirst().get_key)\n"
+                "c = (\n"
+                "    pairs.map(lambda p: [p[0], p[1]])\n"
+                "    .keyBy(lambda p: p[0])\n"
+                "    .mapValues(f2s.decoded(f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()])))\n"
+                ")\n",
+                shim=True,
             ),
         ),
     ],
@@ -42,4 +57,6 @@ def convert(ctx):
     fn = ctx.function(seg, "key")
     if fn is None:
         return None
-    return ctx.expr("{ds}.keyBy({fn})", ds=as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type), fn=fn)
+    keyed = ctx.expr("{ds}.keyBy({fn})", ds=as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type), fn=fn)
+    decode = decoding(ctx, [seg.original.func.value], seg.original)  # type: ignore[attr-defined]
+    return keyed if decode is None else ctx.expr("{k}.mapValues({d})", k=keyed, d=decode)

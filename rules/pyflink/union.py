@@ -2,9 +2,12 @@
 
 Flink interleaves the inputs in no particular order; Spark's union keeps them one after the
 other, one of Flink's possible orders. Keyed streams contribute their elements (``values()``).
+Like ``key_by``, a union passes the elements through Flink's serializers: where that changes
+objects a Python function made (``Types.ROW``/``TUPLE``/``FLOAT`` streams),
+``map(f2s.decoded(type_info))`` follows.
 """
 
-from flink2spark.rules.pyflink._common import as_stream, program, spark_program
+from flink2spark.rules.pyflink._common import as_stream, decoding, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -33,4 +36,6 @@ def convert(ctx):
     for original, converted in zip(seg.original_args, seg.args):
         other = as_stream(ctx, converted.value, ctx.resolver.type_of(original.value))
         result = ctx.expr("{a}.union({b})", a=result, b=other)
-    return result
+    streams = [seg.original.func.value, *(a.value for a in seg.original_args)]  # type: ignore[attr-defined]
+    decode = decoding(ctx, streams, seg.original)
+    return result if decode is None else ctx.expr("{u}.map({d})", u=result, d=decode)
