@@ -178,14 +178,33 @@ def unsupported_types(resolver, node: cst.BaseExpression) -> list[str]:
 DECODED_KINDS = frozenset({"ROW", "ROW_NAMED", "TUPLE", "FLOAT"})
 
 
+def consumers(resolver, call: cst.CSTNode) -> int:
+    """How many operators read the stream ``call`` makes: the uses of the variable it is
+    assigned to (each one reads the whole stream), else 1."""
+    parent = resolver.parent(call)
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+        target = parent.targets[0].target
+        try:
+            scope = resolver.meta(ScopeProvider, target)
+        except KeyError:
+            return 1
+        if scope is None:
+            return 1
+        return sum(len(a.references) for a in scope.assignments[target.value] if a.node is target)
+    return 1
+
+
 def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
-    """Whether a stream's elements may be objects a Python function made (which Flink's
-    chained operators pass on as they are) rather than values decoded from Flink's serializers
-    (sources, key_by, union: see ``decoding``)."""
+    """Whether a stream's elements may be objects a Python function made rather than values
+    decoded from Flink's serializers. PyFlink fuses a Python operator with the next one only
+    when that one is its single consumer: the objects then go on as they are. Sources, key_by,
+    union and the outputs with several consumers are decoded (see ``decoding``)."""
     if depth > 50:
         return True
     if isinstance(expr, cst.Name):
         value = resolver.single_value(expr)
+        if value is not None and consumers(resolver, value) > 1:
+            return False  # decoded where it is made (decoded_output)
         return True if value is None else undecoded(resolver, value, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return True
@@ -201,6 +220,17 @@ def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
         if method in ("map", "flat_map"):
             return not _makes_conforming(resolver, expr, method)
     return True
+
+
+def decoded_output(ctx, result: cst.BaseExpression) -> cst.BaseExpression:
+    """``result.map(f2s.decoded(type_info))`` when the stream a Python operator makes here has
+    several consumers: Flink does not fuse the operator with them and each gets the elements
+    decoded from the stream's serializers."""
+    outer = ctx.outer
+    if consumers(ctx.resolver, outer) < 2:
+        return result
+    decode = decoding(ctx, [outer], outer)
+    return result if decode is None else ctx.expr("{r}.map({d})", r=result, d=decode)
 
 
 def _makes_conforming(resolver, call: cst.Call, method: str) -> bool:

@@ -11,7 +11,7 @@ BATCH mode), with Flink's exact semantics from ``f2s.Sum/Min/Max/MinBy/MaxBy``:
 * ``field`` is an index, or a field name on Rows; on a basic type only field 0.
 """
 
-from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.rules.pyflink._common import decoded_output, program, spark_program
 from flink2spark.rules.pyflink.reduce import reducer
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -52,4 +52,4 @@ def convert(ctx):
     if shim is None:
         return None
     field = seg.args[0].value if seg.args else ctx.expr("0")
-    return ctx.expr("{reduce}({keyed}, {agg}({field}))", reduce=shim, keyed=ctx.site.receiver, agg=ctx.shim(SHIM[seg.method]), field=field)
+    return decoded_output(ctx, ctx.expr("{reduce}({keyed}, {agg}({field}))", reduce=shim, keyed=ctx.site.receiver, agg=ctx.shim(SHIM[seg.method]), field=field))

@@ -12,7 +12,7 @@ order (Flink's order at parallelism 1) and results come out in stream order. The
 of the module's ``set_runtime_mode`` calls; when it cannot be told, a TODO is left.
 """
 
-from flink2spark.rules.pyflink._common import program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._common import decoded_output, program, runtime_mode, spark_program
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -80,4 +80,4 @@ def convert(ctx):
     fn = ctx.function(seg, "reduce")
     if fn is None:
         return None
-    return ctx.expr("{reduce}({keyed}, {fn})", reduce=shim, keyed=ctx.site.receiver, fn=fn)
+    return decoded_output(ctx, ctx.expr("{reduce}({keyed}, {fn})", reduce=shim, keyed=ctx.site.receiver, fn=fn))

@@ -12,11 +12,16 @@ instance, Spark once per partition (NOTE F2S203): results are the same unless th
 effects. ``open`` may ask its runtime context for task information only; a class using keyed
 state (``runtime_context.get_state(...)``) is left with a TODO.
 
-``output_type`` only decides how later ``print``/``execute_and_collect`` format the elements
-(Flink's chained Python operators pass their objects on unchanged).
+``output_type`` decides how later ``print``/``execute_and_collect`` format the elements. PyFlink
+fuses a Python operator with the next one when that is its only consumer and passes its
+objects on as they are; a stream read by several operators (a variable used more than once)
+reaches each of them through Flink's serializers for ``output_type``, which gives a positional
+``Row`` the type's field names and ``Types.FLOAT`` values 32 bits: there the result is followed
+by ``map(f2s.decoded(output_type))`` (not needed when the function visibly returns values of
+the right shape, or for types decoded unchanged).
 """
 
-from flink2spark.rules.pyflink._common import as_stream, program, spark_program
+from flink2spark.rules.pyflink._common import as_stream, decoded_output, program, spark_program
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -108,10 +113,11 @@ def convert(ctx):
             f"{info.node.name.value}.open()/close() run once per Spark partition (Flink: once per parallel instance);"
             " results are the same unless they have side effects",
         )
-        return ctx.expr(
-            '{ds}.mapPartitionsWithIndex({wrap}({fn}, "%s"))' % seg.method, ds=stream, wrap=ctx.shim("with_open_close"), fn=instance
+        return decoded_output(
+            ctx,
+            ctx.expr('{ds}.mapPartitionsWithIndex({wrap}({fn}, "%s"))' % seg.method, ds=stream, wrap=ctx.shim("with_open_close"), fn=instance),
         )
     fn = ctx.function(seg, seg.method)
     if fn is None:
         return None
-    return ctx.expr("{ds}.%s({fn})" % SPARK[seg.method], ds=stream, fn=fn)
+    return decoded_output(ctx, ctx.expr("{ds}.%s({fn})" % SPARK[seg.method], ds=stream, fn=fn))
