@@ -215,6 +215,10 @@ class Converter(cst.CSTTransformer):
 
     # -- markers -------------------------------------------------------------------------
     def mark(self, node: cst.CSTNode, severity: str, code: str, message: str) -> None:
+        label = "TODO" if severity == "todo" else "NOTE"
+        text = f"# {label}(flink2spark): {code} {message}"
+        if severity == "todo" and self._already_marked(node, text):
+            return  # converted before: the statement carries its TODO for porting by hand already
         try:
             pos = self.get_metadata(PositionProvider, node)
             line, col = pos.start.line, pos.start.column + 1
@@ -224,8 +228,6 @@ class Converter(cst.CSTTransformer):
         stmt = node
         while stmt is not None and not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             stmt = self.resolver.parent(stmt)
-        label = "TODO" if severity == "todo" else "NOTE"
-        text = f"# {label}(flink2spark): {code} {message}"
         if stmt is not None:
             self._stmt_comments.setdefault(id(stmt), [])
             if text not in self._stmt_comments[id(stmt)]:
@@ -487,8 +489,6 @@ class Converter(cst.CSTTransformer):
                     site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
             return self._apply(rule, site, original, updated)
         if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
-            if self._already_marked(original):
-                return updated  # converted before: the statement is marked for porting by hand already
             self.mark(
                 original,
                 "todo",
@@ -506,9 +506,10 @@ class Converter(cst.CSTTransformer):
             return self._apply(rule, site, original, updated)
         return updated
 
-    def _already_marked(self, node: cst.CSTNode) -> bool:
-        """Whether the statement of ``node`` already carries a flink2spark TODO in the input
-        (a file converted before, with constructs left as they were)."""
+    def _already_marked(self, node: cst.CSTNode, text: str) -> bool:
+        """Whether the statement of ``node`` carries flink2spark TODOs in the input (a file
+        converted before, with constructs left as they were) but not ``text``: a new TODO
+        there would only repeat, in other words, what the earlier conversion said."""
         stmt = node
         while stmt is not None and not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             stmt = self.resolver.parent(stmt)
@@ -517,7 +518,7 @@ class Converter(cst.CSTTransformer):
         comments = [ln.comment.value for ln in stmt.leading_lines if ln.comment is not None]  # type: ignore[attr-defined]
         if self.resolver.module.body and self.resolver.module.body[0] is stmt:
             comments += list(self._header_comments)
-        return any(c.startswith("# TODO(flink2spark):") for c in comments)
+        return text not in comments and any(c.startswith("# TODO(flink2spark):") for c in comments)
 
     def _hint(self, typ: str, method: str) -> Optional[str]:
         hints = getattr(self.model, "HINTS", {})

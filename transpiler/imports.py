@@ -88,11 +88,15 @@ def _used_names(module: cst.Module) -> set[str]:
     return names
 
 
-def mark_leftover_imports(module: cst.Module, todo_code: str, message: str | None = None) -> tuple[cst.Module, list[tuple[cst.CSTNode, str, str]]]:
+def mark_leftover_imports(
+    module: cst.Module, todo_code: str, message: str | None = None, exports: dict[str, tuple[str, ...]] | None = None
+) -> tuple[cst.Module, list[tuple[cst.CSTNode, str, str]]]:
     """Drop unused Flink star imports; put a TODO beside every Flink import still present.
 
+    ``exports``: what each module exports (the API model's ``EXPORTS``; DataSet's by default).
     Returns the module and (statement, code, message) for each TODO added, for the report.
     """
+    exports = A.EXPORTS if exports is None else exports
     used = _used_names(module)
     found: list[tuple[cst.CSTNode, str, str]] = []
     header = {ln.comment.value for ln in module.header if ln.comment is not None}
@@ -106,7 +110,7 @@ def mark_leftover_imports(module: cst.Module, todo_code: str, message: str | Non
                 if isinstance(small, cst.ImportFrom) and not small.relative:
                     mod = dotted(small.module) if small.module else None
                     if _flink_module(mod) and isinstance(small.names, cst.ImportStar):
-                        exported = set(A.EXPORTS.get(mod or "", ()))
+                        exported = set(exports.get(mod or "", ()))
                         if exported and not exported & used and message is None:
                             continue  # nothing from it is used any more
                         notes.append((todo_code, message or f"star import from {mod}: import the names used explicitly"))

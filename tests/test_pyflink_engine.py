@@ -1,0 +1,143 @@
+"""The PyFlink rule set beyond single rule examples: runtime mode, types, markers, leftovers."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from flink2spark.transpiler.engine import convert_source
+
+HEAD = (
+    "from pyflink.common import Types\n"
+    "from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment\n\n"
+    "env = StreamExecutionEnvironment.get_execution_environment()\n"
+)
+
+
+def convert(body: str, head: str = HEAD):
+    result = convert_source(head + body, "job.py")
+    assert result.output is not None, result.markers
+    cst.parse_module(result.output)
+    assert convert_source(result.output, "job.py").output == result.output  # idempotent
+    return result
+
+
+def codes(result, severity="todo"):
+    return [m.code for m in result.markers if m.severity == severity]
+
+
+def test_runtime_mode_decides_rolling_or_final_reduce():
+    body = "env.from_collection([1]).key_by(lambda x: x).reduce(lambda a, b: a + b).print()\n"
+    assert "f2s.rolling_reduce(" in convert(body).output  # STREAMING is Flink's default
+    for mode in ("BATCH", "AUTOMATIC"):
+        out = convert(f"env.set_runtime_mode(RuntimeExecutionMode.{mode})\n" + body).output
+        assert "f2s.final_reduce(" in out and "set_runtime_mode" not in out
+    streaming = convert("env.set_runtime_mode(RuntimeExecutionMode.STREAMING)\n" + body)
+    assert "f2s.rolling_reduce(" in streaming.output and streaming.status == "converted"
+
+
+def test_runtime_mode_that_cannot_be_told_leaves_todos():
+    result = convert("env.set_runtime_mode(MODE)\nenv.from_collection([1]).key_by(lambda x: x).sum(0).print()\n")
+    assert codes(result) == ["F2S204", "F2S204"]
+    assert "env.set_runtime_mode(MODE)" in result.output and ".sum(0)" in result.output
+    two_modes = convert(
+        "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+        "other = StreamExecutionEnvironment.get_execution_environment()\n"
+        "other.set_runtime_mode(RuntimeExecutionMode.STREAMING)\n"
+        "env.from_collection([1]).key_by(lambda x: x).max(0).print()\n"
+    )
+    assert codes(two_modes) == ["F2S204"]
+
+
+def test_keyed_print_drops_its_identifier_as_pyflink_does():
+    out = convert("env.from_collection([1]).key_by(lambda x: x).print('ignored')\n").output
+    assert "f2s.print(env.sparkContext.parallelize([1]).keyBy(lambda x: x).values())" in out
+
+
+def test_print_of_a_stream_whose_type_cannot_be_followed_has_a_note():
+    result = convert("\n\ndef show(ds):\n    ds.print()\n\n\nshow(env.from_collection([(1,)], Types.TUPLE([Types.INT()])))\n")
+    assert codes(result, "note") == ["F2S205", "F2S207"] and result.status == "converted"
+    assert "    f2s.print(ds)\n" in result.output
+
+
+def test_type_expression_is_not_copied_where_its_names_mean_something_else():
+    result = convert(
+        "\n\ndef make():\n    t = Types.TUPLE([Types.INT()])\n    return env.from_collection([(1,)], t)\n\n\n"
+        "make().print()\n"
+    )
+    assert "F2S207" in codes(result, "note")
+
+
+def test_unknown_and_unconverted_methods_say_pyflink():
+    result = convert("env.from_collection([1]).frobnicate()\nenv.from_collection([1]).shuffle().print()\n")
+    messages = [m.message for m in result.markers if m.severity == "todo"]
+    assert messages[0] == "DataStream.frobnicate() is not part of Flink's PyFlink DataStream API"
+    assert messages[1] == "DataStream.shuffle() has no conversion"
+    assert all("DataSet" not in m for m in messages)
+
+
+def test_any_builtin_callable_is_a_function():
+    result = convert("env.from_collection(['a']).map(str.upper).filter(len).print()\n")
+    assert result.status == "converted" and ".map(str.upper).filter(len)" in result.output
+
+
+def test_unknown_function_object_is_left_with_a_todo():
+    result = convert("env.from_collection(['a']).flat_map(Tokenizer()).print()\n", head="from mylib import Tokenizer\n" + HEAD)
+    assert codes(result) == ["F2S201"] and ".flat_map(Tokenizer())" in result.output
+
+
+def test_function_class_with_keyed_state_stays_as_it_is():
+    result = convert(
+        "\n\nclass Dedup(FlatMapFunction):\n"
+        "    def open(self, runtime_context):\n"
+        "        self.seen = runtime_context.get_state(ValueStateDescriptor('seen', Types.BOOLEAN()))\n\n"
+        "    def flat_map(self, value):\n"
+        "        yield value\n\n\n"
+        "env.from_collection([1]).key_by(lambda x: x).flat_map(Dedup()).print()\n",
+        head="from pyflink.datastream.functions import FlatMapFunction\nfrom pyflink.datastream.state import ValueStateDescriptor\n" + HEAD,
+    )
+    assert "class Dedup(FlatMapFunction):" in result.output  # base kept: not converted
+    todos = [m for m in result.markers if m.code == "F2S202"]
+    assert len(todos) == 2 and "runtime_context.get_state()" in todos[0].message
+
+
+def test_source_used_twice_stays_with_todo():
+    result = convert(
+        "numbers = NumberSequenceSource(1, 3)\n"
+        "env.from_source(numbers, WatermarkStrategy.no_watermarks(), 'a').print()\n"
+        "env.from_source(numbers, WatermarkStrategy.no_watermarks(), 'b').print()\n",
+        head="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors.number_seq import NumberSequenceSource\n"
+        + HEAD,
+    )
+    assert "numbers = NumberSequenceSource(1, 3)" in result.output
+    assert codes(result).count("F2S200") == 3
+
+
+def test_event_time_source_stays_with_todo():
+    result = convert(
+        "env.from_source(NumberSequenceSource(1, 3), WatermarkStrategy.for_monotonous_timestamps(), 'n').print()\n",
+        head="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors.number_seq import NumberSequenceSource\n"
+        + HEAD,
+    )
+    assert any("watermark strategy" in m.message for m in result.markers)
+
+
+def test_star_import_is_resolved_and_dropped():
+    result = convert(
+        "env.from_collection([1]).print()\n",
+        head="from pyflink.datastream import *\n\nenv = StreamExecutionEnvironment.get_execution_environment()\n",
+    )
+    assert result.status == "converted" and "pyflink" not in result.output
+
+
+def test_every_pyflink_import_left_carries_a_todo():
+    result = convert(
+        "env.from_collection([1]).key_by(lambda x: x).window(TumblingEventTimeWindows.of(Time.seconds(1))).reduce(max).print()\n",
+        head="from pyflink.common import Time\nfrom pyflink.datastream.window import TumblingEventTimeWindows\n" + HEAD,
+    )
+    lines = result.output.splitlines()
+    for i, line in enumerate(lines):
+        if re.match(r"(from|import) pyflink", line):
+            assert lines[i - 1].startswith("# TODO(flink2spark): F2S208 "), result.output
+    assert "windows and event time are not converted yet" in result.output
