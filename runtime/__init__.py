@@ -5,4 +5,6 @@ dependencies (libcst, black), so the package can be shipped with ``spark-submit 
 
 - :mod:`flink2spark.runtime.dataset`: legacy Flink DataSet Python API helpers
   (Stringify formatting, single-file sinks, Flink iterators, aggregations, broadcast sets).
+- :mod:`flink2spark.runtime.datastream`: PyFlink DataStream API helpers (PyFlink's Row and
+  type information, print formats, rolling/final keyed reductions, open/close around partitions).
 """
