@@ -753,3 +753,16 @@ def with_open_close(function, method):
 # converted programs keep using (NAME_MAP of the PyFlink model) are f2s.<name> as well.
 from flink2spark.runtime import windows  # noqa: E402
 from flink2spark.runtime.windows import Duration, Time, TimestampAssigner, WatermarkStrategy  # noqa: E402,F401
+from flink2spark.runtime.windows import (  # noqa: E402,F401
+    TumblingEventTimeWindows,
+    SlidingEventTimeWindows,
+    EventTimeSessionWindows,
+    DynamicEventTimeSessionWindows,
+    CountTumblingWindowAssigner,
+    CountSlidingWindowAssigner,
+    SessionWindowTimeGapExtractor,
+    TimeWindow,
+    CountWindow,
+    ProcessWindowFunction,
+    ProcessAllWindowFunction,
+)

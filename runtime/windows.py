@@ -246,3 +246,375 @@ def reducing_values(fn):
         return b[0], fn(a[1], b[1])
 
     return reduce
+
+
+# ---------------------------------------------------------------------------------------------
+# Windows and window assigners (PyFlink's pyflink.datastream.window, a pure Python
+# implementation there too; adapted from Apache Flink 2.3, Apache License 2.0)
+
+MAX_LONG_VALUE = MAX_WATERMARK
+
+
+class TimeWindow(object):
+    """``[start, end)``; ``max_timestamp()`` is ``end - 1``."""
+
+    def __init__(self, start, end):
+        self.start = start
+        self.end = end
+
+    def max_timestamp(self):
+        return self.end - 1
+
+    def intersects(self, other):
+        return self.start <= other.end and self.end >= other.start
+
+    def cover(self, other):
+        return TimeWindow(min(self.start, other.start), max(self.end, other.end))
+
+    @staticmethod
+    def get_window_start_with_offset(timestamp, offset, window_size):
+        return timestamp - (timestamp - offset + window_size) % window_size
+
+    def __eq__(self, other):
+        return isinstance(other, TimeWindow) and (self.start, self.end) == (other.start, other.end)
+
+    def __hash__(self):
+        return hash((self.start, self.end))
+
+    def __lt__(self, other):
+        return (self.start, self.end) < (other.start, other.end)
+
+    def __repr__(self):
+        return "TimeWindow(start={}, end={})".format(self.start, self.end)
+
+
+class CountWindow(object):
+    """A count window: its ``id``; ``max_timestamp()`` is Long.MAX_VALUE."""
+
+    def __init__(self, id):  # noqa: A002 - PyFlink's name
+        self.id = id
+
+    def max_timestamp(self):
+        return MAX_LONG_VALUE
+
+    def __eq__(self, other):
+        return isinstance(other, CountWindow) and self.id == other.id
+
+    def __hash__(self):
+        return hash(self.id)
+
+    def __repr__(self):
+        return "CountWindow(id={})".format(self.id)
+
+
+def _no_timestamp_error():
+    return ValueError(
+        "Record has Java Long.MIN_VALUE timestamp (= no timestamp marker). Is the time characteristic set to "
+        "'ProcessingTime', or did you forget to call 'data_stream.assign_timestamps_and_watermarks(...)'?"
+    )
+
+
+class _Assigner(object):
+    event_time = True
+    merging = False
+    count = False
+
+    def windows(self, value, timestamp, count):
+        raise NotImplementedError
+
+
+class TumblingEventTimeWindows(_Assigner):
+    def __init__(self, size, offset):
+        if abs(offset) >= size:
+            raise ValueError("TumblingEventTimeWindows parameters must satisfy abs(offset) < size")
+        self._size, self._offset = size, offset
+
+    @classmethod
+    def of(cls, size, offset=None):
+        return cls(size.to_milliseconds(), 0 if offset is None else offset.to_milliseconds())
+
+    def windows(self, value, timestamp, count):
+        if timestamp <= NO_TIMESTAMP:
+            raise _no_timestamp_error()
+        start = TimeWindow.get_window_start_with_offset(timestamp, self._offset, self._size)
+        return [TimeWindow(start, start + self._size)]
+
+
+class SlidingEventTimeWindows(_Assigner):
+    def __init__(self, size, slide, offset):
+        if abs(offset) >= slide or size <= 0:
+            raise ValueError("SlidingEventTimeWindows parameters must satisfy abs(offset) < slide and size > 0")
+        self._size, self._slide, self._offset = size, slide, offset
+
+    @classmethod
+    def of(cls, size, slide, offset=None):
+        return cls(size.to_milliseconds(), slide.to_milliseconds(), 0 if offset is None else offset.to_milliseconds())
+
+    def windows(self, value, timestamp, count):
+        if timestamp <= NO_TIMESTAMP:
+            raise _no_timestamp_error()
+        last_start = TimeWindow.get_window_start_with_offset(timestamp, self._offset, self._slide)
+        return [TimeWindow(start, start + self._size) for start in range(last_start, timestamp - self._size, -self._slide)]
+
+
+class EventTimeSessionWindows(_Assigner):
+    merging = True
+
+    def __init__(self, session_gap):
+        if session_gap <= 0:
+            raise ValueError("EventTimeSessionWindows parameters must satisfy 0 < size")
+        self._session_gap = session_gap
+
+    @staticmethod
+    def with_gap(size):
+        return EventTimeSessionWindows(size.to_milliseconds())
+
+    @staticmethod
+    def with_dynamic_gap(extractor):
+        return DynamicEventTimeSessionWindows(extractor)
+
+    def windows(self, value, timestamp, count):
+        if timestamp <= NO_TIMESTAMP:
+            raise _no_timestamp_error()
+        return [TimeWindow(timestamp, timestamp + self._session_gap)]
+
+
+class DynamicEventTimeSessionWindows(_Assigner):
+    merging = True
+
+    def __init__(self, extractor):
+        self._extractor = extractor
+
+    @staticmethod
+    def with_dynamic_gap(extractor):
+        return DynamicEventTimeSessionWindows(extractor)
+
+    def windows(self, value, timestamp, count):
+        gap = self._extractor.extract(value)
+        if gap <= 0:
+            raise ValueError("Dynamic session time gap must satisfy 0 < gap")
+        return [TimeWindow(timestamp, timestamp + gap)]
+
+
+class CountTumblingWindowAssigner(_Assigner):
+    event_time = False
+    count = True
+
+    def __init__(self, window_size):
+        if window_size <= 0:
+            raise ValueError("The window size must be larger than 0")
+        self._size = window_size
+        self._slide = window_size
+
+    @staticmethod
+    def of(window_size):
+        return CountTumblingWindowAssigner(window_size)
+
+    def windows(self, value, timestamp, count):
+        return [CountWindow(count // self._size)]
+
+
+class CountSlidingWindowAssigner(_Assigner):
+    event_time = False
+    count = True
+
+    def __init__(self, window_size, window_slide):
+        if window_size <= 0 or window_slide <= 0:
+            raise ValueError("The window size and slide must be larger than 0")
+        self._size, self._slide = window_size, window_slide
+
+    @staticmethod
+    def of(window_size, window_slide):
+        return CountSlidingWindowAssigner(window_size, window_slide)
+
+    def windows(self, value, timestamp, count):
+        last_id = count // self._slide
+        last_start = last_id * self._slide
+        last_end = last_start + self._size - 1
+        found = []
+        while last_id >= 0 and last_start <= count <= last_end:
+            found.append(CountWindow(last_id))
+            last_id -= 1
+            last_start -= self._slide
+            last_end -= self._slide
+        return found
+
+
+class SessionWindowTimeGapExtractor(object):
+    """``extract(element)``: the session gap of an element, in milliseconds."""
+
+    def extract(self, element):
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------------------------
+# Window functions
+
+
+class _Context(object):
+    """What ``ProcessWindowFunction.process`` gets as ``context``."""
+
+    def __init__(self, window):
+        self._window = window
+
+    def window(self):
+        return self._window
+
+    def current_processing_time(self):
+        import time
+
+        return int(time.time() * 1000)
+
+    def current_watermark(self):
+        return MAX_WATERMARK  # windows fire at the end of the bounded input
+
+
+class ProcessWindowFunction(object):
+    """``pyflink.datastream.functions.ProcessWindowFunction`` (base dropped by the conversion;
+    ``ProcessWindowFunction.Context`` stays usable in annotations)."""
+
+    Context = _Context
+
+
+class ProcessAllWindowFunction(object):
+    Context = _Context
+
+
+def _merge_sessions(assigned):
+    """Merge the windows of (window, element) pairs as Flink's MergingWindowSet does at the end
+    of the input: windows that intersect (touching included) become their cover."""
+    merged = []  # [window, [elements in arrival order]]
+    for window, item in sorted(assigned, key=lambda wi: (wi[0].start, wi[0].end)):
+        if merged and merged[-1][0].intersects(window):
+            merged[-1][0] = merged[-1][0].cover(window)
+            merged[-1][1].append(item)
+        else:
+            merged.append([window, [item]])
+    return [(w, sorted(items, key=lambda i: i[0])) for w, items in merged]
+
+
+class Windows(object):
+    """``key_by(...).window(assigner)`` / ``window_all(assigner)`` / ``count_window(...)`` of a
+    bounded stream: each window gets all its elements and fires at the end of the input (time
+    windows; Flink's final watermark) or when full (count windows; partial ones never fire).
+
+    ``stream``: keyed, a pair RDD ``(key, value)`` (timestamped: ``(key, (timestamp, value))``);
+    not keyed, values or ``(timestamp, value)`` pairs. The window function sees a window's
+    elements in stream order (in BATCH mode, by timestamp: Flink sorts the keyed input by key
+    and timestamp). Results are timestamped streams ``(timestamp, result)`` (time windows:
+    ``window.max_timestamp()``; count windows: the timestamp of the element that filled the
+    window), except count windows over a stream without timestamps, which give plain values.
+    """
+
+    def __init__(self, stream, assigner, keyed=True, timestamped=False, batch=False):
+        self._stream = stream
+        self._assigner = assigner
+        self._keyed = keyed
+        self._timestamped = timestamped
+        self._batch = batch
+
+    # -- the windows of each key ---------------------------------------------------------------
+    def _fire(self, emit):
+        """RDD of the results of ``emit(key, window, elements)`` (an iterable) for every window
+        that fires, as (timestamp, result) pairs (plain results for count windows without
+        timestamps)."""
+        assigner, keyed, timestamped, batch = self._assigner, self._keyed, self._timestamped, self._batch
+        stream = self._stream if keyed else self._stream.map(lambda record: (None, record))
+
+        def number(partition, records):
+            for n, (key, record) in enumerate(records):
+                ts, value = record if timestamped else (NO_TIMESTAMP, record)
+                yield key, ((partition, n), ts, value)
+
+        def windows_of(kv):
+            key, items = kv
+            items = sorted(items, key=(lambda i: (i[1], i[0])) if batch else (lambda i: i[0]))
+            out = []
+            if assigner.count:
+                contents = {}
+                for count, (position, ts, value) in enumerate(items):
+                    for window in assigner.windows(value, ts, count):
+                        contents.setdefault(window.id, []).append(value)
+                        if len(contents[window.id]) == assigner._size:
+                            for result in emit(key, window, contents.pop(window.id)):
+                                out.append(((position, 0), ts, result))
+                return out
+            assigned = [(w, item) for item in items for w in assigner.windows(item[2], item[1], None)]
+            if assigner.merging:
+                groups = _merge_sessions(assigned)
+            else:
+                by_window = {}
+                for window, item in assigned:
+                    by_window.setdefault(window, []).append(item)
+                groups = list(by_window.items())
+            first = items[0][0]
+            for window, members in groups:
+                for n, result in enumerate(emit(key, window, [i[2] for i in members])):
+                    out.append(((window.max_timestamp(), first, n), window.max_timestamp(), result))
+            return out
+
+        fired = stream.mapPartitionsWithIndex(number).groupByKey().flatMap(windows_of)
+        ordered = fired.sortBy(lambda r: r[0], numPartitions=max(self._stream.getNumPartitions(), 1))
+        if assigner.count and not timestamped:
+            return ordered.map(lambda r: r[2])
+        return ordered.map(lambda r: (r[1], r[2]))
+
+    # -- window functions (closures capture no RDD: only the function objects) ---------------
+    def reduce(self, reduce_function, window_function=None):
+        """``WindowedStream.reduce(f[, window_function])``: the elements reduced in order."""
+        reduce_function = getattr(reduce_function, "reduce", reduce_function)
+        keyed = self._keyed
+
+        def emit(key, window, values):
+            acc = values[0]
+            for value in values[1:]:
+                acc = reduce_function(acc, value)
+            return [acc] if window_function is None else _call(window_function, keyed, key, window, [acc])
+
+        return self._fire(emit)
+
+    def aggregate(self, aggregate_function, window_function=None):
+        """``WindowedStream.aggregate(AggregateFunction[, window_function])``."""
+        keyed = self._keyed
+
+        def emit(key, window, values):
+            acc = aggregate_function.create_accumulator()
+            for value in values:
+                acc = aggregate_function.add(value, acc)
+            result = aggregate_function.get_result(acc)
+            return [result] if window_function is None else _call(window_function, keyed, key, window, [result])
+
+        return self._fire(emit)
+
+    def process(self, process_window_function):
+        """``WindowedStream.process(ProcessWindowFunction)``: ``process(key, context,
+        elements)`` (all-windows: ``process(context, elements)``) returns an iterable."""
+        keyed = self._keyed
+
+        def emit(key, window, values):
+            return _call(process_window_function, keyed, key, window, values)
+
+        return self._fire(emit)
+
+    def apply(self, window_function):
+        """``WindowedStream.apply(WindowFunction)``: ``apply(key, window, elements)``
+        (all-windows: ``apply(window, elements)``) returns an iterable."""
+        keyed = self._keyed
+
+        def emit(key, window, values):
+            return _call(window_function, keyed, key, window, values)
+
+        return self._fire(emit)
+
+
+def _call(fn, keyed, key, window, elements):
+    """A window function on one window: ``ProcessWindowFunction.process`` or
+    ``WindowFunction.apply`` (their all-windows forms take no key); None counts as no result."""
+    if hasattr(fn, "process"):
+        context = _Context(window)
+        out = fn.process(key, context, elements) if keyed else fn.process(context, elements)
+    elif hasattr(fn, "apply"):
+        out = fn.apply(key, window, elements) if keyed else fn.apply(window, elements)
+    else:
+        raise TypeError("%r is neither a ProcessWindowFunction nor a WindowFunction" % (fn,))
+    return () if out is None else out

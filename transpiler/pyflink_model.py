@@ -496,6 +496,17 @@ for _name, _method in {
 
 # Event time and windows (rules/pyflink/timestamps.py, windows.py): their PyFlink bases are dropped too.
 FUNCTION_CLASSES["pyflink.common.watermark_strategy.TimestampAssigner"] = ("TimestampAssigner", "extract_timestamp")
+for _name, _method in {
+    "AggregateFunction": "add",
+    "ProcessWindowFunction": "process",
+    "ProcessAllWindowFunction": "process",
+    "WindowFunction": "apply",
+    "AllWindowFunction": "apply",
+}.items():
+    for _module in ("pyflink.datastream.functions", "pyflink.datastream"):
+        FUNCTION_CLASSES[f"{_module}.{_name}"] = (_name, _method)
+for _module in ("pyflink.datastream.window", "pyflink.datastream"):
+    FUNCTION_CLASSES[f"{_module}.SessionWindowTimeGapExtractor"] = ("SessionWindowTimeGapExtractor", "extract")
 
 # PyFlink function methods yield or return their results: there are no collectors.
 COLLECTOR_METHODS: dict[str, dict[str, tuple[int, bool]]] = {}
@@ -549,6 +560,20 @@ NAME_MAP.update(
     {
         **{f"{m}.{name}": ("flink2spark.runtime.datastream", name) for m in ("pyflink.common", "pyflink.common.time") for name in ("Duration", "Time")},
         **{f"{m}.WatermarkStrategy": ("flink2spark.runtime.datastream", "WatermarkStrategy") for m in ("pyflink.common", "pyflink.common.watermark_strategy")},
+        # window assigners and windows (rules/pyflink/windows.py)
+        **{
+            f"{m}.{name}": ("flink2spark.runtime.datastream", name)
+            for m in ("pyflink.datastream.window", "pyflink.datastream")
+            for name in (
+                "TumblingEventTimeWindows", "SlidingEventTimeWindows", "EventTimeSessionWindows", "DynamicEventTimeSessionWindows",
+                "CountTumblingWindowAssigner", "CountSlidingWindowAssigner", "SessionWindowTimeGapExtractor", "TimeWindow", "CountWindow",
+            )
+        },
+        **{
+            f"{m}.{name}": ("flink2spark.runtime.datastream", name)
+            for m in ("pyflink.datastream.functions", "pyflink.datastream")
+            for name in ("ProcessWindowFunction", "ProcessAllWindowFunction")
+        },
     }
 )
 

@@ -1,0 +1,134 @@
+"""Window functions: ``reduce``, ``aggregate``, ``process``, ``apply`` on windowed streams,
+and the window settings ``allowed_lateness``, ``side_output_late_data``, ``trigger``,
+``evictor``.
+
+The windowed stream is a ``f2s.windows.Windows`` (rule ``windows``); its methods mirror
+PyFlink's and run the function on every window that fires:
+
+* ``reduce(f[, window_function])``: the window's elements reduced in stream order (never
+  Spark's ``reduceByKey``, whose order is not the stream's: a non-commutative reduce would
+  change); a ``ProcessWindowFunction``/``WindowFunction`` then gets the single result;
+* ``aggregate(AggregateFunction[, window_function])``: ``create_accumulator``, ``add`` per
+  element, ``get_result`` (``merge`` is never needed: each window is computed in one place);
+* ``process(ProcessWindowFunction)``: ``process(key, context, elements)`` with
+  ``context.window()`` (``start``, ``end``, ``max_timestamp()``) and
+  ``context.current_watermark()`` (Long.MAX_VALUE: windows fire at the end of the input);
+  ``ProcessAllWindowFunction.process(context, elements)``;
+* ``apply(WindowFunction)``: ``apply(key, window, elements)`` (all-windows: ``apply(window,
+  elements)``).
+
+The functions' PyFlink bases are dropped; ``output_type``/``accumulator_type`` only type the
+values inside Flink and are dropped.
+
+``allowed_lateness(ms)`` changes nothing when no element is late, which is what happens on
+these bounded inputs (NOTE F2S222); ``side_output_late_data``, ``trigger`` and ``evictor`` are
+left with a TODO.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.transpiler import functions as F
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+FUNCTIONS = ("reduce", "aggregate", "process", "apply")
+SETTINGS = ("allowed_lateness", "side_output_late_data", "trigger", "evictor")
+
+rule = Rule(
+    __name__,
+    matches=[f"{t}.{m}" for t in ("WindowedStream", "AllWindowedStream") for m in FUNCTIONS + SETTINGS],
+    summary="reduce/aggregate/process/apply on windows -> the same methods of f2s.windows.Windows (functions run per window in stream order)",
+    codes=(M.PF_EVENT_TIME, M.PF_LATENESS, M.PF_FUNCTION, M.PF_WINDOW_ORDER),
+    examples=[
+        Example(
+            program(
+                "\n\nclass Count(AggregateFunction):\n"
+                "    def create_accumulator(self):\n        return 0\n\n"
+                "    def add(self, value, accumulator):\n        return accumulator + 1\n\n"
+                "    def get_result(self, accumulator):\n        return accumulator\n\n"
+                "    def merge(self, a, b):\n        return a + b\n\n\n"
+                "class Label(WindowFunction):\n"
+                "    def apply(self, key, window, counts):\n"
+                "        yield '%s: %d' % (key, counts[0])\n\n\n"
+                "counts = env.from_collection([1, 2, 3]).key_by(lambda x: x % 2).count_window(2).aggregate(Count(), Label(), output_type=None)\n",
+                imports="from pyflink.datastream.functions import AggregateFunction, WindowFunction\n",
+            ),
+            spark_program(
+                "\n\nclass Count:\n"
+                "    def create_accumulator(self):\n        return 0\n\n"
+                "    def add(self, value, accumulator):\n        return accumulator + 1\n\n"
+                "    def get_result(self, accumulator):\n        return accumulator\n\n"
+                "    def merge(self, a, b):\n        return a + b\n\n\n"
+                "class Label:\n"
+                "    def apply(self, key, window, counts):\n"
+                '        yield "%s: %d" % (key, counts[0])\n\n\n'
+                "counts = f2s.windows.Windows(\n"
+                "    env.sparkContext.parallelize([1, 2, 3]).keyBy(lambda x: x % 2),\n"
+                "    f2s.CountTumblingWindowAssigner.of(2),\n"
+                ").aggregate(Count(), Label())\n",
+                shim=True,
+            ),
+        ),
+    ],
+    noop=["import pandas as pd\n\nr = pd.Series([1]).rolling(2).apply(sum)\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    receiver = ctx.site.receiver
+    if seg.method == "allowed_lateness":
+        ctx.note(M.PF_LATENESS, "allowed_lateness(): on a bounded input windows fire at its end and no element is late; dropped")
+        return receiver
+    if seg.method in SETTINGS:
+        ctx.todo(M.PF_EVENT_TIME, f"{seg.method}() is not converted: port it by hand")
+        return None
+    if seg.method == "reduce":
+        found = ctx.arg(seg, 0, "reduce_function")
+        known = ctx.conv.class_of(found[0]) if found is not None else None
+        if known is not None and (F._method(known[0].node, "open") or F._method(known[0].node, "close")):
+            ctx.todo(M.PF_EVENT_TIME, f"reduce() with {known[0].node.name.value}.open()/close(): call them by hand")
+            return None
+        if found is not None and isinstance(found[0], cst.Lambda):
+            fn = found[1]
+        elif found is not None:
+            fn = ctx.conv.adapt_function(ctx, found[0], found[1], ctx.conv.conventions["reduce"], False, "pair")
+        else:
+            fn = ctx.function(seg, "reduce")
+        if fn is None:
+            return None
+        first = fn
+        extra = ctx.arg(seg, 1, "window_function")
+    else:
+        keyword = {"aggregate": "aggregate_function", "process": "process_window_function", "apply": "window_function"}[seg.method]
+        found = ctx.arg(seg, 0, keyword)
+        if found is None:
+            ctx.todo(M.PF_FUNCTION, f"{seg.method}(): no function argument found")
+            return None
+        if not _convertible(ctx, found[0]):
+            return None
+        first = found[1]
+        extra = ctx.arg(seg, 1, "window_function") if seg.method == "aggregate" else None
+    args = [cst.Arg(first)]
+    if extra is not None and not (isinstance(extra[0], cst.Name) and extra[0].value == "None"):
+        if not _convertible(ctx, extra[0]):
+            return None
+        args.append(cst.Arg(extra[1]))
+    return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=args)
+
+
+def _convertible(ctx, original) -> bool:
+    """A function object of a class of this program without open()/close() or state."""
+    known = ctx.conv.class_of(original)
+    if known is None:
+        return True  # any object with the method: PyFlink calls it the same way
+    info = known[0]
+    if not info.convertible:
+        ctx.todo(M.PF_STATE, f"{info.node.name.value} could not be converted (see the class)")
+        return False
+    if F._method(info.node, "open") or F._method(info.node, "close"):
+        ctx.todo(M.PF_EVENT_TIME, f"{info.node.name.value}.open()/close() in a window function: not converted yet")
+        return False
+    return True

@@ -1,0 +1,144 @@
+"""``key_by(...).window(assigner)``, ``count_window(size[, slide])``, ``window_all(assigner)``
+-> ``f2s.windows.Windows(rdd, assigner, ...)``.
+
+Spark has no window operator over RDDs, and its DataFrame ``groupBy(F.window(...))`` cannot
+run the Python window functions of PyFlink (``ReduceFunction``, ``AggregateFunction``,
+``ProcessWindowFunction``, ``WindowFunction``) on the elements in Flink's order, nor session
+merging with dynamic gaps or count windows: the shim computes the windows per key
+(``groupByKey``) with PyFlink's own assigner formulas (its window operator is Python too),
+the window function rule (``window_functions``) then runs the function on each window.
+
+* Event-time windows (``TumblingEventTimeWindows.of(size[, offset])``,
+  ``SlidingEventTimeWindows.of(size, slide[, offset])``, ``EventTimeSessionWindows.with_gap``
+  / ``with_dynamic_gap``): on a bounded input every window fires at the end (Flink's final
+  ``Long.MAX_VALUE`` watermark) with all its elements (see ``runtime/windows.py`` on
+  lateness). Results carry the timestamp ``window.max_timestamp()``.
+* Count windows (PyFlink's Python ``CountTumblingWindowAssigner``/``CountSlidingWindowAssigner``
+  with ``CountTrigger(size)``): a window fires when it holds ``size`` elements; partial windows
+  never fire, not even at the end of the input (checked on Flink 2.3).
+* Elements reach the window function in stream order (BATCH mode: by timestamp, as Flink sorts
+  keyed input). Merged sessions: Flink merges the window states in merge order, the shim gives
+  arrival order (NOTE F2S223 for ``process``/``apply`` on sessions).
+* Event-time windows on a stream without timestamps make Flink fail: TODO. Processing-time
+  windows depend on the wall clock and ``GlobalWindows`` need a trigger: TODO.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import as_stream, call_arg, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._time import timestamped, window_assigner, windows_shim
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.registry import Example, Rule
+
+EVENT_TIME = {
+    ("TumblingEventTimeWindows", "of"),
+    ("SlidingEventTimeWindows", "of"),
+    ("EventTimeSessionWindows", "with_gap"),
+    ("EventTimeSessionWindows", "with_dynamic_gap"),
+    ("DynamicEventTimeSessionWindows", "with_dynamic_gap"),
+}
+COUNT = {("CountTumblingWindowAssigner", "of"), ("CountSlidingWindowAssigner", "of")}
+PROCESSING_TIME = {"TumblingProcessingTimeWindows", "SlidingProcessingTimeWindows", "ProcessingTimeSessionWindows", "DynamicProcessingTimeSessionWindows"}
+
+_IMPORTS = (
+    "from pyflink.common import Time, WatermarkStrategy\n"
+    "from pyflink.common.watermark_strategy import TimestampAssigner\n"
+    "from pyflink.datastream.window import TumblingEventTimeWindows\n"
+)
+_ASSIGNER = (
+    "\n\nclass At(TimestampAssigner):\n"
+    "    def extract_timestamp(self, value, record_timestamp):\n"
+    "        return value[1]\n\n\n"
+    "events = env.from_collection([('a', 1000)]).assign_timestamps_and_watermarks(\n"
+    "    WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())\n"
+    ")\n"
+)
+_SPARK_ASSIGNER = (
+    "\n\nclass At:\n"
+    "    def extract_timestamp(self, value, record_timestamp):\n"
+    "        return value[1]\n\n\n"
+    "events = f2s.windows.with_timestamps(\n"
+    '    env.sparkContext.parallelize([("a", 1000)]), At().extract_timestamp\n'
+    ")\n"
+)
+
+rule = Rule(
+    __name__,
+    matches=["KeyedStream.window", "KeyedStream.count_window", "DataStream.window_all"],
+    summary="window(assigner)/count_window(n[, slide])/window_all(assigner) -> f2s.windows.Windows(rdd, assigner) (PyFlink's assigners, bounded input)",
+    codes=(M.PF_EVENT_TIME, M.PF_PROCESSING_TIME, M.PF_WINDOW_ORDER),
+    examples=[
+        Example(
+            program(
+                _ASSIGNER + "peaks = events.key_by(lambda e: e[0]).window(TumblingEventTimeWindows.of(Time.seconds(10))).reduce(max)\n"
+                "counts = env.from_collection([1, 2, 3]).key_by(lambda x: x % 2).count_window(2).reduce(lambda a, b: a + b)\n",
+                imports=_IMPORTS,
+            ),
+            spark_program(
+                _SPARK_ASSIGNER + "peaks = f2s.windows.Windows(\n"
+                "    f2s.windows.keyed(events, lambda e: e[0]),\n"
+                "    f2s.TumblingEventTimeWindows.of(f2s.Time.seconds(10)),\n"
+                "    timestamped=True,\n"
+                ").reduce(max)\n"
+                "counts = f2s.windows.Windows(\n"
+                "    env.sparkContext.parallelize([1, 2, 3]).keyBy(lambda x: x % 2),\n"
+                "    f2s.CountTumblingWindowAssigner.of(2),\n"
+                ").reduce(lambda a, b: a + b)\n",
+                shim=True,
+            ),
+        ),
+    ],
+    noop=["class Frame:\n    def window(self, spec):\n        return self\n\n\nFrame().window(3)\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    original_stream = seg.original.func.value  # type: ignore[attr-defined]
+    stamped = timestamped(ctx.resolver, original_stream)
+    if seg.method == "count_window":
+        size = ctx.arg(seg, 0, "size")
+        slide = ctx.arg(seg, 1, "slide")
+        if size is None:
+            ctx.todo(M.PF_EVENT_TIME, "count_window(): no size found")
+            return None
+        slide_literal = ctx.int_literal(slide[0]) if slide is not None else 0
+        if slide is None or slide_literal == 0:
+            assigner = ctx.expr("{a}.of({n})", a=ctx.shim("CountTumblingWindowAssigner"), n=size[1])
+        elif slide_literal is None:
+            ctx.todo(M.PF_EVENT_TIME, "count_window(size, slide): slide is not a literal (0 means tumbling)")
+            return None
+        else:
+            assigner = ctx.expr("{a}.of({n}, {s})", a=ctx.shim("CountSlidingWindowAssigner"), n=size[1], s=slide[1])
+    else:
+        found = ctx.arg(seg, 0, "window_assigner")
+        kind = window_assigner(ctx.resolver, found[0]) if found is not None else None
+        if kind is None:
+            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}(): the window assigner could not be followed")
+            return None
+        if kind[0] in PROCESSING_TIME:
+            ctx.todo(M.PF_PROCESSING_TIME, f"{seg.method}({kind[0]}): processing-time windows depend on the wall clock; use event time (a timestamp in the data)")
+            return None
+        if (kind[0], kind[1]) not in EVENT_TIME | COUNT:
+            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}({kind[0]}.{kind[1]}()): this window assigner is not converted (GlobalWindows need a trigger)")
+            return None
+        if (kind[0], kind[1]) in EVENT_TIME and not stamped:
+            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}(): event-time windows on a stream without timestamps (Flink fails: assign_timestamps_and_watermarks() with a timestamp assigner first)")
+            return None
+        assigner = found[1]
+    stream = ctx.site.receiver
+    keyed = seg.method != "window_all"
+    if stamped and keyed and ctx.site.receiver_type != P.KEYED:
+        return None
+    if not keyed:
+        stream = as_stream(ctx, stream, ctx.site.receiver_type)
+    args = [cst.Arg(stream), cst.Arg(assigner)]
+    if not keyed:
+        args.append(cst.Arg(cst.Name("False"), keyword=cst.Name("keyed")))
+    if stamped:
+        args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("timestamped")))
+    if runtime_mode(ctx) == "batch":
+        args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("batch")))
+    return cst.Call(func=windows_shim(ctx, "Windows"), args=args)
