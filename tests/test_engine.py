@@ -82,17 +82,17 @@ def test_helper_functions_across_statements():
 def test_pyflink_construct_without_rule_is_marked_and_kept():
     src = (
         "from pyflink.datastream import StreamExecutionEnvironment\n"
-        "from pyflink.datastream.window import CountWindow\n\n"
+        "from pyflink.datastream.window import GlobalWindows\n\n"
         "env = StreamExecutionEnvironment.get_execution_environment()\n"
-        "env.from_collection([1, 2]).key_by(lambda x: x).count_window(2).reduce(lambda a, b: a + b)\n"
-        "IS_WINDOW = CountWindow\n"
+        "env.from_collection([1, 2]).partition_custom(lambda k, n: 0, lambda x: x).map(lambda a: a + 1)\n"
+        "IS_WINDOW = GlobalWindows\n"
     )
     result = convert(src)
     assert result.status == "partial"
     todos = [m for m in result.markers if m.severity == "todo"]
     assert todos[0].code == "F2S208" and all(m.code == "F2S200" for m in todos[1:]), result.markers
-    assert any("count_window() has no conversion: count windows" in m.message for m in todos)
-    assert "count_window(2)" in result.output and "DataSet" not in result.output
+    assert any("partition_custom() has no conversion" in m.message for m in todos)
+    assert "partition_custom(" in result.output and "DataSet" not in result.output
     lines = result.output.splitlines()
     for i, line in enumerate(lines):
         if line.startswith(("from pyflink", "import pyflink")):
