@@ -34,7 +34,7 @@ FIXTURES = sorted(p for p in ROOT.iterdir() if (p / "input.py").is_file())
 
 _WINDOWS = "event-time windows and watermarks"
 NOT_YET_CONVERTED = {
-    "batch_mode_windows_timers": f"{_WINDOWS}; KeyedProcessFunction with ValueState and event-time timers",
+    "batch_mode_windows_timers": "KeyedProcessFunction with ValueState and event-time timers (its windows convert)",
     "broadcast_rules": "broadcast state: connect() with a BroadcastProcessFunction",
     "connect_comap": "connect() with CoMapFunction / CoFlatMapFunction",
     "file_sink_rows": "FileSink (sink_to) with bucket assigner and part-file config",

@@ -99,23 +99,36 @@ def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     return False
 
 
-def time_window(resolver, windowed: cst.BaseExpression, depth: int = 0) -> bool:
-    """Whether a windowed stream expression windows by time (its results then carry the
-    window's ``max_timestamp()``)."""
+def windowed_by(resolver, windowed: cst.BaseExpression, depth: int = 0) -> Optional[str]:
+    """The window assigner class of a windowed stream expression (``"count"`` for
+    ``count_window``), or None when it cannot be followed."""
     if depth > 20:
-        return False
+        return None
     if isinstance(windowed, cst.Name):
         value = resolver.single_value(windowed)
-        return False if value is None else time_window(resolver, value, depth + 1)
+        return None if value is None else windowed_by(resolver, value, depth + 1)
     if not (isinstance(windowed, cst.Call) and isinstance(windowed.func, cst.Attribute)):
-        return False
+        return None
     method = windowed.func.attr.value
     if method in ("window", "window_all"):
         found = window_assigner(resolver, call_arg(windowed, 0, "window_assigner"))
-        return found is not None and found[0] in TIME_WINDOWS
+        return None if found is None else found[0]
+    if method == "count_window":
+        return "count"
     if method in ("trigger", "allowed_lateness", "side_output_late_data", "evictor"):
-        return time_window(resolver, windowed.func.value, depth + 1)
-    return False
+        return windowed_by(resolver, windowed.func.value, depth + 1)
+    return None
+
+
+def time_window(resolver, windowed: cst.BaseExpression) -> bool:
+    """Whether a windowed stream expression windows by time (its results then carry the
+    window's ``max_timestamp()``)."""
+    return windowed_by(resolver, windowed) in TIME_WINDOWS
+
+
+SESSION_WINDOWS = frozenset({
+    "EventTimeSessionWindows", "DynamicEventTimeSessionWindows", "ProcessingTimeSessionWindows", "DynamicProcessingTimeSessionWindows",
+})
 
 
 def windows_shim(ctx, name: str) -> cst.Attribute:

@@ -23,11 +23,16 @@ values inside Flink and are dropped.
 ``allowed_lateness(ms)`` changes nothing when no element is late, which is what happens on
 these bounded inputs (NOTE F2S222); ``side_output_late_data``, ``trigger`` and ``evictor`` are
 left with a TODO.
+
+Session windows merge: Flink merges the windows' states in its own order (and merges
+``AggregateFunction`` accumulators with ``merge()``), the shim hands a merged session's
+elements in arrival order to one accumulator: a NOTE (F2S223) says so.
 """
 
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.rules.pyflink._time import SESSION_WINDOWS, windowed_by
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -114,6 +119,12 @@ def convert(ctx):
             return None
         first = found[1]
         extra = ctx.arg(seg, 1, "window_function") if seg.method == "aggregate" else None
+    if windowed_by(ctx.resolver, seg.original.func.value) in SESSION_WINDOWS:  # type: ignore[attr-defined]
+        what = {
+            "reduce": "reduces the elements of a merged session in arrival order (Flink: in the order its window state merges them, with the reduce function)",
+            "aggregate": "adds the elements of a merged session to one accumulator in arrival order (Flink merges the sessions' accumulators with merge())",
+        }.get(seg.method, "gets the elements of a merged session in arrival order (Flink: in the order its window state merges them)")
+        ctx.note(M.PF_WINDOW_ORDER, f"{seg.method}() {what}: same results unless the function depends on that order")
     args = [cst.Arg(first)]
     if extra is not None and not (isinstance(extra[0], cst.Name) and extra[0].value == "None"):
         if not _convertible(ctx, extra[0]):
