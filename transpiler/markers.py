@@ -69,6 +69,17 @@ PF_PRINT_TYPE = _code("F2S207", "note", "print()/execute_and_collect(): the stre
 PF_FLINK_NAME = _code("F2S208", "todo", "a PyFlink name is still used here")
 PF_UNKNOWN_RECEIVER = _code("F2S209", "todo", "a PyFlink DataStream method called on something whose type could not be followed")
 
+# PyFlink file sinks and sources, generic sinks/sources, environment settings (F2S240-F2S249)
+PF_FILE_UNSUPPORTED = _code("F2S240", "todo", "PyFlink file sink/source option with no exact Spark counterpart")
+PF_PART_FILES = _code("F2S241", "note", "FileSink: one part file per Spark partition; the rolling policy does not split them")
+PF_TIME_BUCKET = _code("F2S242", "note", "FileSink date-time buckets: one bucket from the time the Spark job writes")
+PF_DEPLOYMENT = _code("F2S243", "note", "PyFlink dependency/deployment setting dropped: give Spark its equivalent")
+PF_CHECKPOINTING = _code("F2S244", "note", "checkpointing settings dropped: a bounded Spark job has no checkpoints")
+PF_ASYNC = _code("F2S245", "note", "execute_async(): the converted job runs synchronously")
+PF_UNBOUNDED_FILES = _code("F2S246", "todo", "unbounded file source: needs Structured Streaming")
+PF_JAVA_CONNECTOR = _code("F2S247", "todo", "Java SourceFunction/SinkFunction/InputFormat: no Spark counterpart")
+PF_CONFIG = _code("F2S248", "note", "Flink configuration setting dropped: it changes no result of the converted job")
+
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")
 PYFLINK_UNSUPPORTED = _code("F2S802", "todo", "modern PyFlink API: not converted yet")

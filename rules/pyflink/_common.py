@@ -460,9 +460,16 @@ def consumed_by_from_source(ctx, call: cst.Call):
     """Where the source object built by ``call`` goes: ``(call, from_source call)`` when it is
     written directly as the source of ``env.from_source(...)``; ``(assignment, from_source
     call)`` when it is assigned to a variable whose only use is as that source; None otherwise."""
+    return consumed_as(ctx, call, _is_from_source_arg)
+
+
+def consumed_as(ctx, call: cst.Call, accepts):
+    """``(call, consumer)`` when ``call`` is an argument that ``accepts(resolver, arg)``;
+    ``(assignment, consumer)`` when it is assigned to a variable whose only use is such an
+    argument; None otherwise. ``consumer`` is the call taking the argument."""
     resolver = ctx.resolver
     parent = resolver.parent(call)
-    if isinstance(parent, cst.Arg) and _is_from_source_arg(resolver, parent):
+    if isinstance(parent, cst.Arg) and accepts(resolver, parent):
         return call, resolver.parent(parent)
     if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
         return None
@@ -478,7 +485,7 @@ def consumed_by_from_source(ctx, call: cst.Call):
     if len(refs) != 1:
         return None
     arg = resolver.parent(refs[0].node)
-    if isinstance(arg, cst.Arg) and _is_from_source_arg(resolver, arg):
+    if isinstance(arg, cst.Arg) and accepts(resolver, arg):
         return parent, resolver.parent(arg)
     return None
 
