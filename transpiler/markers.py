@@ -79,6 +79,7 @@ PF_ASYNC = _code("F2S245", "note", "execute_async(): the converted job runs sync
 PF_UNBOUNDED_FILES = _code("F2S246", "todo", "unbounded file source: needs Structured Streaming")
 PF_JAVA_CONNECTOR = _code("F2S247", "todo", "Java SourceFunction/SinkFunction/InputFormat: no Spark counterpart")
 PF_CONFIG = _code("F2S248", "note", "Flink configuration setting dropped: it changes no result of the converted job")
+PF_TEXT_FOLDERS = _code("F2S249", "note", "read_text_file(): Spark also reads the files in subfolders of a folder")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

@@ -148,6 +148,11 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "execute_async": JOB_CLIENT,
         "close": None,
         "read_text_file": DATASTREAM,  # PyFlink 1.x (removed in 2.0)
+        "set_restart_strategy": None,  # PyFlink 1.x
+        "get_restart_strategy": None,  # PyFlink 1.x
+        "set_stream_time_characteristic": None,  # PyFlink 1.x
+        "get_stream_time_characteristic": None,  # PyFlink 1.x
+        "set_state_backend": None,  # PyFlink 1.x
     },
     DATASTREAM: _DATASTREAM_METHODS,
     KEYED: {
@@ -650,13 +655,8 @@ HINTS = {
     "sink_to": "sinks other than print() are not converted yet; port them by hand",
     "add_sink": "sinks other than print() are not converted yet; port them by hand",
     "add_source": "sources other than from_collection/NumberSequenceSource/FileSource are not converted yet",
-    "create_input": "Java InputFormats have no Spark counterpart; read the data with spark.read instead",
-    "FileSourceBuilder.monitor_continuously": (
-        "an unbounded file source: its Spark counterpart is Structured Streaming,"
-        " spark.readStream.text(path) with a checkpointLocation; port it by hand"
-    ),
-    "FileSourceBuilder.set_file_enumerator": "custom file enumeration has no Spark counterpart; port it by hand",
-    "FileSourceBuilder.set_split_assigner": "custom split assignment has no Spark counterpart; port it by hand",
+    "enable_checkpointing": "checkpointing has no batch counterpart; port it by hand",
+    "execute_async": "asynchronous execution is not converted; port it by hand",
     WINDOWED: _WINDOWS,
     ALL_WINDOWED: _WINDOWS,
     CONNECTED: "connected streams are not converted yet; port them by hand",

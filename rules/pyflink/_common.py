@@ -101,6 +101,8 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
         if method == "from_source":
             source = source_kind(resolver, call_arg(expr, 0, "source"))
             return {"numbers": "LONG", "text": "STRING"}.get(source[0]) if source else None
+        if method == "read_text_file":
+            return "STRING"
         return None
     if P.is_stream(typ) or typ == P.CONNECTED:
         if method in ("map", "flat_map", "process"):
@@ -210,7 +212,7 @@ def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
         return True
     recv, method = expr.func.value, expr.func.attr.value
     typ = resolver.type_of(recv)
-    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source"):
+    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source", "read_text_file"):
         return False
     if P.is_stream(typ):
         if method in ("key_by", "union"):
@@ -417,12 +419,24 @@ def source_kind(resolver, node: Optional[cst.BaseExpression]):
         return ("numbers", node, node)
     if isinstance(node.func, cst.Attribute) and node.func.attr.value == "build" and not node.args:
         builder = node.func.value
+        while _static_file_set(builder):  # bounded, as without it
+            builder = builder.func.value  # type: ignore[attr-defined]
         if isinstance(builder, cst.Call) and resolver.qualified_name(builder.func) in P.ENTRY_POINTS:
             if resolver.type_of(builder) == P.FILE_SOURCE_BUILDER:
                 fmt = call_arg(builder, 0, "stream_format")
                 if isinstance(fmt, cst.Call) and resolver.qualified_name(fmt.func) in P.TEXT_LINE_FORMAT:
                     return ("text", builder, node)
     return None
+
+
+def _static_file_set(node: cst.BaseExpression) -> bool:
+    """``<builder>.process_static_file_set()``."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "process_static_file_set"
+        and not node.args
+    )
 
 
 def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
