@@ -44,6 +44,7 @@ SINK = "DataStreamSink"
 RESULT = "JobExecutionResult"
 JOB_CLIENT = "JobClient"
 CLOSEABLE = "CloseableIterator"
+FUTURE = "CompletableFuture"
 FILE_SOURCE_BUILDER = "FileSourceBuilder"
 FILE_SOURCE = "FileSource"
 NUMBER_SEQUENCE = "NumberSequenceSource"
@@ -211,7 +212,16 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "get_all_accumulator_results": None,
         "get_job_execution_result": None,
     },
-    JOB_CLIENT: {},
+    JOB_CLIENT: {
+        "get_job_id": None,
+        "get_job_status": None,
+        "cancel": None,
+        "stop_with_savepoint": None,
+        "trigger_savepoint": None,
+        "get_accumulators": None,
+        "get_job_execution_result": FUTURE,
+    },
+    FUTURE: {"cancel": None, "cancelled": None, "done": None, "result": RESULT, "exception": None},
     CLOSEABLE: {"close": None, "next": None},
     FILE_SOURCE_BUILDER: {
         "build": FILE_SOURCE,
