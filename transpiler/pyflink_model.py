@@ -357,6 +357,7 @@ NO_WATERMARKS = {
     "pyflink.common.WatermarkStrategy.no_watermarks",
     "pyflink.common.watermark_strategy.WatermarkStrategy.no_watermarks",
 }
+WATERMARK_STRATEGIES = {"pyflink.common.WatermarkStrategy", "pyflink.common.watermark_strategy.WatermarkStrategy"}
 TYPES = {"pyflink.common.Types", "pyflink.common.typeinfo.Types"}
 
 # What each PyFlink module exports to a star import (``__all__``, read from PyFlink 2.3.0).
