@@ -576,6 +576,9 @@ for _name, _method in {
     for _module in ("pyflink.datastream.functions", "pyflink.datastream"):
         FUNCTION_CLASSES[f"{_module}.{_name}"] = (_name, _method)
 
+# Event time and windows (rules/pyflink/timestamps.py, windows.py): their PyFlink bases are dropped too.
+FUNCTION_CLASSES["pyflink.common.watermark_strategy.TimestampAssigner"] = ("TimestampAssigner", "extract_timestamp")
+
 # PyFlink function methods yield or return their results: there are no collectors.
 COLLECTOR_METHODS: dict[str, dict[str, tuple[int, bool]]] = {}
 
@@ -622,6 +625,14 @@ NAME_MAP = {
         for m in ("pyflink.datastream", "pyflink.datastream.functions")
     },
 }
+
+# Event time (runtime/windows.py, re-exported by the datastream shim).
+NAME_MAP.update(
+    {
+        **{f"{m}.{name}": ("flink2spark.runtime.datastream", name) for m in ("pyflink.common", "pyflink.common.time") for name in ("Duration", "Time")},
+        **{f"{m}.WatermarkStrategy": ("flink2spark.runtime.datastream", "WatermarkStrategy") for m in ("pyflink.common", "pyflink.common.watermark_strategy")},
+    }
+)
 
 # Method names only PyFlink's DataStream API has: in a PyFlink file, a call to one on a
 # receiver whose type is unknown is marked, never left silently.

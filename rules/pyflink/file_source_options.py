@@ -54,8 +54,6 @@ rule = Rule(
                 ")\n",
                 imports=_IMPORTS,
             ),
-            "# TODO(flink2spark): F2S208 Duration from pyflink.common is still used: convert the remaining uses by hand\n"
-            "from pyflink.common import Duration\n\n"
             "# TODO(flink2spark): F2S208 FileSource, StreamFormat from pyflink.datastream.connectors.file_system is still used:"
             " convert the remaining uses by hand\n"
             "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n"
@@ -65,9 +63,10 @@ rule = Rule(
                 "# TODO(flink2spark): F2S200 a source object used other than as the source of env.from_source(): convert it by hand\n"
                 "source = (\n"
                 '    FileSource.for_record_stream_format(StreamFormat.text_line_format(), "/in")\n'
-                "    .monitor_continuously(Duration.of_seconds(10))\n"
+                "    .monitor_continuously(f2s.Duration.of_seconds(10))\n"
                 "    .build()\n"
-                ")\n"
+                ")\n",
+                shim=True,
             ),
         ),
     ],
