@@ -186,3 +186,29 @@ def test_every_pyflink_import_left_carries_a_todo():
         if re.match(r"(from|import) pyflink", line):
             assert lines[i - 1].startswith("# TODO(flink2spark): F2S208 "), result.output
     assert "windows and event time are not converted yet" in result.output
+
+
+_SINK_HEAD = (
+    "from pyflink.common import Encoder\n"
+    "from pyflink.datastream.connectors.file_system import FileSink, OutputFileConfig\n" + HEAD
+)
+
+
+def test_file_sink_parts_in_variables_stay_unless_a_converted_sink_reads_them():
+    sink = "FileSink.for_row_format('/o', Encoder.simple_string_encoder()).with_output_file_config(cfg).build()"
+    # read by a sink that converts: dropped, its prefix used
+    result = convert(
+        "cfg = OutputFileConfig('p', '.x')\n"
+        f"env.from_collection(['a'], type_info=Types.STRING()).sink_to({sink})\n",
+        head=_SINK_HEAD,
+    )
+    assert result.status == "converted", result.markers
+    assert "cfg" not in result.output and 'part_prefix="p"' in result.output
+    # also used elsewhere, and read by a sink that does not convert (pickled stream): kept
+    result = convert(
+        "cfg = OutputFileConfig('p', '.x')\nprint(cfg)\n"
+        f"env.from_collection([1]).sink_to({sink})\n",
+        head=_SINK_HEAD,
+    )
+    assert "cfg = OutputFileConfig(" in result.output
+    assert "F2S240" in codes(result)  # the pickled stream's sink
