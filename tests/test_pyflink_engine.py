@@ -212,3 +212,24 @@ def test_file_sink_parts_in_variables_stay_unless_a_converted_sink_reads_them():
     )
     assert "cfg = OutputFileConfig(" in result.output
     assert "F2S240" in codes(result)  # the pickled stream's sink
+
+
+def test_file_sink_builder_variable_used_once_converts_mutated_one_stays():
+    head = _SINK_HEAD
+    result = convert(
+        "builder = FileSink.for_row_format('/o', Encoder.simple_string_encoder())\n"
+        "sink = builder.with_output_file_config(OutputFileConfig('a', '.b')).build()\n"
+        "env.from_collection(['x'], type_info=Types.STRING()).sink_to(sink)\n",
+        head=head,
+    )
+    assert result.status == "converted", result.markers
+    assert 'part_prefix="a"' in result.output and "builder =" not in result.output
+    # the builder is changed by a statement of its own: the chain read at build() misses it
+    result = convert(
+        "builder = FileSink.for_row_format('/o', Encoder.simple_string_encoder())\n"
+        "builder.with_output_file_config(OutputFileConfig('a', '.b'))\n"
+        "env.from_collection(['x'], type_info=Types.STRING()).sink_to(builder.build())\n",
+        head=head,
+    )
+    assert "write_rows" not in result.output
+    assert "F2S240" in codes(result)

@@ -1,4 +1,6 @@
-"""Parts of a file sink kept in variables: ``OutputFileConfig.builder()...build()`` /
+"""Parts of a file sink kept in variables: the builder itself
+(``builder = FileSink.for_row_format(...)``, then ``builder.with_...(...).build()``),
+``OutputFileConfig.builder()...build()`` /
 ``OutputFileConfig(prefix, suffix)``, ``RollingPolicy.default_rolling_policy(...)`` /
 ``on_checkpoint_rolling_policy()``, ``BucketAssigner.base_path_bucket_assigner()`` /
 ``date_time_bucket_assigner(...)``.
@@ -24,6 +26,7 @@ rule = Rule(
     __name__,
     matches=[
         "flink.builder",
+        "flink.for_row_format",
         "flink.OutputFileConfig",
         "flink.default_rolling_policy",
         "flink.on_checkpoint_rolling_policy",
@@ -72,12 +75,17 @@ def _feeds_converted_sink(ctx, name_node: cst.Name) -> bool:
     """Whether this use of the variable is an argument of ``with_...`` in a file sink chain whose
     ``sink_to``/``add_sink`` converts."""
     resolver = ctx.resolver
-    arg = resolver.parent(name_node)
-    call = resolver.parent(arg) if isinstance(arg, cst.Arg) else None
-    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _WITH):
-        return False
-    if resolver.type_of(call.func.value) not in S.SINK_BUILDERS:
-        return False
+    parent = resolver.parent(name_node)
+    if isinstance(parent, cst.Attribute) and parent.value is name_node:  # builder.with_...(...) / builder.build()
+        call = resolver.parent(parent)
+        if not (isinstance(call, cst.Call) and call.func is parent and resolver.type_of(name_node) in S.SINK_BUILDERS):
+            return False
+    else:
+        call = resolver.parent(parent) if isinstance(parent, cst.Arg) else None
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _WITH):
+            return False
+        if resolver.type_of(call.func.value) not in S.SINK_BUILDERS:
+            return False
     node: cst.CSTNode = call
     while True:  # up the builder chain to its build()
         attr = resolver.parent(node)
