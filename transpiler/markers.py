@@ -68,6 +68,14 @@ PF_EXEC_RESULT = _code("F2S206", "todo", "the JobExecutionResult of a PyFlink ex
 PF_PRINT_TYPE = _code("F2S207", "note", "print()/execute_and_collect(): the stream's type could not be followed; values taken as they are")
 PF_FLINK_NAME = _code("F2S208", "todo", "a PyFlink name is still used here")
 PF_UNKNOWN_RECEIVER = _code("F2S209", "todo", "a PyFlink DataStream method called on something whose type could not be followed")
+# PyFlink process functions, state, timers, side outputs, connect, broadcast, partitioning (F2S230-F2S239)
+PF_PROCESS = _code("F2S230", "todo", "PyFlink process function, state, connected or broadcast construct not converted")
+PF_EVENT_TIMERS = _code("F2S231", "note", "event-time timers fire at the end of the bounded input (Flink: when a periodic watermark passes them)")
+PF_PROCESSING_TIMERS = _code("F2S232", "note", "processing-time timers follow the wall clock; those pending at the end of input do not fire (STREAMING)")
+PF_STATE_TTL = _code("F2S233", "note", "state TTL is not applied: state never expires during the job")
+PF_BROADCAST_ORDER = _code("F2S234", "note", "broadcast elements reach each parallel instance before its data elements (Flink: in no set order)")
+PF_PARTITIONING = _code("F2S235", "note", "Flink partitioning replaced by Spark's: same elements, their order and print prefixes may differ")
+PF_INSTANCES = _code("F2S236", "note", "per-instance (non-keyed) function state: Spark partitions stand for Flink's parallel instances")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")
