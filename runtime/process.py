@@ -640,9 +640,11 @@ class _Runner(object):
                 continue  # deleted (or registered again later)
             del self.live[(domain, key, ts)]
             self.store.key = key
-            self.timestamp = ts if domain is TimeDomain.EVENT_TIME else None
+            self.timestamp = ts  # PyFlink's on_timer ctx.timestamp(): the timer's time
             self.domain = domain
-            out.extend(self.emit(self.function.on_timer(ts, self.ctx), self.timestamp))
+            # what a processing-time timer emits has no timestamp (Flink erases it)
+            emitted = ts if domain is TimeDomain.EVENT_TIME else MIN_WATERMARK
+            out.extend(self.emit(self.function.on_timer(ts, self.ctx), emitted))
         for entry in pending:
             heapq.heappush(self.timers, entry)
         return out
@@ -690,7 +692,7 @@ def _main_and_sides(tagged, timestamped, decode=None):
 
 def _shaper(timestamped):
     if timestamped:
-        return lambda r: (None if r[1] == MIN_WATERMARK else r[1], r[2])
+        return lambda r: (MIN_WATERMARK if r[1] is None else r[1], r[2])
     return lambda r: r[2]
 
 

@@ -494,6 +494,9 @@ for _name, _method in {
     for _module in ("pyflink.datastream.functions", "pyflink.datastream"):
         FUNCTION_CLASSES[f"{_module}.{_name}"] = (_name, _method)
 
+# Event time and windows (rules/pyflink/timestamps.py, windows.py): their PyFlink bases are dropped too.
+FUNCTION_CLASSES["pyflink.common.watermark_strategy.TimestampAssigner"] = ("TimestampAssigner", "extract_timestamp")
+
 # PyFlink function methods yield or return their results: there are no collectors.
 COLLECTOR_METHODS: dict[str, dict[str, tuple[int, bool]]] = {}
 
@@ -541,6 +544,13 @@ NAME_MAP = {
     },
 }
 
+# Event time (runtime/windows.py, re-exported by the datastream shim).
+NAME_MAP.update(
+    {
+        **{f"{m}.{name}": ("flink2spark.runtime.datastream", name) for m in ("pyflink.common", "pyflink.common.time") for name in ("Duration", "Time")},
+        **{f"{m}.WatermarkStrategy": ("flink2spark.runtime.datastream", "WatermarkStrategy") for m in ("pyflink.common", "pyflink.common.watermark_strategy")},
+    }
+)
 # Process functions, state, timers, side outputs, connected streams (runtime/process.py,
 # re-exported by the datastream shim): the user's classes keep these bases as shim classes.
 _PROCESS_NAMES = {

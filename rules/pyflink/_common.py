@@ -230,7 +230,11 @@ def decoded_output(ctx, result: cst.BaseExpression) -> cst.BaseExpression:
     if consumers(ctx.resolver, outer) < 2:
         return result
     decode = decoding(ctx, [outer], outer)
-    return result if decode is None else ctx.expr("{r}.map({d})", r=result, d=decode)
+    if decode is None:
+        return result
+    from flink2spark.rules.pyflink._time import timestamped  # (timestamp, value) pairs keep their timestamps
+
+    return ctx.expr("{r}.%s({d})" % ("mapValues" if timestamped(ctx.resolver, outer) else "map"), r=result, d=decode)
 
 
 def _makes_conforming(resolver, call: cst.Call, method: str) -> bool:

@@ -145,7 +145,9 @@ def decode_of(ctx) -> Optional[cst.BaseExpression]:
 def timestamped(ctx, original: cst.BaseExpression) -> bool:
     """Whether the (original) stream's records carry timestamps (the representation of
     ``runtime/windows.py``: ``(timestamp, value)`` pairs)."""
-    return False
+    from flink2spark.rules.pyflink._time import timestamped as carries_timestamps
+
+    return carries_timestamps(ctx.resolver, original)
 
 
 def flag(value: bool) -> Optional[cst.BaseExpression]:

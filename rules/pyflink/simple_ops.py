@@ -24,18 +24,21 @@ the right shape, or for types decoded unchanged).
 """
 
 from flink2spark.rules.pyflink._common import as_stream, decoded_output, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
 
 SPARK = {"map": "map", "flat_map": "flatMap", "filter": "filter"}
+# On a timestamped stream ((timestamp, value) pairs, see runtime/windows.py) the records keep their timestamps.
+SPARK_TIMESTAMPED = {"map": "mapValues", "flat_map": "flatMapValues"}
 
 rule = Rule(
     __name__,
     matches=["DataStream.map", "DataStream.flat_map", "DataStream.filter"],
     summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
-    codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE),
+    codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE, M.PF_EVENT_TIME),
     examples=[
         Example(
             program(
@@ -107,14 +110,14 @@ def open_close_class(ctx, seg):
 def keyed_state_call(ctx, seg, info, instance):
     """``f2s.keyed_process(keyed, Cls(), method=...)`` for a class whose ``open()`` creates
     keyed state: the shim scopes the state to each element's key (rules/pyflink/process.py)."""
-    from flink2spark.rules.pyflink._process import flag, shim_call, timestamped
+    from flink2spark.rules.pyflink._process import flag, shim_call
 
     name = info.node.name.value
     if ctx.site.receiver_type != P.KEYED:
         ctx.todo(M.PF_STATE, f"{name} uses keyed state on a stream that is not keyed (Flink fails at run time); key it with key_by()")
         return None
     mode = runtime_mode(ctx)
-    stamped = timestamped(ctx, seg.original.func.value)
+    stamped = timestamped(ctx.resolver, seg.original.func.value)
     keywords = {"mode": "batch" if mode == "batch" and stamped else None, "timestamped": flag(stamped), "method": seg.method}
     return decoded_output(ctx, shim_call(ctx, "keyed_process", [ctx.site.receiver, instance], keywords))
 
@@ -126,6 +129,17 @@ def convert(ctx):
     lifecycle = open_close_class(ctx, seg)
     if lifecycle is not None and lifecycle[0].uses_state:
         return keyed_state_call(ctx, seg, *lifecycle)
+    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        if lifecycle is not None:
+            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}() with open()/close() on a stream with event timestamps: not converted yet")
+            return None
+        fn = ctx.function(seg, seg.method)
+        if fn is None:
+            return None
+        if seg.method == "filter":
+            by_value = windows_shim(ctx, "by_value")
+            return ctx.expr("{ds}.filter({by}({fn}))", ds=stream, by=by_value, fn=fn)
+        return decoded_output(ctx, ctx.expr("{ds}.%s({fn})" % SPARK_TIMESTAMPED[seg.method], ds=stream, fn=fn))
     if lifecycle is not None and F._method(lifecycle[0].node, seg.method) is not None:
         info, instance = lifecycle
         ctx.note(
