@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from flink_reference import normalize_flink_print
+from flink_reference import normalize_flink_print, read_expected, read_output_files
 from flink2spark.transpiler.engine import convert_source
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "pyflink"
@@ -36,7 +36,6 @@ _WINDOWS = "event-time windows and watermarks"
 NOT_YET_CONVERTED = {
     "batch_mode_windows_timers": f"{_WINDOWS} (its KeyedProcessFunction with timers converts)",
     "count_windows": "count windows (count_window) with a ProcessWindowFunction",
-    "file_sink_rows": "FileSink (sink_to) with bucket assigner and part-file config",
     "session_window_process": f"session windows with a ProcessWindowFunction; {_WINDOWS}",
     "sliding_window_aggregate": f"sliding windows with an AggregateFunction; {_WINDOWS}",
     "tumbling_window_aggregate_parallel": f"tumbling windows with an AggregateFunction; {_WINDOWS}",
@@ -45,6 +44,14 @@ NOT_YET_CONVERTED = {
 }
 CONVERTED = [p for p in FIXTURES if p.name not in NOT_YET_CONVERTED]
 PENDING = [p for p in FIXTURES if p.name in NOT_YET_CONVERTED]
+
+# DateTimeBucketAssigner's default folders (yyyy-MM-dd--HH): the hour the job wrote in
+_HOUR_BUCKET = re.compile(r"(^|/)\d{4}-\d\d-\d\d--\d\d(/|$)")
+
+
+def _written(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {_HOUR_BUCKET.sub(r"\1<yyyy-MM-dd--HH>\2", k): v for k, v in files.items()}
+
 
 TODO_LINE = re.compile(r"^\s*# TODO\(flink2spark\): (F2S\d{3}) \S")
 
@@ -92,6 +99,9 @@ def test_converted_program_prints_what_flink_printed(fixture: Path, spark, tmp_p
     got = Counter(normalize_flink_print(stdout.getvalue()))
     want = Counter((fixture / "expected_stdout.txt").read_text().splitlines())
     assert got == want, f"missing: {sorted((want - got).elements())}; extra: {sorted((got - want).elements())}"
+    # files written by file sinks: same folders, part-file name patterns and lines as Flink's
+    _, want_files = read_expected(fixture)
+    assert _written(read_output_files(tmp_path)) == _written(want_files)
 
 
 @pytest.mark.parametrize("fixture", PENDING, ids=_ids)

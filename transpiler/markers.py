@@ -82,6 +82,18 @@ PF_BROADCAST_ORDER = _code("F2S234", "note", "broadcast elements reach each para
 PF_PARTITIONING = _code("F2S235", "note", "Flink partitioning replaced by Spark's: same elements, their order and print prefixes may differ")
 PF_INSTANCES = _code("F2S236", "note", "per-instance (non-keyed) function state: Spark partitions stand for Flink's parallel instances")
 
+# PyFlink file sinks and sources, generic sinks/sources, environment settings (F2S240-F2S249)
+PF_FILE_UNSUPPORTED = _code("F2S240", "todo", "PyFlink file sink/source option with no exact Spark counterpart")
+PF_PART_FILES = _code("F2S241", "note", "FileSink: one part file per Spark partition; the rolling policy does not split them")
+PF_TIME_BUCKET = _code("F2S242", "note", "FileSink date-time buckets: one bucket from the time the Spark job writes")
+PF_DEPLOYMENT = _code("F2S243", "note", "PyFlink dependency/deployment setting dropped: give Spark its equivalent")
+PF_CHECKPOINTING = _code("F2S244", "note", "checkpointing settings dropped: a bounded Spark job has no checkpoints")
+PF_ASYNC = _code("F2S245", "note", "execute_async(): the converted job runs synchronously")
+PF_UNBOUNDED_FILES = _code("F2S246", "todo", "unbounded file source: needs Structured Streaming")
+PF_JAVA_CONNECTOR = _code("F2S247", "todo", "Java SourceFunction/SinkFunction/InputFormat: no Spark counterpart")
+PF_CONFIG = _code("F2S248", "note", "Flink configuration setting dropped: it changes no result of the converted job")
+PF_TEXT_FOLDERS = _code("F2S249", "note", "read_text_file(): Spark also reads the files in subfolders of a folder")
+
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")
 PYFLINK_UNSUPPORTED = _code("F2S802", "todo", "modern PyFlink API: not converted yet")

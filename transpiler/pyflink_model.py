@@ -44,9 +44,16 @@ SINK = "DataStreamSink"
 RESULT = "JobExecutionResult"
 JOB_CLIENT = "JobClient"
 CLOSEABLE = "CloseableIterator"
+FUTURE = "CompletableFuture"
 FILE_SOURCE_BUILDER = "FileSourceBuilder"
 FILE_SOURCE = "FileSource"
 NUMBER_SEQUENCE = "NumberSequenceSource"
+FILE_SINK_BUILDER = "FileSinkBuilder"  # FileSink.RowFormatBuilder / BulkFormatBuilder
+FILE_SINK = "FileSink"
+STREAMING_FILE_SINK_BUILDER = "StreamingFileSinkBuilder"
+STREAMING_FILE_SINK = "StreamingFileSink"
+CHECKPOINT_CONFIG = "CheckpointConfig"
+EXECUTION_CONFIG = "ExecutionConfig"
 
 SAME = "<same>"  # the method returns its receiver
 
@@ -118,7 +125,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "is_chaining_of_operators_with_different_max_parallelism_enabled": None,
         "register_slot_sharing_group": SAME,
         "enable_checkpointing": SAME,
-        "get_checkpoint_config": None,
+        "get_checkpoint_config": CHECKPOINT_CONFIG,
         "get_checkpoint_interval": None,
         "get_checkpointing_mode": None,
         "get_checkpointing_consistency_mode": None,
@@ -128,7 +135,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "is_changelog_state_backend_enabled": None,
         "set_default_savepoint_directory": SAME,
         "get_default_savepoint_directory": None,
-        "get_config": None,
+        "get_config": EXECUTION_CONFIG,
         "configure": None,
         "add_jars": None,
         "add_classpaths": None,
@@ -141,6 +148,12 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "execute": RESULT,
         "execute_async": JOB_CLIENT,
         "close": None,
+        "read_text_file": DATASTREAM,  # PyFlink 1.x (removed in 2.0)
+        "set_restart_strategy": None,  # PyFlink 1.x
+        "get_restart_strategy": None,  # PyFlink 1.x
+        "set_stream_time_characteristic": None,  # PyFlink 1.x
+        "get_stream_time_characteristic": None,  # PyFlink 1.x
+        "set_state_backend": None,  # PyFlink 1.x
     },
     DATASTREAM: _DATASTREAM_METHODS,
     KEYED: {
@@ -199,7 +212,16 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "get_all_accumulator_results": None,
         "get_job_execution_result": None,
     },
-    JOB_CLIENT: {},
+    JOB_CLIENT: {
+        "get_job_id": None,
+        "get_job_status": None,
+        "cancel": None,
+        "stop_with_savepoint": None,
+        "trigger_savepoint": None,
+        "get_accumulators": None,
+        "get_job_execution_result": FUTURE,
+    },
+    FUTURE: {"cancel": None, "cancelled": None, "done": None, "result": RESULT, "exception": None},
     CLOSEABLE: {"close": None, "next": None},
     FILE_SOURCE_BUILDER: {
         "build": FILE_SOURCE,
@@ -210,6 +232,55 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
     },
     FILE_SOURCE: {},
     NUMBER_SEQUENCE: {},
+    FILE_SINK_BUILDER: {
+        "with_bucket_assigner": SAME,
+        "with_output_file_config": SAME,
+        "with_rolling_policy": SAME,
+        "with_bucket_check_interval": SAME,
+        "enable_compact": SAME,
+        "disable_compact": SAME,
+        "build": FILE_SINK,
+    },
+    FILE_SINK: {},
+    STREAMING_FILE_SINK_BUILDER: {
+        "with_bucket_assigner": SAME,
+        "with_output_file_config": SAME,
+        "with_rolling_policy": SAME,
+        "with_bucket_check_interval": SAME,
+        "build": STREAMING_FILE_SINK,
+    },
+    STREAMING_FILE_SINK: {},
+    # pyflink/datastream/checkpoint_config.py and pyflink/common/execution_config.py (2.3)
+    CHECKPOINT_CONFIG: {
+        m: (None if m.startswith(("get_", "is_")) else SAME)
+        for m in (
+            "is_checkpointing_enabled get_checkpointing_mode set_checkpointing_mode get_checkpoint_interval"
+            " set_checkpoint_interval get_checkpoint_timeout set_checkpoint_timeout"
+            " get_min_pause_between_checkpoints set_min_pause_between_checkpoints get_max_concurrent_checkpoints"
+            " set_max_concurrent_checkpoints is_fail_on_checkpointing_errors set_fail_on_checkpointing_errors"
+            " get_tolerable_checkpoint_failure_number set_tolerable_checkpoint_failure_number"
+            " set_externalized_checkpoint_retention is_externalized_checkpoints_enabled"
+            " get_externalized_checkpoint_retention is_unaligned_checkpoints_enabled enable_unaligned_checkpoints"
+            " disable_unaligned_checkpoints set_aligned_checkpoint_timeout get_aligned_checkpoint_timeout"
+            " set_alignment_timeout get_alignment_timeout set_force_unaligned_checkpoints is_force_unaligned_checkpoints"
+            " enable_externalized_checkpoints set_checkpoint_storage set_checkpoint_storage_dir"
+        ).split()
+    },
+    EXECUTION_CONFIG: {
+        m: (None if m.startswith(("get_", "is_", "has_")) else SAME)
+        for m in (
+            "enable_closure_cleaner disable_closure_cleaner is_closure_cleaner_enabled set_auto_watermark_interval"
+            " get_auto_watermark_interval set_latency_tracking_interval get_latency_tracking_interval get_parallelism"
+            " set_parallelism get_max_parallelism set_max_parallelism get_task_cancellation_interval"
+            " set_task_cancellation_interval get_task_cancellation_timeout set_task_cancellation_timeout"
+            " enable_force_kryo disable_force_kryo is_force_kryo_enabled enable_generic_types disable_generic_types"
+            " has_generic_types_disabled enable_auto_generated_uids disable_auto_generated_uids"
+            " has_auto_generated_uids_enabled enable_force_avro disable_force_avro is_force_avro_enabled"
+            " enable_object_reuse disable_object_reuse is_object_reuse_enabled get_global_job_parameters"
+            " set_global_job_parameters get_default_kryo_serializer_classes get_registered_kryo_types"
+            " get_registered_pojo_types is_use_snapshot_compression set_use_snapshot_compression"
+        ).split()
+    },
 }
 
 # Builder types: a call producing one of these, followed by one of the listed methods, is part
@@ -254,6 +325,16 @@ ENTRY_POINTS = {
     "pyflink.datastream.connectors.FileSource.for_record_stream_format": FILE_SOURCE_BUILDER,
     "pyflink.datastream.connectors.number_seq.NumberSequenceSource": NUMBER_SEQUENCE,
     "pyflink.datastream.connectors.NumberSequenceSource": NUMBER_SEQUENCE,
+    **{
+        f"pyflink.datastream.connectors.{module}{cls}.{method}": builder
+        for module in ("file_system.", "")
+        for cls, builder in (("FileSink", FILE_SINK_BUILDER), ("StreamingFileSink", STREAMING_FILE_SINK_BUILDER))
+        for method in ("for_row_format", "for_bulk_format")
+    },
+    **{
+        f"pyflink.datastream.connectors.{module}FileSource.for_bulk_file_format": FILE_SOURCE_BUILDER
+        for module in ("file_system.", "")
+    },
 }
 
 NUMBER_SEQUENCE_SOURCES = {
@@ -276,6 +357,7 @@ NO_WATERMARKS = {
     "pyflink.common.WatermarkStrategy.no_watermarks",
     "pyflink.common.watermark_strategy.WatermarkStrategy.no_watermarks",
 }
+WATERMARK_STRATEGIES = {"pyflink.common.WatermarkStrategy", "pyflink.common.watermark_strategy.WatermarkStrategy"}
 TYPES = {"pyflink.common.Types", "pyflink.common.typeinfo.Types"}
 
 # What each PyFlink module exports to a star import (``__all__``, read from PyFlink 2.3.0).

@@ -36,6 +36,7 @@ rule = Rule(
         "ConnectedStreams.key_by",
         "BroadcastConnectedStream.process",
     ],
+    exact=False,
     summary="connect(b) -> f2s.connect(a, b); ConnectedStreams.map/flat_map/process(fn) -> f2s.co_process(connected, fn, method)",
     codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_BROADCAST_ORDER, M.PF_FUNCTION),
     examples=[

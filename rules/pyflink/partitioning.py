@@ -27,6 +27,7 @@ rule = Rule(
         "DataStream.partition_custom",
         "DataStream.broadcast",
     ],
+    exact=False,
     summary="forward/rebalance/rescale/shuffle dropped; partition_custom -> f2s.partitioned; broadcast() -> f2s.broadcast_all / f2s.broadcast",
     codes=(M.PF_PARTITIONING, M.PF_FUNCTION, M.PF_PROCESS),
     examples=[

@@ -34,6 +34,7 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.process", "KeyedStream.process"],
+    exact=False,
     summary="process(ProcessFunction) -> f2s.process(rdd, fn); KeyedStream.process -> f2s.keyed_process(keyed, fn, mode) (state, timers, side outputs)",
     codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL),
     examples=[
