@@ -255,3 +255,22 @@ def test_file_sink_builder_variable_used_once_converts_mutated_one_stays():
     )
     assert "write_rows" not in result.output
     assert "F2S240" in codes(result)
+
+
+_CONFIG_HEAD = "from pyflink.common import Configuration\nfrom pyflink.datastream import StreamExecutionEnvironment\n\n"
+
+
+def test_configuration_of_the_environment():
+    body = "env.from_collection([('a', 1), ('a', 2)]).key_by(lambda p: p[0]).sum(1).print()\n"
+    env = "env = StreamExecutionEnvironment.get_execution_environment(config)\n"
+    # no runtime mode in it: Flink's default, STREAMING (rolling sums)
+    result = convert("config = Configuration()\nconfig.set_integer('parallelism.default', 2)\n" + env + body, head=_CONFIG_HEAD)
+    assert result.status == "converted", result.markers
+    assert "f2s.rolling_reduce(" in result.output and "parallelism.default" in result.output
+    assert "config" not in result.output.replace("configuration", "")
+    # the mode set from an expression: the aggregation cannot tell
+    result = convert("config = Configuration()\nconfig.set_string('execution.runtime-mode', MODE)\n" + env + body, head=_CONFIG_HEAD)
+    assert "F2S204" in codes(result)
+    # a configuration used in another way stays with a TODO
+    result = convert("config = Configuration()\nprint(config.to_dict())\n" + env + body, head=_CONFIG_HEAD)
+    assert any("get_execution_environment(configuration)" in m.message for m in result.markers if m.severity == "todo")

@@ -57,6 +57,7 @@ OUTPUT_FILE_CONFIG_BUILDER = "OutputFileConfigBuilder"
 OUTPUT_FILE_CONFIG = "OutputFileConfig"
 ROLLING_POLICY = "RollingPolicy"
 BUCKET_ASSIGNER = "BucketAssigner"
+CONFIGURATION = "Configuration"
 EXECUTION_CONFIG = "ExecutionConfig"
 
 SAME = "<same>"  # the method returns its receiver
@@ -258,6 +259,14 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
     OUTPUT_FILE_CONFIG: {"get_part_prefix": None, "get_part_suffix": None},
     ROLLING_POLICY: {},
     BUCKET_ASSIGNER: {},
+    # pyflink/common/configuration.py (2.3)
+    CONFIGURATION: {
+        m: (SAME if m.startswith("set_") else None)
+        for m in (
+            "get_string set_string parse_list_value get_integer set_integer get_boolean set_boolean get_float"
+            " set_float get_bytearray set_bytearray key_set add_all_to_dict add_all contains_key to_dict remove_config"
+        ).split()
+    },
     # pyflink/datastream/checkpoint_config.py and pyflink/common/execution_config.py (2.3)
     CHECKPOINT_CONFIG: {
         m: (None if m.startswith(("get_", "is_")) else SAME)
@@ -355,6 +364,8 @@ ENTRY_POINTS = {
             ("BucketAssigner.date_time_bucket_assigner", BUCKET_ASSIGNER),
         )
     },
+    "pyflink.common.Configuration": CONFIGURATION,
+    "pyflink.common.configuration.Configuration": CONFIGURATION,
 }
 
 NUMBER_SEQUENCE_SOURCES = {
