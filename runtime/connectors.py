@@ -15,6 +15,7 @@ Public API
     Hadoop file system) to a hidden in-progress folder; the non-empty part files are then
     moved to ``<base_path>/<bucket>/<part_prefix>-<uuid>-<n><part_suffix>`` and the rest is
     deleted. One part file per non-empty Spark partition (Flink: one per subtask and roll).
+    ``part_names="subtask"``: ``StreamingFileSink``'s names, ``<prefix>-<subtask>-<counter><suffix>``.
 ``date_time_bucket(format_str="yyyy-MM-dd--HH", timezone_id=None) -> str``
     The folder ``BucketAssigner.date_time_bucket_assigner`` gives a record written now.
 ``java_time_format(format_str) -> str``
@@ -75,8 +76,13 @@ def _encoder(type_info):
     return lambda value: _java_str(value, type_info)
 
 
-def write_rows(stream, base_path, type_info, part_prefix="part", part_suffix="", bucket=None):
-    """Write ``stream`` as ``FileSink.for_row_format(base_path, simple_string_encoder())``."""
+def write_rows(stream, base_path, type_info, part_prefix="part", part_suffix="", bucket=None, part_names="uuid"):
+    """Write ``stream`` as ``FileSink.for_row_format(base_path, simple_string_encoder())``.
+
+    ``part_names="subtask"`` names the parts as ``StreamingFileSink`` does,
+    ``<prefix>-<subtask>-<counter><suffix>`` (the n-th non-empty partition as subtask n)."""
+    if part_names not in ("uuid", "subtask"):
+        raise ValueError("part_names must be 'uuid' or 'subtask', not %r" % (part_names,))
     encode = _encoder(type_info)
     sc = stream.context
     jvm = sc._jvm
@@ -93,7 +99,8 @@ def write_rows(stream, base_path, type_info, part_prefix="part", part_suffix="",
     parts = [s for s in fs.listStatus(hadoop_path(in_progress)) if s.getPath().getName().startswith("part-") and s.getLen() > 0]
     parts.sort(key=lambda s: s.getPath().getName())
     for n, status in enumerate(parts):
-        target = hadoop_path(folder, "%s-%s-%d%s" % (part_prefix, run, n, part_suffix))
+        name = "%s-%s-%d%s" % (part_prefix, run, n, part_suffix) if part_names == "uuid" else "%s-%d-0%s" % (part_prefix, n, part_suffix)
+        target = hadoop_path(folder, name)
         if not mover.rename(status.getPath(), target):
             raise IOError("could not move %s to %s" % (status.getPath().toString(), target.toString()))
     fs.delete(hadoop_path(in_progress), True)

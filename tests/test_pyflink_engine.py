@@ -274,3 +274,15 @@ def test_configuration_of_the_environment():
     # a configuration used in another way stays with a TODO
     result = convert("config = Configuration()\nprint(config.to_dict())\n" + env + body, head=_CONFIG_HEAD)
     assert any("get_execution_environment(configuration)" in m.message for m in result.markers if m.severity == "todo")
+
+
+def test_sink_to_on_a_keyed_stream_stays():
+    # recorded on Flink 2.3: KeyedStream.sink_to writes Row(pickled key, element) as text
+    result = convert(
+        "env.from_collection(['a'], type_info=Types.STRING()).key_by(lambda s: s).sink_to(\n"
+        "    FileSink.for_row_format('/o', Encoder.simple_string_encoder()).build()\n"
+        ")\n",
+        head=_SINK_HEAD,
+    )
+    assert "write_rows" not in result.output
+    assert any("KeyedStream" in m.message for m in result.markers if m.code == "F2S240")

@@ -66,3 +66,12 @@ def test_write_rows_appends_to_an_existing_folder(sc, tmp_path):
 def test_pickled_streams_are_refused(sc, tmp_path):
     with pytest.raises(TypeError):
         io.write_rows(sc.parallelize([1]), str(tmp_path), None)
+
+
+def test_streaming_file_sink_part_names(sc, tmp_path):
+    # StreamingFileSink on Flink 2.3 names parts <prefix>-<subtask>-<counter><suffix> (x-0-0.y)
+    io.write_rows(sc.parallelize(["a", "b"], 3), str(tmp_path), f2s.Types.STRING(), part_prefix="x", part_suffix=".y", part_names="subtask")
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["x-%d-0.y" % i for i in range(len(names))] and len(names) == 2
+    with pytest.raises(ValueError):
+        io.write_rows(sc.parallelize(["a"]), str(tmp_path), f2s.Types.STRING(), part_names="random")

@@ -213,6 +213,11 @@ def sink_problem(ctx, call: cst.Call, sink: Optional[cst.BaseExpression]) -> Opt
     wanted = "FileSink" if call.func.attr.value == "sink_to" else "StreamingFileSink"  # type: ignore[attr-defined]
     if spec.kind != wanted:
         return M.PF_FILE_UNSUPPORTED, f"a {spec.kind} given to {call.func.attr.value}(): Flink rejects it"  # type: ignore[attr-defined]
+    if call.func.attr.value == "sink_to" and ctx.resolver.type_of(call.func.value) == P.KEYED:  # type: ignore[attr-defined]
+        return M.PF_FILE_UNSUPPORTED, (
+            "sink_to() on a KeyedStream: Flink writes its internal rows (the pickled key and the element,"
+            " '+I[[-128, 5, ...], (a,1)]'), not the elements; port it by hand"
+        )
     if isinstance(sink, cst.Name) and consumed_by_sink(ctx, followed(ctx.resolver, sink)) is None:  # type: ignore[arg-type]
         return M.PF_FILE_UNSUPPORTED, "the sink object is used elsewhere too: convert it by hand"
     if not all(visible_at(ctx, e, call) for e in spec.moved):
@@ -247,6 +252,15 @@ def write_rows(ctx, stream: cst.BaseExpression, original_stream: cst.BaseExpress
             "date-time buckets: every record goes to the bucket of the time the Spark job writes;"
             " Flink used each record's processing time (a job crossing the hour splits there)",
         )
+    if spec.kind == "StreamingFileSink":
+        args.append(cst.Arg(cst.SimpleString('"subtask"'), keyword=cst.Name("part_names")))
+        ctx.note(
+            M.PF_PART_FILES,
+            "StreamingFileSink: parts <prefix>-<n>-0<suffix>, one per non-empty Spark partition, written committed;"
+            " Flink commits them only at checkpoints (a bounded job without checkpointing leaves them hidden,"
+            " .<prefix>-0-0<suffix>.inprogress.<uuid>)",
+        )
+        return cst.Call(func=cst.Attribute(io, cst.Name("write_rows")), args=args)
     ctx.note(
         M.PF_PART_FILES,
         f"{spec.kind}: one part file per non-empty Spark partition; Flink's folders, part-file names"

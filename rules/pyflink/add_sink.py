@@ -1,8 +1,11 @@
 """``stream.add_sink(sink_function)``: the SinkFunction API (Java sinks wrapped by PyFlink).
 
 ``StreamingFileSink.for_row_format(path, Encoder.simple_string_encoder())...build()`` writes
-files as ``FileSink`` does and converts the same way (see ``sink_to``):
-``f2s_io.write_rows(rdd, path, type_info, ...)``. Every other SinkFunction (Kafka producers,
+the same records as ``FileSink`` and converts the same way (see ``sink_to``), with its own part
+names ``<prefix>-<subtask>-<counter><suffix>``: ``f2s_io.write_rows(rdd, path, type_info, ...,
+part_names="subtask")``. Recorded on Flink 2.3: it commits part files only at checkpoints, so a
+bounded job without checkpointing leaves them hidden as in-progress files; the converted job
+writes them committed (NOTE F2S241 says so). Every other SinkFunction (Kafka producers,
 JDBC, RabbitMQ, Elasticsearch...) wraps a Java sink that Spark cannot run: TODO to write the
 RDD/DataFrame with Spark's own writer by hand.
 """
@@ -33,9 +36,10 @@ rule = Rule(
             S.IO_AND_SHIM_IMPORT
             + spark_program(
                 "words = env.sparkContext.parallelize([\"a\"])\n"
-                "# NOTE(flink2spark): F2S241 StreamingFileSink: one part file per non-empty Spark partition; Flink's folders,"
-                " part-file names and records, but not its rolling policy's split of records into files\n"
-                "f2s_io.write_rows(words, \"/out\", f2s.Types.STRING())\n",
+                "# NOTE(flink2spark): F2S241 StreamingFileSink: parts <prefix>-<n>-0<suffix>, one per non-empty Spark"
+                " partition, written committed; Flink commits them only at checkpoints (a bounded job without"
+                " checkpointing leaves them hidden, .<prefix>-0-0<suffix>.inprogress.<uuid>)\n"
+                "f2s_io.write_rows(words, \"/out\", f2s.Types.STRING(), part_names=\"subtask\")\n",
             ),
         ),
         Example(
