@@ -952,17 +952,18 @@ class Partitioner(object):
         raise NotImplementedError
 
 
-def broadcast_all(stream):
-    """``stream.broadcast()``: every element goes to each parallel instance of the next
-    operator (the default parallelism's partitions)."""
-    n = _instances(stream)
+def broadcast_all(stream, parallelism=None):
+    """``stream.broadcast()``: every element goes to each of the ``parallelism`` parallel
+    instances of the next operator (default: Spark's default parallelism), one partition each."""
+    n = parallelism or _instances(stream)
     return stream.flatMap(lambda x: [(i, x) for i in range(n)]).partitionBy(n, lambda i: i).values()
 
 
-def partitioned(stream, partitioner, key_selector):
+def partitioned(stream, partitioner, key_selector, parallelism=None):
     """``partition_custom(partitioner, key_selector)``: element ``x`` goes to partition
-    ``partitioner.partition(key_selector(x), n)``, ``n`` the default parallelism."""
-    n = _instances(stream)
+    ``partitioner.partition(key_selector(x), n)`` of ``n = parallelism`` (default: Spark's
+    default parallelism)."""
+    n = parallelism or _instances(stream)
     part = partitioner.partition if hasattr(partitioner, "partition") else partitioner
     get_key = key_selector.get_key if hasattr(key_selector, "get_key") else key_selector
     return stream.map(lambda x: (part(get_key(x), n), x)).partitionBy(n, lambda p: p).values()

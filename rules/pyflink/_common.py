@@ -77,6 +77,7 @@ SourceType = Union[None, _Pickled, str, cst.BaseExpression]  # str: a basic type
 SAME_TYPE = frozenset({
     "filter", "key_by", "union", "reduce", "sum", "min", "max", "min_by", "max_by",
     "assign_timestamps_and_watermarks", "rebalance", "rescale", "shuffle", "forward", "cache",
+    "partition_custom", "broadcast",
     *P.MODIFIERS,
 })
 

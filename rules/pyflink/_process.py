@@ -170,3 +170,20 @@ def instance_note(ctx, cls: cst.ClassDef) -> None:
             f"{cls.name.value} keeps data in its instance: one instance per Spark partition (Flink: per parallel"
             " instance); same results when the partitions match Flink's parallelism or the result does not depend on them",
         )
+
+
+def env_parallelism(ctx) -> tuple[bool, Optional[int]]:
+    """(known, n): the literal ``n`` of the module's ``env.set_parallelism(n)`` calls (None:
+    never set, Flink's default, the number of cores, as Spark's local default parallelism);
+    known is False when it is set from an expression or to several values."""
+    values = set()
+    for call in m.findall(ctx.resolver.module, m.Call(func=m.Attribute(attr=m.Name("set_parallelism")))):
+        if ctx.resolver.type_of(call.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
+            continue
+        arg = call.args[0].value if call.args else None  # type: ignore[attr-defined]
+        values.add(int(arg.value) if isinstance(arg, cst.Integer) else None)
+    if not values:
+        return True, None
+    if len(values) == 1 and None not in values:
+        return True, values.pop()
+    return False, None

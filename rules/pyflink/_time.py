@@ -94,7 +94,7 @@ def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
         return any(timestamped(resolver, s, depth + 1) for s in [recv, *(a.value for a in expr.args)])
     if typ in (P.WINDOWED, P.ALL_WINDOWED) and method in ("reduce", "aggregate", "apply", "process"):
         return timestamped(resolver, recv, depth + 1) or time_window(resolver, recv)
-    if method in KEEPS or method == "get_side_output":
+    if method in KEEPS or method in ("get_side_output", "connect"):  # connect: both inputs alike (rules/pyflink/connect.py)
         return timestamped(resolver, recv, depth + 1)
     return False
 

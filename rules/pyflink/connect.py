@@ -116,6 +116,9 @@ def _connect(ctx, seg):
         ctx.todo(M.PF_PROCESS, "connect() of a keyed with a non-keyed stream; convert it by hand")
         return None
     stamped = timestamped(ctx, seg.original.func.value)  # type: ignore[attr-defined]
+    if timestamped(ctx, other[0]) != stamped:
+        ctx.todo(M.PF_PROCESS, "connect() of a stream whose records carry timestamps with one whose records do not; convert it by hand")
+        return None
     return shim_call(ctx, "connect", [ctx.site.receiver, other[1]], {"keyed": flag(keyed), "timestamped": flag(stamped)})
 
 
