@@ -626,7 +626,11 @@ def runtime_mode(ctx) -> Optional[str]:
         modes.add(P.RUNTIME_MODES.get(resolver.qualified_name(arg) or "") if arg is not None else None)
     for call in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("get_execution_environment")))):
         if resolver.qualified_name(call.func) in P.ENTRY_POINTS and call.args:  # type: ignore[attr-defined]
-            modes.add(None)  # a Configuration may set execution.runtime-mode
+            from flink2spark.rules.pyflink._configuration import configured_mode
+
+            mode = configured_mode(ctx, call)  # a Configuration may set execution.runtime-mode
+            if mode != "":
+                modes.add(mode)
     modes = {"batch" if mode == "automatic" else mode for mode in modes}
     result: Optional[str]
     if not modes:
