@@ -274,3 +274,17 @@ def test_configuration_of_the_environment():
     # a configuration used in another way stays with a TODO
     result = convert("config = Configuration()\nprint(config.to_dict())\n" + env + body, head=_CONFIG_HEAD)
     assert any("get_execution_environment(configuration)" in m.message for m in result.markers if m.severity == "todo")
+
+
+def test_process_function_on_an_unbounded_source_stays_with_a_transform_with_state_hint():
+    result = convert(
+        "\n\nclass Count(KeyedProcessFunction):\n"
+        "    def process_element(self, value, ctx):\n"
+        "        yield value\n\n\n"
+        "source = KafkaSource.builder().set_topics('t').build()\n"
+        "env.from_source(source, WatermarkStrategy.no_watermarks(), 'k').key_by(lambda x: x).process(Count()).print()\n",
+        head="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream import KeyedProcessFunction\n"
+        "from pyflink.datastream.connectors.kafka import KafkaSource\n" + HEAD,
+    )
+    todo = [m for m in result.markers if m.code == "F2S230"]
+    assert todo and "transformWithState" in todo[0].message and ".process(Count())" in result.output
