@@ -20,7 +20,7 @@ from typing import Optional
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import SAME_TYPE, call_arg, followed
+from flink2spark.rules.pyflink._common import SAME_TYPE, call_arg, followed, reaching_value
 from flink2spark.transpiler import pyflink_model as P
 
 # Methods of DataStream/KeyedStream/windowed streams whose output records keep the timestamps
@@ -74,7 +74,7 @@ def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.single_value(expr) or reaching_value(resolver, expr)  # also ds = ds.assign_...(...)
         return False if value is None else timestamped(resolver, value, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
@@ -105,7 +105,7 @@ def time_window(resolver, windowed: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 20:
         return False
     if isinstance(windowed, cst.Name):
-        value = resolver.single_value(windowed)
+        value = resolver.single_value(windowed) or reaching_value(resolver, windowed)
         return False if value is None else time_window(resolver, value, depth + 1)
     if not (isinstance(windowed, cst.Call) and isinstance(windowed.func, cst.Attribute)):
         return False
