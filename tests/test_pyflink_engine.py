@@ -286,3 +286,17 @@ def test_sink_to_on_a_keyed_stream_stays():
     )
     assert "write_rows" not in result.output
     assert any("KeyedStream" in m.message for m in result.markers if m.code == "F2S240")
+
+
+def test_process_function_on_an_unbounded_source_stays_with_a_transform_with_state_hint():
+    result = convert(
+        "\n\nclass Count(KeyedProcessFunction):\n"
+        "    def process_element(self, value, ctx):\n"
+        "        yield value\n\n\n"
+        "source = KafkaSource.builder().set_topics('t').build()\n"
+        "env.from_source(source, WatermarkStrategy.no_watermarks(), 'k').key_by(lambda x: x).process(Count()).print()\n",
+        head="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream import KeyedProcessFunction\n"
+        "from pyflink.datastream.connectors.kafka import KafkaSource\n" + HEAD,
+    )
+    todo = [m for m in result.markers if m.code == "F2S230"]
+    assert todo and "transformWithState" in todo[0].message and ".process(Count())" in result.output

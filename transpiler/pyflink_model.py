@@ -329,6 +329,15 @@ def method_return(receiver: str, method: str) -> tuple[bool, Optional[str]]:
     return False, None
 
 
+def call_return(receiver: str, method: str, call, ret: Optional[str]) -> Optional[str]:
+    """The return type of a call when it depends on the arguments: ``broadcast()`` without
+    state descriptors is a DataStream (every element to every instance), with them a
+    BroadcastStream (for ``connect``)."""
+    if method == "broadcast" and is_stream(receiver) and not call.args:
+        return DATASTREAM
+    return ret
+
+
 def is_stream(t: Optional[str]) -> bool:
     return t is not None and DATASTREAM in supertypes(t)
 

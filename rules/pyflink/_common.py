@@ -77,6 +77,7 @@ SourceType = Union[None, _Pickled, str, cst.BaseExpression]  # str: a basic type
 SAME_TYPE = frozenset({
     "filter", "key_by", "union", "reduce", "sum", "min", "max", "min_by", "max_by",
     "assign_timestamps_and_watermarks", "rebalance", "rescale", "shuffle", "forward", "cache",
+    "partition_custom", "broadcast",
     *P.MODIFIERS,
 })
 
@@ -254,7 +255,7 @@ def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return True
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.single_value(expr) or reaching_value(resolver, expr)
         if value is not None and consumers(resolver, value) > 1:
             return False  # decoded where it is made (decoded_output)
         return True if value is None else undecoded(resolver, value, depth + 1)
