@@ -713,9 +713,12 @@ def _attempt_safe_copy(function):
     return copy.deepcopy(function)
 
 
-def process(stream, function, timestamped=False, decode=None):
+def process(stream, function, timestamped=False, decode=None, parallelism=None):
     """``stream.process(ProcessFunction)``: ``process_element(value, ctx)`` on every element
-    of each partition in order, ``open``/``close`` around the partition."""
+    of each partition in order, ``open``/``close`` around the partition. ``parallelism=1``
+    (a program at ``env.set_parallelism(1)``): one instance sees the whole stream in order."""
+    if parallelism == 1 and stream.getNumPartitions() > 1:
+        stream = stream.coalesce(1)
 
     def run(index, records):
         runner = _Runner(_attempt_safe_copy(function), False, "streaming", timestamped, index)
@@ -909,6 +912,8 @@ def co_process(connected, function, method="process", mode="streaming", decode=N
             runner.close()
 
     both = connected.first.map(lambda r: (0, r)).union(connected.second.map(lambda r: (1, r)))
+    if parallelism == 1:  # one instance sees the first input, then the second
+        both = both.coalesce(1)
     return _main_and_sides(both.mapPartitionsWithIndex(run), timestamped, decode)
 
 

@@ -98,9 +98,10 @@ def convert(ctx):
             f"{cls.name.value}: each parallel instance processes every broadcast element before its data elements; Flink"
             " gives no order between the two inputs: same results when the function does not depend on that order",
         )
+    one = None
     if kind not in ("KeyedCoProcessFunction", "KeyedBroadcastProcessFunction"):
-        instance_note(ctx, cls)
-    keywords = {"mode": "batch" if mode == "batch" else None, "decode": decode_of(ctx)}
+        one = instance_note(ctx, cls)
+    keywords = {"mode": "batch" if mode == "batch" else None, "decode": decode_of(ctx), "parallelism": one}
     if kind in ("BroadcastProcessFunction", "KeyedBroadcastProcessFunction"):
         known, parallelism = env_parallelism(ctx)  # every instance processes every broadcast element
         if not known:
