@@ -8,12 +8,17 @@
   skipped by both), without line terminators (``\\n``, ``\\r\\n`` or ``\\r``: Flink's reader is
   Java's ``BufferedReader.readLine``, Spark's text source splits on the same three).
 
+* ``KafkaSource.builder()...build()`` -> ``spark.readStream.format("kafka")...`` (``spark.read``
+  with ``set_bounded``), the value decoded by its schema: see ``_kafka``.
+
 The source may be built in a variable used only by ``from_source``: that assignment is dropped
 (see ``source_builders``). Watermark strategies other than ``no_watermarks()``, continuous
 monitoring, other formats and other sources stay with a TODO.
 """
 
 import libcst as cst
+
+from flink2spark.rules.pyflink import _kafka as K
 
 from flink2spark.rules.pyflink._common import call_arg, from_source_problem, program, source_kind, spark_program
 from flink2spark.transpiler import markers as M
@@ -61,6 +66,8 @@ def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if K.is_kafka_source(ctx.resolver, call_arg(seg.original, 0, "source")):
+        return K.convert_source(ctx, ctx.site.receiver, call_arg(seg.original, 0, "source"))
     problem = from_source_problem(ctx, seg.original)
     if problem is not None:
         ctx.todo(M.PF_UNSUPPORTED, problem)

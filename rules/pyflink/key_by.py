@@ -14,6 +14,7 @@ happen (a ``Types.ROW``/``TUPLE``/``FLOAT`` stream made by a Python function),
 decoded already.
 """
 
+from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, decoding, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -54,6 +55,9 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        ctx.todo(M.PF_UNBOUNDED_STATE, K.KEYED_TODO)
+        return None
     fn = ctx.function(seg, "key")
     if fn is None:
         return None
