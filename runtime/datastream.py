@@ -747,3 +747,9 @@ def with_open_close(function, method):
                 closer()
 
     return run
+
+
+# Event time and windows live in their own module, reached as f2s.windows; the PyFlink names
+# converted programs keep using (NAME_MAP of the PyFlink model) are f2s.<name> as well.
+from flink2spark.runtime import windows  # noqa: E402
+from flink2spark.runtime.windows import Duration, Time, TimestampAssigner, WatermarkStrategy  # noqa: E402,F401

@@ -114,13 +114,58 @@ def test_source_used_twice_stays_with_todo():
     assert codes(result).count("F2S200") == 3
 
 
+_WM_HEAD = (
+    "from pyflink.common import Duration, WatermarkStrategy\n"
+    "from pyflink.datastream.connectors.number_seq import NumberSequenceSource\n" + HEAD
+)
+
+
 def test_event_time_source_stays_with_todo():
+    # a process function may read timestamps and timers fire on watermarks
     result = convert(
-        "env.from_source(NumberSequenceSource(1, 3), WatermarkStrategy.for_monotonous_timestamps(), 'n').print()\n",
-        head="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors.number_seq import NumberSequenceSource\n"
-        + HEAD,
+        "env.from_source(NumberSequenceSource(1, 3), WatermarkStrategy.for_monotonous_timestamps(), 'n').process(f).print()\n",
+        head=_WM_HEAD,
     )
     assert any("watermark strategy" in m.message for m in result.markers)
+    # a timestamp assigner runs user code and sets timestamps
+    result = convert(
+        "ws = WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(a)\n"
+        "env.from_source(NumberSequenceSource(1, 3), ws, 'n').print()\n",
+        head=_WM_HEAD,
+    )
+    assert any("watermark strategy" in m.message for m in result.markers)
+
+
+def test_watermarks_nobody_reads_are_dropped_with_the_source():
+    result = convert(
+        "env.from_source(\n"
+        "    NumberSequenceSource(1, 3),\n"
+        "    WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_idleness(Duration.of_seconds(5)),\n"
+        "    'n',\n"
+        ").map(lambda x: x * 2).print()\n",
+        head=_WM_HEAD,
+    )
+    assert result.status == "converted", result.markers
+    assert "env.sparkContext.range(1, 3 + 1).map(lambda x: x * 2)" in result.output
+    assert "Watermark" not in result.output
+
+
+def test_stream_type_followed_through_reassignment_and_helper_return():
+    result = convert(
+        "def pairs(env):\n"
+        "    ds = env.from_collection(['a b'])\n"
+        "    ds = ds.map(lambda s: (s, 1), output_type=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+        "    return ds\n\n\n"
+        "pairs(env).print()\n"
+        "out = env.from_collection([1])\n"
+        "if flag:\n"
+        "    out = out.map(str, output_type=Types.STRING())\n"
+        "out.print()\n"
+    )
+    lines = result.output.splitlines()
+    assert "f2s.print(pairs(env), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]))" in lines
+    # the assignment in the branch may not reach the print: its type is not taken
+    assert "f2s.print(out)" in lines and "F2S207" in result.output
 
 
 def test_star_import_is_resolved_and_dropped():

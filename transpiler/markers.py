@@ -68,6 +68,11 @@ PF_EXEC_RESULT = _code("F2S206", "todo", "the JobExecutionResult of a PyFlink ex
 PF_PRINT_TYPE = _code("F2S207", "note", "print()/execute_and_collect(): the stream's type could not be followed; values taken as they are")
 PF_FLINK_NAME = _code("F2S208", "todo", "a PyFlink name is still used here")
 PF_UNKNOWN_RECEIVER = _code("F2S209", "todo", "a PyFlink DataStream method called on something whose type could not be followed")
+# PyFlink event time and windows (F2S220-F2S229)
+PF_EVENT_TIME = _code("F2S220", "todo", "PyFlink event time, watermark strategy or window construct not converted")
+PF_PROCESSING_TIME = _code("F2S221", "note", "processing time depends on the wall clock: Spark's results may differ from any Flink run")
+PF_LATENESS = _code("F2S222", "note", "late elements: Flink's watermark reached only at the end of the bounded input, nothing is late")
+PF_WINDOW_ORDER = _code("F2S223", "note", "window contents reach the window function in another order than Flink's")
 
 # PyFlink file sinks and sources, generic sinks/sources, environment settings (F2S240-F2S249)
 PF_FILE_UNSUPPORTED = _code("F2S240", "todo", "PyFlink file sink/source option with no exact Spark counterpart")
@@ -79,6 +84,7 @@ PF_ASYNC = _code("F2S245", "note", "execute_async(): the converted job runs sync
 PF_UNBOUNDED_FILES = _code("F2S246", "todo", "unbounded file source: needs Structured Streaming")
 PF_JAVA_CONNECTOR = _code("F2S247", "todo", "Java SourceFunction/SinkFunction/InputFormat: no Spark counterpart")
 PF_CONFIG = _code("F2S248", "note", "Flink configuration setting dropped: it changes no result of the converted job")
+PF_TEXT_FOLDERS = _code("F2S249", "note", "read_text_file(): Spark also reads the files in subfolders of a folder")
 
 # PyFlink Kafka and unbounded programs -> Structured Streaming (F2S250-F2S259)
 PF_KAFKA_PACKAGE = _code("F2S250", "note", "Kafka: the Spark Kafka connector (and spark-avro for Avro) must be given to spark-submit --packages")

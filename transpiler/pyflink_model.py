@@ -44,6 +44,7 @@ SINK = "DataStreamSink"
 RESULT = "JobExecutionResult"
 JOB_CLIENT = "JobClient"
 CLOSEABLE = "CloseableIterator"
+FUTURE = "CompletableFuture"
 FILE_SOURCE_BUILDER = "FileSourceBuilder"
 FILE_SOURCE = "FileSource"
 NUMBER_SEQUENCE = "NumberSequenceSource"
@@ -158,6 +159,11 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "execute_async": JOB_CLIENT,
         "close": None,
         "read_text_file": DATASTREAM,  # PyFlink 1.x (removed in 2.0)
+        "set_restart_strategy": None,  # PyFlink 1.x
+        "get_restart_strategy": None,  # PyFlink 1.x
+        "set_stream_time_characteristic": None,  # PyFlink 1.x
+        "get_stream_time_characteristic": None,  # PyFlink 1.x
+        "set_state_backend": None,  # PyFlink 1.x
     },
     DATASTREAM: _DATASTREAM_METHODS,
     KEYED: {
@@ -216,7 +222,16 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "get_all_accumulator_results": None,
         "get_job_execution_result": None,
     },
-    JOB_CLIENT: {},
+    JOB_CLIENT: {
+        "get_job_id": None,
+        "get_job_status": None,
+        "cancel": None,
+        "stop_with_savepoint": None,
+        "trigger_savepoint": None,
+        "get_accumulators": None,
+        "get_job_execution_result": FUTURE,
+    },
+    FUTURE: {"cancel": None, "cancelled": None, "done": None, "result": RESULT, "exception": None},
     CLOSEABLE: {"close": None, "next": None},
     FILE_SOURCE_BUILDER: {
         "build": FILE_SOURCE,
@@ -429,6 +444,7 @@ NO_WATERMARKS = {
     "pyflink.common.WatermarkStrategy.no_watermarks",
     "pyflink.common.watermark_strategy.WatermarkStrategy.no_watermarks",
 }
+WATERMARK_STRATEGIES = {"pyflink.common.WatermarkStrategy", "pyflink.common.watermark_strategy.WatermarkStrategy"}
 TYPES = {"pyflink.common.Types", "pyflink.common.typeinfo.Types"}
 
 # What each PyFlink module exports to a star import (``__all__``, read from PyFlink 2.3.0).
@@ -647,6 +663,9 @@ for _name, _method in {
     for _module in ("pyflink.datastream.functions", "pyflink.datastream"):
         FUNCTION_CLASSES[f"{_module}.{_name}"] = (_name, _method)
 
+# Event time and windows (rules/pyflink/timestamps.py, windows.py): their PyFlink bases are dropped too.
+FUNCTION_CLASSES["pyflink.common.watermark_strategy.TimestampAssigner"] = ("TimestampAssigner", "extract_timestamp")
+
 # PyFlink function methods yield or return their results: there are no collectors.
 COLLECTOR_METHODS: dict[str, dict[str, tuple[int, bool]]] = {}
 
@@ -694,6 +713,14 @@ NAME_MAP = {
     },
 }
 
+# Event time (runtime/windows.py, re-exported by the datastream shim).
+NAME_MAP.update(
+    {
+        **{f"{m}.{name}": ("flink2spark.runtime.datastream", name) for m in ("pyflink.common", "pyflink.common.time") for name in ("Duration", "Time")},
+        **{f"{m}.WatermarkStrategy": ("flink2spark.runtime.datastream", "WatermarkStrategy") for m in ("pyflink.common", "pyflink.common.watermark_strategy")},
+    }
+)
+
 # Method names only PyFlink's DataStream API has: in a PyFlink file, a call to one on a
 # receiver whose type is unknown is marked, never left silently.
 DISTINCTIVE_METHODS = frozenset(
@@ -737,13 +764,8 @@ HINTS = {
     "sink_to": "sinks other than print() are not converted yet; port them by hand",
     "add_sink": "sinks other than print() are not converted yet; port them by hand",
     "add_source": "sources other than from_collection/NumberSequenceSource/FileSource are not converted yet",
-    "create_input": "Java InputFormats have no Spark counterpart; read the data with spark.read instead",
-    "FileSourceBuilder.monitor_continuously": (
-        "an unbounded file source: its Spark counterpart is Structured Streaming,"
-        " spark.readStream.text(path) with a checkpointLocation; port it by hand"
-    ),
-    "FileSourceBuilder.set_file_enumerator": "custom file enumeration has no Spark counterpart; port it by hand",
-    "FileSourceBuilder.set_split_assigner": "custom split assignment has no Spark counterpart; port it by hand",
+    "enable_checkpointing": "checkpointing has no batch counterpart; port it by hand",
+    "execute_async": "asynchronous execution is not converted; port it by hand",
     WINDOWED: _WINDOWS,
     ALL_WINDOWED: _WINDOWS,
     CONNECTED: "connected streams are not converted yet; port them by hand",

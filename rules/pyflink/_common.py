@@ -88,8 +88,11 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
     if depth > 50:
         return None
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.single_value(expr) or reaching_value(resolver, expr)
         return None if value is None else element_type(resolver, value, depth + 1)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        returned = _returned(resolver, expr.func)  # a stream made by a helper function
+        return None if returned is None else element_type(resolver, returned, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return None
     recv, method = expr.func.value, expr.func.attr.value
@@ -106,6 +109,8 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
         if method == "from_source":
             source = source_kind(resolver, call_arg(expr, 0, "source"))
             return {"numbers": "LONG", "text": "STRING"}.get(source[0]) if source else None
+        if method == "read_text_file":
+            return "STRING"
         return None
     if P.is_stream(typ) or typ == P.CONNECTED:
         if method in ("map", "flat_map", "process"):
@@ -132,6 +137,53 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
         if method in ("trigger", "allowed_lateness", "side_output_late_data", "evictor"):
             return element_type(resolver, recv, depth + 1)
     return None
+
+
+def _returned(resolver, func: cst.Name) -> Optional[cst.BaseExpression]:
+    """The expression a module function returns, when it has one ``return value`` only."""
+    target = resolver.local_def(func)
+    if not isinstance(target, cst.FunctionDef):
+        return None
+    returns = [r for r in m.findall(target.body, m.Return()) if not _nested(resolver, r, target)]
+    if len(returns) != 1 or returns[0].value is None:  # type: ignore[attr-defined]
+        return None
+    return returns[0].value  # type: ignore[attr-defined]
+
+
+def _nested(resolver, node: cst.CSTNode, fn: cst.FunctionDef) -> bool:
+    """Whether ``node`` is inside a def or lambda nested in ``fn``."""
+    node = resolver.parent(node)
+    while node is not None and node is not fn:
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return True
+        node = resolver.parent(node)
+    return False
+
+
+def reaching_value(resolver, name: cst.Name) -> Optional[cst.BaseExpression]:
+    """The value of a variable assigned several times (``ds = ds.map(...)``) at a use after
+    the textually last of its assignments, when that one is a plain assignment in a block
+    enclosing the use: every path to the use then passes it last. None otherwise."""
+    from libcst.metadata import PositionProvider
+
+    refs = resolver.referents(name)
+    if len(refs) < 2:
+        return None
+    try:
+        where = {id(r.node): resolver.meta(PositionProvider, r.node).start for r in refs}
+        use = resolver.meta(PositionProvider, name).start
+    except KeyError:
+        return None
+    last = max(refs, key=lambda r: (where[id(r.node)].line, where[id(r.node)].column))
+    start = where[id(last.node)]
+    if (start.line, start.column) >= (use.line, use.column) or id(last.node) not in resolver.assign_values:
+        return None
+    statement = resolver.parent(resolver.parent(last.node))  # Name -> AssignTarget -> Assign
+    block = resolver.parent(resolver.parent(statement))  # Assign -> SimpleStatementLine -> block
+    node = resolver.parent(name)
+    while node is not None and node is not block:
+        node = resolver.parent(node)
+    return resolver.assign_values[id(last.node)] if node is block else None
 
 
 def _output_type(call: cst.Call, index: int, keyword: str = "output_type") -> SourceType:
@@ -215,7 +267,7 @@ def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
         return True
     recv, method = expr.func.value, expr.func.attr.value
     typ = resolver.type_of(recv)
-    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source", "add_source"):
+    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source", "read_text_file", "add_source"):
         return False
     if P.is_stream(typ):
         if method in ("key_by", "union"):
@@ -235,7 +287,11 @@ def decoded_output(ctx, result: cst.BaseExpression) -> cst.BaseExpression:
     if consumers(ctx.resolver, outer) < 2:
         return result
     decode = decoding(ctx, [outer], outer)
-    return result if decode is None else ctx.expr("{r}.map({d})", r=result, d=decode)
+    if decode is None:
+        return result
+    from flink2spark.rules.pyflink._time import timestamped  # (timestamp, value) pairs keep their timestamps
+
+    return ctx.expr("{r}.%s({d})" % ("mapValues" if timestamped(ctx.resolver, outer) else "map"), r=result, d=decode)
 
 
 def _makes_conforming(resolver, call: cst.Call, method: str) -> bool:
@@ -422,12 +478,24 @@ def source_kind(resolver, node: Optional[cst.BaseExpression]):
         return ("numbers", node, node)
     if isinstance(node.func, cst.Attribute) and node.func.attr.value == "build" and not node.args:
         builder = node.func.value
+        while _static_file_set(builder):  # bounded, as without it
+            builder = builder.func.value  # type: ignore[attr-defined]
         if isinstance(builder, cst.Call) and resolver.qualified_name(builder.func) in P.ENTRY_POINTS:
             if resolver.type_of(builder) == P.FILE_SOURCE_BUILDER:
                 fmt = call_arg(builder, 0, "stream_format")
                 if isinstance(fmt, cst.Call) and resolver.qualified_name(fmt.func) in P.TEXT_LINE_FORMAT:
                     return ("text", builder, node)
     return None
+
+
+def _static_file_set(node: cst.BaseExpression) -> bool:
+    """``<builder>.process_static_file_set()``."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "process_static_file_set"
+        and not node.args
+    )
 
 
 def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
@@ -440,7 +508,8 @@ def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
         return "from_source(): only NumberSequenceSource(a, b) and FileSource.for_record_stream_format(StreamFormat.text_line_format(), path).build() are converted"
     strategy = call_arg(call, 1, "watermark_strategy")
     if not (isinstance(strategy, cst.Call) and resolver.qualified_name(strategy.func) in P.NO_WATERMARKS):
-        return "from_source() with a watermark strategy: event time is not converted yet (WatermarkStrategy.no_watermarks() is)"
+        if not unused_watermarks(ctx, strategy):
+            return "from_source() with a watermark strategy: event time is not converted yet (WatermarkStrategy.no_watermarks() is)"
     if kind[0] == "text":
         fmt = call_arg(kind[1], 0, "stream_format")
         charset = call_arg(fmt, 0, "charset_name") if isinstance(fmt, cst.Call) else None
@@ -459,6 +528,35 @@ def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
     if not all(visible_at(ctx, a, call) for a in args if a is not None):  # type: ignore[arg-type]
         return "the source's arguments use names that mean something else here"
     return None
+
+
+# Operators whose results may depend on watermarks or timestamps
+_EVENT_TIME_METHODS = frozenset({"window", "window_all", "assign_timestamps_and_watermarks", "process", "connect"})
+_WATERMARK_ONLY = frozenset({"for_monotonous_timestamps", "for_bounded_out_of_orderness", "no_watermarks"})
+
+
+def unused_watermarks(ctx, strategy: Optional[cst.BaseExpression]) -> bool:
+    """Whether a source's watermark strategy changes no result: it only makes watermarks
+    (``for_monotonous_timestamps()``, ``for_bounded_out_of_orderness(d)``, optionally
+    ``.with_idleness(d)``; no timestamp assigner), and the module has no operator that could
+    read watermarks or timestamps (windows, process functions, connect)."""
+    resolver = ctx.resolver
+    strategy = followed(resolver, strategy) if strategy is not None else None
+    while (
+        isinstance(strategy, cst.Call)
+        and isinstance(strategy.func, cst.Attribute)
+        and strategy.func.attr.value == "with_idleness"
+    ):
+        strategy = strategy.func.value
+    if not (isinstance(strategy, cst.Call) and isinstance(strategy.func, cst.Attribute)):
+        return False
+    if strategy.func.attr.value not in _WATERMARK_ONLY or resolver.qualified_name(strategy.func.value) not in P.WATERMARK_STRATEGIES:
+        return False
+    for call in m.findall(resolver.module, m.Call(func=m.Attribute())):
+        method = call.func.attr.value  # type: ignore[attr-defined]
+        if method in _EVENT_TIME_METHODS and P.is_stream(resolver.type_of(call.func.value)):  # type: ignore[attr-defined]
+            return False
+    return True
 
 
 def consumed_by_from_source(ctx, call: cst.Call):

@@ -12,6 +12,7 @@ BATCH mode), with Flink's exact semantics from ``f2s.Sum/Min/Max/MinBy/MaxBy``:
 """
 
 from flink2spark.rules.pyflink._common import decoded_output, program, spark_program
+from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.rules.pyflink.reduce import reducer
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -52,4 +53,7 @@ def convert(ctx):
     if shim is None:
         return None
     field = seg.args[0].value if seg.args else ctx.expr("0")
-    return decoded_output(ctx, ctx.expr("{reduce}({keyed}, {agg}({field}))", reduce=shim, keyed=ctx.site.receiver, agg=ctx.shim(SHIM[seg.method]), field=field))
+    fn = ctx.expr("{agg}({field})", agg=ctx.shim(SHIM[seg.method]), field=field)
+    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        fn = ctx.expr("{r}({fn})", r=windows_shim(ctx, "reducing_values"), fn=fn)
+    return decoded_output(ctx, ctx.expr("{reduce}({keyed}, {fn})", reduce=shim, keyed=ctx.site.receiver, fn=fn))

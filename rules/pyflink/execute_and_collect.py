@@ -10,6 +10,7 @@ block. The job name is dropped.
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import as_stream, element_type, program, spark_program, type_expression, unsupported_types
+from flink2spark.rules.pyflink._time import timestamped
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -53,6 +54,8 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
+    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        stream = ctx.expr("{s}.values()", s=stream)  # (timestamp, value) pairs: the values
     t = element_type(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
     if isinstance(t, cst.BaseExpression) and unsupported_types(ctx.resolver, t):
         ctx.todo(M.PF_UNSUPPORTED, "execute_and_collect() of a type whose values are not converted yet")

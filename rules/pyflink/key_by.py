@@ -14,8 +14,11 @@ happen (a ``Types.ROW``/``TUPLE``/``FLOAT`` stream made by a Python function),
 decoded already.
 """
 
+import libcst as cst
+
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, decoding, program, spark_program
+from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -61,6 +64,12 @@ def convert(ctx):
     fn = ctx.function(seg, "key")
     if fn is None:
         return None
-    keyed = ctx.expr("{ds}.keyBy({fn})", ds=as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type), fn=fn)
+    stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     decode = decoding(ctx, [seg.original.func.value], seg.original)  # type: ignore[attr-defined]
+    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        # (key, (timestamp, value)): the records keep their timestamps (runtime/windows.py)
+        if decode is not None:
+            stream = ctx.expr("{s}.mapValues({d})", s=stream, d=decode)
+        return cst.Call(func=windows_shim(ctx, "keyed"), args=[cst.Arg(stream), cst.Arg(fn)])
+    keyed = ctx.expr("{ds}.keyBy({fn})", ds=stream, fn=fn)
     return keyed if decode is None else ctx.expr("{k}.mapValues({d})", k=keyed, d=decode)

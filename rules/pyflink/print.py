@@ -29,6 +29,7 @@ import libcst as cst
 from flink2spark.rules.pyflink import _kafka as K
 
 from flink2spark.rules.pyflink._common import as_stream, element_type, program, spark_program, type_expression, unsupported_types
+from flink2spark.rules.pyflink._time import timestamped
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -68,6 +69,8 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
+    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        stream = ctx.expr("{s}.values()", s=stream)  # (timestamp, value) pairs: the values
     t = element_type(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
     if isinstance(t, cst.BaseExpression):
         unsupported = unsupported_types(ctx.resolver, t)

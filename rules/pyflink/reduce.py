@@ -13,6 +13,7 @@ of the module's ``set_runtime_mode`` calls; when it cannot be told, a TODO is le
 """
 
 from flink2spark.rules.pyflink._common import decoded_output, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -80,4 +81,6 @@ def convert(ctx):
     fn = ctx.function(seg, "reduce")
     if fn is None:
         return None
+    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        fn = ctx.expr("{r}({fn})", r=windows_shim(ctx, "reducing_values"), fn=fn)
     return decoded_output(ctx, ctx.expr("{reduce}({keyed}, {fn})", reduce=shim, keyed=ctx.site.receiver, fn=fn))

@@ -22,17 +22,20 @@ the right shape, or for types decoded unchanged).
 """
 
 from flink2spark.rules.pyflink._common import as_stream, decoded_output, program, spark_program
+from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
 SPARK = {"map": "map", "flat_map": "flatMap", "filter": "filter"}
+# On a timestamped stream ((timestamp, value) pairs, see runtime/windows.py) the records keep their timestamps.
+SPARK_TIMESTAMPED = {"map": "mapValues", "flat_map": "flatMapValues"}
 
 rule = Rule(
     __name__,
     matches=["DataStream.map", "DataStream.flat_map", "DataStream.filter"],
     summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
-    codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE),
+    codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE, M.PF_EVENT_TIME),
     examples=[
         Example(
             program(
@@ -106,6 +109,17 @@ def convert(ctx):
     seg = ctx.site.head
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     lifecycle = open_close_class(ctx, seg)
+    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        if lifecycle is not None:
+            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}() with open()/close() on a stream with event timestamps: not converted yet")
+            return None
+        fn = ctx.function(seg, seg.method)
+        if fn is None:
+            return None
+        if seg.method == "filter":
+            by_value = windows_shim(ctx, "by_value")
+            return ctx.expr("{ds}.filter({by}({fn}))", ds=stream, by=by_value, fn=fn)
+        return decoded_output(ctx, ctx.expr("{ds}.%s({fn})" % SPARK_TIMESTAMPED[seg.method], ds=stream, fn=fn))
     if lifecycle is not None and F._method(lifecycle[0].node, seg.method) is not None:
         info, instance = lifecycle
         ctx.note(

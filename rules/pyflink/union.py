@@ -8,6 +8,7 @@ objects a Python function made (``Types.ROW``/``TUPLE``/``FLOAT`` streams),
 """
 
 from flink2spark.rules.pyflink._common import as_stream, decoding, program, spark_program
+from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -32,10 +33,18 @@ def convert(ctx):
     if not seg.args or any(a.keyword is not None or a.star for a in seg.original_args):
         ctx.todo(M.PF_UNSUPPORTED, "union() takes the streams as positional arguments")
         return None
-    result = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
-    for original, converted in zip(seg.original_args, seg.args):
-        other = as_stream(ctx, converted.value, ctx.resolver.type_of(original.value))
-        result = ctx.expr("{a}.union({b})", a=result, b=other)
     streams = [seg.original.func.value, *(a.value for a in seg.original_args)]  # type: ignore[attr-defined]
+    # With event timestamps on any input, all become (timestamp, value) pairs (f2s.windows.NO_TIMESTAMP: none).
+    stamped = [timestamped(ctx.resolver, s) for s in streams]
+
+    def element(converted, original, has_timestamps):
+        stream = as_stream(ctx, converted, ctx.resolver.type_of(original))
+        if any(stamped) and not has_timestamps:
+            return ctx.expr("{w}({s})", w=windows_shim(ctx, "without_timestamps"), s=stream)
+        return stream
+
+    result = element(ctx.site.receiver, streams[0], stamped[0])
+    for original, converted, has_timestamps in zip(streams[1:], seg.args, stamped[1:]):
+        result = ctx.expr("{a}.union({b})", a=result, b=element(converted.value, original, has_timestamps))
     decode = decoding(ctx, streams, seg.original)
-    return result if decode is None else ctx.expr("{u}.map({d})", u=result, d=decode)
+    return result if decode is None else ctx.expr("{u}.%s({d})" % ("mapValues" if any(stamped) else "map"), u=result, d=decode)

@@ -1,11 +1,15 @@
-"""``env.add_source(FlinkKafkaConsumer(topics, schema, properties))`` -> a Kafka ``readStream``.
+"""``env.add_source(source_function)`` and ``env.create_input(input_format)``: Java sources.
 
-The legacy consumer reads the topics from the consumer group's committed offsets (falling back
-to ``auto.offset.reset``, Kafka's default ``latest``) unless ``set_start_from_earliest()``/
-``latest()``/``timestamp(ms)`` says otherwise; Spark keeps offsets in the query's checkpoint and
-never reads committed ones, so without an explicit start the conversion starts from
-``auto.offset.reset`` (NOTE). Records are decoded as for ``from_source(KafkaSource...)``
-(see ``_kafka``). Other SourceFunctions stay with a TODO.
+PyFlink's SourceFunctions (``FlinkKafkaConsumer``, ``RMQSource``...) and InputFormats wrap Java
+classes that Spark cannot run; the data has to be read with Spark's own readers
+(``spark.read``, ``spark.readStream``): TODO naming them.
+
+Except ``FlinkKafkaConsumer(topics, schema, properties)``: it becomes a Kafka ``readStream``
+(see ``_kafka``). The legacy consumer reads from the consumer group's committed offsets
+(falling back to ``auto.offset.reset``, Kafka's default ``latest``) unless
+``set_start_from_earliest()``/``latest()``/``timestamp(ms)`` says otherwise; Spark keeps offsets
+in the query's checkpoint and never reads committed ones, so without an explicit start the
+conversion starts from ``auto.offset.reset`` (NOTE F2S256).
 """
 
 from flink2spark.rules.pyflink import _kafka as K
@@ -15,10 +19,9 @@ from flink2spark.transpiler.registry import Example, Rule
 
 rule = Rule(
     __name__,
-    matches=["StreamExecutionEnvironment.add_source"],
-    summary="add_source(FlinkKafkaConsumer(...)) -> f2s_stream.micro_batches(spark.readStream.format('kafka')...)",
-    exact=False,
-    codes=(M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_OFFSETS, M.PF_KAFKA_PACKAGE, M.PF_KAFKA_FORMAT, M.PF_UNSUPPORTED),
+    matches=["StreamExecutionEnvironment.add_source", "StreamExecutionEnvironment.create_input"],
+    summary="add_source(SourceFunction) / create_input(InputFormat) -> TODO (read with spark.read/readStream)",
+    codes=(M.PF_JAVA_CONNECTOR, M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_OFFSETS, M.PF_KAFKA_PACKAGE, M.PF_KAFKA_FORMAT),
     examples=[
         Example(
             program(
@@ -47,11 +50,11 @@ rule = Rule(
             ').option("checkpointLocation", f2s_stream.checkpoint("print")).start()\n',
         ),
         Example(
-            program("events = env.add_source(MySource())\n"),
+            program("events = env.add_source(consumer, 'events')\n"),
             spark_program(
-                "# TODO(flink2spark): F2S200 add_source(): a Java SourceFunction other than FlinkKafkaConsumer:"
-                " read the data with spark.read/readStream by hand\n"
-                "events = env.add_source(MySource())\n"
+                "# TODO(flink2spark): F2S247 add_source(): a Java SourceFunction has no Spark counterpart;"
+                " read the data with spark.read (bounded) or spark.readStream (unbounded) by hand\n"
+                "events = env.add_source(consumer, \"events\")\n"
             ),
         ),
     ],
@@ -61,8 +64,13 @@ rule = Rule(
 
 @rule.converter
 def convert(ctx):
+    method = ctx.site.head.method
     source = call_arg(ctx.site.head.original, 0, "source_func")
-    if not K.is_kafka_source(ctx.resolver, source):
-        ctx.todo(M.PF_UNSUPPORTED, "add_source(): a Java SourceFunction other than FlinkKafkaConsumer: read the data with spark.read/readStream by hand")
-        return None
-    return K.convert_source(ctx, ctx.site.receiver, source)
+    if method == "add_source" and K.is_kafka_source(ctx.resolver, source):
+        return K.convert_source(ctx, ctx.site.receiver, source)
+    what = "a Java SourceFunction" if method == "add_source" else "a Java InputFormat"
+    ctx.todo(
+        M.PF_JAVA_CONNECTOR,
+        f"{method}(): {what} has no Spark counterpart; read the data with spark.read (bounded) or spark.readStream (unbounded) by hand",
+    )
+    return None

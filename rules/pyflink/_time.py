@@ -1,0 +1,124 @@
+"""Which converted streams carry Flink record timestamps (not a rule: it defines no ``rule``).
+
+A Flink record may carry a timestamp (event time). A converted stream whose records do is a
+*timestamped stream*: an RDD of ``(timestamp, value)`` pairs (``timestamp`` an int in
+milliseconds, Long.MIN_VALUE for a record without one as in PyFlink); keyed, it is the pair RDD
+``(key, (timestamp, value))``. Every other stream stays an RDD of plain values: its records have
+no timestamp (PyFlink's ``ctx.timestamp()`` gives Long.MIN_VALUE). See ``flink2spark.runtime.windows``.
+
+Timestamps start at ``assign_timestamps_and_watermarks`` (with a timestamp assigner) and at
+the results of time windows (``window.max_timestamp()``); every operator keeps its input's
+timestamp on what it emits, as Flink does: ``map``/``flat_map``/``filter``/``key_by``/
+``union``/``process``, the keyed reductions, count windows (the timestamp of the element that
+fired the window). Rules converting an operator on a timestamped stream must work on the pairs
+(``mapValues``, ``flatMapValues``...) and print/collect the values only.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import SAME_TYPE, call_arg, followed
+from flink2spark.transpiler import pyflink_model as P
+
+# Methods of DataStream/KeyedStream/windowed streams whose output records keep the timestamps
+# of their input (the output is timestamped exactly when the input is).
+KEEPS = frozenset({
+    *SAME_TYPE, "map", "flat_map", "process", "window", "window_all", "count_window", "count_window_all",
+    "trigger", "allowed_lateness", "side_output_late_data", "evictor",
+})
+TIME_WINDOWS = frozenset({
+    "TumblingEventTimeWindows", "SlidingEventTimeWindows", "EventTimeSessionWindows", "DynamicEventTimeSessionWindows",
+    "TumblingProcessingTimeWindows", "SlidingProcessingTimeWindows", "ProcessingTimeSessionWindows",
+    "DynamicProcessingTimeSessionWindows",
+})
+WINDOW_MODULES = ("pyflink.datastream.window", "pyflink.datastream")
+
+
+def window_assigner(resolver, expr: Optional[cst.BaseExpression]) -> Optional[tuple[str, str, cst.Call]]:
+    """(assigner class name, factory method, call) for ``TumblingEventTimeWindows.of(...)``,
+    ``EventTimeSessionWindows.with_gap(...)``, ``GlobalWindows.create()``... (names followed once)."""
+    if expr is None:
+        return None
+    node = followed(resolver, expr)
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+        return None
+    q = resolver.qualified_name(node.func.value) or ""
+    for module in WINDOW_MODULES:
+        if q.startswith(module + ".") and q.count(".") == module.count(".") + 1:
+            return q.rsplit(".", 1)[1], node.func.attr.value, node
+    return None
+
+
+def strategy_has_assigner(resolver, expr: Optional[cst.BaseExpression]) -> Optional[bool]:
+    """Whether a WatermarkStrategy expression ends with ``.with_timestamp_assigner(...)``
+    somewhere in its chain (None: not a strategy expression that can be followed)."""
+    node = followed(resolver, expr) if expr is not None else None
+    depth = 0
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and depth < 20:
+        method = node.func.attr.value
+        if method == "with_timestamp_assigner":
+            return True
+        q = resolver.qualified_name(node.func) or ""
+        if q.startswith("pyflink.common.") and "WatermarkStrategy." in q:
+            return False
+        node = followed(resolver, node.func.value)
+        depth += 1
+    return None
+
+
+def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether the (original) stream expression ``expr`` is converted to a timestamped stream."""
+    if depth > 50:
+        return False
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr)
+        return False if value is None else timestamped(resolver, value, depth + 1)
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return False
+    recv, method = expr.func.value, expr.func.attr.value
+    typ = resolver.type_of(recv)
+    if typ == P.ENVIRONMENT:
+        if method == "from_source":
+            return bool(strategy_has_assigner(resolver, call_arg(expr, 1, "watermark_strategy")))
+        return False
+    if not (P.is_stream(typ) or typ in (P.WINDOWED, P.ALL_WINDOWED, P.CONNECTED)):
+        return False
+    if method == "assign_timestamps_and_watermarks":
+        if strategy_has_assigner(resolver, call_arg(expr, 0, "watermark_strategy")):
+            return True
+        return timestamped(resolver, recv, depth + 1)
+    if method == "union":
+        return any(timestamped(resolver, s, depth + 1) for s in [recv, *(a.value for a in expr.args)])
+    if typ in (P.WINDOWED, P.ALL_WINDOWED) and method in ("reduce", "aggregate", "apply", "process"):
+        return timestamped(resolver, recv, depth + 1) or time_window(resolver, recv)
+    if method in KEEPS or method == "get_side_output":
+        return timestamped(resolver, recv, depth + 1)
+    return False
+
+
+def time_window(resolver, windowed: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether a windowed stream expression windows by time (its results then carry the
+    window's ``max_timestamp()``)."""
+    if depth > 20:
+        return False
+    if isinstance(windowed, cst.Name):
+        value = resolver.single_value(windowed)
+        return False if value is None else time_window(resolver, value, depth + 1)
+    if not (isinstance(windowed, cst.Call) and isinstance(windowed.func, cst.Attribute)):
+        return False
+    method = windowed.func.attr.value
+    if method in ("window", "window_all"):
+        found = window_assigner(resolver, call_arg(windowed, 0, "window_assigner"))
+        return found is not None and found[0] in TIME_WINDOWS
+    if method in ("trigger", "allowed_lateness", "side_output_late_data", "evictor"):
+        return time_window(resolver, windowed.func.value, depth + 1)
+    return False
+
+
+def windows_shim(ctx, name: str) -> cst.Attribute:
+    """``f2s.windows.<name>``: a member of the runtime module ``flink2spark.runtime.windows``
+    (reached through the shim ``f2s``, whose import the engine adds)."""
+    return cst.Attribute(value=ctx.shim("windows"), attr=cst.Name(name))

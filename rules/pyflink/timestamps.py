@@ -1,0 +1,159 @@
+"""``assign_timestamps_and_watermarks(strategy)`` -> ``f2s.windows.with_timestamps(rdd, extract)``.
+
+The records of a converted stream carry Flink's record timestamps as ``(timestamp, value)``
+pairs from here on (see ``flink2spark.runtime.windows`` and ``rules/pyflink/_time.py``):
+Spark's RDDs have no record timestamps, so the pairs are the plain way to keep them next to
+the values for the windows, process functions and timers that read them.
+
+* ``.with_timestamp_assigner(assigner)``: PyFlink calls ``assigner.extract_timestamp(value,
+  record_timestamp)`` on every element (``TimestampAssigner`` subclass, whose PyFlink base is
+  dropped); the shim does the same.
+* ``for_monotonous_timestamps()``, ``for_bounded_out_of_orderness(d)``, ``no_watermarks()``,
+  ``with_idleness(d)``, ``with_watermark_alignment(...)`` only decide when Flink's watermark
+  advances. On a bounded input it reaches ``Long.MAX_VALUE`` at the end, and before that
+  advances only every 200 ms: on batch-sized inputs every window gets all its elements and
+  fires at the end, which the conversion computes (windows are computed on the whole input).
+  They are dropped. Where lateness is asked for (``allowed_lateness``,
+  ``side_output_late_data``) the window rule says so with a NOTE.
+* Without a timestamp assigner the records keep the timestamps they had (none for
+  ``from_collection``): the stream is returned as it is.
+
+The strategy may be written in the call (the assigner's ``extract_timestamp`` is passed) or in
+a variable assigned once: ``WatermarkStrategy``, ``Duration`` and ``Time`` become the shim's
+(``f2s.WatermarkStrategy``...) and the shim takes the assigner from the strategy. Anything else
+leaves a TODO.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import _MapNames, as_stream, call_arg, decoding, program, spark_program, visible_at
+from flink2spark.rules.pyflink._time import timestamped, windows_shim
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+STRATEGIES = frozenset({"for_monotonous_timestamps", "for_bounded_out_of_orderness", "no_watermarks"})
+STRATEGY_SETTINGS = frozenset({"with_idleness", "with_watermark_alignment"})
+STRATEGY_CLASSES = {"pyflink.common.WatermarkStrategy", "pyflink.common.watermark_strategy.WatermarkStrategy"}
+
+_IMPORTS = (
+    "from pyflink.common import Duration, WatermarkStrategy\n"
+    "from pyflink.common.watermark_strategy import TimestampAssigner\n"
+)
+
+rule = Rule(
+    __name__,
+    matches=["DataStream.assign_timestamps_and_watermarks"],
+    summary="assign_timestamps_and_watermarks(strategy) -> f2s.windows.with_timestamps(rdd, assigner.extract_timestamp): (timestamp, value) pairs",
+    codes=(M.PF_EVENT_TIME,),
+    examples=[
+        Example(
+            program(
+                "\n\nclass ByField(TimestampAssigner):\n"
+                "    def extract_timestamp(self, value, record_timestamp):\n"
+                "        return value[1]\n\n\n"
+                "events = env.from_collection([('a', 1000)]).assign_timestamps_and_watermarks(\n"
+                "    WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(2)).with_timestamp_assigner(ByField())\n"
+                ")\n"
+                "names = events.map(lambda e: e[0]).filter(lambda n: n != 'b')\n",
+                imports=_IMPORTS,
+            ),
+            spark_program(
+                "\n\nclass ByField:\n"
+                "    def extract_timestamp(self, value, record_timestamp):\n"
+                "        return value[1]\n\n\n"
+                "events = f2s.windows.with_timestamps(\n"
+                '    env.sparkContext.parallelize([("a", 1000)]), ByField().extract_timestamp\n'
+                ")\n"
+                "names = events.mapValues(lambda e: e[0]).filter(\n"
+                '    f2s.windows.by_value(lambda n: n != "b")\n'
+                ")\n",
+                shim=True,
+            ),
+        ),
+        Example(
+            program(
+                "\n\nclass ByField(TimestampAssigner):\n"
+                "    def extract_timestamp(self, value, record_timestamp):\n"
+                "        return value[1]\n\n\n"
+                "strategy = WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(ByField())\n"
+                "events = env.from_collection([('a', 1000)]).assign_timestamps_and_watermarks(strategy)\n"
+                "plain = env.from_collection([1]).assign_timestamps_and_watermarks(WatermarkStrategy.no_watermarks())\n",
+                imports=_IMPORTS,
+            ),
+            spark_program(
+                "\n\nclass ByField:\n"
+                "    def extract_timestamp(self, value, record_timestamp):\n"
+                "        return value[1]\n\n\n"
+                "strategy = f2s.WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(\n"
+                "    ByField()\n"
+                ")\n"
+                "events = f2s.windows.with_timestamps(\n"
+                '    env.sparkContext.parallelize([("a", 1000)]), strategy\n'
+                ")\n"
+                "plain = env.sparkContext.parallelize([1])\n",
+                shim=True,
+            ),
+        ),
+    ],
+    noop=["class Source:\n    def assign_timestamps_and_watermarks(self, s):\n        return self\n\n\nSource().assign_timestamps_and_watermarks(None)\n"],
+)
+
+
+def _strategy(ctx, expr):
+    """(assigner expression or None, problem or None) of a WatermarkStrategy expression
+    (original nodes; a name assigned once is followed)."""
+    resolver = ctx.resolver
+    node = expr
+    if isinstance(expr, cst.Name):
+        node = resolver.single_value(expr)
+        if node is None:
+            return None, f"the watermark strategy '{expr.value}' cannot be followed"
+    assigner = None
+    depth = 0
+    while True:
+        depth += 1
+        if depth > 20 or not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None, "the watermark strategy is not a WatermarkStrategy.for_*()/no_watermarks() chain"
+        method = node.func.attr.value
+        if method == "with_timestamp_assigner":
+            if assigner is None:  # the last one wins
+                assigner = call_arg(node, 0, "timestamp_assigner")
+        elif method in STRATEGIES and resolver.qualified_name(node.func.value) in STRATEGY_CLASSES:
+            break
+        elif method not in STRATEGY_SETTINGS:
+            return None, f"WatermarkStrategy.{method}() is not converted"
+        node = node.func.value
+    return assigner, None
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    original_stream = seg.original.func.value  # type: ignore[attr-defined]
+    stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
+    strategy = call_arg(seg.original, 0, "watermark_strategy")
+    if strategy is None:
+        ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): no watermark strategy found")
+        return None
+    assigner, problem = _strategy(ctx, strategy)
+    if problem is not None:
+        ctx.todo(M.PF_EVENT_TIME, f"assign_timestamps_and_watermarks(): {problem}")
+        return None
+    if isinstance(assigner, cst.Lambda):
+        ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): a lambda has no extract_timestamp() (PyFlink fails too)")
+        return None
+    if assigner is None:
+        return stream
+    if isinstance(strategy, cst.Name):
+        extract = ctx.arg(seg, 0, "watermark_strategy")[1]  # type: ignore[index]  # the shim's WatermarkStrategy
+    elif visible_at(ctx, assigner, seg.original):
+        extract = cst.Attribute(value=assigner.visit(_MapNames(ctx.conv)), attr=cst.Name("extract_timestamp"))  # type: ignore[arg-type]
+    else:
+        ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): the timestamp assigner uses names that mean something else here")
+        return None
+    args = [cst.Arg(stream), cst.Arg(extract)]
+    if timestamped(ctx.resolver, original_stream):
+        args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("timestamped")))
+    result = cst.Call(func=windows_shim(ctx, "with_timestamps"), args=args)
+    decode = decoding(ctx, [original_stream], seg.original)  # PyFlink's assigner runs as a Python operator
+    return result if decode is None else ctx.expr("{r}.mapValues({d})", r=result, d=decode)
