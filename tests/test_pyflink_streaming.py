@@ -323,3 +323,25 @@ def test_converted_program_on_local_streams(fixture: Path, spark, fake_kafka, tm
     assert Counter(line for line in out.getvalue().splitlines() if line) == Counter(expected)
     expected_kafka = json.loads((fixture / "expected_kafka.json").read_text())
     assert {t: Counter(v) for t, v in written.items()} == {t: Counter(v) for t, v in expected_kafka.items()}
+
+
+def test_flink_csv_writes_what_flinks_csv_serializer_wrote(spark):
+    """Records written by Flink 2.3's CsvRowSerializationSchema.Builder(ROW([STRING, DOUBLE,
+    INT, BOOLEAN])).build() (the Java schema's serialize() called through the PyFlink gateway)."""
+    from pyspark.sql import functions as F
+
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+
+    t = Types.ROW([Types.STRING(), Types.DOUBLE(), Types.INT(), Types.BOOLEAN()])
+    rows = [("a,b", None, 3, True), ('say "hi"', 1e10, -1, False), ("", 0.5, None, None), (None, 2.0, 1, True)]
+    flink = {
+        ",": ['"a,b",,3,true\n', '"say ""hi""",1.0E10,-1,false\n', ",0.5,,\n", ",2.0,1,true\n"],
+        ";": ['"a,b";;3;true\n', '"say ""hi""";1.0E10;-1;false\n', ";0.5;;\n", ";2.0;1;true\n"],
+    }
+    df = spark.createDataFrame(rows, streaming.spark_schema(t))
+    for sep, expected in flink.items():
+        assert [r.v for r in df.select(streaming.flink_csv(t, sep).alias("v")).collect()] == expected
+    assert [r.v for r in df.select(F.to_json(F.struct("*"), {"ignoreNullFields": "false"}).alias("v")).collect()][1] == (
+        '{"f0":"say \\"hi\\"","f1":1.0E10,"f2":-1,"f3":false}'
+    )

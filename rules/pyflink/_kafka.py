@@ -374,8 +374,10 @@ def _consumer_spec(ctx, source, node: cst.Call) -> SourceSpec:
         if any(n is None for n in names):
             raise Problem("FlinkKafkaConsumer topics that are not string literals")
         options.append(("subscribe", ",".join(names)))  # type: ignore[arg-type]
-    else:
+    elif isinstance(topic_list, cst.SimpleString):
         options.append(("subscribe", topics))
+    else:
+        raise Problem("FlinkKafkaConsumer topics neither a string nor a list of strings written in the program")
     start = ["latest"]  # group offsets, else auto.offset.reset (Kafka's default: latest)
     _properties(resolver, _literal_dict(resolver, props), options, notes, start)
     explicit = None

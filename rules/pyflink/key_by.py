@@ -26,7 +26,7 @@ rule = Rule(
     __name__,
     matches=["DataStream.key_by"],
     summary="key_by(selector) -> RDD.keyBy(selector) (pair RDD)",
-    codes=(M.PF_FUNCTION,),
+    codes=(M.PF_FUNCTION, M.PF_UNBOUNDED_STATE),
     examples=[
         Example(
             program(

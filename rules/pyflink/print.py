@@ -38,7 +38,7 @@ rule = Rule(
     __name__,
     matches=["DataStream.print"],
     summary="print([identifier]) -> f2s.print(rdd, type_info, identifier=...) (Flink's format per type)",
-    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED),
+    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
         Example(
             program(
