@@ -70,10 +70,10 @@ def test_type_expression_is_not_copied_where_its_names_mean_something_else():
 
 
 def test_unknown_and_unconverted_methods_say_pyflink():
-    result = convert("env.from_collection([1]).frobnicate()\nenv.from_collection([1]).shuffle().print()\n")
+    result = convert("env.from_collection([1]).frobnicate()\nenv.from_collection([1]).cache().print()\n")
     messages = [m.message for m in result.markers if m.severity == "todo"]
     assert messages[0] == "DataStream.frobnicate() is not part of Flink's PyFlink DataStream API"
-    assert messages[1] == "DataStream.shuffle() has no conversion"
+    assert messages[1] == "DataStream.cache() has no conversion"
     assert all("DataSet" not in m for m in messages)
 
 
@@ -87,19 +87,41 @@ def test_unknown_function_object_is_left_with_a_todo():
     assert codes(result) == ["F2S201"] and ".flat_map(Tokenizer())" in result.output
 
 
-def test_function_class_with_keyed_state_stays_as_it_is():
+DEDUP = (
+    "\n\nclass Dedup(FlatMapFunction):\n"
+    "    def open(self, runtime_context):\n"
+    "        self.seen = runtime_context.get_state(ValueStateDescriptor('seen', Types.BOOLEAN()))\n\n"
+    "    def flat_map(self, value):\n"
+    "        yield value\n\n\n"
+)
+DEDUP_HEAD = "from pyflink.datastream.functions import FlatMapFunction\nfrom pyflink.datastream.state import ValueStateDescriptor\n" + HEAD
+
+
+def test_function_class_with_keyed_state_runs_per_key_on_a_keyed_stream():
+    result = convert(DEDUP + "env.from_collection([1]).key_by(lambda x: x).flat_map(Dedup()).print()\n", head=DEDUP_HEAD)
+    assert result.status == "converted", result.markers
+    assert "class Dedup:" in result.output and "f2s.ValueStateDescriptor(" in result.output
+    assert 'Dedup(), method="flat_map"' in result.output
+
+
+def test_function_class_with_keyed_state_on_a_stream_not_keyed_stays_with_todo():
+    result = convert(DEDUP + "env.from_collection([1]).flat_map(Dedup()).print()\n", head=DEDUP_HEAD)
+    todos = [m for m in result.markers if m.severity == "todo"]
+    assert [m.code for m in todos] == ["F2S202"] and "not keyed" in todos[0].message
+    assert ".flat_map(Dedup())" in result.output
+
+
+def test_keyed_state_with_metrics_in_open_stays_as_it_is():
     result = convert(
-        "\n\nclass Dedup(FlatMapFunction):\n"
-        "    def open(self, runtime_context):\n"
-        "        self.seen = runtime_context.get_state(ValueStateDescriptor('seen', Types.BOOLEAN()))\n\n"
-        "    def flat_map(self, value):\n"
+        "\n\nclass Count(KeyedProcessFunction):\n"
+        "    def open(self, ctx):\n"
+        "        self.m = ctx.get_metrics_group()\n\n"
+        "    def process_element(self, value, ctx):\n"
         "        yield value\n\n\n"
-        "env.from_collection([1]).key_by(lambda x: x).flat_map(Dedup()).print()\n",
-        head="from pyflink.datastream.functions import FlatMapFunction\nfrom pyflink.datastream.state import ValueStateDescriptor\n" + HEAD,
+        "env.from_collection([1]).key_by(lambda x: x).process(Count()).print()\n",
+        head="from pyflink.datastream import KeyedProcessFunction\n" + HEAD,
     )
-    assert "class Dedup(FlatMapFunction):" in result.output  # base kept: not converted
-    todos = [m for m in result.markers if m.code == "F2S202"]
-    assert len(todos) == 2 and "runtime_context.get_state()" in todos[0].message
+    assert "F2S230" in codes(result) and ".process(Count())" in result.output
 
 
 def test_source_used_twice_stays_with_todo():

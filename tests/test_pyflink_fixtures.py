@@ -34,15 +34,9 @@ FIXTURES = sorted(p for p in ROOT.iterdir() if (p / "input.py").is_file())
 
 _WINDOWS = "event-time windows and watermarks"
 NOT_YET_CONVERTED = {
-    "batch_mode_windows_timers": f"{_WINDOWS}; KeyedProcessFunction with ValueState and event-time timers",
-    "broadcast_rules": "broadcast state: connect() with a BroadcastProcessFunction",
-    "connect_comap": "connect() with CoMapFunction / CoFlatMapFunction",
+    "batch_mode_windows_timers": f"{_WINDOWS} (its KeyedProcessFunction with timers converts)",
     "count_windows": "count windows (count_window) with a ProcessWindowFunction",
-    "keyed_flat_map_dedup": "keyed ValueState in FlatMapFunction/MapFunction (runtime_context.get_state)",
-    "keyed_process_list_map_state": "KeyedProcessFunction with ListState/MapState",
-    "keyed_process_session_timeout": f"KeyedProcessFunction with timers; {_WINDOWS}",
     "session_window_process": f"session windows with a ProcessWindowFunction; {_WINDOWS}",
-    "side_outputs": "side outputs (OutputTag, get_side_output) from a ProcessFunction",
     "sliding_window_aggregate": f"sliding windows with an AggregateFunction; {_WINDOWS}",
     "tumbling_window_aggregate_parallel": f"tumbling windows with an AggregateFunction; {_WINDOWS}",
     "tumbling_window_reduce": f"tumbling windows with a reduce; {_WINDOWS}",

@@ -720,6 +720,33 @@ NAME_MAP.update(
         **{f"{m}.WatermarkStrategy": ("flink2spark.runtime.datastream", "WatermarkStrategy") for m in ("pyflink.common", "pyflink.common.watermark_strategy")},
     }
 )
+# Process functions, state, timers, side outputs, connected streams (runtime/process.py,
+# re-exported by the datastream shim): the user's classes keep these bases as shim classes.
+_PROCESS_NAMES = {
+    "pyflink.datastream": (
+        "ProcessFunction", "KeyedProcessFunction", "CoMapFunction", "CoFlatMapFunction", "CoProcessFunction",
+        "KeyedCoProcessFunction", "BroadcastProcessFunction", "KeyedBroadcastProcessFunction", "Partitioner",
+        "TimeDomain", "OutputTag", "AggregateFunction",
+    ),
+    "pyflink.datastream.functions": (
+        "ProcessFunction", "KeyedProcessFunction", "CoMapFunction", "CoFlatMapFunction", "CoProcessFunction",
+        "KeyedCoProcessFunction", "BroadcastProcessFunction", "KeyedBroadcastProcessFunction", "Partitioner",
+        "AggregateFunction",
+    ),
+    "pyflink.datastream.time_domain": ("TimeDomain",),
+    "pyflink.datastream.output_tag": ("OutputTag",),
+    "pyflink.datastream.state": (
+        "ValueStateDescriptor", "ListStateDescriptor", "MapStateDescriptor", "ReducingStateDescriptor",
+        "AggregatingStateDescriptor", "StateTtlConfig",
+    ),
+}
+NAME_MAP.update({f"{m}.{n}": ("flink2spark.runtime.datastream", n) for m, names in _PROCESS_NAMES.items() for n in names})
+# The base classes of process functions (a user class derives from one of these).
+PROCESS_FUNCTIONS = {
+    f"{m}.{n}": n for m in ("pyflink.datastream", "pyflink.datastream.functions") for n in _PROCESS_NAMES["pyflink.datastream"][:8]
+}
+# RuntimeContext methods creating keyed state (functions on a keyed stream only).
+STATE_METHODS = frozenset({"get_state", "get_list_state", "get_map_state", "get_reducing_state", "get_aggregating_state"})
 
 # Method names only PyFlink's DataStream API has: in a PyFlink file, a call to one on a
 # receiver whose type is unknown is marked, never left silently.
@@ -790,6 +817,10 @@ def check_class(info, resolver) -> None:
     allowed_uses = 0
     for call in m.findall(opener.body, m.Call(func=m.Attribute(value=m.Name(context)))):
         method = call.func.attr.value  # type: ignore[attr-defined]
+        if method in STATE_METHODS:
+            info.uses_state = True  # converted on keyed streams only (rules/pyflink/process.py)
+            allowed_uses += 1
+            continue
         if method not in RUNTIME_CONTEXT_METHODS:
             what = "keyed state" if "state" in method else f"{context}.{method}()"
             info.convertible = False
