@@ -537,6 +537,42 @@ def unbounded(resolver, expr, depth: int = 0) -> bool:
     return False
 
 
+MICRO_BATCH_OPS = frozenset({"map", "flat_map", "filter", *P.MODIFIERS})
+
+
+def unbounded_problem(resolver, expr, depth: int = 0) -> Optional[str]:
+    """The first operator between an unbounded Kafka source and ``expr`` that is not run per
+    micro-batch (keyed state, windows, process functions, union...), or None."""
+    if depth > 50 or expr is None:
+        return None
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr)
+        return unbounded_problem(resolver, value, depth + 1) if value is not None else None
+    if kafka_source_call(resolver, expr) is not None or not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return None
+    method = expr.func.attr.value
+    if P.is_stream(resolver.type_of(expr.func.value)) or resolver.type_of(expr.func.value) in (P.WINDOWED, P.ALL_WINDOWED):
+        if method not in MICRO_BATCH_OPS:
+            return method
+        return unbounded_problem(resolver, expr.func.value, depth + 1)
+    return None
+
+
+def streaming_todo(ctx, stream) -> bool:
+    """TODO (and True) when the unbounded ``stream`` (original) went through an operator that
+    the micro-batch conversion cannot run."""
+    method = unbounded_problem(ctx.resolver, stream)
+    if method is None:
+        return False
+    ctx.todo(
+        M.PF_UNBOUNDED_STATE,
+        f"{method}() on an unbounded stream is not converted: per-record Python operators run per micro-batch,"
+        " but keyed state, windows, process functions and unions need Structured Streaming operators"
+        " (groupBy().agg() in update mode, window(), transformWithState, DataFrame union) written by hand",
+    )
+    return True
+
+
 def module_unbounded(resolver) -> bool:
     """Whether the module reads an unbounded Kafka source anywhere."""
     cached = getattr(resolver, "_f2s_unbounded", None)
@@ -743,6 +779,8 @@ def convert_sink(ctx, stream: cst.BaseExpression, original_stream, sink) -> Opti
             return ctx.expr("{w}.save()", w=_options(ctx, ctx.expr('{d}.write.format("kafka")', d=df), spec.options, site))
 
         if unbounded(ctx.resolver, original_stream):
+            if streaming_todo(ctx, original_stream):
+                return None
             topic = next((v for k, v in spec.options if k == "topic"), None)
             name = "kafka-" + (_str(topic) or "sink") if topic is not None else "kafka-sink"
             result = streaming_sink(ctx, stream, name, write)

@@ -90,5 +90,7 @@ def convert(ctx):
     if identifier is not None and ctx.site.receiver_type != P.KEYED:  # KeyedStream.print drops it
         args.append(cst.Arg(identifier[1], keyword=cst.Name("identifier")))
     if K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        if K.streaming_todo(ctx, seg.original.func.value):  # type: ignore[attr-defined]
+            return None
         return K.streaming_sink(ctx, stream, "print", lambda batch: cst.Call(func=ctx.shim("print"), args=[cst.Arg(batch), *args[1:]]))
     return cst.Call(func=ctx.shim("print"), args=args)
