@@ -22,13 +22,15 @@ partition standing for one of Flink's parallel instances:
   timestamp order (timers registered from ``on_timer`` too); processing-time timers still
   pending then do not fire (checked on Flink 2.3). BATCH: each key's elements, then its
   timers (event- and processing-time) at the end of that key.
-* ``co_process(first, second, fn, ...)``: ``connect`` with ``CoMapFunction``/
+* ``co_process(connect(first, second), fn, method)``: ``connect`` with ``CoMapFunction``/
   ``CoFlatMapFunction``/``CoProcessFunction``/``KeyedCoProcessFunction`` (methods ``*1`` for
-  the first input, ``*2`` for the second).
-* ``broadcast_process(data, broadcast, fn, keyed)``: ``connect(stream.broadcast(desc))``
-  with a ``BroadcastProcessFunction``/``KeyedBroadcastProcessFunction``: every instance gets
-  every broadcast element, before its data elements (Flink gives no order between the two
-  inputs; the conversion marks this).
+  the first input, ``*2`` for the second); ``key_by(k1, k2)`` on the connected streams keys
+  both inputs, whose state and timers are then shared per key.
+* ``co_process(connect(data, broadcast(stream, descriptor)), fn)``: a
+  ``BroadcastProcessFunction``/``KeyedBroadcastProcessFunction``: every instance gets every
+  broadcast element, before its data elements (Flink gives no order between the two inputs;
+  the conversion marks this).
+* ``partitioned``/``broadcast_all``: ``partition_custom`` and ``broadcast()``.
 
 Results: a function yields (or returns) its results; ``yield tag, value`` with an
 ``OutputTag`` is a side output. The stream returned is the main output; ``side_output(stream,
@@ -754,15 +756,17 @@ def _instances(rdd):
 def _run_keyed(positioned, function, mode, timestamped, methods, partitions):
     """Hash-partition (key, (position, value)) records by key and run each partition in
     stream order: ``methods[side](function, value, ctx)`` per element, timers as Flink fires
-    them for ``mode``. The results come back in stream order (those of an element where the
-    element was, those of the timers firing at the end after all elements), as Flink emits
-    them at parallelism 1: a later keyed operator sees them in that order."""
+    them for ``mode``.
+
+    The results come back in Flink's order at parallelism 1, which a later keyed operator
+    depends on: STREAMING, those of an element where the element was in the stream, then those
+    of the timers firing at the end by time; BATCH, in processing order (key by key)."""
     out_partitions = max(positioned.getNumPartitions(), 1)
+    last = out_partitions - 1
 
     def run(index, items):
         runner = _Runner(_attempt_safe_copy(function), True, mode, timestamped, index)
         runner.open()
-        end = (index % out_partitions, 1)
         try:
             records = sorted(items, key=lambda kv: kv[1][0][1:] + (kv[1][0][0],))
             if runner.batch:
@@ -771,21 +775,26 @@ def _run_keyed(positioned, function, mode, timestamped, methods, partitions):
                 groups = {}
                 for key, (position, record) in records:
                     groups.setdefault(key, []).append((position, record))
+                done = 0
                 for key, elements in groups.items():
                     if timestamped:
                         elements = sorted(elements, key=lambda e: _ts_order(e[1][0]))
                     for position, record in elements:
                         ts, value = _split(record, timestamped)
-                        at = (position[1], 0, position[2], position[0])
-                        yield from _at(at, runner.call(lambda v, c: methods[position[0]](runner.function, v, c), key, ts, value, runner.ctx))
-                        yield from _at(at + (1,), runner.end_of_key(key))
+                        for result in runner.call(lambda v, c: methods[position[0]](runner.function, v, c), key, ts, value, runner.ctx):
+                            done += 1
+                            yield (index % out_partitions, index, done), result
+                    for result in runner.end_of_key(key):
+                        done += 1
+                        yield (index % out_partitions, index, done), result
             else:
                 for key, (position, record) in records:
                     ts, value = _split(record, timestamped)
                     at = (position[1], 0, position[2], position[0])
-                    yield from _at(at, runner.call(lambda v, c: methods[position[0]](runner.function, v, c), key, ts, value, runner.ctx))
+                    yield from _at(at + (0,), runner.call(lambda v, c: methods[position[0]](runner.function, v, c), key, ts, value, runner.ctx))
                     yield from _at(at + (1,), runner.due_processing_timers())
-                yield from _at(end, runner.end())
+                for n, result in enumerate(runner.end()):
+                    yield (last, 1, result[1], index, n), result  # after every element, by time
         finally:
             runner.close()
 
@@ -952,17 +961,18 @@ class Partitioner(object):
         raise NotImplementedError
 
 
-def broadcast_all(stream):
-    """``stream.broadcast()``: every element goes to each parallel instance of the next
-    operator (the default parallelism's partitions)."""
-    n = _instances(stream)
+def broadcast_all(stream, parallelism=None):
+    """``stream.broadcast()``: every element goes to each of the ``parallelism`` parallel
+    instances of the next operator (default: Spark's default parallelism), one partition each."""
+    n = parallelism or _instances(stream)
     return stream.flatMap(lambda x: [(i, x) for i in range(n)]).partitionBy(n, lambda i: i).values()
 
 
-def partitioned(stream, partitioner, key_selector):
+def partitioned(stream, partitioner, key_selector, parallelism=None):
     """``partition_custom(partitioner, key_selector)``: element ``x`` goes to partition
-    ``partitioner.partition(key_selector(x), n)``, ``n`` the default parallelism."""
-    n = _instances(stream)
+    ``partitioner.partition(key_selector(x), n)`` of ``n = parallelism`` (default: Spark's
+    default parallelism)."""
+    n = parallelism or _instances(stream)
     part = partitioner.partition if hasattr(partitioner, "partition") else partitioner
     get_key = key_selector.get_key if hasattr(key_selector, "get_key") else key_selector
     return stream.map(lambda x: (part(get_key(x), n), x)).partitionBy(n, lambda p: p).values()

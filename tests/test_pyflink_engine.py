@@ -208,3 +208,83 @@ def test_every_pyflink_import_left_carries_a_todo():
         if re.match(r"(from|import) pyflink", line):
             assert lines[i - 1].startswith("# TODO(flink2spark): F2S208 "), result.output
     assert "windows and event time are not converted yet" in result.output
+
+
+_SINK_HEAD = (
+    "from pyflink.common import Encoder\n"
+    "from pyflink.datastream.connectors.file_system import FileSink, OutputFileConfig\n" + HEAD
+)
+
+
+def test_file_sink_parts_in_variables_stay_unless_a_converted_sink_reads_them():
+    sink = "FileSink.for_row_format('/o', Encoder.simple_string_encoder()).with_output_file_config(cfg).build()"
+    # read by a sink that converts: dropped, its prefix used
+    result = convert(
+        "cfg = OutputFileConfig('p', '.x')\n"
+        f"env.from_collection(['a'], type_info=Types.STRING()).sink_to({sink})\n",
+        head=_SINK_HEAD,
+    )
+    assert result.status == "converted", result.markers
+    assert "cfg" not in result.output and 'part_prefix="p"' in result.output
+    # also used elsewhere, and read by a sink that does not convert (pickled stream): kept
+    result = convert(
+        "cfg = OutputFileConfig('p', '.x')\nprint(cfg)\n"
+        f"env.from_collection([1]).sink_to({sink})\n",
+        head=_SINK_HEAD,
+    )
+    assert "cfg = OutputFileConfig(" in result.output
+    assert "F2S240" in codes(result)  # the pickled stream's sink
+
+
+def test_file_sink_builder_variable_used_once_converts_mutated_one_stays():
+    head = _SINK_HEAD
+    result = convert(
+        "builder = FileSink.for_row_format('/o', Encoder.simple_string_encoder())\n"
+        "sink = builder.with_output_file_config(OutputFileConfig('a', '.b')).build()\n"
+        "env.from_collection(['x'], type_info=Types.STRING()).sink_to(sink)\n",
+        head=head,
+    )
+    assert result.status == "converted", result.markers
+    assert 'part_prefix="a"' in result.output and "builder =" not in result.output
+    # the builder is changed by a statement of its own: the chain read at build() misses it
+    result = convert(
+        "builder = FileSink.for_row_format('/o', Encoder.simple_string_encoder())\n"
+        "builder.with_output_file_config(OutputFileConfig('a', '.b'))\n"
+        "env.from_collection(['x'], type_info=Types.STRING()).sink_to(builder.build())\n",
+        head=head,
+    )
+    assert "write_rows" not in result.output
+    assert "F2S240" in codes(result)
+
+
+_CONFIG_HEAD = "from pyflink.common import Configuration\nfrom pyflink.datastream import StreamExecutionEnvironment\n\n"
+
+
+def test_configuration_of_the_environment():
+    body = "env.from_collection([('a', 1), ('a', 2)]).key_by(lambda p: p[0]).sum(1).print()\n"
+    env = "env = StreamExecutionEnvironment.get_execution_environment(config)\n"
+    # no runtime mode in it: Flink's default, STREAMING (rolling sums)
+    result = convert("config = Configuration()\nconfig.set_integer('parallelism.default', 2)\n" + env + body, head=_CONFIG_HEAD)
+    assert result.status == "converted", result.markers
+    assert "f2s.rolling_reduce(" in result.output and "parallelism.default" in result.output
+    assert "config" not in result.output.replace("configuration", "")
+    # the mode set from an expression: the aggregation cannot tell
+    result = convert("config = Configuration()\nconfig.set_string('execution.runtime-mode', MODE)\n" + env + body, head=_CONFIG_HEAD)
+    assert "F2S204" in codes(result)
+    # a configuration used in another way stays with a TODO
+    result = convert("config = Configuration()\nprint(config.to_dict())\n" + env + body, head=_CONFIG_HEAD)
+    assert any("get_execution_environment(configuration)" in m.message for m in result.markers if m.severity == "todo")
+
+
+def test_process_function_on_an_unbounded_source_stays_with_a_transform_with_state_hint():
+    result = convert(
+        "\n\nclass Count(KeyedProcessFunction):\n"
+        "    def process_element(self, value, ctx):\n"
+        "        yield value\n\n\n"
+        "source = KafkaSource.builder().set_topics('t').build()\n"
+        "env.from_source(source, WatermarkStrategy.no_watermarks(), 'k').key_by(lambda x: x).process(Count()).print()\n",
+        head="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream import KeyedProcessFunction\n"
+        "from pyflink.datastream.connectors.kafka import KafkaSource\n" + HEAD,
+    )
+    todo = [m for m in result.markers if m.code == "F2S230"]
+    assert todo and "transformWithState" in todo[0].message and ".process(Count())" in result.output

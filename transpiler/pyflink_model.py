@@ -53,6 +53,11 @@ FILE_SINK = "FileSink"
 STREAMING_FILE_SINK_BUILDER = "StreamingFileSinkBuilder"
 STREAMING_FILE_SINK = "StreamingFileSink"
 CHECKPOINT_CONFIG = "CheckpointConfig"
+OUTPUT_FILE_CONFIG_BUILDER = "OutputFileConfigBuilder"
+OUTPUT_FILE_CONFIG = "OutputFileConfig"
+ROLLING_POLICY = "RollingPolicy"
+BUCKET_ASSIGNER = "BucketAssigner"
+CONFIGURATION = "Configuration"
 EXECUTION_CONFIG = "ExecutionConfig"
 KAFKA_SOURCE_BUILDER = "KafkaSourceBuilder"
 KAFKA_SOURCE = "KafkaSource"
@@ -305,6 +310,18 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "build": STREAMING_FILE_SINK,
     },
     STREAMING_FILE_SINK: {},
+    OUTPUT_FILE_CONFIG_BUILDER: {"with_part_prefix": SAME, "with_part_suffix": SAME, "build": OUTPUT_FILE_CONFIG},
+    OUTPUT_FILE_CONFIG: {"get_part_prefix": None, "get_part_suffix": None},
+    ROLLING_POLICY: {},
+    BUCKET_ASSIGNER: {},
+    # pyflink/common/configuration.py (2.3)
+    CONFIGURATION: {
+        m: (SAME if m.startswith("set_") else None)
+        for m in (
+            "get_string set_string parse_list_value get_integer set_integer get_boolean set_boolean get_float"
+            " set_float get_bytearray set_bytearray key_set add_all_to_dict add_all contains_key to_dict remove_config"
+        ).split()
+    },
     # pyflink/datastream/checkpoint_config.py and pyflink/common/execution_config.py (2.3)
     CHECKPOINT_CONFIG: {
         m: (None if m.startswith(("get_", "is_")) else SAME)
@@ -371,6 +388,15 @@ def method_return(receiver: str, method: str) -> tuple[bool, Optional[str]]:
     return False, None
 
 
+def call_return(receiver: str, method: str, call, ret: Optional[str]) -> Optional[str]:
+    """The return type of a call when it depends on the arguments: ``broadcast()`` without
+    state descriptors is a DataStream (every element to every instance), with them a
+    BroadcastStream (for ``connect``)."""
+    if method == "broadcast" and is_stream(receiver) and not call.args:
+        return DATASTREAM
+    return ret
+
+
 def is_stream(t: Optional[str]) -> bool:
     return t is not None and DATASTREAM in supertypes(t)
 
@@ -394,6 +420,20 @@ ENTRY_POINTS = {
         f"pyflink.datastream.connectors.{module}FileSource.for_bulk_file_format": FILE_SOURCE_BUILDER
         for module in ("file_system.", "")
     },
+    **{
+        f"pyflink.datastream.connectors.{module}{name}": typ
+        for module in ("file_system.", "")
+        for name, typ in (
+            ("OutputFileConfig.builder", OUTPUT_FILE_CONFIG_BUILDER),
+            ("OutputFileConfig", OUTPUT_FILE_CONFIG),
+            ("RollingPolicy.default_rolling_policy", ROLLING_POLICY),
+            ("RollingPolicy.on_checkpoint_rolling_policy", ROLLING_POLICY),
+            ("BucketAssigner.base_path_bucket_assigner", BUCKET_ASSIGNER),
+            ("BucketAssigner.date_time_bucket_assigner", BUCKET_ASSIGNER),
+        )
+    },
+    "pyflink.common.Configuration": CONFIGURATION,
+    "pyflink.common.configuration.Configuration": CONFIGURATION,
 }
 
 ENTRY_POINTS.update(

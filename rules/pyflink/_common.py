@@ -77,6 +77,7 @@ SourceType = Union[None, _Pickled, str, cst.BaseExpression]  # str: a basic type
 SAME_TYPE = frozenset({
     "filter", "key_by", "union", "reduce", "sum", "min", "max", "min_by", "max_by",
     "assign_timestamps_and_watermarks", "rebalance", "rescale", "shuffle", "forward", "cache",
+    "partition_custom", "broadcast",
     *P.MODIFIERS,
 })
 
@@ -259,7 +260,7 @@ def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return True
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.single_value(expr) or reaching_value(resolver, expr)
         if value is not None and consumers(resolver, value) > 1:
             return False  # decoded where it is made (decoded_output)
         return True if value is None else undecoded(resolver, value, depth + 1)
@@ -630,7 +631,11 @@ def runtime_mode(ctx) -> Optional[str]:
         modes.add(P.RUNTIME_MODES.get(resolver.qualified_name(arg) or "") if arg is not None else None)
     for call in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("get_execution_environment")))):
         if resolver.qualified_name(call.func) in P.ENTRY_POINTS and call.args:  # type: ignore[attr-defined]
-            modes.add(None)  # a Configuration may set execution.runtime-mode
+            from flink2spark.rules.pyflink._configuration import configured_mode
+
+            mode = configured_mode(ctx, call)  # a Configuration may set execution.runtime-mode
+            if mode != "":
+                modes.add(mode)
     modes = {"batch" if mode == "automatic" else mode for mode in modes}
     result: Optional[str]
     if not modes:

@@ -7,7 +7,7 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
-from flink2spark.rules.pyflink._common import consumers, decoding, runtime_mode
+from flink2spark.rules.pyflink._common import consumers, decoding, followed, reaching_value, runtime_mode
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.functions import _method
@@ -96,7 +96,7 @@ def mode_or_todo(ctx, what: str) -> Optional[str]:
         ctx.todo(
             M.PF_RUNTIME_MODE,
             f"{what}: the runtime mode (STREAMING or BATCH: element order and when timers fire) is set from an"
-            " expression or a configuration; pass mode=\"streaming\" or \"batch\" to the shim call",
+            ' expression or a configuration; pass mode="streaming" or "batch" to the shim call',
         )
     return mode
 
@@ -119,7 +119,9 @@ def timer_notes(ctx, cls: cst.ClassDef, mode: str) -> None:
         )
         ctx.note(M.PF_PROCESSING_TIMERS, f"{name}: processing-time timers fire when the wall clock passes them between elements; {when}")
     if calls(cls, "enable_time_to_live"):
-        ctx.note(M.PF_STATE_TTL, f"{name}: state TTL is not applied (state never expires); same results when the job runs shorter than the TTL")
+        ctx.note(
+            M.PF_STATE_TTL, f"{name}: state TTL is not applied (state never expires); same results when the job runs shorter than the TTL"
+        )
 
 
 def shim_call(ctx, name: str, args: list, keywords: dict) -> cst.BaseExpression:
@@ -170,3 +172,60 @@ def instance_note(ctx, cls: cst.ClassDef) -> None:
             f"{cls.name.value} keeps data in its instance: one instance per Spark partition (Flink: per parallel"
             " instance); same results when the partitions match Flink's parallelism or the result does not depend on them",
         )
+
+
+def env_parallelism(ctx) -> tuple[bool, Optional[int]]:
+    """(known, n): the literal ``n`` of the module's ``env.set_parallelism(n)`` calls (None:
+    never set, Flink's default, the number of cores, as Spark's local default parallelism);
+    known is False when it is set from an expression or to several values."""
+    values = set()
+    for call in m.findall(ctx.resolver.module, m.Call(func=m.Attribute(attr=m.Name("set_parallelism")))):
+        if ctx.resolver.type_of(call.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
+            continue
+        arg = call.args[0].value if call.args else None  # type: ignore[attr-defined]
+        values.add(int(arg.value) if isinstance(arg, cst.Integer) else None)
+    if not values:
+        return True, None
+    if len(values) == 1 and None not in values:
+        return True, values.pop()
+    return False, None
+
+
+def unbounded(ctx, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether the (original) stream expression is known to read an unbounded source: a Kafka
+    (or other connector) source given to ``from_source``, a file source that monitors its
+    folder, a Java ``add_source``. Sources that cannot be followed count as bounded."""
+    resolver = ctx.resolver
+    if depth > 50:
+        return False
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr) or reaching_value(resolver, expr)
+        return False if value is None else unbounded(ctx, value, depth + 1)
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return False
+    recv, method = expr.func.value, expr.func.attr.value
+    typ = resolver.type_of(recv)
+    if typ == P.ENVIRONMENT:
+        if method == "add_source":
+            return True
+        if method != "from_source" or not expr.args:
+            return False
+        source = followed(resolver, expr.args[0].value)
+        names = [resolver.qualified_name(n) or "" for n in m.findall(source, m.Name() | m.Attribute())]
+        return any(".kafka" in q or ".kinesis" in q or ".pulsar" in q or ".rabbitmq" in q for q in names) or bool(
+            m.findall(source, m.Call(func=m.Attribute(attr=m.Name("monitor_continuously"))))
+        )
+    inputs = [recv] + ([a.value for a in expr.args] if method in ("union", "connect") else [])
+    return any(unbounded(ctx, i, depth + 1) for i in inputs)
+
+
+def unbounded_todo(ctx, original: cst.BaseExpression, what: str) -> bool:
+    """A TODO (and True) when the stream reads an unbounded source: the shim runs bounded jobs."""
+    if not unbounded(ctx, original):
+        return False
+    ctx.todo(
+        M.PF_PROCESS,
+        f"{what} on an unbounded source: the shim runs bounded jobs; on Structured Streaming use"
+        " groupBy(key).transformWithState(StatefulProcessor) (Spark 4) for keyed state and timers",
+    )
+    return True

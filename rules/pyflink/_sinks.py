@@ -63,7 +63,14 @@ def _builder_calls(resolver, node: cst.BaseExpression):
         return None
     steps = []
     call: cst.BaseExpression = node
-    while isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute):
+    for _ in range(50):
+        if isinstance(call, cst.Name):  # builder = FileSink.for_row_format(...); builder.with_...()
+            value = resolver.single_value(call)
+            if value is None or _uses(resolver, call) != 1:  # builders are mutable: one chain only
+                return None
+            call = value
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
+            return None
         q = resolver.qualified_name(call.func)
         if q in ROW_FORMAT or q in BULK_FORMAT:
             steps.reverse()
@@ -71,6 +78,11 @@ def _builder_calls(resolver, node: cst.BaseExpression):
         steps.append((call.func.attr.value, call))
         call = call.func.value
     return None
+
+
+def _uses(resolver, name: cst.Name) -> int:
+    refs = resolver.referents(name)
+    return sum(len(a.references) for a in refs)
 
 
 def is_file_sink(resolver, node: Optional[cst.BaseExpression]) -> bool:
@@ -190,6 +202,11 @@ def sink_problem(ctx, call: cst.Call, sink: Optional[cst.BaseExpression]) -> Opt
         return M.PF_UNSUPPORTED, "no sink argument"
     spec, problem = file_sink_spec(ctx, sink)
     if spec is None:
+        if problem is None and ctx.resolver.type_of(followed(ctx.resolver, sink)) in (P.FILE_SINK, P.STREAMING_FILE_SINK):
+            return M.PF_FILE_UNSUPPORTED, (
+                "a file sink whose builder is used in several statements (Flink's builders are mutable):"
+                " write the builder chain as one expression"
+            )
         if problem is None:
             return M.PF_JAVA_CONNECTOR, "a sink other than a row-format FileSink/StreamingFileSink: write the RDD/DataFrame with Spark by hand"
         return M.PF_FILE_UNSUPPORTED, problem

@@ -21,7 +21,7 @@ base becomes the shim's class of the same name) and ``f2s.co_process`` runs it:
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import program, spark_program
-from flink2spark.rules.pyflink._process import decode_of, flag, function_class, instance_note, mode_or_todo, shim_call, timer_notes, timestamped
+from flink2spark.rules.pyflink._process import decode_of, flag, function_class, instance_note, mode_or_todo, unbounded_todo, shim_call, timer_notes, timestamped
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -86,6 +86,8 @@ def convert(ctx):
     if known is None:
         return None
     cls, kind, instance = known
+    if unbounded_todo(ctx, seg.original.func.value, f"{seg.method}() on connected streams"):  # type: ignore[attr-defined]
+        return None
     mode = mode_or_todo(ctx, f"{seg.method}() on connected streams")
     if mode is None:
         return None
@@ -116,6 +118,9 @@ def _connect(ctx, seg):
         ctx.todo(M.PF_PROCESS, "connect() of a keyed with a non-keyed stream; convert it by hand")
         return None
     stamped = timestamped(ctx, seg.original.func.value)  # type: ignore[attr-defined]
+    if timestamped(ctx, other[0]) != stamped:
+        ctx.todo(M.PF_PROCESS, "connect() of a stream whose records carry timestamps with one whose records do not; convert it by hand")
+        return None
     return shim_call(ctx, "connect", [ctx.site.receiver, other[1]], {"keyed": flag(keyed), "timestamped": flag(stamped)})
 
 

@@ -8,12 +8,15 @@ the same. ``forward`` keeps Spark's partitions as they are (exact); ``rebalance`
 ``shuffle`` spread elements evenly or at random over the instances, which only changes which
 Spark partition holds an element and the order printed (NOTE F2S235): they are dropped, since
 the RDD is already spread over the default parallelism. ``partition_custom`` places each element
-in partition ``partitioner.partition(key, n)`` as Flink does (``n`` = the default parallelism,
-Flink's parallelism for the next operator). ``broadcast()`` sends every element to every
+in partition ``partitioner.partition(key, n)`` as Flink does (``n``: the program's
+``env.set_parallelism(n)``, else the default parallelism, the number of cores on both). ``broadcast()`` sends every element to every
 instance of the next operator: the shim gives each of the ``n`` partitions a copy.
 """
 
+import libcst as cst
+
 from flink2spark.rules.pyflink._common import as_stream, program, spark_program
+from flink2spark.rules.pyflink._process import env_parallelism, shim_call
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -75,12 +78,11 @@ def convert(ctx):
         return stream
     if seg.method == "broadcast":
         if not seg.args:
-            return ctx.expr("{b}({ds})", b=ctx.shim("broadcast_all"), ds=stream)
+            parallelism = _parallelism(ctx, "broadcast()")
+            return None if parallelism is False else shim_call(ctx, "broadcast_all", [stream], {"parallelism": parallelism})
         if any(a.star or a.keyword is not None for a in seg.original_args):
             ctx.todo(M.PF_PROCESS, "broadcast(): state descriptors given with * or keywords")
             return None
-        import libcst as cst
-
         return cst.Call(func=ctx.shim("broadcast"), args=[cst.Arg(stream), *ctx.call_args(seg.args)])
     partitioner = ctx.arg(seg, 0, "partitioner")
     if partitioner is None:
@@ -89,4 +91,18 @@ def convert(ctx):
     key = ctx.function(seg, "key", index=1)
     if key is None:
         return None
-    return ctx.expr("{p}({ds}, {part}, {key})", p=ctx.shim("partitioned"), ds=stream, part=partitioner[1], key=key)
+    parallelism = _parallelism(ctx, "partition_custom()")
+    if parallelism is False:
+        return None
+    return shim_call(ctx, "partitioned", [stream, partitioner[1], key], {"parallelism": parallelism})
+
+
+def _parallelism(ctx, what):
+    """``parallelism=n`` for the shim when the program sets ``env.set_parallelism(n)`` (the
+    number of instances the elements go to), None for Flink's default (the number of cores,
+    Spark's local default parallelism); False after a TODO when it cannot be told."""
+    known, n = env_parallelism(ctx)
+    if not known:
+        ctx.todo(M.PF_PROCESS, f"{what}: the parallelism (how many instances get the elements) is set from an expression; pass parallelism=n to the shim")
+        return False
+    return None if n is None else cst.Integer(str(n))

@@ -26,7 +26,7 @@ A lambda or def passed to ``process`` is not a process function: left with a TOD
 """
 
 from flink2spark.rules.pyflink._common import program, spark_program
-from flink2spark.rules.pyflink._process import decode_of, flag, function_class, instance_note, mode_or_todo, shim_call, timer_notes, timestamped
+from flink2spark.rules.pyflink._process import decode_of, flag, function_class, instance_note, mode_or_todo, unbounded_todo, shim_call, timer_notes, timestamped
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -109,6 +109,8 @@ def convert(ctx):
     if known is None:
         return None
     cls, _, instance = known
+    if unbounded_todo(ctx, seg.original.func.value, "process()"):  # type: ignore[attr-defined]
+        return None
     stamped = timestamped(ctx, seg.original.func.value)  # type: ignore[attr-defined]
     if not keyed:
         instance_note(ctx, cls)

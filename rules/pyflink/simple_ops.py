@@ -110,11 +110,13 @@ def open_close_class(ctx, seg):
 def keyed_state_call(ctx, seg, info, instance):
     """``f2s.keyed_process(keyed, Cls(), method=...)`` for a class whose ``open()`` creates
     keyed state: the shim scopes the state to each element's key (rules/pyflink/process.py)."""
-    from flink2spark.rules.pyflink._process import flag, shim_call
+    from flink2spark.rules.pyflink._process import flag, shim_call, unbounded_todo
 
     name = info.node.name.value
     if ctx.site.receiver_type != P.KEYED:
         ctx.todo(M.PF_STATE, f"{name} uses keyed state on a stream that is not keyed (Flink fails at run time); key it with key_by()")
+        return None
+    if unbounded_todo(ctx, seg.original.func.value, f"{name} with keyed state"):
         return None
     mode = runtime_mode(ctx)
     stamped = timestamped(ctx.resolver, seg.original.func.value)
