@@ -878,7 +878,7 @@ def connect(first, second, keyed=False, timestamped=False):
     return ConnectedStreams(first, second, keyed, timestamped)
 
 
-def co_process(connected, function, method="process", mode="streaming", decode=None):
+def co_process(connected, function, method="process", mode="streaming", decode=None, parallelism=None):
     """``connected.<method>(function)``, ``method``: ``"map"`` (CoMapFunction: ``map1``/``map2``),
     ``"flat_map"`` (CoFlatMapFunction) or ``"process"`` (CoProcessFunction,
     KeyedCoProcessFunction, (Keyed)BroadcastProcessFunction).
@@ -890,7 +890,7 @@ def co_process(connected, function, method="process", mode="streaming", decode=N
     and timers shared by both inputs. Broadcast: see ``broadcast_process``."""
     timestamped = connected.timestamped
     if isinstance(connected.second, BroadcastStream):
-        return _broadcast_process(connected, function, mode, decode)
+        return _broadcast_process(connected, function, mode, decode, parallelism)
     calls = _co_calls(method)
     if connected.keyed:
         both = _positioned(connected.first, 0).union(_positioned(connected.second, 1))
@@ -912,14 +912,18 @@ def co_process(connected, function, method="process", mode="streaming", decode=N
     return _main_and_sides(both.mapPartitionsWithIndex(run), timestamped, decode)
 
 
-def _broadcast_process(connected, function, mode, decode):
+def _broadcast_process(connected, function, mode, decode, parallelism):
     """Every parallel instance (a Spark partition of the data input) runs
     ``process_broadcast_element`` on all broadcast elements in their order, then
     ``process_element`` on its data elements (keyed: partitioned by key, in stream order, with
-    keyed state and timers)."""
+    keyed state and timers). ``parallelism``: Flink's number of instances (default: Spark's
+    default parallelism), which decides how often what the broadcast side yields is emitted."""
     timestamped = connected.timestamped
     data = connected.first
     keyed = connected.keyed
+    instances = parallelism or _instances(data)
+    if not keyed and data.getNumPartitions() != instances:
+        data = data.coalesce(instances) if data.getNumPartitions() > instances else data.repartition(instances)
     shared = data.context.broadcast(connected.second.stream.collect())
 
     def run(index, records):
@@ -946,7 +950,7 @@ def _broadcast_process(connected, function, mode, decode):
     def in_order(index, items):
         return run(index, iter(sorted(items, key=lambda kv: kv[1][0])))
 
-    tagged = _positioned(data).partitionBy(_instances(data)).mapPartitionsWithIndex(in_order)
+    tagged = _positioned(data).partitionBy(instances).mapPartitionsWithIndex(in_order)
     return _main_and_sides(tagged, timestamped, decode)
 
 
