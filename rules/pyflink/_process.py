@@ -213,6 +213,10 @@ def unbounded(ctx, expr: cst.BaseExpression, depth: int = 0) -> bool:
     recv, method = expr.func.value, expr.func.attr.value
     typ = resolver.type_of(recv)
     if typ == P.ENVIRONMENT:
+        from flink2spark.rules.pyflink import _kafka as K
+
+        if K.kafka_source_call(resolver, expr) is not None:
+            return K.unbounded(resolver, expr)  # a Kafka source with set_bounded(...) is read in batch
         if method == "add_source":
             return True
         if method != "from_source" or not expr.args:
