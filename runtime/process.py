@@ -713,9 +713,12 @@ def _attempt_safe_copy(function):
     return copy.deepcopy(function)
 
 
-def process(stream, function, timestamped=False, decode=None):
+def process(stream, function, timestamped=False, decode=None, parallelism=None):
     """``stream.process(ProcessFunction)``: ``process_element(value, ctx)`` on every element
-    of each partition in order, ``open``/``close`` around the partition."""
+    of each partition in order, ``open``/``close`` around the partition. ``parallelism=1``
+    (a program at ``env.set_parallelism(1)``): one instance sees the whole stream in order."""
+    if parallelism == 1 and stream.getNumPartitions() > 1:
+        stream = stream.coalesce(1)
 
     def run(index, records):
         runner = _Runner(_attempt_safe_copy(function), False, "streaming", timestamped, index)
@@ -878,7 +881,7 @@ def connect(first, second, keyed=False, timestamped=False):
     return ConnectedStreams(first, second, keyed, timestamped)
 
 
-def co_process(connected, function, method="process", mode="streaming", decode=None):
+def co_process(connected, function, method="process", mode="streaming", decode=None, parallelism=None):
     """``connected.<method>(function)``, ``method``: ``"map"`` (CoMapFunction: ``map1``/``map2``),
     ``"flat_map"`` (CoFlatMapFunction) or ``"process"`` (CoProcessFunction,
     KeyedCoProcessFunction, (Keyed)BroadcastProcessFunction).
@@ -890,7 +893,7 @@ def co_process(connected, function, method="process", mode="streaming", decode=N
     and timers shared by both inputs. Broadcast: see ``broadcast_process``."""
     timestamped = connected.timestamped
     if isinstance(connected.second, BroadcastStream):
-        return _broadcast_process(connected, function, mode, decode)
+        return _broadcast_process(connected, function, mode, decode, parallelism)
     calls = _co_calls(method)
     if connected.keyed:
         both = _positioned(connected.first, 0).union(_positioned(connected.second, 1))
@@ -909,17 +912,23 @@ def co_process(connected, function, method="process", mode="streaming", decode=N
             runner.close()
 
     both = connected.first.map(lambda r: (0, r)).union(connected.second.map(lambda r: (1, r)))
+    if parallelism == 1:  # one instance sees the first input, then the second
+        both = both.coalesce(1)
     return _main_and_sides(both.mapPartitionsWithIndex(run), timestamped, decode)
 
 
-def _broadcast_process(connected, function, mode, decode):
+def _broadcast_process(connected, function, mode, decode, parallelism):
     """Every parallel instance (a Spark partition of the data input) runs
     ``process_broadcast_element`` on all broadcast elements in their order, then
     ``process_element`` on its data elements (keyed: partitioned by key, in stream order, with
-    keyed state and timers)."""
+    keyed state and timers). ``parallelism``: Flink's number of instances (default: Spark's
+    default parallelism), which decides how often what the broadcast side yields is emitted."""
     timestamped = connected.timestamped
     data = connected.first
     keyed = connected.keyed
+    instances = parallelism or _instances(data)
+    if not keyed and data.getNumPartitions() != instances:
+        data = data.coalesce(instances) if data.getNumPartitions() > instances else data.repartition(instances)
     shared = data.context.broadcast(connected.second.stream.collect())
 
     def run(index, records):
@@ -946,7 +955,7 @@ def _broadcast_process(connected, function, mode, decode):
     def in_order(index, items):
         return run(index, iter(sorted(items, key=lambda kv: kv[1][0])))
 
-    tagged = _positioned(data).partitionBy(_instances(data)).mapPartitionsWithIndex(in_order)
+    tagged = _positioned(data).partitionBy(instances).mapPartitionsWithIndex(in_order)
     return _main_and_sides(tagged, timestamped, decode)
 
 

@@ -94,6 +94,15 @@ PF_JAVA_CONNECTOR = _code("F2S247", "todo", "Java SourceFunction/SinkFunction/In
 PF_CONFIG = _code("F2S248", "note", "Flink configuration setting dropped: it changes no result of the converted job")
 PF_TEXT_FOLDERS = _code("F2S249", "note", "read_text_file(): Spark also reads the files in subfolders of a folder")
 
+# PyFlink Kafka and unbounded programs -> Structured Streaming (F2S250-F2S259)
+PF_KAFKA_PACKAGE = _code("F2S250", "note", "Kafka: the Spark Kafka connector (and spark-avro for Avro) must be given to spark-submit --packages")
+PF_CHECKPOINT = _code("F2S251", "note", "streaming query checkpoint location: a fresh folder per run unless F2S_CHECKPOINT_DIR is set")
+PF_KAFKA_UNSUPPORTED = _code("F2S252", "todo", "Kafka source/sink option or schema with no exact Spark counterpart")
+PF_MICRO_BATCH = _code("F2S253", "note", "Python operators on an unbounded stream run per micro-batch (foreachBatch)")
+PF_UNBOUNDED_STATE = _code("F2S254", "todo", "keyed/stateful operation on an unbounded stream: port it to a streaming aggregation or transformWithState")
+PF_KAFKA_FORMAT = _code("F2S255", "note", "Kafka record format: Spark's JSON/CSV functions differ from Flink's schemas in edge cases")
+PF_KAFKA_OFFSETS = _code("F2S256", "note", "Kafka starting offsets / consumer group behave differently in Spark")
+
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")
 PYFLINK_UNSUPPORTED = _code("F2S802", "todo", "modern PyFlink API: not converted yet")

@@ -59,6 +59,16 @@ ROLLING_POLICY = "RollingPolicy"
 BUCKET_ASSIGNER = "BucketAssigner"
 CONFIGURATION = "Configuration"
 EXECUTION_CONFIG = "ExecutionConfig"
+KAFKA_SOURCE_BUILDER = "KafkaSourceBuilder"
+KAFKA_SOURCE = "KafkaSource"
+KAFKA_SINK_BUILDER = "KafkaSinkBuilder"
+KAFKA_SINK = "KafkaSink"
+KAFKA_RECORD_BUILDER = "KafkaRecordSerializationSchemaBuilder"
+KAFKA_RECORD_SCHEMA = "KafkaRecordSerializationSchema"
+KAFKA_CONSUMER = "FlinkKafkaConsumer"
+KAFKA_PRODUCER = "FlinkKafkaProducer"
+SCHEMA = "SerializationSchema"  # (de)serialization schemas of connectors
+SCHEMA_BUILDER = "SerializationSchemaBuilder"
 
 SAME = "<same>"  # the method returns its receiver
 
@@ -247,6 +257,51 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "build": FILE_SINK,
     },
     FILE_SINK: {},
+    # pyflink/datastream/connectors/kafka.py (2.3)
+    KAFKA_SOURCE_BUILDER: {
+        **{
+            m: SAME
+            for m in (
+                "set_bootstrap_servers set_group_id set_topics set_topic_pattern set_partitions set_starting_offsets"
+                " set_unbounded set_bounded set_value_only_deserializer set_client_id_prefix set_property set_properties"
+            ).split()
+        },
+        "build": KAFKA_SOURCE,
+    },
+    KAFKA_SOURCE: {},
+    KAFKA_SINK_BUILDER: {
+        **{m: SAME for m in "set_bootstrap_servers set_delivery_guarantee set_transactional_id_prefix set_record_serializer set_property".split()},
+        "build": KAFKA_SINK,
+    },
+    KAFKA_SINK: {},
+    KAFKA_RECORD_BUILDER: {
+        **{m: SAME for m in "set_topic set_topic_selector set_key_serialization_schema set_value_serialization_schema".split()},
+        "build": KAFKA_RECORD_SCHEMA,
+    },
+    KAFKA_RECORD_SCHEMA: {},
+    KAFKA_CONSUMER: {
+        m: SAME
+        for m in (
+            "set_commit_offsets_on_checkpoints set_start_from_earliest set_start_from_latest set_start_from_timestamp"
+            " set_start_from_group_offsets disable_filter_restored_partitions_with_subscribed_topics"
+        ).split()
+    },
+    # pyflink/datastream/formats/{json,csv}.py builders (2.3)
+    SCHEMA_BUILDER: {
+        **{
+            m: SAME
+            for m in (
+                "type_info json_schema fail_on_missing_field ignore_parse_errors with_type_info set_field_delimiter"
+                " set_allow_comments set_array_element_delimiter set_quote_character set_escape_character"
+                " set_null_literal set_ignore_parse_errors set_line_delimiter disable_quote_character"
+            ).split()
+        },
+        "build": SCHEMA,
+    },
+    SCHEMA: {},
+    KAFKA_PRODUCER: {
+        m: SAME for m in "set_log_failures_only set_flush_on_checkpoint set_write_timestamp_to_kafka ignore_failures_after_transaction_timeout".split()
+    },
     STREAMING_FILE_SINK_BUILDER: {
         "with_bucket_assigner": SAME,
         "with_output_file_config": SAME,
@@ -307,6 +362,10 @@ CONTINUATIONS: dict[str, frozenset[str]] = {
     DATASTREAM: frozenset(_SETTINGS),
     SINK: frozenset(METHODS[SINK]),
 }
+# Kafka builder chains are converted where they are read (from_source, sink_to): the chain is
+# gathered up to its build() call, whose rule (kafka_builders) checks that.
+for _builder in (KAFKA_SOURCE_BUILDER, KAFKA_SINK_BUILDER, KAFKA_RECORD_BUILDER, SCHEMA_BUILDER):
+    CONTINUATIONS[_builder] = frozenset(METHODS[_builder])
 INCOMPLETE: frozenset[str] = frozenset()
 
 # Continuation methods handled by the engine for any chain (settings of the chain's result).
@@ -376,6 +435,34 @@ ENTRY_POINTS = {
     "pyflink.common.Configuration": CONFIGURATION,
     "pyflink.common.configuration.Configuration": CONFIGURATION,
 }
+
+ENTRY_POINTS.update(
+    {
+        f"pyflink.datastream.connectors.{module}{name}": typ
+        for module in ("kafka.", "")
+        for name, typ in (
+            ("KafkaSource.builder", KAFKA_SOURCE_BUILDER),
+            ("KafkaSink.builder", KAFKA_SINK_BUILDER),
+            ("KafkaRecordSerializationSchema.builder", KAFKA_RECORD_BUILDER),
+            ("FlinkKafkaConsumer", KAFKA_CONSUMER),
+            ("FlinkKafkaProducer", KAFKA_PRODUCER),
+        )
+    }
+)
+_SCHEMA_MODULES = ("common.", "common.serialization.", "datastream.formats.json.", "datastream.formats.csv.", "datastream.formats.avro.")
+ENTRY_POINTS.update(
+    {
+        f"pyflink.{module}{name}": typ
+        for module in _SCHEMA_MODULES
+        for name, typ in (
+            ("SimpleStringSchema", SCHEMA),
+            ("AvroRowSerializationSchema", SCHEMA),
+            ("AvroRowDeserializationSchema", SCHEMA),
+            *[(f"Json{k}Schema.{b}", SCHEMA_BUILDER) for k in ("RowSerialization", "RowDeserialization") for b in ("builder", "Builder")],
+            *[(f"Csv{k}Schema.Builder", SCHEMA_BUILDER) for k in ("RowSerialization", "RowDeserialization")],
+        )
+    }
+)
 
 NUMBER_SEQUENCE_SOURCES = {
     "pyflink.datastream.connectors.number_seq.NumberSequenceSource",

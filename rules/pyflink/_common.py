@@ -102,6 +102,11 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
         if method == "from_collection":
             info = call_arg(expr, 1, "type_info")
             return PICKLED if info is None or _is_none(info) else info
+        if method in ("from_source", "add_source"):
+            from flink2spark.rules.pyflink import _kafka
+
+            if _kafka.kafka_source_call(resolver, expr) is not None:
+                return _kafka.element_type(resolver, expr)
         if method == "from_source":
             source = source_kind(resolver, call_arg(expr, 0, "source"))
             return {"numbers": "LONG", "text": "STRING"}.get(source[0]) if source else None
@@ -263,7 +268,7 @@ def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
         return True
     recv, method = expr.func.value, expr.func.attr.value
     typ = resolver.type_of(recv)
-    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source", "read_text_file"):
+    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source", "read_text_file", "add_source"):
         return False
     if P.is_stream(typ):
         if method in ("key_by", "union"):

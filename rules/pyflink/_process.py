@@ -157,21 +157,28 @@ def flag(value: bool) -> Optional[cst.BaseExpression]:
     return cst.Name("True") if value else None
 
 
-def instance_note(ctx, cls: cst.ClassDef) -> None:
-    """NOTE F2S236 for a function not on a keyed stream whose instance keeps data between
-    calls (``__init__``, or ``self.x = ...`` outside ``open``): each Spark partition has its
-    own instance, as each of Flink's parallel instances has."""
+def instance_note(ctx, cls: cst.ClassDef) -> Optional[cst.BaseExpression]:
+    """For a function not on a keyed stream: ``1`` (the shim's ``parallelism``) when the
+    program runs at parallelism 1, where one instance sees the whole stream in order as on
+    Flink; otherwise NOTE F2S236 when the instance keeps data between calls (``__init__``, or
+    ``self.x = ...`` outside ``open``): each Spark partition has its own instance, as each of
+    Flink's parallel instances has, but the elements are spread differently."""
     stateful = _method(cls, "__init__") is not None
     for fdef in cls.body.body:
         if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
-            if m.findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Name("self")))):
+            if m.findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Name("self"))) | m.AugAssign(target=m.Attribute(value=m.Name("self")))):
                 stateful = True
-    if stateful:
-        ctx.note(
-            M.PF_INSTANCES,
-            f"{cls.name.value} keeps data in its instance: one instance per Spark partition (Flink: per parallel"
-            " instance); same results when the partitions match Flink's parallelism or the result does not depend on them",
-        )
+    if not stateful:
+        return None
+    known, parallelism = env_parallelism(ctx)
+    if known and parallelism == 1:
+        return cst.Integer("1")
+    ctx.note(
+        M.PF_INSTANCES,
+        f"{cls.name.value} keeps data in its instance: one instance per Spark partition (Flink: per parallel"
+        " instance); same results when the partitions match Flink's parallelism or the result does not depend on them",
+    )
+    return None
 
 
 def env_parallelism(ctx) -> tuple[bool, Optional[int]]:
@@ -206,6 +213,10 @@ def unbounded(ctx, expr: cst.BaseExpression, depth: int = 0) -> bool:
     recv, method = expr.func.value, expr.func.attr.value
     typ = resolver.type_of(recv)
     if typ == P.ENVIRONMENT:
+        from flink2spark.rules.pyflink import _kafka as K
+
+        if K.kafka_source_call(resolver, expr) is not None:
+            return K.unbounded(resolver, expr)  # a Kafka source with set_bounded(...) is read in batch
         if method == "add_source":
             return True
         if method != "from_source" or not expr.args:

@@ -289,6 +289,11 @@ def convert_sink(ctx):
     seg = ctx.site.head
     method = seg.method
     sink = sink_argument(seg.original)
+    from flink2spark.rules.pyflink import _kafka
+
+    if _kafka.is_kafka_sink(ctx.resolver, sink) and ctx.is_statement:
+        stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
+        return _kafka.convert_sink(ctx, stream, seg.original.func.value, sink)
     problem = sink_problem(ctx, seg.original, sink)
     if problem is not None:
         ctx.todo(*problem)

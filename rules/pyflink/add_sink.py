@@ -20,7 +20,8 @@ rule = Rule(
     matches=["DataStream.add_sink"],
     summary="add_sink(StreamingFileSink.for_row_format(...)...) -> f2s_io.write_rows(...); other SinkFunctions: TODO",
     exact=False,
-    codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED),
+    codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
+    + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
         Example(
             program(

@@ -21,7 +21,7 @@ base becomes the shim's class of the same name) and ``f2s.co_process`` runs it:
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import program, spark_program
-from flink2spark.rules.pyflink._process import decode_of, flag, function_class, instance_note, mode_or_todo, unbounded_todo, shim_call, timer_notes, timestamped
+from flink2spark.rules.pyflink._process import decode_of, env_parallelism, flag, function_class, instance_note, mode_or_todo, unbounded_todo, shim_call, timer_notes, timestamped
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -98,9 +98,16 @@ def convert(ctx):
             f"{cls.name.value}: each parallel instance processes every broadcast element before its data elements; Flink"
             " gives no order between the two inputs: same results when the function does not depend on that order",
         )
+    one = None
     if kind not in ("KeyedCoProcessFunction", "KeyedBroadcastProcessFunction"):
-        instance_note(ctx, cls)
-    keywords = {"mode": "batch" if mode == "batch" else None, "decode": decode_of(ctx)}
+        one = instance_note(ctx, cls)
+    keywords = {"mode": "batch" if mode == "batch" else None, "decode": decode_of(ctx), "parallelism": one}
+    if kind in ("BroadcastProcessFunction", "KeyedBroadcastProcessFunction"):
+        known, parallelism = env_parallelism(ctx)  # every instance processes every broadcast element
+        if not known:
+            ctx.todo(M.PF_PROCESS, f"{cls.name.value}: the parallelism (how many instances get the broadcast elements) is set from an expression; pass parallelism=n to f2s.co_process")
+            return None
+        keywords["parallelism"] = None if parallelism is None else cst.Integer(str(parallelism))
     return shim_call(ctx, "co_process", [ctx.site.receiver, instance, cst.SimpleString(f'"{seg.method}"')], keywords)
 
 

@@ -113,8 +113,9 @@ def convert(ctx):
         return None
     stamped = timestamped(ctx, seg.original.func.value)  # type: ignore[attr-defined]
     if not keyed:
-        instance_note(ctx, cls)
-        return shim_call(ctx, "process", [ctx.site.receiver, instance], {"timestamped": flag(stamped), "decode": decode_of(ctx)})
+        one = instance_note(ctx, cls)
+        keywords = {"timestamped": flag(stamped), "decode": decode_of(ctx), "parallelism": one}
+        return shim_call(ctx, "process", [ctx.site.receiver, instance], keywords)
     mode = mode_or_todo(ctx, "KeyedStream.process()")
     if mode is None:
         return None

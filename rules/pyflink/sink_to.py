@@ -32,7 +32,8 @@ rule = Rule(
     matches=["DataStream.sink_to"],
     summary="sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...)",
     exact=False,
-    codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED),
+    codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
+    + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
         Example(
             program(
