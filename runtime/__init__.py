@@ -7,4 +7,6 @@ dependencies (libcst, black), so the package can be shipped with ``spark-submit 
   (Stringify formatting, single-file sinks, Flink iterators, aggregations, broadcast sets).
 - :mod:`flink2spark.runtime.datastream`: PyFlink DataStream API helpers (PyFlink's Row and
   type information, print formats, rolling/final keyed reductions, open/close around partitions).
+- :mod:`flink2spark.runtime.connectors`: PyFlink row-format file sinks written with Flink's
+  bucket folders and part-file names (``write_rows``), imported as ``f2s_io``.
 """

@@ -766,3 +766,13 @@ from flink2spark.runtime.windows import (  # noqa: E402,F401
     ProcessWindowFunction,
     ProcessAllWindowFunction,
 )
+
+# Process functions, keyed state, timers, side outputs and connected streams live in their own
+# module (which imports this one); converted programs reach its names as f2s.<name> (NAME_MAP of
+# the PyFlink model), looked up on first use.
+def __getattr__(name):
+    from flink2spark.runtime import process
+
+    if name in process.__all__:
+        return getattr(process, name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

@@ -312,6 +312,15 @@ def read_output_files(root: Path) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in sorted(merged.items())}
 
 
+# DateTimeBucketAssigner's default folders (yyyy-MM-dd--HH) name the hour the job wrote in
+_HOUR_BUCKET = re.compile(r"(^|/)\d{4}-\d\d-\d\d--\d\d(/|$)")
+
+
+def normalize_time_buckets(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """``read_output_files`` keys with date-time bucket folders as ``<yyyy-MM-dd--HH>``."""
+    return {_HOUR_BUCKET.sub(r"\1<yyyy-MM-dd--HH>\2", k): v for k, v in files.items()}
+
+
 # --- fixtures/pyflink/<name>/: input.py, fixture.json, expected_stdout.txt, expected_files/ ---
 
 FIXTURES = REPO / "fixtures" / "pyflink"

@@ -70,10 +70,10 @@ def test_type_expression_is_not_copied_where_its_names_mean_something_else():
 
 
 def test_unknown_and_unconverted_methods_say_pyflink():
-    result = convert("env.from_collection([1]).frobnicate()\nenv.from_collection([1]).shuffle().print()\n")
+    result = convert("env.from_collection([1]).frobnicate()\nenv.from_collection([1]).cache().print()\n")
     messages = [m.message for m in result.markers if m.severity == "todo"]
     assert messages[0] == "DataStream.frobnicate() is not part of Flink's PyFlink DataStream API"
-    assert messages[1] == "DataStream.shuffle() has no conversion"
+    assert messages[1] == "DataStream.cache() has no conversion"
     assert all("DataSet" not in m for m in messages)
 
 
@@ -87,19 +87,41 @@ def test_unknown_function_object_is_left_with_a_todo():
     assert codes(result) == ["F2S201"] and ".flat_map(Tokenizer())" in result.output
 
 
-def test_function_class_with_keyed_state_stays_as_it_is():
+DEDUP = (
+    "\n\nclass Dedup(FlatMapFunction):\n"
+    "    def open(self, runtime_context):\n"
+    "        self.seen = runtime_context.get_state(ValueStateDescriptor('seen', Types.BOOLEAN()))\n\n"
+    "    def flat_map(self, value):\n"
+    "        yield value\n\n\n"
+)
+DEDUP_HEAD = "from pyflink.datastream.functions import FlatMapFunction\nfrom pyflink.datastream.state import ValueStateDescriptor\n" + HEAD
+
+
+def test_function_class_with_keyed_state_runs_per_key_on_a_keyed_stream():
+    result = convert(DEDUP + "env.from_collection([1]).key_by(lambda x: x).flat_map(Dedup()).print()\n", head=DEDUP_HEAD)
+    assert result.status == "converted", result.markers
+    assert "class Dedup:" in result.output and "f2s.ValueStateDescriptor(" in result.output
+    assert 'Dedup(), method="flat_map"' in result.output
+
+
+def test_function_class_with_keyed_state_on_a_stream_not_keyed_stays_with_todo():
+    result = convert(DEDUP + "env.from_collection([1]).flat_map(Dedup()).print()\n", head=DEDUP_HEAD)
+    todos = [m for m in result.markers if m.severity == "todo"]
+    assert [m.code for m in todos] == ["F2S202"] and "not keyed" in todos[0].message
+    assert ".flat_map(Dedup())" in result.output
+
+
+def test_keyed_state_with_metrics_in_open_stays_as_it_is():
     result = convert(
-        "\n\nclass Dedup(FlatMapFunction):\n"
-        "    def open(self, runtime_context):\n"
-        "        self.seen = runtime_context.get_state(ValueStateDescriptor('seen', Types.BOOLEAN()))\n\n"
-        "    def flat_map(self, value):\n"
+        "\n\nclass Count(KeyedProcessFunction):\n"
+        "    def open(self, ctx):\n"
+        "        self.m = ctx.get_metrics_group()\n\n"
+        "    def process_element(self, value, ctx):\n"
         "        yield value\n\n\n"
-        "env.from_collection([1]).key_by(lambda x: x).flat_map(Dedup()).print()\n",
-        head="from pyflink.datastream.functions import FlatMapFunction\nfrom pyflink.datastream.state import ValueStateDescriptor\n" + HEAD,
+        "env.from_collection([1]).key_by(lambda x: x).process(Count()).print()\n",
+        head="from pyflink.datastream import KeyedProcessFunction\n" + HEAD,
     )
-    assert "class Dedup(FlatMapFunction):" in result.output  # base kept: not converted
-    todos = [m for m in result.markers if m.code == "F2S202"]
-    assert len(todos) == 2 and "runtime_context.get_state()" in todos[0].message
+    assert "F2S230" in codes(result) and ".process(Count())" in result.output
 
 
 def test_source_used_twice_stays_with_todo():
@@ -114,13 +136,58 @@ def test_source_used_twice_stays_with_todo():
     assert codes(result).count("F2S200") == 3
 
 
+_WM_HEAD = (
+    "from pyflink.common import Duration, WatermarkStrategy\n"
+    "from pyflink.datastream.connectors.number_seq import NumberSequenceSource\n" + HEAD
+)
+
+
 def test_event_time_source_stays_with_todo():
+    # a process function may read timestamps and timers fire on watermarks
     result = convert(
-        "env.from_source(NumberSequenceSource(1, 3), WatermarkStrategy.for_monotonous_timestamps(), 'n').print()\n",
-        head="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors.number_seq import NumberSequenceSource\n"
-        + HEAD,
+        "env.from_source(NumberSequenceSource(1, 3), WatermarkStrategy.for_monotonous_timestamps(), 'n').process(f).print()\n",
+        head=_WM_HEAD,
     )
     assert any("watermark strategy" in m.message for m in result.markers)
+    # a timestamp assigner runs user code and sets timestamps
+    result = convert(
+        "ws = WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(a)\n"
+        "env.from_source(NumberSequenceSource(1, 3), ws, 'n').print()\n",
+        head=_WM_HEAD,
+    )
+    assert any("watermark strategy" in m.message for m in result.markers)
+
+
+def test_watermarks_nobody_reads_are_dropped_with_the_source():
+    result = convert(
+        "env.from_source(\n"
+        "    NumberSequenceSource(1, 3),\n"
+        "    WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_idleness(Duration.of_seconds(5)),\n"
+        "    'n',\n"
+        ").map(lambda x: x * 2).print()\n",
+        head=_WM_HEAD,
+    )
+    assert result.status == "converted", result.markers
+    assert "env.sparkContext.range(1, 3 + 1).map(lambda x: x * 2)" in result.output
+    assert "Watermark" not in result.output
+
+
+def test_stream_type_followed_through_reassignment_and_helper_return():
+    result = convert(
+        "def pairs(env):\n"
+        "    ds = env.from_collection(['a b'])\n"
+        "    ds = ds.map(lambda s: (s, 1), output_type=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+        "    return ds\n\n\n"
+        "pairs(env).print()\n"
+        "out = env.from_collection([1])\n"
+        "if flag:\n"
+        "    out = out.map(str, output_type=Types.STRING())\n"
+        "out.print()\n"
+    )
+    lines = result.output.splitlines()
+    assert "f2s.print(pairs(env), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]))" in lines
+    # the assignment in the branch may not reach the print: its type is not taken
+    assert "f2s.print(out)" in lines and "F2S207" in result.output
 
 
 def test_star_import_is_resolved_and_dropped():
@@ -141,3 +208,95 @@ def test_every_pyflink_import_left_carries_a_todo():
         if re.match(r"(from|import) pyflink", line):
             assert lines[i - 1].startswith("# TODO(flink2spark): F2S208 "), result.output
     assert "event-time windows on a stream without timestamps" in result.output  # Flink fails there
+
+
+_SINK_HEAD = (
+    "from pyflink.common import Encoder\n"
+    "from pyflink.datastream.connectors.file_system import FileSink, OutputFileConfig\n" + HEAD
+)
+
+
+def test_file_sink_parts_in_variables_stay_unless_a_converted_sink_reads_them():
+    sink = "FileSink.for_row_format('/o', Encoder.simple_string_encoder()).with_output_file_config(cfg).build()"
+    # read by a sink that converts: dropped, its prefix used
+    result = convert(
+        "cfg = OutputFileConfig('p', '.x')\n"
+        f"env.from_collection(['a'], type_info=Types.STRING()).sink_to({sink})\n",
+        head=_SINK_HEAD,
+    )
+    assert result.status == "converted", result.markers
+    assert "cfg" not in result.output and 'part_prefix="p"' in result.output
+    # also used elsewhere, and read by a sink that does not convert (pickled stream): kept
+    result = convert(
+        "cfg = OutputFileConfig('p', '.x')\nprint(cfg)\n"
+        f"env.from_collection([1]).sink_to({sink})\n",
+        head=_SINK_HEAD,
+    )
+    assert "cfg = OutputFileConfig(" in result.output
+    assert "F2S240" in codes(result)  # the pickled stream's sink
+
+
+def test_file_sink_builder_variable_used_once_converts_mutated_one_stays():
+    head = _SINK_HEAD
+    result = convert(
+        "builder = FileSink.for_row_format('/o', Encoder.simple_string_encoder())\n"
+        "sink = builder.with_output_file_config(OutputFileConfig('a', '.b')).build()\n"
+        "env.from_collection(['x'], type_info=Types.STRING()).sink_to(sink)\n",
+        head=head,
+    )
+    assert result.status == "converted", result.markers
+    assert 'part_prefix="a"' in result.output and "builder =" not in result.output
+    # the builder is changed by a statement of its own: the chain read at build() misses it
+    result = convert(
+        "builder = FileSink.for_row_format('/o', Encoder.simple_string_encoder())\n"
+        "builder.with_output_file_config(OutputFileConfig('a', '.b'))\n"
+        "env.from_collection(['x'], type_info=Types.STRING()).sink_to(builder.build())\n",
+        head=head,
+    )
+    assert "write_rows" not in result.output
+    assert "F2S240" in codes(result)
+
+
+_CONFIG_HEAD = "from pyflink.common import Configuration\nfrom pyflink.datastream import StreamExecutionEnvironment\n\n"
+
+
+def test_configuration_of_the_environment():
+    body = "env.from_collection([('a', 1), ('a', 2)]).key_by(lambda p: p[0]).sum(1).print()\n"
+    env = "env = StreamExecutionEnvironment.get_execution_environment(config)\n"
+    # no runtime mode in it: Flink's default, STREAMING (rolling sums)
+    result = convert("config = Configuration()\nconfig.set_integer('parallelism.default', 2)\n" + env + body, head=_CONFIG_HEAD)
+    assert result.status == "converted", result.markers
+    assert "f2s.rolling_reduce(" in result.output and "parallelism.default" in result.output
+    assert "config" not in result.output.replace("configuration", "")
+    # the mode set from an expression: the aggregation cannot tell
+    result = convert("config = Configuration()\nconfig.set_string('execution.runtime-mode', MODE)\n" + env + body, head=_CONFIG_HEAD)
+    assert "F2S204" in codes(result)
+    # a configuration used in another way stays with a TODO
+    result = convert("config = Configuration()\nprint(config.to_dict())\n" + env + body, head=_CONFIG_HEAD)
+    assert any("get_execution_environment(configuration)" in m.message for m in result.markers if m.severity == "todo")
+
+
+def test_sink_to_on_a_keyed_stream_stays():
+    # recorded on Flink 2.3: KeyedStream.sink_to writes Row(pickled key, element) as text
+    result = convert(
+        "env.from_collection(['a'], type_info=Types.STRING()).key_by(lambda s: s).sink_to(\n"
+        "    FileSink.for_row_format('/o', Encoder.simple_string_encoder()).build()\n"
+        ")\n",
+        head=_SINK_HEAD,
+    )
+    assert "write_rows" not in result.output
+    assert any("KeyedStream" in m.message for m in result.markers if m.code == "F2S240")
+
+
+def test_process_function_on_an_unbounded_source_stays_with_a_transform_with_state_hint():
+    result = convert(
+        "\n\nclass Count(KeyedProcessFunction):\n"
+        "    def process_element(self, value, ctx):\n"
+        "        yield value\n\n\n"
+        "source = KafkaSource.builder().set_topics('t').build()\n"
+        "env.from_source(source, WatermarkStrategy.no_watermarks(), 'k').key_by(lambda x: x).process(Count()).print()\n",
+        head="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream import KeyedProcessFunction\n"
+        "from pyflink.datastream.connectors.kafka import KafkaSource\n" + HEAD,
+    )
+    todo = [m for m in result.markers if m.code == "F2S230"]
+    assert todo and "transformWithState" in todo[0].message and ".process(Count())" in result.output

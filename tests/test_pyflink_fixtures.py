@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from flink_reference import normalize_flink_print
+from flink_reference import normalize_flink_print, normalize_time_buckets, read_expected, read_output_files
 from flink2spark.transpiler.engine import convert_source
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "pyflink"
@@ -34,14 +34,6 @@ FIXTURES = sorted(p for p in ROOT.iterdir() if (p / "input.py").is_file())
 
 _WINDOWS = "event-time windows and watermarks"
 NOT_YET_CONVERTED = {
-    "batch_mode_windows_timers": "KeyedProcessFunction with ValueState and event-time timers (its windows convert)",
-    "broadcast_rules": "broadcast state: connect() with a BroadcastProcessFunction",
-    "connect_comap": "connect() with CoMapFunction / CoFlatMapFunction",
-    "file_sink_rows": "FileSink (sink_to) with bucket assigner and part-file config",
-    "keyed_flat_map_dedup": "keyed ValueState in FlatMapFunction/MapFunction (runtime_context.get_state)",
-    "keyed_process_list_map_state": "KeyedProcessFunction with ListState/MapState",
-    "keyed_process_session_timeout": f"KeyedProcessFunction with timers; {_WINDOWS}",
-    "side_outputs": "side outputs (OutputTag, get_side_output) from a ProcessFunction",
 }
 CONVERTED = [p for p in FIXTURES if p.name not in NOT_YET_CONVERTED]
 PENDING = [p for p in FIXTURES if p.name in NOT_YET_CONVERTED]
@@ -92,6 +84,9 @@ def test_converted_program_prints_what_flink_printed(fixture: Path, spark, tmp_p
     got = Counter(normalize_flink_print(stdout.getvalue()))
     want = Counter((fixture / "expected_stdout.txt").read_text().splitlines())
     assert got == want, f"missing: {sorted((want - got).elements())}; extra: {sorted((got - want).elements())}"
+    # files written by file sinks: same folders, part-file name patterns and lines as Flink's
+    _, want_files = read_expected(fixture)
+    assert normalize_time_buckets(read_output_files(tmp_path)) == normalize_time_buckets(want_files)
 
 
 @pytest.mark.parametrize("fixture", PENDING, ids=_ids)

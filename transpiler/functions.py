@@ -50,6 +50,7 @@ class ClassInfo:
     stateful: bool
     convertible: bool = True
     reason: str = ""
+    uses_state: bool = False  # PyFlink: open() creates keyed state (runtime_context.get_state...)
     # method name -> (collector param, iterator params)
     collector_methods: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
 

@@ -165,6 +165,9 @@ class Resolver:
                     return _RECURSION
                 if recv is not None:
                     known, ret = self.model.method_return(recv, func.attr.value)
+                    refine = getattr(self.model, "call_return", None)  # a model's return type that depends on the arguments
+                    if known and refine is not None:
+                        ret = refine(recv, func.attr.value, expr, ret)
                     return ret if known else None
             q = self.qualified_name(func)
             if q in self.model.ENTRY_POINTS:

@@ -44,9 +44,31 @@ SINK = "DataStreamSink"
 RESULT = "JobExecutionResult"
 JOB_CLIENT = "JobClient"
 CLOSEABLE = "CloseableIterator"
+FUTURE = "CompletableFuture"
 FILE_SOURCE_BUILDER = "FileSourceBuilder"
 FILE_SOURCE = "FileSource"
 NUMBER_SEQUENCE = "NumberSequenceSource"
+FILE_SINK_BUILDER = "FileSinkBuilder"  # FileSink.RowFormatBuilder / BulkFormatBuilder
+FILE_SINK = "FileSink"
+STREAMING_FILE_SINK_BUILDER = "StreamingFileSinkBuilder"
+STREAMING_FILE_SINK = "StreamingFileSink"
+CHECKPOINT_CONFIG = "CheckpointConfig"
+OUTPUT_FILE_CONFIG_BUILDER = "OutputFileConfigBuilder"
+OUTPUT_FILE_CONFIG = "OutputFileConfig"
+ROLLING_POLICY = "RollingPolicy"
+BUCKET_ASSIGNER = "BucketAssigner"
+CONFIGURATION = "Configuration"
+EXECUTION_CONFIG = "ExecutionConfig"
+KAFKA_SOURCE_BUILDER = "KafkaSourceBuilder"
+KAFKA_SOURCE = "KafkaSource"
+KAFKA_SINK_BUILDER = "KafkaSinkBuilder"
+KAFKA_SINK = "KafkaSink"
+KAFKA_RECORD_BUILDER = "KafkaRecordSerializationSchemaBuilder"
+KAFKA_RECORD_SCHEMA = "KafkaRecordSerializationSchema"
+KAFKA_CONSUMER = "FlinkKafkaConsumer"
+KAFKA_PRODUCER = "FlinkKafkaProducer"
+SCHEMA = "SerializationSchema"  # (de)serialization schemas of connectors
+SCHEMA_BUILDER = "SerializationSchemaBuilder"
 
 SAME = "<same>"  # the method returns its receiver
 
@@ -118,7 +140,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "is_chaining_of_operators_with_different_max_parallelism_enabled": None,
         "register_slot_sharing_group": SAME,
         "enable_checkpointing": SAME,
-        "get_checkpoint_config": None,
+        "get_checkpoint_config": CHECKPOINT_CONFIG,
         "get_checkpoint_interval": None,
         "get_checkpointing_mode": None,
         "get_checkpointing_consistency_mode": None,
@@ -128,7 +150,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "is_changelog_state_backend_enabled": None,
         "set_default_savepoint_directory": SAME,
         "get_default_savepoint_directory": None,
-        "get_config": None,
+        "get_config": EXECUTION_CONFIG,
         "configure": None,
         "add_jars": None,
         "add_classpaths": None,
@@ -141,6 +163,12 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "execute": RESULT,
         "execute_async": JOB_CLIENT,
         "close": None,
+        "read_text_file": DATASTREAM,  # PyFlink 1.x (removed in 2.0)
+        "set_restart_strategy": None,  # PyFlink 1.x
+        "get_restart_strategy": None,  # PyFlink 1.x
+        "set_stream_time_characteristic": None,  # PyFlink 1.x
+        "get_stream_time_characteristic": None,  # PyFlink 1.x
+        "set_state_backend": None,  # PyFlink 1.x
     },
     DATASTREAM: _DATASTREAM_METHODS,
     KEYED: {
@@ -199,7 +227,16 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "get_all_accumulator_results": None,
         "get_job_execution_result": None,
     },
-    JOB_CLIENT: {},
+    JOB_CLIENT: {
+        "get_job_id": None,
+        "get_job_status": None,
+        "cancel": None,
+        "stop_with_savepoint": None,
+        "trigger_savepoint": None,
+        "get_accumulators": None,
+        "get_job_execution_result": FUTURE,
+    },
+    FUTURE: {"cancel": None, "cancelled": None, "done": None, "result": RESULT, "exception": None},
     CLOSEABLE: {"close": None, "next": None},
     FILE_SOURCE_BUILDER: {
         "build": FILE_SOURCE,
@@ -210,6 +247,112 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
     },
     FILE_SOURCE: {},
     NUMBER_SEQUENCE: {},
+    FILE_SINK_BUILDER: {
+        "with_bucket_assigner": SAME,
+        "with_output_file_config": SAME,
+        "with_rolling_policy": SAME,
+        "with_bucket_check_interval": SAME,
+        "enable_compact": SAME,
+        "disable_compact": SAME,
+        "build": FILE_SINK,
+    },
+    FILE_SINK: {},
+    # pyflink/datastream/connectors/kafka.py (2.3)
+    KAFKA_SOURCE_BUILDER: {
+        **{
+            m: SAME
+            for m in (
+                "set_bootstrap_servers set_group_id set_topics set_topic_pattern set_partitions set_starting_offsets"
+                " set_unbounded set_bounded set_value_only_deserializer set_client_id_prefix set_property set_properties"
+            ).split()
+        },
+        "build": KAFKA_SOURCE,
+    },
+    KAFKA_SOURCE: {},
+    KAFKA_SINK_BUILDER: {
+        **{m: SAME for m in "set_bootstrap_servers set_delivery_guarantee set_transactional_id_prefix set_record_serializer set_property".split()},
+        "build": KAFKA_SINK,
+    },
+    KAFKA_SINK: {},
+    KAFKA_RECORD_BUILDER: {
+        **{m: SAME for m in "set_topic set_topic_selector set_key_serialization_schema set_value_serialization_schema".split()},
+        "build": KAFKA_RECORD_SCHEMA,
+    },
+    KAFKA_RECORD_SCHEMA: {},
+    KAFKA_CONSUMER: {
+        m: SAME
+        for m in (
+            "set_commit_offsets_on_checkpoints set_start_from_earliest set_start_from_latest set_start_from_timestamp"
+            " set_start_from_group_offsets disable_filter_restored_partitions_with_subscribed_topics"
+        ).split()
+    },
+    # pyflink/datastream/formats/{json,csv}.py builders (2.3)
+    SCHEMA_BUILDER: {
+        **{
+            m: SAME
+            for m in (
+                "type_info json_schema fail_on_missing_field ignore_parse_errors with_type_info set_field_delimiter"
+                " set_allow_comments set_array_element_delimiter set_quote_character set_escape_character"
+                " set_null_literal set_ignore_parse_errors set_line_delimiter disable_quote_character"
+            ).split()
+        },
+        "build": SCHEMA,
+    },
+    SCHEMA: {},
+    KAFKA_PRODUCER: {
+        m: SAME for m in "set_log_failures_only set_flush_on_checkpoint set_write_timestamp_to_kafka ignore_failures_after_transaction_timeout".split()
+    },
+    STREAMING_FILE_SINK_BUILDER: {
+        "with_bucket_assigner": SAME,
+        "with_output_file_config": SAME,
+        "with_rolling_policy": SAME,
+        "with_bucket_check_interval": SAME,
+        "build": STREAMING_FILE_SINK,
+    },
+    STREAMING_FILE_SINK: {},
+    OUTPUT_FILE_CONFIG_BUILDER: {"with_part_prefix": SAME, "with_part_suffix": SAME, "build": OUTPUT_FILE_CONFIG},
+    OUTPUT_FILE_CONFIG: {"get_part_prefix": None, "get_part_suffix": None},
+    ROLLING_POLICY: {},
+    BUCKET_ASSIGNER: {},
+    # pyflink/common/configuration.py (2.3)
+    CONFIGURATION: {
+        m: (SAME if m.startswith("set_") else None)
+        for m in (
+            "get_string set_string parse_list_value get_integer set_integer get_boolean set_boolean get_float"
+            " set_float get_bytearray set_bytearray key_set add_all_to_dict add_all contains_key to_dict remove_config"
+        ).split()
+    },
+    # pyflink/datastream/checkpoint_config.py and pyflink/common/execution_config.py (2.3)
+    CHECKPOINT_CONFIG: {
+        m: (None if m.startswith(("get_", "is_")) else SAME)
+        for m in (
+            "is_checkpointing_enabled get_checkpointing_mode set_checkpointing_mode get_checkpoint_interval"
+            " set_checkpoint_interval get_checkpoint_timeout set_checkpoint_timeout"
+            " get_min_pause_between_checkpoints set_min_pause_between_checkpoints get_max_concurrent_checkpoints"
+            " set_max_concurrent_checkpoints is_fail_on_checkpointing_errors set_fail_on_checkpointing_errors"
+            " get_tolerable_checkpoint_failure_number set_tolerable_checkpoint_failure_number"
+            " set_externalized_checkpoint_retention is_externalized_checkpoints_enabled"
+            " get_externalized_checkpoint_retention is_unaligned_checkpoints_enabled enable_unaligned_checkpoints"
+            " disable_unaligned_checkpoints set_aligned_checkpoint_timeout get_aligned_checkpoint_timeout"
+            " set_alignment_timeout get_alignment_timeout set_force_unaligned_checkpoints is_force_unaligned_checkpoints"
+            " enable_externalized_checkpoints set_checkpoint_storage set_checkpoint_storage_dir"
+        ).split()
+    },
+    EXECUTION_CONFIG: {
+        m: (None if m.startswith(("get_", "is_", "has_")) else SAME)
+        for m in (
+            "enable_closure_cleaner disable_closure_cleaner is_closure_cleaner_enabled set_auto_watermark_interval"
+            " get_auto_watermark_interval set_latency_tracking_interval get_latency_tracking_interval get_parallelism"
+            " set_parallelism get_max_parallelism set_max_parallelism get_task_cancellation_interval"
+            " set_task_cancellation_interval get_task_cancellation_timeout set_task_cancellation_timeout"
+            " enable_force_kryo disable_force_kryo is_force_kryo_enabled enable_generic_types disable_generic_types"
+            " has_generic_types_disabled enable_auto_generated_uids disable_auto_generated_uids"
+            " has_auto_generated_uids_enabled enable_force_avro disable_force_avro is_force_avro_enabled"
+            " enable_object_reuse disable_object_reuse is_object_reuse_enabled get_global_job_parameters"
+            " set_global_job_parameters get_default_kryo_serializer_classes get_registered_kryo_types"
+            " get_registered_pojo_types is_use_snapshot_compression set_use_snapshot_compression"
+        ).split()
+    },
 }
 
 # Builder types: a call producing one of these, followed by one of the listed methods, is part
@@ -219,6 +362,10 @@ CONTINUATIONS: dict[str, frozenset[str]] = {
     DATASTREAM: frozenset(_SETTINGS),
     SINK: frozenset(METHODS[SINK]),
 }
+# Kafka builder chains are converted where they are read (from_source, sink_to): the chain is
+# gathered up to its build() call, whose rule (kafka_builders) checks that.
+for _builder in (KAFKA_SOURCE_BUILDER, KAFKA_SINK_BUILDER, KAFKA_RECORD_BUILDER, SCHEMA_BUILDER):
+    CONTINUATIONS[_builder] = frozenset(METHODS[_builder])
 INCOMPLETE: frozenset[str] = frozenset()
 
 # Continuation methods handled by the engine for any chain (settings of the chain's result).
@@ -241,6 +388,15 @@ def method_return(receiver: str, method: str) -> tuple[bool, Optional[str]]:
     return False, None
 
 
+def call_return(receiver: str, method: str, call, ret: Optional[str]) -> Optional[str]:
+    """The return type of a call when it depends on the arguments: ``broadcast()`` without
+    state descriptors is a DataStream (every element to every instance), with them a
+    BroadcastStream (for ``connect``)."""
+    if method == "broadcast" and is_stream(receiver) and not call.args:
+        return DATASTREAM
+    return ret
+
+
 def is_stream(t: Optional[str]) -> bool:
     return t is not None and DATASTREAM in supertypes(t)
 
@@ -254,7 +410,59 @@ ENTRY_POINTS = {
     "pyflink.datastream.connectors.FileSource.for_record_stream_format": FILE_SOURCE_BUILDER,
     "pyflink.datastream.connectors.number_seq.NumberSequenceSource": NUMBER_SEQUENCE,
     "pyflink.datastream.connectors.NumberSequenceSource": NUMBER_SEQUENCE,
+    **{
+        f"pyflink.datastream.connectors.{module}{cls}.{method}": builder
+        for module in ("file_system.", "")
+        for cls, builder in (("FileSink", FILE_SINK_BUILDER), ("StreamingFileSink", STREAMING_FILE_SINK_BUILDER))
+        for method in ("for_row_format", "for_bulk_format")
+    },
+    **{
+        f"pyflink.datastream.connectors.{module}FileSource.for_bulk_file_format": FILE_SOURCE_BUILDER
+        for module in ("file_system.", "")
+    },
+    **{
+        f"pyflink.datastream.connectors.{module}{name}": typ
+        for module in ("file_system.", "")
+        for name, typ in (
+            ("OutputFileConfig.builder", OUTPUT_FILE_CONFIG_BUILDER),
+            ("OutputFileConfig", OUTPUT_FILE_CONFIG),
+            ("RollingPolicy.default_rolling_policy", ROLLING_POLICY),
+            ("RollingPolicy.on_checkpoint_rolling_policy", ROLLING_POLICY),
+            ("BucketAssigner.base_path_bucket_assigner", BUCKET_ASSIGNER),
+            ("BucketAssigner.date_time_bucket_assigner", BUCKET_ASSIGNER),
+        )
+    },
+    "pyflink.common.Configuration": CONFIGURATION,
+    "pyflink.common.configuration.Configuration": CONFIGURATION,
 }
+
+ENTRY_POINTS.update(
+    {
+        f"pyflink.datastream.connectors.{module}{name}": typ
+        for module in ("kafka.", "")
+        for name, typ in (
+            ("KafkaSource.builder", KAFKA_SOURCE_BUILDER),
+            ("KafkaSink.builder", KAFKA_SINK_BUILDER),
+            ("KafkaRecordSerializationSchema.builder", KAFKA_RECORD_BUILDER),
+            ("FlinkKafkaConsumer", KAFKA_CONSUMER),
+            ("FlinkKafkaProducer", KAFKA_PRODUCER),
+        )
+    }
+)
+_SCHEMA_MODULES = ("common.", "common.serialization.", "datastream.formats.json.", "datastream.formats.csv.", "datastream.formats.avro.")
+ENTRY_POINTS.update(
+    {
+        f"pyflink.{module}{name}": typ
+        for module in _SCHEMA_MODULES
+        for name, typ in (
+            ("SimpleStringSchema", SCHEMA),
+            ("AvroRowSerializationSchema", SCHEMA),
+            ("AvroRowDeserializationSchema", SCHEMA),
+            *[(f"Json{k}Schema.{b}", SCHEMA_BUILDER) for k in ("RowSerialization", "RowDeserialization") for b in ("builder", "Builder")],
+            *[(f"Csv{k}Schema.Builder", SCHEMA_BUILDER) for k in ("RowSerialization", "RowDeserialization")],
+        )
+    }
+)
 
 NUMBER_SEQUENCE_SOURCES = {
     "pyflink.datastream.connectors.number_seq.NumberSequenceSource",
@@ -276,6 +484,7 @@ NO_WATERMARKS = {
     "pyflink.common.WatermarkStrategy.no_watermarks",
     "pyflink.common.watermark_strategy.WatermarkStrategy.no_watermarks",
 }
+WATERMARK_STRATEGIES = {"pyflink.common.WatermarkStrategy", "pyflink.common.watermark_strategy.WatermarkStrategy"}
 TYPES = {"pyflink.common.Types", "pyflink.common.typeinfo.Types"}
 
 # What each PyFlink module exports to a star import (``__all__``, read from PyFlink 2.3.0).
@@ -497,7 +706,6 @@ for _name, _method in {
 # Event time and windows (rules/pyflink/timestamps.py, windows.py): their PyFlink bases are dropped too.
 FUNCTION_CLASSES["pyflink.common.watermark_strategy.TimestampAssigner"] = ("TimestampAssigner", "extract_timestamp")
 for _name, _method in {
-    "AggregateFunction": "add",
     "ProcessWindowFunction": "process",
     "ProcessAllWindowFunction": "process",
     "WindowFunction": "apply",
@@ -576,6 +784,33 @@ NAME_MAP.update(
         },
     }
 )
+# Process functions, state, timers, side outputs, connected streams (runtime/process.py,
+# re-exported by the datastream shim): the user's classes keep these bases as shim classes.
+_PROCESS_NAMES = {
+    "pyflink.datastream": (
+        "ProcessFunction", "KeyedProcessFunction", "CoMapFunction", "CoFlatMapFunction", "CoProcessFunction",
+        "KeyedCoProcessFunction", "BroadcastProcessFunction", "KeyedBroadcastProcessFunction", "Partitioner",
+        "TimeDomain", "OutputTag", "AggregateFunction",
+    ),
+    "pyflink.datastream.functions": (
+        "ProcessFunction", "KeyedProcessFunction", "CoMapFunction", "CoFlatMapFunction", "CoProcessFunction",
+        "KeyedCoProcessFunction", "BroadcastProcessFunction", "KeyedBroadcastProcessFunction", "Partitioner",
+        "AggregateFunction",
+    ),
+    "pyflink.datastream.time_domain": ("TimeDomain",),
+    "pyflink.datastream.output_tag": ("OutputTag",),
+    "pyflink.datastream.state": (
+        "ValueStateDescriptor", "ListStateDescriptor", "MapStateDescriptor", "ReducingStateDescriptor",
+        "AggregatingStateDescriptor", "StateTtlConfig",
+    ),
+}
+NAME_MAP.update({f"{m}.{n}": ("flink2spark.runtime.datastream", n) for m, names in _PROCESS_NAMES.items() for n in names})
+# The base classes of process functions (a user class derives from one of these).
+PROCESS_FUNCTIONS = {
+    f"{m}.{n}": n for m in ("pyflink.datastream", "pyflink.datastream.functions") for n in _PROCESS_NAMES["pyflink.datastream"][:8]
+}
+# RuntimeContext methods creating keyed state (functions on a keyed stream only).
+STATE_METHODS = frozenset({"get_state", "get_list_state", "get_map_state", "get_reducing_state", "get_aggregating_state"})
 
 # Method names only PyFlink's DataStream API has: in a PyFlink file, a call to one on a
 # receiver whose type is unknown is marked, never left silently.
@@ -646,6 +881,10 @@ def check_class(info, resolver) -> None:
     allowed_uses = 0
     for call in m.findall(opener.body, m.Call(func=m.Attribute(value=m.Name(context)))):
         method = call.func.attr.value  # type: ignore[attr-defined]
+        if method in STATE_METHODS:
+            info.uses_state = True  # converted on keyed streams only (rules/pyflink/process.py)
+            allowed_uses += 1
+            continue
         if method not in RUNTIME_CONTEXT_METHODS:
             what = "keyed state" if "state" in method else f"{context}.{method}()"
             info.convertible = False

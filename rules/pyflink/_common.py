@@ -77,6 +77,7 @@ SourceType = Union[None, _Pickled, str, cst.BaseExpression]  # str: a basic type
 SAME_TYPE = frozenset({
     "filter", "key_by", "union", "reduce", "sum", "min", "max", "min_by", "max_by",
     "assign_timestamps_and_watermarks", "rebalance", "rescale", "shuffle", "forward", "cache",
+    "partition_custom", "broadcast",
     *P.MODIFIERS,
 })
 
@@ -88,8 +89,11 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
     if depth > 50:
         return None
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.single_value(expr) or reaching_value(resolver, expr)
         return None if value is None else element_type(resolver, value, depth + 1)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        returned = _returned(resolver, expr.func)  # a stream made by a helper function
+        return None if returned is None else element_type(resolver, returned, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return None
     recv, method = expr.func.value, expr.func.attr.value
@@ -98,9 +102,16 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
         if method == "from_collection":
             info = call_arg(expr, 1, "type_info")
             return PICKLED if info is None or _is_none(info) else info
+        if method in ("from_source", "add_source"):
+            from flink2spark.rules.pyflink import _kafka
+
+            if _kafka.kafka_source_call(resolver, expr) is not None:
+                return _kafka.element_type(resolver, expr)
         if method == "from_source":
             source = source_kind(resolver, call_arg(expr, 0, "source"))
             return {"numbers": "LONG", "text": "STRING"}.get(source[0]) if source else None
+        if method == "read_text_file":
+            return "STRING"
         return None
     if P.is_stream(typ) or typ == P.CONNECTED:
         if method in ("map", "flat_map", "process"):
@@ -127,6 +138,53 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
         if method in ("trigger", "allowed_lateness", "side_output_late_data", "evictor"):
             return element_type(resolver, recv, depth + 1)
     return None
+
+
+def _returned(resolver, func: cst.Name) -> Optional[cst.BaseExpression]:
+    """The expression a module function returns, when it has one ``return value`` only."""
+    target = resolver.local_def(func)
+    if not isinstance(target, cst.FunctionDef):
+        return None
+    returns = [r for r in m.findall(target.body, m.Return()) if not _nested(resolver, r, target)]
+    if len(returns) != 1 or returns[0].value is None:  # type: ignore[attr-defined]
+        return None
+    return returns[0].value  # type: ignore[attr-defined]
+
+
+def _nested(resolver, node: cst.CSTNode, fn: cst.FunctionDef) -> bool:
+    """Whether ``node`` is inside a def or lambda nested in ``fn``."""
+    node = resolver.parent(node)
+    while node is not None and node is not fn:
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return True
+        node = resolver.parent(node)
+    return False
+
+
+def reaching_value(resolver, name: cst.Name) -> Optional[cst.BaseExpression]:
+    """The value of a variable assigned several times (``ds = ds.map(...)``) at a use after
+    the textually last of its assignments, when that one is a plain assignment in a block
+    enclosing the use: every path to the use then passes it last. None otherwise."""
+    from libcst.metadata import PositionProvider
+
+    refs = resolver.referents(name)
+    if len(refs) < 2:
+        return None
+    try:
+        where = {id(r.node): resolver.meta(PositionProvider, r.node).start for r in refs}
+        use = resolver.meta(PositionProvider, name).start
+    except KeyError:
+        return None
+    last = max(refs, key=lambda r: (where[id(r.node)].line, where[id(r.node)].column))
+    start = where[id(last.node)]
+    if (start.line, start.column) >= (use.line, use.column) or id(last.node) not in resolver.assign_values:
+        return None
+    statement = resolver.parent(resolver.parent(last.node))  # Name -> AssignTarget -> Assign
+    block = resolver.parent(resolver.parent(statement))  # Assign -> SimpleStatementLine -> block
+    node = resolver.parent(name)
+    while node is not None and node is not block:
+        node = resolver.parent(node)
+    return resolver.assign_values[id(last.node)] if node is block else None
 
 
 def _output_type(call: cst.Call, index: int, keyword: str = "output_type") -> SourceType:
@@ -202,7 +260,7 @@ def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return True
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.single_value(expr) or reaching_value(resolver, expr)
         if value is not None and consumers(resolver, value) > 1:
             return False  # decoded where it is made (decoded_output)
         return True if value is None else undecoded(resolver, value, depth + 1)
@@ -210,7 +268,7 @@ def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
         return True
     recv, method = expr.func.value, expr.func.attr.value
     typ = resolver.type_of(recv)
-    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source"):
+    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source", "read_text_file", "add_source"):
         return False
     if P.is_stream(typ):
         if method in ("key_by", "union"):
@@ -421,12 +479,24 @@ def source_kind(resolver, node: Optional[cst.BaseExpression]):
         return ("numbers", node, node)
     if isinstance(node.func, cst.Attribute) and node.func.attr.value == "build" and not node.args:
         builder = node.func.value
+        while _static_file_set(builder):  # bounded, as without it
+            builder = builder.func.value  # type: ignore[attr-defined]
         if isinstance(builder, cst.Call) and resolver.qualified_name(builder.func) in P.ENTRY_POINTS:
             if resolver.type_of(builder) == P.FILE_SOURCE_BUILDER:
                 fmt = call_arg(builder, 0, "stream_format")
                 if isinstance(fmt, cst.Call) and resolver.qualified_name(fmt.func) in P.TEXT_LINE_FORMAT:
                     return ("text", builder, node)
     return None
+
+
+def _static_file_set(node: cst.BaseExpression) -> bool:
+    """``<builder>.process_static_file_set()``."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "process_static_file_set"
+        and not node.args
+    )
 
 
 def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
@@ -439,7 +509,8 @@ def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
         return "from_source(): only NumberSequenceSource(a, b) and FileSource.for_record_stream_format(StreamFormat.text_line_format(), path).build() are converted"
     strategy = call_arg(call, 1, "watermark_strategy")
     if not (isinstance(strategy, cst.Call) and resolver.qualified_name(strategy.func) in P.NO_WATERMARKS):
-        return "from_source() with a watermark strategy: event time is not converted yet (WatermarkStrategy.no_watermarks() is)"
+        if not unused_watermarks(ctx, strategy):
+            return "from_source() with a watermark strategy: event time is not converted yet (WatermarkStrategy.no_watermarks() is)"
     if kind[0] == "text":
         fmt = call_arg(kind[1], 0, "stream_format")
         charset = call_arg(fmt, 0, "charset_name") if isinstance(fmt, cst.Call) else None
@@ -460,13 +531,49 @@ def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
     return None
 
 
+# Operators whose results may depend on watermarks or timestamps
+_EVENT_TIME_METHODS = frozenset({"window", "window_all", "assign_timestamps_and_watermarks", "process", "connect"})
+_WATERMARK_ONLY = frozenset({"for_monotonous_timestamps", "for_bounded_out_of_orderness", "no_watermarks"})
+
+
+def unused_watermarks(ctx, strategy: Optional[cst.BaseExpression]) -> bool:
+    """Whether a source's watermark strategy changes no result: it only makes watermarks
+    (``for_monotonous_timestamps()``, ``for_bounded_out_of_orderness(d)``, optionally
+    ``.with_idleness(d)``; no timestamp assigner), and the module has no operator that could
+    read watermarks or timestamps (windows, process functions, connect)."""
+    resolver = ctx.resolver
+    strategy = followed(resolver, strategy) if strategy is not None else None
+    while (
+        isinstance(strategy, cst.Call)
+        and isinstance(strategy.func, cst.Attribute)
+        and strategy.func.attr.value == "with_idleness"
+    ):
+        strategy = strategy.func.value
+    if not (isinstance(strategy, cst.Call) and isinstance(strategy.func, cst.Attribute)):
+        return False
+    if strategy.func.attr.value not in _WATERMARK_ONLY or resolver.qualified_name(strategy.func.value) not in P.WATERMARK_STRATEGIES:
+        return False
+    for call in m.findall(resolver.module, m.Call(func=m.Attribute())):
+        method = call.func.attr.value  # type: ignore[attr-defined]
+        if method in _EVENT_TIME_METHODS and P.is_stream(resolver.type_of(call.func.value)):  # type: ignore[attr-defined]
+            return False
+    return True
+
+
 def consumed_by_from_source(ctx, call: cst.Call):
     """Where the source object built by ``call`` goes: ``(call, from_source call)`` when it is
     written directly as the source of ``env.from_source(...)``; ``(assignment, from_source
     call)`` when it is assigned to a variable whose only use is as that source; None otherwise."""
+    return consumed_as(ctx, call, _is_from_source_arg)
+
+
+def consumed_as(ctx, call: cst.Call, accepts):
+    """``(call, consumer)`` when ``call`` is an argument that ``accepts(resolver, arg)``;
+    ``(assignment, consumer)`` when it is assigned to a variable whose only use is such an
+    argument; None otherwise. ``consumer`` is the call taking the argument."""
     resolver = ctx.resolver
     parent = resolver.parent(call)
-    if isinstance(parent, cst.Arg) and _is_from_source_arg(resolver, parent):
+    if isinstance(parent, cst.Arg) and accepts(resolver, parent):
         return call, resolver.parent(parent)
     if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
         return None
@@ -482,7 +589,7 @@ def consumed_by_from_source(ctx, call: cst.Call):
     if len(refs) != 1:
         return None
     arg = resolver.parent(refs[0].node)
-    if isinstance(arg, cst.Arg) and _is_from_source_arg(resolver, arg):
+    if isinstance(arg, cst.Arg) and accepts(resolver, arg):
         return parent, resolver.parent(arg)
     return None
 
@@ -524,7 +631,11 @@ def runtime_mode(ctx) -> Optional[str]:
         modes.add(P.RUNTIME_MODES.get(resolver.qualified_name(arg) or "") if arg is not None else None)
     for call in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("get_execution_environment")))):
         if resolver.qualified_name(call.func) in P.ENTRY_POINTS and call.args:  # type: ignore[attr-defined]
-            modes.add(None)  # a Configuration may set execution.runtime-mode
+            from flink2spark.rules.pyflink._configuration import configured_mode
+
+            mode = configured_mode(ctx, call)  # a Configuration may set execution.runtime-mode
+            if mode != "":
+                modes.add(mode)
     modes = {"batch" if mode == "automatic" else mode for mode in modes}
     result: Optional[str]
     if not modes:

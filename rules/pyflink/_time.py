@@ -20,7 +20,7 @@ from typing import Optional
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import SAME_TYPE, call_arg, followed
+from flink2spark.rules.pyflink._common import SAME_TYPE, call_arg, followed, reaching_value
 from flink2spark.transpiler import pyflink_model as P
 
 # Methods of DataStream/KeyedStream/windowed streams whose output records keep the timestamps
@@ -74,7 +74,7 @@ def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.single_value(expr) or reaching_value(resolver, expr)  # also ds = ds.assign_...(...)
         return False if value is None else timestamped(resolver, value, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
@@ -94,7 +94,7 @@ def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
         return any(timestamped(resolver, s, depth + 1) for s in [recv, *(a.value for a in expr.args)])
     if typ in (P.WINDOWED, P.ALL_WINDOWED) and method in ("reduce", "aggregate", "apply", "process"):
         return timestamped(resolver, recv, depth + 1) or time_window(resolver, recv)
-    if method in KEEPS or method == "get_side_output":
+    if method in KEEPS or method in ("get_side_output", "connect"):  # connect: both inputs alike (rules/pyflink/connect.py)
         return timestamped(resolver, recv, depth + 1)
     return False
 
@@ -105,7 +105,7 @@ def windowed_by(resolver, windowed: cst.BaseExpression, depth: int = 0) -> Optio
     if depth > 20:
         return None
     if isinstance(windowed, cst.Name):
-        value = resolver.single_value(windowed)
+        value = resolver.single_value(windowed) or reaching_value(resolver, windowed)
         return None if value is None else windowed_by(resolver, value, depth + 1)
     if not (isinstance(windowed, cst.Call) and isinstance(windowed.func, cst.Attribute)):
         return None

@@ -6,11 +6,13 @@ RDDs because their operators are arbitrary Python functions over Python objects 
 anything picklable): the RDD API runs those as they are. The environment line carries one NOTE
 saying so, since RDDs are not available on Spark Connect.
 
-A configuration argument (``get_execution_environment(config)``) may set the runtime mode,
-parallelism or anything else: it is left with a TODO.
+A configuration argument (``get_execution_environment(config)``) built as
+``config = Configuration()`` plus ``config.set_...("key", value)`` statements is dropped (see
+``configuration``) with a NOTE naming its keys; any other configuration is left with a TODO.
 """
 
-from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.rules.pyflink._common import call_arg, program, spark_program
+from flink2spark.rules.pyflink._configuration import RUNTIME_MODE, settings
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -18,7 +20,7 @@ rule = Rule(
     __name__,
     matches=["flink.get_execution_environment"],
     summary="get_execution_environment() -> SparkSession.builder.getOrCreate() (streams become RDDs)",
-    codes=(M.PF_RDD, M.PF_UNSUPPORTED),
+    codes=(M.PF_RDD, M.PF_CONFIG, M.PF_UNSUPPORTED),
     examples=[
         Example(program(""), spark_program("")),
         Example(
@@ -41,8 +43,14 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     if ctx.site.head.args:
-        ctx.todo(M.PF_UNSUPPORTED, "get_execution_environment(configuration): set the configuration on the SparkSession by hand")
-        return None
+        found = settings(ctx, call_arg(ctx.site.head.original, 0, "configuration"))
+        if found is None:
+            ctx.todo(M.PF_UNSUPPORTED, "get_execution_environment(configuration): set the configuration on the SparkSession by hand")
+            return None
+        dropped = sorted({key for key, _, _ in found if key != RUNTIME_MODE})
+        if dropped:
+            read = " (execution.runtime-mode is read by keyed aggregations)" if len(dropped) < len({k for k, _, _ in found}) else ""
+            ctx.note(M.PF_CONFIG, f"get_execution_environment(configuration): Flink settings dropped: {', '.join(dropped)}{read}")
     ctx.note(
         M.PF_RDD,
         "PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext),"

@@ -3,8 +3,13 @@
 Flink builds a dataflow and runs all sinks at ``execute()``; the converted sinks
 (``f2s.print``) are Spark actions that run in program order, so their output appears before
 the point where ``execute()`` stood, in the same order relative to the program's other output.
+
+In a program reading an unbounded (Kafka) source, the sinks are streaming queries started where
+they stand; ``execute()`` becomes ``f2s_stream.await_termination(env)``, which waits for every
+active query to end (at once when none runs, e.g. in a bounded part of the program).
 """
 
+from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.convert import REMOVE
@@ -37,4 +42,6 @@ def convert(ctx):
     if not ctx.is_statement:
         ctx.todo(M.PF_EXEC_RESULT, "execute() result used: Spark has no JobExecutionResult; time the actions instead")
         return None
+    if K.module_unbounded(ctx.resolver):
+        return K.await_queries(ctx, ctx.site.receiver)
     return REMOVE

@@ -8,6 +8,9 @@
   skipped by both), without line terminators (``\\n``, ``\\r\\n`` or ``\\r``: Flink's reader is
   Java's ``BufferedReader.readLine``, Spark's text source splits on the same three).
 
+* ``KafkaSource.builder()...build()`` -> ``spark.readStream.format("kafka")...`` (``spark.read``
+  with ``set_bounded``), the value decoded by its schema: see ``_kafka``.
+
 The source may be built in a variable used only by ``from_source``: that assignment is dropped
 (see ``source_builders``). Watermark strategies other than ``no_watermarks()``, continuous
 monitoring, other formats and other sources stay with a TODO.
@@ -15,7 +18,9 @@ monitoring, other formats and other sources stay with a TODO.
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import call_arg, from_source_problem, program, source_kind, spark_program
+from flink2spark.rules.pyflink import _kafka as K
+
+from flink2spark.rules.pyflink._common import SPARK_HEAD, call_arg, from_source_problem, program, source_kind, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -23,7 +28,7 @@ rule = Rule(
     __name__,
     matches=["StreamExecutionEnvironment.from_source"],
     summary="from_source(NumberSequenceSource(a, b) | FileSource text lines) -> sparkContext.range(a, b + 1) / read.text(...)",
-    codes=(M.PF_UNSUPPORTED,),
+    codes=(M.PF_UNSUPPORTED, M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_OFFSETS, M.PF_KAFKA_PACKAGE, M.PF_KAFKA_FORMAT),
     examples=[
         Example(
             program(
@@ -47,6 +52,29 @@ rule = Rule(
                 ")\n"
             ),
         ),
+        Example(
+            program(
+                "source = (\n    KafkaSource.builder()\n    .set_bootstrap_servers('kafka:9092')\n    .set_topics('a', 'b')\n"
+                "    .set_bounded(KafkaOffsetsInitializer.latest())\n    .set_value_only_deserializer(SimpleStringSchema())\n    .build()\n)\n"
+                "lines = env.from_source(source, WatermarkStrategy.no_watermarks(), 'lines')\n",
+                imports="from pyflink.common import SimpleStringSchema, WatermarkStrategy\n"
+                "from pyflink.datastream.connectors.kafka import KafkaOffsetsInitializer, KafkaSource\n",
+            ),
+            "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
+            "from pyspark.sql import SparkSession, functions as F\n"
+            + SPARK_HEAD
+            + "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
+            "lines = f2s_stream.elements(\n"
+            '    env.read.format("kafka")\n'
+            '    .option("kafka.bootstrap.servers", "kafka:9092")\n'
+            '    .option("subscribe", "a,b")\n'
+            '    .option("startingOffsets", "earliest")\n'
+            '    .option("endingOffsets", "latest")\n'
+            "    .load()\n"
+            '    .select(F.col("value").cast("string").alias("value")),\n'
+            "    f2s.Types.STRING(),\n"
+            ")\n",
+        ),
     ],
     noop=["class Env:\n    def from_source(self, s, w, n):\n        return s\n\n\nEnv().from_source([1], None, 'x')\n"],
 )
@@ -61,6 +89,8 @@ def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if K.is_kafka_source(ctx.resolver, call_arg(seg.original, 0, "source")):
+        return K.convert_source(ctx, ctx.site.receiver, call_arg(seg.original, 0, "source"))
     problem = from_source_problem(ctx, seg.original)
     if problem is not None:
         ctx.todo(M.PF_UNSUPPORTED, problem)

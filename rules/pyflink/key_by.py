@@ -16,6 +16,7 @@ decoded already.
 
 import libcst as cst
 
+from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, decoding, program, spark_program
 from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import markers as M
@@ -25,7 +26,7 @@ rule = Rule(
     __name__,
     matches=["DataStream.key_by"],
     summary="key_by(selector) -> RDD.keyBy(selector) (pair RDD)",
-    codes=(M.PF_FUNCTION,),
+    codes=(M.PF_FUNCTION, M.PF_UNBOUNDED_STATE),
     examples=[
         Example(
             program(
@@ -57,6 +58,9 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        ctx.todo(M.PF_UNBOUNDED_STATE, K.KEYED_TODO)
+        return None
     fn = ctx.function(seg, "key")
     if fn is None:
         return None

@@ -16,11 +16,17 @@ the elements are printed with ``str()`` and a NOTE says so.
 Lines are those of Flink at parallelism 1: ``identifier> `` before each record when an
 identifier is given, never the ``N> `` subtask prefix Flink adds at higher parallelism (its
 number depends on which subtask printed the record; compare outputs without it). As in PyFlink,
-``KeyedStream.print(identifier)`` ignores the identifier. The print runs where it stands (a
+``KeyedStream.print(identifier)`` ignores the identifier.
+
+On an unbounded (Kafka) stream the print is a streaming query: ``f2s_stream.foreach_batch(stream,
+lambda batch: f2s.print(batch, ...))`` with a checkpoint location, started where the print
+stands; each micro-batch prints its records in the same format (NOTE F2S253, F2S251). The print runs where it stands (a
 Spark action), not at ``env.execute()``.
 """
 
 import libcst as cst
+
+from flink2spark.rules.pyflink import _kafka as K
 
 from flink2spark.rules.pyflink._common import as_stream, element_type, program, spark_program, type_expression, unsupported_types
 from flink2spark.rules.pyflink._time import timestamped
@@ -32,7 +38,7 @@ rule = Rule(
     __name__,
     matches=["DataStream.print"],
     summary="print([identifier]) -> f2s.print(rdd, type_info, identifier=...) (Flink's format per type)",
-    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED),
+    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
         Example(
             program(
@@ -72,6 +78,9 @@ def convert(ctx):
             ctx.todo(M.PF_UNSUPPORTED, f"print() of Types.{unsupported[0]}() values: Flink's format for them is not converted yet")
             return None
     known, type_info = type_expression(ctx, t, seg.original)
+    if not known:  # a Kafka source whose record type comes from its schema (Avro)
+        type_info = K.source_type(ctx, seg.original.func.value)  # type: ignore[attr-defined]
+        known = type_info is not None
     if not known:
         ctx.note(M.PF_PRINT_TYPE, "print(): the stream's type could not be followed; elements are printed with str() as for pickled values")
     args = [cst.Arg(stream)]
@@ -80,4 +89,8 @@ def convert(ctx):
     identifier = ctx.arg(seg, 0, "sink_identifier")
     if identifier is not None and ctx.site.receiver_type != P.KEYED:  # KeyedStream.print drops it
         args.append(cst.Arg(identifier[1], keyword=cst.Name("identifier")))
+    if K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        if K.streaming_todo(ctx, seg.original.func.value):  # type: ignore[attr-defined]
+            return None
+        return K.streaming_sink(ctx, stream, "print", lambda batch: cst.Call(func=ctx.shim("print"), args=[cst.Arg(batch), *args[1:]]))
     return cst.Call(func=ctx.shim("print"), args=args)

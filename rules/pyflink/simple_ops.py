@@ -9,8 +9,10 @@ A function class with ``open(runtime_context)``/``close()`` runs through
 ``mapPartitionsWithIndex(f2s.with_open_close(instance, "map"))``: ``open`` before the first
 element of each partition, ``close`` after the last one. Flink calls them once per parallel
 instance, Spark once per partition (NOTE F2S203): results are the same unless they have side
-effects. ``open`` may ask its runtime context for task information only; a class using keyed
-state (``runtime_context.get_state(...)``) is left with a TODO.
+effects. ``open`` may ask its runtime context for task information and, on a keyed stream, for
+keyed state (``runtime_context.get_state(...)``): such a class runs through
+``f2s.keyed_process(keyed, instance, method="map")``, which scopes the state to each element's
+key (see ``process.py``); keyed state on a stream that is not keyed is left with a TODO.
 
 ``output_type`` decides how later ``print``/``execute_and_collect`` format the elements. PyFlink
 fuses a Python operator with the next one when that is its only consumer and passes its
@@ -21,10 +23,11 @@ by ``map(f2s.decoded(output_type))`` (not needed when the function visibly retur
 the right shape, or for types decoded unchanged).
 """
 
-from flink2spark.rules.pyflink._common import as_stream, decoded_output, program, spark_program
+from flink2spark.rules.pyflink._common import as_stream, decoded_output, program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
 
 SPARK = {"map": "map", "flat_map": "flatMap", "filter": "filter"}
@@ -104,11 +107,30 @@ def open_close_class(ctx, seg):
     return info, found[1]
 
 
+def keyed_state_call(ctx, seg, info, instance):
+    """``f2s.keyed_process(keyed, Cls(), method=...)`` for a class whose ``open()`` creates
+    keyed state: the shim scopes the state to each element's key (rules/pyflink/process.py)."""
+    from flink2spark.rules.pyflink._process import flag, shim_call, unbounded_todo
+
+    name = info.node.name.value
+    if ctx.site.receiver_type != P.KEYED:
+        ctx.todo(M.PF_STATE, f"{name} uses keyed state on a stream that is not keyed (Flink fails at run time); key it with key_by()")
+        return None
+    if unbounded_todo(ctx, seg.original.func.value, f"{name} with keyed state"):
+        return None
+    mode = runtime_mode(ctx)
+    stamped = timestamped(ctx.resolver, seg.original.func.value)
+    keywords = {"mode": "batch" if mode == "batch" and stamped else None, "timestamped": flag(stamped), "method": seg.method}
+    return decoded_output(ctx, shim_call(ctx, "keyed_process", [ctx.site.receiver, instance], keywords))
+
+
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     lifecycle = open_close_class(ctx, seg)
+    if lifecycle is not None and lifecycle[0].uses_state:
+        return keyed_state_call(ctx, seg, *lifecycle)
     if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
         if lifecycle is not None:
             ctx.todo(M.PF_EVENT_TIME, f"{seg.method}() with open()/close() on a stream with event timestamps: not converted yet")

@@ -61,7 +61,7 @@ rule = Rule(
                 imports="from pyflink.datastream.functions import AggregateFunction, WindowFunction\n",
             ),
             spark_program(
-                "\n\nclass Count:\n"
+                "\n\nclass Count(f2s.AggregateFunction):\n"
                 "    def create_accumulator(self):\n        return 0\n\n"
                 "    def add(self, value, accumulator):\n        return accumulator + 1\n\n"
                 "    def get_result(self, accumulator):\n        return accumulator\n\n"

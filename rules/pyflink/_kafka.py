@@ -1,0 +1,973 @@
+"""Kafka sources and sinks, and unbounded streams, for the PyFlink rules (not a rule: it defines
+no ``rule``).
+
+Sources: ``KafkaSource.builder()...build()`` read by ``env.from_source(...)`` and the legacy
+``FlinkKafkaConsumer(topics, schema, properties)`` read by ``env.add_source(...)`` become
+``spark.readStream.format("kafka").option(...).load()`` (``spark.read`` when the source is
+``set_bounded(...)``) with the record value decoded by Spark's functions, wrapped in
+``f2s_stream.micro_batches(df, type_info)`` (``f2s_stream.elements`` when bounded).
+
+Sinks: ``KafkaSink.builder()...build()`` (``sink_to``) and ``FlinkKafkaProducer`` (``add_sink``)
+become ``df.write.format("kafka")`` of the elements as a DataFrame with the value serialized by
+Spark's functions: directly for a bounded stream, in ``foreachBatch`` for an unbounded one
+(``writeStream`` with a checkpoint location).
+
+Expressions of the original program (servers, topics, type information) are copied to the
+converted site; they must mean the same there (``visible_at``) and builders must be written
+as one chain (or a variable holding one) read only by the source/sink.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import ScopeProvider
+
+from flink2spark.rules.pyflink._common import SAME_TYPE, _MapNames, call_arg, followed, visible_at
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import pyflink_model as P
+
+SHIM_MODULE, SHIM_NAME, SHIM_ALIAS = "flink2spark.runtime", "streaming", "f2s_stream"
+PACKAGE_NOTE = (
+    "the Kafka connector is not part of PySpark: run with spark-submit --packages"
+    " org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>"
+)
+AVRO_NOTE = " and org.apache.spark:spark-avro_2.13:<your Spark version> (from_avro/to_avro)"
+CHECKPOINT_NOTE = (
+    "streaming query checkpoint: f2s_stream.checkpoint() is a fresh temporary folder per run (the job starts"
+    " from its starting offsets, as a newly submitted Flink job); set F2S_CHECKPOINT_DIR to a durable folder"
+    " to resume across runs"
+)
+MICRO_BATCH_NOTE = (
+    "unbounded stream: the Python operators run on each micro-batch (foreachBatch), so records come out"
+    " per micro-batch rather than one at a time; same records"
+)
+
+
+def _suffixes(*names: str) -> set[str]:
+    mods = (
+        "pyflink.common.",
+        "pyflink.common.serialization.",
+        "pyflink.datastream.formats.json.",
+        "pyflink.datastream.formats.csv.",
+        "pyflink.datastream.formats.avro.",
+        "pyflink.datastream.formats.",
+        "pyflink.datastream.connectors.kafka.",
+        "pyflink.datastream.connectors.",
+        "pyflink.datastream.connectors.base.",
+    )
+    return {mod + n for mod in mods for n in names}
+
+
+SIMPLE_STRING = _suffixes("SimpleStringSchema")
+JSON_DESER = _suffixes("JsonRowDeserializationSchema.builder", "JsonRowDeserializationSchema.Builder")
+JSON_SER = _suffixes("JsonRowSerializationSchema.builder", "JsonRowSerializationSchema.Builder")
+CSV_DESER = _suffixes("CsvRowDeserializationSchema.Builder")
+CSV_SER = _suffixes("CsvRowSerializationSchema.Builder")
+AVRO_DESER = _suffixes("AvroRowDeserializationSchema")
+AVRO_SER = _suffixes("AvroRowSerializationSchema")
+OFFSETS = _suffixes("KafkaOffsetsInitializer")
+RESET = _suffixes("KafkaOffsetResetStrategy")
+GUARANTEE = _suffixes("DeliveryGuarantee")
+SEMANTIC = _suffixes("Semantic")
+
+# Flink basic types -> Spark SQL DDL types
+DDL = {
+    "STRING": "STRING",
+    "CHAR": "STRING",
+    "BOOLEAN": "BOOLEAN",
+    "BYTE": "TINYINT",
+    "SHORT": "SMALLINT",
+    "INT": "INT",
+    "LONG": "BIGINT",
+    "FLOAT": "FLOAT",
+    "DOUBLE": "DOUBLE",
+}
+AVRO_TYPES = {"string": "STRING", "int": "INT", "long": "LONG", "float": "FLOAT", "double": "DOUBLE", "boolean": "BOOLEAN"}
+
+
+class Problem(Exception):
+    """Why a Kafka construct is not converted (becomes a TODO)."""
+
+
+# --------------------------------------------------------------------------------------------
+# reading the original program
+
+
+def _q(resolver, node) -> Optional[str]:
+    return resolver.qualified_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+
+
+def chain(resolver, node: Optional[cst.BaseExpression]) -> Optional[tuple[cst.Call, list[tuple[str, cst.Call]]]]:
+    """(first call, [(method, call), ...]) of ``Entry(...).m1(...).m2(...)`` (through one
+    variable), the first call being a call of a PyFlink name."""
+    if node is None:
+        return None
+    node = followed(resolver, node)
+    calls: list[tuple[str, cst.Call]] = []
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
+        calls.append((node.func.attr.value, node))
+        node = node.func.value
+    if not (isinstance(node, cst.Call) and _q(resolver, node.func)):
+        return None
+    calls.reverse()
+    return node, calls
+
+
+def _str(node) -> Optional[str]:
+    return node.evaluated_value if isinstance(node, cst.SimpleString) else None
+
+
+def _literal_dict(resolver, node) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    node = followed(resolver, node)
+    if not isinstance(node, cst.Dict) or any(not isinstance(e, cst.DictElement) for e in node.elements):
+        raise Problem("Kafka properties not given as a dict literal: set the Spark Kafka options by hand")
+    return [(e.key, e.value) for e in node.elements]  # type: ignore[union-attr]
+
+
+@dataclass
+class Schema:
+    kind: str  # "string" | "json" | "csv" | "avro"
+    type_info: Optional[cst.BaseExpression] = None  # original Types expression (json/csv)
+    avro: Optional[str] = None  # the Avro schema (literal)
+    avro_node: Optional[cst.BaseExpression] = None
+    options: list = field(default_factory=list)  # (Spark option, value) for from_csv/to_csv
+    notes: list = field(default_factory=list)
+
+
+def _schema(resolver, node, serialize: bool) -> Schema:
+    node = followed(resolver, node) if node is not None else None
+    if isinstance(node, cst.Call) and _q(resolver, node.func) in SIMPLE_STRING:
+        return Schema("string")
+    if isinstance(node, cst.Call) and _q(resolver, node.func) in (AVRO_SER if serialize else AVRO_DESER):
+        text = call_arg(node, 1, "avro_schema_string")
+        value = _str(followed(resolver, text)) if text is not None else None
+        if value is None:
+            raise Problem("Avro schema not given as a string literal (or record_class=...): convert it by hand")
+        return Schema("avro", avro=value, avro_node=text)
+    found = chain(resolver, node)
+    if found is None:
+        raise Problem("a (de)serialization schema other than SimpleStringSchema/Json/Csv/Avro row schemas")
+    first, calls = found
+    q = _q(resolver, first.func)
+    methods = [c[0] for c in calls]
+    if not methods or methods[-1] != "build":
+        raise Problem("a schema builder without build()")
+    if q in (JSON_SER if serialize else JSON_DESER):
+        schema = Schema("json")
+        for method, call in calls[:-1]:
+            if method in ("type_info", "with_type_info"):
+                schema.type_info = call_arg(call, 0, "type_info")
+            elif method == "ignore_parse_errors":
+                schema.notes.append("ignore_parse_errors(): Spark's from_json gives null fields for malformed records (Flink skips them)")
+            elif method == "fail_on_missing_field":
+                raise Problem("fail_on_missing_field(): Spark's from_json gives null for missing fields and cannot fail")
+            else:
+                raise Problem(f"JSON schema option {method}() is not converted")
+        if schema.type_info is None:
+            raise Problem("JSON schema without type_info: convert it by hand")
+        if not serialize and not any("parse" in n for n in schema.notes):
+            schema.notes.append(
+                "Flink's JSON deserializer fails the job on a malformed record and coerces mismatched values"
+                ' ("7" -> 7, 2.5 -> 2 for INT); Spark\'s from_json gives null fields there'
+            )
+        return schema
+    if q in (CSV_SER if serialize else CSV_DESER):
+        schema = Schema("csv", type_info=call_arg(first, 0, "type_info"))
+        for method, call in calls[:-1]:
+            value = call_arg(call, 0)
+            if method == "set_field_delimiter":
+                schema.options.append(("sep", value))
+            elif method == "set_quote_character":
+                schema.options.append(("quote", value))
+            elif method == "set_escape_character":
+                schema.options.append(("escape", value))
+            elif method == "set_null_literal":
+                schema.options.append(("nullValue", value))
+            elif method == "set_ignore_parse_errors":
+                schema.notes.append("set_ignore_parse_errors(): Spark's from_csv gives null fields for malformed records")
+            else:
+                raise Problem(f"CSV schema option {method}() is not converted")
+        if schema.type_info is None:
+            raise Problem("CSV schema without type information: convert it by hand")
+        if not serialize:
+            schema.notes.append(
+                "CSV records: Flink's deserializer fails the job on a malformed record (missing or non-numeric"
+                " fields); Spark's from_csv gives null fields"
+            )
+        return schema
+    raise Problem("a (de)serialization schema other than SimpleStringSchema/Json/Csv/Avro row schemas")
+
+
+def _row_fields(resolver, type_info) -> list[tuple[str, str]]:
+    """[(name, Flink basic type)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``."""
+    node = followed(resolver, type_info)
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _q(resolver, node.func.value) in P.TYPES):
+        raise Problem("the record type is not a Types.ROW/ROW_NAMED expression of this module")
+    kind = node.func.attr.value
+    args = [followed(resolver, a.value) for a in node.args]
+    if kind not in ("ROW", "ROW_NAMED") or not args or not isinstance(args[-1], cst.List):
+        raise Problem(f"records of Types.{kind}: only Types.ROW/ROW_NAMED records are converted")
+    types = []
+    for e in args[-1].elements:  # type: ignore[attr-defined]
+        t = followed(resolver, e.value)
+        if not (isinstance(t, cst.Call) and isinstance(t.func, cst.Attribute) and _q(resolver, t.func.value) in P.TYPES and t.func.attr.value in DDL):
+            raise Problem("a record field type other than a basic Types.X() (nested rows, arrays, dates...)")
+        types.append(t.func.attr.value)
+    if kind == "ROW":
+        return [(f"f{i}", t) for i, t in enumerate(types)]
+    names = args[0]
+    if not isinstance(names, cst.List) or not all(isinstance(e.value, cst.SimpleString) for e in names.elements):
+        raise Problem("ROW_NAMED field names are not string literals")
+    return list(zip([e.value.evaluated_value for e in names.elements], types))  # type: ignore[attr-defined]
+
+
+def _avro_fields(schema: Schema) -> list[tuple[str, str]]:
+    try:
+        parsed = json.loads(schema.avro or "")
+    except ValueError:
+        raise Problem("the Avro schema is not valid JSON")
+    if not isinstance(parsed, dict) or parsed.get("type") != "record":
+        raise Problem("an Avro schema other than a record")
+    out = []
+    for f in parsed.get("fields", []):
+        t = f.get("type")
+        if t not in AVRO_TYPES:
+            raise Problem(f"Avro field type {t!r} is not converted (unions, nested records, logical types)")
+        out.append((f["name"], AVRO_TYPES[t]))
+    return out
+
+
+def _ddl(fields) -> str:
+    return ", ".join(f"`{n}` {DDL[t]}" for n, t in fields)
+
+
+@dataclass
+class SourceSpec:
+    options: list  # (option, original expression or literal str)
+    schema: Schema
+    bounded: bool = False
+    notes: list = field(default_factory=list)
+    statements: list = field(default_factory=list)  # consumer.set_start_from_*() statements
+
+
+def _offsets(resolver, node, key: str) -> tuple[str, object, Optional[str]]:
+    """(option, value, note) of ``KafkaOffsetsInitializer.X(...)``."""
+    node = followed(resolver, node)
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _q(resolver, node.func.value) in OFFSETS):
+        raise Problem("offsets given other than by KafkaOffsetsInitializer")
+    kind = node.func.attr.value
+    if kind in ("earliest", "latest"):
+        return key, kind, None
+    if kind == "timestamp" and key == "startingOffsets":
+        ts = call_arg(node, 0, "timestamp")
+        return "startingTimestamp", ts if not isinstance(ts, cst.Integer) else ts.value, None
+    if kind == "committed_offsets" and key == "startingOffsets":
+        strategy = call_arg(node, 0, "offset_reset_strategy")
+        reset = strategy.attr.value if isinstance(strategy, cst.Attribute) and _q(resolver, strategy.value) in RESET else "NONE"
+        start = "latest" if reset == "LATEST" else "earliest"
+        return key, start, (
+            f"committed_offsets(): Spark does not read the consumer group's committed offsets; it starts from"
+            f" {start} and keeps its offsets in the checkpoint"
+        )
+    raise Problem(f"KafkaOffsetsInitializer.{kind}() as {key}: set Spark's {key} by hand")
+
+
+def _properties(resolver, pairs, spec_options: list, notes: list, legacy_start: Optional[list] = None) -> None:
+    for key, value in pairs:
+        k = _str(key)
+        if k is None:
+            raise Problem("a Kafka property whose name is not a string literal")
+        if k == "bootstrap.servers":
+            spec_options.append(("kafka.bootstrap.servers", value))
+        elif k == "group.id":
+            notes.append("group.id: Spark keeps the offsets in the checkpoint and uses its own consumer group (kafka.group.id would share one)")
+        elif k == "auto.offset.reset":
+            if legacy_start is not None and _str(value) in ("earliest", "latest"):
+                legacy_start[0] = _str(value)
+            else:
+                raise Problem("auto.offset.reset: Spark takes startingOffsets instead")
+        elif k in ("key.deserializer", "value.deserializer", "key.serializer", "value.serializer", "enable.auto.commit", "interceptor.classes"):
+            raise Problem(f"Kafka property {k}: Spark's Kafka connector does not accept it")
+        else:
+            spec_options.append((f"kafka.{k}", value))
+
+
+def source_spec(ctx, source) -> SourceSpec:
+    """What ``from_source(KafkaSource...)`` or ``add_source(FlinkKafkaConsumer(...))`` reads."""
+    resolver = ctx.resolver
+    node = followed(resolver, source)
+    if isinstance(node, cst.Call) and resolver.type_of(node) == P.KAFKA_CONSUMER and isinstance(node.func, (cst.Name, cst.Attribute)):
+        return _consumer_spec(ctx, source, node)
+    found = chain(resolver, source)
+    if found is None or resolver.type_of(found[0]) != P.KAFKA_SOURCE_BUILDER or found[1][-1][0] != "build":
+        raise Problem("a source other than KafkaSource.builder()...build()")
+    options: list = []
+    notes: list = []
+    start: tuple = ("startingOffsets", "earliest", None)  # KafkaSourceBuilder's default
+    schema = None
+    bounded = False
+    for method, call in found[1][:-1]:
+        arg = call_arg(call, 0)
+        if method == "set_bootstrap_servers":
+            options.append(("kafka.bootstrap.servers", arg))
+        elif method == "set_topics":
+            topics = [a.value for a in call.args]
+            if len(topics) == 1:
+                options.append(("subscribe", topics[0]))
+            elif all(_str(t) is not None for t in topics):
+                options.append(("subscribe", ",".join(_str(t) for t in topics)))  # type: ignore[misc]
+            else:
+                raise Problem("set_topics() with several non-literal topics")
+        elif method == "set_topic_pattern":
+            options.append(("subscribePattern", arg))
+        elif method == "set_group_id":
+            notes.append("set_group_id(): Spark keeps the offsets in the checkpoint and uses its own consumer group")
+        elif method == "set_starting_offsets":
+            start = _offsets(resolver, arg, "startingOffsets")
+        elif method == "set_bounded":
+            option, value, _ = _offsets(resolver, arg, "endingOffsets")
+            options.append((option, value))
+            bounded = True
+        elif method == "set_value_only_deserializer":
+            schema = _schema(resolver, arg, False)
+        elif method == "set_client_id_prefix":
+            continue  # client ids change no result
+        elif method == "set_property":
+            _properties(resolver, [(arg, call_arg(call, 1))], options, notes)
+        elif method == "set_properties":
+            _properties(resolver, _literal_dict(resolver, arg), options, notes)
+        else:
+            raise Problem(f"KafkaSourceBuilder.{method}() is not converted")
+    if schema is None:
+        raise Problem("KafkaSource without set_value_only_deserializer(): convert the deserializer by hand")
+    options.insert(0 if not options else len(options), (start[0], start[1]))
+    if start[2]:
+        notes.append(start[2])
+    return SourceSpec(_ordered(options), schema, bounded, notes)
+
+
+_ORDER = ["kafka.bootstrap.servers", "subscribe", "subscribePattern", "startingOffsets", "startingTimestamp", "endingOffsets"]
+
+
+def _ordered(options: list) -> list:
+    return sorted(options, key=lambda o: _ORDER.index(o[0]) if o[0] in _ORDER else len(_ORDER))
+
+
+def _consumer_spec(ctx, source, node: cst.Call) -> SourceSpec:
+    resolver = ctx.resolver
+    topics = call_arg(node, 0, "topics")
+    schema = _schema(resolver, call_arg(node, 1, "deserialization_schema"), False)
+    props = call_arg(node, 2, "properties")
+    if topics is None or props is None:
+        raise Problem("FlinkKafkaConsumer(topics, deserialization_schema, properties): arguments not found")
+    options: list = []
+    notes: list = []
+    topic_list = followed(resolver, topics)
+    if isinstance(topic_list, cst.List):
+        names = [_str(e.value) for e in topic_list.elements]
+        if any(n is None for n in names):
+            raise Problem("FlinkKafkaConsumer topics that are not string literals")
+        options.append(("subscribe", ",".join(names)))  # type: ignore[arg-type]
+    elif isinstance(topic_list, cst.SimpleString):
+        options.append(("subscribe", topics))
+    else:
+        raise Problem("FlinkKafkaConsumer topics neither a string nor a list of strings written in the program")
+    start = ["latest"]  # group offsets, else auto.offset.reset (Kafka's default: latest)
+    _properties(resolver, _literal_dict(resolver, props), options, notes, start)
+    explicit = None
+    statements = []
+    for stmt, method, call in consumer_calls(ctx, source, node):
+        statements.append(stmt)
+        if method == "set_start_from_earliest":
+            explicit = ("startingOffsets", "earliest")
+        elif method == "set_start_from_latest":
+            explicit = ("startingOffsets", "latest")
+        elif method == "set_start_from_timestamp":
+            ts = call_arg(call, 0, "startup_offsets_timestamp")
+            explicit = ("startingTimestamp", ts.value if isinstance(ts, cst.Integer) else ts)
+        elif method == "set_start_from_group_offsets":
+            explicit = None
+        elif method == "set_commit_offsets_on_checkpoints":
+            continue
+        else:
+            raise Problem(f"FlinkKafkaConsumer.{method}() is not converted")
+    if explicit is None:
+        notes.append(
+            f"FlinkKafkaConsumer starts from the group's committed offsets; Spark does not read them and starts from"
+            f" {start[0]} (auto.offset.reset)"
+        )
+        options.append(("startingOffsets", start[0]))
+    else:
+        options.append(explicit)
+    spec = SourceSpec(_ordered(options), schema, False, notes)
+    spec.statements = statements
+    return spec
+
+
+def consumer_calls(ctx, source, node: cst.Call) -> list:
+    """[(statement, method, call)] of ``consumer.set_start_from_...()`` statements on the
+    variable holding the consumer (every use but the one in ``add_source``)."""
+    resolver = ctx.resolver
+    if not isinstance(source, cst.Name):
+        return []
+    parent = resolver.parent(node)
+    if not isinstance(parent, cst.Assign):
+        raise Problem("the consumer object is used in a way that cannot be followed")
+    target = parent.targets[0].target
+    scope = resolver.meta(ScopeProvider, target)
+    out = []
+    for assignment in scope.assignments[target.value]:  # type: ignore[union-attr]
+        for ref in assignment.references:
+            name = ref.node
+            if name is source:
+                continue
+            attr = resolver.parent(name)
+            call = resolver.parent(attr) if isinstance(attr, cst.Attribute) else None
+            expr = resolver.parent(call) if isinstance(call, cst.Call) else None
+            line = resolver.parent(expr) if isinstance(expr, cst.Expr) else None
+            if line is None or call.func is not attr:  # type: ignore[union-attr]
+                raise Problem("the consumer object is used other than by add_source() and set_start_from_*() statements")
+            out.append((expr, attr.attr.value, call))  # type: ignore[union-attr]
+    return out
+
+
+@dataclass
+class SinkSpec:
+    options: list
+    schema: Schema
+    notes: list = field(default_factory=list)
+
+
+def sink_spec(ctx, sink) -> SinkSpec:
+    resolver = ctx.resolver
+    node = followed(resolver, sink)
+    options: list = []
+    notes: list = []
+    if isinstance(node, cst.Call) and resolver.type_of(node) == P.KAFKA_PRODUCER and isinstance(node.func, (cst.Name, cst.Attribute)):
+        topic = call_arg(node, 0, "topic")
+        schema = _schema(resolver, call_arg(node, 1, "serialization_schema"), True)
+        config = call_arg(node, 2, "producer_config")
+        if topic is None or config is None:
+            raise Problem("FlinkKafkaProducer(topic, serialization_schema, producer_config): arguments not found")
+        _properties(resolver, _literal_dict(resolver, config), options, notes)
+        options.append(("topic", topic))
+        semantic = call_arg(node, 4, "semantic")
+        if isinstance(semantic, cst.Attribute) and semantic.attr.value == "EXACTLY_ONCE":
+            notes.append("Semantic.EXACTLY_ONCE: Spark's Kafka sink writes at least once")
+        return SinkSpec(_ordered(options), schema, notes)
+    found = chain(resolver, sink)
+    if found is None or resolver.type_of(found[0]) != P.KAFKA_SINK_BUILDER or found[1][-1][0] != "build":
+        raise Problem("a sink other than KafkaSink.builder()...build() / FlinkKafkaProducer")
+    schema = None
+    for method, call in found[1][:-1]:
+        arg = call_arg(call, 0)
+        if method == "set_bootstrap_servers":
+            options.append(("kafka.bootstrap.servers", arg))
+        elif method == "set_delivery_guarantee":
+            if isinstance(arg, cst.Attribute) and arg.attr.value == "EXACTLY_ONCE":
+                notes.append("DeliveryGuarantee.EXACTLY_ONCE: Spark's Kafka sink writes at least once")
+        elif method == "set_transactional_id_prefix":
+            continue
+        elif method == "set_property":
+            _properties(resolver, [(arg, call_arg(call, 1))], options, notes)
+        elif method == "set_record_serializer":
+            record = chain(resolver, arg)
+            if record is None or resolver.type_of(record[0]) != P.KAFKA_RECORD_BUILDER or record[1][-1][0] != "build":
+                raise Problem("a record serializer other than KafkaRecordSerializationSchema.builder()...build()")
+            for rmethod, rcall in record[1][:-1]:
+                rarg = call_arg(rcall, 0)
+                if rmethod == "set_topic":
+                    options.append(("topic", rarg))
+                elif rmethod == "set_value_serialization_schema":
+                    schema = _schema(resolver, rarg, True)
+                else:
+                    raise Problem(f"KafkaRecordSerializationSchemaBuilder.{rmethod}() is not converted (keys, topic selectors)")
+        else:
+            raise Problem(f"KafkaSinkBuilder.{method}() is not converted")
+    if schema is None or not any(o[0] == "topic" for o in options):
+        raise Problem("KafkaSink without a topic and value serialization schema")
+    return SinkSpec(_ordered(options), schema, notes)
+
+
+# --------------------------------------------------------------------------------------------
+# what a stream is
+
+
+def kafka_source_call(resolver, expr) -> Optional[cst.Call]:
+    """The ``from_source``/``add_source`` call when ``expr`` (original) is one reading Kafka."""
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return None
+    if resolver.type_of(expr.func.value) != P.ENVIRONMENT or expr.func.attr.value not in ("from_source", "add_source"):
+        return None
+    source = call_arg(expr, 0, "source" if expr.func.attr.value == "from_source" else "source_func")
+    node = followed(resolver, source) if source is not None else None
+    if isinstance(node, cst.Call) and resolver.type_of(node) in (P.KAFKA_SOURCE, P.KAFKA_CONSUMER):
+        return expr
+    return None
+
+
+def _source_bounded(resolver, call: cst.Call) -> bool:
+    found = chain(resolver, call_arg(call, 0, "source"))
+    return found is not None and any(method == "set_bounded" for method, _ in found[1])
+
+
+def unbounded(resolver, expr, depth: int = 0) -> bool:
+    """Whether the stream ``expr`` (original) derives from an unbounded Kafka source."""
+    if depth > 50 or expr is None:
+        return False
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr)
+        return unbounded(resolver, value, depth + 1) if value is not None else False
+    call = kafka_source_call(resolver, expr)
+    if call is not None:
+        return not _source_bounded(resolver, call)
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return False
+    typ = resolver.type_of(expr.func.value)
+    if P.is_stream(typ) and (expr.func.attr.value in SAME_TYPE or expr.func.attr.value in ("map", "flat_map", "process")):
+        if expr.func.attr.value == "union" and any(unbounded(resolver, a.value, depth + 1) for a in expr.args):
+            return True
+        return unbounded(resolver, expr.func.value, depth + 1)
+    return False
+
+
+MICRO_BATCH_OPS = frozenset({"map", "flat_map", "filter", *P.MODIFIERS})
+
+
+def unbounded_problem(resolver, expr, depth: int = 0) -> Optional[str]:
+    """The first operator between an unbounded Kafka source and ``expr`` that is not run per
+    micro-batch (keyed state, windows, process functions, union...), or None."""
+    if depth > 50 or expr is None:
+        return None
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr)
+        return unbounded_problem(resolver, value, depth + 1) if value is not None else None
+    if kafka_source_call(resolver, expr) is not None or not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return None
+    method = expr.func.attr.value
+    if P.is_stream(resolver.type_of(expr.func.value)) or resolver.type_of(expr.func.value) in (P.WINDOWED, P.ALL_WINDOWED):
+        if method not in MICRO_BATCH_OPS:
+            return method
+        return unbounded_problem(resolver, expr.func.value, depth + 1)
+    return None
+
+
+def streaming_todo(ctx, stream) -> bool:
+    """TODO (and True) when the unbounded ``stream`` (original) went through an operator that
+    the micro-batch conversion cannot run."""
+    method = unbounded_problem(ctx.resolver, stream)
+    if method is None:
+        return False
+    ctx.todo(
+        M.PF_UNBOUNDED_STATE,
+        f"{method}() on an unbounded stream is not converted: per-record Python operators run per micro-batch,"
+        " but keyed state, windows, process functions and unions need Structured Streaming operators"
+        " (groupBy().agg() in update mode, window(), transformWithState, DataFrame union) written by hand",
+    )
+    return True
+
+
+def module_unbounded(resolver) -> bool:
+    """Whether the module reads an unbounded Kafka source anywhere."""
+    cached = getattr(resolver, "_f2s_unbounded", None)
+    if cached is None:
+        cached = any(
+            kafka_source_call(resolver, c) is not None and not _source_bounded(resolver, c)
+            for c in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("from_source") | m.Name("add_source"))))
+        )
+        resolver._f2s_unbounded = cached
+    return cached
+
+
+def element_type(resolver, call: cst.Call):
+    """The element type of a Kafka source stream: "STRING", the original Types expression of a
+    JSON/CSV row schema, or None."""
+    try:
+        method = call.func.attr.value  # type: ignore[attr-defined]
+        source = call_arg(call, 0, "source" if method == "from_source" else "source_func")
+        node = followed(resolver, source)
+        if isinstance(node, cst.Call) and resolver.type_of(node) == P.KAFKA_CONSUMER:
+            schema = _schema(resolver, call_arg(node, 1, "deserialization_schema"), False)
+        else:
+            found = chain(resolver, source)
+            args = [call_arg(c, 0) for meth, c in (found[1] if found else []) if meth == "set_value_only_deserializer"]
+            if not args:
+                return None
+            schema = _schema(resolver, args[0], False)
+    except Problem:
+        return None
+    if schema.kind == "string":
+        return "STRING"
+    return schema.type_info
+
+
+# --------------------------------------------------------------------------------------------
+# writing the converted program
+
+
+def _import(ctx, module: str, name: str, alias: Optional[str] = None) -> cst.Name:
+    """Add ``from module import name [as alias]`` once (AddImportsVisitor repeats aliased ones)."""
+    done = ctx.conv.__dict__.setdefault("_f2s_kafka_imports", set())
+    if (module, name, alias) not in done:
+        done.add((module, name, alias))
+        AddImportsVisitor.add_needed_import(ctx.conv.codemod, module, name, alias)
+    return cst.Name(alias or name)
+
+
+def shim(ctx, name: str) -> cst.Attribute:
+    return cst.Attribute(_import(ctx, SHIM_MODULE, SHIM_NAME, SHIM_ALIAS), cst.Name(name))
+
+
+def functions(ctx) -> cst.Name:
+    return _import(ctx, "pyspark.sql", "functions", "F")
+
+
+def _value(ctx, value, site) -> cst.BaseExpression:
+    if isinstance(value, str):
+        return cst.SimpleString(json.dumps(value))
+    if not visible_at(ctx, value, site):
+        raise Problem("the Kafka settings use names that mean something else here")
+    return value.visit(_MapNames(ctx.conv))  # type: ignore[return-value]
+
+
+def _options(ctx, base: cst.BaseExpression, options: list, site) -> cst.BaseExpression:
+    for key, value in options:
+        base = cst.Call(
+            func=cst.Attribute(base, cst.Name("option")),
+            args=[cst.Arg(cst.SimpleString(json.dumps(key))), cst.Arg(_value(ctx, value, site))],
+        )
+    return base
+
+
+def _fields(ctx, schema: Schema) -> list[tuple[str, str]]:
+    if schema.kind == "avro":
+        return _avro_fields(schema)
+    return _row_fields(ctx.resolver, schema.type_info)
+
+
+def type_code(ctx, schema: Schema, site) -> cst.BaseExpression:
+    """The ``f2s.Types`` expression of the records a schema reads or writes."""
+    if schema.kind == "string":
+        return ctx.expr("{t}.STRING()", t=ctx.shim("Types"))
+    if schema.kind == "avro":
+        fields = _avro_fields(schema)
+        names = cst.List([cst.Element(cst.SimpleString(json.dumps(n))) for n, _ in fields])
+        types = cst.List([cst.Element(ctx.expr("{t}.%s()" % t, t=ctx.shim("Types"))) for _, t in fields])
+        return ctx.expr("{t}.ROW_NAMED({n}, {ty})", t=ctx.shim("Types"), n=names, ty=types)
+    _row_fields(ctx.resolver, schema.type_info)
+    return _value(ctx, schema.type_info, site)
+
+
+def _csv_options(ctx, schema: Schema, site) -> Optional[cst.Dict]:
+    """from_csv options: Flink's CSV (Jackson) doubles quotes inside quoted fields."""
+    options = list(schema.options)
+    if schema.kind != "csv":
+        return None
+    if not any(k == "escape" for k, _ in options):
+        options.append(("escape", '"'))
+    return cst.Dict([cst.DictElement(cst.SimpleString(json.dumps(k)), _value(ctx, v, site)) for k, v in options])
+
+
+def _decode(ctx, schema: Schema, site) -> tuple[str, dict]:
+    """(template, parts) selecting the decoded record from a Kafka DataFrame ``{df}``."""
+    F = functions(ctx)
+    if schema.kind == "string":
+        return '{df}.select({F}.col("value").cast("string").alias("value"))', {"F": F}
+    if schema.kind == "avro":
+        from_avro = _import(ctx, "pyspark.sql.avro.functions", "from_avro")
+        return '{df}.select({fa}({F}.col("value"), {s}).alias("value")).select("value.*")', {"F": F, "fa": from_avro, "s": _value(ctx, schema.avro_node, site)}
+    ddl = cst.SimpleString(json.dumps(_ddl(_fields(ctx, schema))))
+    fn = "from_json" if schema.kind == "json" else "from_csv"
+    options = _csv_options(ctx, schema, site)
+    if options is None:
+        return '{df}.select({F}.%s({F}.col("value").cast("string"), {ddl}).alias("value")).select("value.*")' % fn, {"F": F, "ddl": ddl}
+    return (
+        '{df}.select({F}.%s({F}.col("value").cast("string"), {ddl}, {o}).alias("value")).select("value.*")' % fn,
+        {"F": F, "ddl": ddl, "o": options},
+    )
+
+
+def _encode(ctx, schema: Schema, site) -> cst.BaseExpression:
+    """The serialized record (a Column) of a DataFrame of the schema's fields."""
+    F = functions(ctx)
+    if schema.kind == "string":
+        return ctx.expr('{F}.col("value")', F=F)
+    if schema.kind == "json":
+        _fields(ctx, schema)
+        keep_nulls = cst.parse_expression('{"ignoreNullFields": "false"}')
+        return ctx.expr('{F}.to_json({F}.struct("*"), {o})', F=F, o=keep_nulls)
+    if schema.kind == "csv":
+        _fields(ctx, schema)
+        args = [cst.Arg(type_code(ctx, schema, site))]
+        for option, value in schema.options:
+            if option == "sep":
+                args.append(cst.Arg(_value(ctx, value, site)))
+            elif option == "nullValue":
+                args.append(cst.Arg(_value(ctx, value, site), keyword=cst.Name("null_literal")))
+            else:
+                raise Problem("CSV serialization with a quote/escape character other than Flink's default")
+        return cst.Call(func=shim(ctx, "flink_csv"), args=args)
+    _fields(ctx, schema)
+    to_avro = _import(ctx, "pyspark.sql.avro.functions", "to_avro")
+    return ctx.expr('{ta}({F}.struct("*"), {s})', ta=to_avro, F=F, s=_value(ctx, schema.avro_node, site))
+
+
+def _notes(ctx, spec) -> None:
+    """The NOTEs of a converted Kafka source or sink (``SourceSpec``/``SinkSpec``)."""
+    for note in spec.notes:
+        ctx.note(M.PF_KAFKA_OFFSETS, note)
+    for note in spec.schema.notes:
+        ctx.note(M.PF_KAFKA_FORMAT, note)
+    ctx.note(M.PF_KAFKA_PACKAGE, PACKAGE_NOTE + (AVRO_NOTE if spec.schema.kind == "avro" else ""))
+
+
+def convert_source(ctx, env: cst.BaseExpression, source) -> Optional[cst.BaseExpression]:
+    """The converted ``from_source``/``add_source`` of a Kafka source (None: a TODO was left)."""
+    site = ctx.outer
+    try:
+        spec = source_spec(ctx, source)
+        reader = "read" if spec.bounded else "readStream"
+        df = _options(ctx, ctx.expr('{env}.%s.format("kafka")' % reader, env=env), spec.options, site)
+        template, parts = _decode(ctx, spec.schema, site)
+        decoded = ctx.expr(template, df=ctx.expr("{d}.load()", d=df), **parts)
+        type_info = type_code(ctx, spec.schema, site)
+    except Problem as problem:
+        ctx.todo(M.PF_KAFKA_UNSUPPORTED, str(problem))
+        return None
+    _notes(ctx, spec)
+    for stmt in spec.statements:
+        ctx.remove_statement(stmt)
+    wrap = shim(ctx, "elements" if spec.bounded else "micro_batches")
+    return cst.Call(func=wrap, args=[cst.Arg(decoded), cst.Arg(type_info)])
+
+
+def streaming_sink(ctx, stream: cst.BaseExpression, name: str, body) -> cst.BaseExpression:
+    """``f2s_stream.foreach_batch(stream, lambda batch: BODY).option("checkpointLocation", ...).start()``:
+    ``body(batch)`` is the batch code for the RDD ``batch``."""
+    batch = cst.Name("batch")
+    fn = cst.Lambda(params=cst.Parameters([cst.Param(batch)]), body=body(batch))
+    ctx.note(M.PF_MICRO_BATCH, MICRO_BATCH_NOTE)
+    ctx.note(M.PF_CHECKPOINT, CHECKPOINT_NOTE)
+    return ctx.expr(
+        '{fb}({s}, {fn}).option("checkpointLocation", {cp}({n})).start()',
+        fb=shim(ctx, "foreach_batch"),
+        s=stream,
+        fn=fn,
+        cp=shim(ctx, "checkpoint"),
+        n=cst.SimpleString(json.dumps(name)),
+    )
+
+
+def convert_sink(ctx, stream: cst.BaseExpression, original_stream, sink) -> Optional[cst.BaseExpression]:
+    """The converted ``sink_to(KafkaSink)``/``add_sink(FlinkKafkaProducer)`` (None: TODO left)."""
+    site = ctx.outer
+    try:
+        spec = sink_spec(ctx, sink)
+        if spec.schema.kind == "string" and not _string_stream(ctx.resolver, original_stream):
+            raise Problem("SimpleStringSchema on a stream whose type is not Types.STRING(): Flink's serializer needs strings")
+        type_info = type_code(ctx, spec.schema, site)
+        value = _encode(ctx, spec.schema, site)
+
+        def write(rdd):
+            df = ctx.expr("{td}({s}, {t}).select({v}.alias(\"value\"))", td=shim(ctx, "to_dataframe"), s=rdd, t=type_info, v=value)
+            return ctx.expr("{w}.save()", w=_options(ctx, ctx.expr('{d}.write.format("kafka")', d=df), spec.options, site))
+
+        if unbounded(ctx.resolver, original_stream):
+            if streaming_todo(ctx, original_stream):
+                return None
+            topic = next((v for k, v in spec.options if k == "topic"), None)
+            name = "kafka-" + (_str(topic) or "sink") if topic is not None else "kafka-sink"
+            result = streaming_sink(ctx, stream, name, write)
+        else:
+            result = write(stream)
+            result = result.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    except Problem as problem:
+        ctx.todo(M.PF_KAFKA_UNSUPPORTED, str(problem))
+        return None
+    _notes(ctx, spec)
+    return result
+
+
+def _string_stream(resolver, stream) -> bool:
+    from flink2spark.rules.pyflink._common import basic_type, element_type as stream_type
+
+    t = stream_type(resolver, stream)
+    return t == "STRING" or (isinstance(t, cst.BaseExpression) and basic_type(resolver, t) == "STRING")
+
+
+def is_kafka_sink(resolver, sink) -> bool:
+    node = followed(resolver, sink) if sink is not None else None
+    if isinstance(node, cst.Call) and resolver.type_of(node) in (P.KAFKA_SINK, P.KAFKA_PRODUCER):
+        return True
+    return False
+
+
+def is_kafka_source(resolver, source) -> bool:
+    node = followed(resolver, source) if source is not None else None
+    return isinstance(node, cst.Call) and resolver.type_of(node) in (P.KAFKA_SOURCE, P.KAFKA_CONSUMER)
+
+
+# --------------------------------------------------------------------------------------------
+# the objects themselves (rule kafka_builders)
+
+
+def _consumer_site(resolver, value: cst.Call):
+    """(assignment or None, the add_source/from_source/sink_to/add_sink call reading the object
+    built by ``value``, uses other than that one)."""
+    parent = resolver.parent(value)
+    if isinstance(parent, cst.Arg):
+        return None, resolver.parent(parent), []
+    if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+        return None, None, []
+    target = parent.targets[0].target
+    try:
+        scope = resolver.meta(ScopeProvider, target)
+    except KeyError:
+        return None, None, []
+    assignments = list(scope.assignments[target.value]) if scope is not None else []
+    if len(assignments) != 1:
+        return None, None, []
+    reader, others = None, []
+    for ref in assignments[0].references:
+        arg = resolver.parent(ref.node)
+        call = resolver.parent(arg) if isinstance(arg, cst.Arg) else None
+        if (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value in ("from_source", "add_source", "sink_to", "add_sink", "set_record_serializer")
+            and call.args
+            and call.args[0] is arg
+            and reader is None
+        ):
+            reader = call
+        else:
+            others.append(ref.node)
+    return parent, reader, others
+
+
+def _root(resolver, call: cst.Call) -> Optional[cst.Call]:
+    """The Kafka source/sink/consumer/producer whose construction contains ``call``."""
+    node = call
+    for _ in range(100):
+        typ = resolver.type_of(node)
+        if typ in (P.KAFKA_SOURCE, P.KAFKA_SINK, P.KAFKA_CONSUMER, P.KAFKA_PRODUCER):
+            return node
+        parent = resolver.parent(node)
+        if isinstance(parent, cst.Attribute) and isinstance(resolver.parent(parent), cst.Call):
+            node = resolver.parent(parent)
+        elif isinstance(parent, cst.Arg) and isinstance(resolver.parent(parent), cst.Call):
+            node = resolver.parent(parent)
+        elif isinstance(parent, cst.Assign) and typ == P.KAFKA_RECORD_SCHEMA:
+            _, reader, _ = _consumer_site(resolver, node)
+            if reader is None:
+                return None
+            node = reader
+        else:
+            return None
+    return None
+
+
+class _Checking:
+    """A context that removes nothing (checking only)."""
+
+    def __init__(self, ctx):
+        self._ctx = ctx
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
+
+    def remove_statement(self, small):
+        pass
+
+
+def drop_schema(ctx, value: cst.Call) -> None:
+    """Drop ``schema = ...`` when its only use is in a Kafka source/sink that converts."""
+    resolver = ctx.resolver
+    parent = resolver.parent(value)
+    if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+        return
+    target = parent.targets[0].target
+    scope = resolver.meta(ScopeProvider, target)
+    assignments = list(scope.assignments[target.value]) if scope is not None else []
+    refs = list(assignments[0].references) if len(assignments) == 1 else []
+    if len(refs) != 1:
+        return
+    arg = resolver.parent(refs[0].node)
+    call = resolver.parent(arg) if isinstance(arg, cst.Arg) else None
+    root = _root(resolver, call) if isinstance(call, cst.Call) else None
+    if root is not None and check_object(_Checking(ctx), root) is None:
+        ctx.remove_statement(parent)
+
+
+def check_object(ctx, value: cst.Call) -> Optional[str]:
+    """Why the Kafka object built by ``value`` (original) is not converted where it is read,
+    or None; its assignment (and consumer set_start_from_*() statements) are then dropped."""
+    resolver = ctx.resolver
+    assignment, reader, others = _consumer_site(resolver, value)
+    if reader is None:
+        return "a Kafka object used other than as the source/sink of one from_source/add_source/sink_to/add_sink: convert it by hand"
+    typ = resolver.type_of(value)
+    if reader.func.attr.value == "set_record_serializer":  # type: ignore[attr-defined]
+        if others:
+            return "the record serializer is used elsewhere too: convert it by hand"
+        root = _root(resolver, reader)
+        if assignment is not None and root is not None and check_object(_Checking(ctx), root) is None:
+            ctx.remove_statement(assignment)
+        return None
+    if others and typ != P.KAFKA_CONSUMER:
+        return "the Kafka object is used elsewhere too: convert it by hand"
+    arg = reader.args[0].value
+    try:
+        if typ in (P.KAFKA_SOURCE, P.KAFKA_CONSUMER):
+            if resolver.type_of(reader.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
+                return "a Kafka source read other than by env.from_source()/add_source()"
+            spec = source_spec(ctx, arg)
+            values = [v for _, v in spec.options] + [spec.schema.type_info, spec.schema.avro_node]
+        else:
+            if not P.is_stream(resolver.type_of(reader.func.value)):  # type: ignore[attr-defined]
+                return "a Kafka sink written other than by stream.sink_to()/add_sink()"
+            sspec = sink_spec(ctx, arg)
+            values = [v for _, v in sspec.options] + [sspec.schema.type_info, sspec.schema.avro_node]
+            spec = None
+        for v in values:
+            if v is not None and not isinstance(v, str) and not visible_at(ctx, v, reader):
+                return "the Kafka settings use names that mean something else where they are read"
+    except Problem as problem:
+        return str(problem)
+    if assignment is not None:
+        ctx.remove_statement(assignment)
+    for stmt in spec.statements if spec is not None else []:
+        ctx.remove_statement(stmt)
+    return None
+
+
+KEYED_TODO = (
+    "key_by() on an unbounded stream: Flink keeps per-key state across records; port it to a streaming"
+    " aggregation (groupBy().agg() in update output mode) or groupBy().transformWithState()"
+)
+
+
+def source_type(ctx, expr) -> Optional[cst.BaseExpression]:
+    """The ``f2s.Types`` expression of the records of a Kafka source stream ``expr`` (original)."""
+    if isinstance(expr, cst.Name):
+        expr = ctx.resolver.single_value(expr)
+    call = kafka_source_call(ctx.resolver, expr)
+    if call is None:
+        return None
+    try:
+        method = call.func.attr.value  # type: ignore[attr-defined]
+        spec = source_spec(ctx, call_arg(call, 0, "source" if method == "from_source" else "source_func"))
+        return type_code(ctx, spec.schema, ctx.outer)
+    except Problem:
+        return None
+
+
+def await_queries(ctx, env: cst.BaseExpression) -> cst.BaseExpression:
+    """``env.execute()`` in a program with streaming queries: wait for them to end."""
+    return ctx.expr("{a}({env})", a=shim(ctx, "await_termination"), env=env)

@@ -1,0 +1,242 @@
+"""Helpers shared by the process-function rules (not a rule: it defines no ``rule``)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+import libcst.matchers as m
+
+from flink2spark.rules.pyflink._common import consumers, decoding, followed, reaching_value, runtime_mode
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.functions import _method
+
+
+def user_class(ctx, original: cst.BaseExpression) -> Optional[tuple[cst.ClassDef, str]]:
+    """(class, PyFlink base name) for ``Cls(...)`` (or a name bound to one) where ``Cls`` is a
+    class of this module deriving, directly or through classes of this module, from one of
+    PyFlink's process function classes (``KeyedProcessFunction``, ``CoMapFunction``...)."""
+    expr = original
+    if isinstance(expr, cst.Name):
+        value = ctx.resolver.single_value(expr)
+        if value is None:
+            return None
+        expr = value
+    if not isinstance(expr, cst.Call):
+        return None
+    target = ctx.resolver.local_def(expr.func)
+    if not isinstance(target, cst.ClassDef):
+        return None
+    kind = _base_kind(ctx, target, 0)
+    return (target, kind) if kind is not None else None
+
+
+def function_class(ctx, seg, kinds: tuple[str, ...], what: str):
+    """(class, PyFlink base name, converted instance) of the function argument of ``seg`` when
+    it is a class of this module deriving from one of ``kinds`` whose ``open()`` the shim's
+    runtime context serves; None after a TODO otherwise."""
+    found = ctx.arg(seg, 0, "func")
+    known = user_class(ctx, found[0]) if found is not None else None
+    if known is None or known[1] not in kinds:
+        ctx.todo(M.PF_PROCESS, f"{what}: the function is not a {' / '.join(kinds)} class of this module; convert it by hand")
+        return None
+    problem = context_problem(known[0])
+    if problem is not None:
+        ctx.todo(M.PF_PROCESS, f"{known[0].name.value}: {problem}; convert it by hand")
+        return None
+    return known[0], known[1], found[1]  # type: ignore[index]
+
+
+def _base_kind(ctx, cls: cst.ClassDef, depth: int) -> Optional[str]:
+    if depth > 10:
+        return None
+    for base in cls.bases:
+        q = ctx.resolver.qualified_name(base.value)
+        if q in P.PROCESS_FUNCTIONS:
+            return P.PROCESS_FUNCTIONS[q]
+        target = ctx.resolver.local_def(base.value)
+        if isinstance(target, cst.ClassDef):
+            kind = _base_kind(ctx, target, depth + 1)
+            if kind is not None:
+                return kind
+    return None
+
+
+def calls(cls: cst.ClassDef, method: str) -> bool:
+    """Whether the class body calls ``<anything>.method(...)``."""
+    return bool(m.findall(cls, m.Call(func=m.Attribute(attr=m.Name(method)))))
+
+
+def context_problem(cls: cst.ClassDef) -> Optional[str]:
+    """Why the runtime context ``open(runtime_context)`` gets cannot be the shim's: a method
+    other than task information and keyed state, or the context kept or passed on."""
+    from flink2spark.transpiler.functions import names_in
+
+    opener = _method(cls, "open")
+    if opener is None or len(opener.params.params) < 2:
+        return None
+    context = opener.params.params[1].name.value
+    allowed = P.RUNTIME_CONTEXT_METHODS | P.STATE_METHODS
+    uses = 0
+    for call in m.findall(opener.body, m.Call(func=m.Attribute(value=m.Name(context)))):
+        method = call.func.attr.value  # type: ignore[attr-defined]
+        if method not in allowed:
+            return f"open() calls {context}.{method}(), which is not converted"
+        uses += 1
+    if sum(1 for n in names_in(opener.body) if n.value == context) != uses:
+        return f"open() keeps or passes on its runtime context '{context}'"
+    return None
+
+
+def mode_or_todo(ctx, what: str) -> Optional[str]:
+    """The module's runtime mode; None after a TODO when it cannot be told."""
+    mode = runtime_mode(ctx)
+    if mode is None:
+        ctx.todo(
+            M.PF_RUNTIME_MODE,
+            f"{what}: the runtime mode (STREAMING or BATCH: element order and when timers fire) is set from an"
+            ' expression or a configuration; pass mode="streaming" or "batch" to the shim call',
+        )
+    return mode
+
+
+def timer_notes(ctx, cls: cst.ClassDef, mode: str) -> None:
+    """NOTEs for what timers do differently from a Flink run (STREAMING only: in BATCH mode
+    every timer of a key fires after that key's elements, on Flink as here)."""
+    name = cls.name.value
+    if mode == "streaming" and calls(cls, "register_event_time_timer"):
+        ctx.note(
+            M.PF_EVENT_TIMERS,
+            f"{name}: event-time timers fire at the end of the input (final watermark Long.MAX_VALUE); Flink fires"
+            " them earlier when a periodic watermark (every 200 ms) passes them, which only a longer-running job sees",
+        )
+    if calls(cls, "register_processing_time_timer"):
+        when = (
+            "those still pending at the end of the input do not fire (as on Flink 2.3 in STREAMING mode)"
+            if mode == "streaming"
+            else "in BATCH mode those of a key fire after the key's elements"
+        )
+        ctx.note(M.PF_PROCESSING_TIMERS, f"{name}: processing-time timers fire when the wall clock passes them between elements; {when}")
+    if calls(cls, "enable_time_to_live"):
+        ctx.note(
+            M.PF_STATE_TTL, f"{name}: state TTL is not applied (state never expires); same results when the job runs shorter than the TTL"
+        )
+
+
+def shim_call(ctx, name: str, args: list, keywords: dict) -> cst.BaseExpression:
+    """``f2s.name(*args, k=v...)`` with the keywords whose value is not None."""
+    arguments = [cst.Arg(a) for a in args]
+    for k, v in keywords.items():
+        if v is None:
+            continue
+        value = cst.SimpleString(f'"{v}"') if isinstance(v, str) else v
+        arguments.append(cst.Arg(value, keyword=cst.Name(k), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+    return cst.Call(func=ctx.shim(name), args=arguments)
+
+
+def decode_of(ctx) -> Optional[cst.BaseExpression]:
+    """``f2s.decoded(output_type)`` when the operator's output has several consumers (Flink
+    then decodes it from its serializers, see ``_common.decoded_output``), else None."""
+    outer = ctx.outer
+    if consumers(ctx.resolver, outer) < 2:
+        return None
+    return decoding(ctx, [outer], outer)
+
+
+def timestamped(ctx, original: cst.BaseExpression) -> bool:
+    """Whether the (original) stream's records carry timestamps (the representation of
+    ``runtime/windows.py``: ``(timestamp, value)`` pairs)."""
+    from flink2spark.rules.pyflink._time import timestamped as carries_timestamps
+
+    return carries_timestamps(ctx.resolver, original)
+
+
+def flag(value: bool) -> Optional[cst.BaseExpression]:
+    """``True`` for a shim keyword that is set, None (left out) otherwise."""
+    return cst.Name("True") if value else None
+
+
+def instance_note(ctx, cls: cst.ClassDef) -> Optional[cst.BaseExpression]:
+    """For a function not on a keyed stream: ``1`` (the shim's ``parallelism``) when the
+    program runs at parallelism 1, where one instance sees the whole stream in order as on
+    Flink; otherwise NOTE F2S236 when the instance keeps data between calls (``__init__``, or
+    ``self.x = ...`` outside ``open``): each Spark partition has its own instance, as each of
+    Flink's parallel instances has, but the elements are spread differently."""
+    stateful = _method(cls, "__init__") is not None
+    for fdef in cls.body.body:
+        if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
+            if m.findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Name("self"))) | m.AugAssign(target=m.Attribute(value=m.Name("self")))):
+                stateful = True
+    if not stateful:
+        return None
+    known, parallelism = env_parallelism(ctx)
+    if known and parallelism == 1:
+        return cst.Integer("1")
+    ctx.note(
+        M.PF_INSTANCES,
+        f"{cls.name.value} keeps data in its instance: one instance per Spark partition (Flink: per parallel"
+        " instance); same results when the partitions match Flink's parallelism or the result does not depend on them",
+    )
+    return None
+
+
+def env_parallelism(ctx) -> tuple[bool, Optional[int]]:
+    """(known, n): the literal ``n`` of the module's ``env.set_parallelism(n)`` calls (None:
+    never set, Flink's default, the number of cores, as Spark's local default parallelism);
+    known is False when it is set from an expression or to several values."""
+    values = set()
+    for call in m.findall(ctx.resolver.module, m.Call(func=m.Attribute(attr=m.Name("set_parallelism")))):
+        if ctx.resolver.type_of(call.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
+            continue
+        arg = call.args[0].value if call.args else None  # type: ignore[attr-defined]
+        values.add(int(arg.value) if isinstance(arg, cst.Integer) else None)
+    if not values:
+        return True, None
+    if len(values) == 1 and None not in values:
+        return True, values.pop()
+    return False, None
+
+
+def unbounded(ctx, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether the (original) stream expression is known to read an unbounded source: a Kafka
+    (or other connector) source given to ``from_source``, a file source that monitors its
+    folder, a Java ``add_source``. Sources that cannot be followed count as bounded."""
+    resolver = ctx.resolver
+    if depth > 50:
+        return False
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr) or reaching_value(resolver, expr)
+        return False if value is None else unbounded(ctx, value, depth + 1)
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return False
+    recv, method = expr.func.value, expr.func.attr.value
+    typ = resolver.type_of(recv)
+    if typ == P.ENVIRONMENT:
+        from flink2spark.rules.pyflink import _kafka as K
+
+        if K.kafka_source_call(resolver, expr) is not None:
+            return K.unbounded(resolver, expr)  # a Kafka source with set_bounded(...) is read in batch
+        if method == "add_source":
+            return True
+        if method != "from_source" or not expr.args:
+            return False
+        source = followed(resolver, expr.args[0].value)
+        names = [resolver.qualified_name(n) or "" for n in m.findall(source, m.Name() | m.Attribute())]
+        return any(".kafka" in q or ".kinesis" in q or ".pulsar" in q or ".rabbitmq" in q for q in names) or bool(
+            m.findall(source, m.Call(func=m.Attribute(attr=m.Name("monitor_continuously"))))
+        )
+    inputs = [recv] + ([a.value for a in expr.args] if method in ("union", "connect") else [])
+    return any(unbounded(ctx, i, depth + 1) for i in inputs)
+
+
+def unbounded_todo(ctx, original: cst.BaseExpression, what: str) -> bool:
+    """A TODO (and True) when the stream reads an unbounded source: the shim runs bounded jobs."""
+    if not unbounded(ctx, original):
+        return False
+    ctx.todo(
+        M.PF_PROCESS,
+        f"{what} on an unbounded source: the shim runs bounded jobs; on Structured Streaming use"
+        " groupBy(key).transformWithState(StatefulProcessor) (Spark 4) for keyed state and timers",
+    )
+    return True

@@ -1,0 +1,143 @@
+"""``a.connect(b)`` -> ``f2s.connect(a, b)``; ``ConnectedStreams.map/flat_map/process(fn)`` ->
+``f2s.co_process(connected, fn, "map"|"flat_map"|"process")``; ``ConnectedStreams.key_by(k1,
+k2)`` keeps its form on the shim's ``ConnectedStreams``.
+
+Why a shim: Spark has no two-input operator sharing one function instance (and keyed state)
+between its inputs. The user's ``CoMapFunction``/``CoFlatMapFunction``/``CoProcessFunction``/
+``KeyedCoProcessFunction``/``(Keyed)BroadcastProcessFunction`` class keeps its code (its PyFlink
+base becomes the shim's class of the same name) and ``f2s.co_process`` runs it:
+
+* not keyed: each Spark partition of the first input, then of the second, through one
+  function instance per partition (``map1``/``flat_map1``/``process_element1`` for the
+  first input). Flink interleaves the two inputs in no set order; this is one of its orders;
+* keyed (``KeyedStream.connect(KeyedStream)`` or ``key_by(k1, k2)``): both inputs
+  partitioned by key, each key's state and timers shared by both (timers as in
+  ``KeyedStream.process``);
+* broadcast (``connect(stream.broadcast(descriptor))``): every parallel instance processes all
+  broadcast elements, then its data elements (NOTE F2S234: Flink gives no order between the
+  two inputs; the result is Flink's when the function does not depend on that order).
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.rules.pyflink._process import decode_of, env_parallelism, flag, function_class, instance_note, mode_or_todo, unbounded_todo, shim_call, timer_notes, timestamped
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=[
+        "DataStream.connect",
+        "ConnectedStreams.map",
+        "ConnectedStreams.flat_map",
+        "ConnectedStreams.process",
+        "ConnectedStreams.key_by",
+        "BroadcastConnectedStream.process",
+    ],
+    exact=False,
+    summary="connect(b) -> f2s.connect(a, b); ConnectedStreams.map/flat_map/process(fn) -> f2s.co_process(connected, fn, method)",
+    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_BROADCAST_ORDER, M.PF_FUNCTION),
+    examples=[
+        Example(
+            program(
+                "\n\nclass Both(CoMapFunction):\n"
+                "    def map1(self, value):\n"
+                "        return value\n\n"
+                "    def map2(self, value):\n"
+                "        return str(value)\n\n\n"
+                "words = env.from_collection(['a'])\n"
+                "numbers = env.from_collection([1])\n"
+                "both = words.connect(numbers).map(Both())\n",
+                imports="from pyflink.datastream import CoMapFunction\n",
+            ),
+            spark_program(
+                "\n\nclass Both(f2s.CoMapFunction):\n"
+                "    def map1(self, value):\n"
+                "        return value\n\n"
+                "    def map2(self, value):\n"
+                "        return str(value)\n\n\n"
+                'words = env.sparkContext.parallelize(["a"])\n'
+                "numbers = env.sparkContext.parallelize([1])\n"
+                'both = f2s.co_process(f2s.connect(words, numbers), Both(), "map")\n',
+                shim=True,
+            ),
+        ),
+    ],
+    noop=["import sqlite3\n\ndb = sqlite3.connect(':memory:')\ndb.execute('select 1')\n"],
+)
+
+_BASES = {
+    "map": ("CoMapFunction",),
+    "flat_map": ("CoFlatMapFunction",),
+    "process": ("CoProcessFunction", "KeyedCoProcessFunction", "BroadcastProcessFunction", "KeyedBroadcastProcessFunction"),
+}
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    if seg.method == "connect":
+        return _connect(ctx, seg)
+    if seg.method == "key_by":
+        return _key_by(ctx, seg)
+    known = function_class(ctx, seg, _BASES[seg.method], f"{seg.method}() on connected streams")
+    if known is None:
+        return None
+    cls, kind, instance = known
+    if unbounded_todo(ctx, seg.original.func.value, f"{seg.method}() on connected streams"):  # type: ignore[attr-defined]
+        return None
+    mode = mode_or_todo(ctx, f"{seg.method}() on connected streams")
+    if mode is None:
+        return None
+    timer_notes(ctx, cls, mode)
+    if kind in ("BroadcastProcessFunction", "KeyedBroadcastProcessFunction"):
+        ctx.note(
+            M.PF_BROADCAST_ORDER,
+            f"{cls.name.value}: each parallel instance processes every broadcast element before its data elements; Flink"
+            " gives no order between the two inputs: same results when the function does not depend on that order",
+        )
+    one = None
+    if kind not in ("KeyedCoProcessFunction", "KeyedBroadcastProcessFunction"):
+        one = instance_note(ctx, cls)
+    keywords = {"mode": "batch" if mode == "batch" else None, "decode": decode_of(ctx), "parallelism": one}
+    if kind in ("BroadcastProcessFunction", "KeyedBroadcastProcessFunction"):
+        known, parallelism = env_parallelism(ctx)  # every instance processes every broadcast element
+        if not known:
+            ctx.todo(M.PF_PROCESS, f"{cls.name.value}: the parallelism (how many instances get the broadcast elements) is set from an expression; pass parallelism=n to f2s.co_process")
+            return None
+        keywords["parallelism"] = None if parallelism is None else cst.Integer(str(parallelism))
+    return shim_call(ctx, "co_process", [ctx.site.receiver, instance, cst.SimpleString(f'"{seg.method}"')], keywords)
+
+
+def _connect(ctx, seg):
+    other = ctx.arg(seg, 0, "ds")
+    if other is None:
+        ctx.todo(M.PF_PROCESS, "connect(): no stream argument found")
+        return None
+    other_type = ctx.resolver.type_of(other[0])
+    keyed = ctx.site.receiver_type == P.KEYED
+    if other_type not in (P.BROADCAST,) and not P.is_stream(other_type):
+        ctx.todo(M.PF_PROCESS, "connect(): the other stream's type could not be followed; convert it by hand")
+        return None
+    if other_type != P.BROADCAST and keyed != (other_type == P.KEYED):
+        ctx.todo(M.PF_PROCESS, "connect() of a keyed with a non-keyed stream; convert it by hand")
+        return None
+    stamped = timestamped(ctx, seg.original.func.value)  # type: ignore[attr-defined]
+    if timestamped(ctx, other[0]) != stamped:
+        ctx.todo(M.PF_PROCESS, "connect() of a stream whose records carry timestamps with one whose records do not; convert it by hand")
+        return None
+    return shim_call(ctx, "connect", [ctx.site.receiver, other[1]], {"keyed": flag(keyed), "timestamped": flag(stamped)})
+
+
+def _key_by(ctx, seg):
+    first = ctx.function(seg, "key", index=0)
+    if first is None:
+        return None
+    second = ctx.function(seg, "key", index=1)
+    if second is None:
+        return None
+    return ctx.expr("{c}.key_by({a}, {b})", c=ctx.site.receiver, a=first, b=second)
+
+

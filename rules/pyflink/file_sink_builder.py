@@ -1,0 +1,56 @@
+"""``FileSink.for_row_format(...)...build()`` / ``StreamingFileSink...build()``: sink objects that
+only ``sink_to``/``add_sink`` read.
+
+Written in ``stream.sink_to(...)``, they are converted there (see ``sink_to``). Built into a
+variable whose only use is ``stream.sink_to(variable)`` (or ``add_sink``), the assignment is
+dropped when the sink converts. Any other use stays with a TODO. The builder's ``with_...``
+calls change nothing by themselves: the sink reads them.
+"""
+
+from flink2spark.rules.pyflink import _sinks as S
+from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=[f"{t}.{m}" for t in S.SINK_BUILDERS for m in P.METHODS[t]],
+    summary="file sink builders read by sink_to()/add_sink(): the variable holding one is dropped",
+    codes=(M.PF_FILE_UNSUPPORTED,),
+    examples=[
+        Example(
+            program(
+                "sink = FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build()\nprint(sink)\n",
+                imports="from pyflink.common import Encoder\nfrom pyflink.datastream.connectors.file_system import FileSink\n",
+            ),
+            "# TODO(flink2spark): F2S208 Encoder from pyflink.common is still used: convert the remaining uses by hand\n"
+            "from pyflink.common import Encoder\n\n"
+            "# TODO(flink2spark): F2S208 FileSink from pyflink.datastream.connectors.file_system is still used:"
+            " convert the remaining uses by hand\n"
+            "from pyflink.datastream.connectors.file_system import FileSink\n"
+            + spark_program(
+                "# TODO(flink2spark): F2S240 a file sink used other than as the sink of sink_to()/add_sink(): convert it by hand\n"
+                "sink = FileSink.for_row_format(\"/out\", Encoder.simple_string_encoder()).build()\n"
+                "print(sink)\n"
+            ),
+        ),
+    ],
+    noop=["class Builder:\n    def build(self):\n        return 1\n\n\nBuilder().build()\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    if seg.method != "build":
+        return None  # read by the sink
+    call = seg.original
+    found = S.consumed_by_sink(ctx, call)
+    if found is None:
+        ctx.todo(M.PF_FILE_UNSUPPORTED, "a file sink used other than as the sink of sink_to()/add_sink(): convert it by hand")
+        return None
+    where, sink_call = found
+    if where is not call and S.sink_problem(ctx, sink_call, S.sink_argument(sink_call)) is None and S.is_file_sink(ctx.resolver, call):
+        ctx.remove_statement(where)  # `sink = ...build()` read only by sink_to(sink), which converts it
+    return None

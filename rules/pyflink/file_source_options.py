@@ -1,0 +1,90 @@
+"""Options of ``FileSource.for_record_stream_format(...)`` builders.
+
+* ``process_static_file_set()``: the files present when the job starts, read once; that is
+  what a FileSource does without it, and what ``from_source`` converts (``spark.read.text``).
+  Nothing to do here: ``from_source`` reads the whole chain.
+* ``monitor_continuously(Duration)``: an unbounded source that picks up new files for ever.
+  Its Spark counterpart is Structured Streaming (``spark.readStream.text(path)`` with
+  ``maxFilesPerTrigger``/trigger interval and a ``checkpointLocation``), whose sinks and
+  operators differ from the RDD program this conversion writes: TODO.
+* ``set_file_enumerator`` / ``set_split_assigner``: Java enumeration and split assignment
+  with no Spark counterpart: TODO.
+"""
+
+from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+_IMPORTS = (
+    "from pyflink.common import Duration, WatermarkStrategy\n"
+    "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n"
+)
+
+rule = Rule(
+    __name__,
+    matches=[
+        "FileSourceBuilder.process_static_file_set",
+        "FileSourceBuilder.monitor_continuously",
+        "FileSourceBuilder.set_file_enumerator",
+        "FileSourceBuilder.set_split_assigner",
+    ],
+    summary="FileSource builder options: process_static_file_set() read by from_source; monitor_continuously(): TODO (Structured Streaming)",
+    codes=(M.PF_UNBOUNDED_FILES, M.PF_FILE_UNSUPPORTED),
+    examples=[
+        Example(
+            program(
+                "source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in').process_static_file_set().build()\n"
+                "env.from_source(source, WatermarkStrategy.no_watermarks(), 'in').print()\n",
+                imports=_IMPORTS,
+            ),
+            spark_program(
+                "f2s.print(\n"
+                '    env.read.text("/in", recursiveFileLookup=True).rdd.map(lambda row: row.value),\n'
+                "    f2s.Types.STRING(),\n"
+                ")\n",
+                shim=True,
+            ),
+        ),
+        Example(
+            program(
+                "source = (\n"
+                "    FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in')\n"
+                "    .monitor_continuously(Duration.of_seconds(10))\n"
+                "    .build()\n"
+                ")\n",
+                imports=_IMPORTS,
+            ),
+            "# TODO(flink2spark): F2S208 FileSource, StreamFormat from pyflink.datastream.connectors.file_system is still used:"
+            " convert the remaining uses by hand\n"
+            "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n"
+            + spark_program(
+                "# TODO(flink2spark): F2S246 FileSource.monitor_continuously(): an unbounded source; its Spark counterpart is"
+                " Structured Streaming, spark.readStream.text(path) with a checkpointLocation: port the job by hand\n"
+                "# TODO(flink2spark): F2S200 a source object used other than as the source of env.from_source(): convert it by hand\n"
+                "source = (\n"
+                '    FileSource.for_record_stream_format(StreamFormat.text_line_format(), "/in")\n'
+                "    .monitor_continuously(f2s.Duration.of_seconds(10))\n"
+                "    .build()\n"
+                ")\n",
+                shim=True,
+            ),
+        ),
+    ],
+    noop=["class Files:\n    def process_static_file_set(self):\n        return self\n\n\nFiles().process_static_file_set()\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    method = ctx.site.head.method
+    if method == "process_static_file_set":
+        return None  # from_source reads it
+    if method == "monitor_continuously":
+        ctx.todo(
+            M.PF_UNBOUNDED_FILES,
+            "FileSource.monitor_continuously(): an unbounded source; its Spark counterpart is Structured Streaming,"
+            " spark.readStream.text(path) with a checkpointLocation: port the job by hand",
+        )
+        return None
+    ctx.todo(M.PF_FILE_UNSUPPORTED, f"FileSource {method}(): Java file enumeration/split assignment has no Spark counterpart")
+    return None

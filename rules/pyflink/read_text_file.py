@@ -1,0 +1,50 @@
+"""``env.read_text_file(path[, charset_name])`` (PyFlink 1.x; removed in 2.0) ->
+``env.read.text(path).rdd.map(lambda row: row.value)``.
+
+Flink 1.x reads the file, or the files of the folder (``TextInputFormat``: lines without
+their ``\\n``/``\\r\\n`` terminator; files starting with ``.`` or ``_`` skipped, as Spark
+does). The one difference: Flink does not descend into subfolders by default, Spark's file
+listing does; a NOTE says so. A charset other than UTF-8 stays with a TODO.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["StreamExecutionEnvironment.read_text_file"],
+    summary="read_text_file(path) (PyFlink 1.x) -> read.text(path).rdd.map(lambda row: row.value)",
+    exact=False,
+    codes=(M.PF_TEXT_FOLDERS, M.PF_FILE_UNSUPPORTED),
+    examples=[
+        Example(
+            program("lines = env.read_text_file('/data/in.txt')\n"),
+            spark_program(
+                "# NOTE(flink2spark): F2S249 read_text_file(): a folder's subfolders are read too (Flink 1.x read only"
+                " the files directly in it)\n"
+                'lines = env.read.text("/data/in.txt").rdd.map(lambda row: row.value)\n'
+            ),
+        ),
+    ],
+    noop=["class Env:\n    def read_text_file(self, p):\n        return p\n\n\nEnv().read_text_file('x')\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    path = ctx.arg(seg, 0, "file_path")
+    charset = ctx.arg(seg, 1, "charset_name")
+    if path is None or any(a.star for a in seg.original.args):
+        ctx.todo(M.PF_FILE_UNSUPPORTED, "read_text_file() without a path argument")
+        return None
+    if charset is not None:
+        text = charset[0].evaluated_value if isinstance(charset[0], cst.SimpleString) else None
+        if text is None or text.upper().replace("-", "") != "UTF8":
+            ctx.todo(M.PF_FILE_UNSUPPORTED, "read_text_file(charset): Spark's text source reads UTF-8 only")
+            return None
+    ctx.note(M.PF_TEXT_FOLDERS, "read_text_file(): a folder's subfolders are read too (Flink 1.x read only the files directly in it)")
+    return ctx.expr("{env}.read.text({p}).rdd.map(lambda row: row.value)", env=ctx.site.receiver, p=path[1])

@@ -1,0 +1,347 @@
+"""Kafka / unbounded PyFlink programs (fixtures/pyflink_streaming): converted to Structured
+Streaming.
+
+No Kafka broker, Flink Kafka connector or Spark Kafka package is available here, so:
+
+* each fixture's conversion matches its reviewed ``converted.py`` snapshot, is idempotent and
+  leaves exactly the TODO codes its ``fixture.json`` lists;
+* the generated Spark code is checked against the installed PySpark: every method called on
+  ``spark.readStream``/``read``, ``DataStreamReader``, ``DataFrame``, ``DataFrameWriter``,
+  ``DataStreamWriter``, ``Column`` and ``pyspark.sql.functions`` exists (introspection), every
+  ``f2s``/``f2s_stream`` name exists in the shim, and every ``.option(key, ...)`` of the
+  ``kafka`` format is one Spark documents (list below);
+* fixtures with ``kafka_in.json`` run for real: the test replaces the Kafka source with a text
+  stream of those records (``DataStreamReader.load`` of format ``kafka``) and captures what
+  ``DataFrameWriter.save`` of format ``kafka`` writes, runs the converted program, drains the
+  streaming queries and compares the printed lines and the written records (multisets) with
+  ``expected_stdout.txt``/``expected_kafka.json``, written by hand from Flink's formats.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import re
+import runpy
+import sys
+from collections import Counter
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from flink2spark.transpiler.engine import convert_source
+
+ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "pyflink_streaming"
+FIXTURES = sorted(p for p in ROOT.iterdir() if (p / "input.py").is_file())
+RUNNABLE = [p for p in FIXTURES if (p / "kafka_in.json").is_file()]
+
+# https://spark.apache.org/docs/latest/streaming/structured-streaming-kafka-integration.html
+# ("Creating a Kafka Source for Streaming/Batch Queries", "Writing Data to Kafka", "Kafka Specific
+# Configurations": other Kafka client settings are given with the "kafka." prefix, except the
+# ones listed there as not supported).
+KAFKA_SOURCE_OPTIONS = {
+    "assign", "subscribe", "subscribePattern", "kafka.bootstrap.servers", "startingTimestamp",
+    "startingOffsetsByTimestamp", "startingOffsets", "endingTimestamp", "endingOffsetsByTimestamp",
+    "endingOffsets", "failOnDataLoss", "kafkaConsumer.pollTimeoutMs", "fetchOffset.numRetries",
+    "fetchOffset.retryIntervalMs", "maxOffsetsPerTrigger", "minOffsetsPerTrigger", "maxTriggerDelay",
+    "minPartitions", "groupIdPrefix", "kafka.group.id", "includeHeaders", "startingOffsetsByTimestampStrategy",
+}
+KAFKA_SINK_OPTIONS = {"kafka.bootstrap.servers", "topic", "includeHeaders"}
+KAFKA_UNSUPPORTED = {
+    "kafka.auto.offset.reset", "kafka.key.deserializer", "kafka.value.deserializer", "kafka.key.serializer",
+    "kafka.value.serializer", "kafka.enable.auto.commit", "kafka.interceptor.classes",
+}
+TODO_LINE = re.compile(r"^\s*# TODO\(flink2spark\): (F2S\d{3}) ", re.M)
+
+
+def _ids(p: Path) -> str:
+    return p.name
+
+
+def _meta(fixture: Path) -> dict:
+    return json.loads((fixture / "fixture.json").read_text())
+
+
+def _convert(fixture: Path):
+    return convert_source((fixture / "input.py").read_text(), str(fixture / "input.py"))
+
+
+def test_there_are_streaming_fixtures():
+    assert len(FIXTURES) >= 5 and len(RUNNABLE) >= 3
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=_ids)
+def test_conversion_snapshot(fixture: Path, snapshot):
+    result = _convert(fixture)
+    assert result.output is not None, result.markers
+    todos = sorted(TODO_LINE.findall(result.output))
+    assert todos == sorted(_meta(fixture).get("todo", [])), todos
+    if not todos:
+        assert "pyflink" not in result.output
+    snapshot.snapshot_dir = fixture
+    snapshot.assert_match(result.output, "converted.py")
+    assert convert_source(result.output, "converted.py").output == result.output
+
+
+# --------------------------------------------------------------------------------------------
+# the generated code against the installed PySpark
+
+
+def _classes():
+    from pyspark.sql import Column, DataFrame, DataFrameReader, DataFrameWriter
+    from pyspark.sql.streaming import DataStreamReader, DataStreamWriter, StreamingQuery
+
+    return {
+        "DataStreamReader": DataStreamReader,
+        "DataFrameReader": DataFrameReader,
+        "DataFrame": DataFrame,
+        "DataFrameWriter": DataFrameWriter,
+        "DataStreamWriter": DataStreamWriter,
+        "StreamingQuery": StreamingQuery,
+        "Column": Column,
+    }
+
+
+# what a method returns (the rest of a fluent chain is checked on that class)
+RETURNS = {
+    ("DataStreamReader", "format"): "DataStreamReader",
+    ("DataStreamReader", "option"): "DataStreamReader",
+    ("DataStreamReader", "options"): "DataStreamReader",
+    ("DataStreamReader", "schema"): "DataStreamReader",
+    ("DataStreamReader", "load"): "DataFrame",
+    ("DataFrameReader", "format"): "DataFrameReader",
+    ("DataFrameReader", "option"): "DataFrameReader",
+    ("DataFrameReader", "load"): "DataFrame",
+    ("DataFrame", "select"): "DataFrame",
+    ("DataFrame", "selectExpr"): "DataFrame",
+    ("DataFrameWriter", "format"): "DataFrameWriter",
+    ("DataFrameWriter", "option"): "DataFrameWriter",
+    ("DataFrameWriter", "mode"): "DataFrameWriter",
+    ("DataStreamWriter", "format"): "DataStreamWriter",
+    ("DataStreamWriter", "option"): "DataStreamWriter",
+    ("DataStreamWriter", "outputMode"): "DataStreamWriter",
+    ("DataStreamWriter", "trigger"): "DataStreamWriter",
+    ("DataStreamWriter", "foreachBatch"): "DataStreamWriter",
+    ("DataStreamWriter", "start"): "StreamingQuery",
+    ("Column", "cast"): "Column",
+    ("Column", "alias"): "Column",
+    ("functions", "*"): "Column",
+    ("f2s_stream", "to_dataframe"): "DataFrame",
+    ("f2s_stream", "foreach_batch"): "DataStreamWriter",
+}
+
+
+class _Checker(ast.NodeVisitor):
+    def __init__(self):
+        from pyspark.sql import functions
+        from pyspark.sql.avro import functions as avro
+
+        from flink2spark.runtime import datastream, streaming
+
+        self.modules = {"F": ("functions", functions), "f2s": ("f2s", datastream), "f2s_stream": ("f2s_stream", streaming)}
+        self.avro = avro
+        self.classes = _classes()
+        self.checked: list[str] = []
+        self.problems: list[str] = []
+        self.kafka_options: list[tuple[str, str, int]] = []  # (reader/writer class, key, node)
+
+    def kind(self, node):
+        """The PySpark class (name) of an expression, as far as a fluent chain tells."""
+        if isinstance(node, ast.Attribute):
+            if node.attr == "readStream":
+                return "DataStreamReader"
+            if node.attr == "read" and not isinstance(node.value, ast.Call):
+                return "DataFrameReader"
+            inner = self.kind(node.value)
+            if inner == "DataFrame" and node.attr in ("write", "writeStream"):
+                return {"write": "DataFrameWriter", "writeStream": "DataStreamWriter"}[node.attr]
+            return None
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in ("from_avro", "to_avro"):
+                self._has(self.avro, func.id, "pyspark.sql.avro.functions")
+                return "Column"
+            if not isinstance(func, ast.Attribute):
+                return None
+            if isinstance(func.value, ast.Name) and func.value.id in self.modules:
+                label, module = self.modules[func.value.id]
+                self._has(module, func.attr, label)
+                return RETURNS.get((label, func.attr)) or RETURNS.get((label, "*")) if label == "functions" else RETURNS.get((label, func.attr))
+            receiver = self.kind(func.value)
+            if receiver in self.classes:
+                self._has(self.classes[receiver], func.attr, receiver)
+                if func.attr == "option" and self._format(func.value) == "kafka" and node.args and isinstance(node.args[0], ast.Constant):
+                    if (receiver, node.args[0].value, id(node)) not in self.kafka_options:
+                        self.kafka_options.append((receiver, node.args[0].value, id(node)))
+                return RETURNS.get((receiver, func.attr))
+        return None
+
+    def _format(self, node):
+        """The format(...) a reader/writer chain set, if any."""
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "format" and node.args and isinstance(node.args[0], ast.Constant):
+                return node.args[0].value
+            node = node.func.value
+        return None
+
+    def _has(self, owner, name, label):
+        self.checked.append(f"{label}.{name}")
+        if not hasattr(owner, name) and f"{label} has no {name}" not in self.problems:
+            self.problems.append(f"{label} has no {name}")
+
+    def visit_Call(self, node):
+        self.kind(node)
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id in self.modules:
+            label, module = self.modules[node.value.id]
+            self._has(module, node.attr, label)
+        self.generic_visit(node)
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=_ids)
+def test_generated_spark_code_exists_in_installed_pyspark(fixture: Path):
+    converted = fixture / "converted.py"
+    if not converted.exists():
+        pytest.fail("no converted.py snapshot: run pytest --snapshot-update")
+    checker = _Checker()
+    checker.visit(ast.parse(converted.read_text()))
+    assert not checker.problems, checker.problems
+    assert any(c.startswith(("DataStreamReader.", "DataFrameWriter.")) for c in checker.checked), checker.checked
+    for owner, key, _ in checker.kafka_options:
+        allowed = KAFKA_SINK_OPTIONS if owner in ("DataFrameWriter", "DataStreamWriter") else KAFKA_SOURCE_OPTIONS
+        assert key in allowed or (key.startswith("kafka.") and key not in KAFKA_UNSUPPORTED), (owner, key)
+    assert checker.kafka_options, "no Kafka option written"
+
+
+def test_checker_catches_a_missing_method():
+    checker = _Checker()
+    checker.visit(ast.parse('env.readStream.format("kafka").optoin("subscribe", "t").load()\nF.no_such_function(1)\n'))
+    assert checker.problems == ["DataStreamReader has no optoin", "functions has no no_such_function"]
+
+
+# --------------------------------------------------------------------------------------------
+# running the converted programs with Kafka replaced by local streams
+
+
+@pytest.fixture
+def fake_kafka(spark, tmp_path, monkeypatch):
+    """Kafka topics as folders of text files (one record a line) and a capture of Kafka writes."""
+    from pyspark.sql import DataFrameWriter
+    from pyspark.sql.streaming import DataStreamReader
+
+    from flink2spark.runtime import streaming
+
+    topics_dir = tmp_path / "topics"
+    topics_dir.mkdir()
+    written: dict[str, list[str]] = {}
+    settings: dict[int, dict] = {}
+
+    def recording(cls, method):
+        original = getattr(cls, method)
+
+        def wrapper(self, *args):
+            state = settings.setdefault(id(self), {"options": {}})
+            if method == "format":
+                state["format"] = args[0]
+            else:
+                state["options"][args[0]] = args[1]
+            return original(self, *args)
+
+        monkeypatch.setattr(cls, method, wrapper)
+
+    for cls in (DataStreamReader, DataFrameWriter):
+        recording(cls, "format")
+        recording(cls, "option")
+
+    load = DataStreamReader.load
+
+    def fake_load(self, *args, **kwargs):
+        state = settings.get(id(self), {})
+        if state.get("format") != "kafka":
+            return load(self, *args, **kwargs)
+        options = state["options"]
+        assert "kafka.bootstrap.servers" in options
+        if "subscribe" in options:
+            names = str(options["subscribe"]).split(",")
+        else:
+            names = [p.name for p in topics_dir.iterdir() if re.fullmatch(options["subscribePattern"], p.name)]
+        folder = tmp_path / ("stream-" + "-".join(sorted(names)))
+        folder.mkdir(exist_ok=True)
+        for n in names:
+            if (topics_dir / n).exists():
+                (folder / n).write_text((topics_dir / n).read_text())
+        return spark.readStream.format("text").load(str(folder)).selectExpr("CAST(value AS BINARY) AS value")
+
+    monkeypatch.setattr(DataStreamReader, "load", fake_load)
+    save = DataFrameWriter.save
+
+    def fake_save(self, *args, **kwargs):
+        state = settings.get(id(self), {})
+        if state.get("format") != "kafka":
+            return save(self, *args, **kwargs)
+        options = state["options"]
+        assert "kafka.bootstrap.servers" in options and "topic" in options
+        values = [r.value for r in self._df.select("value").collect()]
+        written.setdefault(options["topic"], []).extend(v if isinstance(v, str) else bytes(v).decode() for v in values)
+
+    monkeypatch.setattr(DataFrameWriter, "save", fake_save)
+
+    def drain(session):
+        for query in list(session.streams.active):
+            query.processAllAvailable()
+            query.stop()
+
+    monkeypatch.setattr(streaming, "await_termination", drain)
+    monkeypatch.setenv("F2S_CHECKPOINT_DIR", str(tmp_path / "checkpoints"))
+
+    def publish(topic, records):
+        (topics_dir / topic).write_text("".join(r + "\n" for r in records))
+
+    return publish, written, drain
+
+
+@pytest.mark.parametrize("fixture", RUNNABLE, ids=_ids)
+def test_converted_program_on_local_streams(fixture: Path, spark, fake_kafka, tmp_path):
+    publish, written, drain = fake_kafka
+    for topic, records in json.loads((fixture / "kafka_in.json").read_text()).items():
+        publish(topic, records)
+    converted = fixture / "converted.py"
+    out = io.StringIO()
+    argv = sys.argv
+    sys.argv = [str(converted), str(tmp_path / "out")]
+    try:
+        with redirect_stdout(out):
+            runpy.run_path(str(converted), run_name="__main__")
+            drain(spark)
+    finally:
+        sys.argv = argv
+    expected = [line for line in (fixture / "expected_stdout.txt").read_text().splitlines() if line]
+    assert Counter(line for line in out.getvalue().splitlines() if line) == Counter(expected)
+    expected_kafka = json.loads((fixture / "expected_kafka.json").read_text())
+    assert {t: Counter(v) for t, v in written.items()} == {t: Counter(v) for t, v in expected_kafka.items()}
+
+
+def test_flink_csv_writes_what_flinks_csv_serializer_wrote(spark):
+    """Records written by Flink 2.3's CsvRowSerializationSchema.Builder(ROW([STRING, DOUBLE,
+    INT, BOOLEAN])).build() (the Java schema's serialize() called through the PyFlink gateway)."""
+    from pyspark.sql import functions as F
+
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+
+    t = Types.ROW([Types.STRING(), Types.DOUBLE(), Types.INT(), Types.BOOLEAN()])
+    rows = [("a,b", None, 3, True), ('say "hi"', 1e10, -1, False), ("", 0.5, None, None), (None, 2.0, 1, True)]
+    flink = {
+        ",": ['"a,b",,3,true\n', '"say ""hi""",1.0E10,-1,false\n', ",0.5,,\n", ",2.0,1,true\n"],
+        ";": ['"a,b";;3;true\n', '"say ""hi""";1.0E10;-1;false\n', ";0.5;;\n", ";2.0;1;true\n"],
+    }
+    df = spark.createDataFrame(rows, streaming.spark_schema(t))
+    for sep, expected in flink.items():
+        assert [r.v for r in df.select(streaming.flink_csv(t, sep).alias("v")).collect()] == expected
+    assert [r.v for r in df.select(F.to_json(F.struct("*"), {"ignoreNullFields": "false"}).alias("v")).collect()][1] == (
+        '{"f0":"say \\"hi\\"","f1":1.0E10,"f2":-1,"f3":false}'
+    )
