@@ -84,15 +84,15 @@ def test_pyflink_construct_without_rule_is_marked_and_kept():
         "from pyflink.datastream import StreamExecutionEnvironment\n"
         "from pyflink.datastream.window import GlobalWindows\n\n"
         "env = StreamExecutionEnvironment.get_execution_environment()\n"
-        "env.from_collection([1, 2]).partition_custom(lambda k, n: 0, lambda x: x).map(lambda a: a + 1)\n"
+        "env.from_collection([1, 2]).key_by(lambda x: x).window(GlobalWindows.create()).reduce(lambda a, b: a + b)\n"
         "IS_WINDOW = GlobalWindows\n"
     )
     result = convert(src)
     assert result.status == "partial"
     todos = [m for m in result.markers if m.severity == "todo"]
-    assert todos[0].code == "F2S208" and all(m.code == "F2S200" for m in todos[1:]), result.markers
-    assert any("partition_custom() has no conversion" in m.message for m in todos)
-    assert "partition_custom(" in result.output and "DataSet" not in result.output
+    assert todos[0].code == "F2S208" and all(m.code in ("F2S200", "F2S220") for m in todos[1:]), result.markers
+    assert any("GlobalWindows.create()): this window assigner is not converted" in m.message for m in todos)
+    assert "window(GlobalWindows.create())" in result.output and "DataSet" not in result.output
     lines = result.output.splitlines()
     for i, line in enumerate(lines):
         if line.startswith(("from pyflink", "import pyflink")):
