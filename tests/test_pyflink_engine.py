@@ -73,7 +73,7 @@ def test_unknown_and_unconverted_methods_say_pyflink():
     result = convert("env.from_collection([1]).frobnicate()\nenv.from_collection([1]).cache().print()\n")
     messages = [m.message for m in result.markers if m.severity == "todo"]
     assert messages[0] == "DataStream.frobnicate() is not part of Flink's PyFlink DataStream API"
-    assert messages[1] == "DataStream.cache() has no conversion"
+    assert messages[1].startswith("DataStream.cache() has no conversion: ") and "persist()" in messages[1]
     assert all("DataSet" not in m for m in messages)
 
 
@@ -300,3 +300,36 @@ def test_process_function_on_an_unbounded_source_stays_with_a_transform_with_sta
     )
     todo = [m for m in result.markers if m.code == "F2S230"]
     assert todo and "transformWithState" in todo[0].message and ".process(Count())" in result.output
+
+
+def test_stream_from_the_table_api_is_left_with_the_table_api_part():
+    result = convert(
+        "t_env = StreamTableEnvironment.create(env)\n"
+        "ds = t_env.to_data_stream(t_env.from_path('src'))\n"
+        "ds = ds.map(lambda r: (r[0], 1)).key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], a[1] + b[1]))\n"
+        "ds.sink_to(FileSink.for_row_format('/o', Encoder.simple_string_encoder()).build())\n"
+        "local = env.from_collection([1, 2], type_info=Types.INT())\n"
+        "local.key_by(lambda x: x % 2).sum(0).print()\n",
+        head="from pyflink.table import StreamTableEnvironment\n" + _SINK_HEAD,
+    )
+    table = [m for m in result.markers if m.code == "F2S210"]
+    # the key_by and the sink_to of the Table API stream, nothing about its file sink
+    base = 1 + _SINK_HEAD.count("\n")  # lines of the head
+    assert sorted(m.line for m in table) == [base + 3, base + 4]
+    assert all("to_data_stream" in m.message for m in table)
+    assert "F2S209" not in codes(result) and "F2S240" not in codes(result)
+    assert ".key_by(lambda r: r[0])" in result.output and "ds.sink_to(" in result.output
+    # the stream that does not come from the Table API converts
+    assert "local.key_by" not in result.output
+
+
+def test_flink_1_12_simple_string_encoder_is_the_string_encoder():
+    result = convert(
+        "env.from_collection(['a', 'b'], type_info=Types.STRING()).add_sink(\n"
+        "    StreamingFileSink.for_row_format('/o', SimpleStringEncoder()).build()\n"
+        ")\n",
+        head="from pyflink.common.serialization import SimpleStringEncoder\n"
+        "from pyflink.datastream.connectors import StreamingFileSink\n" + HEAD,
+    )
+    assert "write_rows" in result.output and not codes(result)
+    assert "SimpleStringEncoder" not in result.output

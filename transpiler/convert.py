@@ -489,6 +489,17 @@ class Converter(cst.CSTTransformer):
                     site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
             return self._apply(rule, site, original, updated)
         if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
+            bridge = self.table_bridge(func.value)
+            if bridge is not None and "table_stream" in self.codes:
+                self.mark(
+                    original,
+                    "todo",
+                    self.codes["table_stream"],
+                    f".{func.attr.value}() on a stream that comes from the Table API"
+                    f" ({self.resolver.module.code_for_node(bridge.func)}()): the Table API part is not converted yet;"
+                    " convert this stream with it",
+                )
+                return updated
             self.mark(
                 original,
                 "todo",
@@ -505,6 +516,32 @@ class Converter(cst.CSTTransformer):
             site = Site(rule, "flink", [Segment(q.rsplit(".", 1)[1], original, updated)], [])
             return self._apply(rule, site, original, updated)
         return updated
+
+    def table_bridge(self, expr: cst.BaseExpression, _seen: Optional[set] = None) -> Optional[cst.Call]:
+        """The ``t_env.to_data_stream(...)``-style call (``model.TABLE_BRIDGES``) a stream
+        expression comes from, followed through method chains and the names it is assigned
+        to; None when it does not come from one."""
+        bridges = getattr(self.model, "TABLE_BRIDGES", ())
+        if not bridges:
+            return None
+        seen = _seen if _seen is not None else set()
+        if id(expr) in seen or len(seen) > 200:
+            return None
+        seen.add(id(expr))
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            if expr.func.attr.value in bridges:
+                return expr
+            return self.table_bridge(expr.func.value, seen)
+        if isinstance(expr, cst.Attribute):
+            return None
+        if isinstance(expr, cst.Name):
+            for ref in self.resolver.referents(expr):
+                value = self.resolver.assign_values.get(id(ref.node))
+                if value is not None:
+                    found = self.table_bridge(value, seen)
+                    if found is not None:
+                        return found
+        return None
 
     def _already_marked(self, node: cst.CSTNode, text: str) -> bool:
         """Whether the statement of ``node`` carries flink2spark TODOs in the input (a file

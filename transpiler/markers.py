@@ -68,6 +68,7 @@ PF_EXEC_RESULT = _code("F2S206", "todo", "the JobExecutionResult of a PyFlink ex
 PF_PRINT_TYPE = _code("F2S207", "note", "print()/execute_and_collect(): the stream's type could not be followed; values taken as they are")
 PF_FLINK_NAME = _code("F2S208", "todo", "a PyFlink name is still used here")
 PF_UNKNOWN_RECEIVER = _code("F2S209", "todo", "a PyFlink DataStream method called on something whose type could not be followed")
+PF_TABLE_STREAM = _code("F2S210", "todo", "a DataStream that comes from the Table API (to_data_stream and the like): converted with the Table API part")
 # PyFlink event time and windows (F2S220-F2S229)
 PF_EVENT_TIME = _code("F2S220", "todo", "PyFlink event time, watermark strategy or window construct not converted")
 PF_PROCESSING_TIME = _code("F2S221", "note", "processing time depends on the wall clock: Spark's results may differ from any Flink run")

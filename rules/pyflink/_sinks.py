@@ -30,7 +30,9 @@ _FS = ("pyflink.datastream.connectors.file_system.", "pyflink.datastream.connect
 ROW_FORMAT = {f"{m}{c}.for_row_format": c for m in _FS for c in ("FileSink", "StreamingFileSink")}
 BULK_FORMAT = {f"{m}{c}.for_bulk_format": c for m in _FS for c in ("FileSink", "StreamingFileSink")}
 _COMMON = ("pyflink.common.", "pyflink.common.serialization.")
-STRING_ENCODER = {f"{m}Encoder.simple_string_encoder" for m in _COMMON}
+# Flink 1.12's ``SimpleStringEncoder(charset_name)`` became ``Encoder.simple_string_encoder(...)``:
+# both write ``str(element)`` and a newline.
+STRING_ENCODER = {f"{m}Encoder.simple_string_encoder" for m in _COMMON} | {"pyflink.common.serialization.SimpleStringEncoder"}
 OUTPUT_FILE_CONFIG = {f"{m}OutputFileConfig" for m in _FS}
 OUTPUT_FILE_CONFIG_BUILDER = {f"{m}OutputFileConfig.builder" for m in _FS}
 BASE_PATH_BUCKETS = {f"{m}BucketAssigner.base_path_bucket_assigner" for m in _FS}

@@ -7,6 +7,8 @@ dropped when the sink converts. Any other use stays with a TODO. The builder's `
 calls change nothing by themselves: the sink reads them.
 """
 
+import libcst as cst
+
 from flink2spark.rules.pyflink import _sinks as S
 from flink2spark.rules.pyflink._common import program, spark_program
 from flink2spark.transpiler import markers as M
@@ -47,6 +49,8 @@ def convert(ctx):
         return None  # read by the sink
     call = seg.original
     found = S.consumed_by_sink(ctx, call)
+    if found is None and S.consumed_as(ctx, call, lambda resolver, arg: _sink_of_table_stream(ctx, arg)) is not None:
+        return None  # the sink of a stream from the Table API: its sink_to() carries the TODO (F2S210)
     if found is None:
         ctx.todo(M.PF_FILE_UNSUPPORTED, "a file sink used other than as the sink of sink_to()/add_sink(): convert it by hand")
         return None
@@ -54,3 +58,11 @@ def convert(ctx):
     if where is not call and S.sink_problem(ctx, sink_call, S.sink_argument(sink_call)) is None and S.is_file_sink(ctx.resolver, call):
         ctx.remove_statement(where)  # `sink = ...build()` read only by sink_to(sink), which converts it
     return None
+
+
+def _sink_of_table_stream(ctx, arg: cst.Arg) -> bool:
+    """``arg`` is the sink of ``stream.sink_to``/``add_sink`` on a stream from the Table API."""
+    call = ctx.resolver.parent(arg)
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in ("sink_to", "add_sink")):
+        return False
+    return call.args[0] is arg and ctx.conv.table_bridge(call.func.value) is not None
