@@ -265,11 +265,21 @@ class TypeInformation(object):
     def __repr__(self):
         if self.kind in ("ROW", "TUPLE", "ROW_NAMED"):
             return "Types.%s(%r)" % (self.kind, self.field_types)
+        if self.field_types:
+            return "Types.%s(%s)" % (self.kind, ", ".join(map(repr, self.field_types)))
         return "Types.%s()" % self.kind
 
 
 _INTEGERS = ("BYTE", "SHORT", "INT", "LONG", "BIG_INT")
-_SUPPORTED = frozenset(_INTEGERS + ("STRING", "CHAR", "BOOLEAN", "FLOAT", "DOUBLE", "PICKLED_BYTE_ARRAY", "ROW", "TUPLE"))
+_ARRAYS = ("PRIMITIVE_ARRAY", "BASIC_ARRAY", "LIST")
+_SUPPORTED = frozenset(
+    _INTEGERS + ("STRING", "CHAR", "BOOLEAN", "FLOAT", "DOUBLE", "PICKLED_BYTE_ARRAY", "ROW", "TUPLE", "MAP") + _ARRAYS
+)
+
+
+def _is_bytes(type_info):
+    """``Types.PRIMITIVE_ARRAY(Types.BYTE())``: Java's byte[], Python's bytes."""
+    return type_info is not None and type_info.kind == "PRIMITIVE_ARRAY" and type_info.field_types[0].kind == "BYTE"
 
 
 def _basic(kind):
@@ -370,6 +380,17 @@ def _to_flink(value, type_info):
         return tuple(_to_flink(v, t) for v, t in zip(value, type_info.field_types))
     if kind == "FLOAT":
         return _float32(value)
+    if _is_bytes(type_info):  # byte[] comes back as bytes (also from a bytearray)
+        if not isinstance(value, (bytes, bytearray)):
+            raise ValueError("Unexpected value %r with Types.PRIMITIVE_ARRAY(Types.BYTE()): bytes expected" % (value,))
+        return bytes(value)
+    if kind in _ARRAYS:  # Java arrays and lists come back as Python lists
+        if not isinstance(value, list):  # PyFlink's coders take lists only
+            raise TypeError("Expected list, got %s" % type(value).__name__)
+        return [_to_flink(v, type_info.field_types[0]) for v in value]
+    if kind == "MAP":  # a Java HashMap comes back as a dict (in the HashMap's order, see the NOTE F2S257)
+        key_type, value_type = type_info.field_types
+        return {_to_flink(k, key_type): _to_flink(v, value_type) for k, v in value.items()}
     return value
 
 
@@ -453,6 +474,13 @@ def _java_str(value, type_info):
         values = value.get_fields_by_names(type_info.field_names) if isinstance(value, Row) else value
         row_kind = value.get_row_kind() if isinstance(value, Row) else RowKind.INSERT
         return "%s[%s]" % (row_kind, ", ".join(_java_str(v, t) for v, t in zip(values, type_info.field_types)))
+    if _is_bytes(type_info):  # Arrays.toString(byte[]): signed bytes
+        return "[%s]" % ", ".join(str(b - 256 if b > 127 else b) for b in bytes(value))
+    if kind in _ARRAYS:  # Arrays.toString / AbstractCollection.toString
+        return "[%s]" % ", ".join(_java_str(v, type_info.field_types[0]) for v in value)
+    if kind == "MAP":  # AbstractMap.toString
+        key_type, value_type = type_info.field_types
+        return "{%s}" % ", ".join("%s=%s" % (_java_str(k, key_type), _java_str(v, value_type)) for k, v in value.items())
     return str(value)
 
 
@@ -470,6 +498,9 @@ def _formatter(type_info):
             return "{}[{}]".format(value.get_row_kind(), ",".join(str(item) for item in value._values))
 
         return row
+    if type_info.kind in ("PRIMITIVE_ARRAY", "BASIC_ARRAY"):
+        # Flink's sink prints the Java array's identity ([B@1b2c3d, see the NOTE F2S212): the values instead
+        return lambda value: str(_to_flink(value, type_info))
     return lambda value: _java_str(value, type_info)
 
 

@@ -99,6 +99,14 @@ def _spark_type(type_info):
         return getattr(T, _SPARK_TYPES[kind])()
     if kind == "ROW":
         return T.StructType([T.StructField(n, _spark_type(t), True) for n, t in zip(type_info.field_names, type_info.field_types)])
+    if kind == "PRIMITIVE_ARRAY" and type_info.field_types[0].kind == "BYTE":
+        return T.BinaryType()  # byte[]
+    if kind in ("PRIMITIVE_ARRAY", "BASIC_ARRAY", "LIST"):
+        element = type_info.field_types[0]
+        return T.ArrayType(_spark_type(element), kind != "PRIMITIVE_ARRAY")  # primitive arrays hold no nulls
+    if kind == "MAP":
+        key_type, value_type = type_info.field_types
+        return T.MapType(_spark_type(key_type), _spark_type(value_type), True)
     raise NotImplementedError("flink2spark: no Spark type for %r" % (type_info,))
 
 
@@ -117,8 +125,8 @@ def _decoder(type_info):
     if type_info is not None and type_info.kind == "ROW":
         decode = decoded(type_info)
         return lambda row: decode(tuple(row))
-    _check_supported(type_info)
-    return lambda row: row[0]
+    decode = decoded(type_info)  # Spark gives binary values as bytearray, Flink as bytes
+    return lambda row: decode(row[0])
 
 
 def elements(df, type_info=None):

@@ -457,6 +457,7 @@ ENTRY_POINTS.update(
         for module in _SCHEMA_MODULES
         for name, typ in (
             ("SimpleStringSchema", SCHEMA),
+            ("ByteArraySchema", SCHEMA),
             ("AvroRowSerializationSchema", SCHEMA),
             ("AvroRowDeserializationSchema", SCHEMA),
             *[(f"Json{k}Schema.{b}", SCHEMA_BUILDER) for k in ("RowSerialization", "RowDeserialization") for b in ("builder", "Builder")],

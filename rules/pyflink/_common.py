@@ -8,6 +8,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import ScopeProvider
 
+from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 
 IMPORT = "from pyflink.datastream import StreamExecutionEnvironment\n"
@@ -19,6 +20,10 @@ RDD_NOTE = (
 )
 SPARK_HEAD = "\n" + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\n"
 SHIM_IMPORT = "from flink2spark.runtime import datastream as f2s\n"
+MAP_ORDER_NOTE = (
+    "Types.MAP: Flink's maps are Java HashMaps, whose key order (in Python dicts and printed maps) is not"
+    " Python's insertion order, which the converted program keeps (same keys and values)"
+)
 
 
 def program(body: str, imports: str = "") -> str:
@@ -206,9 +211,39 @@ def _types_call(resolver, node: cst.CSTNode) -> Optional[str]:
 
 SUPPORTED_TYPES = frozenset({
     "STRING", "BYTE", "BOOLEAN", "SHORT", "INT", "LONG", "FLOAT", "DOUBLE", "CHAR", "BIG_INT",
-    "PICKLED_BYTE_ARRAY", "ROW", "ROW_NAMED", "TUPLE",
+    "PICKLED_BYTE_ARRAY", "ROW", "ROW_NAMED", "TUPLE", "PRIMITIVE_ARRAY", "BASIC_ARRAY", "LIST", "MAP",
 })
+BYTES = "PRIMITIVE_ARRAY(BYTE)"  # a source's element type: Types.PRIMITIVE_ARRAY(Types.BYTE()) (Kafka's ByteArraySchema)
+
+
+def byte_array_type(resolver, node: cst.BaseExpression) -> bool:
+    """Whether ``node`` (or the constant it names) is ``Types.PRIMITIVE_ARRAY(Types.BYTE())``."""
+    node = followed(resolver, node)
+    if _types_call(resolver, node) != "PRIMITIVE_ARRAY" or len(node.args) != 1:  # type: ignore[attr-defined]
+        return False
+    return basic_type(resolver, node.args[0].value) == "BYTE"  # type: ignore[attr-defined]
 IDENTITY_TYPES = frozenset({"STRING", "BYTE", "BOOLEAN", "SHORT", "INT", "LONG", "DOUBLE", "CHAR", "BIG_INT", "PICKLED_BYTE_ARRAY"})
+
+
+def container_notes(ctx, t: SourceType, printed: bool) -> None:
+    """NOTEs for values of a stream type that Python cannot show as Flink does: dicts of
+    ``Types.MAP`` (Java HashMap key order) and, when ``printed`` by Flink's Java sink, arrays
+    (Java prints an array's identity)."""
+    if t == BYTES:
+        kinds = ["PRIMITIVE_ARRAY", "BYTE"]
+    elif isinstance(t, cst.BaseExpression):
+        kinds = type_kinds(ctx.resolver, t)
+    else:
+        return
+    if "MAP" in kinds:
+        ctx.note(M.PF_MAP_ORDER, MAP_ORDER_NOTE)
+    top = kinds[0] if t == BYTES else _types_call(ctx.resolver, followed(ctx.resolver, t))  # type: ignore[arg-type]
+    if printed and top in ("PRIMITIVE_ARRAY", "BASIC_ARRAY"):
+        ctx.note(
+            M.PF_ARRAY_PRINT,
+            f"print() of Types.{top}() values: Flink's sink prints the Java array's identity ([B@1b2c3d, [I@5e6f7a),"
+            " the converted program the values as Python prints them (b'...', [1, 2])",
+        )
 
 
 def type_kinds(resolver, node: cst.BaseExpression, depth: int = 0) -> list[str]:
@@ -227,13 +262,18 @@ def type_kinds(resolver, node: cst.BaseExpression, depth: int = 0) -> list[str]:
     return found
 
 
-def unsupported_types(resolver, node: cst.BaseExpression) -> list[str]:
-    """``Types.X`` members in a type expression whose values the shim does not handle."""
-    return [k for k in type_kinds(resolver, node) if k not in SUPPORTED_TYPES]
+CONTAINER_TYPES = frozenset({"PRIMITIVE_ARRAY", "BASIC_ARRAY", "LIST", "MAP"})
 
 
-# Types whose values change when Flink encodes and decodes them (Row field names, tuples, 32-bit floats)
-DECODED_KINDS = frozenset({"ROW", "ROW_NAMED", "TUPLE", "FLOAT"})
+def unsupported_types(resolver, node: cst.BaseExpression, containers: bool = True) -> list[str]:
+    """``Types.X`` members in a type expression whose values the shim does not handle (with
+    ``containers=False``, also arrays, lists and maps)."""
+    return [k for k in type_kinds(resolver, node) if k not in SUPPORTED_TYPES or (not containers and k in CONTAINER_TYPES)]
+
+
+# Types whose values change when Flink encodes and decodes them (Row field names, tuples, 32-bit
+# floats, tuples and bytearrays as arrays, dicts in Java HashMap order)
+DECODED_KINDS = frozenset({"ROW", "ROW_NAMED", "TUPLE", "FLOAT", "PRIMITIVE_ARRAY", "BASIC_ARRAY", "LIST", "MAP"})
 
 
 def consumers(resolver, call: cst.CSTNode) -> int:
@@ -398,6 +438,8 @@ def decoding(ctx, streams: list[cst.BaseExpression], site: cst.CSTNode) -> Optio
     known, type_info = type_expression(ctx, t, site)
     if not known or type_info is None:
         return None
+    if "MAP" in type_kinds(ctx.resolver, t):
+        ctx.note(M.PF_MAP_ORDER, MAP_ORDER_NOTE)
     return ctx.expr("{decoded}({t})", decoded=ctx.shim("decoded"), t=type_info)
 
 
@@ -453,6 +495,8 @@ def type_expression(ctx, t: SourceType, site: cst.CSTNode) -> tuple[bool, Option
         return False, None
     if t is PICKLED:
         return True, None
+    if t == BYTES:
+        return True, ctx.expr("{t}.PRIMITIVE_ARRAY({t}.BYTE())", t=ctx.shim("Types"))
     if isinstance(t, str):
         return True, ctx.expr("{t}.%s()" % t, t=ctx.shim("Types"))
     if not visible_at(ctx, t, site):

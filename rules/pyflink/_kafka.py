@@ -65,6 +65,7 @@ def _suffixes(*names: str) -> set[str]:
 
 
 SIMPLE_STRING = _suffixes("SimpleStringSchema")
+BYTE_ARRAY = _suffixes("ByteArraySchema")
 JSON_DESER = _suffixes("JsonRowDeserializationSchema.builder", "JsonRowDeserializationSchema.Builder")
 JSON_SER = _suffixes("JsonRowSerializationSchema.builder", "JsonRowSerializationSchema.Builder")
 CSV_DESER = _suffixes("CsvRowDeserializationSchema.Builder")
@@ -89,6 +90,9 @@ DDL = {
     "DOUBLE": "DOUBLE",
 }
 AVRO_TYPES = {"string": "STRING", "int": "INT", "long": "LONG", "float": "FLOAT", "double": "DOUBLE", "boolean": "BOOLEAN"}
+
+
+OTHER_SCHEMA = "a (de)serialization schema other than SimpleStringSchema/ByteArraySchema/Json/Csv/Avro row schemas"
 
 
 class Problem(Exception):
@@ -132,7 +136,7 @@ def _literal_dict(resolver, node) -> list[tuple[cst.BaseExpression, cst.BaseExpr
 
 @dataclass
 class Schema:
-    kind: str  # "string" | "json" | "csv" | "avro"
+    kind: str  # "string" | "bytes" | "json" | "csv" | "avro"
     type_info: Optional[cst.BaseExpression] = None  # original Types expression (json/csv)
     avro: Optional[str] = None  # the Avro schema (literal)
     avro_node: Optional[cst.BaseExpression] = None
@@ -144,6 +148,8 @@ def _schema(resolver, node, serialize: bool) -> Schema:
     node = followed(resolver, node) if node is not None else None
     if isinstance(node, cst.Call) and _q(resolver, node.func) in SIMPLE_STRING:
         return Schema("string")
+    if isinstance(node, cst.Call) and _q(resolver, node.func) in BYTE_ARRAY and not node.args:
+        return Schema("bytes")
     if isinstance(node, cst.Call) and _q(resolver, node.func) in (AVRO_SER if serialize else AVRO_DESER):
         text = call_arg(node, 1, "avro_schema_string")
         value = _str(followed(resolver, text)) if text is not None else None
@@ -152,9 +158,11 @@ def _schema(resolver, node, serialize: bool) -> Schema:
         return Schema("avro", avro=value, avro_node=text)
     found = chain(resolver, node)
     if found is None:
-        raise Problem("a (de)serialization schema other than SimpleStringSchema/Json/Csv/Avro row schemas")
+        raise Problem(OTHER_SCHEMA)
     first, calls = found
     q = _q(resolver, first.func)
+    if not calls:
+        raise Problem(OTHER_SCHEMA)
     methods = [c[0] for c in calls]
     if not methods or methods[-1] != "build":
         raise Problem("a schema builder without build()")
@@ -201,7 +209,7 @@ def _schema(resolver, node, serialize: bool) -> Schema:
                 " fields); Spark's from_csv gives null fields"
             )
         return schema
-    raise Problem("a (de)serialization schema other than SimpleStringSchema/Json/Csv/Avro row schemas")
+    raise Problem(OTHER_SCHEMA)
 
 
 def _row_fields(resolver, type_info) -> list[tuple[str, str]]:
@@ -442,6 +450,7 @@ class SinkSpec:
     options: list
     schema: Schema
     notes: list = field(default_factory=list)
+    key_schema: Optional[Schema] = None  # serializes the whole element into the record key
 
 
 def sink_spec(ctx, sink) -> SinkSpec:
@@ -464,7 +473,7 @@ def sink_spec(ctx, sink) -> SinkSpec:
     found = chain(resolver, sink)
     if found is None or resolver.type_of(found[0]) != P.KAFKA_SINK_BUILDER or found[1][-1][0] != "build":
         raise Problem("a sink other than KafkaSink.builder()...build() / FlinkKafkaProducer")
-    schema = None
+    schema = key_schema = None
     for method, call in found[1][:-1]:
         arg = call_arg(call, 0)
         if method == "set_bootstrap_servers":
@@ -486,13 +495,17 @@ def sink_spec(ctx, sink) -> SinkSpec:
                     options.append(("topic", rarg))
                 elif rmethod == "set_value_serialization_schema":
                     schema = _schema(resolver, rarg, True)
+                elif rmethod == "set_key_serialization_schema":
+                    key_schema = _schema(resolver, rarg, True)
+                    if key_schema.kind not in ("string", "bytes"):
+                        raise Problem("a key serialization schema other than SimpleStringSchema/ByteArraySchema: write the key column by hand")
                 else:
                     raise Problem(f"KafkaRecordSerializationSchemaBuilder.{rmethod}() is not converted (keys, topic selectors)")
         else:
             raise Problem(f"KafkaSinkBuilder.{method}() is not converted")
     if schema is None or not any(o[0] == "topic" for o in options):
         raise Problem("KafkaSink without a topic and value serialization schema")
-    return SinkSpec(_ordered(options), schema, notes)
+    return SinkSpec(_ordered(options), schema, notes, key_schema)
 
 
 # --------------------------------------------------------------------------------------------
@@ -604,6 +617,10 @@ def element_type(resolver, call: cst.Call):
         return None
     if schema.kind == "string":
         return "STRING"
+    if schema.kind == "bytes":
+        from flink2spark.rules.pyflink._common import BYTES
+
+        return BYTES
     return schema.type_info
 
 
@@ -655,6 +672,8 @@ def type_code(ctx, schema: Schema, site) -> cst.BaseExpression:
     """The ``f2s.Types`` expression of the records a schema reads or writes."""
     if schema.kind == "string":
         return ctx.expr("{t}.STRING()", t=ctx.shim("Types"))
+    if schema.kind == "bytes":
+        return ctx.expr("{t}.PRIMITIVE_ARRAY({t}.BYTE())", t=ctx.shim("Types"))
     if schema.kind == "avro":
         fields = _avro_fields(schema)
         names = cst.List([cst.Element(cst.SimpleString(json.dumps(n))) for n, _ in fields])
@@ -679,6 +698,8 @@ def _decode(ctx, schema: Schema, site) -> tuple[str, dict]:
     F = functions(ctx)
     if schema.kind == "string":
         return '{df}.select({F}.col("value").cast("string").alias("value"))', {"F": F}
+    if schema.kind == "bytes":  # Spark's value column is binary already
+        return '{df}.select({F}.col("value"))', {"F": F}
     if schema.kind == "avro":
         from_avro = _import(ctx, "pyspark.sql.avro.functions", "from_avro")
         return '{df}.select({fa}({F}.col("value"), {s}).alias("value")).select("value.*")', {"F": F, "fa": from_avro, "s": _value(ctx, schema.avro_node, site)}
@@ -696,7 +717,7 @@ def _decode(ctx, schema: Schema, site) -> tuple[str, dict]:
 def _encode(ctx, schema: Schema, site) -> cst.BaseExpression:
     """The serialized record (a Column) of a DataFrame of the schema's fields."""
     F = functions(ctx)
-    if schema.kind == "string":
+    if schema.kind in ("string", "bytes"):
         return ctx.expr('{F}.col("value")', F=F)
     if schema.kind == "json":
         _fields(ctx, schema)
@@ -769,13 +790,22 @@ def convert_sink(ctx, stream: cst.BaseExpression, original_stream, sink) -> Opti
     site = ctx.outer
     try:
         spec = sink_spec(ctx, sink)
-        if spec.schema.kind == "string" and not _string_stream(ctx.resolver, original_stream):
-            raise Problem("SimpleStringSchema on a stream whose type is not Types.STRING(): Flink's serializer needs strings")
+        for schema in (spec.schema, spec.key_schema):
+            if schema is not None and schema.kind == "string" and not _string_stream(ctx.resolver, original_stream):
+                raise Problem("SimpleStringSchema on a stream whose type is not Types.STRING(): Flink's serializer needs strings")
+            if schema is not None and schema.kind == "bytes" and not _bytes_stream(ctx.resolver, original_stream):
+                raise Problem(
+                    "ByteArraySchema on a stream whose type is not Types.PRIMITIVE_ARRAY(Types.BYTE()): Flink's serializer needs"
+                    " byte arrays (a stream without output_type would be written as pickled bytes)"
+                )
+            if schema is not None and schema.kind != spec.schema.kind:
+                raise Problem("key and value serialization schemas of different kinds: write the key column by hand")
         type_info = type_code(ctx, spec.schema, site)
         value = _encode(ctx, spec.schema, site)
+        columns = "{v}.alias(\"key\"), {v}.alias(\"value\")" if spec.key_schema is not None else "{v}.alias(\"value\")"
 
         def write(rdd):
-            df = ctx.expr("{td}({s}, {t}).select({v}.alias(\"value\"))", td=shim(ctx, "to_dataframe"), s=rdd, t=type_info, v=value)
+            df = ctx.expr("{td}({s}, {t}).select(%s)" % columns, td=shim(ctx, "to_dataframe"), s=rdd, t=type_info, v=value)
             return ctx.expr("{w}.save()", w=_options(ctx, ctx.expr('{d}.write.format("kafka")', d=df), spec.options, site))
 
         if unbounded(ctx.resolver, original_stream):
@@ -799,6 +829,13 @@ def _string_stream(resolver, stream) -> bool:
 
     t = stream_type(resolver, stream)
     return t == "STRING" or (isinstance(t, cst.BaseExpression) and basic_type(resolver, t) == "STRING")
+
+
+def _bytes_stream(resolver, stream) -> bool:
+    from flink2spark.rules.pyflink._common import BYTES, byte_array_type, element_type as stream_type
+
+    t = stream_type(resolver, stream)
+    return t == BYTES or (isinstance(t, cst.BaseExpression) and byte_array_type(resolver, t))
 
 
 def is_kafka_sink(resolver, sink) -> bool:

@@ -9,7 +9,7 @@ block. The job name is dropped.
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import as_stream, element_type, program, spark_program, type_expression, unsupported_types
+from flink2spark.rules.pyflink._common import as_stream, container_notes, element_type, program, spark_program, type_expression, unsupported_types
 from flink2spark.rules.pyflink._time import timestamped
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -18,7 +18,7 @@ rule = Rule(
     __name__,
     matches=["DataStream.execute_and_collect"],
     summary="execute_and_collect() -> f2s.execute_and_collect(rdd, type_info) (closeable iterator of Flink's objects)",
-    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED),
+    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED, M.PF_MAP_ORDER, M.PF_ARRAY_PRINT),
     examples=[
         Example(
             program(
@@ -60,6 +60,7 @@ def convert(ctx):
     if isinstance(t, cst.BaseExpression) and unsupported_types(ctx.resolver, t):
         ctx.todo(M.PF_UNSUPPORTED, "execute_and_collect() of a type whose values are not converted yet")
         return None
+    container_notes(ctx, t, printed=False)
     known, type_info = type_expression(ctx, t, seg.original)
     if not known:
         ctx.note(M.PF_PRINT_TYPE, "execute_and_collect(): the stream's type could not be followed; elements come back as they are")

@@ -7,9 +7,25 @@ elements converted to it: ``Types.ROW([...])`` gives ``Row`` objects with fields
 floats; ``f2s.typed(collection, type_info)`` does that conversion. Types whose conversion
 changes nothing (strings, integers, booleans) need no call. The source keeps the collection's
 order, like Flink's (a parallelism-1 source).
+
+Arrays and maps: ``Types.PRIMITIVE_ARRAY(Types.BYTE())`` fields come to Python as ``bytes``,
+other arrays (``PRIMITIVE_ARRAY``, ``BASIC_ARRAY``) as lists, ``Types.MAP`` as dicts (NOTE
+F2S211: Flink's dicts have their Java HashMap's key order). Flink 2.3 itself fails on a
+collection of bare byte arrays (``type_info=Types.PRIMITIVE_ARRAY(Types.BYTE())``: byte[] is not an
+Object[]) and on ``Types.LIST``: those keep a TODO.
 """
 
-from flink2spark.rules.pyflink._common import IDENTITY_TYPES, _is_none, basic_type, program, spark_program, unsupported_types
+from flink2spark.rules.pyflink._common import (
+    IDENTITY_TYPES,
+    _is_none,
+    basic_type,
+    byte_array_type,
+    container_notes,
+    program,
+    spark_program,
+    type_kinds,
+    unsupported_types,
+)
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -17,7 +33,7 @@ rule = Rule(
     __name__,
     matches=["StreamExecutionEnvironment.from_collection"],
     summary="from_collection(xs, type_info) -> sparkContext.parallelize(xs) / parallelize(f2s.typed(xs, type_info))",
-    codes=(M.PF_UNSUPPORTED,),
+    codes=(M.PF_UNSUPPORTED, M.PF_MAP_ORDER),
     examples=[
         Example(
             program(
@@ -32,6 +48,31 @@ rule = Rule(
                 "rows = env.sparkContext.parallelize(\n"
                 '    f2s.typed([(1, "a")], f2s.Types.ROW([f2s.Types.INT(), f2s.Types.STRING()]))\n'
                 ")\n",
+                shim=True,
+            ),
+        ),
+        Example(
+            program(
+                "payloads = env.from_collection([(b'{}', 1)], Types.ROW([Types.PRIMITIVE_ARRAY(Types.BYTE()), Types.INT()]))\n"
+                "counts = env.from_collection([{'a': 1}], Types.MAP(Types.STRING(), Types.INT()))\n"
+                "blobs = env.from_collection([b'x'], Types.PRIMITIVE_ARRAY(Types.BYTE()))\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            spark_program(
+                "payloads = env.sparkContext.parallelize(\n"
+                "    f2s.typed(\n"
+                '        [(b"{}", 1)],\n'
+                "        f2s.Types.ROW([f2s.Types.PRIMITIVE_ARRAY(f2s.Types.BYTE()), f2s.Types.INT()]),\n"
+                "    )\n"
+                ")\n"
+                "# NOTE(flink2spark): F2S211 Types.MAP: Flink's maps are Java HashMaps, whose key order (in Python dicts"
+                " and printed maps) is not Python's insertion order, which the converted program keeps (same keys and values)\n"
+                "counts = env.sparkContext.parallelize(\n"
+                '    f2s.typed([{"a": 1}], f2s.Types.MAP(f2s.Types.STRING(), f2s.Types.INT()))\n'
+                ")\n"
+                "# TODO(flink2spark): F2S200 from_collection() of bare byte arrays: Flink 2.3 fails building the job"
+                " (ClassCastException: byte[] is not an Object[]); wrap each in a Types.ROW([Types.PRIMITIVE_ARRAY(Types.BYTE())])\n"
+                'blobs = env.from_collection([b"x"], f2s.Types.PRIMITIVE_ARRAY(f2s.Types.BYTE()))\n',
                 shim=True,
             ),
         ),
@@ -55,4 +96,15 @@ def convert(ctx):
     if unsupported:
         ctx.todo(M.PF_UNSUPPORTED, f"from_collection() with Types.{unsupported[0]}(): values of this type are not converted yet")
         return None
+    if byte_array_type(ctx.resolver, info[0]):
+        ctx.todo(
+            M.PF_UNSUPPORTED,
+            "from_collection() of bare byte arrays: Flink 2.3 fails building the job (ClassCastException: byte[] is not"
+            " an Object[]); wrap each in a Types.ROW([Types.PRIMITIVE_ARRAY(Types.BYTE())])",
+        )
+        return None
+    if "LIST" in type_kinds(ctx.resolver, info[0]):
+        ctx.todo(M.PF_UNSUPPORTED, "from_collection() with Types.LIST(): Flink 2.3 fails building the job (ClassCastException: Object[] is not a List)")
+        return None
+    container_notes(ctx, info[0], printed=False)
     return ctx.expr("{sc}.parallelize({typed}({xs}, {t}))", sc=sc, typed=ctx.shim("typed"), xs=collection[1], t=info[1])

@@ -30,6 +30,7 @@ rule = Rule(
         "flink.FlinkKafkaConsumer",
         "flink.FlinkKafkaProducer",
         "flink.SimpleStringSchema",
+        "flink.ByteArraySchema",
         "flink.AvroRowSerializationSchema",
         "flink.AvroRowDeserializationSchema",
         "SerializationSchemaBuilder.builder",

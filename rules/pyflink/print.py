@@ -28,7 +28,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 
-from flink2spark.rules.pyflink._common import as_stream, element_type, program, spark_program, type_expression, unsupported_types
+from flink2spark.rules.pyflink._common import as_stream, container_notes, element_type, program, spark_program, type_expression, unsupported_types
 from flink2spark.rules.pyflink._time import timestamped
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -38,7 +38,7 @@ rule = Rule(
     __name__,
     matches=["DataStream.print"],
     summary="print([identifier]) -> f2s.print(rdd, type_info, identifier=...) (Flink's format per type)",
-    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
+    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED, M.PF_MAP_ORDER, M.PF_ARRAY_PRINT, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
         Example(
             program(
@@ -60,6 +60,26 @@ rule = Rule(
                 shim=True,
             ),
         ),
+        Example(
+            program(
+                "words = env.from_collection(['a'])\n"
+                "words.map(lambda w: {w: 1}, output_type=Types.MAP(Types.STRING(), Types.INT())).print()\n"
+                "words.map(lambda w: w.encode(), output_type=Types.PRIMITIVE_ARRAY(Types.BYTE())).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            spark_program(
+                'words = env.sparkContext.parallelize(["a"])\n'
+                "# NOTE(flink2spark): F2S211 Types.MAP: Flink's maps are Java HashMaps, whose key order (in Python dicts"
+                " and printed maps) is not Python's insertion order, which the converted program keeps (same keys and values)\n"
+                "f2s.print(\n"
+                "    words.map(lambda w: {w: 1}), f2s.Types.MAP(f2s.Types.STRING(), f2s.Types.INT())\n"
+                ")\n"
+                "# NOTE(flink2spark): F2S212 print() of Types.PRIMITIVE_ARRAY() values: Flink's sink prints the Java"
+                " array's identity ([B@1b2c3d, [I@5e6f7a), the converted program the values as Python prints them (b'...', [1, 2])\n"
+                "f2s.print(words.map(lambda w: w.encode()), f2s.Types.PRIMITIVE_ARRAY(f2s.Types.BYTE()))\n",
+                shim=True,
+            ),
+        ),
     ],
     noop=["class Report:\n    def print(self, label=None):\n        return label\n\n\nReport().print('x')\n"],
 )
@@ -77,6 +97,7 @@ def convert(ctx):
         if unsupported:
             ctx.todo(M.PF_UNSUPPORTED, f"print() of Types.{unsupported[0]}() values: Flink's format for them is not converted yet")
             return None
+    container_notes(ctx, t, printed=True)
     known, type_info = type_expression(ctx, t, seg.original)
     if not known:  # a Kafka source whose record type comes from its schema (Avro)
         type_info = K.source_type(ctx, seg.original.func.value)  # type: ignore[attr-defined]

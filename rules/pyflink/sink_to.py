@@ -18,7 +18,7 @@ Java ``toString`` of pickled bytes) and every other sink (Kafka, JDBC...: other 
 """
 
 from flink2spark.rules.pyflink import _sinks as S
-from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.rules.pyflink._common import SPARK_HEAD as S_HEAD, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -35,6 +35,35 @@ rule = Rule(
     codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
     + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
+        Example(
+            program(
+                "env.from_collection(['a']).map(lambda s: s.encode(), output_type=Types.PRIMITIVE_ARRAY(Types.BYTE())).sink_to(\n"
+                "    KafkaSink.builder().set_bootstrap_servers('kafka:9092').set_record_serializer(\n"
+                "        KafkaRecordSerializationSchema.builder().set_topic('t')\n"
+                "        .set_key_serialization_schema(ByteArraySchema())\n"
+                "        .set_value_serialization_schema(ByteArraySchema()).build()\n"
+                "    ).build()\n"
+                ")\n",
+                imports="from pyflink.common import ByteArraySchema, Types\n"
+                "from pyflink.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink\n",
+            ),
+            "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
+            "from pyspark.sql import SparkSession, functions as F\n"
+            + S_HEAD
+            + "# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages"
+            " org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\n"
+            "(\n"
+            "    f2s_stream.to_dataframe(\n"
+            '        env.sparkContext.parallelize(["a"]).map(lambda s: s.encode()),\n'
+            "        f2s.Types.PRIMITIVE_ARRAY(f2s.Types.BYTE()),\n"
+            "    )\n"
+            '    .select(F.col("value").alias("key"), F.col("value").alias("value"))\n'
+            '    .write.format("kafka")\n'
+            '    .option("kafka.bootstrap.servers", "kafka:9092")\n'
+            '    .option("topic", "t")\n'
+            "    .save()\n"
+            ")\n",
+        ),
         Example(
             program(
                 "lines = env.from_collection(['a', 'b'], type_info=Types.STRING())\n"
