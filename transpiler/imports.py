@@ -67,38 +67,15 @@ def uses_name(module: cst.Module, name: str) -> bool:
     return name in _used_names(module)
 
 
-def _used_names(module: cst.Module) -> set[str]:
+def _used_names(module: cst.Module, skip_marked: str | None = None) -> set[str]:
+    """Names the module uses outside imports; with ``skip_marked``, not counting statements
+    that carry a ``# TODO(flink2spark): <skip_marked>`` comment."""
     names: set[str] = set()
+    prefix = f"# TODO(flink2spark): {skip_marked} "
 
     class V(cst.CSTVisitor):
-        def visit_Import(self, node) -> bool:
-            return False
-
-        def visit_ImportFrom(self, node) -> bool:
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            names.add(node.value)
-
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)
-            return False
-
-    module.visit(V())
-    return names
-
-
-def _names_used_outside(module: cst.Module, todo_code: str) -> set[str]:
-    """Names used in statements that do not carry a ``# TODO(flink2spark): <todo_code>`` comment."""
-    names: set[str] = set()
-    prefix = f"# TODO(flink2spark): {todo_code} "
-
-    class V(cst.CSTVisitor):
-        def _marked(self, node) -> bool:
-            return any(ln.comment is not None and ln.comment.value.startswith(prefix) for ln in getattr(node, "leading_lines", ()))
-
         def visit_SimpleStatementLine(self, node) -> bool:
-            return not self._marked(node)
+            return skip_marked is None or not any(ln.comment is not None and ln.comment.value.startswith(prefix) for ln in node.leading_lines)
 
         def visit_Import(self, node) -> bool:
             return False
@@ -139,7 +116,7 @@ def mark_leftover_imports(
     """
     exports = A.EXPORTS if exports is None else exports
     used = _used_names(module)
-    outside_table = _names_used_outside(module, table_code) if table_code else used
+    outside_table = _used_names(module, skip_marked=table_code) if table_code else used
     found: list[tuple[cst.CSTNode, str, str]] = []
     header = {ln.comment.value for ln in module.header if ln.comment is not None}
 
