@@ -339,3 +339,17 @@ def test_flink_1_12_simple_string_encoder_is_the_string_encoder():
     )
     assert "write_rows" in result.output and not codes(result)
     assert "SimpleStringEncoder" not in result.output
+
+
+def test_async_io_is_marked_where_it_stands():
+    result = convert(
+        "\n\nclass Lookup(AsyncFunction):\n"
+        "    async def async_invoke(self, value):\n"
+        "        return [value]\n\n\n"
+        "ds = env.from_collection([1, 2], type_info=Types.INT())\n"
+        "out = AsyncDataStream.unordered_wait(ds, Lookup(), Time.seconds(5), 10, Types.INT())\n",
+        head="from pyflink.common import Time\nfrom pyflink.datastream import AsyncDataStream, AsyncFunction\n" + HEAD,
+    )
+    todo = [m for m in result.markers if m.code == "F2S200"]
+    assert len(todo) == 1 and "mapPartitions" in todo[0].message
+    assert todo[0].line == 2 + HEAD.count("\n") + 9  # the AsyncDataStream line
