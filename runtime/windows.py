@@ -56,6 +56,15 @@ NO_TIMESTAMP = -9223372036854775808  # Long.MIN_VALUE: PyFlink's timestamp of a 
 MIN_WATERMARK = NO_TIMESTAMP  # no watermark yet
 
 
+class Generic(object):
+    """Base of the shim classes whose PyFlink counterparts are ``typing.Generic``: programs write
+    ``ProcessWindowFunction[IN, OUT, KEY, W]`` in bases and ``Context[TimeWindow]`` or
+    ``ValueState[int]`` in annotations, which Python evaluates; here they mean the class itself."""
+
+    def __class_getitem__(cls, item):
+        return cls
+
+
 # ---------------------------------------------------------------------------------------------
 # Durations and watermark strategies (PyFlink's pyflink.common.Duration/Time/WatermarkStrategy)
 
@@ -451,8 +460,9 @@ class SessionWindowTimeGapExtractor(object):
 # Window functions
 
 
-class _Context(object):
-    """What ``ProcessWindowFunction.process`` gets as ``context``."""
+class _Context(Generic):
+    """What ``ProcessWindowFunction.process`` gets as ``context`` (``Context[TimeWindow]`` in
+    annotations: PyFlink's is generic)."""
 
     def __init__(self, window):
         self._window = window
@@ -469,14 +479,14 @@ class _Context(object):
         return MAX_WATERMARK  # windows fire at the end of the bounded input
 
 
-class ProcessWindowFunction(object):
+class ProcessWindowFunction(Generic):
     """``pyflink.datastream.functions.ProcessWindowFunction`` (base dropped by the conversion;
     ``ProcessWindowFunction.Context`` stays usable in annotations)."""
 
     Context = _Context
 
 
-class ProcessAllWindowFunction(object):
+class ProcessAllWindowFunction(Generic):
     Context = _Context
 
 
