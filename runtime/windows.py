@@ -522,6 +522,13 @@ class Windows(object):
         self._keyed = keyed
         self._timestamped = timestamped
         self._batch = batch
+        self._late_data = False
+
+    def side_output_late_data(self, output_tag):
+        """``side_output_late_data(tag)``: on a bounded input no element is late (the watermark
+        passes the windows only at the end), so ``get_side_output(tag)`` of the results is empty."""
+        self._late_data = True
+        return self
 
     # -- the windows of each key ---------------------------------------------------------------
     def _fire(self, emit):
@@ -566,8 +573,12 @@ class Windows(object):
         fired = stream.mapPartitionsWithIndex(number).groupByKey().flatMap(windows_of)
         ordered = fired.sortBy(lambda r: r[0], numPartitions=max(self._stream.getNumPartitions(), 1))
         if assigner.count and not timestamped:
-            return ordered.map(lambda r: r[2])
-        return ordered.map(lambda r: (r[1], r[2]))
+            results = ordered.map(lambda r: r[2])
+        else:
+            results = ordered.map(lambda r: (r[1], r[2]))
+        if self._late_data:  # what process.side_output reads: no (tag, timestamp, value) record
+            results._f2s_tagged = (results.context.emptyRDD(), timestamped)
+        return results
 
     # -- window functions (closures capture no RDD: only the function objects) ---------------
     def reduce(self, reduce_function, window_function=None):
