@@ -251,6 +251,13 @@ _CHATTER = [
     re.compile(r"^Program execution finished$"),
     re.compile(r"^Job with JobID [0-9a-f]+ has finished\.$"),
     re.compile(r"^Job Runtime: \d+ ms$"),
+    # Python library log records, printed bare by programs that call
+    # logging.basicConfig(stream=sys.stdout, format="%(message)s"): PyFlink's type
+    # extraction and optional-module probes, py4j's gateway (Flink and Spark alike)
+    re.compile(r"^Using Any for unsupported type: "),
+    re.compile(r"^No module named '?google\.cloud\.bigquery_storage_v1'?$"),
+    re.compile(r"^PYFLINK_CYTHON_ENABLED"),
+    re.compile(r"^(?:Closing down clientserver connection|Callback Server Starting|Socket listening on|Error while receiving\.|Closing down callback connection)"),
 ]
 
 
@@ -318,7 +325,10 @@ _HOUR_BUCKET = re.compile(r"(^|/)\d{4}-\d\d-\d\d--\d\d(/|$)")
 
 def normalize_time_buckets(files: dict[str, list[str]]) -> dict[str, list[str]]:
     """``read_output_files`` keys with date-time bucket folders as ``<yyyy-MM-dd--HH>``."""
-    return {_HOUR_BUCKET.sub(r"\1<yyyy-MM-dd--HH>\2", k): v for k, v in files.items()}
+    out: dict[str, list[str]] = {}
+    for k, v in files.items():  # a run that crosses an hour writes two buckets: one pattern
+        out.setdefault(_HOUR_BUCKET.sub(r"\1<yyyy-MM-dd--HH>\2", k), []).extend(v)
+    return {k: sorted(v) for k, v in out.items()}
 
 
 # --- fixtures/pyflink/<name>/: input.py, fixture.json, expected_stdout.txt, expected_files/ ---

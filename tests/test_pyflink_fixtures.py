@@ -1,14 +1,12 @@
 """PyFlink fixtures (fixtures/pyflink/*/): converted programs give real Flink's output.
 
-For every fixture whose conversion leaves no TODO: its conversion matches the snapshot
+Every fixture converts with no TODO: its conversion matches the snapshot
 ``converted.py`` in the fixture folder (converting that again changes nothing), and the
 converted program, run on a local Spark session, prints what Flink 2.3 printed
 (``expected_stdout.txt``, recorded by ``tests/flink_reference.py``): both normalized with
 ``normalize_flink_print`` and compared as multisets.
 
-The fixtures still using constructs without a conversion are listed in ``NOT_YET_CONVERTED``
-with the reason; for them the test checks that every construct left is marked (status
-"partial", every TODO with a code, every PyFlink import with a TODO beside it).
+How constructs without a conversion are marked is tested in ``test_pyflink_engine.py``.
 
 Refresh snapshots after an intended change with
 ``pytest tests/test_pyflink_fixtures.py --snapshot-update`` and review the diff.
@@ -18,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import re
 import runpy
 import sys
 from collections import Counter
@@ -32,13 +29,6 @@ from flink2spark.transpiler.engine import convert_source
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "pyflink"
 FIXTURES = sorted(p for p in ROOT.iterdir() if (p / "input.py").is_file())
 
-_WINDOWS = "event-time windows and watermarks"
-NOT_YET_CONVERTED = {
-}
-CONVERTED = [p for p in FIXTURES if p.name not in NOT_YET_CONVERTED]
-PENDING = [p for p in FIXTURES if p.name in NOT_YET_CONVERTED]
-
-TODO_LINE = re.compile(r"^\s*# TODO\(flink2spark\): (F2S\d{3}) \S")
 
 
 def _ids(p: Path) -> str:
@@ -51,12 +41,10 @@ def _convert(fixture: Path):
 
 def test_every_fixture_is_listed_once():
     names = {p.name for p in FIXTURES}
-    assert len(names) >= 20
-    assert set(NOT_YET_CONVERTED) <= names, set(NOT_YET_CONVERTED) - names
-    assert len(CONVERTED) >= 5
+    assert len(names) == len(FIXTURES) >= 20
 
 
-@pytest.mark.parametrize("fixture", CONVERTED, ids=_ids)
+@pytest.mark.parametrize("fixture", FIXTURES, ids=_ids)
 def test_conversion_snapshot(fixture: Path, snapshot):
     result = _convert(fixture)
     assert result.output is not None, result.markers
@@ -68,7 +56,7 @@ def test_conversion_snapshot(fixture: Path, snapshot):
     assert convert_source(result.output, "converted.py").output == result.output
 
 
-@pytest.mark.parametrize("fixture", CONVERTED, ids=_ids)
+@pytest.mark.parametrize("fixture", FIXTURES, ids=_ids)
 def test_converted_program_prints_what_flink_printed(fixture: Path, spark, tmp_path):
     converted = fixture / "converted.py"
     if not converted.exists():
@@ -87,23 +75,3 @@ def test_converted_program_prints_what_flink_printed(fixture: Path, spark, tmp_p
     # files written by file sinks: same folders, part-file name patterns and lines as Flink's
     _, want_files = read_expected(fixture)
     assert normalize_time_buckets(read_output_files(tmp_path)) == normalize_time_buckets(want_files)
-
-
-@pytest.mark.parametrize("fixture", PENDING, ids=_ids)
-def test_not_yet_converted_fixture_is_marked(fixture: Path):
-    """Constructs without a conversion stay in place, each with a coded TODO."""
-    result = _convert(fixture)
-    assert result.output is not None, result.markers
-    assert result.status == "partial", f"{fixture.name} converts now: move it out of NOT_YET_CONVERTED"
-    todos = [m for m in result.markers if m.severity == "todo"]
-    assert todos and all(re.fullmatch(r"F2S\d{3}", m.code) and m.message for m in todos)
-    lines = result.output.splitlines()
-    comments = [TODO_LINE.match(line) for line in lines]
-    assert {c.group(1) for c in comments if c} == {m.code for m in todos}
-    assert "DataSet" not in "\n".join(m.message for m in todos)
-    for i, line in enumerate(lines):
-        if re.match(r"\s*(from|import) pyflink", line):
-            above = [ln for ln in lines[:i] if ln.strip()][-1]
-            assert TODO_LINE.match(above), f"{fixture.name}: PyFlink import without a TODO: {line}"
-    # converting the partial output again changes nothing (no marker is repeated)
-    assert convert_source(result.output, "converted.py").output == result.output

@@ -509,6 +509,10 @@ class Converter(cst.CSTTransformer):
             )
             return updated
         q = self.resolver.qualified_name(func)
+        unconverted = getattr(self.model, "UNCONVERTED_CALLS", {})
+        if q in unconverted:
+            self.mark(original, "todo", self.codes["unsupported"], unconverted[q])
+            return updated
         if q in self.model.ENTRY_POINTS:
             rule = self.table.get(("flink", q.rsplit(".", 1)[1]))
             if rule is None or rule.id in self.disabled:

@@ -67,10 +67,16 @@ def uses_name(module: cst.Module, name: str) -> bool:
     return name in _used_names(module)
 
 
-def _used_names(module: cst.Module) -> set[str]:
+def _used_names(module: cst.Module, skip_marked: str | None = None) -> set[str]:
+    """Names the module uses outside imports; with ``skip_marked``, not counting statements
+    that carry a ``# TODO(flink2spark): <skip_marked>`` comment."""
     names: set[str] = set()
+    prefix = f"# TODO(flink2spark): {skip_marked} "
 
     class V(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, node) -> bool:
+            return skip_marked is None or not any(ln.comment is not None and ln.comment.value.startswith(prefix) for ln in node.leading_lines)
+
         def visit_Import(self, node) -> bool:
             return False
 
@@ -88,16 +94,29 @@ def _used_names(module: cst.Module) -> set[str]:
     return names
 
 
+def _bound_name(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    return (dotted(alias.name) or "").split(".")[0]
+
+
 def mark_leftover_imports(
-    module: cst.Module, todo_code: str, message: str | None = None, exports: dict[str, tuple[str, ...]] | None = None
+    module: cst.Module,
+    todo_code: str,
+    message: str | None = None,
+    exports: dict[str, tuple[str, ...]] | None = None,
+    table_code: str | None = None,
 ) -> tuple[cst.Module, list[tuple[cst.CSTNode, str, str]]]:
     """Drop unused Flink star imports; put a TODO beside every Flink import still present.
 
     ``exports``: what each module exports (the API model's ``EXPORTS``; DataSet's by default).
+    ``table_code``: the TODO code of statements left with the Table API part of a program; an
+    import whose names only those statements use says so.
     Returns the module and (statement, code, message) for each TODO added, for the report.
     """
     exports = A.EXPORTS if exports is None else exports
     used = _used_names(module)
+    outside_table = _used_names(module, skip_marked=table_code) if table_code else used
     found: list[tuple[cst.CSTNode, str, str]] = []
     header = {ln.comment.value for ln in module.header if ln.comment is not None}
 
@@ -118,7 +137,14 @@ def mark_leftover_imports(
                         continue
                     if _flink_module(mod):
                         names = ", ".join(dotted(a.name) or "" for a in small.names)  # type: ignore[union-attr]
-                        notes.append((todo_code, message or f"{names} from {mod} is still used: convert the remaining uses by hand"))
+                        bound = {_bound_name(a) for a in small.names}  # type: ignore[union-attr]
+                        if message is None and table_code and (mod or "").startswith("pyflink.table"):
+                            why = "is the Table API, not converted yet: convert it with the Table API part"
+                        elif message is None and table_code and bound & used and not bound & outside_table:
+                            why = f"is still used by the Table API part ({table_code}): convert them with it"
+                        else:
+                            why = "is still used: convert the remaining uses by hand"
+                        notes.append((todo_code, message or f"{names} from {mod} {why}"))
                 elif isinstance(small, cst.Import):
                     mods = [dotted(a.name) for a in small.names if _flink_module(dotted(a.name))]
                     if mods:
