@@ -47,6 +47,7 @@ import time
 from enum import Enum
 
 from flink2spark.runtime.datastream import RuntimeContext
+from flink2spark.runtime.windows import Generic
 
 __all__ = [
     "TimeDomain",
@@ -254,7 +255,7 @@ class _Store(object):
         return self.tables.setdefault(name, {})
 
 
-class _State(object):
+class _State(Generic):
     def __init__(self, store, descriptor):
         self._store = store
         self._descriptor = descriptor
@@ -371,7 +372,7 @@ class MapState(_State):
 _STATES = {"value": ValueState, "list": ListState, "map": MapState, "reducing": ReducingState, "aggregating": AggregatingState}
 
 
-class BroadcastState(object):
+class BroadcastState(Generic):
     """Broadcast state of one parallel instance (a dict per descriptor name)."""
 
     def __init__(self, data):
@@ -538,7 +539,7 @@ class KeyedCoProcessFunction(ProcessFunction):
     pass
 
 
-class BroadcastProcessFunction(_Function):
+class BroadcastProcessFunction(_Function, Generic):
     Context = Context
     ReadOnlyContext = Context
 

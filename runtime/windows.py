@@ -56,6 +56,15 @@ NO_TIMESTAMP = -9223372036854775808  # Long.MIN_VALUE: PyFlink's timestamp of a 
 MIN_WATERMARK = NO_TIMESTAMP  # no watermark yet
 
 
+class Generic(object):
+    """Base of the shim classes whose PyFlink counterparts are ``typing.Generic``: programs write
+    ``ProcessWindowFunction[IN, OUT, KEY, W]`` in bases and ``Context[TimeWindow]`` or
+    ``ValueState[int]`` in annotations, which Python evaluates; here they mean the class itself."""
+
+    def __class_getitem__(cls, item):
+        return cls
+
+
 # ---------------------------------------------------------------------------------------------
 # Durations and watermark strategies (PyFlink's pyflink.common.Duration/Time/WatermarkStrategy)
 
@@ -451,8 +460,9 @@ class SessionWindowTimeGapExtractor(object):
 # Window functions
 
 
-class _Context(object):
-    """What ``ProcessWindowFunction.process`` gets as ``context``."""
+class _Context(Generic):
+    """What ``ProcessWindowFunction.process`` gets as ``context`` (``Context[TimeWindow]`` in
+    annotations: PyFlink's is generic)."""
 
     def __init__(self, window):
         self._window = window
@@ -469,14 +479,14 @@ class _Context(object):
         return MAX_WATERMARK  # windows fire at the end of the bounded input
 
 
-class ProcessWindowFunction(object):
+class ProcessWindowFunction(Generic):
     """``pyflink.datastream.functions.ProcessWindowFunction`` (base dropped by the conversion;
     ``ProcessWindowFunction.Context`` stays usable in annotations)."""
 
     Context = _Context
 
 
-class ProcessAllWindowFunction(object):
+class ProcessAllWindowFunction(Generic):
     Context = _Context
 
 
@@ -512,6 +522,13 @@ class Windows(object):
         self._keyed = keyed
         self._timestamped = timestamped
         self._batch = batch
+        self._late_data = False
+
+    def side_output_late_data(self, output_tag):
+        """``side_output_late_data(tag)``: on a bounded input no element is late (the watermark
+        passes the windows only at the end), so ``get_side_output(tag)`` of the results is empty."""
+        self._late_data = True
+        return self
 
     # -- the windows of each key ---------------------------------------------------------------
     def _fire(self, emit):
@@ -556,8 +573,12 @@ class Windows(object):
         fired = stream.mapPartitionsWithIndex(number).groupByKey().flatMap(windows_of)
         ordered = fired.sortBy(lambda r: r[0], numPartitions=max(self._stream.getNumPartitions(), 1))
         if assigner.count and not timestamped:
-            return ordered.map(lambda r: r[2])
-        return ordered.map(lambda r: (r[1], r[2]))
+            results = ordered.map(lambda r: r[2])
+        else:
+            results = ordered.map(lambda r: (r[1], r[2]))
+        if self._late_data:  # what process.side_output reads: no (tag, timestamp, value) record
+            results._f2s_tagged = (results.context.emptyRDD(), timestamped)
+        return results
 
     # -- window functions (closures capture no RDD: only the function objects) ---------------
     def reduce(self, reduce_function, window_function=None):

@@ -353,3 +353,30 @@ def test_async_io_is_marked_where_it_stands():
     todo = [m for m in result.markers if m.code == "F2S200"]
     assert len(todo) == 1 and "mapPartitions" in todo[0].message
     assert todo[0].line == 2 + HEAD.count("\n") + 9  # the AsyncDataStream line
+
+
+def test_sink_arguments_may_use_builtins_but_not_names_that_change():
+    body = (
+        "import sys\n\n"
+        "def main():\n"
+        "    words = env.from_collection(['a'], type_info=Types.STRING())\n"
+        "    sink = FileSink.for_row_format(sys.argv[1] if len(sys.argv) > 1 else '/tmp/o', Encoder.simple_string_encoder()).build()\n"
+        "{shadow}"
+        "    words.sink_to(sink)\n"
+    )
+    result = convert(body.format(shadow=""), head=_SINK_HEAD)
+    assert "write_rows" in result.output and "F2S240" not in codes(result)
+    # `len` means something else where the sink is written: the sink stays
+    result = convert(body.format(shadow="    len = lambda x: 0\n"), head=_SINK_HEAD)
+    assert "write_rows" not in result.output and "F2S240" in codes(result)
+
+
+def test_sink_left_with_a_todo_stays_as_it_is_when_converted_again():
+    # convert() checks that converting the output again changes nothing
+    result = convert(
+        "words = env.from_collection(['a'], type_info=Types.STRING())\n"
+        "sink = FileSink.for_bulk_format('/tmp/o', None).build()\n"
+        "words.sink_to(sink)\n",
+        head=_SINK_HEAD,
+    )
+    assert [m.message.split(" (")[0] for m in result.markers if m.code == "F2S240"] == ["FileSink.for_bulk_format"]

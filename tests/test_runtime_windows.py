@@ -70,3 +70,15 @@ def test_rolling_reduce_keeps_the_latest_timestamp(sc):
     keyed = W.keyed(sc.parallelize([(1, ("k", 1)), (2, ("k", 2)), (3, ("j", 5)), (4, ("k", 3))], 2), lambda v: v[0])
     out = f2s.rolling_reduce(keyed, W.reducing_values(lambda a, b: (a[0], a[1] + b[1]))).collect()
     assert out == [(1, ("k", 1)), (2, ("k", 3)), (3, ("j", 5)), (4, ("k", 6))]
+
+
+def test_classes_generic_in_pyflink_take_type_arguments():
+    # PyFlink declares these typing.Generic: programs subscript them in bases and annotations
+    from flink2spark.runtime import process
+
+    assert f2s.ProcessWindowFunction.Context[f2s.TimeWindow] is f2s.ProcessWindowFunction.Context
+    assert f2s.ProcessWindowFunction[tuple, str, str, f2s.TimeWindow] is f2s.ProcessWindowFunction
+    assert f2s.ProcessAllWindowFunction.Context[f2s.TimeWindow] is f2s.ProcessAllWindowFunction.Context
+    assert process.ValueState[int] is process.ValueState and process.MapState[str, int] is process.MapState
+    assert process.ListState[int] is process.ListState
+    assert process.KeyedBroadcastProcessFunction[str, int, int, str] is process.KeyedBroadcastProcessFunction

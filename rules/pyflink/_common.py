@@ -6,7 +6,7 @@ from typing import Optional, Union
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ScopeProvider
+from libcst.metadata import BuiltinAssignment, ScopeProvider
 
 from flink2spark.transpiler import pyflink_model as P
 
@@ -433,9 +433,23 @@ def visible_at(ctx, node: cst.BaseExpression, site: cst.CSTNode) -> bool:
         if isinstance(parent, cst.Arg) and parent.keyword is name:
             continue
         refs = set(resolver.referents(name))
-        if not refs or scope is None or refs != set(scope[name.value]):
+        if scope is None:
+            return False
+        if not refs and _builtin(resolver, name) and all(isinstance(a, BuiltinAssignment) for a in scope[name.value]):
+            continue  # a builtin (len, str...) not shadowed at either place
+        if not refs or refs != set(scope[name.value]):
             return False
     return True
+
+
+def _builtin(resolver, name: cst.Name) -> bool:
+    """Whether ``name`` refers to a Python builtin where it stands."""
+    try:
+        here = resolver.meta(ScopeProvider, name)
+    except KeyError:
+        return False
+    found = list(here[name.value]) if here is not None else []
+    return bool(found) and all(isinstance(a, BuiltinAssignment) for a in found)
 
 
 class _MapNames(cst.CSTTransformer):

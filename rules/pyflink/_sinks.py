@@ -18,6 +18,7 @@ from typing import Optional
 import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor
 
+from flink2spark.rules.pyflink._time import timestamped
 from flink2spark.rules.pyflink._common import PICKLED, as_stream, call_arg, consumed_as, element_type, followed, type_expression, unsupported_types, visible_at
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -294,7 +295,7 @@ def convert_sink(ctx):
     from flink2spark.rules.pyflink import _kafka
 
     if _kafka.is_kafka_sink(ctx.resolver, sink) and ctx.is_statement:
-        stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
+        stream = _values(ctx, as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type), seg.original.func.value)
         return _kafka.convert_sink(ctx, stream, seg.original.func.value, sink)
     problem = sink_problem(ctx, seg.original, sink)
     if problem is not None:
@@ -303,5 +304,13 @@ def convert_sink(ctx):
     if not ctx.is_statement:
         ctx.todo(M.PF_UNSUPPORTED, f"the DataStreamSink that {method}() returns is used: Spark's write returns nothing")
         return None
-    stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
+    stream = _values(ctx, as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type), seg.original.func.value)
     return write_rows(ctx, stream, seg.original.func.value, sink, seg.original)
+
+
+def _values(ctx, stream: cst.BaseExpression, original_stream: cst.BaseExpression) -> cst.BaseExpression:
+    """The records of a stream whose records carry timestamps (``(timestamp, value)`` pairs,
+    see ``_time``) are the values: sinks write those, as Flink's do."""
+    if timestamped(ctx.resolver, original_stream):
+        return ctx.expr("{s}.values()", s=stream)
+    return stream

@@ -51,6 +51,8 @@ def convert(ctx):
     found = S.consumed_by_sink(ctx, call)
     if found is None and S.consumed_as(ctx, call, lambda resolver, arg: _sink_of_table_stream(ctx, arg)) is not None:
         return None  # the sink of a stream from the Table API: its sink_to() carries the TODO (F2S210)
+    if found is None and S.consumed_as(ctx, call, lambda resolver, arg: _sink_left_with_todo(ctx, arg)) is not None:
+        return None  # a converted program: the sink_to() that reads the sink kept its TODO
     if found is None:
         ctx.todo(M.PF_FILE_UNSUPPORTED, "a file sink used other than as the sink of sink_to()/add_sink(): convert it by hand")
         return None
@@ -66,3 +68,16 @@ def _sink_of_table_stream(ctx, arg: cst.Arg) -> bool:
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in ("sink_to", "add_sink")):
         return False
     return call.args[0] is arg and ctx.conv.table_bridge(call.func.value) is not None
+
+
+def _sink_left_with_todo(ctx, arg: cst.Arg) -> bool:
+    """``arg`` is the sink of a ``sink_to``/``add_sink`` call that an earlier conversion left
+    with a TODO (converting a converted program again adds nothing)."""
+    call = ctx.resolver.parent(arg)
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in ("sink_to", "add_sink")):
+        return False
+    stmt = call
+    while stmt is not None and not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        stmt = ctx.resolver.parent(stmt)
+    comments = [ln.comment.value for ln in getattr(stmt, "leading_lines", ()) if ln.comment is not None]
+    return call.args[0] is arg and any(c.startswith("# TODO(flink2spark):") for c in comments)
