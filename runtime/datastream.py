@@ -17,6 +17,8 @@ Public API
     Descriptions of PyFlink type information (``Types.ROW([...])``, ``Types.TUPLE([...])``,
     ``Types.STRING()``...): they decide how values cross the Java boundary and how ``print``
     formats them.
+``Instant``
+    PyFlink's ``pyflink.common.time.Instant`` (the values of ``Types.INSTANT()``).
 ``typed(elements, type_info) -> list``
     ``from_collection(elements, type_info)``: the elements as Flink hands them to Python.
 ``decoded(type_info) -> function``
@@ -43,17 +45,21 @@ Parts of ``Row`` and ``RowKind`` are adapted from Apache Flink's ``pyflink/commo
 from __future__ import annotations
 
 import builtins
+import calendar
 import copy
+import datetime
 import decimal
 import functools
 import math
 import struct
+import time
 from enum import Enum
 
 __all__ = [
     "Row",
     "RowKind",
     "Types",
+    "Instant",
     "typed",
     "decoded",
     "print",
@@ -272,8 +278,9 @@ class TypeInformation(object):
 
 _INTEGERS = ("BYTE", "SHORT", "INT", "LONG", "BIG_INT")
 _ARRAYS = ("PRIMITIVE_ARRAY", "BASIC_ARRAY", "LIST")
+_TEMPORAL = ("SQL_DATE", "SQL_TIME", "SQL_TIMESTAMP", "INSTANT", "BIG_DEC")
 _SUPPORTED = frozenset(
-    _INTEGERS + ("STRING", "CHAR", "BOOLEAN", "FLOAT", "DOUBLE", "PICKLED_BYTE_ARRAY", "ROW", "TUPLE", "MAP") + _ARRAYS
+    _INTEGERS + _TEMPORAL + ("STRING", "CHAR", "BOOLEAN", "FLOAT", "DOUBLE", "PICKLED_BYTE_ARRAY", "ROW", "TUPLE", "MAP") + _ARRAYS
 )
 
 
@@ -352,12 +359,182 @@ def _float32(x):
     return struct.unpack("f", struct.pack("f", x))[0]
 
 
-def _to_flink(value, type_info):
-    """``value`` as Flink hands it to the next Python operator after a Java boundary (a source,
-    a collect sink): encoded with ``type_info`` and decoded again."""
+# ---------------------------------------------------------------------------------------------
+# Dates, times and decimals (Types.SQL_DATE/SQL_TIME/SQL_TIMESTAMP/INSTANT/BIG_DEC)
+#
+# Two ways into Flink, both measured on PyFlink 2.3 (tests/test_runtime_datastream.py):
+# ``from_collection`` converts the elements with the type's ``to_internal_type`` in Python and
+# makes Java objects of them (java.sql.Date/Time/Timestamp in the JVM's time zone, Instant,
+# BigDecimal); a Python operator's output goes through PyFlink's coders (TimeCoder and
+# TimestampCoder(3) keep milliseconds, a timestamp's wall clock is taken as UTC). Coming back to
+# Python, a timestamp's seconds pass through a C int: outside 1901-12-13 20:45:52 ..
+# 2038-01-19 03:14:07 they wrap around, and a pre-1970 timestamp with milliseconds fails.
+
+
+class Instant(object):
+    """``pyflink.common.time.Instant`` (seconds and nanoseconds since the epoch), with PyFlink's
+    ``to_epoch_milli`` as it is (``nanos // 1000_1000`` for negative seconds: Flink 2.3 turns
+    ``Instant(-1, 500000000)`` into ``Instant<-1, 49000000>``)."""
+
+    def __init__(self, seconds, nanos):
+        self.seconds = seconds
+        self.nanos = nanos
+
+    def to_epoch_milli(self):
+        if self.seconds < 0 < self.nanos:
+            return (self.seconds + 1) * 1000 + self.nanos // 1000_1000 - 1000
+        return self.seconds * 1000 + self.nanos // 1000_000
+
+    @staticmethod
+    def of_epoch_milli(epoch_milli):
+        return Instant(epoch_milli // 1000, epoch_milli % 1000 * 1000_000)
+
+    def __eq__(self, other):
+        return self.__class__ == other.__class__ and self.seconds == other.seconds and self.nanos == other.nanos
+
+    def __hash__(self):
+        return hash((self.seconds, self.nanos))
+
+    def __repr__(self):
+        return "Instant<{}, {}>".format(self.seconds, self.nanos)
+
+
+_EPOCH = datetime.datetime(1970, 1, 1)
+_GREGORIAN_START = datetime.date(1582, 10, 15).toordinal()  # java.util's Julian calendar before
+
+
+def _trunc_div(a, b):
+    q = abs(a) // b
+    return q if a >= 0 else -q
+
+
+def _java_date(d):
+    """java.sql.Date.toString of the day ``d`` (a proleptic Gregorian date): Java shows days
+    before 1582-10-15 in the Julian calendar (Flink prints date(1, 1, 1) as 0001-01-03)."""
+    ordinal = d.toordinal()
+    if ordinal >= _GREGORIAN_START:
+        return "%04d-%02d-%02d" % (d.year, d.month, d.day)
+    jdn = ordinal + 1721425  # Julian day number
+    c = jdn + 32082
+    dd = (4 * c + 3) // 1461
+    e = c - 1461 * dd // 4
+    mm = (5 * e + 2) // 153
+    day, month, year = e - (153 * mm + 2) // 5 + 1, mm + 3 - 12 * (mm // 10), dd - 4800 + mm // 10
+    return "%04d-%02d-%02d" % (year, month, day)
+
+
+def _flink_date(value):
+    """SQL_DATE: DateTypeInfo/DateCoder keep ``value.toordinal()`` (a datetime loses its time)."""
+    return datetime.date.fromordinal(value.toordinal())
+
+
+def _flink_time(value, source):
+    """SQL_TIME in milliseconds. From a collection, TimeTypeInfo.to_internal_type shifts an
+    aware time to the JVM's zone (as it was in 1970); the coders drop tzinfo."""
+    millis = ((value.hour * 60 + value.minute) * 60 + value.second) * 1000 + value.microsecond // 1000
+    if source and value.tzinfo is not None:
+        offset = value.utcoffset() or datetime.timedelta()
+        local = calendar.timegm(time.localtime(0)) * 1000
+        millis += local - (offset.days * 86400 + offset.seconds) * 1000 - offset.microseconds // 1000
+        if not 0 <= millis < 86400000:  # not measured on Flink
+            raise NotImplementedError("flink2spark: Types.SQL_TIME() value %r crosses midnight in the JVM's time zone" % (value,))
+    seconds, millis = divmod(millis, 1000)
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return datetime.time(hours, minutes, seconds, millis * 1000)
+
+
+def _timestamp_millis(value, source):
+    """The Java Timestamp's wall clock, as milliseconds from 1970-01-01 00:00 of that clock.
+    From a collection (TimestampTypeInfo.to_internal_type): a naive value is local time, an
+    aware one an instant, shown in the JVM's (local) zone. From a Python operator
+    (TimestampCoder): the wall clock as it is, tzinfo dropped, seconds truncated toward zero."""
+    if source:
+        seconds = int(calendar.timegm(value.utctimetuple()) if value.tzinfo else time.mktime(value.timetuple()))
+        wall = datetime.datetime.fromtimestamp(seconds).replace(microsecond=value.microsecond)
+        return (wall - _EPOCH) // datetime.timedelta(milliseconds=1)
+    seconds = int(value.replace(tzinfo=datetime.timezone.utc).timestamp())
+    return seconds * 1000 + value.microsecond // 1000
+
+
+def _timestamp_from_millis(millis):
+    """What PyFlink's TimestampCoder gives Python for a Java Timestamp (C int seconds)."""
+    seconds = _trunc_div(millis, 1000)
+    rest = millis - seconds * 1000
+    seconds = (seconds + 2**31) % 2**32 - 2**31
+    if rest < 0:
+        raise ValueError("microsecond must be in 0..999999")
+    return _EPOCH + datetime.timedelta(seconds=seconds, microseconds=rest * 1000)
+
+
+def _flink_timestamp(value, source):
+    millis = _timestamp_millis(value, source)
+    if not source:
+        return _timestamp_from_millis(millis)  # a Python operator's output: as Flink decodes it
+    try:
+        result = _timestamp_from_millis(millis)
+    except ValueError:
+        result = None
+    if result is None or (result - _EPOCH) // datetime.timedelta(milliseconds=1) != millis:
+        # Flink's source keeps the Java value (print shows it) while Python operators would
+        # get another one or fail: one list of values cannot be both
+        raise NotImplementedError(
+            "flink2spark: Types.SQL_TIMESTAMP() value %r: Flink prints it as %s but its Python operators get"
+            " another value (seconds outside a C int, or milliseconds before 1970); not converted" % (value, _java_timestamp(millis))
+        )
+    return result
+
+
+def _java_timestamp(millis):
+    """java.sql.Timestamp.toString: ``2024-01-31 10:00:00.0``, ``... 10:00:05.12``."""
+    wall = _EPOCH + datetime.timedelta(milliseconds=millis)
+    fraction = ("%03d" % (wall.microsecond // 1000)).rstrip("0") or "0"
+    return "%s %02d:%02d:%02d.%s" % (_java_date(wall.date()), wall.hour, wall.minute, wall.second, fraction)
+
+
+def _flink_instant(value, source):
+    """INSTANT: from a collection InstantTypeInfo keeps milliseconds (to_epoch_milli); the
+    coders keep seconds and nanoseconds."""
+    if not isinstance(value, Instant):
+        raise TypeError("Types.INSTANT() needs Instant values, not %r" % (value,))
+    return Instant.of_epoch_milli(value.to_epoch_milli()) if source else Instant(value.seconds, value.nanos)
+
+
+def _java_instant(value):
+    """java.time.Instant.toString: ISO-8601 in UTC, fraction in groups of 3 digits."""
+    wall = _EPOCH + datetime.timedelta(seconds=value.seconds)
+    text = wall.strftime("%Y-%m-%dT%H:%M:%S") if wall.year >= 1000 else "%04d" % wall.year + wall.strftime("-%m-%dT%H:%M:%S")
+    nanos = value.nanos
+    if nanos:
+        digits = "%09d" % nanos
+        text += "." + (digits[:3] if nanos % 1000000 == 0 else digits[:6] if nanos % 1000 == 0 else digits)
+    return text + "Z"
+
+
+def _flink_decimal(value):
+    """BIG_DEC: a java.math.BigDecimal of the same digits and scale (no negative zero)."""
+    if not isinstance(value, decimal.Decimal) or not value.is_finite():
+        raise TypeError("Types.BIG_DEC() needs finite Decimal values, not %r" % (value,))
+    return value.copy_abs() if value.is_zero() else value
+
+
+def _to_flink(value, type_info, source=False):
+    """``value`` as Flink hands it to the next Python operator after a Java boundary (a source
+    when ``source``, else a Python operator's output read by a key_by, a union or a collect
+    sink): encoded with ``type_info`` and decoded again."""
     if value is None or type_info is None:
         return value
     kind = type_info.kind
+    if kind == "SQL_DATE":
+        return _flink_date(value)
+    if kind == "SQL_TIME":
+        return _flink_time(value, source)
+    if kind == "SQL_TIMESTAMP":
+        return _flink_timestamp(value, source)
+    if kind == "INSTANT":
+        return _flink_instant(value, source)
+    if kind == "BIG_DEC":
+        return _flink_decimal(value)
     if kind == "ROW":
         names = type_info.field_names
         kind_of_row = RowKind.INSERT
@@ -370,14 +547,14 @@ def _to_flink(value, type_info):
             values = list(value)
         else:
             raise ValueError("Unexpected tuple %r with RowTypeInfo" % (value,))
-        row = Row(*[_to_flink(v, t) for v, t in zip(values, type_info.field_types)])
+        row = Row(*[_to_flink(v, t, source) for v, t in zip(values, type_info.field_types)])
         row.set_field_names(names)
         row.set_row_kind(kind_of_row)
         return row
     if kind == "TUPLE":
         if not isinstance(value, (tuple, list, Row)):
             raise ValueError("Unexpected tuple %r with TupleTypeInfo" % (value,))
-        return tuple(_to_flink(v, t) for v, t in zip(value, type_info.field_types))
+        return tuple(_to_flink(v, t, source) for v, t in zip(value, type_info.field_types))
     if kind == "FLOAT":
         return _float32(value)
     if _is_bytes(type_info):  # byte[] comes back as bytes (also from a bytearray)
@@ -387,10 +564,10 @@ def _to_flink(value, type_info):
     if kind in _ARRAYS:  # Java arrays and lists come back as Python lists
         if not isinstance(value, list):  # PyFlink's coders take lists only
             raise TypeError("Expected list, got %s" % type(value).__name__)
-        return [_to_flink(v, type_info.field_types[0]) for v in value]
-    if kind == "MAP":  # a Java HashMap comes back as a dict (in the HashMap's order, see the NOTE F2S257)
+        return [_to_flink(v, type_info.field_types[0], source) for v in value]
+    if kind == "MAP":  # a Java HashMap comes back as a dict (in the HashMap's order, see the NOTE F2S211)
         key_type, value_type = type_info.field_types
-        return {_to_flink(k, key_type): _to_flink(v, value_type) for k, v in value.items()}
+        return {_to_flink(k, key_type, source): _to_flink(v, value_type, source) for k, v in value.items()}
     return value
 
 
@@ -407,7 +584,7 @@ def typed(elements, type_info):
     Python operators (``Types.ROW`` -> ``Row`` with fields f0, f1...; ``Types.TUPLE`` -> tuple;
     ``Types.FLOAT`` -> 32-bit precision)."""
     _check_supported(type_info)
-    return [_to_flink(e, type_info) for e in elements]
+    return [_to_flink(e, type_info, source=True) for e in elements]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -468,6 +645,16 @@ def _java_str(value, type_info):
         return java_double(value)
     if isinstance(value, bool):
         return "true" if value else "false"
+    if kind == "SQL_DATE":
+        return _java_date(value)
+    if kind == "SQL_TIME":  # java.sql.Time.toString: no fraction
+        return "%02d:%02d:%02d" % (value.hour, value.minute, value.second)
+    if kind == "SQL_TIMESTAMP":
+        return _java_timestamp(_timestamp_millis(value, False))
+    if kind == "INSTANT":
+        return _java_instant(value)
+    if kind == "BIG_DEC":
+        return str(_flink_decimal(value))
     if kind == "TUPLE":
         return "(%s)" % ",".join(_java_str(v, t) for v, t in zip(value, type_info.field_types))
     if kind == "ROW":

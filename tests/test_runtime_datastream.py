@@ -215,3 +215,145 @@ def test_spark_types_of_arrays_and_maps():
     schema = streaming.spark_schema(Types.ROW([Types.PRIMITIVE_ARRAY(Types.BYTE()), Types.MAP(Types.STRING(), Types.LIST(Types.LONG()))]))
     assert [f.dataType for f in schema.fields] == [T.BinaryType(), T.MapType(T.StringType(), T.ArrayType(T.LongType(), True), True)]
     assert streaming.spark_schema(Types.PRIMITIVE_ARRAY(Types.INT())).fields[0].dataType == T.ArrayType(T.IntegerType(), False)
+
+
+# --- dates, times, timestamps, instants, decimals ---------------------------------------------
+# Every expected string below was printed by PyFlink 2.3.0 on the reference engine (Java 17,
+# TZ=UTC): probe programs running from_collection(xs, type_info=T) followed by print(), by
+# .map(repr) (what a Python operator receives), by a TUPLE/ROW of T, by
+# .map(lambda _: x, output_type=T).key_by(...).map(repr) (a Python operator's output read again)
+# and by a FileSink with simple_string_encoder (see fixtures/pyflink/orders_dates_decimals).
+
+import datetime as _dt  # noqa: E402
+from decimal import Decimal  # noqa: E402
+
+
+def _typed_lines(values, type_info):
+    return [f2s._formatter(type_info)(v) for v in f2s.typed(values, type_info)]
+
+
+def test_sql_date_from_collection_print_and_python_value():
+    dates = [_dt.date(2024, 1, 31), _dt.date(1969, 12, 31), _dt.date(1, 1, 1)]
+    assert f2s.typed(dates, Types.SQL_DATE()) == dates  # Flink: the same datetime.date objects
+    # java.sql.Date.toString shows days before 1582-10-15 in the Julian calendar
+    assert _typed_lines(dates, Types.SQL_DATE()) == ["2024-01-31", "1969-12-31", "0001-01-03"]
+    # a datetime under SQL_DATE keeps its date (Flink: datetime.date(2024, 1, 31))
+    assert f2s.typed([_dt.datetime(2024, 1, 31, 10, 0)], Types.SQL_DATE()) == [_dt.date(2024, 1, 31)]
+    row = Types.ROW([Types.SQL_DATE(), Types.INT()])
+    assert _typed_lines([(d, 1) for d in dates], row) == ["+I[2024-01-31,1]", "+I[1969-12-31,1]", "+I[0001-01-01,1]"]
+    tup = Types.TUPLE([Types.SQL_DATE(), Types.INT()])
+    assert _typed_lines([(d, 1) for d in dates], tup) == ["(2024-01-31,1)", "(1969-12-31,1)", "(0001-01-03,1)"]
+
+
+def test_sql_time_keeps_milliseconds_and_prints_without_fraction():
+    times = [_dt.time(10, 0), _dt.time(10, 0, 5, 123456), _dt.time(23, 59, 59, 999999), _dt.time(0, 0, 0, 1000)]
+    assert f2s.typed(times, Types.SQL_TIME()) == [
+        _dt.time(10, 0), _dt.time(10, 0, 5, 123000), _dt.time(23, 59, 59, 999000), _dt.time(0, 0, 0, 1000)
+    ]
+    assert _typed_lines(times, Types.SQL_TIME()) == ["10:00:00", "10:00:05", "23:59:59", "00:00:00"]
+    row = Types.ROW([Types.SQL_TIME(), Types.INT()])
+    assert _typed_lines([(t, 1) for t in times], row) == [
+        "+I[10:00:00,1]", "+I[10:00:05.123000,1]", "+I[23:59:59.999000,1]", "+I[00:00:00.001000,1]"
+    ]
+    assert _typed_lines([(t, 1) for t in times], Types.TUPLE([Types.SQL_TIME(), Types.INT()]))[1] == "(10:00:05,1)"
+    # an aware time from a collection: shifted to the JVM's zone (UTC: 08:00)
+    aware = _dt.time(10, 0, tzinfo=_dt.timezone(_dt.timedelta(hours=2)))
+    assert f2s.typed([aware], Types.SQL_TIME()) == [_dt.time(8, 0)]
+    # a Python operator's output read again after key_by: milliseconds
+    assert f2s.decoded(Types.SQL_TIME())(_dt.time(10, 0, 5, 123456)) == _dt.time(10, 0, 5, 123000)
+
+
+def test_sql_timestamp_milliseconds_and_java_format():
+    stamps = [
+        _dt.datetime(2024, 1, 31, 10, 0),
+        _dt.datetime(2024, 1, 31, 10, 0, 5, 123456),
+        _dt.datetime(2024, 1, 31, 10, 0, 5, 120000),
+        _dt.datetime(2024, 3, 31, 2, 30),
+        _dt.datetime(2024, 1, 31, 10, 0, tzinfo=_dt.timezone(_dt.timedelta(hours=2))),
+    ]
+    assert f2s.typed(stamps, Types.SQL_TIMESTAMP()) == [
+        _dt.datetime(2024, 1, 31, 10, 0),
+        _dt.datetime(2024, 1, 31, 10, 0, 5, 123000),
+        _dt.datetime(2024, 1, 31, 10, 0, 5, 120000),
+        _dt.datetime(2024, 3, 31, 2, 30),
+        _dt.datetime(2024, 1, 31, 8, 0),  # an aware value: the instant in the JVM's zone
+    ]
+    assert _typed_lines(stamps, Types.SQL_TIMESTAMP()) == [
+        "2024-01-31 10:00:00.0", "2024-01-31 10:00:05.123", "2024-01-31 10:00:05.12", "2024-03-31 02:30:00.0", "2024-01-31 08:00:00.0"
+    ]
+    row = Types.ROW([Types.SQL_TIMESTAMP(), Types.INT()])
+    assert _typed_lines([(stamps[1], 1)], row) == ["+I[2024-01-31 10:00:05.123000,1]"]
+    assert _typed_lines([(stamps[1], 1)], Types.TUPLE([Types.SQL_TIMESTAMP(), Types.INT()])) == ["(2024-01-31 10:00:05.123,1)"]
+
+
+def test_sql_timestamp_out_of_range_values():
+    decode = f2s.decoded(Types.SQL_TIMESTAMP())
+    # a Python operator's output read again: seconds wrap around a C int (Flink 2.3: 2040 -> 1903)
+    assert decode(_dt.datetime(2040, 1, 1)) == _dt.datetime(1903, 11, 25, 17, 31, 44)
+    assert decode(_dt.datetime(2100, 1, 1, 0, 0, 0, 250000)) == _dt.datetime(1963, 11, 25, 17, 31, 44, 250000)
+    assert decode(_dt.datetime(1901, 12, 13, 20, 45, 51)) == _dt.datetime(2038, 1, 19, 3, 14, 7)
+    assert decode(_dt.datetime(1901, 12, 13, 20, 45, 52)) == _dt.datetime(1901, 12, 13, 20, 45, 52)
+    # ...while Java prints the value it got: 2040-01-01 00:00:00.0
+    assert f2s._java_str(_dt.datetime(2040, 1, 1), Types.SQL_TIMESTAMP()) == "2040-01-01 00:00:00.0"
+    # the coder truncates seconds toward zero: 1969-12-31 23:59:59.5 becomes 1970-01-01 00:00:00.5
+    assert decode(_dt.datetime(1969, 12, 31, 23, 59, 59, 500000)) == _dt.datetime(1970, 1, 1, 0, 0, 0, 500000)
+    assert f2s._java_str(_dt.datetime(1969, 12, 31, 23, 59, 59, 500000), Types.SQL_TIMESTAMP()) == "1970-01-01 00:00:00.5"
+    # the aware value of a Python operator: its wall clock, tzinfo dropped (Flink: 2024-01-31 10:00:00.0)
+    aware = _dt.datetime(2024, 1, 31, 10, 0, tzinfo=_dt.timezone(_dt.timedelta(hours=2)))
+    assert decode(aware) == _dt.datetime(2024, 1, 31, 10, 0)
+    # from a collection Flink prints 1969-12-31 23:59:59.5 but its Python operators fail
+    # (ValueError: microsecond must be in 0..999999): not converted
+    with pytest.raises(NotImplementedError, match="1969-12-31 23:59:59.5"):
+        f2s.typed([_dt.datetime(1969, 12, 31, 23, 59, 59, 500000)], Types.SQL_TIMESTAMP())
+    with pytest.raises(NotImplementedError):
+        f2s.typed([_dt.datetime(2040, 1, 1)], Types.SQL_TIMESTAMP())
+
+
+def test_instant_milliseconds_from_collection_and_iso_print():
+    Instant = f2s.Instant
+    instants = [Instant(1706695200, 0), Instant(1706695200, 123456789), Instant(-1, 500000000), Instant(0, 1000000)]
+    got = f2s.typed(instants, Types.INSTANT())
+    # PyFlink's to_epoch_milli as it is: Instant(-1, 500000000) -> Instant<-1, 49000000>
+    assert [repr(i) for i in got] == [
+        "Instant<1706695200, 0>", "Instant<1706695200, 123000000>", "Instant<-1, 49000000>", "Instant<0, 1000000>"
+    ]
+    assert _typed_lines(instants, Types.INSTANT()) == [
+        "2024-01-31T10:00:00Z", "2024-01-31T10:00:00.123Z", "1969-12-31T23:59:59.049Z", "1970-01-01T00:00:00.001Z"
+    ]
+    assert _typed_lines([(instants[1], 1)], Types.ROW([Types.INSTANT(), Types.INT()])) == ["+I[Instant<1706695200, 123000000>,1]"]
+    assert _typed_lines([(instants[1], 1)], Types.TUPLE([Types.INSTANT(), Types.INT()])) == ["(2024-01-31T10:00:00.123Z,1)"]
+    # a Python operator's output keeps its nanoseconds
+    assert f2s.decoded(Types.INSTANT())(instants[1]) == Instant(1706695200, 123456789)
+    assert f2s._java_str(instants[1], Types.INSTANT()) == "2024-01-31T10:00:00.123456789Z"
+    assert f2s._java_str(Instant(-1, 500000000), Types.INSTANT()) == "1969-12-31T23:59:59.500Z"
+
+
+def test_big_decimal_keeps_scale_and_drops_negative_zero():
+    decimals = [Decimal("12.50"), Decimal("1E+3"), Decimal("0.000001"), Decimal("-3.14159"), Decimal("100"),
+                Decimal("1.0E-10"), Decimal("123456789012345678901234567890.123"), Decimal("0.0000001")]
+    assert f2s.typed(decimals, Types.BIG_DEC()) == decimals
+    assert _typed_lines(decimals, Types.BIG_DEC()) == [
+        "12.50", "1E+3", "0.000001", "-3.14159", "100", "1.0E-10", "123456789012345678901234567890.123", "1E-7"
+    ]
+    assert [repr(d) for d in f2s.typed([Decimal("-0"), Decimal("-0.00")], Types.BIG_DEC())] == ["Decimal('0')", "Decimal('0.00')"]
+    assert _typed_lines([Decimal("-0"), Decimal("-0.00")], Types.BIG_DEC()) == ["0", "0.00"]
+    assert _typed_lines([(Decimal("12.50"), 1)], Types.ROW([Types.BIG_DEC(), Types.INT()])) == ["+I[12.50,1]"]
+    assert repr(f2s.decoded(Types.BIG_DEC())(Decimal("-0"))) == "Decimal('0')"
+    with pytest.raises(TypeError):  # Flink: the job fails on a date under BIG_DEC
+        f2s.decoded(Types.BIG_DEC())(_dt.date(2024, 1, 31))
+
+
+def test_file_sink_encoder_of_time_types():
+    from flink2spark.runtime import connectors
+
+    types = [Types.SQL_DATE(), Types.SQL_TIME(), Types.SQL_TIMESTAMP(), Types.INSTANT(), Types.BIG_DEC()]
+    value = (_dt.date(2024, 1, 31), _dt.time(10, 0, 5, 123456), _dt.datetime(2024, 1, 31, 10, 0, 5, 123456),
+             f2s.Instant(1706695200, 123456789), Decimal("12.50"))
+    row = f2s.typed([value], Types.ROW(types))[0]
+    tup = f2s.typed([value], Types.TUPLE(types))[0]
+    # FileSink(simple_string_encoder) on Flink 2.3: Java Row.toString / Tuple.toString
+    assert connectors._encoder(Types.ROW(types))(row) == "+I[2024-01-31, 10:00:05, 2024-01-31 10:00:05.123, 2024-01-31T10:00:00.123Z, 12.50]"
+    assert connectors._encoder(Types.TUPLE(types))(tup) == "(2024-01-31,10:00:05,2024-01-31 10:00:05.123,2024-01-31T10:00:00.123Z,12.50)"
+    assert [connectors._encoder(t)(v) for t, v in zip(types, tup)] == [
+        "2024-01-31", "10:00:05", "2024-01-31 10:00:05.123", "2024-01-31T10:00:00.123Z", "12.50"
+    ]

@@ -768,7 +768,7 @@ NAME_MAP = {
 # Event time (runtime/windows.py, re-exported by the datastream shim).
 NAME_MAP.update(
     {
-        **{f"{m}.{name}": ("flink2spark.runtime.datastream", name) for m in ("pyflink.common", "pyflink.common.time") for name in ("Duration", "Time")},
+        **{f"{m}.{name}": ("flink2spark.runtime.datastream", name) for m in ("pyflink.common", "pyflink.common.time") for name in ("Duration", "Time", "Instant")},
         **{f"{m}.WatermarkStrategy": ("flink2spark.runtime.datastream", "WatermarkStrategy") for m in ("pyflink.common", "pyflink.common.watermark_strategy")},
         # window assigners and windows (rules/pyflink/windows.py)
         **{

@@ -19,7 +19,7 @@ import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor
 
 from flink2spark.rules.pyflink._time import timestamped
-from flink2spark.rules.pyflink._common import PICKLED, as_stream, call_arg, consumed_as, element_type, followed, type_expression, unsupported_types, visible_at
+from flink2spark.rules.pyflink._common import CONTAINER_TYPES, PICKLED, as_stream, call_arg, consumed_as, element_type, followed, type_expression, unsupported_reason, unsupported_types, visible_at
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 
@@ -190,7 +190,9 @@ def stream_type_problem(ctx, stream: cst.BaseExpression):
         return None, "the stream's type could not be followed: the file sink writes Java's toString of it"
     unsupported = unsupported_types(ctx.resolver, t, containers=False) if isinstance(t, cst.BaseExpression) else []
     if unsupported:  # arrays: Java's toString is their identity ([B@1b2c3d); maps: Java HashMap order
-        return None, f"a file sink of Types.{unsupported[0]}() values is not converted yet"
+        if unsupported[0] in CONTAINER_TYPES:
+            return None, f"a file sink of Types.{unsupported[0]}() values is not converted yet"
+        return None, f"a file sink of Types.{unsupported[0]}() values: {unsupported_reason(unsupported[0])}"
     return t, None
 
 

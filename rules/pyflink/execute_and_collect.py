@@ -9,7 +9,7 @@ block. The job name is dropped.
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import as_stream, container_notes, element_type, program, spark_program, type_expression, unsupported_types
+from flink2spark.rules.pyflink._common import as_stream, container_notes, element_type, program, spark_program, type_expression, unsupported_reason, unsupported_types
 from flink2spark.rules.pyflink._time import timestamped
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -57,8 +57,9 @@ def convert(ctx):
     if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
         stream = ctx.expr("{s}.values()", s=stream)  # (timestamp, value) pairs: the values
     t = element_type(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
-    if isinstance(t, cst.BaseExpression) and unsupported_types(ctx.resolver, t):
-        ctx.todo(M.PF_UNSUPPORTED, "execute_and_collect() of a type whose values are not converted yet")
+    unsupported = unsupported_types(ctx.resolver, t) if isinstance(t, cst.BaseExpression) else []
+    if unsupported:
+        ctx.todo(M.PF_UNSUPPORTED, f"execute_and_collect() of Types.{unsupported[0]}() values: {unsupported_reason(unsupported[0])}")
         return None
     container_notes(ctx, t, printed=False)
     known, type_info = type_expression(ctx, t, seg.original)

@@ -4,7 +4,9 @@ Without ``type_info`` PyFlink pickles the elements: Python operators get them ba
 are, which ``parallelize`` does too. With a type, Flink's source hands Python operators the
 elements converted to it: ``Types.ROW([...])`` gives ``Row`` objects with fields ``f0, f1...``,
 ``Types.ROW_NAMED`` named ``Row`` objects, ``Types.TUPLE`` tuples, ``Types.FLOAT()`` 32-bit
-floats; ``f2s.typed(collection, type_info)`` does that conversion. Types whose conversion
+floats, ``SQL_TIME``/``SQL_TIMESTAMP``/``INSTANT`` values cut to milliseconds;
+``f2s.typed(collection, type_info)`` does that conversion. ``Types.LOCAL_DATE/LOCAL_TIME/
+LOCAL_DATE_TIME`` do not exist in PyFlink 2.3 (TODO). Types whose conversion
 changes nothing (strings, integers, booleans) need no call. The source keeps the collection's
 order, like Flink's (a parallelism-1 source).
 
@@ -24,6 +26,7 @@ from flink2spark.rules.pyflink._common import (
     program,
     spark_program,
     type_kinds,
+    unsupported_reason,
     unsupported_types,
 )
 from flink2spark.transpiler import markers as M
@@ -76,6 +79,20 @@ rule = Rule(
                 shim=True,
             ),
         ),
+        Example(  # dates, times, timestamps, instants and decimals: f2s.typed truncates as Flink does
+            program(
+                "stamps = env.from_collection([t], type_info=Types.SQL_TIMESTAMP())\n"
+                "days = env.from_collection([d], Types.LOCAL_DATE())\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            spark_program(
+                "stamps = env.sparkContext.parallelize(f2s.typed([t], f2s.Types.SQL_TIMESTAMP()))\n"
+                "# TODO(flink2spark): F2S200 from_collection() with Types.LOCAL_DATE(): PyFlink 2.3's Types has no"
+                " LOCAL_DATE() (the program fails on Flink with AttributeError)\n"
+                "days = env.from_collection([d], f2s.Types.LOCAL_DATE())\n",
+                shim=True,
+            ),
+        ),
     ],
     noop=["class Env:\n    def from_collection(self, xs):\n        return xs\n\n\nEnv().from_collection([1])\n"],
 )
@@ -94,7 +111,7 @@ def convert(ctx):
         return ctx.expr("{sc}.parallelize({xs})", sc=sc, xs=collection[1])
     unsupported = unsupported_types(ctx.resolver, info[0])
     if unsupported:
-        ctx.todo(M.PF_UNSUPPORTED, f"from_collection() with Types.{unsupported[0]}(): values of this type are not converted yet")
+        ctx.todo(M.PF_UNSUPPORTED, f"from_collection() with Types.{unsupported[0]}(): {unsupported_reason(unsupported[0])}")
         return None
     if byte_array_type(ctx.resolver, info[0]):
         ctx.todo(

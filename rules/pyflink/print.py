@@ -28,7 +28,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 
-from flink2spark.rules.pyflink._common import as_stream, container_notes, element_type, program, spark_program, type_expression, unsupported_types
+from flink2spark.rules.pyflink._common import as_stream, container_notes, element_type, program, spark_program, type_expression, unsupported_reason, unsupported_types
 from flink2spark.rules.pyflink._time import timestamped
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -95,7 +95,7 @@ def convert(ctx):
     if isinstance(t, cst.BaseExpression):
         unsupported = unsupported_types(ctx.resolver, t)
         if unsupported:
-            ctx.todo(M.PF_UNSUPPORTED, f"print() of Types.{unsupported[0]}() values: Flink's format for them is not converted yet")
+            ctx.todo(M.PF_UNSUPPORTED, f"print() of Types.{unsupported[0]}() values: {unsupported_reason(unsupported[0])}")
             return None
     container_notes(ctx, t, printed=True)
     known, type_info = type_expression(ctx, t, seg.original)
