@@ -33,23 +33,36 @@ Public API
 ``flink_csv(type_info, field_delimiter=",", null_literal=None) -> Column``
     A row as Flink's ``CsvRowSerializationSchema`` writes it (Spark's ``to_csv`` quotes and
     ends records differently).
+``stream.keyBy(key) -> KeyedMicroBatches`` and ``rolling_reduce(keyed, fn) -> MicroBatches``
+    ``key_by(key).reduce(fn)`` (and ``sum``/``min``/``max``/``min_by``/``max_by`` with the
+    ``f2s.Sum(field)``... reduce functions) in STREAMING mode: for every element, the reduction
+    of its key's elements so far, the key's state kept across micro-batches (and across
+    restarts from the same checkpoint) by ``groupBy().transformWithState()``. Needs Spark >=
+    4.1 with pyarrow, pandas and protobuf on the driver and the workers, and the RocksDB
+    state store (the only one transformWithState runs on): ``rolling_reduce`` sets
+    ``spark.sql.streaming.stateStore.providerClass`` to it when the session has the default
+    provider.
 ``await_termination(spark)``
     ``env.execute()``: wait until every active streaming query ends (returns at once when
     none runs).
 
-Depends on pyspark and the datastream shim only.
+Depends on pyspark and the datastream shim only (``rolling_reduce``: pyarrow, pandas and protobuf too).
 """
 
 from __future__ import annotations
 
+import itertools
 import os
+import pickle
 import tempfile
 
 from flink2spark.runtime.datastream import Row, _check_supported, decoded
 
 __all__ = [
     "MicroBatches",
+    "KeyedMicroBatches",
     "micro_batches",
+    "rolling_reduce",
     "elements",
     "foreach_batch",
     "to_dataframe",
@@ -136,15 +149,20 @@ def elements(df, type_info=None):
 
 class MicroBatches(object):
     """An unbounded stream: a streaming DataFrame and the Python operators applied to its
-    elements, run on each micro-batch as RDD operations (see ``foreach_batch``)."""
+    elements, run on each micro-batch as RDD operations (see ``foreach_batch``).
 
-    def __init__(self, df, type_info=None, ops=()):
+    ``decode`` turns a row of ``df`` into an element (default: the decoder of ``type_info``);
+    ``order`` names a column that gives the elements' order within a micro-batch."""
+
+    def __init__(self, df, type_info=None, ops=(), decode=None, order=None):
         self.df = df
         self.type_info = type_info
         self.ops = tuple(ops)
+        self.decode = decode
+        self.order = order
 
     def _then(self, name, function):
-        return MicroBatches(self.df, self.type_info, self.ops + ((name, function),))
+        return MicroBatches(self.df, self.type_info, self.ops + ((name, function),), self.decode, self.order)
 
     def map(self, f):
         return self._then("map", f)
@@ -158,15 +176,148 @@ class MicroBatches(object):
     def mapPartitionsWithIndex(self, f):  # noqa: N802 - RDD's name
         return self._then("mapPartitionsWithIndex", f)
 
+    def keyBy(self, f):  # noqa: N802 - RDD's name
+        """``key_by(f)``: a keyed stream for ``rolling_reduce``."""
+        return KeyedMicroBatches(self, f)
+
     def union(self, *others):
         raise NotImplementedError("flink2spark: union of unbounded streams is not converted; union the DataFrames by hand")
 
+    def _decoder(self):
+        return self.decode if self.decode is not None else _decoder(self.type_info)
+
     def batch(self, batch_df):
         """The RDD of one micro-batch's elements after the recorded operators."""
-        rdd = batch_df.rdd.map(_decoder(self.type_info))
+        if self.order is not None:
+            batch_df = batch_df.sort(self.order)
+        rdd = batch_df.rdd.map(self._decoder())
         for name, function in self.ops:
             rdd = getattr(rdd, name)(function)
         return rdd
+
+
+class KeyedMicroBatches(object):
+    """``stream.keyBy(key)`` of an unbounded stream (``mapValues(f)`` changes the values after
+    the key is taken, as on a pair RDD); ``rolling_reduce`` reads it."""
+
+    def __init__(self, stream, key, value_ops=()):
+        self.stream = stream
+        self.key = key
+        self.value_ops = tuple(value_ops)
+
+    def mapValues(self, f):  # noqa: N802 - RDD's name
+        return KeyedMicroBatches(self.stream, self.key, self.value_ops + (f,))
+
+
+# pickles read back by other processes and, in the state, by later runs: one fixed protocol
+_PROTOCOL = 4
+_PROVIDER = "spark.sql.streaming.stateStore.providerClass"
+ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+_KEYED_SCHEMA = "key binary, value binary, order long"
+_OUTPUT_SCHEMA = "value binary, order long"
+
+
+def _elements(decode, ops, index, rows):
+    """The recorded operators on the iterator of a partition's rows (``RDD`` semantics)."""
+    elements = map(decode, rows)
+    for name, f in ops:
+        if name == "map":
+            elements = map(f, elements)
+        elif name == "flatMap":
+            elements = itertools.chain.from_iterable(map(f, elements))
+        elif name == "filter":
+            elements = filter(f, elements)
+        else:
+            elements = f(index, elements)
+    return elements
+
+
+def _keyed_rows(keyed):
+    """The streaming DataFrame (key, value, order) of a keyed stream's elements: the pickled
+    key and element and the element's position in its micro-batch partition (partition,
+    index) as one long."""
+    stream, key, value_ops = keyed.stream, keyed.key, keyed.value_ops
+    schema, decode, ops = stream.df.schema, stream._decoder(), stream.ops  # not the DataFrame: it stays on the driver
+
+    def encode(batches):
+        import pyarrow as pa
+        from pyspark import TaskContext
+        from pyspark.sql.conversion import ArrowTableToRowsConversion
+
+        index = TaskContext.get().partitionId()
+
+        def rows():
+            for b in batches:  # the rows df.rdd gives (binary values as bytearray)
+                yield from ArrowTableToRowsConversion.convert(pa.Table.from_batches([b]), schema, binary_as_bytes=False)
+
+        out = {"key": [], "value": [], "order": []}
+        output = pa.schema([("key", pa.binary()), ("value", pa.binary()), ("order", pa.int64())])
+        for n, element in enumerate(_elements(decode, ops, index, rows())):
+            k = key(element)
+            for f in value_ops:
+                element = f(element)
+            out["key"].append(pickle.dumps(k, _PROTOCOL))
+            out["value"].append(pickle.dumps(element, _PROTOCOL))
+            out["order"].append((index << 40) + n)
+            if len(out["key"]) == 4096:
+                yield pa.RecordBatch.from_pydict(out, schema=output)
+                out = {"key": [], "value": [], "order": []}
+        yield pa.RecordBatch.from_pydict(out, schema=output)
+
+    return stream.df.mapInArrow(encode, _KEYED_SCHEMA)
+
+
+def _rolling_processor(fn):
+    """A StatefulProcessor folding each key's elements with ``fn`` in their order, the
+    reduction so far (pickled) in a ValueState, emitting it after every element."""
+    from pyspark.sql import Row
+    from pyspark.sql.streaming import StatefulProcessor
+    from pyspark.sql.types import BinaryType, StructField, StructType
+
+    class RollingReduce(StatefulProcessor):
+        def init(self, handle):
+            self.state = handle.getValueState("reduced", StructType([StructField("value", BinaryType(), False)]))
+
+        def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
+            has_state = self.state.exists()
+            reduced = pickle.loads(self.state.get()[0]) if has_state else None
+            pickled = None
+            for row in sorted(rows, key=lambda r: r.order):
+                value = pickle.loads(row.value)
+                reduced = fn(reduced, value) if has_state else value
+                has_state = True
+                pickled = pickle.dumps(reduced, _PROTOCOL)  # emitted now: later in-place updates do not change it
+                yield Row(value=pickled, order=row.order)
+            if pickled is not None:
+                self.state.update((pickled,))
+
+        def close(self):
+            pass
+
+    return RollingReduce()
+
+
+def _unpickled(row):
+    return pickle.loads(row[0])
+
+
+def rolling_reduce(keyed, fn):
+    """``KeyedStream.reduce(fn)`` (STREAMING mode) of an unbounded stream: for every element,
+    the reduction of its key's elements so far (the first element of a key as it is).
+
+    Keys are grouped by their pickled bytes, as PyFlink does for keys without ``key_type``.
+    Each key's elements are reduced in their order in the source partition (a Kafka
+    partition keeps its order); the results of a micro-batch come out in that order. The
+    reduction so far is kept per key by ``groupBy().transformWithState()`` in the query's
+    checkpoint, so it survives micro-batches and restarts from the same checkpoint.
+    """
+    df = keyed.stream.df
+    spark = df.sparkSession
+    provider = spark.conf.get(_PROVIDER, None)
+    if not provider or provider.endswith(".HDFSBackedStateStoreProvider"):
+        spark.conf.set(_PROVIDER, ROCKSDB)  # transformWithState runs on RocksDB only
+    reduced = _keyed_rows(keyed).groupBy("key").transformWithState(_rolling_processor(fn), _OUTPUT_SCHEMA, "Append", "None")
+    return MicroBatches(reduced, decode=_unpickled, order="order")
 
 
 def micro_batches(df, type_info=None):

@@ -2,6 +2,8 @@
 
 ``spark`` / ``sc``: one SparkSession for the whole test session (``local[2]``, UI off,
 4 shuffle partitions).  Other test modules rely on these two fixture names.
+``state_store_reset``: puts back the session's state store provider after a test that runs
+``f2s_stream.rolling_reduce`` (which selects the RocksDB one).
 """
 
 import os
@@ -32,3 +34,14 @@ def spark():
 @pytest.fixture(scope="session")
 def sc(spark):
     return spark.sparkContext
+
+
+@pytest.fixture
+def state_store_reset(spark):
+    key = "spark.sql.streaming.stateStore.providerClass"
+    before = spark.conf.get(key, None)
+    yield
+    if before is None:
+        spark.conf.unset(key)
+    else:
+        spark.conf.set(key, before)

@@ -649,6 +649,19 @@ def consumed_as(ctx, call: cst.Call, accepts):
     parent = resolver.parent(call)
     if isinstance(parent, cst.Arg) and accepts(resolver, parent):
         return call, resolver.parent(parent)
+    refs = assigned_uses(resolver, call)
+    if refs is None or len(refs) != 1:
+        return None
+    arg = resolver.parent(refs[0])
+    if isinstance(arg, cst.Arg) and accepts(resolver, arg):
+        return parent, resolver.parent(arg)
+    return None
+
+
+def assigned_uses(resolver, value: cst.CSTNode) -> Optional[list]:
+    """The nodes reading the variable ``value`` (original) is assigned to (``name = value``, the
+    name's only assignment in its scope); None when ``value`` is not assigned so."""
+    parent = resolver.parent(value)
     if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
         return None
     target = parent.targets[0].target
@@ -659,13 +672,7 @@ def consumed_as(ctx, call: cst.Call, accepts):
     assignments = list(scope.assignments[target.value]) if scope is not None else []
     if len(assignments) != 1:
         return None
-    refs = list(assignments[0].references)
-    if len(refs) != 1:
-        return None
-    arg = resolver.parent(refs[0].node)
-    if isinstance(arg, cst.Arg) and accepts(resolver, arg):
-        return parent, resolver.parent(arg)
-    return None
+    return [r.node for r in assignments[0].references]
 
 
 def _is_from_source_arg(resolver, arg: cst.Arg) -> bool:

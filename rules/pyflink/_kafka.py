@@ -28,7 +28,7 @@ import libcst.matchers as m
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import ScopeProvider
 
-from flink2spark.rules.pyflink._common import SAME_TYPE, _MapNames, call_arg, followed, visible_at
+from flink2spark.rules.pyflink._common import SAME_TYPE, _MapNames, assigned_uses, call_arg, followed, runtime_mode, visible_at
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 
@@ -551,30 +551,68 @@ def unbounded(resolver, expr, depth: int = 0) -> bool:
 
 
 MICRO_BATCH_OPS = frozenset({"map", "flat_map", "filter", *P.MODIFIERS})
+# KeyedStream's rolling aggregations: f2s_stream.rolling_reduce on an unbounded stream
+ROLLING = frozenset({"reduce", "sum", "min", "max", "min_by", "max_by"})
+ROLLING_NOTE = (
+    "keyed rolling aggregation on an unbounded stream: each key's reduction so far is kept by"
+    " groupBy().transformWithState() in the query's checkpoint (Spark >= 4.1, pyarrow, pandas and protobuf on the driver"
+    " and the workers, the RocksDB state store, which f2s_stream.rolling_reduce selects); keys are grouped by their"
+    " pickled bytes and the running values come out per micro-batch"
+)
 
 
-def unbounded_problem(resolver, expr, depth: int = 0) -> Optional[str]:
+def _rolling_use(resolver, node: cst.CSTNode) -> bool:
+    """Whether ``node`` (a keyed stream expression, original) is read by ``.reduce/.sum/...()``."""
+    attribute = resolver.parent(node)
+    call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
+    return isinstance(call, cst.Call) and call.func is attribute and attribute.attr.value in ROLLING  # type: ignore[union-attr]
+
+
+def rolling_key_by(resolver, keyed) -> Optional[cst.Call]:
+    """The ``key_by(...)`` call (original) making the keyed stream ``keyed`` when every operator
+    reading it is a rolling aggregation and its elements carry no timestamps: on an unbounded
+    stream it becomes ``stream.keyBy(f)`` read by ``f2s_stream.rolling_reduce``. Else None."""
+    from flink2spark.rules.pyflink._time import timestamped
+
+    call = followed(resolver, keyed)
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "key_by"):
+        return None
+    if not P.is_stream(resolver.type_of(call.func.value)) or timestamped(resolver, call.func.value):
+        return None
+    if isinstance(resolver.parent(call), cst.Assign):
+        refs = assigned_uses(resolver, call)
+        ok = bool(refs) and all(_rolling_use(resolver, r) for r in refs)  # type: ignore[union-attr]
+    else:
+        ok = _rolling_use(resolver, call)
+    return call if ok else None
+
+
+def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) -> Optional[str]:
     """The first operator between an unbounded Kafka source and ``expr`` that is not run per
-    micro-batch (keyed state, windows, process functions, union...), or None."""
+    micro-batch (keyed state, windows, process functions, union...), or None. Rolling
+    aggregations are run (``f2s_stream.rolling_reduce``) in ``streaming`` runtime mode only."""
     if depth > 50 or expr is None:
         return None
     if isinstance(expr, cst.Name):
         value = resolver.single_value(expr)
-        return unbounded_problem(resolver, value, depth + 1) if value is not None else None
+        return unbounded_problem(resolver, value, depth + 1, streaming) if value is not None else None
     if kafka_source_call(resolver, expr) is not None or not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return None
     method = expr.func.attr.value
+    if method in ROLLING and resolver.type_of(expr.func.value) == P.KEYED:
+        key_by = rolling_key_by(resolver, expr.func.value) if streaming else None
+        return method if key_by is None else unbounded_problem(resolver, key_by.func.value, depth + 1, streaming)  # type: ignore[attr-defined]
     if P.is_stream(resolver.type_of(expr.func.value)) or resolver.type_of(expr.func.value) in (P.WINDOWED, P.ALL_WINDOWED):
         if method not in MICRO_BATCH_OPS:
             return method
-        return unbounded_problem(resolver, expr.func.value, depth + 1)
+        return unbounded_problem(resolver, expr.func.value, depth + 1, streaming)
     return None
 
 
 def streaming_todo(ctx, stream) -> bool:
     """TODO (and True) when the unbounded ``stream`` (original) went through an operator that
     the micro-batch conversion cannot run."""
-    method = unbounded_problem(ctx.resolver, stream)
+    method = unbounded_problem(ctx.resolver, stream, streaming=runtime_mode(ctx) == "streaming")
     if method is None:
         return False
     ctx.todo(
@@ -985,8 +1023,9 @@ def check_object(ctx, value: cst.Call) -> Optional[str]:
 
 
 KEYED_TODO = (
-    "key_by() on an unbounded stream: Flink keeps per-key state across records; port it to a streaming"
-    " aggregation (groupBy().agg() in update output mode) or groupBy().transformWithState()"
+    "key_by() on an unbounded stream read other than by reduce/sum/min/max/min_by/max_by in STREAMING runtime mode"
+    " (or on timestamped elements): Flink keeps per-key state across records; port it to a streaming aggregation (groupBy().agg() in"
+    " update output mode) or groupBy().transformWithState()"
 )
 
 

@@ -9,6 +9,9 @@ BATCH mode), with Flink's exact semantics from ``f2s.Sum/Min/Max/MinBy/MaxBy``:
   ``("north", "apples", 1)``);
 * ``min_by``/``max_by`` keep the whole element, the earlier one on ties;
 * ``field`` is an index, or a field name on Rows; on a basic type only field 0.
+
+On an unbounded (Kafka) stream: ``f2s_stream.rolling_reduce(keyed, f2s.Sum(field))``, the
+per-key state in ``transformWithState`` (see ``reduce``).
 """
 
 from flink2spark.rules.pyflink._common import decoded_output, program, spark_program
@@ -22,8 +25,8 @@ SHIM = {"sum": "Sum", "min": "Min", "max": "Max", "min_by": "MinBy", "max_by": "
 rule = Rule(
     __name__,
     matches=[f"KeyedStream.{m}" for m in SHIM],
-    summary="sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH)",
-    codes=(M.PF_RUNTIME_MODE, M.PF_UNSUPPORTED),
+    summary="sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; f2s_stream.rolling_reduce when unbounded)",
+    codes=(M.PF_RUNTIME_MODE, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE),
     examples=[
         Example(
             program(

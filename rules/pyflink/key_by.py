@@ -12,12 +12,18 @@ a list under ``Types.TUPLE`` becomes a tuple, ``Types.FLOAT`` keeps 32 bits). Wh
 happen (a ``Types.ROW``/``TUPLE``/``FLOAT`` stream made by a Python function),
 ``mapValues(f2s.decoded(type_info))`` does the same; elements straight from a source are
 decoded already.
+
+On an unbounded (Kafka) stream the keyed stream read only by rolling aggregations
+(``reduce``/``sum``/``min``/``max``/``min_by``/``max_by``) becomes ``stream.keyBy(key)`` of the
+``f2s_stream`` micro-batch stream, read by ``f2s_stream.rolling_reduce`` (per-key state in
+``transformWithState``, STREAMING runtime mode); any other use of it (windows, process
+functions, map...) keeps the TODO F2S254.
 """
 
 import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
-from flink2spark.rules.pyflink._common import as_stream, decoding, program, spark_program
+from flink2spark.rules.pyflink._common import as_stream, decoding, program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -25,7 +31,7 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.key_by"],
-    summary="key_by(selector) -> RDD.keyBy(selector) (pair RDD)",
+    summary="key_by(selector) -> RDD.keyBy(selector) (pair RDD; MicroBatches.keyBy on an unbounded stream read by rolling aggregations)",
     codes=(M.PF_FUNCTION, M.PF_UNBOUNDED_STATE),
     examples=[
         Example(
@@ -58,7 +64,8 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
-    if K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+    unbounded = K.unbounded(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
+    if unbounded and (runtime_mode(ctx) != "streaming" or K.rolling_key_by(ctx.resolver, seg.original) is None):
         ctx.todo(M.PF_UNBOUNDED_STATE, K.KEYED_TODO)
         return None
     fn = ctx.function(seg, "key")

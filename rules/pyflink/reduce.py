@@ -10,9 +10,14 @@ PyFlink keeps a reducing state per key (``ReduceProcessKeyedProcessFunctionAdapt
 Spark has no rolling keyed reduce, hence the shim: each key's elements are reduced in stream
 order (Flink's order at parallelism 1) and results come out in stream order. The mode is that
 of the module's ``set_runtime_mode`` calls; when it cannot be told, a TODO is left.
+
+On an unbounded (Kafka) stream (STREAMING mode) -> ``f2s_stream.rolling_reduce(keyed, f)``:
+``groupBy().transformWithState()`` keeps each key's reduction so far across micro-batches and
+emits it after every element (NOTE F2S257: what the job needs to run).
 """
 
-from flink2spark.rules.pyflink._common import decoded_output, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink import _kafka as K
+from flink2spark.rules.pyflink._common import SPARK_HEAD, decoded_output, program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
@@ -21,8 +26,8 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["KeyedStream.reduce"],
-    summary="KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH)",
-    codes=(M.PF_RUNTIME_MODE, M.PF_FUNCTION, M.PF_UNSUPPORTED),
+    summary="KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: f2s_stream.rolling_reduce",
+    codes=(M.PF_RUNTIME_MODE, M.PF_FUNCTION, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE),
     examples=[
         Example(
             program("counts = env.from_collection([('a', 1)]).key_by(lambda p: p[0]).reduce(lambda a, b: (a[0], a[1] + b[1]))\n"),
@@ -49,6 +54,33 @@ rule = Rule(
                 shim=True,
             ),
         ),
+        Example(
+            program(
+                "source = (\n    KafkaSource.builder()\n    .set_bootstrap_servers('kafka:9092')\n    .set_topics('words')\n"
+                "    .set_value_only_deserializer(SimpleStringSchema())\n    .build()\n)\n"
+                "words = env.from_source(source, WatermarkStrategy.no_watermarks(), 'words')\n"
+                "counts = words.map(lambda w: (w, 1)).key_by(lambda p: p[0]).reduce(lambda a, b: (a[0], a[1] + b[1]))\n",
+                imports="from pyflink.common import SimpleStringSchema, WatermarkStrategy\n"
+                "from pyflink.datastream.connectors.kafka import KafkaSource\n",
+            ),
+            "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
+            "from pyspark.sql import SparkSession, functions as F\n"
+            + SPARK_HEAD
+            + "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
+            "words = f2s_stream.micro_batches(\n"
+            '    env.readStream.format("kafka")\n'
+            '    .option("kafka.bootstrap.servers", "kafka:9092")\n'
+            '    .option("subscribe", "words")\n'
+            '    .option("startingOffsets", "earliest")\n'
+            "    .load()\n"
+            '    .select(F.col("value").cast("string").alias("value")),\n'
+            "    f2s.Types.STRING(),\n"
+            ")\n"
+            "# NOTE(flink2spark): F2S257 " + K.ROLLING_NOTE + "\n"
+            "counts = f2s_stream.rolling_reduce(\n"
+            "    words.map(lambda w: (w, 1)).keyBy(lambda p: p[0]), lambda a, b: (a[0], a[1] + b[1])\n"
+            ")\n",
+        ),
     ],
     noop=["from functools import reduce\n\ntotal = reduce(lambda a, b: a + b, [1, 2])\n"],
 )
@@ -64,6 +96,12 @@ def reducer(ctx):
             " is set from an expression or a configuration; use f2s.rolling_reduce or f2s.final_reduce",
         )
         return None
+    keyed = ctx.site.head.original.func.value  # type: ignore[attr-defined]
+    if K.unbounded(ctx.resolver, keyed):
+        if mode != "streaming" or K.rolling_key_by(ctx.resolver, keyed) is None:
+            return None  # the key_by() has the TODO
+        ctx.note(M.PF_ROLLING_STATE, K.ROLLING_NOTE)
+        return K.shim(ctx, "rolling_reduce")
     return ctx.shim("rolling_reduce" if mode == "streaming" else "final_reduce")
 
 
