@@ -396,3 +396,22 @@ def test_types_missing_from_pyflink_are_named_in_every_todo():
         [todo] = [m for m in result.markers if m.severity == "todo" and m.code != "F2S208"]  # not the imports left
         assert "Types has no LOCAL_DATE()" in todo.message, todo.message
         assert "not converted yet" not in todo.message
+
+
+def test_simple_string_schema_charset_other_than_utf8_is_left_marked():
+    head = HEAD + "from pyflink.common import SimpleStringSchema, WatermarkStrategy\nfrom pyflink.datastream.connectors.kafka import KafkaSource\n"
+
+    def source(charset):
+        return convert(
+            "ds = env.from_source(KafkaSource.builder().set_bootstrap_servers('k:9092').set_topics('t')"
+            f".set_value_only_deserializer(SimpleStringSchema({charset})).build(), WatermarkStrategy.no_watermarks(), 'k')\n",
+            head,
+        )
+
+    for utf8 in ("", "'UTF-8'", "charset='utf8'"):
+        result = source(utf8)
+        assert "F2S252" not in codes(result) and 'cast("string")' in result.output, utf8
+    for other in ("'ISO-8859-1'", "charset='UTF-16'", "name"):
+        result = source(other)
+        assert "F2S252" in codes(result), other
+        assert [m for m in result.markers if m.code == "F2S252" and "charset" in m.message]

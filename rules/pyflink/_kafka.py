@@ -144,9 +144,28 @@ class Schema:
     notes: list = field(default_factory=list)
 
 
+_UTF8 = frozenset({"utf-8", "utf8"})  # Java's names (and aliases) for UTF-8, case-insensitive
+
+
+def _utf8_charset(resolver, call: cst.Call) -> None:
+    """``SimpleStringSchema(charset='UTF-8')``: Spark's string casts are UTF-8; another charset
+    (or one that is not a literal) is not converted."""
+    charset = call_arg(call, 0, "charset")
+    if charset is None:
+        return
+    name = _str(followed(resolver, charset))
+    if name is None or name.strip().lower() not in _UTF8:
+        shown = repr(name) if name is not None else "a non-literal charset"
+        raise Problem(
+            f"SimpleStringSchema with charset {shown}: Spark's CAST(value AS STRING) reads and writes UTF-8;"
+            " decode/encode the Kafka value with F.decode()/F.encode() and that charset by hand"
+        )
+
+
 def _schema(resolver, node, serialize: bool) -> Schema:
     node = followed(resolver, node) if node is not None else None
     if isinstance(node, cst.Call) and _q(resolver, node.func) in SIMPLE_STRING:
+        _utf8_charset(resolver, node)
         return Schema("string")
     if isinstance(node, cst.Call) and _q(resolver, node.func) in BYTE_ARRAY and not node.args:
         return Schema("bytes")
