@@ -415,3 +415,26 @@ def test_simple_string_schema_charset_other_than_utf8_is_left_marked():
         result = source(other)
         assert "F2S252" in codes(result), other
         assert [m for m in result.markers if m.code == "F2S252" and "charset" in m.message]
+
+
+def test_row_field_extractor_schema_needs_byte_array_fields():
+    head = (
+        HEAD
+        + "from pyflink.common.serialization import RowFieldExtractorSchema\n"
+        + "from pyflink.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink\n"
+    )
+
+    def sink(field_type, index):
+        return convert(
+            "ds = env.from_collection([(b'k', 1)], type_info=Types.ROW([Types.PRIMITIVE_ARRAY(Types.BYTE()), %s]))\n"
+            "ds.sink_to(KafkaSink.builder().set_bootstrap_servers('k:9092').set_record_serializer("
+            "KafkaRecordSerializationSchema.builder().set_topic('t')"
+            ".set_value_serialization_schema(RowFieldExtractorSchema(%d)).build()).build())\n" % (field_type, index),
+            head,
+        )
+
+    converted = sink("Types.INT()", 0)
+    assert not codes(converted) and 'F.coalesce(F.col("f0"), F.lit(b""))' in converted.output
+    for field_type, index in (("Types.INT()", 1), ("Types.INT()", 2)):
+        left = sink(field_type, index)
+        assert "F2S252" in codes(left) and "RowFieldExtractorSchema(%d)" % index in left.output

@@ -238,6 +238,7 @@ def fake_kafka(spark, tmp_path, monkeypatch):
     topics_dir = tmp_path / "topics"
     topics_dir.mkdir()
     written: dict[str, list[str]] = {}
+    keyed: dict[str, list[tuple[str, str]]] = {}  # (key, value) of the records written with a key column
     settings: dict[int, dict] = {}
 
     def recording(cls, method):
@@ -285,8 +286,13 @@ def fake_kafka(spark, tmp_path, monkeypatch):
             return save(self, *args, **kwargs)
         options = state["options"]
         assert "kafka.bootstrap.servers" in options and "topic" in options
+        def text(v):
+            return v if isinstance(v, str) else bytes(v).decode()
+
         values = [r.value for r in self._df.select("value").collect()]
-        written.setdefault(options["topic"], []).extend(v if isinstance(v, str) else bytes(v).decode() for v in values)
+        written.setdefault(options["topic"], []).extend(text(v) for v in values)
+        if "key" in self._df.columns:
+            keyed.setdefault(options["topic"], []).extend((text(r.key), text(r.value)) for r in self._df.collect())
 
     monkeypatch.setattr(DataFrameWriter, "save", fake_save)
 
@@ -301,12 +307,12 @@ def fake_kafka(spark, tmp_path, monkeypatch):
     def publish(topic, records):
         (topics_dir / topic).write_text("".join(r + "\n" for r in records))
 
-    return publish, written, drain
+    return publish, written, keyed, drain
 
 
 @pytest.mark.parametrize("fixture", RUNNABLE, ids=_ids)
 def test_converted_program_on_local_streams(fixture: Path, spark, fake_kafka, tmp_path):
-    publish, written, drain = fake_kafka
+    publish, written, keyed, drain = fake_kafka
     for topic, records in json.loads((fixture / "kafka_in.json").read_text()).items():
         publish(topic, records)
     converted = fixture / "converted.py"
@@ -323,6 +329,10 @@ def test_converted_program_on_local_streams(fixture: Path, spark, fake_kafka, tm
     assert Counter(line for line in out.getvalue().splitlines() if line) == Counter(expected)
     expected_kafka = json.loads((fixture / "expected_kafka.json").read_text())
     assert {t: Counter(v) for t, v in written.items()} == {t: Counter(v) for t, v in expected_kafka.items()}
+    keys_file = fixture / "expected_kafka_keys.json"  # (key, value) records, for sinks that write keys
+    if keys_file.is_file():
+        expected_keyed = json.loads(keys_file.read_text())
+        assert {t: Counter(v) for t, v in keyed.items()} == {t: Counter(map(tuple, v)) for t, v in expected_keyed.items()}
 
 
 def test_flink_csv_writes_what_flinks_csv_serializer_wrote(spark):

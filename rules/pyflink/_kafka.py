@@ -66,6 +66,7 @@ def _suffixes(*names: str) -> set[str]:
 
 SIMPLE_STRING = _suffixes("SimpleStringSchema")
 BYTE_ARRAY = _suffixes("ByteArraySchema")
+ROW_FIELD = _suffixes("RowFieldExtractorSchema")
 JSON_DESER = _suffixes("JsonRowDeserializationSchema.builder", "JsonRowDeserializationSchema.Builder")
 JSON_SER = _suffixes("JsonRowSerializationSchema.builder", "JsonRowSerializationSchema.Builder")
 CSV_DESER = _suffixes("CsvRowDeserializationSchema.Builder")
@@ -136,12 +137,13 @@ def _literal_dict(resolver, node) -> list[tuple[cst.BaseExpression, cst.BaseExpr
 
 @dataclass
 class Schema:
-    kind: str  # "string" | "bytes" | "json" | "csv" | "avro"
+    kind: str  # "string" | "bytes" | "field" | "json" | "csv" | "avro"
     type_info: Optional[cst.BaseExpression] = None  # original Types expression (json/csv)
     avro: Optional[str] = None  # the Avro schema (literal)
     avro_node: Optional[cst.BaseExpression] = None
     options: list = field(default_factory=list)  # (Spark option, value) for from_csv/to_csv
     notes: list = field(default_factory=list)
+    index: int = 0  # RowFieldExtractorSchema(index): the serialized field
 
 
 _UTF8 = frozenset({"utf-8", "utf8"})  # Java's names (and aliases) for UTF-8, case-insensitive
@@ -169,6 +171,11 @@ def _schema(resolver, node, serialize: bool) -> Schema:
         return Schema("string")
     if isinstance(node, cst.Call) and _q(resolver, node.func) in BYTE_ARRAY and not node.args:
         return Schema("bytes")
+    if serialize and isinstance(node, cst.Call) and _q(resolver, node.func) in ROW_FIELD:
+        index = followed(resolver, call_arg(node, 0, "field_index"))
+        if not isinstance(index, cst.Integer):
+            raise Problem("RowFieldExtractorSchema with a field index that is not an integer literal")
+        return Schema("field", index=int(index.value, 0))
     if isinstance(node, cst.Call) and _q(resolver, node.func) in (AVRO_SER if serialize else AVRO_DESER):
         text = call_arg(node, 1, "avro_schema_string")
         value = _str(followed(resolver, text)) if text is not None else None
@@ -231,8 +238,8 @@ def _schema(resolver, node, serialize: bool) -> Schema:
     raise Problem(OTHER_SCHEMA)
 
 
-def _row_fields(resolver, type_info) -> list[tuple[str, str]]:
-    """[(name, Flink basic type)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``."""
+def _row_field_nodes(resolver, type_info) -> list[tuple[str, cst.BaseExpression]]:
+    """[(name, type expression)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``."""
     node = followed(resolver, type_info)
     if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _q(resolver, node.func.value) in P.TYPES):
         raise Problem("the record type is not a Types.ROW/ROW_NAMED expression of this module")
@@ -240,18 +247,23 @@ def _row_fields(resolver, type_info) -> list[tuple[str, str]]:
     args = [followed(resolver, a.value) for a in node.args]
     if kind not in ("ROW", "ROW_NAMED") or not args or not isinstance(args[-1], cst.List):
         raise Problem(f"records of Types.{kind}: only Types.ROW/ROW_NAMED records are converted")
-    types = []
-    for e in args[-1].elements:  # type: ignore[attr-defined]
-        t = followed(resolver, e.value)
-        if not (isinstance(t, cst.Call) and isinstance(t.func, cst.Attribute) and _q(resolver, t.func.value) in P.TYPES and t.func.attr.value in DDL):
-            raise Problem("a record field type other than a basic Types.X() (nested rows, arrays, dates...)")
-        types.append(t.func.attr.value)
+    types = [followed(resolver, e.value) for e in args[-1].elements]  # type: ignore[attr-defined]
     if kind == "ROW":
         return [(f"f{i}", t) for i, t in enumerate(types)]
     names = args[0]
     if not isinstance(names, cst.List) or not all(isinstance(e.value, cst.SimpleString) for e in names.elements):
         raise Problem("ROW_NAMED field names are not string literals")
     return list(zip([e.value.evaluated_value for e in names.elements], types))  # type: ignore[attr-defined]
+
+
+def _row_fields(resolver, type_info) -> list[tuple[str, str]]:
+    """[(name, Flink basic type)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``."""
+    fields = []
+    for name, t in _row_field_nodes(resolver, type_info):
+        if not (isinstance(t, cst.Call) and isinstance(t.func, cst.Attribute) and _q(resolver, t.func.value) in P.TYPES and t.func.attr.value in DDL):
+            raise Problem("a record field type other than a basic Types.X() (nested rows, arrays, dates...)")
+        fields.append((name, t.func.attr.value))
+    return fields
 
 
 def _avro_fields(schema: Schema) -> list[tuple[str, str]]:
@@ -516,8 +528,11 @@ def sink_spec(ctx, sink) -> SinkSpec:
                     schema = _schema(resolver, rarg, True)
                 elif rmethod == "set_key_serialization_schema":
                     key_schema = _schema(resolver, rarg, True)
-                    if key_schema.kind not in ("string", "bytes"):
-                        raise Problem("a key serialization schema other than SimpleStringSchema/ByteArraySchema: write the key column by hand")
+                    if key_schema.kind not in ("string", "bytes", "field"):
+                        raise Problem(
+                            "a key serialization schema other than SimpleStringSchema/ByteArraySchema/RowFieldExtractorSchema:"
+                            " write the key column by hand"
+                        )
                 else:
                     raise Problem(f"KafkaRecordSerializationSchemaBuilder.{rmethod}() is not converted (keys, topic selectors)")
         else:
@@ -819,12 +834,20 @@ def convert_sink(ctx, stream: cst.BaseExpression, original_stream, sink) -> Opti
                 )
             if schema is not None and schema.kind != spec.schema.kind:
                 raise Problem("key and value serialization schemas of different kinds: write the key column by hand")
-        type_info = type_code(ctx, spec.schema, site)
-        value = _encode(ctx, spec.schema, site)
-        columns = "{v}.alias(\"key\"), {v}.alias(\"value\")" if spec.key_schema is not None else "{v}.alias(\"value\")"
+        if spec.schema.kind == "field":
+            row_type, names = _extracted_row_type(ctx.resolver, original_stream, spec)
+            type_info = _value(ctx, row_type, site)
+            value = _field_column(ctx, names[spec.schema.index])
+            key = _field_column(ctx, names[spec.key_schema.index]) if spec.key_schema is not None else None
+        else:
+            type_info = type_code(ctx, spec.schema, site)
+            value = _encode(ctx, spec.schema, site)
+            key = value if spec.key_schema is not None else None
+        columns = "{k}.alias(\"key\"), {v}.alias(\"value\")" if key is not None else "{v}.alias(\"value\")"
 
         def write(rdd):
-            df = ctx.expr("{td}({s}, {t}).select(%s)" % columns, td=shim(ctx, "to_dataframe"), s=rdd, t=type_info, v=value)
+            keys = {"k": key} if key is not None else {}
+            df = ctx.expr("{td}({s}, {t}).select(%s)" % columns, td=shim(ctx, "to_dataframe"), s=rdd, t=type_info, v=value, **keys)
             return ctx.expr("{w}.save()", w=_options(ctx, ctx.expr('{d}.write.format("kafka")', d=df), spec.options, site))
 
         if unbounded(ctx.resolver, original_stream):
@@ -841,6 +864,31 @@ def convert_sink(ctx, stream: cst.BaseExpression, original_stream, sink) -> Opti
         return None
     _notes(ctx, spec)
     return result
+
+
+def _extracted_row_type(resolver, stream, spec) -> tuple[cst.BaseExpression, list[str]]:
+    """The stream's ``Types.ROW``/``ROW_NAMED`` type and its field names: ``RowFieldExtractorSchema``
+    serializes fields that must be ``Types.PRIMITIVE_ARRAY(Types.BYTE())`` (Flink fails on others)."""
+    from flink2spark.rules.pyflink._common import byte_array_type, element_type as stream_type
+
+    t = stream_type(resolver, stream)
+    if not isinstance(t, cst.BaseExpression):
+        raise Problem("RowFieldExtractorSchema on a stream whose Types.ROW type could not be followed")
+    fields = _row_field_nodes(resolver, t)
+    for schema in (spec.schema, spec.key_schema):
+        if schema is None:
+            continue
+        if schema.index >= len(fields) or not byte_array_type(resolver, fields[schema.index][1]):
+            raise Problem(
+                f"RowFieldExtractorSchema({schema.index}): field {schema.index} of the stream's rows is not"
+                " Types.PRIMITIVE_ARRAY(Types.BYTE()) (Flink's serializer needs byte arrays)"
+            )
+    return t, [name for name, _ in fields]
+
+
+def _field_column(ctx, name: str) -> cst.BaseExpression:
+    """``RowFieldExtractorSchema(i)``: field i's bytes, a null field as empty bytes (as Flink's)."""
+    return ctx.expr('{F}.coalesce({F}.col({n}), {F}.lit(b""))', F=functions(ctx), n=cst.SimpleString(json.dumps(name)))
 
 
 def _string_stream(resolver, stream) -> bool:
