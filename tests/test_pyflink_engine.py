@@ -438,3 +438,29 @@ def test_row_field_extractor_schema_needs_byte_array_fields():
     for field_type, index in (("Types.INT()", 1), ("Types.INT()", 2)):
         left = sink(field_type, index)
         assert "F2S252" in codes(left) and "RowFieldExtractorSchema(%d)" % index in left.output
+
+
+def test_file_sinks_and_collect_on_unbounded_streams_are_left_marked():
+    # a Kafka stream (and a monitored folder) is a MicroBatches object, not an RDD: batch sinks
+    # and execute_and_collect() must not be applied to it
+    head = (
+        HEAD
+        + "from pyflink.common import Duration, SimpleStringSchema, WatermarkStrategy\n"
+        + "from pyflink.common.serialization import Encoder\n"
+        + "from pyflink.datastream.connectors.file_system import FileSink, FileSource, StreamFormat\n"
+        + "from pyflink.datastream.connectors.kafka import KafkaSource\n"
+    )
+    sources = {
+        "kafka": "KafkaSource.builder().set_bootstrap_servers('k:9092').set_topics('t')"
+        ".set_value_only_deserializer(SimpleStringSchema()).build()",
+        "files": "FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in')"
+        ".monitor_continuously(Duration.of_seconds(1)).build()",
+    }
+    for name, source in sources.items():
+        lines = f"lines = env.from_source({source}, WatermarkStrategy.no_watermarks(), 'in')\n"
+        sunk = convert(lines + "lines.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())\n", head)
+        assert [m.code for m in sunk.markers if m.severity == "todo" and "unbounded" in m.message] == ["F2S240"], name
+        assert "write_rows" not in sunk.output
+        collected = convert(lines + "with lines.execute_and_collect() as it:\n    print(list(it))\n", head)
+        assert any(m.severity == "todo" and "execute_and_collect() of an unbounded" in m.message for m in collected.markers), name
+        assert "f2s.execute_and_collect" not in collected.output

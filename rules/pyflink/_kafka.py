@@ -559,13 +559,27 @@ def kafka_source_call(resolver, expr) -> Optional[cst.Call]:
     return None
 
 
+def monitored_files_call(resolver, expr) -> Optional[cst.Call]:
+    """The ``from_source`` call when ``expr`` (original) reads a ``FileSource`` that
+    ``monitor_continuously()`` (an unbounded stream of text lines)."""
+    from flink2spark.rules.pyflink._common import source_kind
+
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return None
+    if resolver.type_of(expr.func.value) != P.ENVIRONMENT or expr.func.attr.value != "from_source":
+        return None
+    kind = source_kind(resolver, call_arg(expr, 0, "source"))
+    return expr if kind is not None and kind[0] == "stream_text" else None
+
+
 def _source_bounded(resolver, call: cst.Call) -> bool:
     found = chain(resolver, call_arg(call, 0, "source"))
     return found is not None and any(method == "set_bounded" for method, _ in found[1])
 
 
 def unbounded(resolver, expr, depth: int = 0) -> bool:
-    """Whether the stream ``expr`` (original) derives from an unbounded Kafka source."""
+    """Whether the stream ``expr`` (original) derives from an unbounded Kafka source or a
+    ``FileSource`` that monitors its folder."""
     if depth > 50 or expr is None:
         return False
     if isinstance(expr, cst.Name):
@@ -574,6 +588,8 @@ def unbounded(resolver, expr, depth: int = 0) -> bool:
     call = kafka_source_call(resolver, expr)
     if call is not None:
         return not _source_bounded(resolver, call)
+    if monitored_files_call(resolver, expr) is not None:
+        return True
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
     typ = resolver.type_of(expr.func.value)
@@ -595,7 +611,9 @@ def unbounded_problem(resolver, expr, depth: int = 0) -> Optional[str]:
     if isinstance(expr, cst.Name):
         value = resolver.single_value(expr)
         return unbounded_problem(resolver, value, depth + 1) if value is not None else None
-    if kafka_source_call(resolver, expr) is not None or not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+    if kafka_source_call(resolver, expr) is not None or monitored_files_call(resolver, expr) is not None:
+        return None
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return None
     method = expr.func.attr.value
     if P.is_stream(resolver.type_of(expr.func.value)) or resolver.type_of(expr.func.value) in (P.WINDOWED, P.ALL_WINDOWED):
@@ -621,11 +639,11 @@ def streaming_todo(ctx, stream) -> bool:
 
 
 def module_unbounded(resolver) -> bool:
-    """Whether the module reads an unbounded Kafka source anywhere."""
+    """Whether the module reads an unbounded Kafka source (or monitored files) anywhere."""
     cached = getattr(resolver, "_f2s_unbounded", None)
     if cached is None:
         cached = any(
-            kafka_source_call(resolver, c) is not None and not _source_bounded(resolver, c)
+            (kafka_source_call(resolver, c) is not None and not _source_bounded(resolver, c)) or monitored_files_call(resolver, c) is not None
             for c in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("from_source") | m.Name("add_source"))))
         )
         resolver._f2s_unbounded = cached
