@@ -396,3 +396,71 @@ def test_types_missing_from_pyflink_are_named_in_every_todo():
         [todo] = [m for m in result.markers if m.severity == "todo" and m.code != "F2S208"]  # not the imports left
         assert "Types has no LOCAL_DATE()" in todo.message, todo.message
         assert "not converted yet" not in todo.message
+
+
+def test_simple_string_schema_charset_other_than_utf8_is_left_marked():
+    head = HEAD + "from pyflink.common import SimpleStringSchema, WatermarkStrategy\nfrom pyflink.datastream.connectors.kafka import KafkaSource\n"
+
+    def source(charset):
+        return convert(
+            "ds = env.from_source(KafkaSource.builder().set_bootstrap_servers('k:9092').set_topics('t')"
+            f".set_value_only_deserializer(SimpleStringSchema({charset})).build(), WatermarkStrategy.no_watermarks(), 'k')\n",
+            head,
+        )
+
+    for utf8 in ("", "'UTF-8'", "charset='utf8'"):
+        result = source(utf8)
+        assert "F2S252" not in codes(result) and 'cast("string")' in result.output, utf8
+    for other in ("'ISO-8859-1'", "charset='UTF-16'", "name"):
+        result = source(other)
+        assert "F2S252" in codes(result), other
+        assert [m for m in result.markers if m.code == "F2S252" and "charset" in m.message]
+
+
+def test_row_field_extractor_schema_needs_byte_array_fields():
+    head = (
+        HEAD
+        + "from pyflink.common.serialization import RowFieldExtractorSchema\n"
+        + "from pyflink.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink\n"
+    )
+
+    def sink(field_type, index):
+        return convert(
+            "ds = env.from_collection([(b'k', 1)], type_info=Types.ROW([Types.PRIMITIVE_ARRAY(Types.BYTE()), %s]))\n"
+            "ds.sink_to(KafkaSink.builder().set_bootstrap_servers('k:9092').set_record_serializer("
+            "KafkaRecordSerializationSchema.builder().set_topic('t')"
+            ".set_value_serialization_schema(RowFieldExtractorSchema(%d)).build()).build())\n" % (field_type, index),
+            head,
+        )
+
+    converted = sink("Types.INT()", 0)
+    assert not codes(converted) and 'F.coalesce(F.col("f0"), F.lit(b""))' in converted.output
+    for field_type, index in (("Types.INT()", 1), ("Types.INT()", 2)):
+        left = sink(field_type, index)
+        assert "F2S252" in codes(left) and "RowFieldExtractorSchema(%d)" % index in left.output
+
+
+def test_file_sinks_and_collect_on_unbounded_streams_are_left_marked():
+    # a Kafka stream (and a monitored folder) is a MicroBatches object, not an RDD: batch sinks
+    # and execute_and_collect() must not be applied to it
+    head = (
+        HEAD
+        + "from pyflink.common import Duration, SimpleStringSchema, WatermarkStrategy\n"
+        + "from pyflink.common.serialization import Encoder\n"
+        + "from pyflink.datastream.connectors.file_system import FileSink, FileSource, StreamFormat\n"
+        + "from pyflink.datastream.connectors.kafka import KafkaSource\n"
+    )
+    sources = {
+        "kafka": "KafkaSource.builder().set_bootstrap_servers('k:9092').set_topics('t')"
+        ".set_value_only_deserializer(SimpleStringSchema()).build()",
+        "files": "FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in')"
+        ".monitor_continuously(Duration.of_seconds(1)).build()",
+    }
+    for name, source in sources.items():
+        lines = f"lines = env.from_source({source}, WatermarkStrategy.no_watermarks(), 'in')\n"
+        sunk = convert(lines + "lines.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())\n", head)
+        assert [m.code for m in sunk.markers if m.severity == "todo" and "unbounded" in m.message] == ["F2S240"], name
+        assert "write_rows" not in sunk.output
+        collected = convert(lines + "with lines.execute_and_collect() as it:\n    print(list(it))\n", head)
+        assert any(m.severity == "todo" and "execute_and_collect() of an unbounded" in m.message for m in collected.markers), name
+        assert "f2s.execute_and_collect" not in collected.output

@@ -105,7 +105,8 @@ PF_MICRO_BATCH = _code("F2S253", "note", "Python operators on an unbounded strea
 PF_UNBOUNDED_STATE = _code("F2S254", "todo", "keyed/stateful operation on an unbounded stream: port it to a streaming aggregation or transformWithState")
 PF_KAFKA_FORMAT = _code("F2S255", "note", "Kafka record format: Spark's JSON/CSV functions differ from Flink's schemas in edge cases")
 PF_KAFKA_OFFSETS = _code("F2S256", "note", "Kafka starting offsets / consumer group behave differently in Spark")
-PF_ROLLING_STATE = _code("F2S257", "note", "keyed rolling aggregation on an unbounded stream: transformWithState (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
+PF_MONITOR_INTERVAL = _code("F2S257", "note", "monitored file source: Spark looks for new files at each micro-batch, not at Flink's interval")
+PF_ROLLING_STATE = _code("F2S258", "note", "keyed rolling aggregation on an unbounded stream: transformWithState (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

@@ -458,6 +458,7 @@ ENTRY_POINTS.update(
         for name, typ in (
             ("SimpleStringSchema", SCHEMA),
             ("ByteArraySchema", SCHEMA),
+            ("RowFieldExtractorSchema", SCHEMA),
             ("AvroRowSerializationSchema", SCHEMA),
             ("AvroRowDeserializationSchema", SCHEMA),
             *[(f"Json{k}Schema.{b}", SCHEMA_BUILDER) for k in ("RowSerialization", "RowDeserialization") for b in ("builder", "Builder")],

@@ -114,7 +114,7 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
                 return _kafka.element_type(resolver, expr)
         if method == "from_source":
             source = source_kind(resolver, call_arg(expr, 0, "source"))
-            return {"numbers": "LONG", "text": "STRING"}.get(source[0]) if source else None
+            return {"numbers": "LONG", "text": "STRING", "stream_text": "STRING"}.get(source[0]) if source else None
         if method == "read_text_file":
             return "STRING"
         return None
@@ -542,7 +542,8 @@ def source_kind(resolver, node: Optional[cst.BaseExpression]):
     """What ``from_source`` reads: ("numbers", call, value) for ``NumberSequenceSource(a, b)``
     (``call`` = that call), ("text", call, value) for
     ``FileSource.for_record_stream_format(StreamFormat.text_line_format(), *paths).build()``
-    (``call`` = the ``for_record_stream_format`` call), or None. ``value`` is the source
+    (``call`` = the ``for_record_stream_format`` call), ("stream_text", call, value) for the same
+    with ``.monitor_continuously(interval)`` before ``build()`` (unbounded), or None. ``value`` is the source
     expression itself (the value of the variable when ``node`` is one)."""
     if node is None:
         return None
@@ -553,14 +554,27 @@ def source_kind(resolver, node: Optional[cst.BaseExpression]):
         return ("numbers", node, node)
     if isinstance(node.func, cst.Attribute) and node.func.attr.value == "build" and not node.args:
         builder = node.func.value
-        while _static_file_set(builder):  # bounded, as without it
+        kind = "text"
+        if _monitored(builder):  # unbounded: new files are read as they come
+            kind, builder = "stream_text", builder.func.value  # type: ignore[attr-defined]
+        while kind == "text" and _static_file_set(builder):  # bounded, as without it
             builder = builder.func.value  # type: ignore[attr-defined]
         if isinstance(builder, cst.Call) and resolver.qualified_name(builder.func) in P.ENTRY_POINTS:
             if resolver.type_of(builder) == P.FILE_SOURCE_BUILDER:
                 fmt = call_arg(builder, 0, "stream_format")
                 if isinstance(fmt, cst.Call) and resolver.qualified_name(fmt.func) in P.TEXT_LINE_FORMAT:
-                    return ("text", builder, node)
+                    return (kind, builder, node)
     return None
+
+
+def _monitored(node: cst.BaseExpression) -> bool:
+    """``<builder>.monitor_continuously(interval)``."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "monitor_continuously"
+        and len(node.args) == 1
+    )
 
 
 def _static_file_set(node: cst.BaseExpression) -> bool:
@@ -585,7 +599,7 @@ def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
     if not (isinstance(strategy, cst.Call) and resolver.qualified_name(strategy.func) in P.NO_WATERMARKS):
         if not unused_watermarks(ctx, strategy):
             return "from_source() with a watermark strategy: event time is not converted yet (WatermarkStrategy.no_watermarks() is)"
-    if kind[0] == "text":
+    if kind[0] in ("text", "stream_text"):
         fmt = call_arg(kind[1], 0, "stream_format")
         charset = call_arg(fmt, 0, "charset_name") if isinstance(fmt, cst.Call) else None
         if charset is not None and not (isinstance(charset, cst.SimpleString) and charset.evaluated_value.upper().replace("-", "") == "UTF8"):
@@ -593,6 +607,8 @@ def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
         if any(a.keyword is not None or a.star for a in kind[1].args):
             return "FileSource paths given with * or keywords"
         args = [a.value for a in kind[1].args[1:]]
+        if kind[0] == "stream_text" and len(args) != 1:
+            return "FileSource.monitor_continuously() over several paths: Spark's streaming text source reads one folder (or glob)"
     else:
         args = [call_arg(kind[1], 0, "start"), call_arg(kind[1], 1, "end")]
         if any(a is None for a in args):

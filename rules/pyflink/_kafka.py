@@ -66,6 +66,7 @@ def _suffixes(*names: str) -> set[str]:
 
 SIMPLE_STRING = _suffixes("SimpleStringSchema")
 BYTE_ARRAY = _suffixes("ByteArraySchema")
+ROW_FIELD = _suffixes("RowFieldExtractorSchema")
 JSON_DESER = _suffixes("JsonRowDeserializationSchema.builder", "JsonRowDeserializationSchema.Builder")
 JSON_SER = _suffixes("JsonRowSerializationSchema.builder", "JsonRowSerializationSchema.Builder")
 CSV_DESER = _suffixes("CsvRowDeserializationSchema.Builder")
@@ -136,20 +137,45 @@ def _literal_dict(resolver, node) -> list[tuple[cst.BaseExpression, cst.BaseExpr
 
 @dataclass
 class Schema:
-    kind: str  # "string" | "bytes" | "json" | "csv" | "avro"
+    kind: str  # "string" | "bytes" | "field" | "json" | "csv" | "avro"
     type_info: Optional[cst.BaseExpression] = None  # original Types expression (json/csv)
     avro: Optional[str] = None  # the Avro schema (literal)
     avro_node: Optional[cst.BaseExpression] = None
     options: list = field(default_factory=list)  # (Spark option, value) for from_csv/to_csv
     notes: list = field(default_factory=list)
+    index: int = 0  # RowFieldExtractorSchema(index): the serialized field
+
+
+_UTF8 = frozenset({"utf-8", "utf8"})  # Java's names (and aliases) for UTF-8, case-insensitive
+
+
+def _utf8_charset(resolver, call: cst.Call) -> None:
+    """``SimpleStringSchema(charset='UTF-8')``: Spark's string casts are UTF-8; another charset
+    (or one that is not a literal) is not converted."""
+    charset = call_arg(call, 0, "charset")
+    if charset is None:
+        return
+    name = _str(followed(resolver, charset))
+    if name is None or name.strip().lower() not in _UTF8:
+        shown = repr(name) if name is not None else "a non-literal charset"
+        raise Problem(
+            f"SimpleStringSchema with charset {shown}: Spark's CAST(value AS STRING) reads and writes UTF-8;"
+            " decode/encode the Kafka value with F.decode()/F.encode() and that charset by hand"
+        )
 
 
 def _schema(resolver, node, serialize: bool) -> Schema:
     node = followed(resolver, node) if node is not None else None
     if isinstance(node, cst.Call) and _q(resolver, node.func) in SIMPLE_STRING:
+        _utf8_charset(resolver, node)
         return Schema("string")
     if isinstance(node, cst.Call) and _q(resolver, node.func) in BYTE_ARRAY and not node.args:
         return Schema("bytes")
+    if serialize and isinstance(node, cst.Call) and _q(resolver, node.func) in ROW_FIELD:
+        index = followed(resolver, call_arg(node, 0, "field_index"))
+        if not isinstance(index, cst.Integer):
+            raise Problem("RowFieldExtractorSchema with a field index that is not an integer literal")
+        return Schema("field", index=int(index.value, 0))
     if isinstance(node, cst.Call) and _q(resolver, node.func) in (AVRO_SER if serialize else AVRO_DESER):
         text = call_arg(node, 1, "avro_schema_string")
         value = _str(followed(resolver, text)) if text is not None else None
@@ -212,8 +238,8 @@ def _schema(resolver, node, serialize: bool) -> Schema:
     raise Problem(OTHER_SCHEMA)
 
 
-def _row_fields(resolver, type_info) -> list[tuple[str, str]]:
-    """[(name, Flink basic type)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``."""
+def _row_field_nodes(resolver, type_info) -> list[tuple[str, cst.BaseExpression]]:
+    """[(name, type expression)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``."""
     node = followed(resolver, type_info)
     if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _q(resolver, node.func.value) in P.TYPES):
         raise Problem("the record type is not a Types.ROW/ROW_NAMED expression of this module")
@@ -221,18 +247,23 @@ def _row_fields(resolver, type_info) -> list[tuple[str, str]]:
     args = [followed(resolver, a.value) for a in node.args]
     if kind not in ("ROW", "ROW_NAMED") or not args or not isinstance(args[-1], cst.List):
         raise Problem(f"records of Types.{kind}: only Types.ROW/ROW_NAMED records are converted")
-    types = []
-    for e in args[-1].elements:  # type: ignore[attr-defined]
-        t = followed(resolver, e.value)
-        if not (isinstance(t, cst.Call) and isinstance(t.func, cst.Attribute) and _q(resolver, t.func.value) in P.TYPES and t.func.attr.value in DDL):
-            raise Problem("a record field type other than a basic Types.X() (nested rows, arrays, dates...)")
-        types.append(t.func.attr.value)
+    types = [followed(resolver, e.value) for e in args[-1].elements]  # type: ignore[attr-defined]
     if kind == "ROW":
         return [(f"f{i}", t) for i, t in enumerate(types)]
     names = args[0]
     if not isinstance(names, cst.List) or not all(isinstance(e.value, cst.SimpleString) for e in names.elements):
         raise Problem("ROW_NAMED field names are not string literals")
     return list(zip([e.value.evaluated_value for e in names.elements], types))  # type: ignore[attr-defined]
+
+
+def _row_fields(resolver, type_info) -> list[tuple[str, str]]:
+    """[(name, Flink basic type)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``."""
+    fields = []
+    for name, t in _row_field_nodes(resolver, type_info):
+        if not (isinstance(t, cst.Call) and isinstance(t.func, cst.Attribute) and _q(resolver, t.func.value) in P.TYPES and t.func.attr.value in DDL):
+            raise Problem("a record field type other than a basic Types.X() (nested rows, arrays, dates...)")
+        fields.append((name, t.func.attr.value))
+    return fields
 
 
 def _avro_fields(schema: Schema) -> list[tuple[str, str]]:
@@ -497,8 +528,11 @@ def sink_spec(ctx, sink) -> SinkSpec:
                     schema = _schema(resolver, rarg, True)
                 elif rmethod == "set_key_serialization_schema":
                     key_schema = _schema(resolver, rarg, True)
-                    if key_schema.kind not in ("string", "bytes"):
-                        raise Problem("a key serialization schema other than SimpleStringSchema/ByteArraySchema: write the key column by hand")
+                    if key_schema.kind not in ("string", "bytes", "field"):
+                        raise Problem(
+                            "a key serialization schema other than SimpleStringSchema/ByteArraySchema/RowFieldExtractorSchema:"
+                            " write the key column by hand"
+                        )
                 else:
                     raise Problem(f"KafkaRecordSerializationSchemaBuilder.{rmethod}() is not converted (keys, topic selectors)")
         else:
@@ -525,13 +559,27 @@ def kafka_source_call(resolver, expr) -> Optional[cst.Call]:
     return None
 
 
+def monitored_files_call(resolver, expr) -> Optional[cst.Call]:
+    """The ``from_source`` call when ``expr`` (original) reads a ``FileSource`` that
+    ``monitor_continuously()`` (an unbounded stream of text lines)."""
+    from flink2spark.rules.pyflink._common import source_kind
+
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return None
+    if resolver.type_of(expr.func.value) != P.ENVIRONMENT or expr.func.attr.value != "from_source":
+        return None
+    kind = source_kind(resolver, call_arg(expr, 0, "source"))
+    return expr if kind is not None and kind[0] == "stream_text" else None
+
+
 def _source_bounded(resolver, call: cst.Call) -> bool:
     found = chain(resolver, call_arg(call, 0, "source"))
     return found is not None and any(method == "set_bounded" for method, _ in found[1])
 
 
 def unbounded(resolver, expr, depth: int = 0) -> bool:
-    """Whether the stream ``expr`` (original) derives from an unbounded Kafka source."""
+    """Whether the stream ``expr`` (original) derives from an unbounded Kafka source or a
+    ``FileSource`` that monitors its folder."""
     if depth > 50 or expr is None:
         return False
     if isinstance(expr, cst.Name):
@@ -540,6 +588,8 @@ def unbounded(resolver, expr, depth: int = 0) -> bool:
     call = kafka_source_call(resolver, expr)
     if call is not None:
         return not _source_bounded(resolver, call)
+    if monitored_files_call(resolver, expr) is not None:
+        return True
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
     typ = resolver.type_of(expr.func.value)
@@ -596,7 +646,9 @@ def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) ->
     if isinstance(expr, cst.Name):
         value = resolver.single_value(expr)
         return unbounded_problem(resolver, value, depth + 1, streaming) if value is not None else None
-    if kafka_source_call(resolver, expr) is not None or not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+    if kafka_source_call(resolver, expr) is not None or monitored_files_call(resolver, expr) is not None:
+        return None
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return None
     method = expr.func.attr.value
     if method in ROLLING and resolver.type_of(expr.func.value) == P.KEYED:
@@ -625,11 +677,11 @@ def streaming_todo(ctx, stream) -> bool:
 
 
 def module_unbounded(resolver) -> bool:
-    """Whether the module reads an unbounded Kafka source anywhere."""
+    """Whether the module reads an unbounded Kafka source (or monitored files) anywhere."""
     cached = getattr(resolver, "_f2s_unbounded", None)
     if cached is None:
         cached = any(
-            kafka_source_call(resolver, c) is not None and not _source_bounded(resolver, c)
+            (kafka_source_call(resolver, c) is not None and not _source_bounded(resolver, c)) or monitored_files_call(resolver, c) is not None
             for c in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("from_source") | m.Name("add_source"))))
         )
         resolver._f2s_unbounded = cached
@@ -838,12 +890,20 @@ def convert_sink(ctx, stream: cst.BaseExpression, original_stream, sink) -> Opti
                 )
             if schema is not None and schema.kind != spec.schema.kind:
                 raise Problem("key and value serialization schemas of different kinds: write the key column by hand")
-        type_info = type_code(ctx, spec.schema, site)
-        value = _encode(ctx, spec.schema, site)
-        columns = "{v}.alias(\"key\"), {v}.alias(\"value\")" if spec.key_schema is not None else "{v}.alias(\"value\")"
+        if spec.schema.kind == "field":
+            row_type, names = _extracted_row_type(ctx.resolver, original_stream, spec)
+            type_info = _value(ctx, row_type, site)
+            value = _field_column(ctx, names[spec.schema.index])
+            key = _field_column(ctx, names[spec.key_schema.index]) if spec.key_schema is not None else None
+        else:
+            type_info = type_code(ctx, spec.schema, site)
+            value = _encode(ctx, spec.schema, site)
+            key = value if spec.key_schema is not None else None
+        columns = "{k}.alias(\"key\"), {v}.alias(\"value\")" if key is not None else "{v}.alias(\"value\")"
 
         def write(rdd):
-            df = ctx.expr("{td}({s}, {t}).select(%s)" % columns, td=shim(ctx, "to_dataframe"), s=rdd, t=type_info, v=value)
+            keys = {"k": key} if key is not None else {}
+            df = ctx.expr("{td}({s}, {t}).select(%s)" % columns, td=shim(ctx, "to_dataframe"), s=rdd, t=type_info, v=value, **keys)
             return ctx.expr("{w}.save()", w=_options(ctx, ctx.expr('{d}.write.format("kafka")', d=df), spec.options, site))
 
         if unbounded(ctx.resolver, original_stream):
@@ -860,6 +920,31 @@ def convert_sink(ctx, stream: cst.BaseExpression, original_stream, sink) -> Opti
         return None
     _notes(ctx, spec)
     return result
+
+
+def _extracted_row_type(resolver, stream, spec) -> tuple[cst.BaseExpression, list[str]]:
+    """The stream's ``Types.ROW``/``ROW_NAMED`` type and its field names: ``RowFieldExtractorSchema``
+    serializes fields that must be ``Types.PRIMITIVE_ARRAY(Types.BYTE())`` (Flink fails on others)."""
+    from flink2spark.rules.pyflink._common import byte_array_type, element_type as stream_type
+
+    t = stream_type(resolver, stream)
+    if not isinstance(t, cst.BaseExpression):
+        raise Problem("RowFieldExtractorSchema on a stream whose Types.ROW type could not be followed")
+    fields = _row_field_nodes(resolver, t)
+    for schema in (spec.schema, spec.key_schema):
+        if schema is None:
+            continue
+        if schema.index >= len(fields) or not byte_array_type(resolver, fields[schema.index][1]):
+            raise Problem(
+                f"RowFieldExtractorSchema({schema.index}): field {schema.index} of the stream's rows is not"
+                " Types.PRIMITIVE_ARRAY(Types.BYTE()) (Flink's serializer needs byte arrays)"
+            )
+    return t, [name for name, _ in fields]
+
+
+def _field_column(ctx, name: str) -> cst.BaseExpression:
+    """``RowFieldExtractorSchema(i)``: field i's bytes, a null field as empty bytes (as Flink's)."""
+    return ctx.expr('{F}.coalesce({F}.col({n}), {F}.lit(b""))', F=functions(ctx), n=cst.SimpleString(json.dumps(name)))
 
 
 def _string_stream(resolver, stream) -> bool:

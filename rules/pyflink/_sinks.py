@@ -219,6 +219,13 @@ def sink_problem(ctx, call: cst.Call, sink: Optional[cst.BaseExpression]) -> Opt
     wanted = "FileSink" if call.func.attr.value == "sink_to" else "StreamingFileSink"  # type: ignore[attr-defined]
     if spec.kind != wanted:
         return M.PF_FILE_UNSUPPORTED, f"a {spec.kind} given to {call.func.attr.value}(): Flink rejects it"  # type: ignore[attr-defined]
+    from flink2spark.rules.pyflink import _kafka
+
+    if _kafka.unbounded(ctx.resolver, call.func.value):  # type: ignore[attr-defined]
+        return M.PF_FILE_UNSUPPORTED, (
+            "a file sink on an unbounded stream: Flink's FileSink rolls part files and commits them at checkpoints;"
+            " write each micro-batch by hand (f2s_stream.foreach_batch) or with writeStream.format('text')"
+        )
     if call.func.attr.value == "sink_to" and ctx.resolver.type_of(call.func.value) == P.KEYED:  # type: ignore[attr-defined]
         return M.PF_FILE_UNSUPPORTED, (
             "sink_to() on a KeyedStream: Flink writes its internal rows (the pickled key and the element,"

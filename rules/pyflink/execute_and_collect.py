@@ -53,6 +53,15 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    from flink2spark.rules.pyflink import _kafka
+
+    if _kafka.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        ctx.todo(
+            M.PF_UNSUPPORTED,
+            "execute_and_collect() of an unbounded stream: collect its micro-batches by hand"
+            " (f2s_stream.foreach_batch, or writeStream.format('memory') and a query on its table)",
+        )
+        return None
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
         stream = ctx.expr("{s}.values()", s=stream)  # (timestamp, value) pairs: the values

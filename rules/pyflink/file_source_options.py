@@ -4,14 +4,15 @@
   what a FileSource does without it, and what ``from_source`` converts (``spark.read.text``).
   Nothing to do here: ``from_source`` reads the whole chain.
 * ``monitor_continuously(Duration)``: an unbounded source that picks up new files for ever.
-  Its Spark counterpart is Structured Streaming (``spark.readStream.text(path)`` with
-  ``maxFilesPerTrigger``/trigger interval and a ``checkpointLocation``), whose sinks and
-  operators differ from the RDD program this conversion writes: TODO.
+  Read by ``env.from_source`` (text lines, one path), it becomes a Structured Streaming file
+  source there (``spark.readStream.text(path)``, NOTE F2S257); any other use: TODO.
 * ``set_file_enumerator`` / ``set_split_assigner``: Java enumeration and split assignment
   with no Spark counterpart: TODO.
 """
 
-from flink2spark.rules.pyflink._common import program, spark_program
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import consumed_by_from_source, from_source_problem, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -28,7 +29,7 @@ rule = Rule(
         "FileSourceBuilder.set_file_enumerator",
         "FileSourceBuilder.set_split_assigner",
     ],
-    summary="FileSource builder options: process_static_file_set() read by from_source; monitor_continuously(): TODO (Structured Streaming)",
+    summary="FileSource builder options: process_static_file_set() and monitor_continuously() read by from_source; others: TODO",
     codes=(M.PF_UNBOUNDED_FILES, M.PF_FILE_UNSUPPORTED),
     examples=[
         Example(
@@ -58,8 +59,8 @@ rule = Rule(
             " convert the remaining uses by hand\n"
             "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n"
             + spark_program(
-                "# TODO(flink2spark): F2S246 FileSource.monitor_continuously(): an unbounded source; its Spark counterpart is"
-                " Structured Streaming, spark.readStream.text(path) with a checkpointLocation: port the job by hand\n"
+                "# TODO(flink2spark): F2S246 FileSource.monitor_continuously() other than on a text_line_format source read by"
+                " env.from_source(): its Spark counterpart is Structured Streaming, spark.readStream.text(path): port it by hand\n"
                 "# TODO(flink2spark): F2S200 a source object used other than as the source of env.from_source(): convert it by hand\n"
                 "source = (\n"
                 '    FileSource.for_record_stream_format(StreamFormat.text_line_format(), "/in")\n'
@@ -80,11 +81,24 @@ def convert(ctx):
     if method == "process_static_file_set":
         return None  # from_source reads it
     if method == "monitor_continuously":
+        if _read_by_from_source(ctx):
+            return None  # from_source reads it (Structured Streaming)
         ctx.todo(
             M.PF_UNBOUNDED_FILES,
-            "FileSource.monitor_continuously(): an unbounded source; its Spark counterpart is Structured Streaming,"
-            " spark.readStream.text(path) with a checkpointLocation: port the job by hand",
+            "FileSource.monitor_continuously() other than on a text_line_format source read by env.from_source():"
+            " its Spark counterpart is Structured Streaming, spark.readStream.text(path): port it by hand",
         )
         return None
     ctx.todo(M.PF_FILE_UNSUPPORTED, f"FileSource {method}(): Java file enumeration/split assignment has no Spark counterpart")
     return None
+
+
+def _read_by_from_source(ctx) -> bool:
+    """Whether ``<builder>.monitor_continuously(d).build()`` is a source that from_source converts."""
+    call = ctx.site.head.original
+    attr = ctx.resolver.parent(call)
+    build = ctx.resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.attr.value == "build" else None
+    if not isinstance(build, cst.Call):
+        return False
+    found = consumed_by_from_source(ctx, build)
+    return found is not None and from_source_problem(ctx, found[1]) is None

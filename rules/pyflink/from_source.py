@@ -7,13 +7,17 @@
   every file (folders are read recursively; files whose names start with ``.`` or ``_`` are
   skipped by both), without line terminators (``\\n``, ``\\r\\n`` or ``\\r``: Flink's reader is
   Java's ``BufferedReader.readLine``, Spark's text source splits on the same three).
+* The same with ``.monitor_continuously(interval)`` (one path) -> unbounded:
+  ``f2s_stream.micro_batches(spark.readStream.text(path, recursiveFileLookup=True), STRING)``,
+  a Structured Streaming file source that reads the files present and each new one once
+  (NOTE F2S257: it looks for new files at every micro-batch, not at the interval).
 
 * ``KafkaSource.builder()...build()`` -> ``spark.readStream.format("kafka")...`` (``spark.read``
   with ``set_bounded``), the value decoded by its schema: see ``_kafka``.
 
 The source may be built in a variable used only by ``from_source``: that assignment is dropped
-(see ``source_builders``). Watermark strategies other than ``no_watermarks()``, continuous
-monitoring, other formats and other sources stay with a TODO.
+(see ``source_builders``). Watermark strategies other than ``no_watermarks()``, monitoring
+several paths, other formats and other sources stay with a TODO.
 """
 
 import libcst as cst
@@ -24,11 +28,18 @@ from flink2spark.rules.pyflink._common import SPARK_HEAD, call_arg, from_source_
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
+MONITOR_NOTE = (
+    "FileSource.monitor_continuously(interval): Structured Streaming's file source reads the files there at the start"
+    " and each new file once, looking for new files at every micro-batch rather than every interval; a file"
+    " changed after it was read is not read again (as in Flink)"
+)
+
+
 rule = Rule(
     __name__,
     matches=["StreamExecutionEnvironment.from_source"],
     summary="from_source(NumberSequenceSource(a, b) | FileSource text lines) -> sparkContext.range(a, b + 1) / read.text(...)",
-    codes=(M.PF_UNSUPPORTED, M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_OFFSETS, M.PF_KAFKA_PACKAGE, M.PF_KAFKA_FORMAT),
+    codes=(M.PF_UNSUPPORTED, M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_OFFSETS, M.PF_KAFKA_PACKAGE, M.PF_KAFKA_FORMAT, M.PF_MONITOR_INTERVAL),
     examples=[
         Example(
             program(
@@ -36,6 +47,22 @@ rule = Rule(
                 imports="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors.number_seq import NumberSequenceSource\n",
             ),
             spark_program("numbers = env.sparkContext.range(1, 20 + 1)\n"),
+        ),
+        Example(  # an unbounded folder: Structured Streaming
+            program(
+                "source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/data/in')"
+                ".monitor_continuously(Duration.of_seconds(30)).build()\n"
+                "lines = env.from_source(source, WatermarkStrategy.no_watermarks(), 'lines')\n",
+                imports="from pyflink.common import Duration, WatermarkStrategy\n"
+                "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n",
+            ),
+            spark_program(
+                "# NOTE(flink2spark): F2S257 " + MONITOR_NOTE + "\n"
+                "lines = f2s_stream.micro_batches(\n"
+                '    env.readStream.text("/data/in", recursiveFileLookup=True), f2s.Types.STRING()\n'
+                ")\n",
+                imports="from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n",
+            ),
         ),
         Example(
             program(
@@ -86,6 +113,8 @@ def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
+
+
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
@@ -102,4 +131,13 @@ def convert(ctx):
         return ctx.expr("{env}.sparkContext.range({a}, {b} + 1)", env=env, a=start, b=_parenthesized(end))
     paths = [a.value for a in call.args[1:]]
     where = paths[0] if len(paths) == 1 else cst.List([cst.Element(p) for p in paths])
+    if kind == "stream_text":  # unbounded: every file there now and every new one, once
+        ctx.note(M.PF_MONITOR_INTERVAL, MONITOR_NOTE)
+        return ctx.expr(
+            "{mb}({env}.readStream.text({path}, recursiveFileLookup=True), {t}.STRING())",
+            mb=K.shim(ctx, "micro_batches"),
+            env=env,
+            path=where,
+            t=ctx.shim("Types"),
+        )
     return ctx.expr("{env}.read.text({paths}, recursiveFileLookup=True).rdd.map(lambda row: row.value)", env=env, paths=where)

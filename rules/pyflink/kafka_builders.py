@@ -31,6 +31,7 @@ rule = Rule(
         "flink.FlinkKafkaProducer",
         "flink.SimpleStringSchema",
         "flink.ByteArraySchema",
+        "flink.RowFieldExtractorSchema",
         "flink.AvroRowSerializationSchema",
         "flink.AvroRowDeserializationSchema",
         "SerializationSchemaBuilder.builder",

@@ -13,7 +13,7 @@ of the module's ``set_runtime_mode`` calls; when it cannot be told, a TODO is le
 
 On an unbounded (Kafka) stream (STREAMING mode) -> ``f2s_stream.rolling_reduce(keyed, f)``:
 ``groupBy().transformWithState()`` keeps each key's reduction so far across micro-batches and
-emits it after every element (NOTE F2S257: what the job needs to run).
+emits it after every element (NOTE F2S258: what the job needs to run).
 """
 
 from flink2spark.rules.pyflink import _kafka as K
@@ -76,7 +76,7 @@ rule = Rule(
             '    .select(F.col("value").cast("string").alias("value")),\n'
             "    f2s.Types.STRING(),\n"
             ")\n"
-            "# NOTE(flink2spark): F2S257 " + K.ROLLING_NOTE + "\n"
+            "# NOTE(flink2spark): F2S258 " + K.ROLLING_NOTE + "\n"
             "counts = f2s_stream.rolling_reduce(\n"
             "    words.map(lambda w: (w, 1)).keyBy(lambda p: p[0]), lambda a, b: (a[0], a[1] + b[1])\n"
             ")\n",
