@@ -42,6 +42,9 @@ Public API
     state store (the only one transformWithState runs on): ``rolling_reduce`` sets
     ``spark.sql.streaming.stateStore.providerClass`` to it when the session has the default
     provider.
+``stream.union(*others) -> MicroBatches``
+    ``a.union(b, ...)`` of unbounded streams: the elements of all, pickled after each
+    stream's operators, in one streaming DataFrame (pyarrow needed, as for ``rolling_reduce``).
 ``await_termination(spark)``
     ``env.execute()``: wait until every active streaming query ends (returns at once when
     none runs).
@@ -181,7 +184,16 @@ class MicroBatches(object):
         return KeyedMicroBatches(self, f)
 
     def union(self, *others):
-        raise NotImplementedError("flink2spark: union of unbounded streams is not converted; union the DataFrames by hand")
+        """``a.union(b, ...)`` of unbounded streams: one stream of the elements of all (each
+        stream's elements pickled after its operators, the DataFrames unioned); Flink gives
+        no order between the inputs, here they are interleaved by their partition positions."""
+        for other in others:
+            if not isinstance(other, MicroBatches):
+                raise TypeError("flink2spark: union of an unbounded stream with a bounded one is not converted")
+        df = _pickled_rows(self)
+        for other in others:
+            df = df.unionByName(_pickled_rows(other))
+        return MicroBatches(df, decode=_unpickled, order="order")
 
     def _decoder(self):
         return self.decode if self.decode is not None else _decoder(self.type_info)
@@ -236,8 +248,16 @@ def _keyed_rows(keyed):
     """The streaming DataFrame (key, value, order) of a keyed stream's elements: the pickled
     key and element and the element's position in its micro-batch partition (partition,
     index) as one long."""
-    stream, key, value_ops = keyed.stream, keyed.key, keyed.value_ops
+    return _pickled_rows(keyed.stream, keyed.key, keyed.value_ops)
+
+
+def _pickled_rows(stream, key=None, value_ops=()):
+    """The streaming DataFrame of ``stream``'s elements after its recorded operators, each
+    pickled with its position in its micro-batch partition (partition, index) as one long:
+    (value, order), or (key, value, order) with the pickled ``key(element)`` (taken before
+    ``value_ops``) when ``key`` is given."""
     schema, decode, ops = stream.df.schema, stream._decoder(), stream.ops  # not the DataFrame: it stays on the driver
+    columns = ("key", "value", "order") if key is not None else ("value", "order")
 
     def encode(batches):
         import pyarrow as pa
@@ -250,21 +270,21 @@ def _keyed_rows(keyed):
             for b in batches:  # the rows df.rdd gives (binary values as bytearray)
                 yield from ArrowTableToRowsConversion.convert(pa.Table.from_batches([b]), schema, binary_as_bytes=False)
 
-        out = {"key": [], "value": [], "order": []}
-        output = pa.schema([("key", pa.binary()), ("value", pa.binary()), ("order", pa.int64())])
+        output = pa.schema([(c, pa.int64() if c == "order" else pa.binary()) for c in columns])
+        out = {c: [] for c in columns}
         for n, element in enumerate(_elements(decode, ops, index, rows())):
-            k = key(element)
-            for f in value_ops:
-                element = f(element)
-            out["key"].append(pickle.dumps(k, _PROTOCOL))
+            if key is not None:
+                out["key"].append(pickle.dumps(key(element), _PROTOCOL))
+                for f in value_ops:
+                    element = f(element)
             out["value"].append(pickle.dumps(element, _PROTOCOL))
             out["order"].append((index << 40) + n)
-            if len(out["key"]) == 4096:
+            if len(out["value"]) == 4096:
                 yield pa.RecordBatch.from_pydict(out, schema=output)
-                out = {"key": [], "value": [], "order": []}
+                out = {c: [] for c in columns}
         yield pa.RecordBatch.from_pydict(out, schema=output)
 
-    return stream.df.mapInArrow(encode, _KEYED_SCHEMA)
+    return stream.df.mapInArrow(encode, _KEYED_SCHEMA if key is not None else _OUTPUT_SCHEMA)
 
 
 def _rolling_processor(fn):

@@ -428,3 +428,37 @@ def test_monitored_folder_reads_present_and_new_files(spark, tmp_path, monkeypat
     expected_first = ["10", "15", "9", "14", "7", "error> disk full", "error> net down"]
     assert Counter(first.splitlines()) == Counter(expected_first)
     assert Counter(out.getvalue().splitlines()) == Counter(expected_first + ["18", "error> late arrival"])
+
+
+UNION_PROGRAM = """from pyflink.common import SimpleStringSchema, Types, WatermarkStrategy
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.connectors.kafka import KafkaSource
+
+env = StreamExecutionEnvironment.get_execution_environment()
+click_source = KafkaSource.builder().set_bootstrap_servers("k:9092").set_topics("clicks").set_value_only_deserializer(SimpleStringSchema()).build()
+view_source = KafkaSource.builder().set_bootstrap_servers("k:9092").set_topics("views").set_value_only_deserializer(SimpleStringSchema()).build()
+clicks = env.from_source(click_source, WatermarkStrategy.no_watermarks(), "clicks")
+views = env.from_source(view_source, WatermarkStrategy.no_watermarks(), "views").map(lambda v: v.upper())
+{body}
+env.execute()
+"""
+
+
+@pytest.mark.parametrize(
+    "body, todos, unions",
+    [
+        ("clicks.union(views).print()", [], 1),
+        ("clicks.union(views, clicks.filter(lambda c: c)).map(lambda s: (s, 1)).key_by(lambda p: p[0]).sum(1).print()", [], 2),
+        ("clicks.union(env.from_collection(['x'])).print()", ["F2S254", "F2S254"], 1),
+    ],
+    ids=["two-topics", "three-then-rolling-sum", "with-bounded"],
+)
+def test_union_of_unbounded_streams(body, todos, unions):
+    result = convert_source(UNION_PROGRAM.format(body=body), "job.py")
+    assert result.output is not None, result.markers
+    assert sorted(TODO_LINE.findall(result.output)) == todos, result.output
+    assert result.output.count(".union(") == unions, result.output
+    if not todos:
+        assert "f2s_stream.foreach_batch(" in result.output, result.output
+    compile(result.output, "job.py", "exec")
+    assert convert_source(result.output, "job.py").output == result.output

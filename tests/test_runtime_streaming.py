@@ -56,3 +56,44 @@ def test_rolling_reduce_with_a_function_after_flat_map_filter_and_map_values(spa
     ).trigger(availableNow=True).start().awaitTermination()
     # keys x/y taken before mapValues, values ("v", n * 10): x: 30, min(30,20)=20, min(20,50)=20 ; y: 10
     assert out == [("v", 30), ("v", 10), ("v", 20), ("v", 20)]
+
+
+def test_union_of_unbounded_streams_then_a_keyed_rolling_count(spark, tmp_path, state_store_reset):
+    """``a.union(b)`` of two file streams, each with its own operators, then a map and a keyed
+    rolling count over the union: every element of both inputs once, the counts per key
+    running over both (Flink gives no order between the inputs: compared as multisets, and
+    per key the counts 1..n)."""
+    from collections import Counter
+
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Sum, Types
+
+    web, app = tmp_path / "web", tmp_path / "app"
+    web.mkdir()
+    app.mkdir()
+    (web / "1.txt").write_text("GET /a\nPOST /b\nGET /a\n")
+    (app / "1.txt").write_text("login u1\nlogout u1\nlogin u2\n")
+    requests = streaming.micro_batches(spark.readStream.text(str(web)), Types.STRING()).map(lambda line: line.split(" ")[1])
+    logins = streaming.micro_batches(spark.readStream.text(str(app)), Types.STRING()).filter(lambda line: line.startswith("login "))
+    merged = requests.union(logins.map(lambda line: "user:" + line.split(" ")[1]))
+    tagged = merged.map(lambda s: (s, 1))
+    counts = streaming.rolling_reduce(tagged.keyBy(lambda p: p[0]), Sum(1))
+    seen, counted = [], []
+    for stream, out, cp in ((tagged, seen, "cp1"), (counts, counted, "cp2")):
+        streaming.foreach_batch(stream, lambda rdd, out=out: out.extend(rdd.collect())).option(
+            "checkpointLocation", str(tmp_path / cp)
+        ).trigger(availableNow=True).start().awaitTermination()
+    assert Counter(seen) == Counter([("/a", 1), ("/b", 1), ("/a", 1), ("user:u1", 1), ("user:u2", 1)])
+    assert Counter(counted) == Counter([("/a", 1), ("/a", 2), ("/b", 1), ("user:u1", 1), ("user:u2", 1)])
+
+
+def test_union_with_a_bounded_stream_is_refused(spark, tmp_path):
+    import pytest
+
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+
+    (tmp_path / "in").mkdir()
+    lines = streaming.micro_batches(spark.readStream.text(str(tmp_path / "in")), Types.STRING())
+    with pytest.raises(TypeError, match="bounded"):
+        lines.union(spark.sparkContext.parallelize(["x"]))

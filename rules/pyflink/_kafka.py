@@ -654,10 +654,33 @@ def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) ->
     if method in ROLLING and resolver.type_of(expr.func.value) == P.KEYED:
         key_by = rolling_key_by(resolver, expr.func.value) if streaming else None
         return method if key_by is None else unbounded_problem(resolver, key_by.func.value, depth + 1, streaming)  # type: ignore[attr-defined]
+    if method == "union" and P.is_stream(resolver.type_of(expr.func.value)):
+        inputs = [expr.func.value, *(a.value for a in expr.args)]
+        if union_problem(resolver, inputs) is not None:
+            return method
+        for stream in inputs:
+            problem = unbounded_problem(resolver, stream, depth + 1, streaming)
+            if problem is not None:
+                return problem
+        return None
     if P.is_stream(resolver.type_of(expr.func.value)) or resolver.type_of(expr.func.value) in (P.WINDOWED, P.ALL_WINDOWED):
         if method not in MICRO_BATCH_OPS:
             return method
         return unbounded_problem(resolver, expr.func.value, depth + 1, streaming)
+    return None
+
+
+def union_problem(resolver, inputs) -> Optional[str]:
+    """Why the union of the (original) streams ``inputs``, one of them unbounded, is not
+    converted (``MicroBatches.union``), or None."""
+    from flink2spark.rules.pyflink._time import timestamped
+
+    if not all(unbounded(resolver, s) for s in inputs):
+        return "union() of an unbounded stream with a bounded one is not converted: read both as streams (spark.readStream) and union the DataFrames"
+    if any(timestamped(resolver, s) for s in inputs):
+        return "union() of unbounded streams with event timestamps is not converted"
+    if any(resolver.type_of(s) == P.KEYED for s in inputs):
+        return "union() of an unbounded keyed stream is not converted"
     return None
 
 

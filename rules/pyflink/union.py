@@ -2,11 +2,17 @@
 
 Flink interleaves the inputs in no particular order; Spark's union keeps them one after the
 other, one of Flink's possible orders. Keyed streams contribute their elements (``values()``).
+On unbounded (Kafka, monitored files) streams the same ``a.union(b)`` runs on
+``f2s_stream.MicroBatches``: each input's elements, pickled after its operators, in one
+streaming DataFrame (``unionByName``). A union of an unbounded stream with a bounded one, or
+of timestamped or keyed unbounded streams, keeps TODO F2S254.
+
 Like ``key_by``, a union passes the elements through Flink's serializers: where that changes
 objects a Python function made (``Types.ROW``/``TUPLE``/``FLOAT`` streams),
 ``map(f2s.decoded(type_info))`` follows.
 """
 
+from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, decoding, program, spark_program
 from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import markers as M
@@ -15,8 +21,8 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.union"],
-    summary="union(*streams) -> RDD.union(...) per stream",
-    codes=(M.PF_UNSUPPORTED,),
+    summary="union(*streams) -> RDD.union(...) per stream (MicroBatches.union on unbounded streams)",
+    codes=(M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE),
     examples=[
         Example(
             program("a = env.from_collection([1])\nb = env.from_collection([2])\nall_ = a.union(b, a)\n"),
@@ -34,6 +40,11 @@ def convert(ctx):
         ctx.todo(M.PF_UNSUPPORTED, "union() takes the streams as positional arguments")
         return None
     streams = [seg.original.func.value, *(a.value for a in seg.original_args)]  # type: ignore[attr-defined]
+    if K.unbounded(ctx.resolver, seg.original):
+        problem = K.union_problem(ctx.resolver, streams)
+        if problem is not None:
+            ctx.todo(M.PF_UNBOUNDED_STATE, problem)
+            return None
     # With event timestamps on any input, all become (timestamp, value) pairs (f2s.windows.NO_TIMESTAMP: none).
     stamped = [timestamped(ctx.resolver, s) for s in streams]
 
