@@ -255,7 +255,8 @@ _CHATTER = [
     # logging.basicConfig(stream=sys.stdout, format="%(message)s"): PyFlink's type
     # extraction and optional-module probes, py4j's gateway (Flink and Spark alike)
     re.compile(r"^Using Any for unsupported type: "),
-    re.compile(r"^No module named '?google\.cloud\.bigquery_storage_v1'?$"),
+    # (Beam's probe, bare or with its sentence on ReadFromBigQuery)
+    re.compile(r"^No module named '?google\.cloud\.bigquery_storage_v1'?(?:$|\. As a result, the ReadFromBigQuery transform )"),
     re.compile(r"^PYFLINK_CYTHON_ENABLED"),
     re.compile(r"^(?:Closing down clientserver connection|Callback Server Starting|Socket listening on|Error while receiving\.|Closing down callback connection)"),
 ]

@@ -24,6 +24,8 @@ def test_library_log_records_printed_bare_are_chatter():
     lines = [
         "Using Any for unsupported type: typing.Sequence[~T]",
         "No module named google.cloud.bigquery_storage_v1",
+        "No module named google.cloud.bigquery_storage_v1. As a result, the ReadFromBigQuery"
+        " transform *CANNOT* be used with `method=DIRECT_READ`.",
         "PYFLINK_CYTHON_ENABLED: True",
         "Closing down clientserver connection",
         "start reading data",
