@@ -674,6 +674,20 @@ def consumed_as(ctx, call: cst.Call, accepts):
     return None
 
 
+def left_with_todo(ctx, arg: cst.Arg, methods: tuple[str, ...]) -> bool:
+    """``arg`` is the first argument of a ``x.<method>(...)`` call (one of ``methods``) whose
+    statement an earlier conversion left with a TODO: converting a converted program again
+    marks the call, not also the object it reads."""
+    call = ctx.resolver.parent(arg)
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in methods):
+        return False
+    stmt = call
+    while stmt is not None and not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        stmt = ctx.resolver.parent(stmt)
+    comments = [ln.comment.value for ln in getattr(stmt, "leading_lines", ()) if ln.comment is not None]
+    return bool(call.args) and call.args[0] is arg and any(c.startswith("# TODO(flink2spark):") for c in comments)
+
+
 def assigned_uses(resolver, value: cst.CSTNode) -> Optional[list]:
     """The nodes reading the variable ``value`` (original) is assigned to (``name = value``, the
     name's only assignment in its scope); None when ``value`` is not assigned so."""

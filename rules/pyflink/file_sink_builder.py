@@ -10,7 +10,7 @@ calls change nothing by themselves: the sink reads them.
 import libcst as cst
 
 from flink2spark.rules.pyflink import _sinks as S
-from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.rules.pyflink._common import left_with_todo, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -51,7 +51,7 @@ def convert(ctx):
     found = S.consumed_by_sink(ctx, call)
     if found is None and S.consumed_as(ctx, call, lambda resolver, arg: _sink_of_table_stream(ctx, arg)) is not None:
         return None  # the sink of a stream from the Table API: its sink_to() carries the TODO (F2S210)
-    if found is None and S.consumed_as(ctx, call, lambda resolver, arg: _sink_left_with_todo(ctx, arg)) is not None:
+    if found is None and S.consumed_as(ctx, call, lambda resolver, arg: left_with_todo(ctx, arg, ("sink_to", "add_sink"))) is not None:
         return None  # a converted program: the sink_to() that reads the sink kept its TODO
     if found is None:
         ctx.todo(M.PF_FILE_UNSUPPORTED, "a file sink used other than as the sink of sink_to()/add_sink(): convert it by hand")
@@ -68,16 +68,3 @@ def _sink_of_table_stream(ctx, arg: cst.Arg) -> bool:
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in ("sink_to", "add_sink")):
         return False
     return call.args[0] is arg and ctx.conv.table_bridge(call.func.value) is not None
-
-
-def _sink_left_with_todo(ctx, arg: cst.Arg) -> bool:
-    """``arg`` is the sink of a ``sink_to``/``add_sink`` call that an earlier conversion left
-    with a TODO (converting a converted program again adds nothing)."""
-    call = ctx.resolver.parent(arg)
-    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in ("sink_to", "add_sink")):
-        return False
-    stmt = call
-    while stmt is not None and not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-        stmt = ctx.resolver.parent(stmt)
-    comments = [ln.comment.value for ln in getattr(stmt, "leading_lines", ()) if ln.comment is not None]
-    return call.args[0] is arg and any(c.startswith("# TODO(flink2spark):") for c in comments)

@@ -6,7 +6,14 @@ whose only use is ``env.from_source(variable, ...)``, the assignment is dropped 
 ``from_source`` reads the source from it. Any other use stays with a TODO.
 """
 
-from flink2spark.rules.pyflink._common import consumed_by_from_source, from_source_problem, program, spark_program
+from flink2spark.rules.pyflink._common import (
+    consumed_as,
+    consumed_by_from_source,
+    from_source_problem,
+    left_with_todo,
+    program,
+    spark_program,
+)
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -46,6 +53,8 @@ rule = Rule(
 def convert(ctx):
     call = ctx.site.head.original
     found = consumed_by_from_source(ctx, call)
+    if found is None and consumed_as(ctx, call, lambda resolver, arg: left_with_todo(ctx, arg, ("from_source",))):
+        return None  # a converted program: the from_source() that reads it kept its TODO
     if found is None:
         ctx.todo(M.PF_UNSUPPORTED, "a source object used other than as the source of env.from_source(): convert it by hand")
         return None
