@@ -477,3 +477,22 @@ def test_source_left_with_a_todo_stays_as_it_is_when_converted_again():
     )
     assert codes(result).count("F2S200") == 1
     assert "a source object used other than" not in result.output
+
+
+def test_methods_of_plain_classes_are_plain_callables():
+    classes = (
+        "class Stats:\n"
+        "    def mean(self):\n        return 1\n\n"
+        "    @staticmethod\n    def parse(line):\n        return line\n\n\n"
+        "class Cleaner:\n    def execute(self, x):\n        return x\n\n\n"
+    )
+    result = convert(
+        classes + "cleaner = Cleaner()\n"
+        "env.from_collection(['a']).map(cleaner.execute).map(Stats.parse).filter(Stats.mean).print()\n"
+    )
+    assert result.status == "converted", codes(result)
+    assert ".map(cleaner.execute)\n    .map(Stats.parse)\n    .filter(Stats.mean)" in result.output
+    # a method the class does not define, or an object whose class is not known: still marked
+    for fn in ("Stats.median", "unknown.execute", "Cleaner().run"):
+        result = convert(classes + "import unknown\n" + f"env.from_collection(['a']).map({fn}).print()\n")
+        assert codes(result) == ["F2S201"], (fn, codes(result))

@@ -378,7 +378,7 @@ class Converter(cst.CSTTransformer):
             if packed and conv.values > 1:
                 return cst.parse_expression(f"lambda {pack_name}: {target.name.value}(*{pack_name})")
             return updated
-        if self._plain_callable(original):
+        if self._plain_callable(original) or self._method_reference(original):
             return updated
         ctx.todo(self.codes["function"], f"cannot tell whether this is a function or a Flink function object; pass a lambda, a def or a Flink function class of this module", original)
         return None
@@ -393,6 +393,26 @@ class Converter(cst.CSTTransformer):
             if q.startswith(("builtins.", "operator.")) or (isinstance(original, cst.Call) and q == "functools.partial"):
                 return True
         return False
+
+    def _method_reference(self, original: cst.BaseExpression) -> bool:
+        """``Cls.method`` or ``instance.method`` (``instance = Cls(...)``, its only binding) where
+        ``Cls`` is a class of this module or a sibling module that defines ``method`` and is no
+        Flink function class (the converter rewrites those): a plain callable, which PyFlink
+        calls as it is, where the model accepts any callable."""
+        if not getattr(self.model, "ANY_CALLABLE", False) or not isinstance(original, cst.Attribute):
+            return False
+        owner = original.value
+        if isinstance(owner, cst.Name) and not isinstance(self.resolver.local_def(owner), cst.ClassDef):
+            value = self.resolver.single_value(owner)
+            if not isinstance(value, cst.Call):
+                return False
+            owner = value.func
+        cls = self.resolver.local_def(owner)
+        if cls is None and isinstance(owner, (cst.Name, cst.Attribute)):
+            cls = foreign.lookup(self.resolver, owner, self.path)
+        if not isinstance(cls, cst.ClassDef) or id(cls) in self.classes:
+            return False
+        return F._method(cls, original.attr.value) is not None
 
     def key_function(self, ctx: Context, seg: Segment) -> Optional[cst.BaseExpression]:
         args = list(zip(seg.original.args, seg.updated.args))

@@ -29,6 +29,7 @@ class _Analyzer(cst.CSTVisitor):
         self.model = model
         self.classes: dict[str, F.ClassInfo] = {}
         self.defs: dict[str, cst.FunctionDef] = {}
+        self.plain_classes: dict[str, cst.ClassDef] = {}  # classes that are no Flink function
 
     def visit_Module(self, node: cst.Module) -> bool:
         resolver = Resolver(node, self.get_metadata, self.model)
@@ -39,6 +40,8 @@ class _Analyzer(cst.CSTVisitor):
                 if info is not None:
                     known[id(stmt)] = info
                     self.classes[stmt.name.value] = info
+                else:
+                    self.plain_classes[stmt.name.value] = stmt
             elif isinstance(stmt, cst.FunctionDef):
                 self.defs[stmt.name.value] = stmt
         return False
@@ -75,8 +78,11 @@ def _find_module(base_dir: str, module: str, level: int) -> Optional[str]:
     return None
 
 
-def lookup(resolver: Resolver, name: cst.BaseExpression, file_path: Optional[str]) -> Optional[Union[F.ClassInfo, cst.FunctionDef]]:
-    """The class info or def that ``name`` (``Verify`` or ``utils.Verify``) imports from a sibling module."""
+def lookup(
+    resolver: Resolver, name: cst.BaseExpression, file_path: Optional[str]
+) -> Optional[Union[F.ClassInfo, cst.FunctionDef, cst.ClassDef]]:
+    """What ``name`` (``Verify`` or ``utils.Verify``) imports from a sibling module: the class
+    info of a Flink function class, a def, or the ClassDef of any other class."""
     if not file_path or not os.path.isfile(file_path):
         return None
     if isinstance(name, cst.Attribute) and isinstance(name.value, cst.Name):
@@ -103,7 +109,7 @@ def lookup(resolver: Resolver, name: cst.BaseExpression, file_path: Optional[str
     analyzer = _load(path, os.path.getmtime(path), resolver.model)
     if analyzer is None:
         return None
-    return analyzer.classes.get(imported) or analyzer.defs.get(imported)
+    return analyzer.classes.get(imported) or analyzer.defs.get(imported) or analyzer.plain_classes.get(imported)
 
 
 def _lookup_attribute(resolver: Resolver, module_name: cst.Name, attr: str, file_path: str):
@@ -125,4 +131,4 @@ def _lookup_attribute(resolver: Resolver, module_name: cst.Name, attr: str, file
     analyzer = _load(path, os.path.getmtime(path), resolver.model)
     if analyzer is None:
         return None
-    return analyzer.classes.get(attr) or analyzer.defs.get(attr)
+    return analyzer.classes.get(attr) or analyzer.defs.get(attr) or analyzer.plain_classes.get(attr)
