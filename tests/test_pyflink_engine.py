@@ -496,3 +496,30 @@ def test_methods_of_plain_classes_are_plain_callables():
     for fn in ("Stats.median", "unknown.execute", "Cleaner().run"):
         result = convert(classes + "import unknown\n" + f"env.from_collection(['a']).map({fn}).print()\n")
         assert codes(result) == ["F2S201"], (fn, codes(result))
+
+
+def test_table_api_streams_are_followed_into_and_out_of_defs():
+    result = convert(
+        "def workflow(stream: DataStream):\n"
+        "    return stream.key_by(lambda r: r[0]).reduce(lambda a, b: a)\n\n\n"
+        "t_env = StreamTableEnvironment.create(env)\n"
+        "result = workflow(t_env.to_append_stream(t_env.from_path('src'), Types.TUPLE([Types.STRING()])))\n"
+        "result.get_side_output(tag).print()\n",
+        head="from pyflink.datastream import DataStream\nfrom pyflink.table import StreamTableEnvironment\n" + HEAD,
+    )
+    table = [m for m in result.markers if m.code == "F2S210"]
+    assert [m.line for m in table] == [8, 13]  # the key_by in the def, a method on what it returns
+    assert "F2S209" not in codes(result)
+    # DataStream is used by the annotation of a parameter that takes the Table API stream
+    imports = {m.message.split(" from ")[0]: m.message for m in result.markers if m.code == "F2S208"}
+    assert imports["DataStream"].endswith("still used by the Table API part (F2S210): convert them with it")
+    # the same annotation on a def that takes a converted stream is a use outside the Table API part
+    result = convert(
+        "def workflow(stream: DataStream):\n"
+        "    return stream\n\n\n"
+        "t_env = StreamTableEnvironment.create(env)\n"
+        "workflow(env.from_collection([1])).print()\n",
+        head="from pyflink.datastream import DataStream\nfrom pyflink.table import StreamTableEnvironment\n" + HEAD,
+    )
+    imports = {m.message.split(" from ")[0]: m.message for m in result.markers if m.code == "F2S208"}
+    assert imports["DataStream"].endswith("is still used: convert the remaining uses by hand")

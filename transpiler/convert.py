@@ -15,7 +15,7 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameP
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
-from flink2spark.transpiler.infer import Resolver
+from flink2spark.transpiler.infer import Resolver, _returns
 from flink2spark.transpiler.registry import Rule, dispatch_table
 from flink2spark.transpiler.result import Marker
 
@@ -196,6 +196,9 @@ class Converter(cst.CSTTransformer):
         self._removed_lines: dict[int, cst.CSTNode] = {}  # id -> node (kept alive: ids of freed nodes get reused)
         self._method_owner: dict[int, F.ClassInfo] = {}
         self._header_comments: set[str] = set()
+        # (def, parameter) whose calls pass streams from the Table API: its annotation is part
+        # of the Table API part (imports it names say so)
+        self.table_params: set[tuple[str, str]] = set()
 
     # -- setup ---------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
@@ -261,6 +264,14 @@ class Converter(cst.CSTTransformer):
         if q in self.model.NAME_MAP:
             return self.shim(self.model.NAME_MAP[q][1])
         return updated
+
+    def visit_Param(self, node: cst.Param) -> None:
+        if node.annotation is None or "table_stream" not in self.codes:
+            return
+        args = self.resolver.param_arguments(node) or []
+        if any(a is not None and self.table_bridge(a) is not None for a in args):
+            func = self.resolver.parent(self.resolver.parent(node))
+            self.table_params.add((func.name.value, node.name.value))  # type: ignore[union-attr]
 
     # -- function classes ------------------------------------------------------------------
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef):
@@ -543,8 +554,9 @@ class Converter(cst.CSTTransformer):
 
     def table_bridge(self, expr: cst.BaseExpression, _seen: Optional[set] = None) -> Optional[cst.Call]:
         """The ``t_env.to_data_stream(...)``-style call (``model.TABLE_BRIDGES``) a stream
-        expression comes from, followed through method chains and the names it is assigned
-        to; None when it does not come from one."""
+        expression comes from, followed through method chains, the names it is assigned to, the
+        parameters it is passed as and the defs that return it; None when it does not come from
+        one."""
         bridges = getattr(self.model, "TABLE_BRIDGES", ())
         if not bridges:
             return None
@@ -556,13 +568,23 @@ class Converter(cst.CSTTransformer):
             if expr.func.attr.value in bridges:
                 return expr
             return self.table_bridge(expr.func.value, seen)
+        if isinstance(expr, cst.Call):  # a def of this module: what it returns
+            target = self.resolver.local_def(expr.func)
+            if isinstance(target, cst.FunctionDef):
+                for value in _returns(target):
+                    found = self.table_bridge(value, seen)
+                    if found is not None:
+                        return found
+            return None
         if isinstance(expr, cst.Attribute):
             return None
         if isinstance(expr, cst.Name):
             for ref in self.resolver.referents(expr):
                 value = self.resolver.assign_values.get(id(ref.node))
-                if value is not None:
-                    found = self.table_bridge(value, seen)
+                # a parameter: what the module's calls of its def pass
+                values = [value] if value is not None else (self.resolver.param_arguments(ref.node) if isinstance(ref.node, cst.Param) else None)
+                for value in values or ():
+                    found = self.table_bridge(value, seen) if value is not None else None
                     if found is not None:
                         return found
         return None

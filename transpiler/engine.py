@@ -73,7 +73,8 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
         AddImportsVisitor.add_needed_import(context, SHIM_MODULE, conv.shim_name, SHIM_ALIAS)
     converted = I.finish_imports(converted, context)
     converted, leftovers = I.mark_leftover_imports(
-        converted, conv.codes["flink_name"], exports=getattr(conv.model, "EXPORTS", None), table_code=conv.codes.get("table_stream")
+        converted, conv.codes["flink_name"], exports=getattr(conv.model, "EXPORTS", None), table_code=conv.codes.get("table_stream"),
+        table_params=conv.table_params,
     )
     markers = list(conv.markers)
     where = _positions(module, [n for n, _, _ in leftovers])

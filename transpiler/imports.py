@@ -3,6 +3,8 @@ and mark the Flink imports that remain."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
@@ -67,13 +69,28 @@ def uses_name(module: cst.Module, name: str) -> bool:
     return name in _used_names(module)
 
 
-def _used_names(module: cst.Module, skip_marked: str | None = None) -> set[str]:
+def _used_names(module: cst.Module, skip_marked: str | None = None, skip_params: Collection[tuple[str, str]] = ()) -> set[str]:
     """Names the module uses outside imports; with ``skip_marked``, not counting statements
-    that carry a ``# TODO(flink2spark): <skip_marked>`` comment."""
+    that carry a ``# TODO(flink2spark): <skip_marked>`` comment, nor the annotations of the
+    ``(def name, parameter name)`` pairs of ``skip_params``."""
     names: set[str] = set()
     prefix = f"# TODO(flink2spark): {skip_marked} "
+    defs: list[str] = []
 
     class V(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> None:
+            defs.append(node.name.value)
+
+        def leave_FunctionDef(self, node) -> None:
+            defs.pop()
+
+        def visit_Param(self, node) -> bool:
+            if defs and (defs[-1], node.name.value) in skip_params:
+                if node.default is not None:
+                    node.default.visit(self)
+                return False
+            return True
+
         def visit_SimpleStatementLine(self, node) -> bool:
             return skip_marked is None or not any(ln.comment is not None and ln.comment.value.startswith(prefix) for ln in node.leading_lines)
 
@@ -106,17 +123,19 @@ def mark_leftover_imports(
     message: str | None = None,
     exports: dict[str, tuple[str, ...]] | None = None,
     table_code: str | None = None,
+    table_params: Collection[tuple[str, str]] = (),
 ) -> tuple[cst.Module, list[tuple[cst.CSTNode, str, str]]]:
     """Drop unused Flink star imports; put a TODO beside every Flink import still present.
 
     ``exports``: what each module exports (the API model's ``EXPORTS``; DataSet's by default).
     ``table_code``: the TODO code of statements left with the Table API part of a program; an
-    import whose names only those statements use says so.
+    import whose names only those statements (and the annotations of the ``table_params``,
+    parameters that take streams from the Table API) use says so.
     Returns the module and (statement, code, message) for each TODO added, for the report.
     """
     exports = A.EXPORTS if exports is None else exports
     used = _used_names(module)
-    outside_table = _used_names(module, skip_marked=table_code) if table_code else used
+    outside_table = _used_names(module, skip_marked=table_code, skip_params=table_params) if table_code else used
     found: list[tuple[cst.CSTNode, str, str]] = []
     header = {ln.comment.value for ln in module.header if ln.comment is not None}
 

@@ -191,7 +191,9 @@ class Resolver:
             return self._join(results)
         return None
 
-    def _param_type(self, param: cst.Param):
+    def param_arguments(self, param: cst.Param) -> Optional[list[Optional[cst.BaseExpression]]]:
+        """What the module's calls of ``param``'s function pass for it (None for a call that
+        passes nothing recognisable); None when ``param`` is not a plain parameter of a def."""
         func = self.parent(self.parent(param)) if self.parent(param) else None
         if not isinstance(func, cst.FunctionDef):
             return None
@@ -199,7 +201,7 @@ class Resolver:
         if param not in params:
             return None
         index = params.index(param)
-        results = []
+        found: list[Optional[cst.BaseExpression]] = []
         for call in self.call_sites.get(id(func), []):
             arg = None
             for i, a in enumerate(call.args):
@@ -208,8 +210,14 @@ class Resolver:
                         arg = a.value
                 elif a.star == "" and i == index:
                     arg = a.value
-            results.append(self._type(arg) if arg is not None else None)
-        return self._join(results) if results else None
+            found.append(arg)
+        return found
+
+    def _param_type(self, param: cst.Param):
+        args = self.param_arguments(param)
+        if not args:
+            return None
+        return self._join(self._type(arg) if arg is not None else None for arg in args)
 
     def _join(self, types: Iterable[object]):
         known = [t for t in types if t is not _RECURSION]
