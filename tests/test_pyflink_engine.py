@@ -523,3 +523,22 @@ def test_table_api_streams_are_followed_into_and_out_of_defs():
     )
     imports = {m.message.split(" from ")[0]: m.message for m in result.markers if m.code == "F2S208"}
     assert imports["DataStream"].endswith("is still used: convert the remaining uses by hand")
+
+
+def test_watermarks_no_process_function_reads_are_dropped_with_the_source():
+    body = (
+        "class Count(KeyedProcessFunction):\n"
+        "    def process_element(self, value, ctx):\n"
+        "        yield {read}\n\n\n"
+        "ds = env.from_source(NumberSequenceSource(1, 4), WatermarkStrategy.for_monotonous_timestamps(), 'n')\n"
+        "ds.key_by(lambda x: x % 2).process(Count()).print()\n"
+    )
+    head = (
+        "from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream import KeyedProcessFunction\n"
+        "from pyflink.datastream.connectors import NumberSequenceSource\n" + HEAD
+    )
+    result = convert(body.format(read="value"), head=head)
+    assert result.status == "converted" and "sparkContext.range(1, 4 + 1)" in result.output
+    for read in ("ctx.timestamp()", "ctx.timer_service().current_watermark()"):
+        result = convert(body.format(read=read), head=head)
+        assert any("with a watermark strategy" in m.message for m in result.markers if m.code == "F2S200"), read

@@ -630,7 +630,8 @@ def unused_watermarks(ctx, strategy: Optional[cst.BaseExpression]) -> bool:
     """Whether a source's watermark strategy changes no result: it only makes watermarks
     (``for_monotonous_timestamps()``, ``for_bounded_out_of_orderness(d)``, optionally
     ``.with_idleness(d)``; no timestamp assigner), and the module has no operator that could
-    read watermarks or timestamps (windows, process functions, connect)."""
+    read watermarks or timestamps (windows, connect, process functions other than those of
+    this module that name no timestamp, timer or watermark)."""
     resolver = ctx.resolver
     strategy = followed(resolver, strategy) if strategy is not None else None
     while (
@@ -646,8 +647,27 @@ def unused_watermarks(ctx, strategy: Optional[cst.BaseExpression]) -> bool:
     for call in m.findall(resolver.module, m.Call(func=m.Attribute())):
         method = call.func.attr.value  # type: ignore[attr-defined]
         if method in _EVENT_TIME_METHODS and P.is_stream(resolver.type_of(call.func.value)):  # type: ignore[attr-defined]
+            if method == "process" and not _reads_event_time(resolver, call_arg(call, 0, "func")):
+                continue
             return False
     return True
+
+
+# What a process function reads of event time: record timestamps, watermarks, timers
+_EVENT_TIME_NAMES = frozenset({"timestamp", "timer_service", "current_watermark", "on_timer", "timestamps"})
+
+
+def _reads_event_time(resolver, func: Optional[cst.BaseExpression]) -> bool:
+    """Whether the function given to ``process()`` may read timestamps, watermarks or timers:
+    False only for an instance of a class of this module that names none of them."""
+    if isinstance(func, cst.Name):
+        func = resolver.single_value(func)
+    if not isinstance(func, cst.Call):
+        return True
+    cls = resolver.local_def(func.func)
+    if not isinstance(cls, cst.ClassDef):
+        return True
+    return bool(m.findall(cls, m.Name(value=m.MatchIfTrue(lambda v: v in _EVENT_TIME_NAMES))))
 
 
 def consumed_by_from_source(ctx, call: cst.Call):
