@@ -928,10 +928,12 @@ class RuntimeContext(object):
         return default_value
 
 
-def with_open_close(function, method):
+def with_open_close(function, method, timestamped=False):
     """``rdd.mapPartitionsWithIndex(with_open_close(fn, "map"))``: ``fn.open(ctx)`` before the
     partition's first element, ``fn.<method>`` on each element (``"map"``, ``"flat_map"`` or
-    ``"filter"``), ``fn.close()`` after the last one, as Flink does around a parallel instance."""
+    ``"filter"``), ``fn.close()`` after the last one, as Flink does around a parallel instance.
+    ``timestamped``: the elements are ``(timestamp, value)`` pairs (``f2s.windows``); ``fn``
+    gets the value and its results keep the element's timestamp, as Flink's records do."""
     if method not in ("map", "flat_map", "filter"):
         raise ValueError("method must be map, flat_map or filter, not %r" % (method,))
 
@@ -949,7 +951,19 @@ def with_open_close(function, method):
             opener(RuntimeContext(index, attempt, type(function).__name__))
         try:
             call = getattr(function, method)
-            if method == "map":
+            if timestamped:
+                if method == "map":
+                    for ts, value in items:
+                        yield ts, call(value)
+                elif method == "flat_map":
+                    for ts, value in items:
+                        for result in call(value):
+                            yield ts, result
+                else:
+                    for item in items:
+                        if call(item[1]):
+                            yield item
+            elif method == "map":
                 for item in items:
                     yield call(item)
             elif method == "flat_map":

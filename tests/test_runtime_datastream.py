@@ -184,6 +184,13 @@ def test_with_open_close(spark):
     assert rdd.mapPartitionsWithIndex(f2s.with_open_close(_Scaler(), "filter")).collect() == [2, 3]
     with pytest.raises(ValueError):
         f2s.with_open_close(_Scaler(), "reduce")
+    # (timestamp, value) pairs of a timestamped stream: the function gets the value, its
+    # results keep the element's timestamp
+    stamped = spark.sparkContext.parallelize([(7, 1), (8, 2), (9, 3)], 2)
+    run = lambda method: stamped.mapPartitionsWithIndex(f2s.with_open_close(_Scaler(), method, timestamped=True)).collect()  # noqa: E731
+    assert run("map") == [(7, 10), (8, 20), (9, 30)]
+    assert run("flat_map") == [(7, 1), (7, 1), (8, 2), (8, 2), (9, 3), (9, 3)]
+    assert run("filter") == [(8, 2), (9, 3)]
 
 
 def test_print_formats_of_arrays_and_maps(spark):

@@ -131,17 +131,7 @@ def convert(ctx):
     lifecycle = open_close_class(ctx, seg)
     if lifecycle is not None and lifecycle[0].uses_state:
         return keyed_state_call(ctx, seg, *lifecycle)
-    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
-        if lifecycle is not None:
-            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}() with open()/close() on a stream with event timestamps: not converted yet")
-            return None
-        fn = ctx.function(seg, seg.method)
-        if fn is None:
-            return None
-        if seg.method == "filter":
-            by_value = windows_shim(ctx, "by_value")
-            return ctx.expr("{ds}.filter({by}({fn}))", ds=stream, by=by_value, fn=fn)
-        return decoded_output(ctx, ctx.expr("{ds}.%s({fn})" % SPARK_TIMESTAMPED[seg.method], ds=stream, fn=fn))
+    stamped = timestamped(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
     if lifecycle is not None and F._method(lifecycle[0].node, seg.method) is not None:
         info, instance = lifecycle
         ctx.note(
@@ -149,10 +139,16 @@ def convert(ctx):
             f"{info.node.name.value}.open()/close() run once per Spark partition (Flink: once per parallel instance);"
             " results are the same unless they have side effects",
         )
-        return decoded_output(
-            ctx,
-            ctx.expr('{ds}.mapPartitionsWithIndex({wrap}({fn}, "%s"))' % seg.method, ds=stream, wrap=ctx.shim("with_open_close"), fn=instance),
-        )
+        wrap = ctx.expr('{wrap}({fn}, "%s"%s)' % (seg.method, ", timestamped=True" if stamped else ""), wrap=ctx.shim("with_open_close"), fn=instance)
+        return decoded_output(ctx, ctx.expr("{ds}.mapPartitionsWithIndex({wrap})", ds=stream, wrap=wrap))
+    if stamped:
+        fn = ctx.function(seg, seg.method)
+        if fn is None:
+            return None
+        if seg.method == "filter":
+            by_value = windows_shim(ctx, "by_value")
+            return ctx.expr("{ds}.filter({by}({fn}))", ds=stream, by=by_value, fn=fn)
+        return decoded_output(ctx, ctx.expr("{ds}.%s({fn})" % SPARK_TIMESTAMPED[seg.method], ds=stream, fn=fn))
     fn = ctx.function(seg, seg.method)
     if fn is None:
         return None
