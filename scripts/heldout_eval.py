@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -108,17 +109,36 @@ def _run_spark(program: Path, args: list[str], timeout: float = 600) -> str:
     return proc.stdout
 
 
-def _compare(path: Path, source: str, output: str, work: Path) -> tuple[bool, str]:
-    converted = work / "converted" / path.name
-    converted.parent.mkdir(parents=True, exist_ok=True)
-    converted.write_text(output)
+def _converted_tree(root: Path, dest: Path) -> None:
+    """``root`` copied to ``dest`` with every Python file converted (a job and its modules)."""
+    for path in sorted(root.rglob("*")):
+        target = dest / path.relative_to(root)
+        if path.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.suffix == ".py":
+            result = convert_source(path.read_text(), str(path))
+            target.write_text(result.output if result.output is not None else path.read_text())
+        else:
+            shutil.copyfile(path, target)
+
+
+def _compare(path: Path, source: str, output: str, work: Path, root: Path | None = None, args: list[str] = ()) -> tuple[bool, str]:
+    if root is None:
+        converted = work / "converted" / path.name
+        converted.parent.mkdir(parents=True, exist_ok=True)
+        converted.write_text(output)
+    else:
+        _converted_tree(root, work / "converted")
+        converted = work / "converted" / path.relative_to(root)
     flink_out, spark_out = work / "flink", work / "spark"
     try:
-        flink_stdout = run_on_flink(path, _args(source, flink_out), timeout=600)
+        flink_stdout = run_on_flink(path, [*args, *_args(source, flink_out)], timeout=600)
     except FlinkRunError as exc:
         return False, f"Flink failed: {str(exc).splitlines()[0]}"
     try:
-        spark_stdout = _run_spark(converted, _args(source, spark_out))
+        spark_stdout = _run_spark(converted, [*args, *_args(source, spark_out)])
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
         return False, f"Spark failed: {exc}"
     want = Counter(normalize_flink_print(flink_stdout))
@@ -134,8 +154,11 @@ def _compare(path: Path, source: str, output: str, work: Path) -> tuple[bool, st
     return True, f"{sum(want.values())} records, {sum(len(v) for v in files_want.values())} file lines"
 
 
-def evaluate(paths: list[Path], run: bool) -> list[dict]:
+def evaluate(paths: list[Path], run: bool, roots: dict[Path, tuple[Path, list[str]]] | None = None) -> list[dict]:
+    """``roots``: for a program that is part of a repository, (the repository's folder, the
+    arguments it runs with): its modules are converted with it and its data files copied."""
     rows = []
+    roots = roots or {}
     for path in paths:
         source = path.read_text()
         row: dict = {"file": str(path)}
@@ -165,7 +188,8 @@ def evaluate(paths: list[Path], run: bool) -> list[dict]:
         )
         if run and row["bounded"]:
             with tempfile.TemporaryDirectory(prefix="heldout-") as tmp:
-                row["same"], row["detail"] = _compare(path, source, output, Path(tmp))
+                root, args = roots.get(path, (None, []))
+                row["same"], row["detail"] = _compare(path, source, output, Path(tmp), root, args)
         rows.append(row)
         flags = " ".join(k for k in ("parses", "imports_marked", "idempotent") if not row[k])
         same = "" if "same" not in row else (" same" if row["same"] else f" DIFFERENT ({row['detail']})")
@@ -200,11 +224,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--run", action="store_true", help="run bounded programs on Flink and Spark")
     parser.add_argument("--json", type=Path, help="write the per-program rows here")
+    parser.add_argument(
+        "--manifest",
+        action="store_true",
+        help="each DIR holds manifest.json: [{program, args}] with program paths relative to DIR, "
+        "whose first folder is the program's repository (its other modules and data files)",
+    )
     args = parser.parse_args(argv)
-    paths = []
+    paths: list[Path] = []
+    roots: dict[Path, tuple[Path, list[str]]] = {}
     for d in args.dirs:
-        paths += [d] if d.is_file() else sorted(p for p in d.rglob("*.py") if "__pycache__" not in p.parts)
-    rows = evaluate(paths, args.run)
+        if args.manifest:
+            for entry in json.loads((d / "manifest.json").read_text()):
+                program = (d / entry["program"]).resolve()
+                paths.append(program)
+                roots[program] = ((d / Path(entry["program"]).parts[0]).resolve(), list(entry.get("args", [])))
+        else:
+            paths += [d] if d.is_file() else sorted(p for p in d.rglob("*.py") if "__pycache__" not in p.parts)
+    rows = evaluate(paths, args.run, roots)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))
     print(summary(rows))

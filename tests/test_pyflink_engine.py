@@ -542,3 +542,22 @@ def test_watermarks_no_process_function_reads_are_dropped_with_the_source():
     for read in ("ctx.timestamp()", "ctx.timer_service().current_watermark()"):
         result = convert(body.format(read=read), head=head)
         assert any("with a watermark strategy" in m.message for m in result.markers if m.code == "F2S200"), read
+
+
+def test_process_function_classes_of_sibling_modules(tmp_path):
+    (tmp_path / "functions.py").write_text(
+        "from pyflink.datastream import OutputTag, ProcessFunction\n\n\n"
+        "class Route(ProcessFunction):\n"
+        "    def process_element(self, value, ctx):\n"
+        "        yield value\n\n\n"
+        "class Plain:\n"
+        "    def process_element(self, value, ctx):\n"
+        "        yield value\n"
+    )
+    job = tmp_path / "job.py"
+    body = "from functions import Route, Plain\n" + HEAD + "env.from_collection([1]).process({fn}()).print()\n"
+    job.write_text(body.format(fn="Route"))
+    result = convert_source(job.read_text(), str(job))
+    assert result.status == "converted" and "f2s.process(" in result.output and "Route()" in result.output
+    job.write_text(body.format(fn="Plain"))  # not a PyFlink process function: left with a TODO
+    assert "F2S230" in codes(convert_source(job.read_text(), str(job)))

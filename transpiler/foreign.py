@@ -42,9 +42,20 @@ class _Analyzer(cst.CSTVisitor):
                     self.classes[stmt.name.value] = info
                 else:
                     self.plain_classes[stmt.name.value] = stmt
+                _BASES[id(stmt)] = [resolver.qualified_name(b.value) for b in stmt.bases]
             elif isinstance(stmt, cst.FunctionDef):
                 self.defs[stmt.name.value] = stmt
         return False
+
+
+# id(ClassDef) of a sibling module's class -> the qualified names of its bases, resolved in its
+# own module (the analysed modules stay cached, so the ids stay theirs)
+_BASES: dict[int, list[Optional[str]]] = {}
+
+
+def base_names(cls: cst.ClassDef) -> Optional[list[Optional[str]]]:
+    """Qualified names of the bases of a class that ``lookup`` found in a sibling module."""
+    return _BASES.get(id(cls))
 
 
 @functools.lru_cache(maxsize=256)

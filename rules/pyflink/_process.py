@@ -8,6 +8,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from flink2spark.rules.pyflink._common import consumers, decoding, followed, reaching_value, runtime_mode
+from flink2spark.transpiler import foreign
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.functions import _method
@@ -16,7 +17,8 @@ from flink2spark.transpiler.functions import _method
 def user_class(ctx, original: cst.BaseExpression) -> Optional[tuple[cst.ClassDef, str]]:
     """(class, PyFlink base name) for ``Cls(...)`` (or a name bound to one) where ``Cls`` is a
     class of this module deriving, directly or through classes of this module, from one of
-    PyFlink's process function classes (``KeyedProcessFunction``, ``CoMapFunction``...)."""
+    PyFlink's process function classes (``KeyedProcessFunction``, ``CoMapFunction``...), or a
+    class of a sibling module deriving from one directly."""
     expr = original
     if isinstance(expr, cst.Name):
         value = ctx.resolver.single_value(expr)
@@ -26,6 +28,13 @@ def user_class(ctx, original: cst.BaseExpression) -> Optional[tuple[cst.ClassDef
     if not isinstance(expr, cst.Call):
         return None
     target = ctx.resolver.local_def(expr.func)
+    if target is None and isinstance(expr.func, (cst.Name, cst.Attribute)):
+        target = foreign.lookup(ctx.resolver, expr.func, ctx.conv.path)  # a sibling module's class
+        if not isinstance(target, cst.ClassDef):
+            return None
+        names = foreign.base_names(target) or []
+        kind = next((P.PROCESS_FUNCTIONS[q] for q in names if q in P.PROCESS_FUNCTIONS), None)
+        return (target, kind) if kind is not None else None
     if not isinstance(target, cst.ClassDef):
         return None
     kind = _base_kind(ctx, target, 0)
