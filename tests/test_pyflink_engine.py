@@ -561,3 +561,18 @@ def test_process_function_classes_of_sibling_modules(tmp_path):
     assert result.status == "converted" and "f2s.process(" in result.output and "Route()" in result.output
     job.write_text(body.format(fn="Plain"))  # not a PyFlink process function: left with a TODO
     assert "F2S230" in codes(convert_source(job.read_text(), str(job)))
+
+
+def test_a_reassigned_stream_variable_has_the_type_of_its_last_value():
+    # ds is a DataStream, then a windowed stream: the window function is the window's
+    result = convert(
+        "class Count(ProcessWindowFunction):\n"
+        "    def process(self, key, context, elements):\n"
+        "        yield key, len(list(elements))\n\n\n"
+        "ds = env.from_collection([('a', 1), ('a', 2)])\n"
+        "ds = ds.key_by(lambda e: e[0]).count_window(2)\n"
+        "ds.process(Count(), Types.TUPLE([Types.STRING(), Types.INT()])).print()\n",
+        head="from pyflink.datastream import ProcessWindowFunction\n" + HEAD,
+    )
+    assert result.status == "converted", codes(result)
+    assert "ds.process(Count())" in result.output and "f2s.windows.Windows(" in result.output

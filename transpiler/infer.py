@@ -12,6 +12,7 @@ import libcst as cst
 from libcst.metadata import (
     Assignment,
     ParentNodeProvider,
+    PositionProvider,
     QualifiedNameProvider,
     ScopeProvider,
 )
@@ -127,6 +128,29 @@ class Resolver:
             return None
         return self.assign_values.get(id(refs[0].node))
 
+    def reaching_value(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+        """The value of a variable assigned several times (``ds = ds.map(...)``) at a use after
+        the textually last of its assignments, when that one is a plain assignment in a block
+        enclosing the use: every path to the use then passes it last. None otherwise."""
+        refs = self.referents(name)
+        if len(refs) < 2:
+            return None
+        try:
+            where = {id(r.node): self.meta(PositionProvider, r.node).start for r in refs}
+            use = self.meta(PositionProvider, name).start
+        except KeyError:
+            return None
+        last = max(refs, key=lambda r: (where[id(r.node)].line, where[id(r.node)].column))
+        start = where[id(last.node)]
+        if (start.line, start.column) >= (use.line, use.column) or id(last.node) not in self.assign_values:
+            return None
+        statement = self.parent(self.parent(last.node))  # Name -> AssignTarget -> Assign
+        block = self.parent(self.parent(statement))  # Assign -> SimpleStatementLine -> block
+        node = self.parent(name)
+        while node is not None and node is not block:
+            node = self.parent(node)
+        return self.assign_values[id(last.node)] if node is block else None
+
     def local_def(self, expr: cst.BaseExpression) -> Optional[Union[cst.FunctionDef, cst.ClassDef]]:
         """The module-level def/class a Name refers to (single binding)."""
         if not isinstance(expr, cst.Name):
@@ -177,6 +201,9 @@ class Resolver:
                 return self._join(self._type(r) for r in _returns(target))
             return None
         if isinstance(expr, cst.Name):
+            value = self.reaching_value(expr)
+            if value is not None:  # ds = ds.key_by(...).window(...): the value assigned last
+                return self._type(value)
             results = []
             for ref in self.referents(expr):
                 node = ref.node

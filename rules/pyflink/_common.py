@@ -167,29 +167,8 @@ def _nested(resolver, node: cst.CSTNode, fn: cst.FunctionDef) -> bool:
 
 
 def reaching_value(resolver, name: cst.Name) -> Optional[cst.BaseExpression]:
-    """The value of a variable assigned several times (``ds = ds.map(...)``) at a use after
-    the textually last of its assignments, when that one is a plain assignment in a block
-    enclosing the use: every path to the use then passes it last. None otherwise."""
-    from libcst.metadata import PositionProvider
-
-    refs = resolver.referents(name)
-    if len(refs) < 2:
-        return None
-    try:
-        where = {id(r.node): resolver.meta(PositionProvider, r.node).start for r in refs}
-        use = resolver.meta(PositionProvider, name).start
-    except KeyError:
-        return None
-    last = max(refs, key=lambda r: (where[id(r.node)].line, where[id(r.node)].column))
-    start = where[id(last.node)]
-    if (start.line, start.column) >= (use.line, use.column) or id(last.node) not in resolver.assign_values:
-        return None
-    statement = resolver.parent(resolver.parent(last.node))  # Name -> AssignTarget -> Assign
-    block = resolver.parent(resolver.parent(statement))  # Assign -> SimpleStatementLine -> block
-    node = resolver.parent(name)
-    while node is not None and node is not block:
-        node = resolver.parent(node)
-    return resolver.assign_values[id(last.node)] if node is block else None
+    """``Resolver.reaching_value``: the value a reassigned variable has at ``name``."""
+    return resolver.reaching_value(name)
 
 
 def _output_type(call: cst.Call, index: int, keyword: str = "output_type") -> SourceType:
