@@ -136,7 +136,8 @@ def _compare(path: Path, source: str, output: str, work: Path, root: Path | None
     try:
         flink_stdout = run_on_flink(path, [*args, *_args(source, flink_out)], timeout=600)
     except FlinkRunError as exc:
-        return False, f"Flink failed: {str(exc).splitlines()[0]}"
+        lines = [ln for ln in str(exc).splitlines() if ln.strip()]
+        return False, f"Flink failed: {lines[-1] if lines else exc}"
     try:
         spark_stdout = _run_spark(converted, [*args, *_args(source, spark_out)])
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
