@@ -166,6 +166,55 @@ def flag(value: bool) -> Optional[cst.BaseExpression]:
     return cst.Name("True") if value else None
 
 
+def keeps_data(cls: cst.ClassDef) -> bool:
+    """Whether a function class keeps data between calls: keyed state (``get_state``...),
+    ``__init__``, or ``self.x = ...`` outside ``open``."""
+    if _method(cls, "__init__") is not None:
+        return True
+    if m.findall(cls, m.Call(func=m.Attribute(attr=m.Name(value=m.MatchIfTrue(lambda v: v in P.STATE_METHODS))))):
+        return True
+    for fdef in cls.body.body:
+        if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
+            if m.findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Name("self"))) | m.AugAssign(target=m.Attribute(value=m.Name("self")))):
+                return True
+    return False
+
+
+def from_union(resolver, stream: cst.BaseExpression) -> bool:
+    """Whether ``stream`` (original) is the result of a ``union()`` of streams, before any
+    operator other than ``key_by``/``map``/``flat_map``/``filter``, followed through names."""
+    expr, steps = stream, 0
+    while steps < 50:
+        steps += 1
+        if isinstance(expr, cst.Name):
+            value = resolver.reaching_value(expr) or resolver.single_value(expr)
+            if value is None:
+                return False
+            expr = value
+            continue
+        if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+            return False
+        method = expr.func.attr.value
+        if method == "union" and P.is_stream(resolver.type_of(expr.func.value)):
+            return True
+        if method not in ("key_by", "map", "flat_map", "filter", "name", "uid", "set_parallelism"):
+            return False
+        expr = expr.func.value
+    return False
+
+
+def input_order_note(ctx, cls: cst.ClassDef, what: str) -> None:
+    """NOTE F2S237 for a function that keeps data and reads two inputs' elements (connect, or
+    a union before it): Flink interleaves them as they arrive, in no order a run fixes."""
+    if keeps_data(cls):
+        ctx.note(
+            M.PF_INPUT_ORDER,
+            f"{cls.name.value} keeps data and reads the elements of {what}: Flink interleaves them as they arrive (no run"
+            " fixes the order), the conversion takes the first input's, then the second's (per partition or key);"
+            " results that depend on that order may differ",
+        )
+
+
 def instance_note(ctx, cls: cst.ClassDef) -> Optional[cst.BaseExpression]:
     """For a function not on a keyed stream: ``1`` (the shim's ``parallelism``) when the
     program runs at parallelism 1, where one instance sees the whole stream in order as on

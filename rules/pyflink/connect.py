@@ -21,7 +21,19 @@ base becomes the shim's class of the same name) and ``f2s.co_process`` runs it:
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import program, spark_program
-from flink2spark.rules.pyflink._process import decode_of, env_parallelism, flag, function_class, instance_note, mode_or_todo, unbounded_todo, shim_call, timer_notes, timestamped
+from flink2spark.rules.pyflink._process import (
+    decode_of,
+    env_parallelism,
+    flag,
+    function_class,
+    input_order_note,
+    instance_note,
+    mode_or_todo,
+    shim_call,
+    timer_notes,
+    timestamped,
+    unbounded_todo,
+)
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -38,7 +50,7 @@ rule = Rule(
     ],
     exact=False,
     summary="connect(b) -> f2s.connect(a, b); ConnectedStreams.map/flat_map/process(fn) -> f2s.co_process(connected, fn, method)",
-    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_BROADCAST_ORDER, M.PF_FUNCTION),
+    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_BROADCAST_ORDER, M.PF_FUNCTION, M.PF_INPUT_ORDER),
     examples=[
         Example(
             program(
@@ -92,6 +104,8 @@ def convert(ctx):
     if mode is None:
         return None
     timer_notes(ctx, cls, mode)
+    if kind not in ("BroadcastProcessFunction", "KeyedBroadcastProcessFunction"):
+        input_order_note(ctx, cls, "two connected streams")
     if kind in ("BroadcastProcessFunction", "KeyedBroadcastProcessFunction"):
         ctx.note(
             M.PF_BROADCAST_ORDER,

@@ -26,7 +26,19 @@ A lambda or def passed to ``process`` is not a process function: left with a TOD
 """
 
 from flink2spark.rules.pyflink._common import program, spark_program
-from flink2spark.rules.pyflink._process import decode_of, flag, function_class, instance_note, mode_or_todo, unbounded_todo, shim_call, timer_notes, timestamped
+from flink2spark.rules.pyflink._process import (
+    decode_of,
+    flag,
+    from_union,
+    function_class,
+    input_order_note,
+    instance_note,
+    mode_or_todo,
+    shim_call,
+    timer_notes,
+    timestamped,
+    unbounded_todo,
+)
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -36,7 +48,7 @@ rule = Rule(
     matches=["DataStream.process", "KeyedStream.process"],
     exact=False,
     summary="process(ProcessFunction) -> f2s.process(rdd, fn); KeyedStream.process -> f2s.keyed_process(keyed, fn, mode) (state, timers, side outputs)",
-    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL),
+    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER),
     examples=[
         Example(
             program(
@@ -112,6 +124,8 @@ def convert(ctx):
     if unbounded_todo(ctx, seg.original.func.value, "process()"):  # type: ignore[attr-defined]
         return None
     stamped = timestamped(ctx, seg.original.func.value)  # type: ignore[attr-defined]
+    if from_union(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        input_order_note(ctx, cls, "a union of streams")
     if not keyed:
         one = instance_note(ctx, cls)
         keywords = {"timestamped": flag(stamped), "decode": decode_of(ctx), "parallelism": one}
