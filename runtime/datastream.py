@@ -928,6 +928,16 @@ class RuntimeContext(object):
         return default_value
 
 
+def task_attempt():
+    """The attempt number of the Spark task running now (Flink's attempt number), 0 outside one."""
+    try:
+        from pyspark import TaskContext
+    except ImportError:  # pragma: no cover - always there on Spark
+        return 0
+    task = TaskContext.get()
+    return task.attemptNumber() if task is not None else 0
+
+
 def with_open_close(function, method, timestamped=False):
     """``rdd.mapPartitionsWithIndex(with_open_close(fn, "map"))``: ``fn.open(ctx)`` before the
     partition's first element, ``fn.<method>`` on each element (``"map"``, ``"flat_map"`` or
@@ -938,14 +948,7 @@ def with_open_close(function, method, timestamped=False):
         raise ValueError("method must be map, flat_map or filter, not %r" % (method,))
 
     def run(index, items):
-        attempt = 0
-        try:
-            from pyspark import TaskContext
-
-            task = TaskContext.get()
-            attempt = task.attemptNumber() if task is not None else 0
-        except ImportError:  # pragma: no cover - always there on Spark
-            pass
+        attempt = task_attempt()
         opener = getattr(function, "open", None)
         if opener is not None:
             opener(RuntimeContext(index, attempt, type(function).__name__))

@@ -46,7 +46,7 @@ import heapq
 import time
 from enum import Enum
 
-from flink2spark.runtime.datastream import RuntimeContext
+from flink2spark.runtime.datastream import RuntimeContext, task_attempt
 from flink2spark.runtime.windows import Generic
 
 __all__ = [
@@ -594,14 +594,7 @@ class _Runner(object):
         self.live.pop((domain, self.store.key, timestamp), None)
 
     def open(self):
-        attempt = 0
-        try:
-            from pyspark import TaskContext
-
-            task = TaskContext.get()
-            attempt = task.attemptNumber() if task is not None else 0
-        except ImportError:  # pragma: no cover - always there on Spark
-            pass
+        attempt = task_attempt()
         name = type(self.function).__name__
         context = KeyedRuntimeContext(self.store, self.index, attempt, name) if self.keyed else RuntimeContext(self.index, attempt, name)
         opener = getattr(self.function, "open", None)  # classes whose PyFlink base was dropped may have none

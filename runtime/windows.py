@@ -531,10 +531,13 @@ class Windows(object):
         return self
 
     # -- the windows of each key ---------------------------------------------------------------
-    def _fire(self, emit):
+    def _fire(self, emit, functions=()):
         """RDD of the results of ``emit(key, window, elements)`` (an iterable) for every window
         that fires, as (timestamp, result) pairs (plain results for count windows without
-        timestamps)."""
+        timestamps). ``functions``: the user's function objects; those that define ``open``
+        get it before a partition's first key, with keyed state scoped to the key whose
+        windows fire (state lives across windows, as Flink's keyed state does), and ``close``
+        after the last; each key's windows fire in time order (Flink's timer order)."""
         assigner, keyed, timestamped, batch = self._assigner, self._keyed, self._timestamped, self._batch
         stream = self._stream if keyed else self._stream.map(lambda record: (None, record))
 
@@ -565,12 +568,15 @@ class Windows(object):
                     by_window.setdefault(window, []).append(item)
                 groups = list(by_window.items())
             first = items[0][0]
+            groups = sorted(groups, key=lambda g: g[0].max_timestamp())  # stable: ties keep their order
             for window, members in groups:
                 for n, result in enumerate(emit(key, window, [i[2] for i in members])):
                     out.append(((window.max_timestamp(), first, n), window.max_timestamp(), result))
             return out
 
-        fired = stream.mapPartitionsWithIndex(number).groupByKey().flatMap(windows_of)
+        grouped = stream.mapPartitionsWithIndex(number).groupByKey()
+        managed = [f for f in functions if hasattr(f, "open") or hasattr(f, "close")]
+        fired = grouped.mapPartitionsWithIndex(_with_lifecycle(managed, windows_of)) if managed else grouped.flatMap(windows_of)
         ordered = fired.sortBy(lambda r: r[0], numPartitions=max(self._stream.getNumPartitions(), 1))
         if assigner.count and not timestamped:
             results = ordered.map(lambda r: r[2])
@@ -592,7 +598,7 @@ class Windows(object):
                 acc = reduce_function(acc, value)
             return [acc] if window_function is None else _call(window_function, keyed, key, window, [acc])
 
-        return self._fire(emit)
+        return self._fire(emit, (window_function,) if window_function is not None else ())
 
     def aggregate(self, aggregate_function, window_function=None):
         """``WindowedStream.aggregate(AggregateFunction[, window_function])``."""
@@ -605,7 +611,7 @@ class Windows(object):
             result = aggregate_function.get_result(acc)
             return [result] if window_function is None else _call(window_function, keyed, key, window, [result])
 
-        return self._fire(emit)
+        return self._fire(emit, (window_function,) if window_function is not None else ())
 
     def process(self, process_window_function):
         """``WindowedStream.process(ProcessWindowFunction)``: ``process(key, context,
@@ -615,7 +621,7 @@ class Windows(object):
         def emit(key, window, values):
             return _call(process_window_function, keyed, key, window, values)
 
-        return self._fire(emit)
+        return self._fire(emit, (process_window_function,))
 
     def apply(self, window_function):
         """``WindowedStream.apply(WindowFunction)``: ``apply(key, window, elements)``
@@ -625,7 +631,35 @@ class Windows(object):
         def emit(key, window, values):
             return _call(window_function, keyed, key, window, values)
 
-        return self._fire(emit)
+        return self._fire(emit, (window_function,))
+
+
+def _with_lifecycle(functions, windows_of):
+    """``mapPartitionsWithIndex`` function: ``open(runtime_context)`` of each function before
+    the partition's keys, ``windows_of(key, items)`` with the keyed state set to each key,
+    ``close()`` after them (once per Spark partition: Flink does it once per parallel
+    instance)."""
+
+    def run(index, groups):
+        from flink2spark.runtime.datastream import task_attempt
+        from flink2spark.runtime.process import KeyedRuntimeContext, _Store
+
+        attempt = task_attempt()
+        store = _Store()
+        for fn in functions:
+            if hasattr(fn, "open"):
+                fn.open(KeyedRuntimeContext(store, index, attempt, type(fn).__name__))
+        try:
+            for group in groups:
+                store.key = group[0]
+                for out in windows_of(group):
+                    yield out
+        finally:
+            for fn in functions:
+                if hasattr(fn, "close"):
+                    fn.close()
+
+    return run
 
 
 def _call(fn, keyed, key, window, elements):

@@ -82,3 +82,27 @@ def test_classes_generic_in_pyflink_take_type_arguments():
     assert process.ValueState[int] is process.ValueState and process.MapState[str, int] is process.MapState
     assert process.ListState[int] is process.ListState
     assert process.KeyedBroadcastProcessFunction[str, int, int, str] is process.KeyedBroadcastProcessFunction
+
+
+def test_window_functions_with_open_get_keyed_state_that_outlives_windows(sc):
+    # a ProcessWindowFunction whose open() creates keyed state: the state of a key carries from
+    # one of its windows to the next (in time order), never to another key's
+    class Numbered:
+        def open(self, runtime_context):
+            self.seen = runtime_context.get_state(f2s.ValueStateDescriptor("seen", f2s.Types.INT()))
+
+        def process(self, key, context, elements):
+            n = (self.seen.value() or 0) + 1
+            self.seen.update(n)
+            yield key, context.window().start, n, sum(v for _, v in elements)
+
+        def close(self):
+            self.seen = None
+
+    # (timestamp, value) records, out of time order within key "a"
+    records = [(3500, ("a", 1)), (100, ("a", 2)), (1200, ("b", 5)), (2100, ("a", 3)), (150, ("b", 1))]
+    keyed = W.keyed(sc.parallelize(records, 2), lambda v: v[0])
+    windows = W.Windows(keyed, f2s.TumblingEventTimeWindows.of(f2s.Time.seconds(1)), timestamped=True)
+    out = sorted(windows.process(Numbered()).values().collect())
+    assert out == [("a", 0, 1, 2), ("a", 2000, 2, 3), ("a", 3000, 3, 1), ("b", 0, 1, 1), ("b", 1000, 2, 5)]
+

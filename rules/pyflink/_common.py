@@ -57,9 +57,10 @@ def call_arg(call: cst.Call, index: int, keyword: Optional[str] = None) -> Optio
 
 
 def followed(resolver, expr: cst.BaseExpression) -> cst.BaseExpression:
-    """``expr``, or the value of the single assignment of a name (once)."""
+    """``expr``, or the value a name has there (once): that of its single assignment, or of
+    the assignment that reaches the use last (``ds = ds.key_by(...)``)."""
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.single_value(expr) or resolver.reaching_value(expr)
         if value is not None:
             return value
     return expr

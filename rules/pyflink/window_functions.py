@@ -32,10 +32,12 @@ elements in arrival order to one accumulator: a NOTE (F2S223) says so.
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.rules.pyflink._common import followed, program, spark_program
+from flink2spark.rules.pyflink._process import context_problem
 from flink2spark.rules.pyflink._time import SESSION_WINDOWS, windowed_by
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
 
 FUNCTIONS = ("reduce", "aggregate", "process", "apply")
@@ -46,7 +48,7 @@ rule = Rule(
     __name__,
     matches=[f"{t}.{m}" for t in ("WindowedStream", "AllWindowedStream") for m in FUNCTIONS + SETTINGS],
     summary="reduce/aggregate/process/apply on windows -> the same methods of f2s.windows.Windows (functions run per window in stream order)",
-    codes=(M.PF_EVENT_TIME, M.PF_LATENESS, M.PF_FUNCTION, M.PF_WINDOW_ORDER),
+    codes=(M.PF_EVENT_TIME, M.PF_LATENESS, M.PF_FUNCTION, M.PF_WINDOW_ORDER, M.PF_OPEN_CLOSE, M.PF_STATE),
     examples=[
         Example(
             program(
@@ -126,7 +128,7 @@ def convert(ctx):
         if found is None:
             ctx.todo(M.PF_FUNCTION, f"{seg.method}(): no function argument found")
             return None
-        if not _convertible(ctx, found[0]):
+        if not _convertible(ctx, found[0], seg.original.func.value):
             return None
         first = found[1]
         extra = ctx.arg(seg, 1, "window_function") if seg.method == "aggregate" else None
@@ -138,22 +140,51 @@ def convert(ctx):
         ctx.note(M.PF_WINDOW_ORDER, f"{seg.method}() {what}: same results unless the function depends on that order")
     args = [cst.Arg(first)]
     if extra is not None and not (isinstance(extra[0], cst.Name) and extra[0].value == "None"):
-        if not _convertible(ctx, extra[0]):
+        if not _convertible(ctx, extra[0], seg.original.func.value):
             return None
         args.append(cst.Arg(extra[1]))
     return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=args)
 
 
-def _convertible(ctx, original) -> bool:
-    """A function object of a class of this program without open()/close() or state."""
+def _convertible(ctx, original, windowed: cst.BaseExpression) -> bool:
+    """A function object of a class of this program; with open()/close(), on keyed windows
+    only and with a runtime context the shim serves (task information, keyed state)."""
     known = ctx.conv.class_of(original)
     if known is None:
         return True  # any object with the method: PyFlink calls it the same way
     info = known[0]
+    name = info.node.name.value
     if not info.convertible:
-        ctx.todo(M.PF_STATE, f"{info.node.name.value} could not be converted (see the class)")
+        ctx.todo(M.PF_STATE, f"{name} could not be converted (see the class)")
         return False
     if F._method(info.node, "open") or F._method(info.node, "close"):
-        ctx.todo(M.PF_EVENT_TIME, f"{info.node.name.value}.open()/close() in a window function: not converted yet")
-        return False
+        if not _keyed_window(ctx, windowed):
+            ctx.todo(M.PF_EVENT_TIME, f"{name}.open()/close() in a function of window_all(): not converted")
+            return False
+        problem = context_problem(info.node)
+        if problem is not None:
+            ctx.todo(M.PF_EVENT_TIME, f"{name}: {problem}; convert it by hand")
+            return False
+        ctx.note(
+            M.PF_OPEN_CLOSE,
+            f"{name}.open()/close() run once per Spark partition (Flink: once per parallel instance), its keyed state"
+            " per key as on Flink; results are the same unless they have side effects",
+        )
     return True
+
+
+def _keyed_window(ctx, windowed: cst.BaseExpression) -> bool:
+    """Whether the windowed stream ``windowed`` (original) is ``KeyedStream.window()``/
+    ``count_window()``, followed through names and ``allowed_lateness``/``side_output_late_data``."""
+    expr = windowed
+    for _ in range(20):
+        expr = followed(ctx.resolver, expr)
+        if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+            return False
+        method = expr.func.attr.value
+        if method in ("window", "count_window"):
+            return ctx.resolver.type_of(expr.func.value) == P.KEYED
+        if method not in ("allowed_lateness", "side_output_late_data", "trigger"):
+            return False
+        expr = expr.func.value
+    return False
