@@ -175,10 +175,12 @@ def _read_logs(log_dir: str, limit: int = 6000) -> str:
     return joined[-limit:]
 
 
-def run_on_flink(program: Path, args: list[str] | tuple[str, ...] = (), timeout: float = 300) -> str:
+def run_on_flink(
+    program: Path, args: list[str] | tuple[str, ...] = (), timeout: float = 300, cwd: Path | None = None
+) -> str:
     """Run a PyFlink program on the reference interpreter and return its stdout.
 
-    The program runs with cwd = its folder.  Raises ``FlinkRunError`` (with stdout, stderr and
+    The program runs with cwd = its folder (or ``cwd``).  Raises ``FlinkRunError`` (with stdout, stderr and
     the tail of Flink's log) when the interpreter is missing, the program exits non-zero, or it
     runs longer than ``timeout`` seconds (the whole process group, JVM included, is killed).
     """
@@ -191,7 +193,7 @@ def run_on_flink(program: Path, args: list[str] | tuple[str, ...] = (), timeout:
     with tempfile.TemporaryDirectory(prefix="flink-log-") as log_dir:
         proc = subprocess.Popen(
             [str(python), str(program), *map(str, args)],
-            cwd=program.parent,
+            cwd=cwd if cwd is not None else program.parent,
             env=flink_env(log_dir),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
