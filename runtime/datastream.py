@@ -565,10 +565,60 @@ def _to_flink(value, type_info, source=False):
         if not isinstance(value, list):  # PyFlink's coders take lists only
             raise TypeError("Expected list, got %s" % type(value).__name__)
         return [_to_flink(v, type_info.field_types[0], source) for v in value]
-    if kind == "MAP":  # a Java HashMap comes back as a dict (in the HashMap's order, see the NOTE F2S211)
+    if kind == "MAP":  # a Java HashMap comes back as a dict, in the HashMap's order
         key_type, value_type = type_info.field_types
-        return {_to_flink(k, key_type, source): _to_flink(v, value_type, source) for k, v in value.items()}
+        items = [(_to_flink(k, key_type, source), _to_flink(v, value_type, source)) for k, v in value.items()]
+        return dict(_hash_map_order(items, key_type, source))
     return value
+
+
+def _java_hash(key, key_type):
+    """``key.hashCode()`` of the Java object Flink makes of ``key`` under ``key_type`` (an
+    unsigned 32-bit int); None for a key type whose hash is not reproduced here."""
+    if key is None:
+        return 0
+    kind = key_type.kind if key_type is not None else None
+    if kind in ("STRING", "CHAR"):
+        data = str(key).encode("utf-16-be")  # String.hashCode: over UTF-16 code units
+        h = 0
+        for i in range(0, len(data), 2):
+            h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
+        return h
+    if kind in ("INT", "SHORT", "BYTE"):
+        return int(key) & 0xFFFFFFFF
+    if kind == "LONG":
+        v = int(key) & 0xFFFFFFFFFFFFFFFF
+        return (v ^ (v >> 32)) & 0xFFFFFFFF
+    if kind == "BOOLEAN":
+        return 1231 if key else 1237
+    if kind == "DOUBLE":
+        v = 0x7FF8000000000000 if key != key else struct.unpack(">Q", struct.pack(">d", float(key)))[0]
+        return (v ^ (v >> 32)) & 0xFFFFFFFF
+    if kind == "FLOAT":
+        return 0x7FC00000 if key != key else struct.unpack(">I", struct.pack(">f", float(key)))[0]
+    return None
+
+
+def _hash_map_order(items, key_type, source):
+    """``(key, value)`` pairs in the iteration order of the java.util.HashMap Flink builds of
+    them (as measured on Flink 2.3): ``new HashMap<>(n)`` (a power-of-two table grown past a
+    0.75 load), keys by bucket ``(h ^ h >>> 16) & (capacity - 1)``, a bucket's keys in the order
+    they were put, which for a source's collection (``source``: Pyrolite unpickles a dict's
+    items last first) is the reverse of the dict's. Keys whose hash is not reproduced keep
+    their order."""
+    hashes = [_java_hash(k, key_type) for k, _ in items]
+    if len(items) < 2 or any(h is None for h in hashes):
+        return items
+    capacity = 1
+    while capacity < len(items):
+        capacity *= 2
+    while len(items) > capacity * 3 // 4:
+        capacity *= 2
+    order = list(range(len(items)))
+    if source:
+        order.reverse()
+    rank = {i: n for n, i in enumerate(order)}
+    return [items[i] for i in sorted(order, key=lambda i: ((hashes[i] ^ (hashes[i] >> 16)) & (capacity - 1), rank[i]))]
 
 
 def decoded(type_info):
@@ -665,9 +715,10 @@ def _java_str(value, type_info):
         return "[%s]" % ", ".join(str(b - 256 if b > 127 else b) for b in bytes(value))
     if kind in _ARRAYS:  # Arrays.toString / AbstractCollection.toString
         return "[%s]" % ", ".join(_java_str(v, type_info.field_types[0]) for v in value)
-    if kind == "MAP":  # AbstractMap.toString
+    if kind == "MAP":  # AbstractMap.toString of the HashMap the print sink gets
         key_type, value_type = type_info.field_types
-        return "{%s}" % ", ".join("%s=%s" % (_java_str(k, key_type), _java_str(v, value_type)) for k, v in value.items())
+        items = _hash_map_order(list(value.items()), key_type, False)
+        return "{%s}" % ", ".join("%s=%s" % (_java_str(k, key_type), _java_str(v, value_type)) for k, v in items)
     return str(value)
 
 

@@ -69,7 +69,7 @@ PF_PRINT_TYPE = _code("F2S207", "note", "print()/execute_and_collect(): the stre
 PF_FLINK_NAME = _code("F2S208", "todo", "a PyFlink name is still used here")
 PF_UNKNOWN_RECEIVER = _code("F2S209", "todo", "a PyFlink DataStream method called on something whose type could not be followed")
 PF_TABLE_STREAM = _code("F2S210", "todo", "a DataStream that comes from the Table API (to_data_stream and the like): converted with the Table API part")
-PF_MAP_ORDER = _code("F2S211", "note", "Types.MAP values: Flink hands Python dicts in Java HashMap key order, the converted program keeps their Python order")
+PF_MAP_ORDER = _code("F2S211", "note", "Types.MAP values with keys of other types than strings, numbers and booleans: Flink hands Python dicts in Java HashMap key order, the converted program keeps their Python order")
 PF_ARRAY_PRINT = _code("F2S212", "note", "print() of a Java array (Types.PRIMITIVE_ARRAY/BASIC_ARRAY): Flink prints its identity ([B@1b2c3d), Spark its values")
 # PyFlink event time and windows (F2S220-F2S229)
 PF_EVENT_TIME = _code("F2S220", "todo", "PyFlink event time, watermark strategy or window construct not converted")

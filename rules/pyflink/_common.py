@@ -21,9 +21,12 @@ RDD_NOTE = (
 SPARK_HEAD = "\n" + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\n"
 SHIM_IMPORT = "from flink2spark.runtime import datastream as f2s\n"
 MAP_ORDER_NOTE = (
-    "Types.MAP: Flink's maps are Java HashMaps, whose key order (in Python dicts and printed maps) is not"
-    " Python's insertion order, which the converted program keeps (same keys and values)"
+    "Types.MAP: Flink's maps are Java HashMaps, whose key order (in Python dicts and printed maps) the"
+    " converted program reproduces for string, integer, boolean and floating-point keys only; with these"
+    " keys it keeps Python's order (same keys and values)"
 )
+# Map key types whose Java hashCode the shim reproduces (f2s: HashMap iteration order)
+HASHED_KEY_TYPES = frozenset({"STRING", "CHAR", "INT", "SHORT", "BYTE", "LONG", "BOOLEAN", "DOUBLE", "FLOAT"})
 
 
 def program(body: str, imports: str = "") -> str:
@@ -216,7 +219,7 @@ def container_notes(ctx, t: SourceType, printed: bool) -> None:
         kinds = type_kinds(ctx.resolver, t)
     else:
         return
-    if "MAP" in kinds:
+    if "MAP" in kinds and isinstance(t, cst.BaseExpression) and map_order_unknown(ctx.resolver, t):
         ctx.note(M.PF_MAP_ORDER, MAP_ORDER_NOTE)
     top = kinds[0] if t == BYTES else _types_call(ctx.resolver, followed(ctx.resolver, t))  # type: ignore[arg-type]
     if printed and top in ("PRIMITIVE_ARRAY", "BASIC_ARRAY"):
@@ -225,6 +228,24 @@ def container_notes(ctx, t: SourceType, printed: bool) -> None:
             f"print() of Types.{top}() values: Flink's sink prints the Java array's identity ([B@1b2c3d, [I@5e6f7a),"
             " the converted program the values as Python prints them (b'...', [1, 2])",
         )
+
+
+def map_order_unknown(resolver, node: cst.BaseExpression, depth: int = 0) -> bool:
+    """Whether a type expression has a ``Types.MAP`` whose key type is not one whose Java hash
+    the shim reproduces (``HASHED_KEY_TYPES``): the dicts' key order then differs from Flink's."""
+    if depth > 20:
+        return False
+    for call in m.findall(node, m.Call()):
+        if _types_call(resolver, call) == "MAP":
+            key = call.args[0].value if call.args else None
+            key = followed(resolver, key) if key is not None else None
+            if not (isinstance(key, cst.Call) and _types_call(resolver, key) in HASHED_KEY_TYPES):
+                return True
+    for name in m.findall(node, m.Name()):
+        value = resolver.single_value(name) if isinstance(name, cst.Name) else None
+        if value is not None and value is not node and map_order_unknown(resolver, value, depth + 1):
+            return True
+    return False
 
 
 def type_kinds(resolver, node: cst.BaseExpression, depth: int = 0) -> list[str]:
@@ -434,7 +455,7 @@ def decoding(ctx, streams: list[cst.BaseExpression], site: cst.CSTNode) -> Optio
     known, type_info = type_expression(ctx, t, site)
     if not known or type_info is None:
         return None
-    if "MAP" in type_kinds(ctx.resolver, t):
+    if "MAP" in type_kinds(ctx.resolver, t) and map_order_unknown(ctx.resolver, t):
         ctx.note(M.PF_MAP_ORDER, MAP_ORDER_NOTE)
     return ctx.expr("{decoded}({t})", decoded=ctx.shim("decoded"), t=type_info)
 

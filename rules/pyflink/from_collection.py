@@ -58,8 +58,9 @@ rule = Rule(
             program(
                 "payloads = env.from_collection([(b'{}', 1)], Types.ROW([Types.PRIMITIVE_ARRAY(Types.BYTE()), Types.INT()]))\n"
                 "counts = env.from_collection([{'a': 1}], Types.MAP(Types.STRING(), Types.INT()))\n"
+                "days = env.from_collection([{datetime.date(2024, 1, 31): 1}], Types.MAP(Types.SQL_DATE(), Types.INT()))\n"
                 "blobs = env.from_collection([b'x'], Types.PRIMITIVE_ARRAY(Types.BYTE()))\n",
-                imports="from pyflink.common import Types\n",
+                imports="import datetime\n\nfrom pyflink.common import Types\n",
             ),
             spark_program(
                 "payloads = env.sparkContext.parallelize(\n"
@@ -68,14 +69,22 @@ rule = Rule(
                 "        f2s.Types.ROW([f2s.Types.PRIMITIVE_ARRAY(f2s.Types.BYTE()), f2s.Types.INT()]),\n"
                 "    )\n"
                 ")\n"
-                "# NOTE(flink2spark): F2S211 Types.MAP: Flink's maps are Java HashMaps, whose key order (in Python dicts"
-                " and printed maps) is not Python's insertion order, which the converted program keeps (same keys and values)\n"
                 "counts = env.sparkContext.parallelize(\n"
                 '    f2s.typed([{"a": 1}], f2s.Types.MAP(f2s.Types.STRING(), f2s.Types.INT()))\n'
+                ")\n"
+                "# NOTE(flink2spark): F2S211 Types.MAP: Flink's maps are Java HashMaps, whose key order (in Python dicts"
+                " and printed maps) the converted program reproduces for string, integer, boolean and floating-point keys"
+                " only; with these keys it keeps Python's order (same keys and values)\n"
+                "days = env.sparkContext.parallelize(\n"
+                "    f2s.typed(\n"
+                "        [{datetime.date(2024, 1, 31): 1}],\n"
+                "        f2s.Types.MAP(f2s.Types.SQL_DATE(), f2s.Types.INT()),\n"
+                "    )\n"
                 ")\n"
                 "# TODO(flink2spark): F2S200 from_collection() of bare byte arrays: Flink 2.3 fails building the job"
                 " (ClassCastException: byte[] is not an Object[]); wrap each in a Types.ROW([Types.PRIMITIVE_ARRAY(Types.BYTE())])\n"
                 'blobs = env.from_collection([b"x"], f2s.Types.PRIMITIVE_ARRAY(f2s.Types.BYTE()))\n',
+                imports="import datetime\n",
                 shim=True,
             ),
         ),

@@ -69,8 +69,6 @@ rule = Rule(
             ),
             spark_program(
                 'words = env.sparkContext.parallelize(["a"])\n'
-                "# NOTE(flink2spark): F2S211 Types.MAP: Flink's maps are Java HashMaps, whose key order (in Python dicts"
-                " and printed maps) is not Python's insertion order, which the converted program keeps (same keys and values)\n"
                 "f2s.print(\n"
                 "    words.map(lambda w: {w: 1}), f2s.Types.MAP(f2s.Types.STRING(), f2s.Types.INT())\n"
                 ")\n"
