@@ -462,3 +462,23 @@ def test_union_of_unbounded_streams(body, todos, unions):
         assert "f2s_stream.foreach_batch(" in result.output, result.output
     compile(result.output, "job.py", "exec")
     assert convert_source(result.output, "job.py").output == result.output
+
+
+@pytest.mark.parametrize(
+    "offsets, option, todo",
+    [
+        ("KafkaOffsetsInitializer.earliest() if replay else KafkaOffsetsInitializer.latest()", '.option("startingOffsets", "earliest" if replay else "latest")', False),
+        ("KafkaOffsetsInitializer.earliest() if replay else KafkaOffsetsInitializer.timestamp(5)", None, True),
+    ],
+    ids=["same-option", "different-options"],
+)
+def test_starting_offsets_chosen_by_a_condition(offsets, option, todo):
+    program = KAFKA_PROGRAM.replace("from pyflink.datastream.connectors.kafka import KafkaSource", "from pyflink.datastream.connectors.kafka import KafkaOffsetsInitializer, KafkaSource")
+    program = program.replace(
+        "{mode}source = KafkaSource.builder()", "replay = len(__name__) > 3\nsource = KafkaSource.builder().set_starting_offsets(" + offsets + ")"
+    )
+    result = convert_source(program.format(body="lines.print()", mode=""), "job.py")
+    assert ("F2S252" in TODO_LINE.findall(result.output)) == todo, result.output
+    if option is not None:
+        assert option in result.output
+    assert convert_source(result.output, "job.py").output == result.output

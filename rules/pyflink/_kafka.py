@@ -295,9 +295,24 @@ class SourceSpec:
     statements: list = field(default_factory=list)  # consumer.set_start_from_*() statements
 
 
+@dataclass
+class Choice:
+    """An option value chosen by a condition of the program: ``a if test else b``."""
+
+    test: cst.BaseExpression
+    body: str
+    orelse: str
+
+
 def _offsets(resolver, node, key: str) -> tuple[str, object, Optional[str]]:
-    """(option, value, note) of ``KafkaOffsetsInitializer.X(...)``."""
+    """(option, value, note) of ``KafkaOffsetsInitializer.X(...)``, or of ``X(...) if test
+    else Y(...)`` when both give the same option (a ``Choice`` of their values)."""
     node = followed(resolver, node)
+    if isinstance(node, cst.IfExp):
+        a, b = _offsets(resolver, node.body, key), _offsets(resolver, node.orelse, key)
+        if a[0] != b[0] or not isinstance(a[1], str) or not isinstance(b[1], str):
+            raise Problem("offsets chosen by a condition between initializers that set different Spark options")
+        return a[0], Choice(node.test, a[1], b[1]), a[2] or b[2]
     if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _q(resolver, node.func.value) in OFFSETS):
         raise Problem("offsets given other than by KafkaOffsetsInitializer")
     kind = node.func.attr.value
@@ -761,6 +776,8 @@ def functions(ctx) -> cst.Name:
 def _value(ctx, value, site) -> cst.BaseExpression:
     if isinstance(value, str):
         return cst.SimpleString(json.dumps(value))
+    if isinstance(value, Choice):
+        return cst.IfExp(test=_value(ctx, value.test, site), body=_value(ctx, value.body, site), orelse=_value(ctx, value.orelse, site))
     if not visible_at(ctx, value, site):
         raise Problem("the Kafka settings use names that mean something else here")
     return value.visit(_MapNames(ctx.conv))  # type: ignore[return-value]
@@ -1119,6 +1136,7 @@ def check_object(ctx, value: cst.Call) -> Optional[str]:
             values = [v for _, v in sspec.options] + [sspec.schema.type_info, sspec.schema.avro_node]
             spec = None
         for v in values:
+            v = v.test if isinstance(v, Choice) else v
             if v is not None and not isinstance(v, str) and not visible_at(ctx, v, reader):
                 return "the Kafka settings use names that mean something else where they are read"
     except Problem as problem:
