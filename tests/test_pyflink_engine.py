@@ -618,3 +618,16 @@ def test_keyed_window_functions_with_open_convert_with_a_note():
         head="from pyflink.datastream.window import CountTumblingWindowAssigner\n" + head,
     )
     assert "F2S220" in codes(result)
+
+
+def test_annotations_of_parameters_only_the_table_api_part_reads():
+    result = convert(
+        "def workflow(stream: DataStream, rules: BroadcastStream):\n"
+        "    return stream.key_by(lambda r: r[0]).connect(rules).process(None)\n\n\n"
+        "t_env = StreamTableEnvironment.create(env)\n"
+        "rules = env.from_collection([('a', 1.0)]).broadcast()\n"
+        "workflow(t_env.to_append_stream(t_env.from_path('src'), Types.TUPLE([Types.STRING()])), rules).print()\n",
+        head="from pyflink.datastream import BroadcastStream, DataStream\nfrom pyflink.table import StreamTableEnvironment\n" + HEAD,
+    )
+    imports = {m.message.split(" from ")[0]: m.message for m in result.markers if m.code == "F2S208"}
+    assert imports["BroadcastStream, DataStream"].endswith("still used by the Table API part (F2S210): convert them with it")

@@ -273,8 +273,39 @@ class Converter(cst.CSTTransformer):
             func = self.resolver.parent(self.resolver.parent(node))
             self.table_params.add((func.name.value, node.name.value))  # type: ignore[union-attr]
 
+    def _table_only_params(self, func: cst.FunctionDef) -> None:
+        """Annotated parameters of ``func`` read only by statements left with the Table API
+        part (TODO F2S210): their annotations belong to that part too (``table_params``)."""
+        code = self.codes.get("table_stream")
+        if code is None:
+            return
+        prefix = f"# TODO(flink2spark): {code} "
+        for param in func.params.params:
+            key = (func.name.value, param.name.value)
+            if param.annotation is None or key in self.table_params:
+                continue
+            try:
+                scope = self.resolver.meta(ScopeProvider, func.body)
+            except KeyError:
+                continue
+            refs = [r.node for a in (scope.assignments[param.name.value] if scope is not None else ()) if a.node is param for r in a.references]
+            if refs and all(any(c.startswith(prefix) for c in self._statement_comments(r)) for r in refs):
+                self.table_params.add(key)
+
+    def _statement_comments(self, node: cst.CSTNode) -> list[str]:
+        """The markers on the statement of ``node``: this conversion's and the input's (a
+        program converted before keeps them there)."""
+        stmt = node
+        while stmt is not None and not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            stmt = self.resolver.parent(stmt)
+        if stmt is None:
+            return []
+        existing = [ln.comment.value for ln in stmt.leading_lines if ln.comment is not None]  # type: ignore[attr-defined]
+        return self._stmt_comments.get(id(stmt), []) + existing
+
     # -- function classes ------------------------------------------------------------------
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef):
+        self._table_only_params(original)
         info = self._method_owner.get(id(original))
         if info is None or not info.convertible:
             return updated
