@@ -631,3 +631,18 @@ def test_annotations_of_parameters_only_the_table_api_part_reads():
     )
     imports = {m.message.split(" from ")[0]: m.message for m in result.markers if m.code == "F2S208"}
     assert imports["BroadcastStream, DataStream"].endswith("still used by the Table API part (F2S210): convert them with it")
+
+
+def test_function_class_methods_that_flink_cannot_call_are_marked():
+    # PyFlink calls flat_map(value): a collector-style flat_map(value, out) fails on Flink
+    body = (
+        "class Split(FlatMapFunction):\n"
+        "    def flat_map(self, {params}):\n"
+        "        yield from value.split()\n\n\n"
+        "env.from_collection(['a b']).flat_map(Split()).print()\n"
+    )
+    head = "from pyflink.datastream import FlatMapFunction\n" + HEAD
+    assert convert(body.format(params="value"), head=head).status == "converted"
+    assert convert(body.format(params="value, extra=None"), head=head).status == "converted"
+    result = convert(body.format(params="value, collector"), head=head)
+    assert [m.message.split(" does")[0] for m in result.markers if m.code == "F2S201"] == ["Split.flat_map()"]

@@ -170,6 +170,20 @@ class Context:
         return self.resolver.qualified_name(original)
 
 
+def _accepts(method: Optional[cst.FunctionDef], count: int) -> bool:
+    """Whether a method (``self`` first) can be called with ``count`` positional arguments;
+    True when it cannot be told (no def, decorators)."""
+    if method is None or method.decorators:
+        return True
+    params = method.params
+    positional = list(params.posonly_params) + list(params.params)
+    if not positional:
+        return isinstance(params.star_arg, cst.Param)
+    positional = positional[1:]  # self
+    required = sum(1 for p in positional if p.default is None)
+    return required <= count and (count <= len(positional) or isinstance(params.star_arg, cst.Param))
+
+
 class Converter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (ScopeProvider, QualifiedNameProvider, ParentNodeProvider, PositionProvider)
 
@@ -364,6 +378,15 @@ class Converter(cst.CSTTransformer):
                 return None
             if F._method(info.node, conv.method) is None and not (conv.method == "get_key"):
                 ctx.todo(self.codes["function"], f"{info.node.name.value} has no {conv.method}() method", original)
+                return None
+            expected = conv.values + (1 if conv.collector else 0)
+            if not _accepts(F._method(info.node, conv.method), expected):
+                ctx.todo(
+                    self.codes["function"],
+                    f"{info.node.name.value}.{conv.method}() does not take {expected} argument(s), which is what Flink"
+                    " passes it (the job fails on Flink too): fix its parameters",
+                    original,
+                )
                 return None
             instance = updated
             if site.broadcast_sets and not site.broadcast_used:
