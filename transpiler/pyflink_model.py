@@ -61,6 +61,8 @@ BUCKET_ASSIGNER = "BucketAssigner"
 CONFIGURATION = "Configuration"
 EXECUTION_CONFIG = "ExecutionConfig"
 KAFKA_SOURCE_BUILDER = "KafkaSourceBuilder"
+KAFKA_OFFSETS = "KafkaOffsetsInitializer"  # KafkaOffsetsInitializer.earliest()... (read by the source builder)
+KAFKA_OFFSETS_METHODS = ("earliest", "latest", "timestamp", "committed_offsets", "offsets")
 KAFKA_SOURCE = "KafkaSource"
 KAFKA_SINK_BUILDER = "KafkaSinkBuilder"
 KAFKA_SINK = "KafkaSink"
@@ -447,6 +449,7 @@ ENTRY_POINTS.update(
             ("KafkaRecordSerializationSchema.builder", KAFKA_RECORD_BUILDER),
             ("FlinkKafkaConsumer", KAFKA_CONSUMER),
             ("FlinkKafkaProducer", KAFKA_PRODUCER),
+            *[(f"KafkaOffsetsInitializer.{m}", KAFKA_OFFSETS) for m in KAFKA_OFFSETS_METHODS],
         )
     }
 )

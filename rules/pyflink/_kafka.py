@@ -366,6 +366,7 @@ def source_spec(ctx, source) -> SourceSpec:
     start: tuple = ("startingOffsets", "earliest", None)  # KafkaSourceBuilder's default
     schema = None
     bounded = False
+    statements: list = []
     for method, call in found[1][:-1]:
         arg = call_arg(call, 0)
         if method == "set_bootstrap_servers":
@@ -384,9 +385,11 @@ def source_spec(ctx, source) -> SourceSpec:
             notes.append("set_group_id(): Spark keeps the offsets in the checkpoint and uses its own consumer group")
         elif method == "set_starting_offsets":
             start = _offsets(resolver, arg, "startingOffsets")
+            statements += _read_only_here(resolver, arg)
         elif method == "set_bounded":
             option, value, _ = _offsets(resolver, arg, "endingOffsets")
             options.append((option, value))
+            statements += _read_only_here(resolver, arg)
             bounded = True
         elif method == "set_value_only_deserializer":
             schema = _schema(resolver, arg, False)
@@ -403,7 +406,15 @@ def source_spec(ctx, source) -> SourceSpec:
     options.insert(0 if not options else len(options), (start[0], start[1]))
     if start[2]:
         notes.append(start[2])
-    return SourceSpec(_ordered(options), schema, bounded, notes)
+    return SourceSpec(_ordered(options), schema, bounded, notes, statements)
+
+
+def _read_only_here(resolver, arg) -> list:
+    """``[name = value]`` when ``arg`` is a name assigned once and read only here (an offsets
+    initializer kept in a variable): the conversion writes its value where it is read."""
+    value = resolver.single_value(arg) if isinstance(arg, cst.Name) else None
+    refs = assigned_uses(resolver, value) if value is not None else None
+    return [resolver.parent(value)] if refs is not None and len(refs) == 1 else []
 
 
 _ORDER = ["kafka.bootstrap.servers", "subscribe", "subscribePattern", "startingOffsets", "startingTimestamp", "endingOffsets"]

@@ -1,7 +1,8 @@
 """Kafka source and sink objects: ``KafkaSource.builder()...build()``, ``KafkaSink.builder()...
 build()`` (with ``KafkaRecordSerializationSchema.builder()...build()``), the legacy
 ``FlinkKafkaConsumer(...)`` (and its ``set_start_from_*()`` statements) and
-``FlinkKafkaProducer(...)``.
+``FlinkKafkaProducer(...)``, and ``KafkaOffsetsInitializer.X(...)`` kept in a variable that
+only a converted source reads.
 
 Their (de)serialization schemas (``SimpleStringSchema()``, JSON/CSV/Avro row schemas) too.
 They are converted where they are read (``from_source``/``add_source``: a Kafka
@@ -11,6 +12,8 @@ nothing happens here; kept in a variable whose only use is that call (for a cons
 and those statements are dropped. Any other use, or settings with no Spark counterpart, stay
 with a TODO.
 """
+
+import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import program, spark_program
@@ -34,6 +37,7 @@ rule = Rule(
         "flink.RowFieldExtractorSchema",
         "flink.AvroRowSerializationSchema",
         "flink.AvroRowDeserializationSchema",
+        *[f"flink.{m}" for m in P.KAFKA_OFFSETS_METHODS],
         "SerializationSchemaBuilder.builder",
         "SerializationSchemaBuilder.Builder",
         *[f"FlinkKafkaConsumer.{m}" for m in _CONSUMER_METHODS],
@@ -83,6 +87,13 @@ def convert(ctx):
         return None
     if ctx.resolver.type_of(ctx.outer) in (P.SCHEMA, P.SCHEMA_BUILDER):
         K.drop_schema(ctx, ctx.outer)  # a variable read only by a converted Kafka source/sink
+        return None
+    if ctx.resolver.type_of(ctx.outer) == P.KAFKA_OFFSETS:
+        value = ctx.outer
+        parent = ctx.resolver.parent(value)
+        if isinstance(parent, cst.IfExp):  # offsets = A.earliest() if c else A.latest()
+            value = parent
+        K.drop_schema(ctx, value)  # a variable read only by a converted Kafka source
         return None
     problem = K.check_object(ctx, ctx.outer)
     if problem is not None:
