@@ -8,7 +8,9 @@ Every ``*.py`` under each DIR is one program.  For each it reports:
   on imports that only the Table API part uses, belong to the Table API step);
 * ``parses``: the output compiles;
 * ``imports_marked``: every ``pyflink`` import left in the output has a TODO beside it;
-* ``idempotent``: converting the output again gives the same bytes.
+* ``idempotent``: converting the output again gives the same bytes;
+* for Structured Streaming outputs, that every PySpark method, function and Kafka option they
+  call exists in the installed PySpark (the checker of ``tests/test_pyflink_streaming.py``).
 
 With ``--run``, each *bounded* program (one whose conversion uses no Structured Streaming
 shim and no connector source; see ``_bounded``) also runs on the reference Flink
@@ -28,6 +30,7 @@ Exit status: 0 always (a measurement, not a test); the summary is on the last li
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -185,7 +188,15 @@ def evaluate(paths: list[Path], run: bool, roots: dict[Path, tuple[Path, list[st
         except SyntaxError:
             parses = False
         again = convert_source(output, str(path)).output if result.output is not None else output
+        api_problems = None
+        if "f2s_stream" in output and parses:  # Structured Streaming code: every method and option exists
+            from test_pyflink_streaming import _Checker
+
+            checker = _Checker()
+            checker.visit(ast.parse(output))
+            api_problems = checker.problems
         row.update(
+            spark_api_problems=api_problems,
             status=result.status,
             todo=todo,
             clean=not todo,
@@ -200,6 +211,8 @@ def evaluate(paths: list[Path], run: bool, roots: dict[Path, tuple[Path, list[st
                 row["same"], row["detail"] = _compare(path, source, output, Path(tmp), root, args, cwd)
         rows.append(row)
         flags = " ".join(k for k in ("parses", "imports_marked", "idempotent") if not row[k])
+        if api_problems:
+            flags += f" spark-api-ok ({'; '.join(api_problems)})"
         same = "" if "same" not in row else (" same" if row["same"] else f" DIFFERENT ({row['detail']})")
         print(
             f"{path}: {'clean' if not todo else 'TODO ' + ','.join(todo)}"
@@ -220,6 +233,10 @@ def summary(rows: list[dict]) -> str:
         f"no TODO outside Table API parts: {clean}/{n} ({100 * clean / max(n, 1):.0f}%)",
         f"outputs parse: {parses}/{n}; Flink imports all marked: {marked}/{n}; idempotent: {idem}/{n}",
     ]
+    streaming = [r for r in rows if r.get("spark_api_problems") is not None]
+    if streaming:
+        ok = sum(not r["spark_api_problems"] for r in streaming)
+        lines.append(f"Structured Streaming outputs whose every PySpark method and option exists: {ok}/{len(streaming)}")
     ran = [r for r in rows if "same" in r]
     broken = [r for r in ran if r["detail"].startswith("Flink failed")]
     ran = [r for r in ran if r not in broken]
