@@ -340,6 +340,82 @@ def rolling_reduce(keyed, fn):
     return MicroBatches(reduced, decode=_unpickled, order="order")
 
 
+class _StreamContext(object):
+    """``ctx`` of ``process_element`` on an unbounded stream: the current key only (the
+    conversion keeps a TODO on functions that read timestamps, watermarks or timers)."""
+
+    def __init__(self):
+        self.key = None
+
+    def get_current_key(self):
+        return self.key
+
+    def timestamp(self):
+        raise NotImplementedError("record timestamps of an unbounded stream are not converted")
+
+    def timer_service(self):
+        raise NotImplementedError("timers on an unbounded stream are not converted")
+
+
+def _process_processor(function):
+    """A StatefulProcessor running ``function.process_element(value, ctx)`` (a
+    KeyedProcessFunction) on each key's elements in their order, with the keyed state its
+    ``open()`` created: the key's state values (pickled) live in one ValueState."""
+    from pyspark.sql import Row
+    from pyspark.sql.streaming import StatefulProcessor
+    from pyspark.sql.types import BinaryType, StructField, StructType
+
+    from flink2spark.runtime.datastream import task_attempt
+    from flink2spark.runtime.process import KeyedRuntimeContext, _Store
+
+    class KeyedProcess(StatefulProcessor):
+        def init(self, handle):
+            self.state = handle.getValueState("keyed_state", StructType([StructField("value", BinaryType(), False)]))
+            self.fn = function  # each task unpickles its own processor, with its own instance
+            self.store = _Store()
+            self.ctx = _StreamContext()
+            if hasattr(self.fn, "open"):
+                self.fn.open(KeyedRuntimeContext(self.store, 0, task_attempt(), type(self.fn).__name__))
+
+        def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
+            k = pickle.loads(key[0])
+            saved = pickle.loads(self.state.get()[0]) if self.state.exists() else {}
+            for table in self.store.tables.values():
+                table.clear()  # the state objects keep these dicts: refill them for this key
+            for name, value in saved.items():
+                self.store.table(name)[k] = value
+            self.store.key = self.ctx.key = k
+            for row in sorted(rows, key=lambda r: r.order):
+                for out in self.fn.process_element(pickle.loads(row.value), self.ctx) or ():
+                    yield Row(value=pickle.dumps(out, _PROTOCOL), order=row.order)
+            now = {name: table[k] for name, table in self.store.tables.items() if k in table}
+            if now:
+                self.state.update((pickle.dumps(now, _PROTOCOL),))
+            elif self.state.exists():
+                self.state.clear()
+
+        def close(self):
+            if hasattr(self.fn, "close"):
+                self.fn.close()
+
+    return KeyedProcess()
+
+
+def keyed_process(keyed, function):
+    """``KeyedStream.process(KeyedProcessFunction)`` of an unbounded stream (STREAMING mode):
+    ``process_element`` on every element with the keyed state (value, list, map, reducing,
+    aggregating) of its key, kept by ``groupBy().transformWithState()`` in the query's
+    checkpoint across micro-batches and restarts. Keys are grouped by their pickled bytes, each
+    key's elements run in their source partition's order, the results of a micro-batch come
+    out in that order. No timers, record timestamps or side outputs."""
+    spark = keyed.stream.df.sparkSession
+    provider = spark.conf.get(_PROVIDER, None)
+    if not provider or provider.endswith(".HDFSBackedStateStoreProvider"):
+        spark.conf.set(_PROVIDER, ROCKSDB)  # transformWithState runs on RocksDB only
+    results = _keyed_rows(keyed).groupBy("key").transformWithState(_process_processor(function), _OUTPUT_SCHEMA, "Append", "None")
+    return MicroBatches(results, decode=_unpickled, order="order")
+
+
 def micro_batches(df, type_info=None):
     """An unbounded stream of the elements of the streaming DataFrame ``df``."""
     _check_supported(type_info)

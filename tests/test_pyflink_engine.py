@@ -289,9 +289,11 @@ def test_sink_to_on_a_keyed_stream_stays():
 
 
 def test_process_function_on_an_unbounded_source_stays_with_a_transform_with_state_hint():
+    # timers on an unbounded stream are not converted (f2s_stream.keyed_process runs none)
     result = convert(
         "\n\nclass Count(KeyedProcessFunction):\n"
         "    def process_element(self, value, ctx):\n"
+        "        ctx.timer_service().register_event_time_timer(5)\n"
         "        yield value\n\n\n"
         "source = KafkaSource.builder().set_topics('t').build()\n"
         "env.from_source(source, WatermarkStrategy.no_watermarks(), 'k').key_by(lambda x: x).process(Count()).print()\n",
@@ -411,10 +413,31 @@ def test_simple_string_schema_charset_other_than_utf8_is_left_marked():
     for utf8 in ("", "'UTF-8'", "charset='utf8'"):
         result = source(utf8)
         assert "F2S252" not in codes(result) and 'cast("string")' in result.output, utf8
-    for other in ("'ISO-8859-1'", "charset='UTF-16'", "name"):
+    for latin1 in ("'ISO-8859-1'", "charset='latin1'"):  # every byte one character: Spark's decode()
+        result = source(latin1)
+        assert "F2S252" not in codes(result) and 'F.decode(F.col("value"), "ISO-8859-1")' in result.output, latin1
+    for other in ("'US-ASCII'", "charset='UTF-16'", "name"):
         result = source(other)
         assert "F2S252" in codes(result), other
         assert [m for m in result.markers if m.code == "F2S252" and "charset" in m.message]
+    # writing ISO-8859-1 stays marked (Java writes '?' for characters it cannot encode)
+    result = convert(
+        "from pyflink.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink\n"
+        "env.from_collection(['é'], type_info=Types.STRING()).sink_to(KafkaSink.builder().set_bootstrap_servers('k:9092')"
+        ".set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic('t')"
+        ".set_value_serialization_schema(SimpleStringSchema('ISO-8859-1')).build()).build())\n",
+        head,
+    )
+    assert [m for m in result.markers if m.code == "F2S252" and "charset" in m.message]
+
+
+def test_spark_decodes_iso_8859_1_as_java_does(spark):
+    # Java's ISO-8859-1 maps byte b to the character U+00b, as Python's latin-1 codec does
+    from pyspark.sql import functions as F
+
+    every_byte = bytes(range(256))
+    df = spark.createDataFrame([(every_byte,)], "value binary")
+    assert df.select(F.decode(F.col("value"), "ISO-8859-1")).first()[0] == every_byte.decode("latin-1")
 
 
 def test_row_field_extractor_schema_needs_byte_array_fields():

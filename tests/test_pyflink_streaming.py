@@ -483,3 +483,40 @@ def test_starting_offsets_chosen_by_a_condition(offsets, option, todo):
     if option is not None:  # the offsets' variable is dropped with the builder, and their import
         assert option in result.output and "KafkaOffsetsInitializer" not in result.output
     assert convert_source(result.output, "job.py").output == result.output
+
+
+PROCESS_CLASS = """
+
+class Track(KeyedProcessFunction):
+    def open(self, runtime_context):
+        self.count = runtime_context.get_state(ValueStateDescriptor("count", Types.INT()))
+
+    def process_element(self, value, ctx):
+{body}
+"""
+
+
+@pytest.mark.parametrize(
+    "body, converted",
+    [
+        ("        self.count.update((self.count.value() or 0) + 1)\n        yield ctx.get_current_key(), self.count.value()", True),
+        ("        yield ctx.timestamp(), value", False),  # record timestamps of a Kafka stream
+        ("        ctx.timer_service().register_processing_time_timer(5)\n        yield value", False),
+        ("        self.last = value\n        yield value", False),  # data in the instance, not in keyed state
+    ],
+    ids=["keyed-state", "timestamp", "timer", "instance-data"],
+)
+def test_keyed_process_function_on_an_unbounded_stream(body, converted):
+    program = KAFKA_PROGRAM.replace(
+        "from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment",
+        "from pyflink.datastream import KeyedProcessFunction, RuntimeExecutionMode, StreamExecutionEnvironment\n"
+        "from pyflink.datastream.state import ValueStateDescriptor" + PROCESS_CLASS.format(body=body),
+    )
+    result = convert_source(program.format(body="pairs.key_by(lambda p: p[0]).process(Track()).print()", mode=""), "job.py")
+    assert result.output is not None, result.markers
+    assert ("f2s_stream.keyed_process(" in result.output) == converted, result.output
+    assert bool(TODO_LINE.findall(result.output)) != converted, result.output
+    if converted:
+        assert "F2S259" in [m.code for m in result.markers]
+    compile(result.output, "job.py", "exec")
+    assert convert_source(result.output, "job.py").output == result.output

@@ -97,3 +97,45 @@ def test_union_with_a_bounded_stream_is_refused(spark, tmp_path):
     lines = streaming.micro_batches(spark.readStream.text(str(tmp_path / "in")), Types.STRING())
     with pytest.raises(TypeError, match="bounded"):
         lines.union(spark.sparkContext.parallelize(["x"]))
+
+
+def test_keyed_process_function_keeps_its_state_across_micro_batches_and_restarts(spark, tmp_path, state_store_reset):
+    # Flink's semantics worked out by hand: per key, a running count (ValueState), the distinct
+    # values seen (MapState) and the last two values (ListState), emitted for every element
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+    from flink2spark.runtime.process import KeyedProcessFunction, ListStateDescriptor, MapStateDescriptor, ValueStateDescriptor
+
+    class Track(KeyedProcessFunction):
+        def open(self, runtime_context):
+            self.count = runtime_context.get_state(ValueStateDescriptor("count", Types.INT()))
+            self.seen = runtime_context.get_map_state(MapStateDescriptor("seen", Types.STRING(), Types.BOOLEAN()))
+            self.last = runtime_context.get_list_state(ListStateDescriptor("last", Types.STRING()))
+
+        def process_element(self, value, ctx):
+            n = (self.count.value() or 0) + 1
+            self.count.update(n)
+            self.seen.put(value[1], True)
+            recent = (list(self.last.get()) + [value[1]])[-2:]
+            self.last.update(recent)
+            yield ctx.get_current_key(), n, len(list(self.seen.keys())), ",".join(recent)
+
+    def run(folder, checkpoint):
+        lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
+        pairs = lines.map(lambda line: tuple(line.split(" ")))
+        batches = []
+        streaming.foreach_batch(streaming.keyed_process(pairs.keyBy(lambda p: p[0]), Track()), lambda rdd: batches.append(rdd.collect())).option(
+            "checkpointLocation", str(checkpoint)
+        ).trigger(availableNow=True).start().awaitTermination()
+        return [b for b in batches if b]
+
+    folder, checkpoint = tmp_path / "in", tmp_path / "cp"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a x\nb y\na x\n")
+    (folder / "2.txt").write_text("a z\nb y\n")
+    assert run(folder, checkpoint) == [
+        [("a", 1, 1, "x"), ("b", 1, 1, "y"), ("a", 2, 1, "x,x")],
+        [("a", 3, 2, "x,z"), ("b", 2, 1, "y,y")],
+    ]
+    (folder / "3.txt").write_text("b w\nc v\na q\n")
+    assert run(folder, checkpoint) == [[("b", 3, 2, "y,w"), ("c", 1, 1, "v"), ("a", 4, 3, "z,q")]]

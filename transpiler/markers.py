@@ -108,6 +108,7 @@ PF_KAFKA_FORMAT = _code("F2S255", "note", "Kafka record format: Spark's JSON/CSV
 PF_KAFKA_OFFSETS = _code("F2S256", "note", "Kafka starting offsets / consumer group behave differently in Spark")
 PF_MONITOR_INTERVAL = _code("F2S257", "note", "monitored file source: Spark looks for new files at each micro-batch, not at Flink's interval")
 PF_ROLLING_STATE = _code("F2S258", "note", "keyed rolling aggregation on an unbounded stream: transformWithState (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
+PF_STREAMING_PROCESS = _code("F2S259", "note", "keyed process function on an unbounded stream: transformWithState keeps its keyed state (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

@@ -144,18 +144,25 @@ class Schema:
     options: list = field(default_factory=list)  # (Spark option, value) for from_csv/to_csv
     notes: list = field(default_factory=list)
     index: int = 0  # RowFieldExtractorSchema(index): the serialized field
+    charset: Optional[str] = None  # SimpleStringSchema: a deserializer's charset other than UTF-8
 
 
 _UTF8 = frozenset({"utf-8", "utf8"})  # Java's names (and aliases) for UTF-8, case-insensitive
+# Java's names for ISO-8859-1 (every byte is one character: Spark's decode() reads it exactly)
+_LATIN1 = frozenset({"iso-8859-1", "iso8859-1", "iso8859_1", "iso_8859_1", "latin1", "l1", "8859_1", "cp819", "ibm819"})
 
 
-def _utf8_charset(resolver, call: cst.Call) -> None:
-    """``SimpleStringSchema(charset='UTF-8')``: Spark's string casts are UTF-8; another charset
-    (or one that is not a literal) is not converted."""
+def _utf8_charset(resolver, call: cst.Call, serialize: bool) -> Optional[str]:
+    """``SimpleStringSchema(charset='UTF-8')``: Spark's string casts are UTF-8 (None); a
+    deserializer's ISO-8859-1 gives ``"ISO-8859-1"`` (``F.decode``); another charset (or one
+    that is not a literal, or ISO-8859-1 to write: Java writes '?' for what it cannot encode)
+    is not converted."""
     charset = call_arg(call, 0, "charset")
     if charset is None:
-        return
+        return None
     name = _str(followed(resolver, charset))
+    if name is not None and not serialize and name.strip().lower() in _LATIN1:
+        return "ISO-8859-1"
     if name is None or name.strip().lower() not in _UTF8:
         shown = repr(name) if name is not None else "a non-literal charset"
         raise Problem(
@@ -167,8 +174,8 @@ def _utf8_charset(resolver, call: cst.Call) -> None:
 def _schema(resolver, node, serialize: bool) -> Schema:
     node = followed(resolver, node) if node is not None else None
     if isinstance(node, cst.Call) and _q(resolver, node.func) in SIMPLE_STRING:
-        _utf8_charset(resolver, node)
-        return Schema("string")
+        charset = _utf8_charset(resolver, node, serialize)
+        return Schema("string", charset=charset)
     if isinstance(node, cst.Call) and _q(resolver, node.func) in BYTE_ARRAY and not node.args:
         return Schema("bytes")
     if serialize and isinstance(node, cst.Call) and _q(resolver, node.func) in ROW_FIELD:
@@ -637,17 +644,77 @@ ROLLING_NOTE = (
 )
 
 
+PROCESS_NOTE = (
+    "keyed process function on an unbounded stream: f2s_stream.keyed_process runs process_element on each key's"
+    " elements in order with its keyed state, kept by groupBy().transformWithState() in the query's checkpoint (Spark"
+    " >= 4.1, pyarrow, pandas and protobuf on the driver and the workers, the RocksDB state store, which it selects);"
+    " open() runs once per Spark task, keys are grouped by their pickled bytes and results come out per micro-batch"
+)
+
+
 def _rolling_use(resolver, node: cst.CSTNode) -> bool:
-    """Whether ``node`` (a keyed stream expression, original) is read by ``.reduce/.sum/...()``."""
+    """Whether ``node`` (a keyed stream expression, original) is read by ``.reduce/.sum/...()``
+    or by ``.process()`` of a function ``f2s_stream.keyed_process`` runs."""
     attribute = resolver.parent(node)
     call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
-    return isinstance(call, cst.Call) and call.func is attribute and attribute.attr.value in ROLLING  # type: ignore[union-attr]
+    if not (isinstance(call, cst.Call) and call.func is attribute):
+        return False
+    if attribute.attr.value == "process":  # type: ignore[union-attr]
+        return streaming_process_class(resolver, call) is not None
+    return attribute.attr.value in ROLLING  # type: ignore[union-attr]
+
+
+# What a KeyedProcessFunction may not use to run on an unbounded stream (f2s_stream.keyed_process)
+_NOT_STREAMED = frozenset({"timestamp", "timer_service", "current_watermark", "on_timer", "timestamps", "OutputTag", "get_broadcast_state"})
+
+
+def streaming_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
+    """The class of ``keyed.process(Cls(...))`` (original) when ``f2s_stream.keyed_process``
+    runs it on an unbounded stream: a class of this module deriving from
+    ``KeyedProcessFunction`` (directly) that names no timestamp, timer, watermark or side output
+    and keeps no data of its own outside keyed state. Else None."""
+    from flink2spark.rules.pyflink._process import context_problem, keeps_instance_data
+
+    func = call_arg(call, 0, "func")
+    if isinstance(func, cst.Name):
+        func = resolver.single_value(func)
+    if not isinstance(func, cst.Call):
+        return None
+    cls = resolver.local_def(func.func)
+    if not isinstance(cls, cst.ClassDef):
+        return None
+    if not any(P.PROCESS_FUNCTIONS.get(resolver.qualified_name(b.value) or "") == "KeyedProcessFunction" for b in cls.bases):
+        return None
+    if m.findall(cls, m.Name(value=m.MatchIfTrue(lambda v: v in _NOT_STREAMED))) or context_problem(cls) is not None:
+        return None
+    return None if keeps_instance_data(cls) or not _only_state_attributes(cls) else cls
+
+
+def _only_state_attributes(cls: cst.ClassDef) -> bool:
+    """Whether the methods other than ``__init__``/``open`` read no attribute of ``self`` but
+    the state objects ``open`` makes and the class's own methods: no instance data that would
+    live per Spark task instead of per Flink instance."""
+    methods = {s.name.value for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+    opener = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "open"), None)
+    states = set()
+    if opener is not None:
+        for assign in m.findall(opener, m.Assign(targets=[m.AssignTarget(target=m.Attribute(value=m.Name("self")))], value=m.Call())):
+            call = assign.value  # type: ignore[attr-defined]
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in P.STATE_METHODS:
+                states.add(assign.targets[0].target.attr.value)  # type: ignore[attr-defined]
+    for fdef in cls.body.body:
+        if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
+            for attr in m.findall(fdef, m.Attribute(value=m.Name("self"))):
+                if attr.attr.value not in states and attr.attr.value not in methods:  # type: ignore[attr-defined]
+                    return False
+    return True
 
 
 def rolling_key_by(resolver, keyed) -> Optional[cst.Call]:
     """The ``key_by(...)`` call (original) making the keyed stream ``keyed`` when every operator
-    reading it is a rolling aggregation and its elements carry no timestamps: on an unbounded
-    stream it becomes ``stream.keyBy(f)`` read by ``f2s_stream.rolling_reduce``. Else None."""
+    reading it is a rolling aggregation or a process function ``f2s_stream.keyed_process`` runs,
+    and its elements carry no timestamps: on an unbounded stream it becomes ``stream.keyBy(f)``
+    read by ``f2s_stream.rolling_reduce``/``keyed_process``. Else None."""
     from flink2spark.rules.pyflink._time import timestamped
 
     call = followed(resolver, keyed)
@@ -677,7 +744,7 @@ def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) ->
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return None
     method = expr.func.attr.value
-    if method in ROLLING and resolver.type_of(expr.func.value) == P.KEYED:
+    if (method in ROLLING or (method == "process" and streaming_process_class(resolver, expr))) and resolver.type_of(expr.func.value) == P.KEYED:
         key_by = rolling_key_by(resolver, expr.func.value) if streaming else None
         return method if key_by is None else unbounded_problem(resolver, key_by.func.value, depth + 1, streaming)  # type: ignore[attr-defined]
     if method == "union" and P.is_stream(resolver.type_of(expr.func.value)):
@@ -837,6 +904,8 @@ def _csv_options(ctx, schema: Schema, site) -> Optional[cst.Dict]:
 def _decode(ctx, schema: Schema, site) -> tuple[str, dict]:
     """(template, parts) selecting the decoded record from a Kafka DataFrame ``{df}``."""
     F = functions(ctx)
+    if schema.kind == "string" and schema.charset is not None:
+        return '{df}.select({F}.decode({F}.col("value"), "%s").alias("value"))' % schema.charset, {"F": F}
     if schema.kind == "string":
         return '{df}.select({F}.col("value").cast("string").alias("value"))', {"F": F}
     if schema.kind == "bytes":  # Spark's value column is binary already

@@ -166,6 +166,16 @@ def flag(value: bool) -> Optional[cst.BaseExpression]:
     return cst.Name("True") if value else None
 
 
+def keeps_instance_data(cls: cst.ClassDef) -> bool:
+    """Whether a function class keeps data in its instance between calls: ``self.x = ...``
+    outside ``__init__``/``open`` (``open`` assigns its state objects)."""
+    for fdef in cls.body.body:
+        if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
+            if m.findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Name("self"))) | m.AugAssign(target=m.Attribute(value=m.Name("self")))):
+                return True
+    return False
+
+
 def keeps_data(cls: cst.ClassDef) -> bool:
     """Whether a function class keeps data between calls: keyed state (``get_state``...),
     ``__init__``, or ``self.x = ...`` outside ``open``."""
@@ -173,11 +183,7 @@ def keeps_data(cls: cst.ClassDef) -> bool:
         return True
     if m.findall(cls, m.Call(func=m.Attribute(attr=m.Name(value=m.MatchIfTrue(lambda v: v in P.STATE_METHODS))))):
         return True
-    for fdef in cls.body.body:
-        if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
-            if m.findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Name("self"))) | m.AugAssign(target=m.Attribute(value=m.Name("self")))):
-                return True
-    return False
+    return keeps_instance_data(cls)
 
 
 def from_union(resolver, stream: cst.BaseExpression) -> bool:

@@ -14,10 +14,11 @@ happen (a ``Types.ROW``/``TUPLE``/``FLOAT`` stream made by a Python function),
 decoded already.
 
 On an unbounded (Kafka) stream the keyed stream read only by rolling aggregations
-(``reduce``/``sum``/``min``/``max``/``min_by``/``max_by``) becomes ``stream.keyBy(key)`` of the
-``f2s_stream`` micro-batch stream, read by ``f2s_stream.rolling_reduce`` (per-key state in
-``transformWithState``, STREAMING runtime mode); any other use of it (windows, process
-functions, map...) keeps the TODO F2S254.
+(``reduce``/``sum``/``min``/``max``/``min_by``/``max_by``) or by ``process()`` of a keyed
+process function without timers (``_kafka.streaming_process_class``) becomes
+``stream.keyBy(key)`` of the ``f2s_stream`` micro-batch stream, read by
+``f2s_stream.rolling_reduce``/``keyed_process`` (per-key state in ``transformWithState``,
+STREAMING runtime mode); any other use of it (windows, map...) keeps the TODO F2S254.
 """
 
 import libcst as cst

@@ -25,7 +25,10 @@ The runtime mode comes from the module's ``set_runtime_mode`` (a TODO when it ca
 A lambda or def passed to ``process`` is not a process function: left with a TODO.
 """
 
-from flink2spark.rules.pyflink._common import program, spark_program
+import libcst as cst
+
+from flink2spark.rules.pyflink import _kafka as K
+from flink2spark.rules.pyflink._common import program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._process import (
     decode_of,
     flag,
@@ -48,7 +51,7 @@ rule = Rule(
     matches=["DataStream.process", "KeyedStream.process"],
     exact=False,
     summary="process(ProcessFunction) -> f2s.process(rdd, fn); KeyedStream.process -> f2s.keyed_process(keyed, fn, mode) (state, timers, side outputs)",
-    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER),
+    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER, M.PF_STREAMING_PROCESS),
     examples=[
         Example(
             program(
@@ -121,7 +124,14 @@ def convert(ctx):
     if known is None:
         return None
     cls, _, instance = known
-    if unbounded_todo(ctx, seg.original.func.value, "process()"):  # type: ignore[attr-defined]
+    receiver = seg.original.func.value  # type: ignore[attr-defined]
+    if keyed and K.unbounded(ctx.resolver, receiver):
+        if runtime_mode(ctx) == "streaming" and K.streaming_process_class(ctx.resolver, seg.original) is not None:
+            if K.rolling_key_by(ctx.resolver, receiver) is None:
+                return None  # the key_by() has the TODO
+            ctx.note(M.PF_STREAMING_PROCESS, K.PROCESS_NOTE)
+            return cst.Call(func=K.shim(ctx, "keyed_process"), args=[cst.Arg(ctx.site.receiver), cst.Arg(instance)])
+    if unbounded_todo(ctx, receiver, "process()"):
         return None
     stamped = timestamped(ctx, seg.original.func.value)  # type: ignore[attr-defined]
     if from_union(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
