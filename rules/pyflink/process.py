@@ -28,7 +28,7 @@ A lambda or def passed to ``process`` is not a process function: left with a TOD
 import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
-from flink2spark.rules.pyflink._common import program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._common import SPARK_HEAD, program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._process import (
     decode_of,
     flag,
@@ -81,6 +81,47 @@ rule = Rule(
                 ")\n",
                 shim=True,
             ),
+        ),
+        Example(  # an unbounded (Kafka) stream: transformWithState keeps the keyed state
+            program(
+                "\n\nclass Count(KeyedProcessFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.INT()))\n\n"
+                "    def process_element(self, value, ctx):\n"
+                "        self.n.update((self.n.value() or 0) + 1)\n"
+                "        yield ctx.get_current_key(), self.n.value()\n\n\n"
+                "source = KafkaSource.builder().set_bootstrap_servers('kafka:9092').set_topics('words')"
+                ".set_value_only_deserializer(SimpleStringSchema()).build()\n"
+                "words = env.from_source(source, WatermarkStrategy.no_watermarks(), 'words')\n"
+                "counts = words.key_by(lambda w: w).process(Count())\n",
+                imports="from pyflink.common import SimpleStringSchema, Types, WatermarkStrategy\n"
+                "from pyflink.datastream import KeyedProcessFunction\n"
+                "from pyflink.datastream.connectors.kafka import KafkaSource\n"
+                "from pyflink.datastream.state import ValueStateDescriptor\n",
+            ),
+            "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
+            "from pyspark.sql import SparkSession, functions as F\n"
+            + SPARK_HEAD
+            + "\n\nclass Count(f2s.KeyedProcessFunction):\n"
+            "    def open(self, runtime_context):\n"
+            "        self.n = runtime_context.get_state(\n"
+            '            f2s.ValueStateDescriptor("n", f2s.Types.INT())\n'
+            "        )\n\n"
+            "    def process_element(self, value, ctx):\n"
+            "        self.n.update((self.n.value() or 0) + 1)\n"
+            "        yield ctx.get_current_key(), self.n.value()\n\n\n"
+            "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
+            "words = f2s_stream.micro_batches(\n"
+            '    env.readStream.format("kafka")\n'
+            '    .option("kafka.bootstrap.servers", "kafka:9092")\n'
+            '    .option("subscribe", "words")\n'
+            '    .option("startingOffsets", "earliest")\n'
+            "    .load()\n"
+            '    .select(F.col("value").cast("string").alias("value")),\n'
+            "    f2s.Types.STRING(),\n"
+            ")\n"
+            "# NOTE(flink2spark): F2S259 " + K.PROCESS_NOTE + "\n"
+            "counts = f2s_stream.keyed_process(words.keyBy(lambda w: w), Count())\n",
         ),
         Example(
             program(
