@@ -669,3 +669,17 @@ def test_function_class_methods_that_flink_cannot_call_are_marked():
     assert convert(body.format(params="value, extra=None"), head=head).status == "converted"
     result = convert(body.format(params="value, collector"), head=head)
     assert [m.message.split(" does")[0] for m in result.markers if m.code == "F2S201"] == ["Split.flat_map()"]
+
+
+def test_comments_inside_a_rewritten_chain_are_kept_above_it():
+    result = convert(
+        "(\n"
+        "    env.from_collection(['a b'])  # the lines\n"
+        "    # split them\n"
+        "    .flat_map(lambda line: line.split())\n"
+        "    .print()  # done\n"
+        ")\n"
+    )
+    out = result.output
+    assert out.index("# the lines\n# split them\n# done\n") < out.index("f2s.print(")
+    assert out.count("# split them") == 1

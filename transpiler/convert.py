@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
@@ -168,6 +169,27 @@ class Context:
 
     def qualified(self, original: cst.BaseExpression) -> Optional[str]:
         return self.resolver.qualified_name(original)
+
+
+def _comments(node: cst.CSTNode) -> list[str]:
+    return [c.value for c in m.findall(node, m.Comment())]  # type: ignore[union-attr]
+
+
+def _keep_comments(original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+    """The user's comments inside a statement whose expressions a rule rewrote (a call chain
+    written over several lines) go above it, in their order, instead of being lost."""
+    if original is updated or original.deep_equals(updated):
+        return updated
+    left = Counter(_comments(updated))
+    lost = []
+    for text in _comments(original):
+        if left[text]:
+            left[text] -= 1
+        else:
+            lost.append(text)
+    if not lost:
+        return updated
+    return updated.with_changes(leading_lines=[*updated.leading_lines, *(cst.EmptyLine(comment=cst.Comment(t)) for t in lost)])
 
 
 def _accepts(method: Optional[cst.FunctionDef], count: int) -> bool:
@@ -686,6 +708,7 @@ class Converter(cst.CSTTransformer):
 
     # -- statements ------------------------------------------------------------------------
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        updated = _keep_comments(original, updated)
         if not any(id(s) in self._remove_exprs for s in original.body):
             return updated
         body = [u for o, u in zip(original.body, updated.body) if id(o) not in self._remove_exprs]
