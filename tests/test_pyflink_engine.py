@@ -683,3 +683,16 @@ def test_comments_inside_a_rewritten_chain_are_kept_above_it():
     out = result.output
     assert out.index("# the lines\n# split them\n# done\n") < out.index("f2s.print(")
     assert out.count("# split them") == 1
+
+
+def test_async_io_on_a_table_api_stream_belongs_to_the_table_api_part():
+    result = convert(
+        "t_env = StreamTableEnvironment.create(env)\n"
+        "ds = t_env.to_data_stream(t_env.from_path('src'))\n"
+        "out = AsyncDataStream.unordered_wait(data_stream=ds, async_function=fn, timeout=t)\n"
+        "out.sink_to(sink)\n",
+        head="from pyflink.datastream import AsyncDataStream\nfrom pyflink.table import StreamTableEnvironment\n" + HEAD,
+    )
+    table = [m for m in result.markers if m.code == "F2S210"]
+    assert [m.line for m in table] == [9, 10]  # the async call and the sink of its result
+    assert not {"F2S200", "F2S209"} & set(codes(result))

@@ -618,6 +618,17 @@ class Converter(cst.CSTTransformer):
         q = self.resolver.qualified_name(func)
         unconverted = getattr(self.model, "UNCONVERTED_CALLS", {})
         if q in unconverted:
+            bridge = self.table_bridge(original)
+            if bridge is not None and "table_stream" in self.codes:
+                self.mark(
+                    original,
+                    "todo",
+                    self.codes["table_stream"],
+                    f"{self.resolver.module.code_for_node(func)}() on a stream that comes from the Table API"
+                    f" ({self.resolver.module.code_for_node(bridge.func)}()): the Table API part is not converted yet;"
+                    " convert this stream with it",
+                )
+                return updated
             self.mark(original, "todo", self.codes["unsupported"], unconverted[q])
             return updated
         if q in self.model.ENTRY_POINTS:
@@ -643,6 +654,14 @@ class Converter(cst.CSTTransformer):
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
             if expr.func.attr.value in bridges:
                 return expr
+            through = getattr(self.model, "STREAM_ARGUMENT_CALLS", {}).get(self.resolver.qualified_name(expr.func) or "")
+            if through is not None:  # AsyncDataStream.unordered_wait(stream, ...): the stream it reads
+                index, keyword = through
+                arg = next((a.value for a in expr.args if a.keyword is not None and a.keyword.value == keyword), None)
+                if arg is None:
+                    positional = [a.value for a in expr.args if a.keyword is None and not a.star]
+                    arg = positional[index] if len(positional) > index else None
+                return self.table_bridge(arg, seen) if arg is not None else None
             return self.table_bridge(expr.func.value, seen)
         if isinstance(expr, cst.Call):  # a def of this module: what it returns
             target = self.resolver.local_def(expr.func)

@@ -829,6 +829,10 @@ UNCONVERTED_CALLS = {
     for m in ("unordered_wait", "ordered_wait", "unordered_wait_with_retry", "ordered_wait_with_retry")
 }
 
+# Calls that read a stream given as an argument and return a stream made of it: a stream from
+# the Table API stays one through them (the argument's position and keyword)
+STREAM_ARGUMENT_CALLS = {q: (0, "data_stream") for q in UNCONVERTED_CALLS if ".AsyncDataStream." in q}
+
 # StreamTableEnvironment methods that turn a Table into a DataStream: a stream that comes from
 # one belongs to the Table API part of a program, which is not converted yet (TODO F2S210).
 TABLE_BRIDGES = frozenset({"to_data_stream", "to_append_stream", "to_retract_stream", "to_changelog_stream"})
