@@ -1038,6 +1038,7 @@ def with_open_close(function, method, timestamped=False):
 # Event time and windows live in their own module, reached as f2s.windows; the PyFlink names
 # converted programs keep using (NAME_MAP of the PyFlink model) are f2s.<name> as well.
 from flink2spark.runtime import windows  # noqa: E402
+from flink2spark.runtime.async_io import AsyncFunction, AsyncRetryStrategy, async_retry_predicates, async_wait  # noqa: E402,F401
 from flink2spark.runtime.windows import Duration, Time, TimestampAssigner, WatermarkStrategy  # noqa: E402,F401
 from flink2spark.runtime.windows import (  # noqa: E402,F401
     TumblingEventTimeWindows,

@@ -573,6 +573,11 @@ class Converter(cst.CSTTransformer):
     def leave_Call(self, original: cst.Call, updated: cst.Call):
         func = original.func
         recv_t = self.resolver.type_of(func.value) if isinstance(func, cst.Attribute) else None
+        if recv_t is not None and "table_stream" in self.codes:
+            bridge = self.table_bridge(func.value)  # e.g. the result of async I/O on a Table API stream
+            if bridge is not None:
+                self._mark_table_stream(original, f".{func.attr.value}()", bridge)
+                return updated
         if recv_t is not None:
             method = func.attr.value
             known, ret = self.model.method_return(recv_t, method)
@@ -598,14 +603,7 @@ class Converter(cst.CSTTransformer):
         if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
             bridge = self.table_bridge(func.value)
             if bridge is not None and "table_stream" in self.codes:
-                self.mark(
-                    original,
-                    "todo",
-                    self.codes["table_stream"],
-                    f".{func.attr.value}() on a stream that comes from the Table API"
-                    f" ({self.resolver.module.code_for_node(bridge.func)}()): the Table API part is not converted yet;"
-                    " convert this stream with it",
-                )
+                self._mark_table_stream(original, f".{func.attr.value}()", bridge)
                 return updated
             self.mark(
                 original,
@@ -620,14 +618,7 @@ class Converter(cst.CSTTransformer):
         if q in unconverted:
             bridge = self.table_bridge(original)
             if bridge is not None and "table_stream" in self.codes:
-                self.mark(
-                    original,
-                    "todo",
-                    self.codes["table_stream"],
-                    f"{self.resolver.module.code_for_node(func)}() on a stream that comes from the Table API"
-                    f" ({self.resolver.module.code_for_node(bridge.func)}()): the Table API part is not converted yet;"
-                    " convert this stream with it",
-                )
+                self._mark_table_stream(original, f"{self.resolver.module.code_for_node(func)}()", bridge)
                 return updated
             self.mark(original, "todo", self.codes["unsupported"], unconverted[q])
             return updated
@@ -638,6 +629,15 @@ class Converter(cst.CSTTransformer):
             site = Site(rule, "flink", [Segment(q.rsplit(".", 1)[1], original, updated)], [])
             return self._apply(rule, site, original, updated)
         return updated
+
+    def _mark_table_stream(self, original: cst.Call, what: str, bridge: cst.Call) -> None:
+        self.mark(
+            original,
+            "todo",
+            self.codes["table_stream"],
+            f"{what} on a stream that comes from the Table API ({self.resolver.module.code_for_node(bridge.func)}()):"
+            " the Table API part is not converted yet; convert this stream with it",
+        )
 
     def table_bridge(self, expr: cst.BaseExpression, _seen: Optional[set] = None) -> Optional[cst.Call]:
         """The ``t_env.to_data_stream(...)``-style call (``model.TABLE_BRIDGES``) a stream

@@ -84,6 +84,7 @@ PF_STATE_TTL = _code("F2S233", "note", "state TTL is not applied: state never ex
 PF_BROADCAST_ORDER = _code("F2S234", "note", "broadcast elements reach each parallel instance before its data elements (Flink: in no set order)")
 PF_PARTITIONING = _code("F2S235", "note", "Flink partitioning replaced by Spark's: same elements, their order and print prefixes may differ")
 PF_INSTANCES = _code("F2S236", "note", "per-instance (non-keyed) function state: Spark partitions stand for Flink's parallel instances")
+PF_ASYNC_ORDER = _code("F2S238", "note", "unordered_wait(): results in the order of the input elements (Flink: in the order the requests complete)")
 PF_INPUT_ORDER = _code("F2S237", "note", "state fed by union()/connect(): the inputs' elements arrive in another order than Flink's (which no run fixes)")
 
 # PyFlink file sinks and sources, generic sinks/sources, environment settings (F2S240-F2S249)

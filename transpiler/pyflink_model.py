@@ -453,6 +453,11 @@ ENTRY_POINTS.update(
         )
     }
 )
+# AsyncDataStream's calls (rules/pyflink/async_io.py): they read the stream given as their
+# first argument and return a DataStream
+ASYNC_WAITS = ("unordered_wait", "ordered_wait", "unordered_wait_with_retry", "ordered_wait_with_retry")
+ASYNC_CALLS = {f"pyflink.datastream{sub}.AsyncDataStream.{m}": m for sub in ("", ".async_data_stream") for m in ASYNC_WAITS}
+ENTRY_POINTS.update({q: DATASTREAM for q in ASYNC_CALLS})
 _SCHEMA_MODULES = ("common.", "common.serialization.", "datastream.formats.json.", "datastream.formats.csv.", "datastream.formats.avro.")
 ENTRY_POINTS.update(
     {
@@ -811,6 +816,15 @@ _PROCESS_NAMES = {
     ),
 }
 NAME_MAP.update({f"{m}.{n}": ("flink2spark.runtime.datastream", n) for m, names in _PROCESS_NAMES.items() for n in names})
+# Async I/O (runtime/async_io.py, re-exported by the datastream shim)
+NAME_MAP.update(
+    {
+        f"{m}.{n}": ("flink2spark.runtime.datastream", n)
+        for m in ("pyflink.datastream", "pyflink.datastream.functions")
+        for n in ("AsyncFunction", "AsyncRetryStrategy")
+    }
+)
+NAME_MAP["pyflink.datastream.async_retry_predicates"] = ("flink2spark.runtime.datastream", "async_retry_predicates")
 # The base classes of process functions (a user class derives from one of these).
 PROCESS_FUNCTIONS = {
     f"{m}.{n}": n for m in ("pyflink.datastream", "pyflink.datastream.functions") for n in _PROCESS_NAMES["pyflink.datastream"][:8]
@@ -822,16 +836,10 @@ STATE_METHODS = frozenset({"get_state", "get_list_state", "get_map_state", "get_
 # receiver whose type is unknown is marked, never left silently.
 # PyFlink calls with no conversion that no rule reads: each gets TODO F2S200 with this reason
 # where it stands (besides the TODO on its import).
-UNCONVERTED_CALLS = {
-    f"pyflink.datastream{sub}.AsyncDataStream.{m}": "AsyncDataStream (async I/O) has no conversion: on Spark, run the"
-    " requests of each partition together in mapPartitions (asyncio.gather), with the timeout and retries by hand"
-    for sub in ("", ".async_data_stream")
-    for m in ("unordered_wait", "ordered_wait", "unordered_wait_with_retry", "ordered_wait_with_retry")
-}
+UNCONVERTED_CALLS: dict[str, str] = {}
 
-# Calls that read a stream given as an argument and return a stream made of it: a stream from
-# the Table API stays one through them (the argument's position and keyword)
-STREAM_ARGUMENT_CALLS = {q: (0, "data_stream") for q in UNCONVERTED_CALLS if ".AsyncDataStream." in q}
+# a stream from the Table API stays one through AsyncDataStream's calls
+STREAM_ARGUMENT_CALLS = {q: (0, "data_stream") for q in ASYNC_CALLS}
 
 # StreamTableEnvironment methods that turn a Table into a DataStream: a stream that comes from
 # one belongs to the Table API part of a program, which is not converted yet (TODO F2S210).

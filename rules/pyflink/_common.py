@@ -91,6 +91,22 @@ SAME_TYPE = frozenset({
 })
 
 
+def async_input(resolver, expr: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+    """The stream an ``AsyncDataStream.*_wait*(data_stream, ...)`` call (original) reads, or
+    None when ``expr`` is no such call."""
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return None
+    if resolver.qualified_name(expr.func) not in P.ASYNC_CALLS:
+        return None
+    return call_arg(expr, 0, "data_stream")
+
+
+def async_output_type(expr: cst.Call) -> SourceType:
+    """The ``output_type`` of an AsyncDataStream call (PICKLED when not given)."""
+    retry = expr.func.attr.value.endswith("_with_retry")  # type: ignore[attr-defined]
+    return _output_type(expr, 5 if retry else 4)
+
+
 def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceType:
     """What a stream expression (of the original module) carries: ``PICKLED``, the original
     type-information expression (``Types.ROW([...])`` or a name bound to one), a basic type
@@ -105,6 +121,8 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
         return None if returned is None else element_type(resolver, returned, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return None
+    if async_input(resolver, expr) is not None:
+        return async_output_type(expr)
     recv, method = expr.func.value, expr.func.attr.value
     typ = resolver.type_of(recv)
     if typ == P.ENVIRONMENT:

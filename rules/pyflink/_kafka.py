@@ -28,7 +28,7 @@ import libcst.matchers as m
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import ScopeProvider
 
-from flink2spark.rules.pyflink._common import SAME_TYPE, _MapNames, assigned_uses, call_arg, followed, runtime_mode, visible_at
+from flink2spark.rules.pyflink._common import SAME_TYPE, _MapNames, assigned_uses, async_input, call_arg, followed, runtime_mode, visible_at
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 
@@ -625,6 +625,9 @@ def unbounded(resolver, expr, depth: int = 0) -> bool:
         return True
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
+    through = async_input(resolver, expr)
+    if through is not None:
+        return unbounded(resolver, through, depth + 1)
     typ = resolver.type_of(expr.func.value)
     if P.is_stream(typ) and (expr.func.attr.value in SAME_TYPE or expr.func.attr.value in ("map", "flat_map", "process")):
         if expr.func.attr.value == "union" and any(unbounded(resolver, a.value, depth + 1) for a in expr.args):
@@ -744,6 +747,8 @@ def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) ->
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return None
     method = expr.func.attr.value
+    if async_input(resolver, expr) is not None:
+        return method  # async I/O is not run per micro-batch
     if (method in ROLLING or (method == "process" and streaming_process_class(resolver, expr))) and resolver.type_of(expr.func.value) == P.KEYED:
         key_by = rolling_key_by(resolver, expr.func.value) if streaming else None
         return method if key_by is None else unbounded_problem(resolver, key_by.func.value, depth + 1, streaming)  # type: ignore[attr-defined]

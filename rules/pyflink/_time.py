@@ -20,7 +20,7 @@ from typing import Optional
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import SAME_TYPE, call_arg, followed, reaching_value
+from flink2spark.rules.pyflink._common import SAME_TYPE, async_input, call_arg, followed, reaching_value
 from flink2spark.transpiler import pyflink_model as P
 
 # Methods of DataStream/KeyedStream/windowed streams whose output records keep the timestamps
@@ -78,6 +78,9 @@ def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
         return False if value is None else timestamped(resolver, value, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
+    through = async_input(resolver, expr)
+    if through is not None:  # async I/O keeps its input's timestamps
+        return timestamped(resolver, through, depth + 1)
     recv, method = expr.func.value, expr.func.attr.value
     typ = resolver.type_of(recv)
     if typ == P.ENVIRONMENT:
