@@ -520,3 +520,28 @@ def test_keyed_process_function_on_an_unbounded_stream(body, converted):
         assert "F2S259" in [m.code for m in result.markers]
     compile(result.output, "job.py", "exec")
     assert convert_source(result.output, "job.py").output == result.output
+
+
+@pytest.mark.parametrize(
+    "body, converted",
+    [
+        ("        if value:\n            yield value.upper()", True),
+        ("        yield ctx.timestamp()", False),  # Kafka record timestamps are not converted
+        ("        self.last = value\n        yield value", False),  # data in the instance
+    ],
+    ids=["stateless", "timestamp", "instance-data"],
+)
+def test_process_function_on_an_unbounded_stream_runs_per_micro_batch(body, converted):
+    program = KAFKA_PROGRAM.replace(
+        "from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment",
+        "from pyflink.datastream import ProcessFunction, RuntimeExecutionMode, StreamExecutionEnvironment\n\n\n"
+        "class Upper(ProcessFunction):\n    def process_element(self, value, ctx):\n" + body + "\n",
+    )
+    result = convert_source(program.format(body="lines.process(Upper()).print()", mode=""), "job.py")
+    assert result.output is not None, result.markers
+    assert ("f2s.process(lines, Upper())" in result.output) == converted, result.output
+    assert bool(TODO_LINE.findall(result.output)) != converted, result.output
+    if converted:
+        assert "f2s_stream.foreach_batch(" in result.output
+    compile(result.output, "job.py", "exec")
+    assert convert_source(result.output, "job.py").output == result.output

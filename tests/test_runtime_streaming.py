@@ -139,3 +139,30 @@ def test_keyed_process_function_keeps_its_state_across_micro_batches_and_restart
     ]
     (folder / "3.txt").write_text("b w\nc v\na q\n")
     assert run(folder, checkpoint) == [[("b", 3, 2, "y,w"), ("c", 1, 1, "v"), ("a", 4, 3, "z,q")]]
+
+
+def test_process_function_without_state_runs_on_each_micro_batch(spark, tmp_path):
+    # f2s.process on the micro-batches of an unbounded stream, as the conversion writes it for a
+    # ProcessFunction with no state, timers or timestamps: the same records as on an RDD
+    from flink2spark.runtime import datastream as f2s
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+
+    class Parse(f2s.ProcessFunction):
+        def open(self, runtime_context):
+            self.base = 10
+
+        def process_element(self, value, ctx):
+            if value.isdigit():
+                yield int(value) + self.base
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("1\nx\n22\n")
+    (folder / "2.txt").write_text("3\n")
+    lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
+    batches = []
+    streaming.foreach_batch(f2s.process(lines, Parse()).map(lambda n: n * 2), lambda rdd: batches.append(rdd.collect())).option(
+        "checkpointLocation", str(tmp_path / "cp")
+    ).trigger(availableNow=True).start().awaitTermination()
+    assert [b for b in batches if b] == [[22, 64], [26]]

@@ -647,6 +647,10 @@ ROLLING_NOTE = (
 )
 
 
+MICRO_BATCH_PROCESS_NOTE = (
+    "process() on an unbounded stream: the ProcessFunction (no state, timers or timestamps) runs on each micro-batch,"
+    " open()/close() around each micro-batch partition; same records, per micro-batch"
+)
 PROCESS_NOTE = (
     "keyed process function on an unbounded stream: f2s_stream.keyed_process runs process_element on each key's"
     " elements in order with its keyed state, kept by groupBy().transformWithState() in the query's checkpoint (Spark"
@@ -669,6 +673,29 @@ def _rolling_use(resolver, node: cst.CSTNode) -> bool:
 
 # What a KeyedProcessFunction may not use to run on an unbounded stream (f2s_stream.keyed_process)
 _NOT_STREAMED = frozenset({"timestamp", "timer_service", "current_watermark", "on_timer", "timestamps", "OutputTag", "get_broadcast_state"})
+
+
+def micro_batch_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
+    """The class of ``stream.process(Cls(...))`` (original, a stream that is not keyed) when it
+    runs per micro-batch: a class of this module deriving from ``ProcessFunction`` (directly)
+    that names no timestamp, timer, watermark or keyed state and keeps no data in its
+    instance (``f2s.process`` on the micro-batches, as on an RDD). Else None."""
+    from flink2spark.rules.pyflink._process import context_problem, keeps_instance_data
+
+    func = call_arg(call, 0, "func")
+    if isinstance(func, cst.Name):
+        func = resolver.single_value(func)
+    if not isinstance(func, cst.Call):
+        return None
+    cls = resolver.local_def(func.func)
+    if not isinstance(cls, cst.ClassDef):
+        return None
+    if not any(P.PROCESS_FUNCTIONS.get(resolver.qualified_name(b.value) or "") == "ProcessFunction" for b in cls.bases):
+        return None
+    banned = (_NOT_STREAMED - {"OutputTag"}) | P.STATE_METHODS
+    if m.findall(cls, m.Name(value=m.MatchIfTrue(lambda v: v in banned))) or context_problem(cls) is not None:
+        return None
+    return None if keeps_instance_data(cls) or not _only_state_attributes(cls) else cls
 
 
 def streaming_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
@@ -749,6 +776,10 @@ def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) ->
     method = expr.func.attr.value
     if async_input(resolver, expr) is not None:
         return method  # async I/O is not run per micro-batch
+    if method == "process" and P.is_stream(resolver.type_of(expr.func.value)) and resolver.type_of(expr.func.value) != P.KEYED:
+        if micro_batch_process_class(resolver, expr) is None:
+            return method
+        return unbounded_problem(resolver, expr.func.value, depth + 1, streaming)
     if (method in ROLLING or (method == "process" and streaming_process_class(resolver, expr))) and resolver.type_of(expr.func.value) == P.KEYED:
         key_by = rolling_key_by(resolver, expr.func.value) if streaming else None
         return method if key_by is None else unbounded_problem(resolver, key_by.func.value, depth + 1, streaming)  # type: ignore[attr-defined]

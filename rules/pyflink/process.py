@@ -51,7 +51,7 @@ rule = Rule(
     matches=["DataStream.process", "KeyedStream.process"],
     exact=False,
     summary="process(ProcessFunction) -> f2s.process(rdd, fn); KeyedStream.process -> f2s.keyed_process(keyed, fn, mode) (state, timers, side outputs)",
-    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER, M.PF_STREAMING_PROCESS),
+    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER, M.PF_STREAMING_PROCESS, M.PF_MICRO_BATCH),
     examples=[
         Example(
             program(
@@ -172,6 +172,9 @@ def convert(ctx):
                 return None  # the key_by() has the TODO
             ctx.note(M.PF_STREAMING_PROCESS, K.PROCESS_NOTE)
             return cst.Call(func=K.shim(ctx, "keyed_process"), args=[cst.Arg(ctx.site.receiver), cst.Arg(instance)])
+    if not keyed and K.unbounded(ctx.resolver, receiver) and K.micro_batch_process_class(ctx.resolver, seg.original) is not None:
+        ctx.note(M.PF_MICRO_BATCH, K.MICRO_BATCH_PROCESS_NOTE)
+        return shim_call(ctx, "process", [ctx.site.receiver, instance], {"decode": decode_of(ctx)})
     if unbounded_todo(ctx, receiver, "process()"):
         return None
     stamped = timestamped(ctx, seg.original.func.value)  # type: ignore[attr-defined]
