@@ -680,22 +680,7 @@ def micro_batch_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef
     runs per micro-batch: a class of this module deriving from ``ProcessFunction`` (directly)
     that names no timestamp, timer, watermark or keyed state and keeps no data in its
     instance (``f2s.process`` on the micro-batches, as on an RDD). Else None."""
-    from flink2spark.rules.pyflink._process import context_problem, keeps_instance_data
-
-    func = call_arg(call, 0, "func")
-    if isinstance(func, cst.Name):
-        func = resolver.single_value(func)
-    if not isinstance(func, cst.Call):
-        return None
-    cls = resolver.local_def(func.func)
-    if not isinstance(cls, cst.ClassDef):
-        return None
-    if not any(P.PROCESS_FUNCTIONS.get(resolver.qualified_name(b.value) or "") == "ProcessFunction" for b in cls.bases):
-        return None
-    banned = (_NOT_STREAMED - {"OutputTag"}) | P.STATE_METHODS
-    if m.findall(cls, m.Name(value=m.MatchIfTrue(lambda v: v in banned))) or context_problem(cls) is not None:
-        return None
-    return None if keeps_instance_data(cls) or not _only_state_attributes(cls) else cls
+    return _streamable_class(resolver, call, "ProcessFunction", (_NOT_STREAMED - {"OutputTag"}) | P.STATE_METHODS)
 
 
 def streaming_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
@@ -703,6 +688,13 @@ def streaming_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
     runs it on an unbounded stream: a class of this module deriving from
     ``KeyedProcessFunction`` (directly) that names no timestamp, timer, watermark or side output
     and keeps no data of its own outside keyed state. Else None."""
+    return _streamable_class(resolver, call, "KeyedProcessFunction", _NOT_STREAMED)
+
+
+def _streamable_class(resolver, call: cst.Call, kind: str, banned) -> Optional[cst.ClassDef]:
+    """The class of ``x.process(Cls(...))`` (original): a class of this module deriving
+    directly from PyFlink's ``kind`` whose code names none of ``banned``, whose ``open()`` uses
+    its runtime context for keyed state only and that keeps no data in its instance."""
     from flink2spark.rules.pyflink._process import context_problem, keeps_instance_data
 
     func = call_arg(call, 0, "func")
@@ -713,9 +705,9 @@ def streaming_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
     cls = resolver.local_def(func.func)
     if not isinstance(cls, cst.ClassDef):
         return None
-    if not any(P.PROCESS_FUNCTIONS.get(resolver.qualified_name(b.value) or "") == "KeyedProcessFunction" for b in cls.bases):
+    if not any(P.PROCESS_FUNCTIONS.get(resolver.qualified_name(b.value) or "") == kind for b in cls.bases):
         return None
-    if m.findall(cls, m.Name(value=m.MatchIfTrue(lambda v: v in _NOT_STREAMED))) or context_problem(cls) is not None:
+    if m.findall(cls, m.Name(value=m.MatchIfTrue(lambda v: v in banned))) or context_problem(cls) is not None:
         return None
     return None if keeps_instance_data(cls) or not _only_state_attributes(cls) else cls
 
