@@ -325,10 +325,10 @@ class Converter(cst.CSTTransformer):
             except KeyError:
                 continue
             refs = [r.node for a in (scope.assignments[param.name.value] if scope is not None else ()) if a.node is param for r in a.references]
-            if refs and all(any(c.startswith(prefix) for c in self._statement_comments(r)) for r in refs):
+            if refs and all(any(c.startswith(prefix) for c in self.statement_comments(r)) for r in refs):
                 self.table_params.add(key)
 
-    def _statement_comments(self, node: cst.CSTNode) -> list[str]:
+    def statement_comments(self, node: cst.CSTNode) -> list[str]:
         """The markers on the statement of ``node``: this conversion's and the input's (a
         program converted before keeps them there)."""
         stmt = node

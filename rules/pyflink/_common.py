@@ -21,9 +21,9 @@ RDD_NOTE = (
 SPARK_HEAD = "\n" + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\n"
 SHIM_IMPORT = "from flink2spark.runtime import datastream as f2s\n"
 MAP_ORDER_NOTE = (
-    "Types.MAP: Flink's maps are Java HashMaps, whose key order (in Python dicts and printed maps) the"
-    " converted program reproduces for string, integer, boolean and floating-point keys only; with these"
-    " keys it keeps Python's order (same keys and values)"
+    "Types.MAP with keys other than strings, numbers and booleans: Flink's maps are Java HashMaps, whose key"
+    " order (in Python dicts and printed maps) the converted program does not reproduce for such keys; it keeps"
+    " Python's order (same keys and values)"
 )
 # Map key types whose Java hashCode the shim reproduces (f2s: HashMap iteration order)
 HASHED_KEY_TYPES = frozenset({"STRING", "CHAR", "INT", "SHORT", "BYTE", "LONG", "BOOLEAN", "DOUBLE", "FLOAT"})
@@ -114,7 +114,7 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
     if depth > 50:
         return None
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr) or reaching_value(resolver, expr)
+        value = resolver.single_value(expr) or resolver.reaching_value(expr)
         return None if value is None else element_type(resolver, value, depth + 1)
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
         returned = _returned(resolver, expr.func)  # a stream made by a helper function
@@ -186,11 +186,6 @@ def _nested(resolver, node: cst.CSTNode, fn: cst.FunctionDef) -> bool:
             return True
         node = resolver.parent(node)
     return False
-
-
-def reaching_value(resolver, name: cst.Name) -> Optional[cst.BaseExpression]:
-    """``Resolver.reaching_value``: the value a reassigned variable has at ``name``."""
-    return resolver.reaching_value(name)
 
 
 def _output_type(call: cst.Call, index: int, keyword: str = "output_type") -> SourceType:
@@ -335,7 +330,7 @@ def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return True
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr) or reaching_value(resolver, expr)
+        value = resolver.single_value(expr) or resolver.reaching_value(expr)
         if value is not None and consumers(resolver, value) > 1:
             return False  # decoded where it is made (decoded_output)
         return True if value is None else undecoded(resolver, value, depth + 1)
@@ -673,20 +668,30 @@ def unused_watermarks(ctx, strategy: Optional[cst.BaseExpression]) -> bool:
 
 
 # What a process function reads of event time: record timestamps, watermarks, timers
-_EVENT_TIME_NAMES = frozenset({"timestamp", "timer_service", "current_watermark", "on_timer", "timestamps"})
+EVENT_TIME_NAMES = frozenset({"timestamp", "timer_service", "current_watermark", "on_timer", "timestamps"})
+
+
+def instance_class(resolver, expr: Optional[cst.BaseExpression]) -> Optional[cst.ClassDef]:
+    """The class of ``Cls(...)`` (or of a name bound once to one) when ``Cls`` is a class of
+    this module; None otherwise."""
+    if isinstance(expr, cst.Name):
+        expr = resolver.single_value(expr)
+    if not isinstance(expr, cst.Call):
+        return None
+    cls = resolver.local_def(expr.func)
+    return cls if isinstance(cls, cst.ClassDef) else None
+
+
+def names_any(cls: cst.ClassDef, names) -> bool:
+    """Whether the class's code uses any of ``names`` (as a name or an attribute)."""
+    return bool(m.findall(cls, m.Name(value=m.MatchIfTrue(lambda v: v in names))))
 
 
 def _reads_event_time(resolver, func: Optional[cst.BaseExpression]) -> bool:
     """Whether the function given to ``process()`` may read timestamps, watermarks or timers:
     False only for an instance of a class of this module that names none of them."""
-    if isinstance(func, cst.Name):
-        func = resolver.single_value(func)
-    if not isinstance(func, cst.Call):
-        return True
-    cls = resolver.local_def(func.func)
-    if not isinstance(cls, cst.ClassDef):
-        return True
-    return bool(m.findall(cls, m.Name(value=m.MatchIfTrue(lambda v: v in _EVENT_TIME_NAMES))))
+    cls = instance_class(resolver, func)
+    return cls is None or names_any(cls, EVENT_TIME_NAMES)
 
 
 def consumed_by_from_source(ctx, call: cst.Call):
@@ -720,10 +725,7 @@ def left_with_todo(ctx, arg: cst.Arg, methods: tuple[str, ...]) -> bool:
     call = ctx.resolver.parent(arg)
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in methods):
         return False
-    stmt = call
-    while stmt is not None and not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-        stmt = ctx.resolver.parent(stmt)
-    comments = [ln.comment.value for ln in getattr(stmt, "leading_lines", ()) if ln.comment is not None]
+    comments = ctx.conv.statement_comments(call)
     return bool(call.args) and call.args[0] is arg and any(c.startswith("# TODO(flink2spark):") for c in comments)
 
 

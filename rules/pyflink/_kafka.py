@@ -28,7 +28,19 @@ import libcst.matchers as m
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import ScopeProvider
 
-from flink2spark.rules.pyflink._common import SAME_TYPE, _MapNames, assigned_uses, async_input, call_arg, followed, runtime_mode, visible_at
+from flink2spark.rules.pyflink._common import (
+    EVENT_TIME_NAMES,
+    SAME_TYPE,
+    _MapNames,
+    assigned_uses,
+    async_input,
+    call_arg,
+    followed,
+    instance_class,
+    names_any,
+    runtime_mode,
+    visible_at,
+)
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 
@@ -672,7 +684,7 @@ def _rolling_use(resolver, node: cst.CSTNode) -> bool:
 
 
 # What a KeyedProcessFunction may not use to run on an unbounded stream (f2s_stream.keyed_process)
-_NOT_STREAMED = frozenset({"timestamp", "timer_service", "current_watermark", "on_timer", "timestamps", "OutputTag", "get_broadcast_state"})
+_NOT_STREAMED = EVENT_TIME_NAMES | {"OutputTag", "get_broadcast_state"}
 
 
 def micro_batch_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
@@ -697,17 +709,10 @@ def _streamable_class(resolver, call: cst.Call, kind: str, banned) -> Optional[c
     its runtime context for keyed state only and that keeps no data in its instance."""
     from flink2spark.rules.pyflink._process import context_problem, keeps_instance_data
 
-    func = call_arg(call, 0, "func")
-    if isinstance(func, cst.Name):
-        func = resolver.single_value(func)
-    if not isinstance(func, cst.Call):
+    cls = instance_class(resolver, call_arg(call, 0, "func"))
+    if cls is None or not any(P.PROCESS_FUNCTIONS.get(resolver.qualified_name(b.value) or "") == kind for b in cls.bases):
         return None
-    cls = resolver.local_def(func.func)
-    if not isinstance(cls, cst.ClassDef):
-        return None
-    if not any(P.PROCESS_FUNCTIONS.get(resolver.qualified_name(b.value) or "") == kind for b in cls.bases):
-        return None
-    if m.findall(cls, m.Name(value=m.MatchIfTrue(lambda v: v in banned))) or context_problem(cls) is not None:
+    if names_any(cls, banned) or context_problem(cls) is not None:
         return None
     return None if keeps_instance_data(cls) or not _only_state_attributes(cls) else cls
 

@@ -7,7 +7,7 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
-from flink2spark.rules.pyflink._common import consumers, decoding, followed, reaching_value, runtime_mode
+from flink2spark.rules.pyflink._common import consumers, decoding, followed, runtime_mode
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -270,7 +270,7 @@ def unbounded(ctx, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr) or reaching_value(resolver, expr)
+        value = resolver.single_value(expr) or resolver.reaching_value(expr)
         return False if value is None else unbounded(ctx, value, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False

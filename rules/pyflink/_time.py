@@ -20,7 +20,7 @@ from typing import Optional
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import SAME_TYPE, async_input, call_arg, followed, reaching_value
+from flink2spark.rules.pyflink._common import SAME_TYPE, async_input, call_arg, followed
 from flink2spark.transpiler import pyflink_model as P
 
 # Methods of DataStream/KeyedStream/windowed streams whose output records keep the timestamps
@@ -74,7 +74,7 @@ def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr) or reaching_value(resolver, expr)  # also ds = ds.assign_...(...)
+        value = resolver.single_value(expr) or resolver.reaching_value(expr)  # also ds = ds.assign_...(...)
         return False if value is None else timestamped(resolver, value, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
@@ -108,7 +108,7 @@ def windowed_by(resolver, windowed: cst.BaseExpression, depth: int = 0) -> Optio
     if depth > 20:
         return None
     if isinstance(windowed, cst.Name):
-        value = resolver.single_value(windowed) or reaching_value(resolver, windowed)
+        value = resolver.single_value(windowed) or resolver.reaching_value(windowed)
         return None if value is None else windowed_by(resolver, value, depth + 1)
     if not (isinstance(windowed, cst.Call) and isinstance(windowed.func, cst.Attribute)):
         return None

@@ -14,7 +14,7 @@ not an ``AsyncFunction`` class of this module stays with a TODO.
 import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
-from flink2spark.rules.pyflink._common import as_stream, decoded_output, program, spark_program
+from flink2spark.rules.pyflink._common import as_stream, decoded_output, instance_class, program, spark_program
 from flink2spark.rules.pyflink._process import context_problem
 from flink2spark.rules.pyflink._time import timestamped
 from flink2spark.transpiler import markers as M
@@ -58,13 +58,8 @@ rule = Rule(
 def _async_class(ctx, original: cst.BaseExpression):
     """The class of ``Cls(...)`` (or a name bound to one) when it is a class of this module
     deriving directly from PyFlink's ``AsyncFunction``."""
-    expr = ctx.resolver.single_value(original) if isinstance(original, cst.Name) else original
-    if not isinstance(expr, cst.Call):
-        return None
-    cls = ctx.resolver.local_def(expr.func)
-    if not isinstance(cls, cst.ClassDef):
-        return None
-    for base in cls.bases:
+    cls = instance_class(ctx.resolver, original)
+    for base in cls.bases if cls is not None else ():
         value = base.value.value if isinstance(base.value, cst.Subscript) else base.value  # AsyncFunction[IN, OUT]
         if ctx.resolver.qualified_name(value) in ASYNC_FUNCTIONS:
             return cls

@@ -19,6 +19,7 @@ Object[]) and on ``Types.LIST``: those keep a TODO.
 
 from flink2spark.rules.pyflink._common import (
     IDENTITY_TYPES,
+    MAP_ORDER_NOTE,
     _is_none,
     basic_type,
     byte_array_type,
@@ -72,9 +73,7 @@ rule = Rule(
                 "counts = env.sparkContext.parallelize(\n"
                 '    f2s.typed([{"a": 1}], f2s.Types.MAP(f2s.Types.STRING(), f2s.Types.INT()))\n'
                 ")\n"
-                "# NOTE(flink2spark): F2S211 Types.MAP: Flink's maps are Java HashMaps, whose key order (in Python dicts"
-                " and printed maps) the converted program reproduces for string, integer, boolean and floating-point keys"
-                " only; with these keys it keeps Python's order (same keys and values)\n"
+                "# NOTE(flink2spark): F2S211 " + MAP_ORDER_NOTE + "\n"
                 "days = env.sparkContext.parallelize(\n"
                 "    f2s.typed(\n"
                 "        [{datetime.date(2024, 1, 31): 1}],\n"
