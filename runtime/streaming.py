@@ -42,6 +42,14 @@ Public API
     state store (the only one transformWithState runs on): ``rolling_reduce`` sets
     ``spark.sql.streaming.stateStore.providerClass`` to it when the session has the default
     provider.
+``keyed_process(stream.keyBy(key), function, timers=None) -> MicroBatches``
+    ``key_by(key).process(KeyedProcessFunction)``: ``process_element`` with the key's state,
+    kept by ``transformWithState``; with ``timers="event"`` (a timestamped stream) or
+    ``"processing"``, ``on_timer`` for the timers it registers. ``side_output(result, tag)``
+    is what it yielded as ``(tag, value)``.
+``f2s.windows.with_timestamps(stream, strategy)``
+    ``assign_timestamps_and_watermarks(strategy)``: a timestamped stream of ``(timestamp,
+    value)`` pairs (``mapValues``/``values``...) whose watermark follows the strategy.
 ``stream.union(*others) -> MicroBatches``
     ``a.union(b, ...)`` of unbounded streams: the elements of all, pickled after each
     stream's operators, in one streaming DataFrame (pyarrow needed, as for ``rolling_reduce``).
@@ -60,12 +68,15 @@ import pickle
 import tempfile
 
 from flink2spark.runtime.datastream import Row, _check_supported, decoded
+from flink2spark.runtime.windows import MIN_WATERMARK, NO_TIMESTAMP
 
 __all__ = [
     "MicroBatches",
     "KeyedMicroBatches",
     "micro_batches",
     "rolling_reduce",
+    "keyed_process",
+    "side_output",
     "elements",
     "foreach_batch",
     "to_dataframe",
@@ -155,17 +166,29 @@ class MicroBatches(object):
     elements, run on each micro-batch as RDD operations (see ``foreach_batch``).
 
     ``decode`` turns a row of ``df`` into an element (default: the decoder of ``type_info``);
-    ``order`` names a column that gives the elements' order within a micro-batch."""
+    ``order`` names a column that gives the elements' order within a micro-batch.
 
-    def __init__(self, df, type_info=None, ops=(), decode=None, order=None):
+    A *timestamped* stream (``with_watermark``, after ``f2s.windows.with_timestamps``) has
+    ``(timestamp, value)`` pairs as elements, as the bounded shim's timestamped RDDs, and the
+    watermark delay of its strategy (``delay`` ms behind the largest timestamp; None: no
+    watermark)."""
+
+    def __init__(self, df, type_info=None, ops=(), decode=None, order=None, timestamped=False, delay=None):
         self.df = df
         self.type_info = type_info
         self.ops = tuple(ops)
         self.decode = decode
         self.order = order
+        self.timestamped = timestamped
+        self.delay = delay
+
+    def _copy(self, **changes):
+        fields = dict(df=self.df, type_info=self.type_info, ops=self.ops, decode=self.decode, order=self.order, timestamped=self.timestamped, delay=self.delay)
+        fields.update(changes)
+        return MicroBatches(**fields)
 
     def _then(self, name, function):
-        return MicroBatches(self.df, self.type_info, self.ops + ((name, function),), self.decode, self.order)
+        return self._copy(ops=self.ops + ((name, function),))
 
     def map(self, f):
         return self._then("map", f)
@@ -179,8 +202,24 @@ class MicroBatches(object):
     def mapPartitionsWithIndex(self, f):  # noqa: N802 - RDD's name
         return self._then("mapPartitionsWithIndex", f)
 
+    def mapValues(self, f):  # noqa: N802 - RDD's name
+        """``map`` on the values of (timestamp, value) pairs."""
+        return self._then("map", lambda pair: (pair[0], f(pair[1])))
+
+    def flatMapValues(self, f):  # noqa: N802 - RDD's name
+        return self._then("flatMap", lambda pair: ((pair[0], v) for v in f(pair[1])))
+
+    def values(self):
+        return self._then("map", lambda pair: pair[1])
+
+    def with_watermark(self, delay):
+        """The elements (already ``(timestamp, value)`` pairs) as a timestamped stream whose
+        watermark stays ``delay`` ms behind the largest timestamp (None: no watermark)."""
+        return self._copy(timestamped=True, delay=delay)
+
     def keyBy(self, f):  # noqa: N802 - RDD's name
-        """``key_by(f)``: a keyed stream for ``rolling_reduce``."""
+        """``key_by(f)``: a keyed stream for ``rolling_reduce``/``keyed_process`` (on a
+        timestamped stream ``f`` gets the value of each pair)."""
         return KeyedMicroBatches(self, f)
 
     def union(self, *others):
@@ -190,6 +229,8 @@ class MicroBatches(object):
         for other in others:
             if not isinstance(other, MicroBatches):
                 raise TypeError("flink2spark: union of an unbounded stream with a bounded one is not converted")
+            if other.timestamped or self.timestamped:
+                raise TypeError("flink2spark: union of timestamped unbounded streams is not converted")
         df = _pickled_rows(self)
         for other in others:
             df = df.unionByName(_pickled_rows(other))
@@ -210,7 +251,7 @@ class MicroBatches(object):
 
 class KeyedMicroBatches(object):
     """``stream.keyBy(key)`` of an unbounded stream (``mapValues(f)`` changes the values after
-    the key is taken, as on a pair RDD); ``rolling_reduce`` reads it."""
+    the key is taken, as on a pair RDD); ``rolling_reduce`` and ``keyed_process`` read it."""
 
     def __init__(self, stream, key, value_ops=()):
         self.stream = stream
@@ -225,7 +266,6 @@ class KeyedMicroBatches(object):
 _PROTOCOL = 4
 _PROVIDER = "spark.sql.streaming.stateStore.providerClass"
 ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
-_KEYED_SCHEMA = "key binary, value binary, order long"
 _OUTPUT_SCHEMA = "value binary, order long"
 
 
@@ -257,7 +297,8 @@ def _pickled_rows(stream, key=None, value_ops=()):
     (value, order), or (key, value, order) with the pickled ``key(element)`` (taken before
     ``value_ops``) when ``key`` is given."""
     schema, decode, ops = stream.df.schema, stream._decoder(), stream.ops  # not the DataFrame: it stays on the driver
-    columns = ("key", "value", "order") if key is not None else ("value", "order")
+    stamped = stream.timestamped  # elements are (timestamp, value) pairs: a ts column too
+    columns = (("key",) if key is not None else ()) + ("value", "order") + (("ts",) if stamped else ())
 
     def encode(batches):
         import pyarrow as pa
@@ -270,9 +311,12 @@ def _pickled_rows(stream, key=None, value_ops=()):
             for b in batches:  # the rows df.rdd gives (binary values as bytearray)
                 yield from ArrowTableToRowsConversion.convert(pa.Table.from_batches([b]), schema, binary_as_bytes=False)
 
-        output = pa.schema([(c, pa.int64() if c == "order" else pa.binary()) for c in columns])
+        output = pa.schema([(c, pa.int64() if c in ("order", "ts") else pa.binary()) for c in columns])
         out = {c: [] for c in columns}
         for n, element in enumerate(_elements(decode, ops, index, rows())):
+            if stamped:
+                out["ts"].append(None if element[0] is None or element[0] == NO_TIMESTAMP else element[0])
+                element = element[1]
             if key is not None:
                 out["key"].append(pickle.dumps(key(element), _PROTOCOL))
                 for f in value_ops:
@@ -284,7 +328,8 @@ def _pickled_rows(stream, key=None, value_ops=()):
                 out = {c: [] for c in columns}
         yield pa.RecordBatch.from_pydict(out, schema=output)
 
-    return stream.df.mapInArrow(encode, _KEYED_SCHEMA if key is not None else _OUTPUT_SCHEMA)
+    ddl = ", ".join("%s %s" % (c, "long" if c in ("order", "ts") else "binary") for c in columns)
+    return stream.df.mapInArrow(encode, ddl)
 
 
 def _rolling_processor(fn):
@@ -331,68 +376,117 @@ def rolling_reduce(keyed, fn):
     reduction so far is kept per key by ``groupBy().transformWithState()`` in the query's
     checkpoint, so it survives micro-batches and restarts from the same checkpoint.
     """
-    df = keyed.stream.df
-    spark = df.sparkSession
-    provider = spark.conf.get(_PROVIDER, None)
-    if not provider or provider.endswith(".HDFSBackedStateStoreProvider"):
-        spark.conf.set(_PROVIDER, ROCKSDB)  # transformWithState runs on RocksDB only
+    _use_rocksdb(keyed.stream.df.sparkSession)
     reduced = _keyed_rows(keyed).groupBy("key").transformWithState(_rolling_processor(fn), _OUTPUT_SCHEMA, "Append", "None")
     return MicroBatches(reduced, decode=_unpickled, order="order")
 
 
-class _StreamContext(object):
-    """``ctx`` of ``process_element`` on an unbounded stream: the current key only (the
-    conversion keeps a TODO on functions that read timestamps, watermarks or timers)."""
-
-    def __init__(self):
-        self.key = None
-
-    def get_current_key(self):
-        return self.key
-
-    def timestamp(self):
-        raise NotImplementedError("record timestamps of an unbounded stream are not converted")
-
-    def timer_service(self):
-        raise NotImplementedError("timers on an unbounded stream are not converted")
+_TIME_MODES = {None: "None", "event": "EventTime", "processing": "ProcessingTime"}
+# what a timer emits sorts before the elements of its micro-batch: Flink fires a timer as soon as
+# the watermark (or the clock) passes it, which happened before these elements arrived
+_TIMER_ORDER = -(1 << 62)
 
 
-def _process_processor(function):
+def _process_processor(function, timers=None):
     """A StatefulProcessor running ``function.process_element(value, ctx)`` (a
     KeyedProcessFunction) on each key's elements in their order, with the keyed state its
-    ``open()`` created: the key's state values (pickled) live in one ValueState."""
+    ``open()`` created (the key's state values, pickled, live in one ValueState), and
+    ``function.on_timer(timestamp, ctx)`` for the timers of the domain ``timers`` ("event",
+    "processing" or None) it registers."""
     from pyspark.sql import Row
     from pyspark.sql.streaming import StatefulProcessor
     from pyspark.sql.types import BinaryType, StructField, StructType
 
     from flink2spark.runtime.datastream import task_attempt
-    from flink2spark.runtime.process import KeyedRuntimeContext, _Store
+    from flink2spark.runtime.process import Context, KeyedRuntimeContext, OutputTag, TimeDomain, _Store
+
+    domains = {TimeDomain.EVENT_TIME: "event", TimeDomain.PROCESSING_TIME: "processing"}
 
     class KeyedProcess(StatefulProcessor):
         def init(self, handle):
+            self.handle = handle
             self.state = handle.getValueState("keyed_state", StructType([StructField("value", BinaryType(), False)]))
             self.fn = function  # each task unpickles its own processor, with its own instance
             self.store = _Store()
-            self.ctx = _StreamContext()
+            self.key = self.timestamp = self.domain = None
+            self.watermark = MIN_WATERMARK
+            self.ctx = Context(self)  # the bounded shim's ctx, on this runner
             if hasattr(self.fn, "open"):
                 self.fn.open(KeyedRuntimeContext(self.store, 0, task_attempt(), type(self.fn).__name__))
 
-        def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
+        def current_key(self):
+            return self.key
+
+        # -- timers (TimeDomain, time): Spark keeps them per key, in the operator's one time mode
+        def register(self, domain, timestamp):
+            if domains[domain] == "event" and timers == "never":
+                return  # no watermark: Flink keeps the timer, which never fires
+            if domains[domain] != timers:
+                raise NotImplementedError("flink2spark: %s-time timers in a function converted for %s-time timers" % (domains[domain], timers))
+            self.handle.registerTimer(int(timestamp))
+
+        def delete(self, domain, timestamp):
+            if domains[domain] == timers:
+                self.handle.deleteTimer(int(timestamp))
+
+        def _now(self, timer_values):
+            if timers == "event":
+                wm = timer_values.getCurrentWatermarkInMs()
+                self.watermark = MIN_WATERMARK if wm <= 0 else wm  # Spark: 0 before the first watermark
+                return self.watermark
+            return timer_values.getCurrentProcessingTimeInMs()
+
+        # -- the key's state, loaded into the store the state objects read
+        def _load(self, key):
             k = pickle.loads(key[0])
             saved = pickle.loads(self.state.get()[0]) if self.state.exists() else {}
             for table in self.store.tables.values():
                 table.clear()  # the state objects keep these dicts: refill them for this key
             for name, value in saved.items():
                 self.store.table(name)[k] = value
-            self.store.key = self.ctx.key = k
-            for row in sorted(rows, key=lambda r: r.order):
-                for out in self.fn.process_element(pickle.loads(row.value), self.ctx) or ():
-                    yield Row(value=pickle.dumps(out, _PROTOCOL), order=row.order)
+            self.store.key = self.key = k
+            return k
+
+        def _save(self, k):
             now = {name: table[k] for name, table in self.store.tables.items() if k in table}
             if now:
                 self.state.update((pickle.dumps(now, _PROTOCOL),))
             elif self.state.exists():
                 self.state.clear()
+
+        def _rows(self, results, order, ts):
+            for out in results or ():
+                tag = None
+                if isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], OutputTag):
+                    tag, out = out[0].tag_id, out[1]
+                yield Row(value=pickle.dumps(out, _PROTOCOL), order=order, ts=ts, tag=tag)
+
+        def _fire(self, timestamp):
+            self.timestamp = timestamp
+            self.domain = TimeDomain.EVENT_TIME if timers == "event" else TimeDomain.PROCESSING_TIME
+            emitted = timestamp if timers == "event" else None  # Flink erases the timestamp of processing-time results
+            yield from self._rows(self.fn.on_timer(timestamp, self.ctx), _TIMER_ORDER + timestamp, emitted)
+            self.domain = None
+
+        def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
+            k = self._load(key)
+            if timers is not None:  # timers already due fire first, as on Flink
+                now = self._now(timerValues)
+                for t in sorted(self.handle.listTimers()):
+                    if t <= now:
+                        self.handle.deleteTimer(t)
+                        yield from self._fire(t)
+            for row in sorted(rows, key=lambda r: r.order):
+                ts = getattr(row, "ts", None)
+                self.timestamp = NO_TIMESTAMP if ts is None else ts
+                yield from self._rows(self.fn.process_element(pickle.loads(row.value), self.ctx), row.order, ts)
+            self._save(k)
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):  # noqa: N802, N803 - PySpark's names
+            k = self._load(key)
+            self._now(timerValues)
+            yield from self._fire(expiredTimerInfo.getExpiryTimeInMs())
+            self._save(k)
 
         def close(self):
             if hasattr(self.fn, "close"):
@@ -401,19 +495,68 @@ def _process_processor(function):
     return KeyedProcess()
 
 
-def keyed_process(keyed, function):
+_PROCESS_SCHEMA = "value binary, order long, ts long, tag string"
+
+
+def _use_rocksdb(spark):
+    provider = spark.conf.get(_PROVIDER, None)
+    if not provider or provider.endswith(".HDFSBackedStateStoreProvider"):
+        spark.conf.set(_PROVIDER, ROCKSDB)  # transformWithState runs on RocksDB only
+
+
+def _stamped(row):
+    return (NO_TIMESTAMP if row[2] is None else row[2]), pickle.loads(row[0])
+
+
+def keyed_process(keyed, function, timers=None):
     """``KeyedStream.process(KeyedProcessFunction)`` of an unbounded stream (STREAMING mode):
     ``process_element`` on every element with the keyed state (value, list, map, reducing,
     aggregating) of its key, kept by ``groupBy().transformWithState()`` in the query's
     checkpoint across micro-batches and restarts. Keys are grouped by their pickled bytes, each
     key's elements run in their source partition's order, the results of a micro-batch come
-    out in that order. No timers, record timestamps or side outputs."""
-    spark = keyed.stream.df.sparkSession
-    provider = spark.conf.get(_PROVIDER, None)
-    if not provider or provider.endswith(".HDFSBackedStateStoreProvider"):
-        spark.conf.set(_PROVIDER, ROCKSDB)  # transformWithState runs on RocksDB only
-    results = _keyed_rows(keyed).groupBy("key").transformWithState(_process_processor(function), _OUTPUT_SCHEMA, "Append", "None")
-    return MicroBatches(results, decode=_unpickled, order="order")
+    out in that order.
+
+    ``timers``: the one timer domain the function uses ("event" or "processing"; Spark's
+    transformWithState has one time mode). Event-time timers fire when the watermark of the
+    timestamped input stream (its strategy's delay behind the largest timestamp, as Flink's)
+    passes them; Spark advances it between micro-batches. Timers due by then fire before the
+    micro-batch's elements of their key. On a timestamped stream ``ctx.timestamp()`` is the
+    element's timestamp and the results carry it (``on_timer``'s: the timer's time).
+    ``yield tag, value`` with an ``OutputTag`` goes to ``side_output(result, tag)``."""
+    stream = keyed.stream
+    _use_rocksdb(stream.df.sparkSession)
+    rows = _keyed_rows(keyed)
+    mode = _TIME_MODES[timers]
+    if timers == "event":
+        if not stream.timestamped:
+            raise ValueError("flink2spark: event-time timers on a stream without timestamps never fire on Flink")
+        if stream.delay is None:
+            mode = "None"  # no_watermarks(): the watermark never passes a timer
+            timers = "never"
+        else:
+            from pyspark.sql import functions as F
+
+            event_time = F.when(F.col("ts").isNotNull(), F.timestamp_millis("ts"))
+            # the watermark column is dropped before the operator: Spark would drop late elements, Flink's
+            # process functions see them
+            rows = rows.withColumn("event_time", event_time).withWatermark("event_time", "%d milliseconds" % stream.delay).drop("event_time")
+    results = rows.groupBy("key").transformWithState(_process_processor(function, timers), _PROCESS_SCHEMA, "Append", mode)
+    return _outputs(results, stream)
+
+
+def _outputs(results, stream):
+    """The main output of a process function's results (a ``tag`` column names side outputs)."""
+    main = MicroBatches(results.filter(results.tag.isNull()), decode=_stamped if stream.timestamped else _unpickled, order="order", timestamped=stream.timestamped, delay=stream.delay)
+    main.tagged = results
+    return main
+
+
+def side_output(stream, tag):
+    """``stream.get_side_output(tag)`` of a process function's results on an unbounded stream."""
+    results = getattr(stream, "tagged", None)
+    if results is None:
+        raise ValueError("get_side_output(): this stream was not made by a process function")
+    return stream._copy(df=results.filter(results.tag == tag.tag_id))
 
 
 def micro_batches(df, type_info=None):

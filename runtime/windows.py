@@ -200,10 +200,11 @@ def with_timestamps(stream, extract_timestamp, timestamped=False):
 
     ``stream`` is a plain stream (records without timestamps: ``record_timestamp`` is ``NO_TIMESTAMP``) or,
     with ``timestamped=True``, a timestamped stream whose timestamps are replaced."""
-    if isinstance(extract_timestamp, WatermarkStrategy):
-        if extract_timestamp._timestamp_assigner is None:
+    strategy = extract_timestamp if isinstance(extract_timestamp, WatermarkStrategy) else None
+    if strategy is not None:
+        if strategy._timestamp_assigner is None:
             raise ValueError("this WatermarkStrategy has no timestamp assigner: the records keep their timestamps")
-        extract_timestamp = extract_timestamp._timestamp_assigner.extract_timestamp
+        extract_timestamp = strategy._timestamp_assigner.extract_timestamp
 
     def plain(value):
         return _timestamp(extract_timestamp(value, NO_TIMESTAMP)), value
@@ -211,7 +212,23 @@ def with_timestamps(stream, extract_timestamp, timestamped=False):
     def pair(record):
         return _timestamp(extract_timestamp(record[1], record[0])), record[1]
 
+    if hasattr(stream, "with_watermark"):  # an unbounded stream (flink2spark.runtime.streaming.MicroBatches)
+        if strategy is None:
+            raise ValueError("an unbounded stream needs the WatermarkStrategy (its watermark), not only the assigner")
+        return stream.map(pair if timestamped else plain).with_watermark(watermark_delay(strategy))
     return stream.map(pair if timestamped else plain)
+
+
+def watermark_delay(strategy):
+    """How far (ms) the watermark of ``strategy`` stays behind the largest timestamp seen:
+    Flink's ``BoundedOutOfOrdernessWatermarks`` emit ``max - out_of_orderness - 1``
+    (monotonous: out_of_orderness 0); None for ``no_watermarks()`` (the watermark never
+    advances)."""
+    if strategy.kind == "none":
+        return None
+    bound = strategy.max_out_of_orderness
+    millis = 0 if bound is None else (bound.to_milliseconds() if hasattr(bound, "to_milliseconds") else int(bound))
+    return millis + 1
 
 
 def _timestamp(ts):

@@ -166,3 +166,75 @@ def test_process_function_without_state_runs_on_each_micro_batch(spark, tmp_path
         "checkpointLocation", str(tmp_path / "cp")
     ).trigger(availableNow=True).start().awaitTermination()
     assert [b for b in batches if b] == [[22, 64], [26]]
+
+
+def _timed_job(spark, folder, checkpoint, side=False):
+    """Lines "key timestamp" (one file per micro-batch), timestamps from the second field with
+    a 1 s out-of-orderness watermark; a keyed process function counting each key's elements
+    (ValueState), registering an event-time timer 1 s after each element and sending elements
+    at or behind the watermark to a side output. What reaches the sink, per micro-batch."""
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+    from flink2spark.runtime.process import KeyedProcessFunction, OutputTag, ValueStateDescriptor
+    from flink2spark.runtime.windows import Duration, WatermarkStrategy, with_timestamps
+
+    late = OutputTag("late", Types.TUPLE([Types.STRING(), Types.LONG()]))
+
+    class ByField:
+        def extract_timestamp(self, value, record_timestamp):
+            return value[1]
+
+    class Alarm(KeyedProcessFunction):
+        def open(self, runtime_context):
+            self.count = runtime_context.get_state(ValueStateDescriptor("count", Types.INT()))
+
+        def process_element(self, value, ctx):
+            watermark = ctx.timer_service().current_watermark()
+            if ctx.timestamp() <= watermark:
+                yield late, ("late", value[0], ctx.timestamp())
+                return
+            self.count.update((self.count.value() or 0) + 1)
+            ctx.timer_service().register_event_time_timer(ctx.timestamp() + 1000)
+            yield "el", ctx.get_current_key(), ctx.timestamp(), watermark
+
+        def on_timer(self, timestamp, ctx):
+            yield "timer", ctx.get_current_key(), timestamp, ctx.timestamp(), self.count.value()
+
+    strategy = WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(ByField())
+    lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
+    events = with_timestamps(lines.map(lambda line: (line.split(" ")[0], int(line.split(" ")[1]))), strategy)
+    alarms = streaming.keyed_process(events.keyBy(lambda e: e[0]), Alarm(), timers="event")
+    out = streaming.side_output(alarms, late) if side else alarms
+    batches = []
+    streaming.foreach_batch(out, lambda rdd: batches.append(rdd.collect())).option("checkpointLocation", str(checkpoint)).trigger(
+        availableNow=True
+    ).start().awaitTermination()
+    return [b for b in batches if b]
+
+
+def test_keyed_process_event_time_timers_fire_as_the_watermark_passes(spark, tmp_path, state_store_reset):
+    # Flink's semantics worked out by hand, the watermark (max timestamp - 1000 - 1) advancing
+    # between the files: 1999 after the first, 4999 after the second, 7999 after the third.
+    # Results are (timestamp, value) pairs: elements keep theirs, timers give theirs.
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a 1000\nb 1500\na 3000\n")
+    (folder / "2.txt").write_text("a 2500\nb 6000\n")
+    (folder / "3.txt").write_text("a 4000\nc 9000\n")
+    no_watermark = -(2**63)
+    assert _timed_job(spark, folder, tmp_path / "cp") == [
+        [(1000, ("el", "a", 1000, no_watermark)), (1500, ("el", "b", 1500, no_watermark)), (3000, ("el", "a", 3000, no_watermark))],
+        [(2500, ("el", "a", 2500, 1999)), (6000, ("el", "b", 6000, 1999))],
+        # timers a@2000, b@2500, a@3500, a@4000 are due by 4999: they fire first, in time order;
+        # a 4000 is behind the watermark (side output), c 9000 is not
+        [
+            (2000, ("timer", "a", 2000, 2000, 3)),
+            (2500, ("timer", "b", 2500, 2500, 2)),
+            (3500, ("timer", "a", 3500, 3500, 3)),
+            (4000, ("timer", "a", 4000, 4000, 3)),
+            (9000, ("el", "c", 9000, 4999)),
+        ],
+        [(7000, ("timer", "b", 7000, 7000, 2))],  # the watermark 7999 passes b@7000 (c@10000 waits)
+    ]
+    side = _timed_job(spark, folder, tmp_path / "cp-side", side=True)
+    assert side == [[(4000, ("late", "a", 4000))]]
