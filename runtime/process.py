@@ -696,6 +696,10 @@ def side_output(stream, tag):
     """``stream.get_side_output(tag)``: what the process function of ``stream`` yielded as
     ``(tag, value)``."""
     found = getattr(stream, "_f2s_tagged", None)
+    if found is None and getattr(stream, "tagged", None) is not None:  # f2s_stream.keyed_process on an unbounded stream
+        from flink2spark.runtime.streaming import side_output as streaming_side_output
+
+        return streaming_side_output(stream, tag)
     if found is None:
         raise ValueError("get_side_output(): this stream was not made by a process function")
     tagged, timestamped = found

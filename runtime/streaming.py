@@ -46,7 +46,7 @@ Public API
     ``key_by(key).process(KeyedProcessFunction)``: ``process_element`` with the key's state,
     kept by ``transformWithState``; with ``timers="event"`` (a timestamped stream) or
     ``"processing"``, ``on_timer`` for the timers it registers. ``side_output(result, tag)``
-    is what it yielded as ``(tag, value)``.
+    (``f2s.side_output``) is what it yielded as ``(tag, value)``.
 ``f2s.windows.with_timestamps(stream, strategy)``
     ``assign_timestamps_and_watermarks(strategy)``: a timestamped stream of ``(timestamp,
     value)`` pairs (``mapValues``/``values``...) whose watermark follows the strategy.
@@ -186,6 +186,8 @@ class MicroBatches(object):
         fields = dict(df=self.df, type_info=self.type_info, ops=self.ops, decode=self.decode, order=self.order, timestamped=self.timestamped, delay=self.delay)
         fields.update(changes)
         return MicroBatches(**fields)
+
+    tagged = None  # the results of a keyed process function, side outputs included (``side_output``)
 
     def _then(self, name, function):
         return self._copy(ops=self.ops + ((name, function),))

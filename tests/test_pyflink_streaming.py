@@ -501,10 +501,16 @@ class Track(KeyedProcessFunction):
     [
         ("        self.count.update((self.count.value() or 0) + 1)\n        yield ctx.get_current_key(), self.count.value()", True),
         ("        yield ctx.timestamp(), value", False),  # record timestamps of a Kafka stream
-        ("        ctx.timer_service().register_processing_time_timer(5)\n        yield value", False),
+        ("        ctx.timer_service().register_processing_time_timer(5)\n        yield value", True),  # transformWithState ProcessingTime
+        ("        ctx.timer_service().register_event_time_timer(5)\n        yield value", False),  # no timestamps: Kafka's are not read
+        (
+            "        ctx.timer_service().register_processing_time_timer(5)\n"
+            "        ctx.timer_service().register_event_time_timer(5)\n        yield value",
+            False,  # two time domains: transformWithState has one time mode
+        ),
         ("        self.last = value\n        yield value", False),  # data in the instance, not in keyed state
     ],
-    ids=["keyed-state", "timestamp", "timer", "instance-data"],
+    ids=["keyed-state", "timestamp", "processing-timer", "event-timer-untimestamped", "both-timers", "instance-data"],
 )
 def test_keyed_process_function_on_an_unbounded_stream(body, converted):
     program = KAFKA_PROGRAM.replace(
@@ -518,6 +524,7 @@ def test_keyed_process_function_on_an_unbounded_stream(body, converted):
     assert bool(TODO_LINE.findall(result.output)) != converted, result.output
     if converted:
         assert "F2S259" in [m.code for m in result.markers]
+        assert ('timers="processing"' in result.output) == ("processing_time_timer" in body), result.output
     compile(result.output, "job.py", "exec")
     assert convert_source(result.output, "job.py").output == result.output
 

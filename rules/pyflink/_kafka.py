@@ -641,14 +641,14 @@ def unbounded(resolver, expr, depth: int = 0) -> bool:
     if through is not None:
         return unbounded(resolver, through, depth + 1)
     typ = resolver.type_of(expr.func.value)
-    if P.is_stream(typ) and (expr.func.attr.value in SAME_TYPE or expr.func.attr.value in ("map", "flat_map", "process")):
+    if P.is_stream(typ) and (expr.func.attr.value in SAME_TYPE or expr.func.attr.value in ("map", "flat_map", "process", "get_side_output")):
         if expr.func.attr.value == "union" and any(unbounded(resolver, a.value, depth + 1) for a in expr.args):
             return True
         return unbounded(resolver, expr.func.value, depth + 1)
     return False
 
 
-MICRO_BATCH_OPS = frozenset({"map", "flat_map", "filter", *P.MODIFIERS})
+MICRO_BATCH_OPS = frozenset({"map", "flat_map", "filter", "get_side_output", "assign_timestamps_and_watermarks", *P.MODIFIERS})
 # KeyedStream's rolling aggregations: f2s_stream.rolling_reduce on an unbounded stream
 ROLLING = frozenset({"reduce", "sum", "min", "max", "min_by", "max_by"})
 ROLLING_NOTE = (
@@ -671,20 +671,44 @@ PROCESS_NOTE = (
 )
 
 
-def _rolling_use(resolver, node: cst.CSTNode) -> bool:
+TIMERS_NOTE = (
+    "timers on an unbounded stream: transformWithState keeps them per key and fires them between micro-batches,"
+    " when Spark's watermark (the strategy's delay behind the largest timestamp so far, as Flink's) or clock has passed"
+    " them; those due fire before the key's elements of the next micro-batch (Flink fires them as soon as its periodic"
+    " watermark passes them)"
+)
+
+
+def _rolling_use(resolver, node: cst.CSTNode, stamped: bool = False) -> bool:
     """Whether ``node`` (a keyed stream expression, original) is read by ``.reduce/.sum/...()``
-    or by ``.process()`` of a function ``f2s_stream.keyed_process`` runs."""
+    (not on a ``stamped`` stream) or by ``.process()`` of a function
+    ``f2s_stream.keyed_process`` runs."""
     attribute = resolver.parent(node)
     call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
     if not (isinstance(call, cst.Call) and call.func is attribute):
         return False
     if attribute.attr.value == "process":  # type: ignore[union-attr]
         return streaming_process_class(resolver, call) is not None
-    return attribute.attr.value in ROLLING  # type: ignore[union-attr]
+    return not stamped and attribute.attr.value in ROLLING  # type: ignore[union-attr]
 
 
-# What a KeyedProcessFunction may not use to run on an unbounded stream (f2s_stream.keyed_process)
+# What a process function may not use to run on an unbounded stream
 _NOT_STREAMED = EVENT_TIME_NAMES | {"OutputTag", "get_broadcast_state"}
+# what f2s_stream.keyed_process runs of it: record timestamps, the watermark and timers of one domain
+_KEYED_NOT_STREAMED = (EVENT_TIME_NAMES - {"timestamp", "timer_service", "current_watermark", "on_timer"}) | {"get_broadcast_state"}
+EVENT_TIMERS = frozenset({"register_event_time_timer", "delete_event_time_timer"})
+PROCESSING_TIMERS = frozenset({"register_processing_time_timer", "delete_processing_time_timer"})
+
+
+def streaming_timers(resolver, call: cst.Call) -> Optional[str]:
+    """The timer domain ("event", "processing" or None) of the function of ``keyed.process(Cls())``
+    (original) that ``streaming_process_class`` accepts."""
+    cls = instance_class(resolver, call_arg(call, 0, "func"))
+    if cls is None:
+        return None
+    if names_any(cls, EVENT_TIMERS):
+        return "event"
+    return "processing" if names_any(cls, PROCESSING_TIMERS) else None
 
 
 def micro_batch_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
@@ -698,9 +722,19 @@ def micro_batch_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef
 def streaming_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
     """The class of ``keyed.process(Cls(...))`` (original) when ``f2s_stream.keyed_process``
     runs it on an unbounded stream: a class of this module deriving from
-    ``KeyedProcessFunction`` (directly) that names no timestamp, timer, watermark or side output
-    and keeps no data of its own outside keyed state. Else None."""
-    return _streamable_class(resolver, call, "KeyedProcessFunction", _NOT_STREAMED)
+    ``KeyedProcessFunction`` (directly) that keeps no data of its own outside keyed state, uses
+    no broadcast state and timers of one domain only (Spark's transformWithState has one time
+    mode), record timestamps, the watermark and event-time timers on a timestamped stream only.
+    Else None."""
+    from flink2spark.rules.pyflink._time import timestamped
+
+    cls = _streamable_class(resolver, call, "KeyedProcessFunction", _KEYED_NOT_STREAMED)
+    if cls is None or (names_any(cls, EVENT_TIMERS) and names_any(cls, PROCESSING_TIMERS)):
+        return None
+    # without an assigner a Kafka record's timestamp is the broker's (not converted), a file line has none
+    if names_any(cls, EVENT_TIMERS | {"timestamp", "current_watermark"}) and not timestamped(resolver, call.func.value):  # type: ignore[attr-defined]
+        return None
+    return cls
 
 
 def _streamable_class(resolver, call: cst.Call, kind: str, banned) -> Optional[cst.ClassDef]:
@@ -747,13 +781,14 @@ def rolling_key_by(resolver, keyed) -> Optional[cst.Call]:
     call = followed(resolver, keyed)
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "key_by"):
         return None
-    if not P.is_stream(resolver.type_of(call.func.value)) or timestamped(resolver, call.func.value):
+    if not P.is_stream(resolver.type_of(call.func.value)):
         return None
+    stamped = timestamped(resolver, call.func.value)  # keyed_process only: the rolling reductions drop timestamps
     if isinstance(resolver.parent(call), cst.Assign):
         refs = assigned_uses(resolver, call)
-        ok = bool(refs) and all(_rolling_use(resolver, r) for r in refs)  # type: ignore[union-attr]
+        ok = bool(refs) and all(_rolling_use(resolver, r, stamped) for r in refs)  # type: ignore[union-attr]
     else:
-        ok = _rolling_use(resolver, call)
+        ok = _rolling_use(resolver, call, stamped)
     return call if ok else None
 
 

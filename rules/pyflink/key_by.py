@@ -74,7 +74,7 @@ def convert(ctx):
         return None
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     decode = decoding(ctx, [seg.original.func.value], seg.original)  # type: ignore[attr-defined]
-    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+    if timestamped(ctx.resolver, seg.original.func.value) and not unbounded:  # type: ignore[attr-defined]
         # (key, (timestamp, value)): the records keep their timestamps (runtime/windows.py)
         if decode is not None:
             stream = ctx.expr("{s}.mapValues({d})", s=stream, d=decode)

@@ -51,7 +51,7 @@ rule = Rule(
     matches=["DataStream.process", "KeyedStream.process"],
     exact=False,
     summary="process(ProcessFunction) -> f2s.process(rdd, fn); KeyedStream.process -> f2s.keyed_process(keyed, fn, mode) (state, timers, side outputs)",
-    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER, M.PF_STREAMING_PROCESS, M.PF_MICRO_BATCH),
+    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER, M.PF_STREAMING_PROCESS, M.PF_STREAMING_TIMERS, M.PF_MICRO_BATCH),
     examples=[
         Example(
             program(
@@ -171,7 +171,12 @@ def convert(ctx):
             if K.rolling_key_by(ctx.resolver, receiver) is None:
                 return None  # the key_by() has the TODO
             ctx.note(M.PF_STREAMING_PROCESS, K.PROCESS_NOTE)
-            return cst.Call(func=K.shim(ctx, "keyed_process"), args=[cst.Arg(ctx.site.receiver), cst.Arg(instance)])
+            args = [cst.Arg(ctx.site.receiver), cst.Arg(instance)]
+            timers = K.streaming_timers(ctx.resolver, seg.original)
+            if timers is not None:
+                ctx.note(M.PF_STREAMING_TIMERS, K.TIMERS_NOTE)
+                args.append(cst.Arg(cst.SimpleString(f'"{timers}"'), keyword=cst.Name("timers")))
+            return cst.Call(func=K.shim(ctx, "keyed_process"), args=args)
     if not keyed and K.unbounded(ctx.resolver, receiver) and K.micro_batch_process_class(ctx.resolver, seg.original) is not None:
         ctx.note(M.PF_MICRO_BATCH, K.MICRO_BATCH_PROCESS_NOTE)
         return shim_call(ctx, "process", [ctx.site.receiver, instance], {"decode": decode_of(ctx)})

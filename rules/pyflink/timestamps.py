@@ -26,6 +26,7 @@ leaves a TODO.
 
 import libcst as cst
 
+from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import _MapNames, as_stream, call_arg, decoding, program, spark_program, visible_at
 from flink2spark.rules.pyflink._time import timestamped, windows_shim
 from flink2spark.transpiler import markers as M
@@ -144,8 +145,9 @@ def convert(ctx):
         return None
     if assigner is None:
         return stream
-    if isinstance(strategy, cst.Name):
-        extract = ctx.arg(seg, 0, "watermark_strategy")[1]  # type: ignore[index]  # the shim's WatermarkStrategy
+    if isinstance(strategy, cst.Name) or K.unbounded(ctx.resolver, original_stream):
+        # the shim's WatermarkStrategy: on an unbounded stream its watermark delay matters
+        extract = ctx.arg(seg, 0, "watermark_strategy")[1]  # type: ignore[index]
     elif visible_at(ctx, assigner, seg.original):
         extract = cst.Attribute(value=assigner.visit(_MapNames(ctx.conv)), attr=cst.Name("extract_timestamp"))  # type: ignore[arg-type]
     else:
