@@ -488,6 +488,8 @@ def test_starting_offsets_chosen_by_a_condition(offsets, option, todo):
 PROCESS_CLASS = """
 
 class Track(KeyedProcessFunction):
+    LIMIT = 3
+
     def open(self, runtime_context):
         self.count = runtime_context.get_state(ValueStateDescriptor("count", Types.INT()))
 
@@ -509,8 +511,9 @@ class Track(KeyedProcessFunction):
             False,  # two time domains: transformWithState has one time mode
         ),
         ("        self.last = value\n        yield value", False),  # data in the instance, not in keyed state
+        ("        if (self.count.value() or 0) < self.LIMIT:\n            yield value", True),  # a class constant
     ],
-    ids=["keyed-state", "timestamp", "processing-timer", "event-timer-untimestamped", "both-timers", "instance-data"],
+    ids=["keyed-state", "timestamp", "processing-timer", "event-timer-untimestamped", "both-timers", "instance-data", "class-constant"],
 )
 def test_keyed_process_function_on_an_unbounded_stream(body, converted):
     program = KAFKA_PROGRAM.replace(

@@ -753,9 +753,14 @@ def _streamable_class(resolver, call: cst.Call, kind: str, banned) -> Optional[c
 
 def _only_state_attributes(cls: cst.ClassDef) -> bool:
     """Whether the methods other than ``__init__``/``open`` read no attribute of ``self`` but
-    the state objects ``open`` makes and the class's own methods: no instance data that would
+    the state objects ``open`` makes and the class's own methods and constants: no instance data that would
     live per Spark task instead of per Flink instance."""
     methods = {s.name.value for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+    for line in cls.body.body:  # class constants: the same in every instance
+        if isinstance(line, cst.SimpleStatementLine):
+            for small in line.body:
+                targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target] if isinstance(small, cst.AnnAssign) else []
+                methods.update(t.value for t in targets if isinstance(t, cst.Name))
     opener = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "open"), None)
     states = set()
     if opener is not None:
