@@ -47,6 +47,10 @@ Public API
     kept by ``transformWithState``; with ``timers="event"`` (a timestamped stream) or
     ``"processing"``, ``on_timer`` for the timers it registers. ``side_output(result, tag)``
     (``f2s.side_output``) is what it yielded as ``(tag, value)``.
+``windows(stream.keyBy(key), assigner) -> StreamWindows``
+    ``key_by(key).window(assigner)`` (event-time tumbling, sliding, session windows) of a
+    timestamped stream: ``reduce``/``aggregate``/``process``/``apply`` fire each window when
+    the watermark passes it (transformWithState); ``side_output_late_data(tag)``.
 ``f2s.windows.with_timestamps(stream, strategy)``
     ``assign_timestamps_and_watermarks(strategy)``: a timestamped stream of ``(timestamp,
     value)`` pairs (``mapValues``/``values``...) whose watermark follows the strategy.
@@ -77,6 +81,8 @@ __all__ = [
     "rolling_reduce",
     "keyed_process",
     "side_output",
+    "windows",
+    "StreamWindows",
     "elements",
     "foreach_batch",
     "to_dataframe",
@@ -339,11 +345,10 @@ def _rolling_processor(fn):
     reduction so far (pickled) in a ValueState, emitting it after every element."""
     from pyspark.sql import Row
     from pyspark.sql.streaming import StatefulProcessor
-    from pyspark.sql.types import BinaryType, StructField, StructType
 
     class RollingReduce(StatefulProcessor):
         def init(self, handle):
-            self.state = handle.getValueState("reduced", StructType([StructField("value", BinaryType(), False)]))
+            self.state = _pickled_state(handle, "reduced")
 
         def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
             has_state = self.state.exists()
@@ -397,7 +402,6 @@ def _process_processor(function, timers=None):
     "processing" or None) it registers."""
     from pyspark.sql import Row
     from pyspark.sql.streaming import StatefulProcessor
-    from pyspark.sql.types import BinaryType, StructField, StructType
 
     from flink2spark.runtime.datastream import task_attempt
     from flink2spark.runtime.process import Context, KeyedRuntimeContext, OutputTag, TimeDomain, _Store
@@ -407,7 +411,7 @@ def _process_processor(function, timers=None):
     class KeyedProcess(StatefulProcessor):
         def init(self, handle):
             self.handle = handle
-            self.state = handle.getValueState("keyed_state", StructType([StructField("value", BinaryType(), False)]))
+            self.state = _pickled_state(handle, "keyed_state")
             self.fn = function  # each task unpickles its own processor, with its own instance
             self.store = _Store()
             self.key = self.timestamp = self.domain = None
@@ -438,23 +442,12 @@ def _process_processor(function, timers=None):
                 return self.watermark
             return timer_values.getCurrentProcessingTimeInMs()
 
-        # -- the key's state, loaded into the store the state objects read
         def _load(self, key):
-            k = pickle.loads(key[0])
-            saved = pickle.loads(self.state.get()[0]) if self.state.exists() else {}
-            for table in self.store.tables.values():
-                table.clear()  # the state objects keep these dicts: refill them for this key
-            for name, value in saved.items():
-                self.store.table(name)[k] = value
-            self.store.key = self.key = k
-            return k
+            self.key = _load_keyed_state(self.state, self.store, key)
+            return self.key
 
         def _save(self, k):
-            now = {name: table[k] for name, table in self.store.tables.items() if k in table}
-            if now:
-                self.state.update((pickle.dumps(now, _PROTOCOL),))
-            elif self.state.exists():
-                self.state.clear()
+            _save_keyed_state(self.state, self.store, k)
 
         def _rows(self, results, order, ts):
             for out in results or ():
@@ -500,6 +493,33 @@ def _process_processor(function, timers=None):
 _PROCESS_SCHEMA = "value binary, order long, ts long, tag string"
 
 
+def _pickled_state(handle, name):
+    from pyspark.sql.types import BinaryType, StructField, StructType
+
+    return handle.getValueState(name, StructType([StructField("value", BinaryType(), False)]))
+
+
+def _load_keyed_state(state, store, key):
+    """The key of a transformWithState group (pickled), its keyed state values (one pickled
+    dict in ``state``) loaded into the shim's ``store`` that the state objects read."""
+    k = pickle.loads(key[0])
+    saved = pickle.loads(state.get()[0]) if state.exists() else {}
+    for table in store.tables.values():
+        table.clear()  # the state objects keep these dicts: refill them for this key
+    for name, value in saved.items():
+        store.table(name)[k] = value
+    store.key = k
+    return k
+
+
+def _save_keyed_state(state, store, k):
+    now = {name: table[k] for name, table in store.tables.items() if k in table}
+    if now:
+        state.update((pickle.dumps(now, _PROTOCOL),))
+    elif state.exists():
+        state.clear()
+
+
 def _use_rocksdb(spark):
     provider = spark.conf.get(_PROVIDER, None)
     if not provider or provider.endswith(".HDFSBackedStateStoreProvider"):
@@ -536,12 +556,7 @@ def keyed_process(keyed, function, timers=None):
             mode = "None"  # no_watermarks(): the watermark never passes a timer
             timers = "never"
         else:
-            from pyspark.sql import functions as F
-
-            event_time = F.when(F.col("ts").isNotNull(), F.timestamp_millis("ts"))
-            # the watermark column is dropped before the operator: Spark would drop late elements, Flink's
-            # process functions see them
-            rows = rows.withColumn("event_time", event_time).withWatermark("event_time", "%d milliseconds" % stream.delay).drop("event_time")
+            rows = _event_time_rows(keyed)  # late elements included: Flink's process functions see them
     results = rows.groupBy("key").transformWithState(_process_processor(function, timers), _PROCESS_SCHEMA, "Append", mode)
     return _outputs(results, stream)
 
@@ -559,6 +574,165 @@ def side_output(stream, tag):
     if results is None:
         raise ValueError("get_side_output(): this stream was not made by a process function")
     return stream._copy(df=results.filter(results.tag == tag.tag_id))
+
+
+def _window_processor(assigner, emit, functions, late_tag):
+    """A StatefulProcessor keeping each key's event-time windows as Flink's WindowOperator
+    does: an element goes to the windows its assigner gives (session windows merged with those
+    they touch), except windows the watermark has passed (late: dropped, or to ``late_tag``'s
+    side output when no window takes it); a timer at each window's ``max_timestamp()`` fires it
+    (``emit(key, window, elements in arrival order)``) and drops its contents. ``functions``
+    with ``open``/``close`` get them once per task, their keyed state scoped to the key."""
+    from pyspark.sql import Row
+    from pyspark.sql.streaming import StatefulProcessor
+
+    from flink2spark.runtime.datastream import task_attempt
+    from flink2spark.runtime.process import KeyedRuntimeContext, _Store
+
+    class WindowOperator(StatefulProcessor):
+        def init(self, handle):
+            self.handle = handle
+            self.windows = _pickled_state(handle, "windows")  # {window: [(sequence, value), ...]}, next sequence
+            self.state = _pickled_state(handle, "keyed_state")
+            self.store = _Store()
+            self.functions = functions  # each task unpickles its own
+            for fn in self.functions:
+                if hasattr(fn, "open"):
+                    fn.open(KeyedRuntimeContext(self.store, 0, task_attempt(), type(fn).__name__))
+
+        def _load(self, key):
+            k = _load_keyed_state(self.state, self.store, key)
+            contents, sequence = pickle.loads(self.windows.get()[0]) if self.windows.exists() else ({}, 0)
+            return k, contents, sequence
+
+        def _save(self, k, contents, sequence):
+            _save_keyed_state(self.state, self.store, k)
+            if contents:
+                self.windows.update((pickle.dumps((contents, sequence), _PROTOCOL),))
+            elif self.windows.exists():
+                self.windows.clear()
+
+        def _fire(self, k, contents, until):
+            """Fire (in time order) and drop the windows whose max_timestamp() is due by ``until``."""
+            for window in sorted((w for w in contents if w.max_timestamp() <= until), key=lambda w: (w.max_timestamp(), w.start)):
+                elements = [value for _, value in sorted(contents.pop(window), key=lambda e: e[0])]
+                end = window.max_timestamp()
+                for result in emit(k, window, elements):
+                    yield Row(value=pickle.dumps(result, _PROTOCOL), order=_TIMER_ORDER + end, ts=end, tag=None)
+
+        def _target(self, contents, window):
+            """The window an element of ``window`` goes to and the windows merged into it:
+            session windows merge with the windows they touch, transitively (Flink's
+            MergingWindowSet)."""
+            if not assigner.merging:
+                return window, [window] if window in contents else []
+            members, cover, changed = [], window, True
+            while changed:
+                changed = False
+                for other in contents:
+                    if other not in members and other.intersects(cover):
+                        members.append(other)
+                        cover, changed = cover.cover(other), True
+            return cover, members
+
+        def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
+            k, contents, sequence = self._load(key)
+            wm = timerValues.getCurrentWatermarkInMs()
+            watermark = MIN_WATERMARK if wm <= 0 else wm  # Spark: 0 before the first watermark
+            yield from self._fire(k, contents, watermark)  # due windows fire first, as on Flink
+            for row in sorted(rows, key=lambda r: r.order):
+                value = pickle.loads(row.value)
+                taken = False
+                for window in assigner.windows(value, NO_TIMESTAMP if row.ts is None else row.ts, None):
+                    target, members = self._target(contents, window)
+                    if target.max_timestamp() <= watermark:
+                        continue  # late: Flink drops it (allowed lateness 0)
+                    entries = []
+                    for member in members:
+                        if member != target:
+                            self.handle.deleteTimer(member.max_timestamp())
+                        entries.extend(contents.pop(member))
+                    sequence += 1
+                    contents[target] = entries + [(sequence, value)]
+                    self.handle.registerTimer(target.max_timestamp())
+                    taken = True
+                if not taken and late_tag is not None:
+                    yield Row(value=pickle.dumps(value, _PROTOCOL), order=row.order, ts=row.ts, tag=late_tag)
+            self._save(k, contents, sequence)
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):  # noqa: N802, N803 - PySpark's names
+            k, contents, sequence = self._load(key)
+            yield from self._fire(k, contents, expiredTimerInfo.getExpiryTimeInMs())
+            self._save(k, contents, sequence)
+
+        def close(self):
+            for fn in self.functions:
+                if hasattr(fn, "close"):
+                    fn.close()
+
+    return WindowOperator()
+
+
+def _event_time_rows(keyed):
+    """The (key, value, order, ts) rows of a timestamped keyed stream with Spark's watermark
+    following the stream's strategy; the event-time column is dropped before the stateful
+    operator, which would otherwise drop late rows itself (Flink's operators decide)."""
+    from pyspark.sql import functions as F
+
+    rows = _keyed_rows(keyed)
+    event_time = F.when(F.col("ts").isNotNull(), F.timestamp_millis("ts"))
+    return rows.withColumn("event_time", event_time).withWatermark("event_time", "%d milliseconds" % keyed.stream.delay).drop("event_time")
+
+
+class StreamWindows(object):
+    """``key_by(k).window(assigner)`` of a timestamped unbounded stream (event-time tumbling,
+    sliding and session windows): ``reduce``/``aggregate``/``process``/``apply`` as the bounded
+    shim's ``f2s.windows.Windows``, each window fired when Spark's watermark passes its
+    ``max_timestamp()`` (kept by transformWithState in the query's checkpoint). Results carry
+    the window's ``max_timestamp()``."""
+
+    def __init__(self, keyed, assigner):
+        from flink2spark.runtime.windows import Windows
+
+        stream = keyed.stream
+        if not stream.timestamped or not assigner.event_time or assigner.count:
+            raise ValueError("flink2spark: windows on an unbounded stream need event-time windows on a timestamped stream")
+        self._keyed = keyed
+        self._assigner = assigner
+        self._late_tag = None
+        self._functions = Windows(None, assigner)  # the window functions' emit(key, window, elements)
+
+    def side_output_late_data(self, output_tag):
+        """``side_output_late_data(tag)``: elements no window takes because the watermark has
+        passed them go to ``f2s.side_output(result, tag)``."""
+        self._late_tag = output_tag.tag_id
+        return self
+
+    def _run(self, emit, functions):
+        stream = self._keyed.stream
+        _use_rocksdb(stream.df.sparkSession)
+        if stream.delay is None:
+            raise ValueError("flink2spark: no_watermarks(): Flink's event-time windows never fire")
+        processor = _window_processor(self._assigner, emit, [f for f in functions if hasattr(f, "open") or hasattr(f, "close")], self._late_tag)
+        results = _event_time_rows(self._keyed).groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", "EventTime")
+        return _outputs(results, stream)
+
+    def reduce(self, reduce_function, window_function=None):
+        return self._functions.reduce(reduce_function, window_function, fire=self._run)
+
+    def aggregate(self, aggregate_function, window_function=None):
+        return self._functions.aggregate(aggregate_function, window_function, fire=self._run)
+
+    def process(self, process_window_function):
+        return self._functions.process(process_window_function, fire=self._run)
+
+    def apply(self, window_function):
+        return self._functions.apply(window_function, fire=self._run)
+
+
+def windows(keyed, assigner):
+    """``keyed.window(assigner)`` of an unbounded stream: a ``StreamWindows``."""
+    return StreamWindows(keyed, assigner)
 
 
 def micro_batches(df, type_info=None):

@@ -603,8 +603,9 @@ class Windows(object):
             results._f2s_tagged = (results.context.emptyRDD(), timestamped)
         return results
 
-    # -- window functions (closures capture no RDD: only the function objects) ---------------
-    def reduce(self, reduce_function, window_function=None):
+    # -- window functions (closures capture no RDD: only the function objects); ``fire``: what
+    # runs ``emit(key, window, elements)`` instead of ``_fire`` (the unbounded stream's windows)
+    def reduce(self, reduce_function, window_function=None, fire=None):
         """``WindowedStream.reduce(f[, window_function])``: the elements reduced in order."""
         reduce_function = getattr(reduce_function, "reduce", reduce_function)
         keyed = self._keyed
@@ -615,9 +616,9 @@ class Windows(object):
                 acc = reduce_function(acc, value)
             return [acc] if window_function is None else _call(window_function, keyed, key, window, [acc])
 
-        return self._fire(emit, (window_function,) if window_function is not None else ())
+        return (fire or self._fire)(emit, (window_function,) if window_function is not None else ())
 
-    def aggregate(self, aggregate_function, window_function=None):
+    def aggregate(self, aggregate_function, window_function=None, fire=None):
         """``WindowedStream.aggregate(AggregateFunction[, window_function])``."""
         keyed = self._keyed
 
@@ -628,9 +629,9 @@ class Windows(object):
             result = aggregate_function.get_result(acc)
             return [result] if window_function is None else _call(window_function, keyed, key, window, [result])
 
-        return self._fire(emit, (window_function,) if window_function is not None else ())
+        return (fire or self._fire)(emit, (window_function,) if window_function is not None else ())
 
-    def process(self, process_window_function):
+    def process(self, process_window_function, fire=None):
         """``WindowedStream.process(ProcessWindowFunction)``: ``process(key, context,
         elements)`` (all-windows: ``process(context, elements)``) returns an iterable."""
         keyed = self._keyed
@@ -638,9 +639,9 @@ class Windows(object):
         def emit(key, window, values):
             return _call(process_window_function, keyed, key, window, values)
 
-        return self._fire(emit, (process_window_function,))
+        return (fire or self._fire)(emit, (process_window_function,))
 
-    def apply(self, window_function):
+    def apply(self, window_function, fire=None):
         """``WindowedStream.apply(WindowFunction)``: ``apply(key, window, elements)``
         (all-windows: ``apply(window, elements)``) returns an iterable."""
         keyed = self._keyed
@@ -648,7 +649,7 @@ class Windows(object):
         def emit(key, window, values):
             return _call(window_function, keyed, key, window, values)
 
-        return self._fire(emit, (window_function,))
+        return (fire or self._fire)(emit, (window_function,))
 
 
 def _with_lifecycle(functions, windows_of):

@@ -238,3 +238,83 @@ def test_keyed_process_event_time_timers_fire_as_the_watermark_passes(spark, tmp
     ]
     side = _timed_job(spark, folder, tmp_path / "cp-side", side=True)
     assert side == [[(4000, ("late", "a", 4000))]]
+
+
+def _windowed(spark, folder, checkpoint, build, side=None):
+    """Lines "key timestamp n" (one file per micro-batch), timestamps from the second field with
+    a 1 s out-of-orderness watermark, keyed by the first; ``build(keyed)`` makes the windowed
+    result. What reaches the sink, per micro-batch, each batch sorted (windows of different
+    keys firing at the same time come in no fixed order)."""
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+    from flink2spark.runtime.process import side_output
+    from flink2spark.runtime.windows import Duration, WatermarkStrategy, with_timestamps
+
+    class ByField:
+        def extract_timestamp(self, value, record_timestamp):
+            return value[1]
+
+    strategy = WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(ByField())
+    lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
+    events = with_timestamps(lines.map(lambda line: (line.split(" ")[0], int(line.split(" ")[1]), int(line.split(" ")[2]))), strategy)
+    result = build(events.keyBy(lambda e: e[0]))
+    out = side_output(result, side) if side is not None else result
+    batches = []
+    streaming.foreach_batch(out, lambda rdd: batches.append(sorted(rdd.collect()))).option("checkpointLocation", str(checkpoint)).trigger(
+        availableNow=True
+    ).start().awaitTermination()
+    return [b for b in batches if b]
+
+
+def test_tumbling_event_time_windows_fire_as_the_watermark_passes_and_late_elements_go_aside(spark, tmp_path, state_store_reset):
+    # Flink's semantics worked out by hand, the watermark (max timestamp - 1001) 4999, 10999 and
+    # 14999 after the three files: 5 s windows summing n per key, fired at max_timestamp()
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+    from flink2spark.runtime.process import OutputTag
+    from flink2spark.runtime.windows import Time, TumblingEventTimeWindows
+
+    late = OutputTag("late", Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()]))
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a 1000 1\na 2000 2\nb 4000 3\na 6000 4\n")
+    (folder / "2.txt").write_text("a 3000 10\nb 12000 5\n")  # a 3000: its window [0, 5000) has fired
+    (folder / "3.txt").write_text("c 1000 7\na 16000 1\n")  # c 1000: behind the watermark 10999
+
+    def build(keyed):
+        windowed = streaming.windows(keyed, TumblingEventTimeWindows.of(Time.seconds(5))).side_output_late_data(late)
+        return windowed.reduce(lambda x, y: (x[0], x[1], x[2] + y[2]))
+
+    assert _windowed(spark, folder, tmp_path / "cp", build) == [
+        [(4999, ("a", 1000, 3)), (4999, ("b", 4000, 3))],
+        [(9999, ("a", 6000, 4))],
+        [(14999, ("b", 12000, 5))],  # a's [15000, 20000) waits for a watermark past 19999
+    ]
+    assert _windowed(spark, folder, tmp_path / "cp-late", build, side=late) == [[(3000, ("a", 3000, 10))], [(1000, ("c", 1000, 7))]]
+
+
+def test_session_windows_merge_across_micro_batches_with_a_process_window_function(spark, tmp_path, state_store_reset):
+    # gap 3 s: s 1000 -> [1000, 4000), s 5000 -> [5000, 8000); the watermark 3999 fires the first.
+    # s 3500 -> [3500, 6500) merges with [5000, 8000); s 6000 extends it to [3500, 9000), which
+    # fires when t 20000 brings the watermark to 18999.
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.windows import EventTimeSessionWindows, ProcessWindowFunction, Time
+
+    class Session(ProcessWindowFunction):
+        def process(self, key, context, elements):
+            w = context.window()
+            yield key, w.start, w.end, sorted(e[1] for e in elements)
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("s 1000 0\ns 5000 0\n")
+    (folder / "2.txt").write_text("s 3500 0\ns 6000 0\n")
+    (folder / "3.txt").write_text("t 20000 0\n")
+
+    def build(keyed):
+        return streaming.windows(keyed, EventTimeSessionWindows.with_gap(Time.seconds(3))).process(Session())
+
+    assert _windowed(spark, folder, tmp_path / "cp", build) == [
+        [(3999, ("s", 1000, 4000, [1000]))],
+        [(8999, ("s", 3500, 9000, [3500, 5000, 6000]))],
+    ]
