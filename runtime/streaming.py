@@ -179,7 +179,7 @@ class MicroBatches(object):
     watermark delay of its strategy (``delay`` ms behind the largest timestamp; None: no
     watermark)."""
 
-    def __init__(self, df, type_info=None, ops=(), decode=None, order=None, timestamped=False, delay=None):
+    def __init__(self, df, type_info=None, ops=(), decode=None, order=None, timestamped=False, delay=None, stateful=False):
         self.df = df
         self.type_info = type_info
         self.ops = tuple(ops)
@@ -187,9 +187,12 @@ class MicroBatches(object):
         self.order = order
         self.timestamped = timestamped
         self.delay = delay
+        self.stateful = stateful  # made by a transformWithState operator
 
     def _copy(self, **changes):
-        fields = dict(df=self.df, type_info=self.type_info, ops=self.ops, decode=self.decode, order=self.order, timestamped=self.timestamped, delay=self.delay)
+        fields = dict(
+            df=self.df, type_info=self.type_info, ops=self.ops, decode=self.decode, order=self.order, timestamped=self.timestamped, delay=self.delay, stateful=self.stateful
+        )
         fields.update(changes)
         return MicroBatches(**fields)
 
@@ -385,7 +388,7 @@ def rolling_reduce(keyed, fn):
     """
     _use_rocksdb(keyed.stream.df.sparkSession)
     reduced = _keyed_rows(keyed).groupBy("key").transformWithState(_rolling_processor(fn), _OUTPUT_SCHEMA, "Append", "None")
-    return MicroBatches(reduced, decode=_unpickled, order="order")
+    return MicroBatches(reduced, decode=_unpickled, order="order", stateful=True)
 
 
 _TIME_MODES = {None: "None", "event": "EventTime", "processing": "ProcessingTime"}
@@ -563,7 +566,8 @@ def keyed_process(keyed, function, timers=None):
 
 def _outputs(results, stream):
     """The main output of a process function's results (a ``tag`` column names side outputs)."""
-    main = MicroBatches(results.filter(results.tag.isNull()), decode=_stamped if stream.timestamped else _unpickled, order="order", timestamped=stream.timestamped, delay=stream.delay)
+    decode = _stamped if stream.timestamped else _unpickled
+    main = MicroBatches(results.filter(results.tag.isNull()), decode=decode, order="order", timestamped=stream.timestamped, delay=stream.delay, stateful=True)
     main.tagged = results
     return main
 
@@ -679,6 +683,8 @@ def _event_time_rows(keyed):
     operator, which would otherwise drop late rows itself (Flink's operators decide)."""
     from pyspark.sql import functions as F
 
+    if keyed.stream.stateful:
+        raise NotImplementedError("flink2spark: event time after another stateful operator of an unbounded stream is not converted")
     rows = _keyed_rows(keyed)
     event_time = F.when(F.col("ts").isNotNull(), F.timestamp_millis("ts"))
     return rows.withColumn("event_time", event_time).withWatermark("event_time", "%d milliseconds" % keyed.stream.delay).drop("event_time")

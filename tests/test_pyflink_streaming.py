@@ -12,7 +12,8 @@ No Kafka broker, Flink Kafka connector or Spark Kafka package is available here,
   ``kafka`` format is one Spark documents (list below);
 * fixtures with ``kafka_in.json`` run for real: the test replaces the Kafka source with a text
   stream of those records (``DataStreamReader.load`` of format ``kafka``) and captures what
-  ``DataFrameWriter.save`` of format ``kafka`` writes, runs the converted program, drains the
+  ``DataFrameWriter.save`` of format ``kafka`` writes, runs the converted program with the
+  available-now trigger (the data there, then the no-data batch that moves the watermark), drains the
   streaming queries and compares the printed lines and the written records (multisets) with
   ``expected_stdout.txt``/``expected_kafka.json``, written by hand from Flink's formats.
 """
@@ -297,10 +298,16 @@ def fake_kafka(spark, tmp_path, monkeypatch):
 
     monkeypatch.setattr(DataFrameWriter, "save", fake_save)
 
+    # every query runs with the available-now trigger: what the topics hold, then the batch with no data
+    # that moves the watermark on (timers and windows it passes fire), then it stops
+    from pyspark.sql.streaming import DataStreamWriter
+
+    start = DataStreamWriter.start
+    monkeypatch.setattr(DataStreamWriter, "start", lambda self, *a, **k: start(self.trigger(availableNow=True), *a, **k))
+
     def drain(session):
         for query in list(session.streams.active):
-            query.processAllAvailable()
-            query.stop()
+            query.awaitTermination()
 
     monkeypatch.setattr(streaming, "await_termination", drain)
     monkeypatch.setenv("F2S_CHECKPOINT_DIR", str(tmp_path / "checkpoints"))

@@ -641,7 +641,9 @@ def unbounded(resolver, expr, depth: int = 0) -> bool:
     if through is not None:
         return unbounded(resolver, through, depth + 1)
     typ = resolver.type_of(expr.func.value)
-    if P.is_stream(typ) and (expr.func.attr.value in SAME_TYPE or expr.func.attr.value in ("map", "flat_map", "process", "get_side_output")):
+    if typ in (P.WINDOWED, P.ALL_WINDOWED):  # a window's function or setting: unbounded as the windowed stream
+        return unbounded(resolver, expr.func.value, depth + 1)
+    if P.is_stream(typ) and (expr.func.attr.value in SAME_TYPE or expr.func.attr.value in ("map", "flat_map", "process", "get_side_output", "window", "window_all", "count_window", "count_window_all")):
         if expr.func.attr.value == "union" and any(unbounded(resolver, a.value, depth + 1) for a in expr.args):
             return True
         return unbounded(resolver, expr.func.value, depth + 1)
@@ -679,6 +681,15 @@ TIMERS_NOTE = (
 )
 
 
+WINDOWS_NOTE = (
+    "event-time windows on an unbounded stream: f2s_stream.windows keeps each key's windows in transformWithState"
+    " (Spark >= 4.1, pyarrow, pandas and protobuf, the RocksDB state store) and fires a window when Spark's watermark,"
+    " the strategy's delay behind the largest timestamp so far as Flink's, passes its end; Spark advances it between"
+    " micro-batches, so a window fires at the first micro-batch after Flink would have fired it; elements behind the"
+    " watermark are late as on Flink (allowed lateness 0)"
+)
+
+
 def _rolling_use(resolver, node: cst.CSTNode, stamped: bool = False) -> bool:
     """Whether ``node`` (a keyed stream expression, original) is read by ``.reduce/.sum/...()``
     (not on a ``stamped`` stream) or by ``.process()`` of a function
@@ -689,7 +700,64 @@ def _rolling_use(resolver, node: cst.CSTNode, stamped: bool = False) -> bool:
         return False
     if attribute.attr.value == "process":  # type: ignore[union-attr]
         return streaming_process_class(resolver, call) is not None
+    if attribute.attr.value == "window":  # type: ignore[union-attr]
+        return stamped and streamable_window(resolver, call)
     return not stamped and attribute.attr.value in ROLLING  # type: ignore[union-attr]
+
+
+# what f2s_stream.windows runs after key_by(...).window(event-time assigner) on an unbounded stream
+STREAM_WINDOW_FUNCTIONS = frozenset({"reduce", "aggregate", "process", "apply"})
+
+
+def _consumers(resolver, node: cst.CSTNode) -> list[cst.Call]:
+    """The calls ``node.method(...)`` reading the expression ``node`` (original), directly or
+    through the one variable it is assigned to."""
+    refs = assigned_uses(resolver, node) if isinstance(resolver.parent(node), cst.Assign) else [node]
+    calls = []
+    for ref in refs or ():
+        attribute = resolver.parent(ref)
+        call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
+        if not (isinstance(call, cst.Call) and call.func is attribute):
+            return []
+        calls.append(call)
+    return calls
+
+
+def streamable_window(resolver, call: cst.Call) -> bool:
+    """Whether ``keyed.window(assigner)`` (original) runs on an unbounded timestamped stream
+    (``f2s_stream.windows``): an event-time tumbling, sliding or session assigner, read only by
+    ``reduce``/``aggregate``/``process``/``apply``, through ``side_output_late_data`` at most
+    (Flink's default lateness 0; no trigger or evictor)."""
+    from flink2spark.rules.pyflink._time import window_assigner
+    from flink2spark.rules.pyflink.windows import EVENT_TIME
+
+    kind = window_assigner(resolver, call_arg(call, 0, "window_assigner"))
+    if kind is None or (kind[0], kind[1]) not in EVENT_TIME or after_state(resolver, call.func.value):
+        return False
+    pending, seen = [call], 0
+    while pending and seen < 20:
+        seen += 1
+        consumers = _consumers(resolver, pending.pop())
+        if not consumers:
+            return False
+        for consumer in consumers:
+            method = consumer.func.attr.value  # type: ignore[attr-defined]
+            if method == "side_output_late_data":
+                pending.append(consumer)
+            elif method not in STREAM_WINDOW_FUNCTIONS:
+                return False
+    return not pending
+
+
+def window_call(resolver, windowed, depth: int = 0) -> Optional[cst.Call]:
+    """The ``window(...)`` call (original) a windowed stream expression comes from (through
+    names and ``side_output_late_data``), or None."""
+    call = followed(resolver, windowed)
+    if depth > 20 or not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
+        return None
+    if call.func.attr.value == "side_output_late_data":
+        return window_call(resolver, call.func.value, depth + 1)
+    return call if call.func.attr.value == "window" else None
 
 
 # What a process function may not use to run on an unbounded stream
@@ -734,7 +802,28 @@ def streaming_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
     # without an assigner a Kafka record's timestamp is the broker's (not converted), a file line has none
     if names_any(cls, EVENT_TIMERS | {"timestamp", "current_watermark"}) and not timestamped(resolver, call.func.value):  # type: ignore[attr-defined]
         return None
+    if names_any(cls, EVENT_TIMERS) and after_state(resolver, call.func.value):  # type: ignore[attr-defined]
+        return None
     return cls
+
+
+def after_state(resolver, expr, depth: int = 0) -> bool:
+    """Whether the (original) unbounded stream ``expr`` comes out of a keyed operator that keeps
+    state (a rolling aggregation, a keyed process function, windows): Spark's watermark is
+    not carried through it (event time after one is not converted)."""
+    if depth > 50 or expr is None:
+        return False
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr) or resolver.reaching_value(expr)
+        return after_state(resolver, value, depth + 1) if value is not None else False
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return False
+    method, typ = expr.func.attr.value, resolver.type_of(expr.func.value)
+    if typ in (P.WINDOWED, P.ALL_WINDOWED) or (typ == P.KEYED and (method in ROLLING or method == "process")):
+        return True
+    if method == "union":
+        return any(after_state(resolver, a.value, depth + 1) for a in expr.args) or after_state(resolver, expr.func.value, depth + 1)
+    return P.is_stream(typ) and after_state(resolver, expr.func.value, depth + 1)
 
 
 def _streamable_class(resolver, call: cst.Call, kind: str, banned) -> Optional[cst.ClassDef]:
@@ -817,6 +906,10 @@ def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) ->
         if micro_batch_process_class(resolver, expr) is None:
             return method
         return unbounded_problem(resolver, expr.func.value, depth + 1, streaming)
+    if method in STREAM_WINDOW_FUNCTIONS | {"side_output_late_data"} and resolver.type_of(expr.func.value) == P.WINDOWED:
+        window = window_call(resolver, expr.func.value)
+        key_by = rolling_key_by(resolver, window.func.value) if streaming and window is not None else None  # type: ignore[attr-defined]
+        return method if key_by is None else unbounded_problem(resolver, key_by.func.value, depth + 1, streaming)  # type: ignore[attr-defined]
     if (method in ROLLING or (method == "process" and streaming_process_class(resolver, expr))) and resolver.type_of(expr.func.value) == P.KEYED:
         key_by = rolling_key_by(resolver, expr.func.value) if streaming else None
         return method if key_by is None else unbounded_problem(resolver, key_by.func.value, depth + 1, streaming)  # type: ignore[attr-defined]

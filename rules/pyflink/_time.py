@@ -35,6 +35,9 @@ TIME_WINDOWS = frozenset({
     "DynamicProcessingTimeSessionWindows",
 })
 WINDOW_MODULES = ("pyflink.datastream.window", "pyflink.datastream")
+STRATEGIES = frozenset({"for_monotonous_timestamps", "for_bounded_out_of_orderness", "no_watermarks"})
+STRATEGY_SETTINGS = frozenset({"with_idleness", "with_watermark_alignment"})
+STRATEGY_CLASSES = {"pyflink.common.WatermarkStrategy", "pyflink.common.watermark_strategy.WatermarkStrategy"}
 
 
 def window_assigner(resolver, expr: Optional[cst.BaseExpression]) -> Optional[tuple[str, str, cst.Call]]:
@@ -138,3 +141,30 @@ def windows_shim(ctx, name: str) -> cst.Attribute:
     """``f2s.windows.<name>``: a member of the runtime module ``flink2spark.runtime.windows``
     (reached through the shim ``f2s``, whose import the engine adds)."""
     return cst.Attribute(value=ctx.shim("windows"), attr=cst.Name(name))
+
+
+def watermark_strategy(ctx, expr):
+    """(assigner expression or None, problem or None) of a WatermarkStrategy expression
+    (original nodes; a name assigned once is followed)."""
+    resolver = ctx.resolver
+    node = expr
+    if isinstance(expr, cst.Name):
+        node = resolver.single_value(expr)
+        if node is None:
+            return None, f"the watermark strategy '{expr.value}' cannot be followed"
+    assigner = None
+    depth = 0
+    while True:
+        depth += 1
+        if depth > 20 or not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None, "the watermark strategy is not a WatermarkStrategy.for_*()/no_watermarks() chain"
+        method = node.func.attr.value
+        if method == "with_timestamp_assigner":
+            if assigner is None:  # the last one wins
+                assigner = call_arg(node, 0, "timestamp_assigner")
+        elif method in STRATEGIES and resolver.qualified_name(node.func.value) in STRATEGY_CLASSES:
+            break
+        elif method not in STRATEGY_SETTINGS:
+            return None, f"WatermarkStrategy.{method}() is not converted"
+        node = node.func.value
+    return assigner, None

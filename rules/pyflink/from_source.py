@@ -25,6 +25,7 @@ import libcst as cst
 from flink2spark.rules.pyflink import _kafka as K
 
 from flink2spark.rules.pyflink._common import SPARK_HEAD, call_arg, from_source_problem, program, source_kind, spark_program
+from flink2spark.rules.pyflink._time import strategy_has_assigner, watermark_strategy, windows_shim
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -119,7 +120,18 @@ def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
 def convert(ctx):
     seg = ctx.site.head
     if K.is_kafka_source(ctx.resolver, call_arg(seg.original, 0, "source")):
-        return K.convert_source(ctx, ctx.site.receiver, call_arg(seg.original, 0, "source"))
+        strategy = call_arg(seg.original, 1, "watermark_strategy")
+        if strategy_has_assigner(ctx.resolver, strategy):  # the records get the assigner's timestamps
+            assigner, problem = watermark_strategy(ctx, strategy)
+            if problem is None and isinstance(assigner, cst.Lambda):
+                problem = "a lambda has no extract_timestamp() (PyFlink fails too)"
+            if problem is not None:
+                ctx.todo(M.PF_EVENT_TIME, f"from_source(): {problem}")
+                return None
+        source = K.convert_source(ctx, ctx.site.receiver, call_arg(seg.original, 0, "source"))
+        if source is None or not strategy_has_assigner(ctx.resolver, strategy):
+            return source
+        return cst.Call(func=windows_shim(ctx, "with_timestamps"), args=[cst.Arg(source), cst.Arg(ctx.arg(seg, 1, "watermark_strategy")[1])])  # type: ignore[index]
     problem = from_source_problem(ctx, seg.original)
     if problem is not None:
         ctx.todo(M.PF_UNSUPPORTED, problem)

@@ -28,13 +28,10 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import _MapNames, as_stream, call_arg, decoding, program, spark_program, visible_at
-from flink2spark.rules.pyflink._time import timestamped, windows_shim
+from flink2spark.rules.pyflink._time import timestamped, watermark_strategy, windows_shim
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
-STRATEGIES = frozenset({"for_monotonous_timestamps", "for_bounded_out_of_orderness", "no_watermarks"})
-STRATEGY_SETTINGS = frozenset({"with_idleness", "with_watermark_alignment"})
-STRATEGY_CLASSES = {"pyflink.common.WatermarkStrategy", "pyflink.common.watermark_strategy.WatermarkStrategy"}
 
 _IMPORTS = (
     "from pyflink.common import Duration, WatermarkStrategy\n"
@@ -100,33 +97,6 @@ rule = Rule(
 )
 
 
-def _strategy(ctx, expr):
-    """(assigner expression or None, problem or None) of a WatermarkStrategy expression
-    (original nodes; a name assigned once is followed)."""
-    resolver = ctx.resolver
-    node = expr
-    if isinstance(expr, cst.Name):
-        node = resolver.single_value(expr)
-        if node is None:
-            return None, f"the watermark strategy '{expr.value}' cannot be followed"
-    assigner = None
-    depth = 0
-    while True:
-        depth += 1
-        if depth > 20 or not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
-            return None, "the watermark strategy is not a WatermarkStrategy.for_*()/no_watermarks() chain"
-        method = node.func.attr.value
-        if method == "with_timestamp_assigner":
-            if assigner is None:  # the last one wins
-                assigner = call_arg(node, 0, "timestamp_assigner")
-        elif method in STRATEGIES and resolver.qualified_name(node.func.value) in STRATEGY_CLASSES:
-            break
-        elif method not in STRATEGY_SETTINGS:
-            return None, f"WatermarkStrategy.{method}() is not converted"
-        node = node.func.value
-    return assigner, None
-
-
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
@@ -136,7 +106,7 @@ def convert(ctx):
     if strategy is None:
         ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): no watermark strategy found")
         return None
-    assigner, problem = _strategy(ctx, strategy)
+    assigner, problem = watermark_strategy(ctx, strategy)
     if problem is not None:
         ctx.todo(M.PF_EVENT_TIME, f"assign_timestamps_and_watermarks(): {problem}")
         return None

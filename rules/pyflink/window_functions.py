@@ -32,6 +32,7 @@ elements in arrival order to one accumulator: a NOTE (F2S223) says so.
 
 import libcst as cst
 
+from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import followed, program, spark_program
 from flink2spark.rules.pyflink._process import context_problem
 from flink2spark.rules.pyflink._time import SESSION_WINDOWS, windowed_by
@@ -101,7 +102,8 @@ def convert(ctx):
         if found is None:
             ctx.todo(M.PF_EVENT_TIME, "side_output_late_data(): no output tag found")
             return None
-        ctx.note(M.PF_LATENESS, "side_output_late_data(): on a bounded input no element is late; the late-data side output is empty")
+        if not K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+            ctx.note(M.PF_LATENESS, "side_output_late_data(): on a bounded input no element is late; the late-data side output is empty")
         return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=[cst.Arg(found[1])])
     if seg.method in SETTINGS:
         ctx.todo(M.PF_EVENT_TIME, f"{seg.method}() is not converted: port it by hand")

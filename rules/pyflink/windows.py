@@ -25,6 +25,7 @@ the window function rule (``window_functions``) then runs the function on each w
 
 import libcst as cst
 
+from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, call_arg, program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._time import timestamped, window_assigner, windows_shim
 from flink2spark.transpiler import markers as M
@@ -67,7 +68,7 @@ rule = Rule(
     __name__,
     matches=["KeyedStream.window", "KeyedStream.count_window", "DataStream.window_all"],
     summary="window(assigner)/count_window(n[, slide])/window_all(assigner) -> f2s.windows.Windows(rdd, assigner) (PyFlink's assigners, bounded input)",
-    codes=(M.PF_EVENT_TIME, M.PF_PROCESSING_TIME, M.PF_WINDOW_ORDER),
+    codes=(M.PF_EVENT_TIME, M.PF_PROCESSING_TIME, M.PF_WINDOW_ORDER, M.PF_STREAMING_TIMERS),
     examples=[
         Example(
             program(
@@ -132,6 +133,11 @@ def convert(ctx):
     keyed = seg.method != "window_all"
     if stamped and keyed and ctx.site.receiver_type != P.KEYED:
         return None
+    if K.unbounded(ctx.resolver, original_stream):
+        if seg.method != "window" or not K.streamable_window(ctx.resolver, seg.original) or K.rolling_key_by(ctx.resolver, original_stream) is None:
+            return None  # the key_by() has the TODO
+        ctx.note(M.PF_STREAMING_TIMERS, K.WINDOWS_NOTE)
+        return cst.Call(func=K.shim(ctx, "windows"), args=[cst.Arg(stream), cst.Arg(assigner)])
     if not keyed:
         stream = as_stream(ctx, stream, ctx.site.receiver_type)
     args = [cst.Arg(stream), cst.Arg(assigner)]
