@@ -564,10 +564,12 @@ def keyed_process(keyed, function, timers=None):
     return _outputs(results, stream)
 
 
-def _outputs(results, stream):
-    """The main output of a process function's results (a ``tag`` column names side outputs)."""
-    decode = _stamped if stream.timestamped else _unpickled
-    main = MicroBatches(results.filter(results.tag.isNull()), decode=decode, order="order", timestamped=stream.timestamped, delay=stream.delay, stateful=True)
+def _outputs(results, stream, timestamped=None):
+    """The main output of a process function's results (a ``tag`` column names side outputs);
+    timestamped as ``stream`` unless ``timestamped`` says."""
+    stamped = stream.timestamped if timestamped is None else timestamped
+    decode = _stamped if stamped else _unpickled
+    main = MicroBatches(results.filter(results.tag.isNull()), decode=decode, order="order", timestamped=stamped, delay=stream.delay, stateful=True)
     main.tagged = results
     return main
 
@@ -641,13 +643,20 @@ def _window_processor(assigner, emit, functions, late_tag):
 
         def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
             k, contents, sequence = self._load(key)
-            wm = timerValues.getCurrentWatermarkInMs()
-            watermark = MIN_WATERMARK if wm <= 0 else wm  # Spark: 0 before the first watermark
-            yield from self._fire(k, contents, watermark)  # due windows fire first, as on Flink
+            now = None
+            if assigner.processing_time:  # the micro-batch's time places its elements
+                now = timerValues.getCurrentProcessingTimeInMs()
+                yield from self._fire(k, contents, now)
+                watermark = MIN_WATERMARK  # processing-time windows are never late
+            else:
+                wm = timerValues.getCurrentWatermarkInMs()
+                watermark = MIN_WATERMARK if wm <= 0 else wm  # Spark: 0 before the first watermark
+                yield from self._fire(k, contents, watermark)  # due windows fire first, as on Flink
             for row in sorted(rows, key=lambda r: r.order):
                 value = pickle.loads(row.value)
                 taken = False
-                for window in assigner.windows(value, NO_TIMESTAMP if row.ts is None else row.ts, None):
+                placed_at = now if assigner.processing_time else (NO_TIMESTAMP if getattr(row, "ts", None) is None else row.ts)
+                for window in assigner.windows(value, placed_at, None):
                     target, members = self._target(contents, window)
                     if target.max_timestamp() <= watermark:
                         continue  # late: Flink drops it (allowed lateness 0)
@@ -661,7 +670,7 @@ def _window_processor(assigner, emit, functions, late_tag):
                     self.handle.registerTimer(target.max_timestamp())
                     taken = True
                 if not taken and late_tag is not None:
-                    yield Row(value=pickle.dumps(value, _PROTOCOL), order=row.order, ts=row.ts, tag=late_tag)
+                    yield Row(value=pickle.dumps(value, _PROTOCOL), order=row.order, ts=getattr(row, "ts", None), tag=late_tag)
             self._save(k, contents, sequence)
 
         def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):  # noqa: N802, N803 - PySpark's names
@@ -701,8 +710,8 @@ class StreamWindows(object):
         from flink2spark.runtime.windows import Windows
 
         stream = keyed.stream
-        if not stream.timestamped or not assigner.event_time or assigner.count:
-            raise ValueError("flink2spark: windows on an unbounded stream need event-time windows on a timestamped stream")
+        if assigner.count or not (assigner.processing_time or (assigner.event_time and stream.timestamped)):
+            raise ValueError("flink2spark: windows on an unbounded stream need processing-time windows, or event-time windows on a timestamped stream")
         self._keyed = keyed
         self._assigner = assigner
         self._late_tag = None
@@ -717,9 +726,12 @@ class StreamWindows(object):
     def _run(self, emit, functions):
         stream = self._keyed.stream
         _use_rocksdb(stream.df.sparkSession)
+        processor = _window_processor(self._assigner, emit, [f for f in functions if hasattr(f, "open") or hasattr(f, "close")], self._late_tag)
+        if self._assigner.processing_time:
+            results = _keyed_rows(self._keyed).groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", "ProcessingTime")
+            return _outputs(results, stream, timestamped=True)  # results carry their window's max_timestamp()
         if stream.delay is None:
             raise ValueError("flink2spark: no_watermarks(): Flink's event-time windows never fire")
-        processor = _window_processor(self._assigner, emit, [f for f in functions if hasattr(f, "open") or hasattr(f, "close")], self._late_tag)
         results = _event_time_rows(self._keyed).groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", "EventTime")
         return _outputs(results, stream)
 

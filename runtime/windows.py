@@ -33,15 +33,29 @@ pending event-time window. Before that, watermarks come every 200 ms (``pipeline
 interval``): on the small inputs of a batch-sized job no window fires and no element is late
 before the end of the input, and that is what the conversion computes (every window gets all
 its elements). The current watermark a window function sees is ``Long.MAX_VALUE`` then.
+
+Processing time
+---------------
+Processing-time windows (``TumblingProcessingTimeWindows``...) place an element by the wall
+clock when it reaches the window operator, with PyFlink's formulas. A window fires when the
+clock passes its ``max_timestamp()``; in STREAMING mode the windows still pending when the
+bounded input ends never fire (Flink cancels processing-time timers then), in BATCH mode all
+fire at the end. Results depend on when the job runs, on Flink too.
 """
 
 from __future__ import annotations
+
+import time
 
 __all__ = [
     "Duration",
     "Time",
     "WatermarkStrategy",
     "TimestampAssigner",
+    "TumblingProcessingTimeWindows",
+    "SlidingProcessingTimeWindows",
+    "ProcessingTimeSessionWindows",
+    "DynamicProcessingTimeSessionWindows",
     "NO_TIMESTAMP",
     "MAX_WATERMARK",
     "with_timestamps",
@@ -342,6 +356,7 @@ def _no_timestamp_error():
 
 class _Assigner(object):
     event_time = True
+    processing_time = False
     merging = False
     count = False
 
@@ -422,6 +437,41 @@ class DynamicEventTimeSessionWindows(_Assigner):
         return [TimeWindow(timestamp, timestamp + gap)]
 
 
+class TumblingProcessingTimeWindows(TumblingEventTimeWindows):
+    """Windows of the processing time: ``windows(value, now, count)`` is given the current
+    processing time (PyFlink's formulas, the event-time assigner's with ``now``)."""
+
+    event_time = False
+    processing_time = True
+
+
+class SlidingProcessingTimeWindows(SlidingEventTimeWindows):
+    event_time = False
+    processing_time = True
+
+
+class ProcessingTimeSessionWindows(EventTimeSessionWindows):
+    event_time = False
+    processing_time = True
+
+    @staticmethod
+    def with_gap(size):
+        return ProcessingTimeSessionWindows(size.to_milliseconds())
+
+    @staticmethod
+    def with_dynamic_gap(extractor):
+        return DynamicProcessingTimeSessionWindows(extractor)
+
+
+class DynamicProcessingTimeSessionWindows(DynamicEventTimeSessionWindows):
+    event_time = False
+    processing_time = True
+
+    @staticmethod
+    def with_dynamic_gap(extractor):
+        return DynamicProcessingTimeSessionWindows(extractor)
+
+
 class CountTumblingWindowAssigner(_Assigner):
     event_time = False
     count = True
@@ -488,8 +538,6 @@ class _Context(Generic):
         return self._window
 
     def current_processing_time(self):
-        import time
-
         return int(time.time() * 1000)
 
     def current_watermark(self):
@@ -558,9 +606,13 @@ class Windows(object):
         assigner, keyed, timestamped, batch = self._assigner, self._keyed, self._timestamped, self._batch
         stream = self._stream if keyed else self._stream.map(lambda record: (None, record))
 
+        processing = assigner.processing_time
+
         def number(partition, records):
             for n, (key, record) in enumerate(records):
                 ts, value = record if timestamped else (NO_TIMESTAMP, record)
+                if processing:  # the time the element reaches the window operator places it
+                    ts = int(time.time() * 1000)
                 yield key, ((partition, n), ts, value)
 
         def windows_of(kv):
@@ -585,6 +637,9 @@ class Windows(object):
                     by_window.setdefault(window, []).append(item)
                 groups = list(by_window.items())
             first = items[0][0]
+            if processing and not batch:  # at the end of the input Flink drops the processing-time timers still pending
+                now = int(time.time() * 1000)
+                groups = [g for g in groups if g[0].max_timestamp() <= now]
             groups = sorted(groups, key=lambda g: g[0].max_timestamp())  # stable: ties keep their order
             for window, members in groups:
                 for n, result in enumerate(emit(key, window, [i[2] for i in members])):

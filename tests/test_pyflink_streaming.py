@@ -562,3 +562,48 @@ def test_process_function_on_an_unbounded_stream_runs_per_micro_batch(body, conv
         assert "f2s_stream.foreach_batch(" in result.output
     compile(result.output, "job.py", "exec")
     assert convert_source(result.output, "job.py").output == result.output
+
+
+WINDOW_IMPORTS = (
+    "from pyflink.common import Duration, Time\n"
+    "from pyflink.common.watermark_strategy import TimestampAssigner\n"
+    "from pyflink.datastream.window import TumblingEventTimeWindows, TumblingProcessingTimeWindows\n\n\n"
+    "class Second(TimestampAssigner):\n"
+    "    def extract_timestamp(self, value, record_timestamp):\n"
+    "        return value[1]\n\n\n"
+)
+STAMPED = "stamped = pairs.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Second()))\n"
+SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
+
+
+@pytest.mark.parametrize(
+    "body, windows, todos",
+    [
+        ("pairs.key_by(lambda p: p[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(5)))" + SUM, 1, []),
+        (STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, 1, []),
+        # Flink fails on event-time windows without timestamps
+        ("pairs.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, 0, ["F2S220", "F2S254", "F2S254"]),
+        (  # allowed lateness: not kept by the streaming windows
+            STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5))).allowed_lateness(1000)" + SUM,
+            0,
+            ["F2S254", "F2S254"],
+        ),
+        ("pairs.key_by(lambda p: p[0]).count_window(2)" + SUM, 0, ["F2S254", "F2S254"]),
+        (  # event time after a stateful operator (windows, whose results carry timestamps): Spark's watermark
+            # does not pass through it
+            "totals = pairs.key_by(lambda p: p[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(5))).reduce(lambda a, b: a)\n"
+            "totals.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM,
+            1,
+            ["F2S254", "F2S254"],
+        ),
+    ],
+    ids=["processing-time", "event-time", "event-time-untimestamped", "allowed-lateness", "count-window", "after-state"],
+)
+def test_windows_on_an_unbounded_stream(body, windows, todos):
+    program = WINDOW_IMPORTS + KAFKA_PROGRAM.format(body=body, mode="")
+    result = convert_source(program, "job.py")
+    assert result.output is not None, result.markers
+    assert result.output.count("f2s_stream.windows(") == windows, result.output
+    assert sorted(TODO_LINE.findall(result.output)) == todos, result.output
+    compile(result.output, "job.py", "exec")
+    assert convert_source(result.output, "job.py").output == result.output

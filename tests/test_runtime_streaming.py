@@ -318,3 +318,34 @@ def test_session_windows_merge_across_micro_batches_with_a_process_window_functi
         [(3999, ("s", 1000, 4000, [1000]))],
         [(8999, ("s", 3500, 9000, [3500, 5000, 6000]))],
     ]
+
+
+def test_processing_time_windows_group_each_micro_batch_by_the_clock(spark, tmp_path, state_store_reset):
+    # 1 ms tumbling windows of processing time: every element of a micro-batch is placed at the
+    # micro-batch's time, so each key's elements of a file share one window, which the clock has
+    # passed by the end of the micro-batch; a window holds one file's elements only
+    import time
+
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+    from flink2spark.runtime.windows import Time, TumblingProcessingTimeWindows
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a 1\nb 2\na 3\n")
+    (folder / "2.txt").write_text("a 10\n")
+    lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
+    pairs = lines.map(lambda line: (line.split(" ")[0], int(line.split(" ")[1])))
+    sums = streaming.windows(pairs.keyBy(lambda p: p[0]), TumblingProcessingTimeWindows.of(Time.milliseconds(1))).reduce(lambda x, y: (x[0], x[1] + y[1]))
+    out = []
+    before = int(time.time() * 1000)
+    # in ProcessingTime mode Spark runs micro-batches without data for ever (timers may come due):
+    # the query is stopped once both files are in, as an unbounded job would never stop
+    query = streaming.foreach_batch(sums, lambda rdd: out.extend(rdd.collect())).option("checkpointLocation", str(tmp_path / "cp")).start()
+    deadline = time.time() + 120
+    while len(out) < 3 and time.time() < deadline:
+        time.sleep(0.5)
+    query.stop()
+    after = int(time.time() * 1000)
+    assert sorted(v for _, v in out) == [("a", 4), ("a", 10), ("b", 2)]
+    assert all(before <= ts <= after for ts, _ in out)  # stamped with the window's max_timestamp()

@@ -106,3 +106,28 @@ def test_window_functions_with_open_get_keyed_state_that_outlives_windows(sc):
     out = sorted(windows.process(Numbered()).values().collect())
     assert out == [("a", 0, 1, 2), ("a", 2000, 2, 3), ("a", 3000, 3, 1), ("b", 0, 1, 1), ("b", 1000, 2, 5)]
 
+
+
+def test_processing_time_windows_fire_only_when_the_clock_has_passed_them(sc):
+    # STREAMING: a window still open when the bounded input ends never fires (Flink cancels the
+    # pending processing-time timers); 1 ms windows have all ended, every element fires in one;
+    # BATCH: every window fires at the end. The windows place elements by the wall clock.
+    import time
+
+    pairs = sc.parallelize([("a", 1), ("b", 2), ("a", 3), ("a", 4)], 2).keyBy(lambda p: p[0])
+
+    def run(size, batch=False):
+        assigner = f2s.TumblingProcessingTimeWindows.of(size)
+        return W.Windows(pairs, assigner, batch=batch).reduce(lambda x, y: (x[0], x[1] + y[1])).collect()
+
+    assert run(f2s.Time.days(1)) == []  # (unless the job runs across midnight UTC)
+    before = int(time.time() * 1000)
+    tiny = run(f2s.Time.milliseconds(1))
+    assert {k: sum(v for key, v in (r[1] for r in tiny) if key == k) for k in "ab"} == {"a": 8, "b": 2}
+    assert all(before <= ts <= int(time.time() * 1000) for ts, _ in tiny)
+    assert sorted(v for _, v in run(f2s.Time.days(1), batch=True)) == [("a", 8), ("b", 2)]
+    assert f2s.ProcessingTimeSessionWindows.with_gap(f2s.Time.seconds(1)).windows(None, 5000, None) == [W.TimeWindow(5000, 6000)]
+    assert f2s.SlidingProcessingTimeWindows.of(f2s.Time.seconds(10), f2s.Time.seconds(5)).windows(None, 12000, None) == [
+        W.TimeWindow(10000, 20000),
+        W.TimeWindow(5000, 15000),
+    ]

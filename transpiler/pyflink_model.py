@@ -785,7 +785,8 @@ NAME_MAP.update(
             for m in ("pyflink.datastream.window", "pyflink.datastream")
             for name in (
                 "TumblingEventTimeWindows", "SlidingEventTimeWindows", "EventTimeSessionWindows", "DynamicEventTimeSessionWindows",
-                "CountTumblingWindowAssigner", "CountSlidingWindowAssigner", "SessionWindowTimeGapExtractor", "TimeWindow", "CountWindow",
+                "TumblingProcessingTimeWindows", "SlidingProcessingTimeWindows", "ProcessingTimeSessionWindows",
+                "DynamicProcessingTimeSessionWindows", "CountTumblingWindowAssigner", "CountSlidingWindowAssigner", "SessionWindowTimeGapExtractor", "TimeWindow", "CountWindow",
             )
         },
         **{

@@ -701,7 +701,7 @@ def _rolling_use(resolver, node: cst.CSTNode, stamped: bool = False) -> bool:
     if attribute.attr.value == "process":  # type: ignore[union-attr]
         return streaming_process_class(resolver, call) is not None
     if attribute.attr.value == "window":  # type: ignore[union-attr]
-        return stamped and streamable_window(resolver, call)
+        return streamable_window(resolver, call)
     return not stamped and attribute.attr.value in ROLLING  # type: ignore[union-attr]
 
 
@@ -724,15 +724,19 @@ def _consumers(resolver, node: cst.CSTNode) -> list[cst.Call]:
 
 
 def streamable_window(resolver, call: cst.Call) -> bool:
-    """Whether ``keyed.window(assigner)`` (original) runs on an unbounded timestamped stream
-    (``f2s_stream.windows``): an event-time tumbling, sliding or session assigner, read only by
+    """Whether ``keyed.window(assigner)`` (original) runs on an unbounded stream
+    (``f2s_stream.windows``): a processing-time tumbling, sliding or session assigner, or an
+    event-time one on a timestamped stream that no stateful operator made, read only by
     ``reduce``/``aggregate``/``process``/``apply``, through ``side_output_late_data`` at most
     (Flink's default lateness 0; no trigger or evictor)."""
-    from flink2spark.rules.pyflink._time import window_assigner
-    from flink2spark.rules.pyflink.windows import EVENT_TIME
+    from flink2spark.rules.pyflink._time import timestamped, window_assigner
+    from flink2spark.rules.pyflink.windows import EVENT_TIME, PROCESSING_TIME
 
     kind = window_assigner(resolver, call_arg(call, 0, "window_assigner"))
-    if kind is None or (kind[0], kind[1]) not in EVENT_TIME or after_state(resolver, call.func.value):
+    if kind is None or (kind[0], kind[1]) not in EVENT_TIME | PROCESSING_TIME:
+        return False
+    keyed = call.func.value  # type: ignore[attr-defined]
+    if (kind[0], kind[1]) in EVENT_TIME and (not timestamped(resolver, keyed) or after_state(resolver, keyed)):
         return False
     pending, seen = [call], 0
     while pending and seen < 20:

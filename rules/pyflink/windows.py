@@ -40,7 +40,19 @@ EVENT_TIME = {
     ("DynamicEventTimeSessionWindows", "with_dynamic_gap"),
 }
 COUNT = {("CountTumblingWindowAssigner", "of"), ("CountSlidingWindowAssigner", "of")}
-PROCESSING_TIME = {"TumblingProcessingTimeWindows", "SlidingProcessingTimeWindows", "ProcessingTimeSessionWindows", "DynamicProcessingTimeSessionWindows"}
+PROCESSING_TIME = {
+    ("TumblingProcessingTimeWindows", "of"),
+    ("SlidingProcessingTimeWindows", "of"),
+    ("ProcessingTimeSessionWindows", "with_gap"),
+    ("ProcessingTimeSessionWindows", "with_dynamic_gap"),
+    ("DynamicProcessingTimeSessionWindows", "with_dynamic_gap"),
+}
+PROCESSING_NOTE = (
+    "processing-time windows: an element goes to the window of the wall-clock time it reaches the window operator"
+    " (on Spark, a bounded job's elements when its stage runs, an unbounded one's the micro-batch's time) and a window"
+    " fires when the clock passes its end; in STREAMING mode the windows still open when a bounded input ends never fire,"
+    " as on Flink. Which elements share a window depends on when each engine runs, so results differ between runs"
+)
 
 _IMPORTS = (
     "from pyflink.common import Time, WatermarkStrategy\n"
@@ -89,6 +101,22 @@ rule = Rule(
                 shim=True,
             ),
         ),
+        Example(  # processing time: the shim's assigners, by the wall clock (NOTE F2S221)
+            program(
+                "totals = env.from_collection([('a', 1)]).key_by(lambda e: e[0]).window(\n"
+                "    TumblingProcessingTimeWindows.of(Time.seconds(5))\n"
+                ").reduce(lambda x, y: (x[0], x[1] + y[1]))\n",
+                imports="from pyflink.common import Time\nfrom pyflink.datastream.window import TumblingProcessingTimeWindows\n",
+            ),
+            spark_program(
+                "# NOTE(flink2spark): F2S221 " + PROCESSING_NOTE + "\n"
+                "totals = f2s.windows.Windows(\n"
+                '    env.sparkContext.parallelize([("a", 1)]).keyBy(lambda e: e[0]),\n'
+                "    f2s.TumblingProcessingTimeWindows.of(f2s.Time.seconds(5)),\n"
+                ").reduce(lambda x, y: (x[0], x[1] + y[1]))\n",
+                shim=True,
+            ),
+        ),
     ],
     noop=["class Frame:\n    def window(self, spec):\n        return self\n\n\nFrame().window(3)\n"],
 )
@@ -119,10 +147,7 @@ def convert(ctx):
         if kind is None:
             ctx.todo(M.PF_EVENT_TIME, f"{seg.method}(): the window assigner could not be followed")
             return None
-        if kind[0] in PROCESSING_TIME:
-            ctx.todo(M.PF_PROCESSING_TIME, f"{seg.method}({kind[0]}): processing-time windows depend on the wall clock; use event time (a timestamp in the data)")
-            return None
-        if (kind[0], kind[1]) not in EVENT_TIME | COUNT:
+        if (kind[0], kind[1]) not in EVENT_TIME | COUNT | PROCESSING_TIME:
             ctx.todo(M.PF_EVENT_TIME, f"{seg.method}({kind[0]}.{kind[1]}()): this window assigner is not converted (GlobalWindows need a trigger)")
             return None
         if (kind[0], kind[1]) in EVENT_TIME and not stamped:
@@ -136,7 +161,10 @@ def convert(ctx):
     if K.unbounded(ctx.resolver, original_stream):
         if seg.method != "window" or not K.streamable_window(ctx.resolver, seg.original) or K.rolling_key_by(ctx.resolver, original_stream) is None:
             return None  # the key_by() has the TODO
-        ctx.note(M.PF_STREAMING_TIMERS, K.WINDOWS_NOTE)
+        if (kind[0], kind[1]) in EVENT_TIME:
+            ctx.note(M.PF_STREAMING_TIMERS, K.WINDOWS_NOTE)
+        else:
+            ctx.note(M.PF_PROCESSING_TIME, PROCESSING_NOTE)
         return cst.Call(func=K.shim(ctx, "windows"), args=[cst.Arg(stream), cst.Arg(assigner)])
     if not keyed:
         stream = as_stream(ctx, stream, ctx.site.receiver_type)
@@ -147,4 +175,6 @@ def convert(ctx):
         args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("timestamped")))
     if runtime_mode(ctx) == "batch":
         args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("batch")))
+    if seg.method != "count_window" and (kind[0], kind[1]) in PROCESSING_TIME:
+        ctx.note(M.PF_PROCESSING_TIME, PROCESSING_NOTE)
     return cst.Call(func=windows_shim(ctx, "Windows"), args=args)
