@@ -179,7 +179,7 @@ class MicroBatches(object):
     watermark delay of its strategy (``delay`` ms behind the largest timestamp; None: no
     watermark)."""
 
-    def __init__(self, df, type_info=None, ops=(), decode=None, order=None, timestamped=False, delay=None, stateful=False):
+    def __init__(self, df, type_info=None, ops=(), decode=None, order=None, timestamped=False, delay=None, stateful=False, watermarked=False):
         self.df = df
         self.type_info = type_info
         self.ops = tuple(ops)
@@ -188,10 +188,12 @@ class MicroBatches(object):
         self.timestamped = timestamped
         self.delay = delay
         self.stateful = stateful  # made by a transformWithState operator
+        self.watermarked = watermarked  # its DataFrame has Spark's watermark already (a union's inputs)
 
     def _copy(self, **changes):
         fields = dict(
-            df=self.df, type_info=self.type_info, ops=self.ops, decode=self.decode, order=self.order, timestamped=self.timestamped, delay=self.delay, stateful=self.stateful
+            df=self.df, type_info=self.type_info, ops=self.ops, decode=self.decode, order=self.order, timestamped=self.timestamped, delay=self.delay, stateful=self.stateful,
+            watermarked=self.watermarked,
         )
         fields.update(changes)
         return MicroBatches(**fields)
@@ -237,15 +239,26 @@ class MicroBatches(object):
         """``a.union(b, ...)`` of unbounded streams: one stream of the elements of all (each
         stream's elements pickled after its operators, the DataFrames unioned); Flink gives
         no order between the inputs, here they are interleaved by their partition positions."""
+        streams = (self,) + others
         for other in others:
             if not isinstance(other, MicroBatches):
                 raise TypeError("flink2spark: union of an unbounded stream with a bounded one is not converted")
-            if other.timestamped or self.timestamped:
-                raise TypeError("flink2spark: union of timestamped unbounded streams is not converted")
+            if other.timestamped != self.timestamped:
+                raise TypeError("flink2spark: union of unbounded streams with and without timestamps is not converted")
         df = _pickled_rows(self)
         for other in others:
             df = df.unionByName(_pickled_rows(other))
-        return MicroBatches(df, decode=_unpickled, order="order")
+        if not self.timestamped:
+            return MicroBatches(df, decode=_unpickled, order="order", stateful=any(s.stateful for s in streams))
+        # Flink's watermark of a union is the least of its inputs': each input gets its own watermark here and
+        # Spark's global watermark is the least of them (its default policy)
+        delays = [s.delay for s in streams]
+        if None in delays:
+            return MicroBatches(df, decode=_stamped, order="order", timestamped=True, delay=None, stateful=any(s.stateful for s in streams))
+        df = _watermarked(_pickled_rows(self), self.delay)
+        for other in others:
+            df = df.unionByName(_watermarked(_pickled_rows(other), other.delay))
+        return MicroBatches(df, decode=_stamped, order="order", timestamped=True, delay=max(delays), stateful=any(s.stateful for s in streams), watermarked=True)
 
     def _decoder(self):
         return self.decode if self.decode is not None else _decoder(self.type_info)
@@ -690,13 +703,19 @@ def _event_time_rows(keyed):
     """The (key, value, order, ts) rows of a timestamped keyed stream with Spark's watermark
     following the stream's strategy; the event-time column is dropped before the stateful
     operator, which would otherwise drop late rows itself (Flink's operators decide)."""
-    from pyspark.sql import functions as F
-
     if keyed.stream.stateful:
         raise NotImplementedError("flink2spark: event time after another stateful operator of an unbounded stream is not converted")
     rows = _keyed_rows(keyed)
+    return rows if keyed.stream.watermarked else _watermarked(rows, keyed.stream.delay)
+
+
+def _watermarked(rows, delay):
+    """``rows`` (with a ``ts`` column of milliseconds) with Spark's watermark ``delay`` ms behind
+    the largest ``ts``; the event-time column it is defined on is dropped again."""
+    from pyspark.sql import functions as F
+
     event_time = F.when(F.col("ts").isNotNull(), F.timestamp_millis("ts"))
-    return rows.withColumn("event_time", event_time).withWatermark("event_time", "%d milliseconds" % keyed.stream.delay).drop("event_time")
+    return rows.withColumn("event_time", event_time).withWatermark("event_time", "%d milliseconds" % delay).drop("event_time")
 
 
 class StreamWindows(object):

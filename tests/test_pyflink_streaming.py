@@ -607,3 +607,27 @@ def test_windows_on_an_unbounded_stream(body, windows, todos):
     assert sorted(TODO_LINE.findall(result.output)) == todos, result.output
     compile(result.output, "job.py", "exec")
     assert convert_source(result.output, "job.py").output == result.output
+
+
+@pytest.mark.parametrize(
+    "opened, body, converted",
+    [
+        ('self.db = sqlite3.connect(":memory:")', '        self.db.execute("select 1")\n        yield value', True),  # a client
+        ("self.seen = collections.OrderedDict()", "        self.seen[value] = 1\n        yield value", False),  # data per task
+        ("self.buffer = collections.deque()", "        self.buffer.append(value)\n        yield value", False),
+        ("self.cache = dict()", "        yield self.cache.get(value)", False),  # not made by another module
+        ("self.db = sqlite3.connect(':memory:')", "        self.db.row_factory = None\n        yield value", False),
+    ],
+    ids=["client", "subscript", "mutator", "literal", "attribute-set"],
+)
+def test_keyed_process_function_with_objects_made_in_open(opened, body, converted):
+    program = KAFKA_PROGRAM.replace(
+        "from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment",
+        "import collections\nimport sqlite3\n\nfrom pyflink.datastream import KeyedProcessFunction, RuntimeExecutionMode, StreamExecutionEnvironment\n\n\n"
+        "class Track(KeyedProcessFunction):\n    def open(self, runtime_context):\n        " + opened + "\n\n"
+        "    def process_element(self, value, ctx):\n" + body + "\n",
+    )
+    result = convert_source(program.format(body="pairs.key_by(lambda p: p[0]).process(Track()).print()", mode=""), "job.py")
+    assert result.output is not None, result.markers
+    assert ("f2s_stream.keyed_process(" in result.output) == converted, result.output
+    assert bool(TODO_LINE.findall(result.output)) != converted, result.output

@@ -349,3 +349,34 @@ def test_processing_time_windows_group_each_micro_batch_by_the_clock(spark, tmp_
     after = int(time.time() * 1000)
     assert sorted(v for _, v in out) == [("a", 4), ("a", 10), ("b", 2)]
     assert all(before <= ts <= after for ts, _ in out)  # stamped with the window's max_timestamp()
+
+
+def test_union_of_timestamped_streams_keeps_the_timestamps_and_the_slower_watermark(spark, tmp_path, state_store_reset):
+    # two timestamped file streams (delays 1001 and 3001 ms) unioned, then 5 s windows summing
+    # per key: the union's watermark is the least of its inputs' (Flink's): web's 6000 - 1001 = 4999,
+    # not app's 16000 - 3001 = 12999, so a's [0, 5000) fires and b's [5000, 10000) waits (the larger
+    # one would fire it); each element keeps its timestamp
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+    from flink2spark.runtime.windows import Duration, Time, TumblingEventTimeWindows, WatermarkStrategy, with_timestamps
+
+    class ByField:
+        def extract_timestamp(self, value, record_timestamp):
+            return value[1]
+
+    def stream(name, seconds):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "1.txt").write_text({"web": "a 1000 1\nb 6000 2\n", "app": "a 2000 10\nb 7000 5\na 16000 20\n"}[name])
+        lines = streaming.micro_batches(spark.readStream.text(str(folder)), Types.STRING())
+        strategy = WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(seconds)).with_timestamp_assigner(ByField())
+        return with_timestamps(lines.map(lambda line: (line.split(" ")[0], int(line.split(" ")[1]), int(line.split(" ")[2]))), strategy)
+
+    merged = stream("web", 1).union(stream("app", 3))
+    assert (merged.timestamped, merged.delay) == (True, 3001)
+    sums = streaming.windows(merged.keyBy(lambda e: e[0]), TumblingEventTimeWindows.of(Time.seconds(5))).reduce(lambda x, y: (x[0], x[1], x[2] + y[2]))
+    out = []
+    streaming.foreach_batch(sums, lambda rdd: out.extend(rdd.collect())).option("checkpointLocation", str(tmp_path / "cp")).trigger(
+        availableNow=True
+    ).start().awaitTermination()
+    assert sorted(out) == [(4999, ("a", 1000, 11))]

@@ -861,12 +861,47 @@ def _only_state_attributes(cls: cst.ClassDef) -> bool:
             call = assign.value  # type: ignore[attr-defined]
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in P.STATE_METHODS:
                 states.add(assign.targets[0].target.attr.value)  # type: ignore[attr-defined]
+    allowed = states | methods | _client_attributes(cls)
     for fdef in cls.body.body:
         if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
             for attr in m.findall(fdef, m.Attribute(value=m.Name("self"))):
-                if attr.attr.value not in states and attr.attr.value not in methods:  # type: ignore[attr-defined]
+                if attr.attr.value not in allowed:  # type: ignore[attr-defined]
                     return False
     return True
+
+
+# methods that change a container in place: an attribute they are called on keeps data
+_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "popitem", "clear", "update", "add", "discard", "setdefault", "sort", "reverse"})
+
+
+def _client_attributes(cls: cst.ClassDef) -> set[str]:
+    """Attributes ``__init__``/``open`` set only to None or to what a function of another module
+    returns (``self.db = pymysql.connect(...)``: a client of an outside service, the same for
+    every key), which the other methods only call methods on (none that changes a container)
+    and never assign to or subscript."""
+    found: dict[str, bool] = {}
+    for fdef in cls.body.body:
+        if isinstance(fdef, cst.FunctionDef) and fdef.name.value in ("open", "__init__"):
+            for assign in m.findall(fdef, m.Assign(targets=[m.AssignTarget(target=m.Attribute(value=m.Name("self")))])):
+                name = assign.targets[0].target.attr.value  # type: ignore[attr-defined]
+                value = assign.value  # type: ignore[attr-defined]
+                client = (isinstance(value, cst.Name) and value.value == "None") or (
+                    isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and isinstance(value.func.value, cst.Name)
+                    and value.func.value.value != "self" and value.func.attr.value not in P.STATE_METHODS
+                )
+                found[name] = found.get(name, True) and client
+    clients = {name for name, ok in found.items() if ok}
+    for fdef in cls.body.body:
+        if not (isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__")):
+            continue
+        for use in m.findall(fdef, m.Attribute(value=m.Attribute(value=m.Name("self")))):  # self.x.y
+            if use.attr.value in _MUTATORS:  # type: ignore[attr-defined]
+                clients.discard(use.value.attr.value)  # type: ignore[attr-defined]
+        for target in m.findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Attribute(value=m.Name("self"))))):  # self.x.y = ...
+            clients.discard(target.target.value.attr.value)  # type: ignore[attr-defined]
+        for target in m.findall(fdef, m.Subscript(value=m.Attribute(value=m.Name("self")))):  # self.x[k]
+            clients.discard(target.value.attr.value)  # type: ignore[attr-defined]
+    return clients
 
 
 def rolling_key_by(resolver, keyed) -> Optional[cst.Call]:
@@ -940,8 +975,8 @@ def union_problem(resolver, inputs) -> Optional[str]:
 
     if not all(unbounded(resolver, s) for s in inputs):
         return "union() of an unbounded stream with a bounded one is not converted: read both as streams (spark.readStream) and union the DataFrames"
-    if any(timestamped(resolver, s) for s in inputs):
-        return "union() of unbounded streams with event timestamps is not converted"
+    if len({timestamped(resolver, s) for s in inputs}) > 1:
+        return "union() of unbounded streams with and without event timestamps is not converted"
     if any(resolver.type_of(s) == P.KEYED for s in inputs):
         return "union() of an unbounded keyed stream is not converted"
     return None

@@ -5,7 +5,7 @@ other, one of Flink's possible orders. Keyed streams contribute their elements (
 On unbounded (Kafka, monitored files) streams the same ``a.union(b)`` runs on
 ``f2s_stream.MicroBatches``: each input's elements, pickled after its operators, in one
 streaming DataFrame (``unionByName``). A union of an unbounded stream with a bounded one, or
-of timestamped or keyed unbounded streams, keeps TODO F2S254.
+of unbounded streams with and without timestamps or of keyed ones, keeps TODO F2S254.
 
 Like ``key_by``, a union passes the elements through Flink's serializers: where that changes
 objects a Python function made (``Types.ROW``/``TUPLE``/``FLOAT`` streams),
