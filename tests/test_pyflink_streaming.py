@@ -567,10 +567,14 @@ def test_process_function_on_an_unbounded_stream_runs_per_micro_batch(body, conv
 WINDOW_IMPORTS = (
     "from pyflink.common import Duration, Time\n"
     "from pyflink.common.watermark_strategy import TimestampAssigner\n"
+    "from pyflink.datastream.functions import ProcessWindowFunction\n"
     "from pyflink.datastream.window import TumblingEventTimeWindows, TumblingProcessingTimeWindows\n\n\n"
     "class Second(TimestampAssigner):\n"
     "    def extract_timestamp(self, value, record_timestamp):\n"
     "        return value[1]\n\n\n"
+    "class Late(ProcessWindowFunction):\n"
+    "    def process(self, key, context, elements):\n"
+    "        yield key, context.current_watermark()\n\n\n"
 )
 STAMPED = "stamped = pairs.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Second()))\n"
 SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
@@ -589,6 +593,11 @@ SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
             ["F2S254", "F2S254"],
         ),
         ("pairs.key_by(lambda p: p[0]).count_window(2)" + SUM, 0, ["F2S254", "F2S254"]),
+        (  # a window function reading the watermark
+            "pairs.key_by(lambda p: p[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(5))).process(Late()).print()",
+            0,
+            ["F2S254", "F2S254"],
+        ),
         (  # event time after a stateful operator (windows, whose results carry timestamps): Spark's watermark
             # does not pass through it
             "totals = pairs.key_by(lambda p: p[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(5))).reduce(lambda a, b: a)\n"
@@ -597,7 +606,7 @@ SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
             ["F2S254", "F2S254"],
         ),
     ],
-    ids=["processing-time", "event-time", "event-time-untimestamped", "allowed-lateness", "count-window", "after-state"],
+    ids=["processing-time", "event-time", "event-time-untimestamped", "allowed-lateness", "count-window", "watermark", "after-state"],
 )
 def test_windows_on_an_unbounded_stream(body, windows, todos):
     program = WINDOW_IMPORTS + KAFKA_PROGRAM.format(body=body, mode="")

@@ -750,6 +750,8 @@ def streamable_window(resolver, call: cst.Call) -> bool:
                 pending.append(consumer)
             elif method not in STREAM_WINDOW_FUNCTIONS:
                 return False
+            elif any(names_any(cls, {"current_watermark"}) for cls in (instance_class(resolver, a.value) for a in consumer.args) if cls is not None):
+                return False  # the window context's watermark is the bounded shim's final one
     return not pending
 
 
