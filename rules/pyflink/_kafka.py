@@ -690,19 +690,16 @@ WINDOWS_NOTE = (
 )
 
 
-def _rolling_use(resolver, node: cst.CSTNode, stamped: bool = False) -> bool:
-    """Whether ``node`` (a keyed stream expression, original) is read by ``.reduce/.sum/...()``
-    (not on a ``stamped`` stream) or by ``.process()`` of a function
-    ``f2s_stream.keyed_process`` runs."""
-    attribute = resolver.parent(node)
-    call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
-    if not (isinstance(call, cst.Call) and call.func is attribute):
-        return False
-    if attribute.attr.value == "process":  # type: ignore[union-attr]
+def _rolling_use(resolver, call: cst.Call, stamped: bool = False) -> bool:
+    """Whether ``call`` (``keyed.method(...)``, original) is a rolling aggregation
+    ``.reduce/.sum/...()`` (not on a ``stamped`` stream), a ``.process()`` of a function
+    ``f2s_stream.keyed_process`` runs or a ``.window()`` ``f2s_stream.windows`` runs."""
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method == "process":
         return streaming_process_class(resolver, call) is not None
-    if attribute.attr.value == "window":  # type: ignore[union-attr]
+    if method == "window":
         return streamable_window(resolver, call)
-    return not stamped and attribute.attr.value in ROLLING  # type: ignore[union-attr]
+    return not stamped and method in ROLLING
 
 
 # what f2s_stream.windows runs after key_by(...).window(event-time assigner) on an unbounded stream
@@ -919,12 +916,8 @@ def rolling_key_by(resolver, keyed) -> Optional[cst.Call]:
     if not P.is_stream(resolver.type_of(call.func.value)):
         return None
     stamped = timestamped(resolver, call.func.value)  # keyed_process only: the rolling reductions drop timestamps
-    if isinstance(resolver.parent(call), cst.Assign):
-        refs = assigned_uses(resolver, call)
-        ok = bool(refs) and all(_rolling_use(resolver, r, stamped) for r in refs)  # type: ignore[union-attr]
-    else:
-        ok = _rolling_use(resolver, call, stamped)
-    return call if ok else None
+    consumers = _consumers(resolver, call)
+    return call if consumers and all(_rolling_use(resolver, c, stamped) for c in consumers) else None
 
 
 def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) -> Optional[str]:
