@@ -609,10 +609,17 @@ class Windows(object):
         processing = assigner.processing_time
 
         def number(partition, records):
+            if processing:
+                # the time an element reaches the window operator places it; the time the partition's input
+                # ended is kept in its position (partition, n, end): windows the clock has not passed by then do
+                # not fire (the window stage itself runs later, after Spark's shuffle)
+                placed = [(key, int(time.time() * 1000), record[1] if timestamped else record) for key, record in records]
+                end = int(time.time() * 1000)
+                for n, (key, ts, value) in enumerate(placed):
+                    yield key, ((partition, n, end), ts, value)
+                return
             for n, (key, record) in enumerate(records):
                 ts, value = record if timestamped else (NO_TIMESTAMP, record)
-                if processing:  # the time the element reaches the window operator places it
-                    ts = int(time.time() * 1000)
                 yield key, ((partition, n), ts, value)
 
         def windows_of(kv):
@@ -638,8 +645,8 @@ class Windows(object):
                 groups = list(by_window.items())
             first = items[0][0]
             if processing and not batch:  # at the end of the input Flink drops the processing-time timers still pending
-                now = int(time.time() * 1000)
-                groups = [g for g in groups if g[0].max_timestamp() <= now]
+                ended = max(i[0][2] for i in items)
+                groups = [g for g in groups if g[0].max_timestamp() <= ended]
             groups = sorted(groups, key=lambda g: g[0].max_timestamp())  # stable: ties keep their order
             for window, members in groups:
                 for n, result in enumerate(emit(key, window, [i[2] for i in members])):
