@@ -611,7 +611,7 @@ def _window_processor(assigner, emit, functions, late_tag):
     class WindowOperator(StatefulProcessor):
         def init(self, handle):
             self.handle = handle
-            self.windows = _pickled_state(handle, "windows")  # {window: [(sequence, value), ...]}, next sequence
+            self.windows = _pickled_state(handle, "windows")  # {window: [(sequence, value), ...]}, elements seen
             self.state = _pickled_state(handle, "keyed_state")
             self.store = _Store()
             self.functions = functions  # each task unpickles its own
@@ -626,7 +626,7 @@ def _window_processor(assigner, emit, functions, late_tag):
 
         def _save(self, k, contents, sequence):
             _save_keyed_state(self.state, self.store, k)
-            if contents:
+            if contents or (assigner.count and sequence):  # count windows number the key's elements
                 self.windows.update((pickle.dumps((contents, sequence), _PROTOCOL),))
             elif self.windows.exists():
                 self.windows.clear()
@@ -654,8 +654,24 @@ def _window_processor(assigner, emit, functions, late_tag):
                         cover, changed = cover.cover(other), True
             return cover, members
 
+        def _count(self, k, contents, count, value, row):
+            """Count windows: the element (the key's ``count``-th) joins its windows; a window
+            holding ``size`` elements fires with them (results carry the element's timestamp)."""
+            for window in assigner.windows(value, None, count):
+                members = contents.setdefault(window, [])
+                members.append((count, value))
+                if len(members) == assigner._size:
+                    for result in emit(k, window, [v for _, v in contents.pop(window)]):
+                        yield Row(value=pickle.dumps(result, _PROTOCOL), order=row.order, ts=getattr(row, "ts", None), tag=None)
+
         def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
             k, contents, sequence = self._load(key)
+            if assigner.count:
+                for row in sorted(rows, key=lambda r: r.order):
+                    yield from self._count(k, contents, sequence, pickle.loads(row.value), row)
+                    sequence += 1
+                self._save(k, contents, sequence)
+                return
             now = None
             if assigner.processing_time:  # the micro-batch's time places its elements
                 now = timerValues.getCurrentProcessingTimeInMs()
@@ -719,18 +735,20 @@ def _watermarked(rows, delay):
 
 
 class StreamWindows(object):
-    """``key_by(k).window(assigner)`` of a timestamped unbounded stream (event-time tumbling,
-    sliding and session windows): ``reduce``/``aggregate``/``process``/``apply`` as the bounded
-    shim's ``f2s.windows.Windows``, each window fired when Spark's watermark passes its
-    ``max_timestamp()`` (kept by transformWithState in the query's checkpoint). Results carry
-    the window's ``max_timestamp()``."""
+    """``key_by(k).window(assigner)`` of an unbounded stream (event-time tumbling, sliding and
+    session windows on a timestamped stream, processing-time ones) and ``count_window(n[, s])``:
+    ``reduce``/``aggregate``/``process``/``apply`` as the bounded shim's ``f2s.windows.Windows``,
+    each time window fired when Spark's watermark (or clock) passes its ``max_timestamp()``, a
+    count window when full (kept by transformWithState in the query's checkpoint). Results of
+    time windows carry the window's ``max_timestamp()``, of count windows the timestamp of the
+    element that filled them."""
 
     def __init__(self, keyed, assigner):
         from flink2spark.runtime.windows import Windows
 
         stream = keyed.stream
-        if assigner.count or not (assigner.processing_time or (assigner.event_time and stream.timestamped)):
-            raise ValueError("flink2spark: windows on an unbounded stream need processing-time windows, or event-time windows on a timestamped stream")
+        if not (assigner.count or assigner.processing_time or (assigner.event_time and stream.timestamped)):
+            raise ValueError("flink2spark: event-time windows on an unbounded stream need timestamps")
         self._keyed = keyed
         self._assigner = assigner
         self._late_tag = None
@@ -746,6 +764,9 @@ class StreamWindows(object):
         stream = self._keyed.stream
         _use_rocksdb(stream.df.sparkSession)
         processor = _window_processor(self._assigner, emit, [f for f in functions if hasattr(f, "open") or hasattr(f, "close")], self._late_tag)
+        if self._assigner.count:  # no timers: a window fires when full; results keep their element's timestamp
+            results = _keyed_rows(self._keyed).groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", "None")
+            return _outputs(results, stream)
         if self._assigner.processing_time:
             results = _keyed_rows(self._keyed).groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", "ProcessingTime")
             return _outputs(results, stream, timestamped=True)  # results carry their window's max_timestamp()

@@ -592,7 +592,8 @@ SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
             0,
             ["F2S254", "F2S254"],
         ),
-        ("pairs.key_by(lambda p: p[0]).count_window(2)" + SUM, 0, ["F2S254", "F2S254"]),
+        ("pairs.key_by(lambda p: p[0]).count_window(2)" + SUM, 1, []),
+        ("pairs.key_by(lambda p: p[0]).count_window(2).trigger(None)" + SUM, 0, ["F2S254", "F2S254"]),  # a trigger
         (  # a window function reading the watermark
             "pairs.key_by(lambda p: p[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(5))).process(Late()).print()",
             0,
@@ -606,7 +607,7 @@ SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
             ["F2S254", "F2S254"],
         ),
     ],
-    ids=["processing-time", "event-time", "event-time-untimestamped", "allowed-lateness", "count-window", "watermark", "after-state"],
+    ids=["processing-time", "event-time", "event-time-untimestamped", "allowed-lateness", "count-window", "trigger", "watermark", "after-state"],
 )
 def test_windows_on_an_unbounded_stream(body, windows, todos):
     program = WINDOW_IMPORTS + KAFKA_PROGRAM.format(body=body, mode="")

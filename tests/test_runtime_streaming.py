@@ -380,3 +380,29 @@ def test_union_of_timestamped_streams_keeps_the_timestamps_and_the_slower_waterm
         availableNow=True
     ).start().awaitTermination()
     assert sorted(out) == [(4999, ("a", 1000, 11))]
+
+
+def test_count_windows_fill_across_micro_batches(spark, tmp_path, state_store_reset):
+    # Flink's count windows worked out by hand: tumbling 2 sums pairs (a: 1+2, then 3+4; b: 5+6 once
+    # its second element comes in the second file); sliding (2, 1) sums each element with the one
+    # before it (element c is in windows c and c-1, window w fires when w+1 arrives)
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import CountSlidingWindowAssigner, CountTumblingWindowAssigner, Types
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a 1\na 2\nb 5\n")
+    (folder / "2.txt").write_text("a 3\nb 6\na 4\n")
+
+    def run(assigner, name):
+        lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
+        pairs = lines.map(lambda line: (line.split(" ")[0], int(line.split(" ")[1])))
+        sums = streaming.windows(pairs.keyBy(lambda p: p[0]), assigner).reduce(lambda x, y: (x[0], x[1] + y[1]))
+        batches = []
+        streaming.foreach_batch(sums, lambda rdd: batches.append(sorted(rdd.collect()))).option("checkpointLocation", str(tmp_path / name)).trigger(
+            availableNow=True
+        ).start().awaitTermination()
+        return [b for b in batches if b]
+
+    assert run(CountTumblingWindowAssigner.of(2), "tumbling") == [[("a", 3)], [("a", 7), ("b", 11)]]
+    assert run(CountSlidingWindowAssigner.of(2, 1), "sliding") == [[("a", 3)], [("a", 5), ("a", 7), ("b", 11)]]

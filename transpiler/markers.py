@@ -99,7 +99,7 @@ PF_JAVA_CONNECTOR = _code("F2S247", "todo", "Java SourceFunction/SinkFunction/In
 PF_CONFIG = _code("F2S248", "note", "Flink configuration setting dropped: it changes no result of the converted job")
 PF_TEXT_FOLDERS = _code("F2S249", "note", "read_text_file(): Spark also reads the files in subfolders of a folder")
 
-# PyFlink Kafka and unbounded programs -> Structured Streaming (F2S250-F2S260)
+# PyFlink Kafka and unbounded programs -> Structured Streaming (F2S250-F2S261)
 PF_KAFKA_PACKAGE = _code("F2S250", "note", "Kafka: the Spark Kafka connector (and spark-avro for Avro) must be given to spark-submit --packages")
 PF_CHECKPOINT = _code("F2S251", "note", "streaming query checkpoint location: a fresh folder per run unless F2S_CHECKPOINT_DIR is set")
 PF_KAFKA_UNSUPPORTED = _code("F2S252", "todo", "Kafka source/sink option or schema with no exact Spark counterpart")
@@ -110,6 +110,7 @@ PF_KAFKA_OFFSETS = _code("F2S256", "note", "Kafka starting offsets / consumer gr
 PF_MONITOR_INTERVAL = _code("F2S257", "note", "monitored file source: Spark looks for new files at each micro-batch, not at Flink's interval")
 PF_ROLLING_STATE = _code("F2S258", "note", "keyed rolling aggregation on an unbounded stream: transformWithState (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
 PF_STREAMING_TIMERS = _code("F2S260", "note", "timers on an unbounded stream: transformWithState fires them between micro-batches, when Spark's watermark (or clock) has passed them")
+PF_STREAMING_COUNT_WINDOWS = _code("F2S261", "note", "count windows on an unbounded stream: transformWithState keeps each key's windows and element count (RocksDB state store, pyarrow, pandas, protobuf)")
 PF_STREAMING_PROCESS = _code("F2S259", "note", "keyed process function on an unbounded stream: transformWithState keeps its keyed state (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
 
 # Generations recognised but not converted yet

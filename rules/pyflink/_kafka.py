@@ -681,6 +681,13 @@ TIMERS_NOTE = (
 )
 
 
+COUNT_WINDOWS_NOTE = (
+    "count windows on an unbounded stream: f2s_stream.windows keeps each key's windows and element count in"
+    " transformWithState (Spark >= 4.1, pyarrow, pandas and protobuf, the RocksDB state store) across micro-batches and"
+    " restarts from the same checkpoint; a window fires when full, results per micro-batch"
+)
+
+
 WINDOWS_NOTE = (
     "event-time windows on an unbounded stream: f2s_stream.windows keeps each key's windows in transformWithState"
     " (Spark >= 4.1, pyarrow, pandas and protobuf, the RocksDB state store) and fires a window when Spark's watermark,"
@@ -697,7 +704,7 @@ def _rolling_use(resolver, call: cst.Call, stamped: bool = False) -> bool:
     method = call.func.attr.value  # type: ignore[attr-defined]
     if method == "process":
         return streaming_process_class(resolver, call) is not None
-    if method == "window":
+    if method in ("window", "count_window"):
         return streamable_window(resolver, call)
     return not stamped and method in ROLLING
 
@@ -721,20 +728,22 @@ def _consumers(resolver, node: cst.CSTNode) -> list[cst.Call]:
 
 
 def streamable_window(resolver, call: cst.Call) -> bool:
-    """Whether ``keyed.window(assigner)`` (original) runs on an unbounded stream
-    (``f2s_stream.windows``): a processing-time tumbling, sliding or session assigner, or an
-    event-time one on a timestamped stream that no stateful operator made, read only by
+    """Whether ``keyed.window(assigner)`` or ``keyed.count_window(...)`` (original) runs on an
+    unbounded stream (``f2s_stream.windows``): count windows, a processing-time tumbling,
+    sliding or session assigner, or an event-time one on a timestamped stream that no stateful
+    operator made, read only by
     ``reduce``/``aggregate``/``process``/``apply``, through ``side_output_late_data`` at most
     (Flink's default lateness 0; no trigger or evictor)."""
     from flink2spark.rules.pyflink._time import timestamped, window_assigner
     from flink2spark.rules.pyflink.windows import EVENT_TIME, PROCESSING_TIME
 
-    kind = window_assigner(resolver, call_arg(call, 0, "window_assigner"))
-    if kind is None or (kind[0], kind[1]) not in EVENT_TIME | PROCESSING_TIME:
-        return False
-    keyed = call.func.value  # type: ignore[attr-defined]
-    if (kind[0], kind[1]) in EVENT_TIME and (not timestamped(resolver, keyed) or after_state(resolver, keyed)):
-        return False
+    if call.func.attr.value != "count_window":  # type: ignore[attr-defined]
+        kind = window_assigner(resolver, call_arg(call, 0, "window_assigner"))
+        if kind is None or (kind[0], kind[1]) not in EVENT_TIME | PROCESSING_TIME:
+            return False
+        keyed = call.func.value  # type: ignore[attr-defined]
+        if (kind[0], kind[1]) in EVENT_TIME and (not timestamped(resolver, keyed) or after_state(resolver, keyed)):
+            return False
     pending, seen = [call], 0
     while pending and seen < 20:
         seen += 1
@@ -760,7 +769,7 @@ def window_call(resolver, windowed, depth: int = 0) -> Optional[cst.Call]:
         return None
     if call.func.attr.value == "side_output_late_data":
         return window_call(resolver, call.func.value, depth + 1)
-    return call if call.func.attr.value == "window" else None
+    return call if call.func.attr.value in ("window", "count_window") else None
 
 
 # What a process function may not use to run on an unbounded stream

@@ -80,7 +80,7 @@ rule = Rule(
     __name__,
     matches=["KeyedStream.window", "KeyedStream.count_window", "DataStream.window_all"],
     summary="window(assigner)/count_window(n[, slide])/window_all(assigner) -> f2s.windows.Windows(rdd, assigner) (PyFlink's assigners, bounded input)",
-    codes=(M.PF_EVENT_TIME, M.PF_PROCESSING_TIME, M.PF_WINDOW_ORDER, M.PF_STREAMING_TIMERS),
+    codes=(M.PF_EVENT_TIME, M.PF_PROCESSING_TIME, M.PF_WINDOW_ORDER, M.PF_STREAMING_TIMERS, M.PF_STREAMING_COUNT_WINDOWS),
     examples=[
         Example(
             program(
@@ -159,9 +159,11 @@ def convert(ctx):
     if stamped and keyed and ctx.site.receiver_type != P.KEYED:
         return None
     if K.unbounded(ctx.resolver, original_stream):
-        if seg.method != "window" or not K.streamable_window(ctx.resolver, seg.original) or K.rolling_key_by(ctx.resolver, original_stream) is None:
+        if seg.method == "window_all" or not K.streamable_window(ctx.resolver, seg.original) or K.rolling_key_by(ctx.resolver, original_stream) is None:
             return None  # the key_by() has the TODO
-        if (kind[0], kind[1]) in EVENT_TIME:
+        if seg.method == "count_window":
+            ctx.note(M.PF_STREAMING_COUNT_WINDOWS, K.COUNT_WINDOWS_NOTE)
+        elif (kind[0], kind[1]) in EVENT_TIME:
             ctx.note(M.PF_STREAMING_TIMERS, K.WINDOWS_NOTE)
         else:
             ctx.note(M.PF_PROCESSING_TIME, PROCESSING_NOTE)
