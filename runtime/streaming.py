@@ -595,12 +595,14 @@ def side_output(stream, tag):
     return stream._copy(df=results.filter(results.tag == tag.tag_id))
 
 
-def _window_processor(assigner, emit, functions, late_tag):
+def _window_processor(assigner, emit, functions, late_tag, lateness=0):
     """A StatefulProcessor keeping each key's event-time windows as Flink's WindowOperator
     does: an element goes to the windows its assigner gives (session windows merged with those
     they touch), except windows the watermark has passed (late: dropped, or to ``late_tag``'s
     side output when no window takes it); a timer at each window's ``max_timestamp()`` fires it
-    (``emit(key, window, elements in arrival order)``) and drops its contents. ``functions``
+    (``emit(key, window, elements in arrival order)``), and its contents are dropped once the
+    watermark passes ``max_timestamp() + lateness`` (Flink's allowed lateness: until then an
+    element still joins the window and fires it again at once, with all its elements). ``functions``
     with ``open``/``close`` get them once per task, their keyed state scoped to the key."""
     from pyspark.sql import Row
     from pyspark.sql.streaming import StatefulProcessor
@@ -621,23 +623,31 @@ def _window_processor(assigner, emit, functions, late_tag):
 
         def _load(self, key):
             k = _load_keyed_state(self.state, self.store, key)
-            contents, sequence = pickle.loads(self.windows.get()[0]) if self.windows.exists() else ({}, 0)
-            return k, contents, sequence
+            saved = pickle.loads(self.windows.get()[0]) if self.windows.exists() else ({}, 0)
+            self.fired = set(saved[2]) if len(saved) > 2 else set()  # windows fired and kept for late elements
+            return k, saved[0], saved[1]
 
         def _save(self, k, contents, sequence):
             _save_keyed_state(self.state, self.store, k)
             if contents or (assigner.count and sequence):  # count windows number the key's elements
-                self.windows.update((pickle.dumps((contents, sequence), _PROTOCOL),))
+                self.fired &= set(contents)
+                self.windows.update((pickle.dumps((contents, sequence, sorted(self.fired)), _PROTOCOL),))
             elif self.windows.exists():
                 self.windows.clear()
 
+        def _emit(self, k, window, entries, order):
+            end = window.max_timestamp()
+            for result in emit(k, window, [value for _, value in sorted(entries, key=lambda e: e[0])]):
+                yield Row(value=pickle.dumps(result, _PROTOCOL), order=order, ts=end, tag=None)
+
         def _fire(self, k, contents, until):
-            """Fire (in time order) and drop the windows whose max_timestamp() is due by ``until``."""
-            for window in sorted((w for w in contents if w.max_timestamp() <= until), key=lambda w: (w.max_timestamp(), w.start)):
-                elements = [value for _, value in sorted(contents.pop(window), key=lambda e: e[0])]
-                end = window.max_timestamp()
-                for result in emit(k, window, elements):
-                    yield Row(value=pickle.dumps(result, _PROTOCOL), order=_TIMER_ORDER + end, ts=end, tag=None)
+            """Fire (in time order) the windows whose max_timestamp() is due by ``until``, and
+            drop those whose max_timestamp() + lateness is."""
+            for window in sorted((w for w in contents if w.max_timestamp() <= until and w not in self.fired), key=lambda w: (w.max_timestamp(), w.start)):
+                yield from self._emit(k, window, contents[window], _TIMER_ORDER + window.max_timestamp())
+                self.fired.add(window)
+            for window in [w for w in contents if w.max_timestamp() + lateness <= until]:
+                del contents[window]
 
         def _target(self, contents, window):
             """The window an element of ``window`` goes to and the windows merged into it:
@@ -687,8 +697,8 @@ def _window_processor(assigner, emit, functions, late_tag):
                 placed_at = now if assigner.processing_time else (NO_TIMESTAMP if getattr(row, "ts", None) is None else row.ts)
                 for window in assigner.windows(value, placed_at, None):
                     target, members = self._target(contents, window)
-                    if target.max_timestamp() <= watermark:
-                        continue  # late: Flink drops it (allowed lateness 0)
+                    if target.max_timestamp() + lateness <= watermark:
+                        continue  # late: Flink drops it
                     entries = []
                     for member in members:
                         if member != target:
@@ -696,7 +706,12 @@ def _window_processor(assigner, emit, functions, late_tag):
                         entries.extend(contents.pop(member))
                     sequence += 1
                     contents[target] = entries + [(sequence, value)]
-                    self.handle.registerTimer(target.max_timestamp())
+                    if target.max_timestamp() <= watermark:  # within the lateness: the window fires again now
+                        yield from self._emit(k, target, contents[target], row.order)
+                    else:
+                        self.handle.registerTimer(target.max_timestamp())
+                    if lateness:
+                        self.handle.registerTimer(target.max_timestamp() + lateness)  # its cleanup
                     taken = True
                 if not taken and late_tag is not None:
                     yield Row(value=pickle.dumps(value, _PROTOCOL), order=row.order, ts=getattr(row, "ts", None), tag=late_tag)
@@ -752,7 +767,17 @@ class StreamWindows(object):
         self._keyed = keyed
         self._assigner = assigner
         self._late_tag = None
+        self._lateness = 0
         self._functions = Windows(None, assigner)  # the window functions' emit(key, window, elements)
+
+    def allowed_lateness(self, time_ms):
+        """``allowed_lateness(ms)`` of event-time windows that do not merge: a window keeps its
+        elements until the watermark passes its end by ``ms``; an element arriving in that time
+        fires it again with all of them (Flink's EventTimeTrigger)."""
+        if self._assigner.merging or not self._assigner.event_time:
+            raise NotImplementedError("flink2spark: allowed lateness of session or processing-time windows on an unbounded stream")
+        self._lateness = int(time_ms.to_milliseconds() if hasattr(time_ms, "to_milliseconds") else time_ms)
+        return self
 
     def side_output_late_data(self, output_tag):
         """``side_output_late_data(tag)``: elements no window takes because the watermark has
@@ -763,7 +788,8 @@ class StreamWindows(object):
     def _run(self, emit, functions):
         stream = self._keyed.stream
         _use_rocksdb(stream.df.sparkSession)
-        processor = _window_processor(self._assigner, emit, [f for f in functions if hasattr(f, "open") or hasattr(f, "close")], self._late_tag)
+        managed = [f for f in functions if hasattr(f, "open") or hasattr(f, "close")]
+        processor = _window_processor(self._assigner, emit, managed, self._late_tag, self._lateness)
         if self._assigner.count:  # no timers: a window fires when full; results keep their element's timestamp
             results = _keyed_rows(self._keyed).groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", "None")
             return _outputs(results, stream)

@@ -587,8 +587,9 @@ SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
         (STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, 1, []),
         # Flink fails on event-time windows without timestamps
         ("pairs.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, 0, ["F2S220", "F2S254", "F2S254"]),
-        (  # allowed lateness: not kept by the streaming windows
-            STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5))).allowed_lateness(1000)" + SUM,
+        (STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5))).allowed_lateness(1000)" + SUM, 1, []),
+        (  # allowed lateness of processing-time windows: not converted
+            "pairs.key_by(lambda p: p[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(5))).allowed_lateness(1000)" + SUM,
             0,
             ["F2S254", "F2S254"],
         ),
@@ -607,7 +608,10 @@ SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
             ["F2S254", "F2S254"],
         ),
     ],
-    ids=["processing-time", "event-time", "event-time-untimestamped", "allowed-lateness", "count-window", "trigger", "watermark", "after-state"],
+    ids=[
+        "processing-time", "event-time", "event-time-untimestamped", "allowed-lateness", "processing-lateness", "count-window", "trigger",
+        "watermark", "after-state",
+    ],
 )
 def test_windows_on_an_unbounded_stream(body, windows, todos):
     program = WINDOW_IMPORTS + KAFKA_PROGRAM.format(body=body, mode="")

@@ -6,6 +6,16 @@ hand (STREAMING mode: every element emits its key's reduction so far)."""
 from __future__ import annotations
 
 
+def _in_order(folder):
+    """Give the files of ``folder`` increasing modification times in name order: Spark's file
+    source reads new files by modification time, and files written within the same instant
+    could come in any order."""
+    import os
+
+    for n, path in enumerate(sorted(folder.iterdir())):
+        os.utime(path, (1_700_000_000 + n, 1_700_000_000 + n))
+
+
 def _run(spark, folder, checkpoint):
     """One run of the job: read every new file (one file per micro-batch), keyed rolling sum of
     the second field of lists [key, n], then a map after it; the rows of each micro-batch."""
@@ -200,6 +210,7 @@ def _timed_job(spark, folder, checkpoint, side=False):
         def on_timer(self, timestamp, ctx):
             yield "timer", ctx.get_current_key(), timestamp, ctx.timestamp(), self.count.value()
 
+    _in_order(folder)
     strategy = WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(ByField())
     lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
     events = with_timestamps(lines.map(lambda line: (line.split(" ")[0], int(line.split(" ")[1]))), strategy)
@@ -254,6 +265,7 @@ def _windowed(spark, folder, checkpoint, build, side=None):
         def extract_timestamp(self, value, record_timestamp):
             return value[1]
 
+    _in_order(folder)
     strategy = WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(ByField())
     lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
     events = with_timestamps(lines.map(lambda line: (line.split(" ")[0], int(line.split(" ")[1]), int(line.split(" ")[2]))), strategy)
@@ -394,6 +406,8 @@ def test_count_windows_fill_across_micro_batches(spark, tmp_path, state_store_re
     (folder / "1.txt").write_text("a 1\na 2\nb 5\n")
     (folder / "2.txt").write_text("a 3\nb 6\na 4\n")
 
+    _in_order(folder)
+
     def run(assigner, name):
         lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
         pairs = lines.map(lambda line: (line.split(" ")[0], int(line.split(" ")[1])))
@@ -406,3 +420,30 @@ def test_count_windows_fill_across_micro_batches(spark, tmp_path, state_store_re
 
     assert run(CountTumblingWindowAssigner.of(2), "tumbling") == [[("a", 3)], [("a", 7), ("b", 11)]]
     assert run(CountSlidingWindowAssigner.of(2, 1), "sliding") == [[("a", 3)], [("a", 5), ("a", 7), ("b", 11)]]
+
+
+def test_allowed_lateness_keeps_windows_and_fires_them_again(spark, tmp_path, state_store_reset):
+    # Flink's EventTimeTrigger with 2 s of allowed lateness, worked out by hand (watermark = max
+    # timestamp - 1001: 4999, 5999, 10999 after the first three files): [0, 5000) fires at 4999
+    # with 1, again at once when 3000 (10) and 4000 (100) come within the lateness, and is dropped
+    # at 6999, so 4500 in the fourth file is late; [5000, 10000) fires at 9999 (before the fourth
+    # file's elements)
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.windows import Time, TumblingEventTimeWindows
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a 1000 1\na 6000 2\n")
+    (folder / "2.txt").write_text("a 3000 10\na 7000 1\n")
+    (folder / "3.txt").write_text("a 4000 100\nb 12000 0\n")
+    (folder / "4.txt").write_text("a 4500 1000\n")
+
+    def build(keyed):
+        windowed = streaming.windows(keyed, TumblingEventTimeWindows.of(Time.seconds(5))).allowed_lateness(2000)
+        return windowed.reduce(lambda x, y: (x[0], x[1], x[2] + y[2]))
+
+    assert _windowed(spark, folder, tmp_path / "cp", build) == [
+        [(4999, ("a", 1000, 1)), (4999, ("a", 1000, 11))],
+        [(4999, ("a", 1000, 111))],
+        [(9999, ("a", 6000, 3))],
+    ]

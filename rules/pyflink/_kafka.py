@@ -732,11 +732,13 @@ def streamable_window(resolver, call: cst.Call) -> bool:
     unbounded stream (``f2s_stream.windows``): count windows, a processing-time tumbling,
     sliding or session assigner, or an event-time one on a timestamped stream that no stateful
     operator made, read only by
-    ``reduce``/``aggregate``/``process``/``apply``, through ``side_output_late_data`` at most
-    (Flink's default lateness 0; no trigger or evictor)."""
+    ``reduce``/``aggregate``/``process``/``apply``, through ``side_output_late_data`` and (for
+    tumbling and sliding event-time windows) ``allowed_lateness`` at most (no trigger or
+    evictor)."""
     from flink2spark.rules.pyflink._time import timestamped, window_assigner
     from flink2spark.rules.pyflink.windows import EVENT_TIME, PROCESSING_TIME
 
+    kind = None
     if call.func.attr.value != "count_window":  # type: ignore[attr-defined]
         kind = window_assigner(resolver, call_arg(call, 0, "window_assigner"))
         if kind is None or (kind[0], kind[1]) not in EVENT_TIME | PROCESSING_TIME:
@@ -744,6 +746,8 @@ def streamable_window(resolver, call: cst.Call) -> bool:
         keyed = call.func.value  # type: ignore[attr-defined]
         if (kind[0], kind[1]) in EVENT_TIME and (not timestamped(resolver, keyed) or after_state(resolver, keyed)):
             return False
+    # allowed lateness: tumbling and sliding event-time windows only (a session's merges with late elements are not kept)
+    late_ok = kind is not None and kind[0] in ("TumblingEventTimeWindows", "SlidingEventTimeWindows")
     pending, seen = [call], 0
     while pending and seen < 20:
         seen += 1
@@ -752,7 +756,7 @@ def streamable_window(resolver, call: cst.Call) -> bool:
             return False
         for consumer in consumers:
             method = consumer.func.attr.value  # type: ignore[attr-defined]
-            if method == "side_output_late_data":
+            if method == "side_output_late_data" or (method == "allowed_lateness" and late_ok):
                 pending.append(consumer)
             elif method not in STREAM_WINDOW_FUNCTIONS:
                 return False
@@ -767,7 +771,7 @@ def window_call(resolver, windowed, depth: int = 0) -> Optional[cst.Call]:
     call = followed(resolver, windowed)
     if depth > 20 or not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
         return None
-    if call.func.attr.value == "side_output_late_data":
+    if call.func.attr.value in ("side_output_late_data", "allowed_lateness"):
         return window_call(resolver, call.func.value, depth + 1)
     return call if call.func.attr.value in ("window", "count_window") else None
 
@@ -949,7 +953,7 @@ def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) ->
         if micro_batch_process_class(resolver, expr) is None:
             return method
         return unbounded_problem(resolver, expr.func.value, depth + 1, streaming)
-    if method in STREAM_WINDOW_FUNCTIONS | {"side_output_late_data"} and resolver.type_of(expr.func.value) == P.WINDOWED:
+    if method in STREAM_WINDOW_FUNCTIONS | {"side_output_late_data", "allowed_lateness"} and resolver.type_of(expr.func.value) == P.WINDOWED:
         window = window_call(resolver, expr.func.value)
         key_by = rolling_key_by(resolver, window.func.value) if streaming and window is not None else None  # type: ignore[attr-defined]
         return method if key_by is None else unbounded_problem(resolver, key_by.func.value, depth + 1, streaming)  # type: ignore[attr-defined]

@@ -95,6 +95,12 @@ def convert(ctx):
     if isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and base.func.attr.value in WINDOWS:
         return None  # the window itself was left with a TODO: so is its function
     if seg.method == "allowed_lateness":
+        if K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+            found = ctx.arg(seg, 0, "time_ms")
+            if found is None:
+                ctx.todo(M.PF_EVENT_TIME, "allowed_lateness(): no lateness found")
+                return None
+            return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=[cst.Arg(found[1])])
         ctx.note(M.PF_LATENESS, "allowed_lateness(): on a bounded input windows fire at its end and no element is late; dropped")
         return receiver
     if seg.method == "side_output_late_data":
