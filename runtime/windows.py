@@ -406,13 +406,13 @@ class EventTimeSessionWindows(_Assigner):
             raise ValueError("EventTimeSessionWindows parameters must satisfy 0 < size")
         self._session_gap = session_gap
 
-    @staticmethod
-    def with_gap(size):
-        return EventTimeSessionWindows(size.to_milliseconds())
+    @classmethod
+    def with_gap(cls, size):
+        return cls(size.to_milliseconds())
 
-    @staticmethod
-    def with_dynamic_gap(extractor):
-        return DynamicEventTimeSessionWindows(extractor)
+    @classmethod
+    def with_dynamic_gap(cls, extractor):
+        return cls.dynamic(extractor)  # the dynamic-gap assigner of the same time domain
 
     def windows(self, value, timestamp, count):
         if timestamp <= NO_TIMESTAMP:
@@ -426,9 +426,9 @@ class DynamicEventTimeSessionWindows(_Assigner):
     def __init__(self, extractor):
         self._extractor = extractor
 
-    @staticmethod
-    def with_dynamic_gap(extractor):
-        return DynamicEventTimeSessionWindows(extractor)
+    @classmethod
+    def with_dynamic_gap(cls, extractor):
+        return cls(extractor)
 
     def windows(self, value, timestamp, count):
         gap = self._extractor.extract(value)
@@ -454,22 +454,14 @@ class ProcessingTimeSessionWindows(EventTimeSessionWindows):
     event_time = False
     processing_time = True
 
-    @staticmethod
-    def with_gap(size):
-        return ProcessingTimeSessionWindows(size.to_milliseconds())
-
-    @staticmethod
-    def with_dynamic_gap(extractor):
-        return DynamicProcessingTimeSessionWindows(extractor)
-
 
 class DynamicProcessingTimeSessionWindows(DynamicEventTimeSessionWindows):
     event_time = False
     processing_time = True
 
-    @staticmethod
-    def with_dynamic_gap(extractor):
-        return DynamicProcessingTimeSessionWindows(extractor)
+
+EventTimeSessionWindows.dynamic = DynamicEventTimeSessionWindows
+ProcessingTimeSessionWindows.dynamic = DynamicProcessingTimeSessionWindows
 
 
 class CountTumblingWindowAssigner(_Assigner):
