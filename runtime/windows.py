@@ -46,6 +46,7 @@ fire at the end. Results depend on when the job runs, on Flink too.
 from __future__ import annotations
 
 import time
+from enum import Enum
 
 __all__ = [
     "Duration",
@@ -56,6 +57,17 @@ __all__ = [
     "SlidingProcessingTimeWindows",
     "ProcessingTimeSessionWindows",
     "DynamicProcessingTimeSessionWindows",
+    "GlobalWindows",
+    "GlobalWindow",
+    "Trigger",
+    "TriggerResult",
+    "EventTimeTrigger",
+    "ContinuousEventTimeTrigger",
+    "ProcessingTimeTrigger",
+    "ContinuousProcessingTimeTrigger",
+    "PurgingTrigger",
+    "CountTrigger",
+    "NeverTrigger",
     "NO_TIMESTAMP",
     "MAX_WATERMARK",
     "with_timestamps",
@@ -359,6 +371,7 @@ class _Assigner(object):
     processing_time = False
     merging = False
     count = False
+    is_global = False
 
     def windows(self, value, timestamp, count):
         raise NotImplementedError
@@ -508,6 +521,41 @@ class CountSlidingWindowAssigner(_Assigner):
         return found
 
 
+class GlobalWindow(object):
+    """The one window of ``GlobalWindows``; ``max_timestamp()`` is Long.MAX_VALUE."""
+
+    @staticmethod
+    def get():
+        return GlobalWindow()
+
+    def max_timestamp(self):
+        return MAX_LONG_VALUE
+
+    def __eq__(self, other):
+        return isinstance(other, GlobalWindow)
+
+    def __hash__(self):
+        return 0
+
+    def __repr__(self):
+        return "GlobalWindow"
+
+
+class GlobalWindows(_Assigner):
+    """``GlobalWindows.create()``: every element of a key in one window, which only a trigger
+    fires (its default trigger, ``NeverTrigger``, never does)."""
+
+    event_time = False
+    is_global = True
+
+    @staticmethod
+    def create():
+        return GlobalWindows()
+
+    def windows(self, value, timestamp, count):
+        return [GlobalWindow()]
+
+
 class SessionWindowTimeGapExtractor(object):
     """``extract(element)``: the session gap of an element, in milliseconds."""
 
@@ -523,8 +571,9 @@ class _Context(Generic):
     """What ``ProcessWindowFunction.process`` gets as ``context`` (``Context[TimeWindow]`` in
     annotations: PyFlink's is generic)."""
 
-    def __init__(self, window):
+    def __init__(self, window, watermark=MAX_WATERMARK):
         self._window = window
+        self._watermark = watermark
 
     def window(self):
         return self._window
@@ -533,7 +582,7 @@ class _Context(Generic):
         return int(time.time() * 1000)
 
     def current_watermark(self):
-        return MAX_WATERMARK  # windows fire at the end of the bounded input
+        return self._watermark  # Long.MAX_VALUE when windows fire at the end of the bounded input
 
 
 class ProcessWindowFunction(Generic):
@@ -580,6 +629,20 @@ class Windows(object):
         self._timestamped = timestamped
         self._batch = batch
         self._late_data = False
+        self._trigger = None
+        self._lateness = 0
+
+    def trigger(self, trigger):
+        """``trigger(t)``: ``t`` decides when windows fire and purge instead of the assigner's
+        default trigger (each key's windows then run through ``_KeyOperator``)."""
+        self._trigger = trigger
+        return self
+
+    def allowed_lateness(self, time_ms):
+        """``allowed_lateness(ms)`` of a window with a trigger: no element is late on a bounded
+        input, but its windows' cleanup timers come ``ms`` later, and the trigger sees them."""
+        self._lateness = time_ms
+        return self
 
     def side_output_late_data(self, output_tag):
         """``side_output_late_data(tag)``: on a bounded input no element is late (the watermark
@@ -595,6 +658,8 @@ class Windows(object):
         get it before a partition's first key, with keyed state scoped to the key whose
         windows fire (state lives across windows, as Flink's keyed state does), and ``close``
         after the last; each key's windows fire in time order (Flink's timer order)."""
+        if self._trigger is not None or self._assigner.is_global:
+            return self._operate(emit, functions)
         assigner, keyed, timestamped, batch = self._assigner, self._keyed, self._timestamped, self._batch
         stream = self._stream if keyed else self._stream.map(lambda record: (None, record))
 
@@ -657,6 +722,42 @@ class Windows(object):
             results._f2s_tagged = (results.context.emptyRDD(), timestamped)
         return results
 
+    def _operate(self, emit, functions=()):
+        """``_fire`` for windows with a trigger (and ``GlobalWindows``): each key's elements go
+        through a ``_KeyOperator`` in stream order (BATCH mode: by timestamp), then the end of
+        the input. Results: (timestamp, result) pairs, plain results for count and global
+        windows over a stream without timestamps."""
+        assigner, timestamped, batch, lateness = self._assigner, self._timestamped, self._batch, self._lateness
+        trigger = self._trigger if self._trigger is not None else NeverTrigger()
+        stream = self._stream if self._keyed else self._stream.map(lambda record: (None, record))
+
+        def number(partition, records):
+            placed = [(key, record, int(time.time() * 1000)) for key, record in records]
+            ended = int(time.time() * 1000)  # when this partition's input ended
+            for n, (key, record, now) in enumerate(placed):
+                ts, value = record if timestamped else (NO_TIMESTAMP, record)
+                yield key, ((partition, n), ts, value, now, ended)
+
+        def run(kv):
+            key, items = kv
+            items = sorted(items, key=(lambda i: (i[1], i[0])) if batch else (lambda i: i[0]))
+            operator = _KeyOperator(assigner, trigger, emit, key, lateness, batch)
+            for count, (position, ts, value, now, _) in enumerate(items):
+                operator.element(position, ts, value, now, count)
+            return operator.end(max(i[4] for i in items))
+
+        grouped = stream.mapPartitionsWithIndex(number).groupByKey()
+        managed = [f for f in functions if hasattr(f, "open") or hasattr(f, "close")]
+        fired = grouped.mapPartitionsWithIndex(_with_lifecycle(managed, run)) if managed else grouped.flatMap(run)
+        ordered = fired.sortBy(lambda r: r[0], numPartitions=max(self._stream.getNumPartitions(), 1))
+        if not timestamped and (assigner.count or assigner.is_global):
+            results = ordered.map(lambda r: r[2])
+        else:
+            results = ordered.map(lambda r: (r[1], r[2]))
+        if self._late_data:
+            results._f2s_tagged = (results.context.emptyRDD(), timestamped)
+        return results
+
     # -- window functions (closures capture no RDD: only the function objects); ``fire``: what
     # runs ``emit(key, window, elements)`` instead of ``_fire`` (the unbounded stream's windows)
     def reduce(self, reduce_function, window_function=None, fire=None):
@@ -664,11 +765,11 @@ class Windows(object):
         reduce_function = getattr(reduce_function, "reduce", reduce_function)
         keyed = self._keyed
 
-        def emit(key, window, values):
+        def emit(key, window, values, watermark=MAX_WATERMARK):
             acc = values[0]
             for value in values[1:]:
                 acc = reduce_function(acc, value)
-            return [acc] if window_function is None else _call(window_function, keyed, key, window, [acc])
+            return [acc] if window_function is None else _call(window_function, keyed, key, window, [acc], watermark)
 
         return (fire or self._fire)(emit, (window_function,) if window_function is not None else ())
 
@@ -676,12 +777,12 @@ class Windows(object):
         """``WindowedStream.aggregate(AggregateFunction[, window_function])``."""
         keyed = self._keyed
 
-        def emit(key, window, values):
+        def emit(key, window, values, watermark=MAX_WATERMARK):
             acc = aggregate_function.create_accumulator()
             for value in values:
                 acc = aggregate_function.add(value, acc)
             result = aggregate_function.get_result(acc)
-            return [result] if window_function is None else _call(window_function, keyed, key, window, [result])
+            return [result] if window_function is None else _call(window_function, keyed, key, window, [result], watermark)
 
         return (fire or self._fire)(emit, (window_function,) if window_function is not None else ())
 
@@ -690,8 +791,8 @@ class Windows(object):
         elements)`` (all-windows: ``process(context, elements)``) returns an iterable."""
         keyed = self._keyed
 
-        def emit(key, window, values):
-            return _call(process_window_function, keyed, key, window, values)
+        def emit(key, window, values, watermark=MAX_WATERMARK):
+            return _call(process_window_function, keyed, key, window, values, watermark)
 
         return (fire or self._fire)(emit, (process_window_function,))
 
@@ -700,8 +801,8 @@ class Windows(object):
         (all-windows: ``apply(window, elements)``) returns an iterable."""
         keyed = self._keyed
 
-        def emit(key, window, values):
-            return _call(window_function, keyed, key, window, values)
+        def emit(key, window, values, watermark=MAX_WATERMARK):
+            return _call(window_function, keyed, key, window, values, watermark)
 
         return (fire or self._fire)(emit, (window_function,))
 
@@ -734,14 +835,512 @@ def _with_lifecycle(functions, windows_of):
     return run
 
 
-def _call(fn, keyed, key, window, elements):
+def _call(fn, keyed, key, window, elements, watermark=MAX_WATERMARK):
     """A window function on one window: ``ProcessWindowFunction.process`` or
-    ``WindowFunction.apply`` (their all-windows forms take no key); None counts as no result."""
+    ``WindowFunction.apply`` (their all-windows forms take no key); None counts as no result.
+    ``watermark``: what ``context.current_watermark()`` gives."""
     if hasattr(fn, "process"):
-        context = _Context(window)
+        context = _Context(window, watermark)
         out = fn.process(key, context, elements) if keyed else fn.process(context, elements)
     elif hasattr(fn, "apply"):
         out = fn.apply(key, window, elements) if keyed else fn.apply(window, elements)
     else:
         raise TypeError("%r is neither a ProcessWindowFunction nor a WindowFunction" % (fn,))
     return () if out is None else out
+
+
+# ---------------------------------------------------------------------------------------------
+# Triggers (PyFlink's pyflink.datastream.window triggers, which run in Python there too;
+# behaviour of Apache Flink 2.3, Apache License 2.0)
+
+
+class TriggerResult(Enum):
+    """What a trigger asks of its window: (fire the window function, purge the contents)."""
+
+    CONTINUE = (False, False)
+    FIRE_AND_PURGE = (True, True)
+    FIRE = (True, False)
+    PURGE = (False, True)
+
+    def is_fire(self):
+        return self.value[0]
+
+    def is_purge(self):
+        return self.value[1]
+
+
+class Trigger(Generic):
+    """Base of the triggers: ``on_element``, ``on_event_time``, ``on_processing_time`` return a
+    ``TriggerResult``; ``ctx`` registers and deletes timers of the window and gives state
+    scoped to the key and the window (``get_partitioned_state``)."""
+
+    class TriggerContext(Generic):
+        pass
+
+    class OnMergeContext(TriggerContext):
+        pass
+
+    def on_element(self, element, timestamp, window, ctx):
+        return TriggerResult.CONTINUE
+
+    def on_processing_time(self, time, window, ctx):
+        return TriggerResult.CONTINUE
+
+    def on_event_time(self, time, window, ctx):
+        return TriggerResult.CONTINUE
+
+    def can_merge(self):
+        return False
+
+    def on_merge(self, window, ctx):
+        pass
+
+    def clear(self, window, ctx):
+        pass
+
+
+class _Clock(Trigger):
+    """A trigger of one time domain: event time, or processing time when ``processing``."""
+
+    processing = False
+
+    def _now(self, ctx):
+        return ctx.get_current_processing_time() if self.processing else ctx.get_current_watermark()
+
+    def _register(self, ctx, time):
+        if self.processing:
+            ctx.register_processing_time_timer(time)
+        else:
+            ctx.register_event_time_timer(time)
+
+    def _delete(self, ctx, time):
+        if self.processing:
+            ctx.delete_processing_time_timer(time)
+        else:
+            ctx.delete_event_time_timer(time)
+
+    def on_event_time(self, time, window, ctx):
+        return TriggerResult.CONTINUE if self.processing else self._on_timer(time, window, ctx)
+
+    def on_processing_time(self, time, window, ctx):
+        return self._on_timer(time, window, ctx) if self.processing else TriggerResult.CONTINUE
+
+    def can_merge(self):
+        return True
+
+
+class _WindowEnd(_Clock):
+    """Fires when the watermark (the clock) passes the window's end: the event-time
+    (processing-time) assigners' default trigger."""
+
+    @classmethod
+    def create(cls):
+        return cls()
+
+    def on_element(self, element, timestamp, window, ctx):
+        if not self.processing and window.max_timestamp() <= ctx.get_current_watermark():
+            return TriggerResult.FIRE
+        self._register(ctx, window.max_timestamp())
+        return TriggerResult.CONTINUE
+
+    def _on_timer(self, time, window, ctx):
+        return TriggerResult.FIRE if self.processing or time == window.max_timestamp() else TriggerResult.CONTINUE
+
+    def on_merge(self, window, ctx):
+        if window.max_timestamp() > self._now(ctx):
+            self._register(ctx, window.max_timestamp())
+
+    def clear(self, window, ctx):
+        self._delete(ctx, window.max_timestamp())
+
+
+class EventTimeTrigger(_WindowEnd):
+    pass
+
+
+class ProcessingTimeTrigger(_WindowEnd):
+    processing = True
+
+
+def _earliest(a, b):
+    return min(a, b)
+
+
+class _Continuous(_Clock):
+    """Fires every ``interval`` ms of event time (or processing time), from the interval of the
+    first element, and at the window's end (event time)."""
+
+    def __init__(self, interval):
+        from flink2spark.runtime.process import ReducingStateDescriptor
+
+        self.interval = interval
+        self.state_desc = ReducingStateDescriptor("fire-time", _earliest)
+
+    @classmethod
+    def of(cls, interval):
+        return cls(interval.to_milliseconds())
+
+    def _next(self, time, window, ctx, state):
+        fire = min(time + self.interval, window.max_timestamp())
+        state.add(fire)
+        self._register(ctx, fire)
+
+    def on_element(self, element, timestamp, window, ctx):
+        if not self.processing:
+            if window.max_timestamp() <= ctx.get_current_watermark():
+                return TriggerResult.FIRE
+            ctx.register_event_time_timer(window.max_timestamp())
+        else:
+            timestamp = ctx.get_current_processing_time()
+        state = ctx.get_partitioned_state(self.state_desc)
+        if state.get() is None:
+            self._next(timestamp - (timestamp % self.interval), window, ctx, state)
+        return TriggerResult.CONTINUE
+
+    def _on_timer(self, time, window, ctx):
+        if not self.processing and time == window.max_timestamp():
+            return TriggerResult.FIRE
+        state = ctx.get_partitioned_state(self.state_desc)
+        if state.get() is not None and state.get() == time:
+            state.clear()
+            self._next(time, window, ctx, state)
+            return TriggerResult.FIRE
+        return TriggerResult.CONTINUE
+
+    def on_merge(self, window, ctx):
+        ctx.merge_partitioned_state(self.state_desc)
+        fire = ctx.get_partitioned_state(self.state_desc).get()
+        if fire is not None:
+            self._register(ctx, fire)
+
+    def clear(self, window, ctx):
+        state = ctx.get_partitioned_state(self.state_desc)
+        fire = state.get()
+        if fire is not None:
+            self._delete(ctx, fire)
+            state.clear()
+
+
+class ContinuousEventTimeTrigger(_Continuous):
+    pass
+
+
+class ContinuousProcessingTimeTrigger(_Continuous):
+    processing = True
+
+
+class PurgingTrigger(Trigger):
+    """``PurgingTrigger.of(trigger)``: purges the window whenever ``trigger`` fires."""
+
+    def __init__(self, nested_trigger):
+        self.nested_trigger = nested_trigger
+
+    @staticmethod
+    def of(nested_trigger):
+        return PurgingTrigger(nested_trigger)
+
+    @staticmethod
+    def _purging(result):
+        return TriggerResult.FIRE_AND_PURGE if result.is_fire() else result
+
+    def on_element(self, element, timestamp, window, ctx):
+        return self._purging(self.nested_trigger.on_element(element, timestamp, window, ctx))
+
+    def on_event_time(self, time, window, ctx):
+        return self._purging(self.nested_trigger.on_event_time(time, window, ctx))
+
+    def on_processing_time(self, time, window, ctx):
+        return self._purging(self.nested_trigger.on_processing_time(time, window, ctx))
+
+    def can_merge(self):
+        return self.nested_trigger.can_merge()
+
+    def on_merge(self, window, ctx):
+        self.nested_trigger.on_merge(window, ctx)
+
+    def clear(self, window, ctx):
+        self.nested_trigger.clear(window, ctx)
+
+
+def _add(a, b):
+    return a + b
+
+
+class CountTrigger(Trigger):
+    """``CountTrigger.of(n)``: fires (without purging) each time the window got ``n`` more elements."""
+
+    def __init__(self, window_size):
+        from flink2spark.runtime.process import ReducingStateDescriptor
+
+        self._window_size = window_size
+        self._count_state_descriptor = ReducingStateDescriptor("count", _add)
+
+    @staticmethod
+    def of(window_size):
+        return CountTrigger(window_size)
+
+    def on_element(self, element, timestamp, window, ctx):
+        count = ctx.get_partitioned_state(self._count_state_descriptor)
+        count.add(1)
+        if count.get() >= self._window_size:
+            count.clear()
+            return TriggerResult.FIRE
+        return TriggerResult.CONTINUE
+
+    def can_merge(self):
+        return True
+
+    def on_merge(self, window, ctx):
+        ctx.merge_partitioned_state(self._count_state_descriptor)
+
+    def clear(self, window, ctx):
+        ctx.get_partitioned_state(self._count_state_descriptor).clear()
+
+
+class NeverTrigger(Trigger):
+    """Never fires: ``GlobalWindows``' default trigger."""
+
+
+class _TriggerContext(object):
+    """What a trigger gets as ``ctx``: the operator's clocks and timers for ``window``, and state
+    scoped to the key and ``window`` (``merged_windows`` while windows merge)."""
+
+    def __init__(self, operator):
+        self._operator = operator
+        self._window = None
+        self.merged_windows = None
+
+    @property
+    def window(self):
+        return self._window
+
+    @window.setter
+    def window(self, window):
+        self._window = window
+        self._operator.store.key = window
+
+    def get_current_processing_time(self):
+        return self._operator.now
+
+    def get_current_watermark(self):
+        return self._operator.watermark
+
+    def get_metric_group(self):
+        from flink2spark.runtime.datastream import RuntimeContext
+
+        return RuntimeContext().get_metrics_group()
+
+    def register_event_time_timer(self, time):
+        self._operator.timer(True, time, self._window, True)
+
+    def register_processing_time_timer(self, time):
+        self._operator.timer(False, time, self._window, True)
+
+    def delete_event_time_timer(self, time):
+        self._operator.timer(True, time, self._window, False)
+
+    def delete_processing_time_timer(self, time):
+        self._operator.timer(False, time, self._window, False)
+
+    def get_partitioned_state(self, state_descriptor):
+        from flink2spark.runtime.process import _STATES
+
+        self._operator.store.key = self._window
+        return _STATES[state_descriptor.kind](self._operator.store, state_descriptor)
+
+    def merge_partitioned_state(self, state_descriptor):
+        if not self.merged_windows:
+            return
+        kind = state_descriptor.kind
+        if kind not in ("reducing", "aggregating", "list"):
+            raise Exception("The given state descriptor does not refer to a mergeable state (MergingState)")
+        table = self._operator.store.table(state_descriptor.name)
+        merged = None
+        for source in list(self.merged_windows) + [self._window]:
+            if source not in table:
+                continue
+            value = table.pop(source)
+            if merged is None:
+                merged = value
+            elif kind == "reducing":
+                merged = state_descriptor.reduce(merged, value)
+            elif kind == "aggregating":
+                merged = state_descriptor.agg_function.merge(merged, value)
+            else:
+                merged = list(merged) + list(value)
+        if merged is not None:
+            table[self._window] = merged
+
+
+_MAX_END_TIMERS = 1_000_000  # timers that keep registering timers never end on Flink either
+
+
+class _KeyOperator(object):
+    """One key's window operator on a bounded input, as PyFlink's Python ``WindowOperator`` runs
+    it with a trigger: elements in stream order with the watermark ``Long.MIN_VALUE``, each
+    added to its windows (sessions merge as ``MergingWindowSet`` merges them) and shown to the
+    trigger; then the end of the input. There (STREAMING mode) pending processing-time timers
+    are dropped and the watermark becomes ``Long.MAX_VALUE``: the event-time timers fire in
+    rounds, as on Flink 2.3, where the timers a round registers or deletes count only from the
+    next round (they go through the Python worker while Java fires the round: seen with a
+    trigger that chains timers). A window fires with its contents in arrival order; results
+    carry the timestamp of the element (or timer) that fired them."""
+
+    def __init__(self, assigner, trigger, emit, key, lateness=0, batch=False):
+        from flink2spark.runtime.process import _Store
+
+        self.assigner, self.trigger, self.emit, self.key, self.lateness = assigner, trigger, emit, key, lateness
+        self.batch = batch  # BATCH mode: processing-time timers fire at the end of the key
+        self.store = _Store()  # the trigger's state, by window
+        self.contents = {}  # state window -> [(position, value)]
+        self.mapping = {} if assigner.merging else None  # merging: window -> its state window
+        self.timers = {True: {}, False: {}}  # event time?: {(time, window): registration number}
+        self.registered = 0
+        self.watermark = MIN_WATERMARK
+        self.now = int(time.time() * 1000)
+        self.ctx = _TriggerContext(self)
+        self.out = []  # (order, timestamp, result)
+
+    # -- timers and windows ----------------------------------------------------------------
+    def timer(self, event, at, window, register):
+        timers = self.timers[event]
+        if register:
+            self.registered += 1
+            timers.setdefault((at, window), self.registered)
+        else:
+            timers.pop((at, window), None)
+
+    def _cleanup_time(self, window):
+        if self.assigner.event_time:
+            at = window.max_timestamp() + self.lateness
+            return at if at >= window.max_timestamp() and at <= MAX_LONG_VALUE else MAX_LONG_VALUE
+        return window.max_timestamp()
+
+    def _cleanup_timer(self, window, register):
+        at = self._cleanup_time(window)
+        if at != MAX_LONG_VALUE:
+            self.ctx.window = window
+            self.timer(self.assigner.event_time, at, window, register)
+
+    def _late(self, window):
+        return self.assigner.event_time and self._cleanup_time(window) <= self.watermark
+
+    def _add_window(self, new_window):
+        """``MergingWindowSet.add_window``: the window ``new_window`` ends up in."""
+        windows = sorted(list(self.mapping) + [new_window], key=lambda w: (w.start, w.end))
+        groups, current = [], None
+        for candidate in windows:
+            if current is not None and current[0].intersects(candidate):
+                current[0] = current[0].cover(candidate)
+                current[1].append(candidate)
+            else:
+                current = [candidate, [candidate]]
+                groups.append(current)
+        result, merged_new = new_window, False
+        merges = [g for g in groups if len(g[1]) > 1]  # (merge result, the windows it covers)
+        for merge_result, members in merges:
+            if new_window in members:
+                merged_new = True
+                members.remove(new_window)
+                result = merge_result
+            state_window = self.mapping[members[0]]
+            state_windows = [self.mapping.pop(w) for w in members if w in self.mapping]
+            self.mapping[merge_result] = state_window
+            state_windows.remove(state_window)
+            if merge_result not in members or len(members) != 1:
+                self._merge(merge_result, members, state_window, state_windows)
+        if not merges or (result == new_window and not merged_new):
+            self.mapping[result] = result
+        return result
+
+    def _merge(self, merge_result, merged_windows, state_window, merged_state_windows):
+        self.ctx.window = merge_result
+        self.ctx.merged_windows = merged_windows
+        self.trigger.on_merge(merge_result, self.ctx)
+        self.ctx.merged_windows = None
+        for window in merged_windows:
+            self.ctx.window = window
+            self.trigger.clear(window, self.ctx)
+            self._cleanup_timer(window, False)
+        target = self.contents.setdefault(state_window, [])
+        for other in merged_state_windows:
+            target.extend(self.contents.pop(other, []))
+
+    def _fire(self, window, state_window, result, order, timestamp):
+        if result.is_fire():
+            contents = self.contents.get(state_window)
+            if contents:
+                values = [v for _, v in sorted(contents, key=lambda c: c[0])]
+                for n, out in enumerate(self.emit(self.key, window, values, self.watermark)):
+                    self.out.append((order + (n,), timestamp, out))
+        if result.is_purge():
+            self.contents.pop(state_window, None)
+
+    # -- elements and timers ---------------------------------------------------------------
+    def element(self, position, timestamp, value, now, count):
+        self.now = now
+        if not self.batch:
+            self._processing_timers(now, position)
+        assigned = self.assigner.windows(value, now if self.assigner.processing_time else timestamp, count)
+        for i, window in enumerate(assigned):
+            if self.mapping is not None:
+                actual = self._add_window(window)
+                if self._late(actual):
+                    self.mapping.pop(actual, None)
+                    continue
+                state_window = self.mapping[actual]
+            else:
+                if self._late(window):
+                    continue
+                actual = state_window = window
+            self.contents.setdefault(state_window, []).append((position, value))
+            self.ctx.window = actual
+            result = self.trigger.on_element(value, timestamp, actual, self.ctx)
+            self._fire(actual, state_window, result, (0, position, i), timestamp)
+            self._cleanup_timer(actual, True)
+
+    def _on_timer(self, event, at, window, order):
+        self.ctx.window = window
+        if self.mapping is not None:
+            state_window = self.mapping.get(window)
+            if state_window is None:
+                return  # the window was merged away or cleared
+        else:
+            state_window = window
+        result = self.trigger.on_event_time(at, window, self.ctx) if event else self.trigger.on_processing_time(at, window, self.ctx)
+        self._fire(window, state_window, result, order, at)
+        if self.assigner.event_time == event and at == self._cleanup_time(window):
+            self.contents.pop(state_window, None)
+            self.ctx.window = window
+            self.trigger.clear(window, self.ctx)
+            if self.mapping is not None:
+                self.mapping.pop(window, None)
+
+    def _processing_timers(self, now, position):
+        """Processing-time timers the clock passed, each when it comes due (Flink's timer thread)."""
+        timers = self.timers[False]
+        while timers:
+            (at, window), number = min(timers.items(), key=lambda t: (t[0][0], t[1]))
+            if at > now:
+                return
+            del timers[(at, window)]
+            self._on_timer(False, at, window, (0, position, -1, number))
+
+    def end(self, ended):
+        """The end of the input (``ended``: the processing time it ended)."""
+        batch = self.batch
+        if not batch:
+            self._processing_timers(ended, (MAX_LONG_VALUE,))
+            self.timers[False].clear()  # STREAMING: Flink drops the pending processing-time timers
+        self.watermark = MAX_LONG_VALUE
+        fired = 0
+        while self.timers[True] or (batch and self.timers[False]):
+            event = bool(self.timers[True])
+            round_ = sorted(self.timers[event].items(), key=lambda t: (t[0][0], t[1]))
+            self.timers[event] = {}
+            for (at, window), number in round_:
+                fired += 1
+                if fired > _MAX_END_TIMERS:
+                    raise RuntimeError("window triggers keep registering timers at the end of the input (on Flink the job never ends)")
+                self._on_timer(event, at, window, (1, at, number))
+        return self.out

@@ -131,3 +131,125 @@ def test_processing_time_windows_fire_only_when_the_clock_has_passed_them(sc):
         W.TimeWindow(10000, 20000),
         W.TimeWindow(5000, 15000),
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Triggers. Expected values worked out by hand from Flink's WindowOperator and trigger code,
+# and seen on Flink 2.3 (probes with the same elements, STREAMING mode, parallelism 1).
+
+_EVENTS = [("a", 1000, 1), ("b", 1500, 5), ("a", 3500, 2), ("a", 4200, 9), ("b", 6100, 3), ("a", 7000, 4),
+           ("a", 12000, 6), ("b", 12500, 8), ("a", 13000, 1), ("a", 19000, 7), ("b", 13100, 2)]
+
+
+def _keyed_events(sc):
+    stamped = W.with_timestamps(sc.parallelize(_EVENTS, 2), lambda value, record_timestamp: value[1])
+    return W.keyed(stamped, lambda e: e[0])
+
+
+def _contents():
+    """A ProcessWindowFunction: (key, window start or None, values, watermark it saw)."""
+
+    class Contents:
+        def process(self, key, context, elements):
+            yield key, getattr(context.window(), "start", None), [e[2] for e in elements], context.current_watermark()
+
+    return Contents()
+
+
+def test_count_trigger_on_global_windows_fires_without_purging(sc):
+    windows = W.Windows(_keyed_events(sc), W.GlobalWindows.create(), timestamped=True).trigger(W.CountTrigger.of(3))
+    got = windows.process(_contents()).collect()
+    # a's 3rd and 6th element fire the window with all it holds; b has 4 elements: one firing
+    assert sorted(got) == sorted([
+        (4200, ("a", None, [1, 2, 9], W.MIN_WATERMARK)),
+        (13000, ("a", None, [1, 2, 9, 4, 6, 1], W.MIN_WATERMARK)),
+        (12500, ("b", None, [5, 3, 8], W.MIN_WATERMARK)),
+    ])
+    # without a trigger GlobalWindows never fire (NeverTrigger)
+    assert W.Windows(_keyed_events(sc), W.GlobalWindows.create(), timestamped=True).reduce(lambda x, y: x).collect() == []
+
+
+def test_purging_count_trigger_on_count_windows(sc):
+    windows = W.Windows(_keyed_events(sc), W.CountTumblingWindowAssigner.of(3), timestamped=True)
+    got = windows.trigger(W.PurgingTrigger.of(W.CountTrigger.of(2))).process(_contents()).collect()
+    # a: window 0 gets 1, 2 (fire, purge) then 9; window 1 gets 4, 6 (fire) then 1; b: 5, 3 fire
+    assert sorted(v[2] for _, v in got) == [[1, 2], [4, 6], [5, 3]]
+
+
+def test_session_windows_merge_the_trigger_state(sc):
+    windows = W.Windows(_keyed_events(sc), W.EventTimeSessionWindows.with_gap(W.Time.seconds(3)), timestamped=True)
+    got = windows.trigger(W.CountTrigger.of(2)).process(_contents()).collect()
+    # a: 1000 and 3500 merge into one session: the merged count reaches 2 (fire [1, 2]), 4200 and
+    # 7000 extend it (fire [1, 2, 9, 4]); 12000/13000 a new session; 19000 alone never fires
+    assert sorted((v[0], v[1], v[2]) for _, v in got) == [
+        ("a", 1000, [1, 2]), ("a", 1000, [1, 2, 9, 4]), ("a", 12000, [6, 1]), ("b", 12500, [8, 2])]
+
+
+def test_continuous_event_time_trigger_fires_once_per_round_at_the_end(sc):
+    windows = W.Windows(_keyed_events(sc), W.TumblingEventTimeWindows.of(W.Time.seconds(10)), timestamped=True)
+    got = windows.trigger(W.ContinuousEventTimeTrigger.of(W.Time.seconds(3))).process(_contents()).collect()
+    # each window registered its first interval timer and its end timer while the input ran; at the
+    # end both fire (watermark MAX); the next interval timer, registered then, is deleted by the
+    # window's cleanup in the same round: two firings per window, as on Flink 2.3
+    by_window = {}
+    for ts, (key, start, values, watermark) in got:
+        assert watermark == W.MAX_WATERMARK
+        by_window.setdefault((key, start), []).append((ts, values))
+    assert by_window == {
+        ("a", 0): [(3000, [1, 2, 9, 4]), (9999, [1, 2, 9, 4])],
+        ("a", 10000): [(15000, [6, 1, 7]), (19999, [6, 1, 7])],
+        ("b", 0): [(3000, [5, 3]), (9999, [5, 3])],
+        ("b", 10000): [(15000, [8, 2]), (19999, [8, 2])],
+    }
+
+
+def test_timers_registered_at_the_end_fire_in_later_rounds():
+    """Flink 2.3 fires the timers pending at the final watermark in one round; those that round
+    registers fire in the next (a deletion in the round does not stop a timer of the same round)."""
+
+    class Chain(W.Trigger):
+        def on_element(self, element, timestamp, window, ctx):
+            seen = ctx.get_partitioned_state(f2s.ValueStateDescriptor("seen"))
+            if not seen.value():
+                seen.update(True)
+                for delay in (1000, 1500, 1700):
+                    ctx.register_event_time_timer(timestamp + delay)
+            return W.TriggerResult.CONTINUE
+
+        def on_event_time(self, time, window, ctx):
+            if time % 1000 == 500:
+                ctx.delete_event_time_timer(time + 200)
+            elif time < 5000:
+                ctx.register_event_time_timer(time + 1000)
+            return W.TriggerResult.FIRE
+
+    operator = W._KeyOperator(W.GlobalWindows.create(), Chain(), lambda key, window, values, watermark: [sum(values)], "a")
+    operator.element((0, 0), 1000, 1, 0, 0)
+    operator.element((0, 1), 1200, 2, 0, 1)
+    fired = [ts for _, ts, _ in operator.end(0)]
+    # round 1: 2000 (adds 3000), 2500 (deletes 2700: too late), 2700 (adds 3700); round 2: 3000, 3700;
+    # round 3: 4000, 4700; round 4: 5000, 5700 (nothing more): 9 firings, as Flink printed
+    assert fired == [2000, 2500, 2700, 3000, 3700, 4000, 4700, 5000, 5700]
+
+
+def test_custom_trigger_with_state_purges_and_fires_at_timers(sc):
+    class Big(W.Trigger):
+        def on_element(self, element, timestamp, window, ctx):
+            if element[2] >= 8:
+                return W.TriggerResult.FIRE_AND_PURGE
+            ctx.register_event_time_timer(window.max_timestamp() - 500)
+            return W.TriggerResult.CONTINUE
+
+        def on_event_time(self, time, window, ctx):
+            return W.TriggerResult.FIRE if time == window.max_timestamp() - 500 else W.TriggerResult.CONTINUE
+
+    windows = W.Windows(_keyed_events(sc), W.TumblingEventTimeWindows.of(W.Time.seconds(10)), timestamped=True)
+    got = sorted(windows.trigger(Big()).process(_contents()).collect())
+    assert got == [
+        (4200, ("a", 0, [1, 2, 9], W.MIN_WATERMARK)),  # 9 fires and purges at once
+        (9499, ("a", 0, [4], W.MAX_WATERMARK)),
+        (9499, ("b", 0, [5, 3], W.MAX_WATERMARK)),
+        (12500, ("b", 10000, [8], W.MIN_WATERMARK)),
+        (19499, ("a", 10000, [6, 1, 7], W.MAX_WATERMARK)),
+        (19499, ("b", 10000, [2], W.MAX_WATERMARK)),
+    ]
