@@ -1056,6 +1056,17 @@ from flink2spark.runtime.windows import (  # noqa: E402,F401
     CountWindow,
     ProcessWindowFunction,
     ProcessAllWindowFunction,
+    GlobalWindows,
+    GlobalWindow,
+    Trigger,
+    TriggerResult,
+    EventTimeTrigger,
+    ContinuousEventTimeTrigger,
+    ProcessingTimeTrigger,
+    ContinuousProcessingTimeTrigger,
+    PurgingTrigger,
+    CountTrigger,
+    NeverTrigger,
 )
 
 # Process functions, keyed state, timers, side outputs and connected streams live in their own

@@ -82,17 +82,17 @@ def test_helper_functions_across_statements():
 def test_pyflink_construct_without_rule_is_marked_and_kept():
     src = (
         "from pyflink.datastream import StreamExecutionEnvironment\n"
-        "from pyflink.datastream.window import GlobalWindows\n\n"
+        "from pyflink.datastream.window import MergingWindowAssigner\n\n"
         "env = StreamExecutionEnvironment.get_execution_environment()\n"
-        "env.from_collection([1, 2]).key_by(lambda x: x).window(GlobalWindows.create()).reduce(lambda a, b: a + b)\n"
-        "IS_WINDOW = GlobalWindows\n"
+        "env.from_collection([1, 2]).key_by(lambda x: x).window(MergingWindowAssigner.create()).reduce(lambda a, b: a + b)\n"
+        "IS_WINDOW = MergingWindowAssigner\n"
     )
     result = convert(src)
     assert result.status == "partial"
     todos = [m for m in result.markers if m.severity == "todo"]
     assert todos[0].code == "F2S208" and all(m.code in ("F2S200", "F2S220") for m in todos[1:]), result.markers
-    assert any("GlobalWindows.create()): this window assigner is not converted" in m.message for m in todos)
-    assert "window(GlobalWindows.create())" in result.output and "DataSet" not in result.output
+    assert any("MergingWindowAssigner.create()): this window assigner is not converted" in m.message for m in todos)
+    assert "window(MergingWindowAssigner.create())" in result.output and "DataSet" not in result.output
     lines = result.output.splitlines()
     for i, line in enumerate(lines):
         if line.startswith(("from pyflink", "import pyflink")):

@@ -701,3 +701,79 @@ def test_async_io_on_a_table_api_stream_belongs_to_the_table_api_part():
     table = [m for m in result.markers if m.code == "F2S210"]
     assert [m.line for m in table] == [9, 10]  # the async call and the sink of its result
     assert not {"F2S200", "F2S209"} & set(codes(result))
+
+
+_TRIGGER_HEAD = (
+    "from pyflink.common import Time\n"
+    "from pyflink.datastream.window import CountTrigger, GlobalWindows, PurgingTrigger, Trigger, TriggerResult\n"
+    "from pyflink.datastream.window import TumblingEventTimeWindows\n" + HEAD
+)
+_STAMPED = (
+    "from pyflink.common import WatermarkStrategy\n"
+    "from pyflink.common.watermark_strategy import TimestampAssigner\n\n\n"
+    "class At(TimestampAssigner):\n"
+    "    def extract_timestamp(self, value, record_timestamp):\n"
+    "        return value[1]\n\n\n"
+    "events = env.from_collection([('a', 1000)]).assign_timestamps_and_watermarks(\n"
+    "    WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())\n"
+    ")\n"
+)
+
+
+def test_triggers_convert_on_bounded_streams():
+    result = convert(
+        "env.from_collection([1, 2, 3]).key_by(lambda x: x % 2).window(GlobalWindows.create())"
+        ".trigger(PurgingTrigger.of(CountTrigger.of(2))).reduce(lambda a, b: a + b).print()\n",
+        head=_TRIGGER_HEAD,
+    )
+    assert codes(result) == []
+    assert ".trigger(f2s.PurgingTrigger.of(f2s.CountTrigger.of(2)))" in result.output
+    assert "f2s.GlobalWindows.create()" in result.output and ".reduce(lambda a, b: a + b)" in result.output
+    # GlobalWindows without a trigger never fire, on Flink too: converted as they are
+    plain = convert("env.from_collection([1]).key_by(lambda x: x).window(GlobalWindows.create()).reduce(max).print()\n", head=_TRIGGER_HEAD)
+    assert codes(plain) == [] and "f2s.GlobalWindows.create()" in plain.output
+
+
+def test_user_trigger_class_keeps_its_methods_on_the_shim_base():
+    trigger = (
+        "class Big(Trigger):\n"
+        "    def on_element(self, element, timestamp, window, ctx):\n"
+        "        return TriggerResult.FIRE_AND_PURGE if element[0] > 5 else TriggerResult.CONTINUE\n\n\n"
+    )
+    result = convert(trigger + _STAMPED + "events.key_by(lambda e: e[0]).window(TumblingEventTimeWindows.of(Time.seconds(5))).trigger(Big()).process(Fn()).print()\n", head=_TRIGGER_HEAD)
+    assert "class Big(f2s.Trigger):" in result.output and "f2s.TriggerResult.FIRE_AND_PURGE" in result.output
+    assert ".trigger(Big())" in result.output and "pyflink" not in result.output
+
+
+def test_allowed_lateness_is_kept_only_beside_a_trigger():
+    window = "events.key_by(lambda e: e[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))"
+    after = convert(_STAMPED + window + ".allowed_lateness(2000).trigger(CountTrigger.of(2)).reduce(max).print()\n", head=_TRIGGER_HEAD)
+    before = convert(_STAMPED + window + ".trigger(CountTrigger.of(2)).allowed_lateness(2000).reduce(max).print()\n", head=_TRIGGER_HEAD)
+    for result in (after, before):
+        assert ".allowed_lateness(2000)" in result.output and "F2S222" not in codes(result, "note"), result.output
+    alone = convert(_STAMPED + window + ".allowed_lateness(2000).reduce(max).print()\n", head=_TRIGGER_HEAD)
+    assert ".allowed_lateness(" not in alone.output and "F2S222" in codes(alone, "note")
+
+
+def test_triggers_in_batch_mode_on_unbounded_streams_and_evictors_stay_with_todos():
+    batch = convert(
+        "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+        "env.from_collection([1]).key_by(lambda x: x).window(GlobalWindows.create()).trigger(CountTrigger.of(2)).reduce(max).print()\n",
+        head=_TRIGGER_HEAD,
+    )
+    assert any("trigger() in BATCH mode is not converted" in m.message for m in batch.markers)
+    assert ".window(f2s.GlobalWindows.create())\n    .trigger(f2s.CountTrigger.of(2))" in batch.output  # left as it was
+    evictor = convert(
+        "env.from_collection([1]).key_by(lambda x: x).window(GlobalWindows.create()).evictor(None).reduce(max).print()\n",
+        head=_TRIGGER_HEAD,
+    )
+    assert any("PyFlink's windowed streams have no evictor()" in m.message for m in evictor.markers)
+    kafka = convert(
+        "from pyflink.common.serialization import SimpleStringSchema\n"
+        "from pyflink.datastream.connectors.kafka import FlinkKafkaConsumer\n"
+        "source = FlinkKafkaConsumer('t', SimpleStringSchema(), {'bootstrap.servers': 'k:9092'})\n"
+        "env.add_source(source).key_by(lambda x: x).window(GlobalWindows.create()).trigger(CountTrigger.of(2)).reduce(max).print()\n",
+        head=_TRIGGER_HEAD,
+    )
+    assert codes(kafka) and "Windows(" not in kafka.output and "f2s_stream.windows" not in kafka.output
+    assert ".window(f2s.GlobalWindows.create()).trigger(" in kafka.output  # left as it was

@@ -794,6 +794,15 @@ NAME_MAP.update(
             for m in ("pyflink.datastream.functions", "pyflink.datastream")
             for name in ("ProcessWindowFunction", "ProcessAllWindowFunction")
         },
+        # triggers (rules/pyflink/window_functions.py): the shim's, and the base of the user's
+        **{
+            f"pyflink.datastream.window.{name}": ("flink2spark.runtime.datastream", name)
+            for name in (
+                "GlobalWindows", "GlobalWindow", "Trigger", "TriggerResult", "EventTimeTrigger", "ContinuousEventTimeTrigger",
+                "ProcessingTimeTrigger", "ContinuousProcessingTimeTrigger", "PurgingTrigger", "CountTrigger", "NeverTrigger",
+            )
+        },
+        **{f"pyflink.datastream.{name}": ("flink2spark.runtime.datastream", name) for name in ("GlobalWindow", "Trigger", "TriggerResult")},
     }
 )
 # Process functions, state, timers, side outputs, connected streams (runtime/process.py,

@@ -126,6 +126,32 @@ def windowed_by(resolver, windowed: cst.BaseExpression, depth: int = 0) -> Optio
     return None
 
 
+def sets_trigger(resolver, call: cst.Call) -> bool:
+    """Whether the window chain of ``call`` (original: ``window(...)``, ``allowed_lateness(...)``...)
+    sets a ``trigger``, before it (through names) or after it in the same expression."""
+    settings = ("trigger", "allowed_lateness", "side_output_late_data", "evictor")
+    expr = call
+    for _ in range(20):
+        expr = followed(resolver, expr)
+        if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)) or expr.func.attr.value not in settings:
+            break
+        if expr.func.attr.value == "trigger":
+            return True
+        expr = expr.func.value
+    node: cst.CSTNode = call
+    for _ in range(20):
+        parent = resolver.parent(node)
+        if not (isinstance(parent, cst.Attribute) and parent.value is node):
+            return False
+        outer = resolver.parent(parent)
+        if not (isinstance(outer, cst.Call) and outer.func is parent and parent.attr.value in settings):
+            return False
+        if parent.attr.value == "trigger":
+            return True
+        node = outer
+    return False
+
+
 def time_window(resolver, windowed: cst.BaseExpression) -> bool:
     """Whether a windowed stream expression windows by time (its results then carry the
     window's ``max_timestamp()``)."""

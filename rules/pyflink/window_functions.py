@@ -22,8 +22,15 @@ values inside Flink and are dropped.
 
 ``allowed_lateness(ms)`` changes nothing when no element is late, which is what happens on
 these bounded inputs (NOTE F2S222); for the same reason the stream ``side_output_late_data(tag)``
-makes (``get_side_output(tag)`` of the results) is empty (NOTE F2S222). ``trigger`` and
-``evictor`` are left with a TODO.
+makes (``get_side_output(tag)`` of the results) is empty (NOTE F2S222).
+
+``trigger(t)`` -> ``Windows.trigger(t)``: the shim's triggers (``EventTimeTrigger``,
+``ContinuousEventTimeTrigger``, ``ProcessingTimeTrigger``, ``ContinuousProcessingTimeTrigger``,
+``CountTrigger``, ``PurgingTrigger``, ``NeverTrigger``) and the user's ``Trigger`` classes run
+per key as PyFlink's window operator runs them (state scoped to the window, timers, merging),
+exact on bounded input; ``allowed_lateness`` is then kept (it moves the cleanup timers the
+trigger sees). TODO in BATCH mode (Flink 2.3 misbehaves there) and on unbounded streams.
+``evictor`` does not exist in PyFlink (the program fails on Flink): TODO.
 
 Session windows merge: Flink merges the windows' states in its own order (and merges
 ``AggregateFunction`` accumulators with ``merge()``), the shim hands a merged session's
@@ -33,9 +40,9 @@ elements in arrival order to one accumulator: a NOTE (F2S223) says so.
 import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
-from flink2spark.rules.pyflink._common import followed, program, spark_program
+from flink2spark.rules.pyflink._common import followed, program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._process import context_problem
-from flink2spark.rules.pyflink._time import SESSION_WINDOWS, windowed_by
+from flink2spark.rules.pyflink._time import SESSION_WINDOWS, sets_trigger, windowed_by
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -44,6 +51,10 @@ from flink2spark.transpiler.registry import Example, Rule
 FUNCTIONS = ("reduce", "aggregate", "process", "apply")
 SETTINGS = ("allowed_lateness", "side_output_late_data", "trigger", "evictor")
 WINDOWS = ("window", "window_all", "count_window", *SETTINGS)  # PyFlink calls left as they were
+BATCH_TRIGGER = (
+    "trigger() in BATCH mode is not converted: on Flink 2.3 a BATCH job with window triggers fired windows"
+    " without elements they had been given, and did not finish (seen); run it in STREAMING mode or port it by hand"
+)
 
 rule = Rule(
     __name__,
@@ -80,6 +91,25 @@ rule = Rule(
                 shim=True,
             ),
         ),
+        Example(  # a trigger: the shim's triggers run per key as PyFlink's window operator runs them
+            program(
+                "batches = env.from_collection([1, 2, 3]).key_by(lambda x: x % 2).window(GlobalWindows.create()).trigger(\n"
+                "    PurgingTrigger.of(CountTrigger.of(2))\n"
+                ").reduce(lambda a, b: a + b)\n",
+                imports="from pyflink.datastream.window import CountTrigger, GlobalWindows, PurgingTrigger\n",
+            ),
+            spark_program(
+                "batches = (\n"
+                "    f2s.windows.Windows(\n"
+                "        env.sparkContext.parallelize([1, 2, 3]).keyBy(lambda x: x % 2),\n"
+                "        f2s.GlobalWindows.create(),\n"
+                "    )\n"
+                "    .trigger(f2s.PurgingTrigger.of(f2s.CountTrigger.of(2)))\n"
+                "    .reduce(lambda a, b: a + b)\n"
+                ")\n",
+                shim=True,
+            ),
+        ),
     ],
     noop=["import pandas as pd\n\nr = pd.Series([1]).rolling(2).apply(sum)\n"],
 )
@@ -90,7 +120,7 @@ def convert(ctx):
     seg = ctx.site.head
     receiver = ctx.site.receiver
     base = receiver
-    while isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and base.func.attr.value == "side_output_late_data":
+    while isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and base.func.attr.value in SETTINGS:
         base = base.func.value  # converted on the shim's Windows, or left on a window left as it was
     if isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and base.func.attr.value in WINDOWS:
         return None  # the window itself was left with a TODO: so is its function
@@ -101,6 +131,10 @@ def convert(ctx):
                 ctx.todo(M.PF_EVENT_TIME, "allowed_lateness(): no lateness found")
                 return None
             return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=[cst.Arg(found[1])])
+        if sets_trigger(ctx.resolver, seg.original):
+            found = ctx.arg(seg, 0, "time_ms")
+            if found is not None:  # the trigger sees the cleanup timers it moves
+                return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=[cst.Arg(found[1])])
         ctx.note(M.PF_LATENESS, "allowed_lateness(): on a bounded input windows fire at its end and no element is late; dropped")
         return receiver
     if seg.method == "side_output_late_data":
@@ -111,9 +145,11 @@ def convert(ctx):
         if not K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
             ctx.note(M.PF_LATENESS, "side_output_late_data(): on a bounded input no element is late; the late-data side output is empty")
         return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=[cst.Arg(found[1])])
-    if seg.method in SETTINGS:
-        ctx.todo(M.PF_EVENT_TIME, f"{seg.method}() is not converted: port it by hand")
+    if seg.method == "evictor":
+        ctx.todo(M.PF_EVENT_TIME, "evictor(): PyFlink's windowed streams have no evictor() (the program fails on Flink 2.3): port the eviction by hand")
         return None
+    if seg.method == "trigger":
+        return _trigger(ctx, seg, receiver)
     if seg.method == "reduce":
         found = ctx.arg(seg, 0, "reduce_function")
         known = ctx.conv.class_of(found[0]) if found is not None else None
@@ -196,3 +232,23 @@ def _keyed_window(ctx, windowed: cst.BaseExpression) -> bool:
             return False
         expr = expr.func.value
     return False
+
+
+def _trigger(ctx, seg, receiver):
+    """``trigger(t)`` of a window on a bounded stream: ``Windows.trigger(t)``, with the shim's
+    triggers or the user's ``Trigger`` class (PyFlink runs triggers in Python too)."""
+    if K.unbounded(ctx.resolver, seg.original.func.value):
+        ctx.todo(M.PF_EVENT_TIME, "trigger() on an unbounded stream is not converted: port it by hand")
+        return None
+    if runtime_mode(ctx) == "batch":
+        ctx.todo(M.PF_EVENT_TIME, BATCH_TRIGGER)
+        return None
+    found = ctx.arg(seg, 0, "trigger")
+    if found is None:
+        ctx.todo(M.PF_EVENT_TIME, "trigger(): no trigger found")
+        return None
+    known = ctx.conv.class_of(found[0])
+    if known is not None and not known[0].convertible:
+        ctx.todo(M.PF_STATE, f"{known[0].node.name.value} could not be converted (see the class)")
+        return None
+    return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name("trigger")), args=[cst.Arg(found[1])])

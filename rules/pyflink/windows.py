@@ -19,15 +19,17 @@ the window function rule (``window_functions``) then runs the function on each w
 * Elements reach the window function in stream order (BATCH mode: by timestamp, as Flink sorts
   keyed input). Merged sessions: Flink merges the window states in merge order, the shim gives
   arrival order (NOTE F2S223 for ``process``/``apply`` on sessions).
-* Event-time windows on a stream without timestamps make Flink fail: TODO. Processing-time
-  windows depend on the wall clock and ``GlobalWindows`` need a trigger: TODO.
+* ``GlobalWindows.create()``: one window per key, fired only by a trigger (rule
+  ``window_functions``); without one it never fires, on Flink too (``NeverTrigger``).
+* Processing-time windows place elements by the wall clock (NOTE F2S221).
+* Event-time windows on a stream without timestamps make Flink fail: TODO.
 """
 
 import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, call_arg, program, runtime_mode, spark_program
-from flink2spark.rules.pyflink._time import timestamped, window_assigner, windows_shim
+from flink2spark.rules.pyflink._time import sets_trigger, timestamped, window_assigner, windows_shim
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -40,6 +42,7 @@ EVENT_TIME = {
     ("DynamicEventTimeSessionWindows", "with_dynamic_gap"),
 }
 COUNT = {("CountTumblingWindowAssigner", "of"), ("CountSlidingWindowAssigner", "of")}
+GLOBAL = {("GlobalWindows", "create")}
 PROCESSING_TIME = {
     ("TumblingProcessingTimeWindows", "of"),
     ("SlidingProcessingTimeWindows", "of"),
@@ -147,8 +150,8 @@ def convert(ctx):
         if kind is None:
             ctx.todo(M.PF_EVENT_TIME, f"{seg.method}(): the window assigner could not be followed")
             return None
-        if (kind[0], kind[1]) not in EVENT_TIME | COUNT | PROCESSING_TIME:
-            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}({kind[0]}.{kind[1]}()): this window assigner is not converted (GlobalWindows need a trigger)")
+        if (kind[0], kind[1]) not in EVENT_TIME | COUNT | PROCESSING_TIME | GLOBAL:
+            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}({kind[0]}.{kind[1]}()): this window assigner is not converted")
             return None
         if (kind[0], kind[1]) in EVENT_TIME and not stamped:
             ctx.todo(M.PF_EVENT_TIME, f"{seg.method}(): event-time windows on a stream without timestamps (Flink fails: assign_timestamps_and_watermarks() with a timestamp assigner first)")
@@ -168,6 +171,11 @@ def convert(ctx):
         else:
             ctx.note(M.PF_PROCESSING_TIME, PROCESSING_NOTE)
         return cst.Call(func=K.shim(ctx, "windows"), args=[cst.Arg(stream), cst.Arg(assigner)])
+    if runtime_mode(ctx) == "batch" and sets_trigger(ctx.resolver, seg.original):
+        from flink2spark.rules.pyflink.window_functions import BATCH_TRIGGER
+
+        ctx.todo(M.PF_EVENT_TIME, BATCH_TRIGGER)
+        return None
     if not keyed:
         stream = as_stream(ctx, stream, ctx.site.receiver_type)
     args = [cst.Arg(stream), cst.Arg(assigner)]
