@@ -730,6 +730,103 @@ def _window_processor(assigner, emit, functions, late_tag, lateness=0):
     return WindowOperator()
 
 
+def _trigger_processor(assigner, trigger, emit, functions, late_tag, lateness, domain):
+    """A StatefulProcessor running each key's windows through the bounded shim's
+    ``_KeyOperator`` (PyFlink's window operator with ``trigger``), kept in transformWithState
+    across micro-batches: the watermark (``domain`` "event") or the clock ("processing") of
+    the micro-batch first fires the timers due by then, one round per call as Flink's timer
+    service does (timers registered in a round fire at a later watermark), then the key's
+    elements arrive; a Spark timer stands for every pending timer of ``domain``. Late elements
+    no window takes go to ``late_tag``'s side output."""
+    from pyspark.sql import Row
+    from pyspark.sql.streaming import StatefulProcessor
+
+    from flink2spark.runtime.datastream import task_attempt
+    from flink2spark.runtime.process import KeyedRuntimeContext, _Store
+    from flink2spark.runtime.windows import _KeyOperator
+
+    event = domain == "event"
+
+    class TriggerOperator(StatefulProcessor):
+        def init(self, handle):
+            self.handle = handle
+            self.kept = _pickled_state(handle, "window_operator")
+            self.state = _pickled_state(handle, "keyed_state")
+            self.count = _pickled_state(handle, "elements")  # the key's elements so far: their order in a window
+            self.store = _Store()
+            self.functions = functions
+            for fn in self.functions:
+                if hasattr(fn, "open"):
+                    fn.open(KeyedRuntimeContext(self.store, 0, task_attempt(), type(fn).__name__))
+
+        def _load(self, key, timer_values):
+            k = _load_keyed_state(self.state, self.store, key)
+            operator = _KeyOperator(assigner, trigger, emit, k, lateness)
+            if self.kept.exists():
+                operator.restore(pickle.loads(self.kept.get()[0]))
+            operator.now = timer_values.getCurrentProcessingTimeInMs()
+            return k, operator
+
+        def _advance(self, operator, timer_values, at=MIN_WATERMARK):
+            """One round of the timers due by the micro-batch's watermark (or clock), or by ``at``."""
+            if event:
+                wm = timer_values.getCurrentWatermarkInMs()
+                operator.advance(max(MIN_WATERMARK if wm <= 0 else wm, at))  # Spark: 0 before the first watermark
+            else:
+                operator.advance(max(operator.now, at), event=False)
+
+        def _save(self, k, operator):
+            _save_keyed_state(self.state, self.store, k)
+            kept = operator.saved()
+            if kept is not None:
+                self.kept.update((pickle.dumps(kept, _PROTOCOL),))
+            elif self.kept.exists():
+                self.kept.clear()
+            if event and operator.pending(False):
+                raise NotImplementedError("flink2spark: processing-time timers of a window trigger on an event-time stream (transformWithState has one time mode)")
+            wanted, have = operator.pending(event), set(self.handle.listTimers())
+            for at in have - wanted:
+                self.handle.deleteTimer(at)
+            for at in wanted - have:
+                self.handle.registerTimer(at)
+
+        def _results(self, operator):
+            for order, ts, result in operator.out:
+                at = order[1] if order[0] == 0 else _TIMER_ORDER + order[1]
+                yield Row(value=pickle.dumps(result, _PROTOCOL), order=at, ts=None if ts == NO_TIMESTAMP else ts, tag=None)
+            del operator.out[:]
+
+        def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
+            k, operator = self._load(key, timerValues)
+            self._advance(operator, timerValues)  # timers due by now fire before the elements, as on Flink
+            yield from self._results(operator)
+            count = pickle.loads(self.count.get()[0]) if self.count.exists() else 0
+            for row in sorted(rows, key=lambda r: r.order):
+                value = pickle.loads(row.value)
+                ts = NO_TIMESTAMP if getattr(row, "ts", None) is None else row.ts
+                late = operator.element(count, ts, value, operator.now, count, order=row.order)
+                count += 1
+                yield from self._results(operator)
+                if late and late_tag is not None:
+                    yield Row(value=pickle.dumps(value, _PROTOCOL), order=row.order, ts=getattr(row, "ts", None), tag=late_tag)
+            yield from self._results(operator)
+            self.count.update((pickle.dumps(count, _PROTOCOL),))
+            self._save(k, operator)
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):  # noqa: N802, N803 - PySpark's names
+            k, operator = self._load(key, timerValues)
+            self._advance(operator, timerValues, expiredTimerInfo.getExpiryTimeInMs())
+            yield from self._results(operator)
+            self._save(k, operator)
+
+        def close(self):
+            for fn in self.functions:
+                if hasattr(fn, "close"):
+                    fn.close()
+
+    return TriggerOperator()
+
+
 def _event_time_rows(keyed):
     """The (key, value, order, ts) rows of a timestamped keyed stream with Spark's watermark
     following the stream's strategy; the event-time column is dropped before the stateful
@@ -762,22 +859,34 @@ class StreamWindows(object):
         from flink2spark.runtime.windows import Windows
 
         stream = keyed.stream
-        if not (assigner.count or assigner.processing_time or (assigner.event_time and stream.timestamped)):
+        if not (assigner.count or assigner.processing_time or assigner.is_global or (assigner.event_time and stream.timestamped)):
             raise ValueError("flink2spark: event-time windows on an unbounded stream need timestamps")
         self._keyed = keyed
         self._assigner = assigner
         self._late_tag = None
         self._lateness = 0
+        self._trigger = None
         self._functions = Windows(None, assigner)  # the window functions' emit(key, window, elements)
 
     def allowed_lateness(self, time_ms):
-        """``allowed_lateness(ms)`` of event-time windows that do not merge: a window keeps its
-        elements until the watermark passes its end by ``ms``; an element arriving in that time
-        fires it again with all of them (Flink's EventTimeTrigger)."""
-        if self._assigner.merging or not self._assigner.event_time:
-            raise NotImplementedError("flink2spark: allowed lateness of session or processing-time windows on an unbounded stream")
+        """``allowed_lateness(ms)``: a window keeps its elements until the watermark passes its
+        end by ``ms``; an element arriving in that time fires it again with all of them (Flink's
+        EventTimeTrigger). Session windows then run through the trigger operator (a late
+        element may merge sessions that fired)."""
         self._lateness = int(time_ms.to_milliseconds() if hasattr(time_ms, "to_milliseconds") else time_ms)
         return self
+
+    def trigger(self, trigger):
+        """``trigger(t)``: ``t`` decides when windows fire and purge (``_trigger_processor``)."""
+        self._trigger = trigger
+        return self
+
+    def _operated(self):
+        """Whether the windows run through the trigger operator: a trigger, GlobalWindows, or
+        allowed lateness of windows the plain processor does not keep (sessions, and
+        processing-time windows, where Flink ignores it)."""
+        lateness = self._lateness > 0 and (self._assigner.merging or self._assigner.processing_time)
+        return self._trigger is not None or self._assigner.is_global or lateness
 
     def side_output_late_data(self, output_tag):
         """``side_output_late_data(tag)``: elements no window takes because the watermark has
@@ -789,6 +898,8 @@ class StreamWindows(object):
         stream = self._keyed.stream
         _use_rocksdb(stream.df.sparkSession)
         managed = [f for f in functions if hasattr(f, "open") or hasattr(f, "close")]
+        if self._operated():
+            return self._run_operator(emit, managed)
         processor = _window_processor(self._assigner, emit, managed, self._late_tag, self._lateness)
         if self._assigner.count:  # no timers: a window fires when full; results keep their element's timestamp
             results = _keyed_rows(self._keyed).groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", "None")
@@ -800,6 +911,25 @@ class StreamWindows(object):
             raise ValueError("flink2spark: no_watermarks(): Flink's event-time windows never fire")
         results = _event_time_rows(self._keyed).groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", "EventTime")
         return _outputs(results, stream)
+
+    def _run_operator(self, emit, managed):
+        from flink2spark.runtime.windows import EventTimeTrigger, NeverTrigger, ProcessingTimeTrigger
+
+        stream, assigner = self._keyed.stream, self._assigner
+        trigger = self._trigger
+        if trigger is None:
+            trigger = NeverTrigger() if assigner.is_global else ProcessingTimeTrigger() if assigner.processing_time else EventTimeTrigger()
+        domain = "processing" if assigner.processing_time or not stream.timestamped else "event"
+        if domain == "event" and stream.delay is None:
+            domain = "processing"  # no_watermarks(): the watermark never passes an event-time timer
+        processor = _trigger_processor(assigner, trigger, emit, managed, self._late_tag, self._lateness, domain)
+        if domain == "event":
+            rows, mode = _event_time_rows(self._keyed), "EventTime"
+        else:
+            rows, mode = _keyed_rows(self._keyed), "ProcessingTime"
+        results = rows.groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", mode)
+        time_window = not (assigner.count or assigner.is_global)
+        return _outputs(results, stream, timestamped=stream.timestamped or time_window)
 
     def reduce(self, reduce_function, window_function=None):
         return self._functions.reduce(reduce_function, window_function, fire=self._run)

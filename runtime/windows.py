@@ -1277,11 +1277,16 @@ class _KeyOperator(object):
             self.contents.pop(state_window, None)
 
     # -- elements and timers ---------------------------------------------------------------
-    def element(self, position, timestamp, value, now, count):
+    def element(self, position, timestamp, value, now, count, order=None):
+        """One element (``position``: its place in the key's stream; ``order``: where what it
+        fires goes among the results, ``position`` if None); True when it is late (no window
+        took it and the watermark passed it by the allowed lateness: Flink drops it, or sends it
+        to the late-data side output)."""
         self.now = now
         if not self.batch:
             self._processing_timers(now, position)
         assigned = self.assigner.windows(value, now if self.assigner.processing_time else timestamp, count)
+        skipped = True
         for i, window in enumerate(assigned):
             if self.mapping is not None:
                 actual = self._add_window(window)
@@ -1293,11 +1298,13 @@ class _KeyOperator(object):
                 if self._late(window):
                     continue
                 actual = state_window = window
+            skipped = False
             self.contents.setdefault(state_window, []).append((position, value))
             self.ctx.window = actual
             result = self.trigger.on_element(value, timestamp, actual, self.ctx)
-            self._fire(actual, state_window, result, (0, position, i), timestamp)
+            self._fire(actual, state_window, result, (0, position if order is None else order, i), timestamp)
             self._cleanup_timer(actual, True)
+        return skipped and self.assigner.event_time and timestamp + self.lateness <= self.watermark
 
     def _on_timer(self, event, at, window, order):
         self.ctx.window = window
@@ -1326,21 +1333,47 @@ class _KeyOperator(object):
             del timers[(at, window)]
             self._on_timer(False, at, window, (0, position, -1, number))
 
+    def advance(self, watermark, event=True):
+        """A watermark (``event``; else the clock of processing-time timers) reaching
+        ``watermark``: one round of the timers due by then, in time order. Timers the round
+        registers count from the next round, and its deletions do not stop a timer of the round
+        (on Flink they reach Java's timer service after it fired the round). The number of
+        timers fired."""
+        if event:
+            self.watermark = max(self.watermark, watermark)
+        timers = self.timers[event]
+        due = sorted(((t, n) for t, n in timers.items() if t[0] <= watermark), key=lambda t: (t[0][0], t[1]))
+        for timer, _ in due:
+            del timers[timer]
+        for (at, window), number in due:
+            self._on_timer(event, at, window, (1, at, number))
+        return len(due)
+
     def end(self, ended):
         """The end of the input (``ended``: the processing time it ended)."""
         batch = self.batch
         if not batch:
             self._processing_timers(ended, (MAX_LONG_VALUE,))
             self.timers[False].clear()  # STREAMING: Flink drops the pending processing-time timers
-        self.watermark = MAX_LONG_VALUE
         fired = 0
         while self.timers[True] or (batch and self.timers[False]):
-            event = bool(self.timers[True])
-            round_ = sorted(self.timers[event].items(), key=lambda t: (t[0][0], t[1]))
-            self.timers[event] = {}
-            for (at, window), number in round_:
-                fired += 1
-                if fired > _MAX_END_TIMERS:
-                    raise RuntimeError("window triggers keep registering timers at the end of the input (on Flink the job never ends)")
-                self._on_timer(event, at, window, (1, at, number))
+            fired += self.advance(MAX_LONG_VALUE, event=bool(self.timers[True]))
+            if fired > _MAX_END_TIMERS:
+                raise RuntimeError("window triggers keep registering timers at the end of the input (on Flink the job never ends)")
         return self.out
+
+    # -- across micro-batches (f2s_stream.windows keeps this in transformWithState) -------------
+    def saved(self):
+        """What the operator keeps of its key (picklable), None when nothing."""
+        if not (self.contents or self.mapping or self.timers[True] or self.timers[False] or any(self.store.tables.values())):
+            return None
+        return self.contents, self.mapping, self.timers, self.registered, self.store.tables, self.watermark
+
+    def restore(self, kept):
+        self.contents, self.mapping, self.timers, self.registered, tables, self.watermark = kept
+        self.store.tables.clear()
+        self.store.tables.update(tables)
+
+    def pending(self, event):
+        """The times of the pending timers of one domain."""
+        return {at for at, _ in self.timers[event]}

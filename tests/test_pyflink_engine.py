@@ -755,7 +755,7 @@ def test_allowed_lateness_is_kept_only_beside_a_trigger():
     assert ".allowed_lateness(" not in alone.output and "F2S222" in codes(alone, "note")
 
 
-def test_triggers_in_batch_mode_on_unbounded_streams_and_evictors_stay_with_todos():
+def test_triggers_in_batch_mode_and_evictors_stay_with_todos():
     batch = convert(
         "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
         "env.from_collection([1]).key_by(lambda x: x).window(GlobalWindows.create()).trigger(CountTrigger.of(2)).reduce(max).print()\n",
@@ -768,12 +768,47 @@ def test_triggers_in_batch_mode_on_unbounded_streams_and_evictors_stay_with_todo
         head=_TRIGGER_HEAD,
     )
     assert any("PyFlink's windowed streams have no evictor()" in m.message for m in evictor.markers)
-    kafka = convert(
-        "from pyflink.common.serialization import SimpleStringSchema\n"
-        "from pyflink.datastream.connectors.kafka import FlinkKafkaConsumer\n"
-        "source = FlinkKafkaConsumer('t', SimpleStringSchema(), {'bootstrap.servers': 'k:9092'})\n"
-        "env.add_source(source).key_by(lambda x: x).window(GlobalWindows.create()).trigger(CountTrigger.of(2)).reduce(max).print()\n",
-        head=_TRIGGER_HEAD,
+
+
+_KAFKA_STAMPED = (
+    "from pyflink.common import Duration, WatermarkStrategy\n"
+    "from pyflink.common.serialization import SimpleStringSchema\n"
+    "from pyflink.common.watermark_strategy import TimestampAssigner\n"
+    "from pyflink.datastream.connectors.kafka import KafkaSource\n\n\n"
+    "class At(TimestampAssigner):\n"
+    "    def extract_timestamp(self, value, record_timestamp):\n"
+    "        return int(value.split(',')[1])\n\n\n"
+    "source = KafkaSource.builder().set_bootstrap_servers('k:9092').set_topics('t').set_value_only_deserializer(SimpleStringSchema()).build()\n"
+    "strategy = WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(At())\n"
+    "keyed = env.from_source(source, strategy, 'kafka').key_by(lambda line: line.split(',')[0])\n"
+)
+
+
+def test_triggers_on_unbounded_streams_run_in_transform_with_state():
+    window = "keyed.window(TumblingEventTimeWindows.of(Time.seconds(10)))"
+    result = convert(
+        _KAFKA_STAMPED
+        + "keyed.window(GlobalWindows.create()).trigger(PurgingTrigger.of(CountTrigger.of(3))).reduce(lambda a, b: a + b).print()\n"
+        + window + ".trigger(ContinuousEventTimeTrigger.of(Time.seconds(2))).reduce(lambda a, b: b).print()\n",
+        head="from pyflink.datastream.window import ContinuousEventTimeTrigger\n" + _TRIGGER_HEAD,
     )
-    assert codes(kafka) and "Windows(" not in kafka.output and "f2s_stream.windows" not in kafka.output
-    assert ".window(f2s.GlobalWindows.create()).trigger(" in kafka.output  # left as it was
+    assert codes(result) == [] and codes(result, "note").count("F2S260") == 2
+    assert "f2s_stream.windows(keyed, f2s.GlobalWindows.create())\n    .trigger(f2s.PurgingTrigger.of(f2s.CountTrigger.of(3)))" in result.output
+    assert ".trigger(f2s.ContinuousEventTimeTrigger.of(f2s.Time.seconds(2)))" in result.output
+    # processing-time timers on an event-time stream: transformWithState has one time mode
+    mixed = convert(
+        _KAFKA_STAMPED + window + ".trigger(ProcessingTimeTrigger.create()).reduce(lambda a, b: b).print()\n",
+        head="from pyflink.datastream.window import ProcessingTimeTrigger\n" + _TRIGGER_HEAD,
+    )
+    assert "F2S254" in codes(mixed) and "f2s_stream.windows" not in mixed.output
+    # a user trigger class: its timer methods decide
+    user = (
+        "class Early(Trigger):\n"
+        "    def on_element(self, element, timestamp, window, ctx):\n"
+        "        ctx.register_processing_time_timer(window.max_timestamp())\n"
+        "        return TriggerResult.CONTINUE\n\n\n"
+    )
+    refused = convert(user + _KAFKA_STAMPED + window + ".trigger(Early()).reduce(lambda a, b: b).print()\n", head=_TRIGGER_HEAD)
+    assert "F2S254" in codes(refused) and "f2s_stream.windows" not in refused.output
+    kept = convert(user.replace("processing", "event") + _KAFKA_STAMPED + window + ".trigger(Early()).reduce(lambda a, b: b).print()\n", head=_TRIGGER_HEAD)
+    assert codes(kept) == [] and ".trigger(Early())" in kept.output

@@ -5,6 +5,8 @@ hand (STREAMING mode: every element emits its key's reduction so far)."""
 
 from __future__ import annotations
 
+import pytest
+
 
 def _in_order(folder):
     """Give the files of ``folder`` increasing modification times in name order: Spark's file
@@ -278,13 +280,16 @@ def _windowed(spark, folder, checkpoint, build, side=None):
     return [b for b in batches if b]
 
 
-def test_tumbling_event_time_windows_fire_as_the_watermark_passes_and_late_elements_go_aside(spark, tmp_path, state_store_reset):
+@pytest.mark.parametrize("explicit_trigger", [False, True], ids=["default", "trigger-operator"])
+def test_tumbling_event_time_windows_fire_as_the_watermark_passes_and_late_elements_go_aside(spark, tmp_path, state_store_reset, explicit_trigger):
     # Flink's semantics worked out by hand, the watermark (max timestamp - 1001) 4999, 10999 and
-    # 14999 after the three files: 5 s windows summing n per key, fired at max_timestamp()
+    # 14999 after the three files: 5 s windows summing n per key, fired at max_timestamp(). With
+    # the assigner's default trigger given explicitly the windows run through the trigger
+    # operator (_KeyOperator, Flink's WindowOperator): the same results
     from flink2spark.runtime import streaming
     from flink2spark.runtime.datastream import Types
     from flink2spark.runtime.process import OutputTag
-    from flink2spark.runtime.windows import Time, TumblingEventTimeWindows
+    from flink2spark.runtime.windows import EventTimeTrigger, Time, TumblingEventTimeWindows
 
     late = OutputTag("late", Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()]))
     folder = tmp_path / "in"
@@ -295,6 +300,8 @@ def test_tumbling_event_time_windows_fire_as_the_watermark_passes_and_late_eleme
 
     def build(keyed):
         windowed = streaming.windows(keyed, TumblingEventTimeWindows.of(Time.seconds(5))).side_output_late_data(late)
+        if explicit_trigger:
+            windowed = windowed.trigger(EventTimeTrigger.create())
         return windowed.reduce(lambda x, y: (x[0], x[1], x[2] + y[2]))
 
     assert _windowed(spark, folder, tmp_path / "cp", build) == [
@@ -447,3 +454,82 @@ def test_allowed_lateness_keeps_windows_and_fires_them_again(spark, tmp_path, st
         [(4999, ("a", 1000, 111))],
         [(9999, ("a", 6000, 3))],
     ]
+
+
+def test_continuous_event_time_trigger_fires_as_each_watermark_passes_its_timers(spark, tmp_path, state_store_reset):
+    # worked out by hand from Flink's ContinuousEventTimeTrigger (2 s) on 10 s windows, watermark =
+    # max timestamp - 1001: a's window registers 2000 (first fire) and 9999 (its end); the watermark
+    # 3499 (start of file 4) fires 2000, which registers 4000; 5999 fires 4000 (registers 6000); the
+    # last watermark 10999 fires 6000 and 9999 in one round (9999 also cleans the window up and
+    # deletes 8000, registered in that round); b's window fires at 8000 and 9999
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.windows import ContinuousEventTimeTrigger, Time, TumblingEventTimeWindows
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a 1000 1\n")
+    (folder / "2.txt").write_text("a 2500 2\n")
+    (folder / "3.txt").write_text("a 4500 3\n")
+    (folder / "4.txt").write_text("b 7000 0\n")
+    (folder / "5.txt").write_text("b 12000 0\n")
+
+    def build(keyed):
+        windowed = streaming.windows(keyed, TumblingEventTimeWindows.of(Time.seconds(10)))
+        return windowed.trigger(ContinuousEventTimeTrigger.of(Time.seconds(2))).reduce(lambda x, y: (x[0], x[1], x[2] + y[2]))
+
+    assert _windowed(spark, folder, tmp_path / "cp", build) == [
+        [(2000, ("a", 1000, 6))],
+        [(4000, ("a", 1000, 6))],
+        [(6000, ("a", 1000, 6)), (8000, ("b", 7000, 0)), (9999, ("a", 1000, 6)), (9999, ("b", 7000, 0))],
+    ]
+
+
+def test_global_windows_with_a_purging_count_trigger_across_micro_batches(spark, tmp_path, state_store_reset):
+    # batches of 2 per key, counted across micro-batches; results carry the timestamp of the
+    # element that completed them
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.windows import CountTrigger, GlobalWindows, PurgingTrigger
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a 1000 1\nb 1100 5\n")
+    (folder / "2.txt").write_text("a 1200 2\na 1300 3\n")
+    (folder / "3.txt").write_text("b 1400 6\na 1500 4\n")
+
+    def build(keyed):
+        windowed = streaming.windows(keyed, GlobalWindows.create()).trigger(PurgingTrigger.of(CountTrigger.of(2)))
+        return windowed.reduce(lambda x, y: (x[0], y[1], x[2] + y[2]))
+
+    assert _windowed(spark, folder, tmp_path / "cp", build) == [
+        [(1200, ("a", 1200, 3))],
+        [(1400, ("b", 1400, 11)), (1500, ("a", 1500, 7))],
+    ]
+
+
+def test_allowed_lateness_of_session_windows_merges_late_elements(spark, tmp_path, state_store_reset):
+    # worked out by hand (Flink's WindowOperator, EventTimeTrigger, sessions of 1 s, 3 s lateness,
+    # watermark = max timestamp - 1001): the watermark 3999 fires [1000, 2000) with 1; 1500 then
+    # makes [1500, 2500), which merges with it: the merged session is behind the watermark and
+    # fires at once with 1 and 10; the watermark 7999 fires [5000, 6000) and cleans up [1000,
+    # 2500) (at 5499), so 1200 in the third file is late: dropped, or in the late side output
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.datastream import Types
+    from flink2spark.runtime.process import OutputTag
+    from flink2spark.runtime.windows import EventTimeSessionWindows, Time
+
+    late = OutputTag("late", Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()]))
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a 1000 1\na 5000 2\n")
+    (folder / "2.txt").write_text("a 1500 10\na 9000 0\n")
+    (folder / "3.txt").write_text("a 1200 100\n")
+
+    def build(keyed):
+        windowed = streaming.windows(keyed, EventTimeSessionWindows.with_gap(Time.seconds(1))).allowed_lateness(3000)
+        return windowed.side_output_late_data(late).reduce(lambda x, y: (x[0], x[1], x[2] + y[2]))
+
+    assert _windowed(spark, folder, tmp_path / "cp", build) == [
+        [(1500, ("a", 1000, 11)), (1999, ("a", 1000, 1))],
+        [(5999, ("a", 5000, 2))],
+    ]
+    assert _windowed(spark, folder, tmp_path / "cp-late", build, side=late) == [[(1200, ("a", 1200, 100))]]

@@ -681,6 +681,16 @@ TIMERS_NOTE = (
 )
 
 
+TRIGGER_NOTE = (
+    "windows with a trigger (or GlobalWindows, or allowed lateness of sessions) on an unbounded stream: f2s_stream.windows"
+    " runs each key's windows through the trigger as Flink's window operator does, kept in transformWithState (Spark >= 4.1,"
+    " pyarrow, pandas and protobuf, the RocksDB state store); the trigger's timers fire when a micro-batch's watermark (or"
+    " clock) has passed them, those due before the key's elements of that micro-batch, and the timers a firing registers"
+    " at a later watermark, as on Flink; Spark advances the watermark between micro-batches, so timers fire at the first"
+    " micro-batch after Flink would have fired them"
+)
+
+
 COUNT_WINDOWS_NOTE = (
     "count windows on an unbounded stream: f2s_stream.windows keeps each key's windows and element count in"
     " transformWithState (Spark >= 4.1, pyarrow, pandas and protobuf, the RocksDB state store) across micro-batches and"
@@ -693,7 +703,7 @@ WINDOWS_NOTE = (
     " (Spark >= 4.1, pyarrow, pandas and protobuf, the RocksDB state store) and fires a window when Spark's watermark,"
     " the strategy's delay behind the largest timestamp so far as Flink's, passes its end; Spark advances it between"
     " micro-batches, so a window fires at the first micro-batch after Flink would have fired it; elements behind the"
-    " watermark are late as on Flink (allowed lateness 0)"
+    " watermark (by more than the allowed lateness) are late as on Flink"
 )
 
 
@@ -729,25 +739,26 @@ def _consumers(resolver, node: cst.CSTNode) -> list[cst.Call]:
 
 def streamable_window(resolver, call: cst.Call) -> bool:
     """Whether ``keyed.window(assigner)`` or ``keyed.count_window(...)`` (original) runs on an
-    unbounded stream (``f2s_stream.windows``): count windows, a processing-time tumbling,
-    sliding or session assigner, or an event-time one on a timestamped stream that no stateful
-    operator made, read only by
-    ``reduce``/``aggregate``/``process``/``apply``, through ``side_output_late_data`` and (for
-    tumbling and sliding event-time windows) ``allowed_lateness`` at most (no trigger or
-    evictor)."""
+    unbounded stream (``f2s_stream.windows``): count windows, ``GlobalWindows``, a
+    processing-time tumbling, sliding or session assigner, or an event-time one on a
+    timestamped stream that no stateful operator made, read only by
+    ``reduce``/``aggregate``/``process``/``apply`` (functions that do not read the window
+    context's watermark), through ``side_output_late_data``, ``allowed_lateness`` and a
+    ``trigger`` whose timers are of the stream's time domain."""
     from flink2spark.rules.pyflink._time import timestamped, window_assigner
-    from flink2spark.rules.pyflink.windows import EVENT_TIME, PROCESSING_TIME
+    from flink2spark.rules.pyflink.windows import EVENT_TIME, GLOBAL, PROCESSING_TIME
 
     kind = None
+    keyed = call.func.value  # type: ignore[attr-defined]
+    stamped = timestamped(resolver, keyed)
     if call.func.attr.value != "count_window":  # type: ignore[attr-defined]
         kind = window_assigner(resolver, call_arg(call, 0, "window_assigner"))
-        if kind is None or (kind[0], kind[1]) not in EVENT_TIME | PROCESSING_TIME:
+        if kind is None or (kind[0], kind[1]) not in EVENT_TIME | PROCESSING_TIME | GLOBAL:
             return False
-        keyed = call.func.value  # type: ignore[attr-defined]
-        if (kind[0], kind[1]) in EVENT_TIME and (not timestamped(resolver, keyed) or after_state(resolver, keyed)):
+        if (kind[0], kind[1]) in EVENT_TIME and (not stamped or after_state(resolver, keyed)):
             return False
-    # allowed lateness: tumbling and sliding event-time windows only (a session's merges with late elements are not kept)
-    late_ok = kind is not None and kind[0] in ("TumblingEventTimeWindows", "SlidingEventTimeWindows")
+    # the operator's time domain: event time on a timestamped stream, unless the windows are of processing time
+    event = stamped and (kind is None or (kind[0], kind[1]) not in PROCESSING_TIME)
     pending, seen = [call], 0
     while pending and seen < 20:
         seen += 1
@@ -756,22 +767,54 @@ def streamable_window(resolver, call: cst.Call) -> bool:
             return False
         for consumer in consumers:
             method = consumer.func.attr.value  # type: ignore[attr-defined]
-            if method == "side_output_late_data" or (method == "allowed_lateness" and late_ok):
+            if method == "trigger":
+                processing = _processing_trigger(resolver, call_arg(consumer, 0, "trigger"))
+                if processing is None or (processing and event) or (event and after_state(resolver, keyed)):
+                    return False
+                pending.append(consumer)
+            elif method in ("side_output_late_data", "allowed_lateness"):
                 pending.append(consumer)
             elif method not in STREAM_WINDOW_FUNCTIONS:
                 return False
             elif any(names_any(cls, {"current_watermark"}) for cls in (instance_class(resolver, a.value) for a in consumer.args) if cls is not None):
                 return False  # the window context's watermark is the bounded shim's final one
+    if kind is not None and (kind[0], kind[1]) in GLOBAL and event and after_state(resolver, keyed):
+        return False
     return not pending
+
+
+_EVENT_TRIGGERS = frozenset({"EventTimeTrigger", "ContinuousEventTimeTrigger", "CountTrigger", "NeverTrigger"})
+_PROCESSING_TRIGGERS = frozenset({"ProcessingTimeTrigger", "ContinuousProcessingTimeTrigger"})
+
+
+def _processing_trigger(resolver, expr: Optional[cst.BaseExpression], depth: int = 0) -> Optional[bool]:
+    """Whether a trigger expression (original) registers processing-time timers: PyFlink's
+    triggers by name (``PurgingTrigger.of(t)``: ``t``'s), a user class by the timer methods it
+    names; None when it cannot be followed."""
+    if expr is None or depth > 10:
+        return None
+    node = followed(resolver, expr)
+    cls = instance_class(resolver, node)
+    if cls is not None:
+        return names_any(cls, PROCESSING_TIMERS)
+    if not isinstance(node, cst.Call):
+        return None
+    target = node.func.value if isinstance(node.func, cst.Attribute) else node.func
+    name = (resolver.qualified_name(target) or "").rsplit(".", 1)[-1]
+    if name == "PurgingTrigger":
+        return _processing_trigger(resolver, call_arg(node, 0, "nested_trigger"), depth + 1)
+    if name in _PROCESSING_TRIGGERS:
+        return True
+    return False if name in _EVENT_TRIGGERS else None
 
 
 def window_call(resolver, windowed, depth: int = 0) -> Optional[cst.Call]:
     """The ``window(...)`` call (original) a windowed stream expression comes from (through
-    names and ``side_output_late_data``), or None."""
+    names, ``side_output_late_data``, ``allowed_lateness`` and ``trigger``), or None."""
     call = followed(resolver, windowed)
     if depth > 20 or not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
         return None
-    if call.func.attr.value in ("side_output_late_data", "allowed_lateness"):
+    if call.func.attr.value in ("side_output_late_data", "allowed_lateness", "trigger"):
         return window_call(resolver, call.func.value, depth + 1)
     return call if call.func.attr.value in ("window", "count_window") else None
 

@@ -29,7 +29,9 @@ makes (``get_side_output(tag)`` of the results) is empty (NOTE F2S222).
 ``CountTrigger``, ``PurgingTrigger``, ``NeverTrigger``) and the user's ``Trigger`` classes run
 per key as PyFlink's window operator runs them (state scoped to the window, timers, merging),
 exact on bounded input; ``allowed_lateness`` is then kept (it moves the cleanup timers the
-trigger sees). TODO in BATCH mode (Flink 2.3 misbehaves there) and on unbounded streams.
+trigger sees). On an unbounded stream ``f2s_stream.windows(...).trigger(t)`` runs them in
+transformWithState (the windows rule says when: NOTE F2S260). TODO in BATCH mode (Flink 2.3
+misbehaves there).
 ``evictor`` does not exist in PyFlink (the program fails on Flink): TODO.
 
 Session windows merge: Flink merges the windows' states in its own order (and merges
@@ -235,12 +237,10 @@ def _keyed_window(ctx, windowed: cst.BaseExpression) -> bool:
 
 
 def _trigger(ctx, seg, receiver):
-    """``trigger(t)`` of a window on a bounded stream: ``Windows.trigger(t)``, with the shim's
-    triggers or the user's ``Trigger`` class (PyFlink runs triggers in Python too)."""
-    if K.unbounded(ctx.resolver, seg.original.func.value):
-        ctx.todo(M.PF_EVENT_TIME, "trigger() on an unbounded stream is not converted: port it by hand")
-        return None
-    if runtime_mode(ctx) == "batch":
+    """``trigger(t)``: ``Windows.trigger(t)`` (bounded) or ``StreamWindows.trigger(t)``
+    (unbounded, when the windows rule converted the window), with the shim's triggers or the
+    user's ``Trigger`` class (PyFlink runs triggers in Python too)."""
+    if runtime_mode(ctx) == "batch" and not K.unbounded(ctx.resolver, seg.original.func.value):
         ctx.todo(M.PF_EVENT_TIME, BATCH_TRIGGER)
         return None
     found = ctx.arg(seg, 0, "trigger")

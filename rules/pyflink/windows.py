@@ -130,6 +130,7 @@ def convert(ctx):
     seg = ctx.site.head
     original_stream = seg.original.func.value  # type: ignore[attr-defined]
     stamped = timestamped(ctx.resolver, original_stream)
+    kind = None
     if seg.method == "count_window":
         size = ctx.arg(seg, 0, "size")
         slide = ctx.arg(seg, 1, "slide")
@@ -164,7 +165,9 @@ def convert(ctx):
     if K.unbounded(ctx.resolver, original_stream):
         if seg.method == "window_all" or not K.streamable_window(ctx.resolver, seg.original) or K.rolling_key_by(ctx.resolver, original_stream) is None:
             return None  # the key_by() has the TODO
-        if seg.method == "count_window":
+        if sets_trigger(ctx.resolver, seg.original) or (kind is not None and (kind[0], kind[1]) in GLOBAL):
+            ctx.note(M.PF_STREAMING_TIMERS, K.TRIGGER_NOTE)
+        elif seg.method == "count_window":
             ctx.note(M.PF_STREAMING_COUNT_WINDOWS, K.COUNT_WINDOWS_NOTE)
         elif (kind[0], kind[1]) in EVENT_TIME:
             ctx.note(M.PF_STREAMING_TIMERS, K.WINDOWS_NOTE)
