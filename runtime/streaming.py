@@ -595,6 +595,13 @@ def side_output(stream, tag):
     return stream._copy(df=results.filter(results.tag == tag.tag_id))
 
 
+def _watermark(timer_values):
+    """The watermark of a transformWithState call as Flink gives it: Long.MIN_VALUE before the
+    first one (Spark says 0; without event time, -1)."""
+    wm = timer_values.getCurrentWatermarkInMs()
+    return MIN_WATERMARK if wm <= 0 else wm
+
+
 def _window_processor(assigner, emit, functions, late_tag, lateness=0):
     """A StatefulProcessor keeping each key's event-time windows as Flink's WindowOperator
     does: an element goes to the windows its assigner gives (session windows merged with those
@@ -635,16 +642,18 @@ def _window_processor(assigner, emit, functions, late_tag, lateness=0):
             elif self.windows.exists():
                 self.windows.clear()
 
-        def _emit(self, k, window, entries, order):
+        def _emit(self, k, window, entries, order, watermark):
+            """The window function on ``window``; ``watermark``: what its context's
+            ``current_watermark()`` gives (Flink: the watermark that fired it)."""
             end = window.max_timestamp()
-            for result in emit(k, window, [value for _, value in sorted(entries, key=lambda e: e[0])]):
+            for result in emit(k, window, [value for _, value in sorted(entries, key=lambda e: e[0])], watermark):
                 yield Row(value=pickle.dumps(result, _PROTOCOL), order=order, ts=end, tag=None)
 
-        def _fire(self, k, contents, until):
+        def _fire(self, k, contents, until, watermark):
             """Fire (in time order) the windows whose max_timestamp() is due by ``until``, and
             drop those whose max_timestamp() + lateness is."""
             for window in sorted((w for w in contents if w.max_timestamp() <= until and w not in self.fired), key=lambda w: (w.max_timestamp(), w.start)):
-                yield from self._emit(k, window, contents[window], _TIMER_ORDER + window.max_timestamp())
+                yield from self._emit(k, window, contents[window], _TIMER_ORDER + window.max_timestamp(), watermark)
                 self.fired.add(window)
             for window in [w for w in contents if w.max_timestamp() + lateness <= until]:
                 del contents[window]
@@ -664,33 +673,33 @@ def _window_processor(assigner, emit, functions, late_tag, lateness=0):
                         cover, changed = cover.cover(other), True
             return cover, members
 
-        def _count(self, k, contents, count, value, row):
+        def _count(self, k, contents, count, value, row, watermark):
             """Count windows: the element (the key's ``count``-th) joins its windows; a window
             holding ``size`` elements fires with them (results carry the element's timestamp)."""
             for window in assigner.windows(value, None, count):
                 members = contents.setdefault(window, [])
                 members.append((count, value))
                 if len(members) == assigner._size:
-                    for result in emit(k, window, [v for _, v in contents.pop(window)]):
+                    for result in emit(k, window, [v for _, v in contents.pop(window)], watermark):
                         yield Row(value=pickle.dumps(result, _PROTOCOL), order=row.order, ts=getattr(row, "ts", None), tag=None)
 
         def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
             k, contents, sequence = self._load(key)
+            current = _watermark(timerValues)
             if assigner.count:
                 for row in sorted(rows, key=lambda r: r.order):
-                    yield from self._count(k, contents, sequence, pickle.loads(row.value), row)
+                    yield from self._count(k, contents, sequence, pickle.loads(row.value), row, current)
                     sequence += 1
                 self._save(k, contents, sequence)
                 return
             now = None
             if assigner.processing_time:  # the micro-batch's time places its elements
                 now = timerValues.getCurrentProcessingTimeInMs()
-                yield from self._fire(k, contents, now)
+                yield from self._fire(k, contents, now, current)
                 watermark = MIN_WATERMARK  # processing-time windows are never late
             else:
-                wm = timerValues.getCurrentWatermarkInMs()
-                watermark = MIN_WATERMARK if wm <= 0 else wm  # Spark: 0 before the first watermark
-                yield from self._fire(k, contents, watermark)  # due windows fire first, as on Flink
+                watermark = current
+                yield from self._fire(k, contents, watermark, current)  # due windows fire first, as on Flink
             for row in sorted(rows, key=lambda r: r.order):
                 value = pickle.loads(row.value)
                 taken = False
@@ -707,7 +716,7 @@ def _window_processor(assigner, emit, functions, late_tag, lateness=0):
                     sequence += 1
                     contents[target] = entries + [(sequence, value)]
                     if target.max_timestamp() <= watermark:  # within the lateness: the window fires again now
-                        yield from self._emit(k, target, contents[target], row.order)
+                        yield from self._emit(k, target, contents[target], row.order, current)
                     else:
                         self.handle.registerTimer(target.max_timestamp())
                     if lateness:
@@ -719,7 +728,7 @@ def _window_processor(assigner, emit, functions, late_tag, lateness=0):
 
         def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):  # noqa: N802, N803 - PySpark's names
             k, contents, sequence = self._load(key)
-            yield from self._fire(k, contents, expiredTimerInfo.getExpiryTimeInMs())
+            yield from self._fire(k, contents, expiredTimerInfo.getExpiryTimeInMs(), _watermark(timerValues))
             self._save(k, contents, sequence)
 
         def close(self):
@@ -770,8 +779,7 @@ def _trigger_processor(assigner, trigger, emit, functions, late_tag, lateness, d
         def _advance(self, operator, timer_values, at=MIN_WATERMARK):
             """One round of the timers due by the micro-batch's watermark (or clock), or by ``at``."""
             if event:
-                wm = timer_values.getCurrentWatermarkInMs()
-                operator.advance(max(MIN_WATERMARK if wm <= 0 else wm, at))  # Spark: 0 before the first watermark
+                operator.advance(max(_watermark(timer_values), at))
             else:
                 operator.advance(max(operator.now, at), event=False)
 

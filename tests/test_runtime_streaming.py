@@ -533,3 +533,34 @@ def test_allowed_lateness_of_session_windows_merges_late_elements(spark, tmp_pat
         [(5999, ("a", 5000, 2))],
     ]
     assert _windowed(spark, folder, tmp_path / "cp-late", build, side=late) == [[(1200, ("a", 1200, 100))]]
+
+
+@pytest.mark.parametrize("explicit_trigger", [False, True], ids=["default", "trigger-operator"])
+def test_window_functions_see_the_watermark_that_fired_them(spark, tmp_path, state_store_reset, explicit_trigger):
+    # watermark = max timestamp - 1001: 4999 after the first file fires a's and b's [0, 5000) at the
+    # start of the second; 10999 after it fires a's [5000, 10000) (third file); 14999 after the
+    # third fires b's [10000, 15000) in the micro-batch without data that follows
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.windows import EventTimeTrigger, ProcessWindowFunction, Time, TumblingEventTimeWindows
+
+    class Watermark(ProcessWindowFunction):
+        def process(self, key, context, elements):
+            yield key, context.window().start, context.current_watermark()
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a 1000 1\na 2000 2\nb 4000 3\na 6000 4\n")
+    (folder / "2.txt").write_text("a 3000 10\nb 12000 5\n")
+    (folder / "3.txt").write_text("c 1000 7\na 16000 1\n")
+
+    def build(keyed):
+        windowed = streaming.windows(keyed, TumblingEventTimeWindows.of(Time.seconds(5)))
+        if explicit_trigger:
+            windowed = windowed.trigger(EventTimeTrigger.create())
+        return windowed.process(Watermark())
+
+    assert _windowed(spark, folder, tmp_path / "cp", build) == [
+        [(4999, ("a", 0, 4999)), (4999, ("b", 0, 4999))],
+        [(9999, ("a", 5000, 10999))],
+        [(14999, ("b", 10000, 14999))],
+    ]

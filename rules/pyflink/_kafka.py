@@ -742,8 +742,8 @@ def streamable_window(resolver, call: cst.Call) -> bool:
     unbounded stream (``f2s_stream.windows``): count windows, ``GlobalWindows``, a
     processing-time tumbling, sliding or session assigner, or an event-time one on a
     timestamped stream that no stateful operator made, read only by
-    ``reduce``/``aggregate``/``process``/``apply`` (functions that do not read the window
-    context's watermark), through ``side_output_late_data``, ``allowed_lateness`` and a
+    ``reduce``/``aggregate``/``process``/``apply`` (the window context's ``current_watermark()``
+    is the micro-batch's watermark), through ``side_output_late_data``, ``allowed_lateness`` and a
     ``trigger`` whose timers are of the stream's time domain."""
     from flink2spark.rules.pyflink._time import timestamped, window_assigner
     from flink2spark.rules.pyflink.windows import EVENT_TIME, GLOBAL, PROCESSING_TIME
@@ -776,8 +776,6 @@ def streamable_window(resolver, call: cst.Call) -> bool:
                 pending.append(consumer)
             elif method not in STREAM_WINDOW_FUNCTIONS:
                 return False
-            elif any(names_any(cls, {"current_watermark"}) for cls in (instance_class(resolver, a.value) for a in consumer.args) if cls is not None):
-                return False  # the window context's watermark is the bounded shim's final one
     if kind is not None and (kind[0], kind[1]) in GLOBAL and event and after_state(resolver, keyed):
         return False
     return not pending
