@@ -650,6 +650,26 @@ def unbounded(resolver, expr, depth: int = 0) -> bool:
     return False
 
 
+def kafka_timestamps(resolver, expr, depth: int = 0) -> bool:
+    """Whether the elements of the stream ``expr`` (original) carry the timestamps of the Kafka
+    records they come from (Flink's Kafka sources set them; the conversion does not read them):
+    a Kafka source, through operators that keep timestamps and strategies without an assigner."""
+    from flink2spark.rules.pyflink._time import KEEPS
+
+    if depth > 50 or expr is None:
+        return False
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr)
+        return kafka_timestamps(resolver, value, depth + 1) if value is not None else False
+    if kafka_source_call(resolver, expr) is not None:
+        return True
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+        return False
+    if P.is_stream(resolver.type_of(expr.func.value)) and (expr.func.attr.value in KEEPS or expr.func.attr.value == "assign_timestamps_and_watermarks"):
+        return kafka_timestamps(resolver, expr.func.value, depth + 1)
+    return False
+
+
 MICRO_BATCH_OPS = frozenset({"map", "flat_map", "filter", "get_side_output", "assign_timestamps_and_watermarks", *P.MODIFIERS})
 # KeyedStream's rolling aggregations: f2s_stream.rolling_reduce on an unbounded stream
 ROLLING = frozenset({"reduce", "sum", "min", "max", "min_by", "max_by"})

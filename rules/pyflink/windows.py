@@ -22,7 +22,9 @@ the window function rule (``window_functions``) then runs the function on each w
 * ``GlobalWindows.create()``: one window per key, fired only by a trigger (rule
   ``window_functions``); without one it never fires, on Flink too (``NeverTrigger``).
 * Processing-time windows place elements by the wall clock (NOTE F2S221).
-* Event-time windows on a stream without timestamps make Flink fail: TODO.
+* Event-time windows on a stream without timestamps make Flink fail: TODO; on the timestamps
+  of Kafka records (a Kafka source whose strategy has no assigner), which the conversion does
+  not read: TODO.
 """
 
 import libcst as cst
@@ -155,6 +157,14 @@ def convert(ctx):
             ctx.todo(M.PF_EVENT_TIME, f"{seg.method}({kind[0]}.{kind[1]}()): this window assigner is not converted")
             return None
         if (kind[0], kind[1]) in EVENT_TIME and not stamped:
+            if K.kafka_timestamps(ctx.resolver, original_stream):
+                ctx.todo(
+                    M.PF_EVENT_TIME,
+                    f"{seg.method}(): event-time windows on the timestamps of Kafka records (the strategy has no timestamp assigner):"
+                    " the conversion does not read them; give the strategy a TimestampAssigner that takes the event time from"
+                    " the record, or port it by hand",
+                )
+                return None
             ctx.todo(M.PF_EVENT_TIME, f"{seg.method}(): event-time windows on a stream without timestamps (Flink fails: assign_timestamps_and_watermarks() with a timestamp assigner first)")
             return None
         assigner = found[1]
