@@ -179,7 +179,7 @@ class MicroBatches(object):
     watermark delay of its strategy (``delay`` ms behind the largest timestamp; None: no
     watermark)."""
 
-    def __init__(self, df, type_info=None, ops=(), decode=None, order=None, timestamped=False, delay=None, stateful=False, watermarked=False):
+    def __init__(self, df, type_info=None, ops=(), decode=None, order=None, timestamped=False, delay=None, stateful=False, watermarked=False, chained=False):
         self.df = df
         self.type_info = type_info
         self.ops = tuple(ops)
@@ -187,13 +187,14 @@ class MicroBatches(object):
         self.order = order
         self.timestamped = timestamped
         self.delay = delay
-        self.stateful = stateful  # made by a transformWithState operator
+        self.stateful = stateful  # made by a transformWithState operator that does not hand the watermark on
+        self.chained = chained  # made by one that does: its elements come before the watermark that made them
         self.watermarked = watermarked  # its DataFrame has Spark's watermark already (a union's inputs)
 
     def _copy(self, **changes):
         fields = dict(
             df=self.df, type_info=self.type_info, ops=self.ops, decode=self.decode, order=self.order, timestamped=self.timestamped, delay=self.delay, stateful=self.stateful,
-            watermarked=self.watermarked,
+            watermarked=self.watermarked, chained=self.chained,
         )
         fields.update(changes)
         return MicroBatches(**fields)
@@ -255,10 +256,11 @@ class MicroBatches(object):
         delays = [s.delay for s in streams]
         if None in delays:
             return MicroBatches(df, decode=_stamped, order="order", timestamped=True, delay=None, stateful=any(s.stateful for s in streams))
-        df = _watermarked(_pickled_rows(self), self.delay)
+        df = _watermarked_rows(self)
         for other in others:
-            df = df.unionByName(_watermarked(_pickled_rows(other), other.delay))
-        return MicroBatches(df, decode=_stamped, order="order", timestamped=True, delay=max(delays), stateful=any(s.stateful for s in streams), watermarked=True)
+            df = df.unionByName(_watermarked_rows(other))
+        chained = any(s.chained for s in streams)
+        return MicroBatches(df, decode=_stamped, order="order", timestamped=True, delay=max(delays), stateful=any(s.stateful for s in streams), watermarked=True, chained=chained)
 
     def _decoder(self):
         return self.decode if self.decode is not None else _decoder(self.type_info)
@@ -410,12 +412,14 @@ _TIME_MODES = {None: "None", "event": "EventTime", "processing": "ProcessingTime
 _TIMER_ORDER = -(1 << 62)
 
 
-def _process_processor(function, timers=None):
+def _process_processor(function, timers=None, chained=False):
     """A StatefulProcessor running ``function.process_element(value, ctx)`` (a
     KeyedProcessFunction) on each key's elements in their order, with the keyed state its
     ``open()`` created (the key's state values, pickled, live in one ValueState), and
     ``function.on_timer(timestamp, ctx)`` for the timers of the domain ``timers`` ("event",
-    "processing" or None) it registers."""
+    "processing" or None) it registers. ``chained``: the elements come from an event-time
+    operator that made them when this watermark came: they go in first, seeing the key's
+    previous watermark, and the timers due fire after them, as on Flink."""
     from pyspark.sql import Row
     from pyspark.sql.streaming import StatefulProcessor
 
@@ -428,6 +432,7 @@ def _process_processor(function, timers=None):
         def init(self, handle):
             self.handle = handle
             self.state = _pickled_state(handle, "keyed_state")
+            self.seen = _pickled_state(handle, "watermark")  # chained: the watermark the key saw last
             self.fn = function  # each task unpickles its own processor, with its own instance
             self.store = _Store()
             self.key = self.timestamp = self.domain = None
@@ -479,18 +484,27 @@ def _process_processor(function, timers=None):
             yield from self._rows(self.fn.on_timer(timestamp, self.ctx), _TIMER_ORDER + timestamp, emitted)
             self.domain = None
 
+        def _due(self, timer_values):
+            now = self._now(timer_values)
+            for t in sorted(self.handle.listTimers()):
+                if t <= now:
+                    self.handle.deleteTimer(t)
+                    yield from self._fire(t)
+
         def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
             k = self._load(key)
-            if timers is not None:  # timers already due fire first, as on Flink
-                now = self._now(timerValues)
-                for t in sorted(self.handle.listTimers()):
-                    if t <= now:
-                        self.handle.deleteTimer(t)
-                        yield from self._fire(t)
+            if chained:  # the elements came before this watermark: they see the key's previous one
+                self.watermark = pickle.loads(self.seen.get()[0]) if self.seen.exists() else MIN_WATERMARK
+            elif timers is not None:  # timers already due fire first, as on Flink
+                yield from self._due(timerValues)
             for row in sorted(rows, key=lambda r: r.order):
                 ts = getattr(row, "ts", None)
                 self.timestamp = NO_TIMESTAMP if ts is None else ts
                 yield from self._rows(self.fn.process_element(pickle.loads(row.value), self.ctx), row.order, ts)
+            if chained:
+                if timers is not None:
+                    yield from self._due(timerValues)
+                self.seen.update((pickle.dumps(_watermark(timerValues), _PROTOCOL),))
             self._save(k)
 
         def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):  # noqa: N802, N803 - PySpark's names
@@ -507,6 +521,52 @@ def _process_processor(function, timers=None):
 
 
 _PROCESS_SCHEMA = "value binary, order long, ts long, tag string"
+# EventTime-mode operators add the column that carries Spark's watermark to the next stateful
+# operator (transformWithState's eventTimeColumnName)
+_EVENT_SCHEMA = _PROCESS_SCHEMA + ", event_time timestamp"
+_LAST_MS = 253402300799999  # 9999-12-31T23:59:59.999Z, the last instant a Spark timestamp holds
+
+
+def _event_time_output(processor):
+    """``processor`` with an ``event_time`` column on its rows: the result's timestamp, but
+    after the current watermark (Spark refuses rows an operator emits behind it; Flink's
+    results keep their timestamps, which stay in ``ts``)."""
+    import datetime
+
+    from pyspark.sql import Row
+    from pyspark.sql.streaming import StatefulProcessor
+
+    utc = datetime.timezone.utc
+
+    def stamped(rows, timer_values):
+        floor = max(timer_values.getCurrentWatermarkInMs(), 0) + 1
+        for row in rows:
+            at = min(max(floor, row.ts if row.ts is not None else floor), _LAST_MS)
+            yield Row(value=row.value, order=row.order, ts=row.ts, tag=row.tag, event_time=datetime.datetime.fromtimestamp(at / 1000, tz=utc))
+
+    class EventTimeOutput(StatefulProcessor):
+        def init(self, handle):
+            processor.init(handle)
+
+        def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
+            return stamped(processor.handleInputRows(key, rows, timerValues), timerValues)
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):  # noqa: N802, N803 - PySpark's names
+            return stamped(processor.handleExpiredTimer(key, timerValues, expiredTimerInfo), timerValues)
+
+        def close(self):
+            processor.close()
+
+    return EventTimeOutput()
+
+
+def _transform(rows, processor, mode):
+    """``rows.groupBy("key").transformWithState(processor, ...)`` in ``mode``; in EventTime
+    mode its results carry the watermark on to later stateful operators."""
+    grouped = rows.groupBy("key")
+    if mode == "EventTime":
+        return grouped.transformWithState(_event_time_output(processor), _EVENT_SCHEMA, "Append", mode, eventTimeColumnName="event_time")
+    return grouped.transformWithState(processor, _PROCESS_SCHEMA, "Append", mode)
 
 
 def _pickled_state(handle, name):
@@ -573,16 +633,23 @@ def keyed_process(keyed, function, timers=None):
             timers = "never"
         else:
             rows = _event_time_rows(keyed)  # late elements included: Flink's process functions see them
-    results = rows.groupBy("key").transformWithState(_process_processor(function, timers), _PROCESS_SCHEMA, "Append", mode)
-    return _outputs(results, stream)
+    elif timers is None and stream.timestamped and stream.delay is not None and not stream.stateful:
+        mode, rows = "EventTime", _event_time_rows(keyed)  # no timers, but the watermark goes on to later operators
+    results = _transform(rows, _process_processor(function, timers, stream.chained), mode)
+    return _outputs(results, stream, mode=mode)
 
 
-def _outputs(results, stream, timestamped=None):
+def _outputs(results, stream, timestamped=None, mode=None):
     """The main output of a process function's results (a ``tag`` column names side outputs);
-    timestamped as ``stream`` unless ``timestamped`` says."""
+    timestamped as ``stream`` unless ``timestamped`` says. The results of an EventTime-mode
+    operator (``mode``) carry the watermark on: event time may follow."""
     stamped = stream.timestamped if timestamped is None else timestamped
     decode = _stamped if stamped else _unpickled
-    main = MicroBatches(results.filter(results.tag.isNull()), decode=decode, order="order", timestamped=stamped, delay=stream.delay, stateful=True)
+    chained = mode == "EventTime"
+    main = MicroBatches(
+        results.filter(results.tag.isNull()), decode=decode, order="order", timestamped=stamped, delay=stream.delay,
+        stateful=not chained, watermarked=chained, chained=chained,
+    )
     main.tagged = results
     return main
 
@@ -739,14 +806,16 @@ def _window_processor(assigner, emit, functions, late_tag, lateness=0):
     return WindowOperator()
 
 
-def _trigger_processor(assigner, trigger, emit, functions, late_tag, lateness, domain):
+def _trigger_processor(assigner, trigger, emit, functions, late_tag, lateness, domain, chained=False):
     """A StatefulProcessor running each key's windows through the bounded shim's
     ``_KeyOperator`` (PyFlink's window operator with ``trigger``), kept in transformWithState
     across micro-batches: the watermark (``domain`` "event") or the clock ("processing") of
     the micro-batch first fires the timers due by then, one round per call as Flink's timer
     service does (timers registered in a round fire at a later watermark), then the key's
     elements arrive; a Spark timer stands for every pending timer of ``domain``. Late elements
-    no window takes go to ``late_tag``'s side output."""
+    no window takes go to ``late_tag``'s side output. ``chained``: the elements come from an
+    event-time operator that made them when this watermark came, so they go in first (judged
+    by the key's previous watermark) and the timers fire after them, as on Flink."""
     from pyspark.sql import Row
     from pyspark.sql.streaming import StatefulProcessor
 
@@ -806,8 +875,9 @@ def _trigger_processor(assigner, trigger, emit, functions, late_tag, lateness, d
 
         def handleInputRows(self, key, rows, timerValues):  # noqa: N802, N803 - PySpark's names
             k, operator = self._load(key, timerValues)
-            self._advance(operator, timerValues)  # timers due by now fire before the elements, as on Flink
-            yield from self._results(operator)
+            if not chained:
+                self._advance(operator, timerValues)  # timers due by now fire before the elements, as on Flink
+                yield from self._results(operator)
             count = pickle.loads(self.count.get()[0]) if self.count.exists() else 0
             for row in sorted(rows, key=lambda r: r.order):
                 value = pickle.loads(row.value)
@@ -818,6 +888,9 @@ def _trigger_processor(assigner, trigger, emit, functions, late_tag, lateness, d
                 if late and late_tag is not None:
                     yield Row(value=pickle.dumps(value, _PROTOCOL), order=row.order, ts=getattr(row, "ts", None), tag=late_tag)
             yield from self._results(operator)
+            if chained:
+                self._advance(operator, timerValues)
+                yield from self._results(operator)
             self.count.update((pickle.dumps(count, _PROTOCOL),))
             self._save(k, operator)
 
@@ -840,9 +913,16 @@ def _event_time_rows(keyed):
     following the stream's strategy; the event-time column is dropped before the stateful
     operator, which would otherwise drop late rows itself (Flink's operators decide)."""
     if keyed.stream.stateful:
-        raise NotImplementedError("flink2spark: event time after another stateful operator of an unbounded stream is not converted")
+        raise NotImplementedError("flink2spark: event time after a stateful operator that is not of event time (rolling aggregations, processing-time or count windows...) is not converted")
     rows = _keyed_rows(keyed)
     return rows if keyed.stream.watermarked else _watermarked(rows, keyed.stream.delay)
+
+
+def _watermarked_rows(stream):
+    """The pickled rows of a timestamped stream with its watermark: its own (the strategy's
+    delay), or the one it already has (a union's, a stateful operator's)."""
+    rows = _pickled_rows(stream)
+    return rows if stream.watermarked else _watermarked(rows, stream.delay)
 
 
 def _watermarked(rows, delay):
@@ -892,9 +972,11 @@ class StreamWindows(object):
     def _operated(self):
         """Whether the windows run through the trigger operator: a trigger, GlobalWindows, or
         allowed lateness of windows the plain processor does not keep (sessions, and
-        processing-time windows, where Flink ignores it)."""
+        processing-time windows, where Flink ignores it), or event-time windows after another
+        event-time operator (whose results come before the watermark that made them)."""
         lateness = self._lateness > 0 and (self._assigner.merging or self._assigner.processing_time)
-        return self._trigger is not None or self._assigner.is_global or lateness
+        chained = self._keyed.stream.chained and self._assigner.event_time  # elements come before the watermark
+        return self._trigger is not None or self._assigner.is_global or lateness or chained
 
     def side_output_late_data(self, output_tag):
         """``side_output_late_data(tag)``: elements no window takes because the watermark has
@@ -917,8 +999,8 @@ class StreamWindows(object):
             return _outputs(results, stream, timestamped=True)  # results carry their window's max_timestamp()
         if stream.delay is None:
             raise ValueError("flink2spark: no_watermarks(): Flink's event-time windows never fire")
-        results = _event_time_rows(self._keyed).groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", "EventTime")
-        return _outputs(results, stream)
+        results = _transform(_event_time_rows(self._keyed), processor, "EventTime")
+        return _outputs(results, stream, mode="EventTime")
 
     def _run_operator(self, emit, managed):
         from flink2spark.runtime.windows import EventTimeTrigger, NeverTrigger, ProcessingTimeTrigger
@@ -930,14 +1012,14 @@ class StreamWindows(object):
         domain = "processing" if assigner.processing_time or not stream.timestamped else "event"
         if domain == "event" and stream.delay is None:
             domain = "processing"  # no_watermarks(): the watermark never passes an event-time timer
-        processor = _trigger_processor(assigner, trigger, emit, managed, self._late_tag, self._lateness, domain)
+        processor = _trigger_processor(assigner, trigger, emit, managed, self._late_tag, self._lateness, domain, stream.chained)
         if domain == "event":
             rows, mode = _event_time_rows(self._keyed), "EventTime"
         else:
             rows, mode = _keyed_rows(self._keyed), "ProcessingTime"
-        results = rows.groupBy("key").transformWithState(processor, _PROCESS_SCHEMA, "Append", mode)
+        results = _transform(rows, processor, mode)
         time_window = not (assigner.count or assigner.is_global)
-        return _outputs(results, stream, timestamped=stream.timestamped or time_window)
+        return _outputs(results, stream, timestamped=stream.timestamped or time_window, mode=mode)
 
     def reduce(self, reduce_function, window_function=None):
         return self._functions.reduce(reduce_function, window_function, fire=self._run)

@@ -600,17 +600,23 @@ SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
             1,
             [],
         ),
-        (  # event time after a stateful operator (windows, whose results carry timestamps): Spark's watermark
-            # does not pass through it
+        (  # event time after a stateful operator not of event time (processing-time windows, whose results
+            # carry timestamps): Spark's watermark does not pass through it
             "totals = pairs.key_by(lambda p: p[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(5))).reduce(lambda a, b: a)\n"
             "totals.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM,
             1,
             ["F2S254", "F2S254"],
         ),
+        (  # event-time windows after event-time windows: the first hands the watermark on (EventTime mode)
+            STAMPED + "totals = stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5))).reduce(lambda a, b: a)\n"
+            "totals.key_by(lambda p: 'all').window(TumblingEventTimeWindows.of(Time.seconds(10)))" + SUM,
+            2,
+            [],
+        ),
     ],
     ids=[
         "processing-time", "event-time", "event-time-untimestamped", "allowed-lateness", "processing-lateness", "count-window", "trigger",
-        "watermark", "after-state",
+        "watermark", "after-state", "after-event-time-windows",
     ],
 )
 def test_windows_on_an_unbounded_stream(body, windows, todos):

@@ -761,7 +761,7 @@ def streamable_window(resolver, call: cst.Call) -> bool:
     """Whether ``keyed.window(assigner)`` or ``keyed.count_window(...)`` (original) runs on an
     unbounded stream (``f2s_stream.windows``): count windows, ``GlobalWindows``, a
     processing-time tumbling, sliding or session assigner, or an event-time one on a
-    timestamped stream that no stateful operator made, read only by
+    timestamped stream that no stateful operator without event time made (``after_state``), read only by
     ``reduce``/``aggregate``/``process``/``apply`` (the window context's ``current_watermark()``
     is the micro-batch's watermark), through ``side_output_late_data``, ``allowed_lateness`` and a
     ``trigger`` whose timers are of the stream's time domain."""
@@ -886,8 +886,14 @@ def streaming_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
 
 def after_state(resolver, expr, depth: int = 0) -> bool:
     """Whether the (original) unbounded stream ``expr`` comes out of a keyed operator that keeps
-    state (a rolling aggregation, a keyed process function, windows): Spark's watermark is
-    not carried through it (event time after one is not converted)."""
+    state and does not carry Spark's watermark on (event time after one is not converted): a
+    rolling aggregation, processing-time or count windows, a keyed process function with
+    processing-time timers or on a stream without timestamps. Event-time windows and the other
+    keyed process functions on a timestamped stream run in transformWithState's EventTime mode
+    and hand the watermark on (``eventTimeColumnName``)."""
+    from flink2spark.rules.pyflink._time import windowed_by
+    from flink2spark.rules.pyflink.windows import EVENT_TIME
+
     if depth > 50 or expr is None:
         return False
     if isinstance(expr, cst.Name):
@@ -896,8 +902,20 @@ def after_state(resolver, expr, depth: int = 0) -> bool:
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
     method, typ = expr.func.attr.value, resolver.type_of(expr.func.value)
-    if typ in (P.WINDOWED, P.ALL_WINDOWED) or (typ == P.KEYED and (method in ROLLING or method == "process")):
+    if typ in (P.WINDOWED, P.ALL_WINDOWED):
+        if typ == P.WINDOWED and windowed_by(resolver, expr.func.value) in {name for name, _ in EVENT_TIME}:
+            call = window_call(resolver, expr.func.value)
+            keyed = call.func.value if call is not None else None  # type: ignore[attr-defined]
+            return keyed is None or after_state(resolver, keyed, depth + 1)
         return True
+    if typ == P.KEYED and method in ROLLING:
+        return True
+    if typ == P.KEYED and method == "process":
+        from flink2spark.rules.pyflink._time import timestamped
+
+        if streaming_timers(resolver, expr) == "processing" or not timestamped(resolver, expr.func.value):
+            return True
+        return after_state(resolver, expr.func.value, depth + 1)
     if method == "union":
         return any(after_state(resolver, a.value, depth + 1) for a in expr.args) or after_state(resolver, expr.func.value, depth + 1)
     return P.is_stream(typ) and after_state(resolver, expr.func.value, depth + 1)
