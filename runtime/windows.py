@@ -641,7 +641,7 @@ class Windows(object):
     def allowed_lateness(self, time_ms):
         """``allowed_lateness(ms)`` of a window with a trigger: no element is late on a bounded
         input, but its windows' cleanup timers come ``ms`` later, and the trigger sees them."""
-        self._lateness = time_ms
+        self._lateness = int(time_ms.to_milliseconds() if hasattr(time_ms, "to_milliseconds") else time_ms)
         return self
 
     def side_output_late_data(self, output_tag):

@@ -812,3 +812,14 @@ def test_triggers_on_unbounded_streams_run_in_transform_with_state():
     assert "F2S254" in codes(refused) and "f2s_stream.windows" not in refused.output
     kept = convert(user.replace("processing", "event") + _KAFKA_STAMPED + window + ".trigger(Early()).reduce(lambda a, b: b).print()\n", head=_TRIGGER_HEAD)
     assert codes(kept) == [] and ".trigger(Early())" in kept.output
+
+
+def test_processing_time_triggers_carry_a_note():
+    window = "events.key_by(lambda e: e[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))"
+    clock = convert(
+        _STAMPED + window + ".trigger(ContinuousProcessingTimeTrigger.of(Time.seconds(1))).reduce(max).print()\n",
+        head="from pyflink.datastream.window import ContinuousProcessingTimeTrigger\n" + _TRIGGER_HEAD,
+    )
+    assert codes(clock) == [] and "F2S221" in codes(clock, "note")
+    counted = convert(_STAMPED + window + ".trigger(PurgingTrigger.of(CountTrigger.of(2))).reduce(max).print()\n", head=_TRIGGER_HEAD)
+    assert "F2S221" not in codes(counted, "note")

@@ -62,7 +62,7 @@ rule = Rule(
     __name__,
     matches=[f"{t}.{m}" for t in ("WindowedStream", "AllWindowedStream") for m in FUNCTIONS + SETTINGS],
     summary="reduce/aggregate/process/apply on windows -> the same methods of f2s.windows.Windows (functions run per window in stream order)",
-    codes=(M.PF_EVENT_TIME, M.PF_LATENESS, M.PF_FUNCTION, M.PF_WINDOW_ORDER, M.PF_OPEN_CLOSE, M.PF_STATE),
+    codes=(M.PF_EVENT_TIME, M.PF_LATENESS, M.PF_FUNCTION, M.PF_WINDOW_ORDER, M.PF_OPEN_CLOSE, M.PF_STATE, M.PF_PROCESSING_TIME),
     examples=[
         Example(
             program(
@@ -251,4 +251,10 @@ def _trigger(ctx, seg, receiver):
     if known is not None and not known[0].convertible:
         ctx.todo(M.PF_STATE, f"{known[0].node.name.value} could not be converted (see the class)")
         return None
+    if K._processing_trigger(ctx.resolver, found[0]) is not False:
+        ctx.note(
+            M.PF_PROCESSING_TIME,
+            "trigger() with processing-time timers (or one the converter cannot follow): they fire when the wall clock"
+            " passes them, so which firings happen depends on when each engine runs (on a bounded input, before it ends)",
+        )
     return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name("trigger")), args=[cst.Arg(found[1])])
