@@ -823,3 +823,18 @@ def test_processing_time_triggers_carry_a_note():
     assert codes(clock) == [] and "F2S221" in codes(clock, "note")
     counted = convert(_STAMPED + window + ".trigger(PurgingTrigger.of(CountTrigger.of(2))).reduce(max).print()\n", head=_TRIGGER_HEAD)
     assert "F2S221" not in codes(counted, "note")
+
+
+def test_connectors_without_a_conversion_say_what_to_use_on_spark():
+    result = convert(
+        "from pyflink.datastream.connectors.elasticsearch import Elasticsearch7SinkBuilder, ElasticsearchEmitter\n"
+        "from pyflink.datastream.connectors.pulsar import PulsarSource\n"
+        "from pyflink.common import WatermarkStrategy\n"
+        "source = PulsarSource.builder().set_service_url('pulsar://p:6650').set_topics('in').build()\n"
+        "events = env.from_source(source, WatermarkStrategy.no_watermarks(), 'pulsar')\n"
+        "sink = Elasticsearch7SinkBuilder().set_hosts(['es:9200']).set_emitter(ElasticsearchEmitter.static_index('idx')).build()\n"
+        "events.sink_to(sink)\n"
+    )
+    messages = [m.message for m in result.markers if m.severity == "todo"]
+    assert any("Pulsar: Spark has no built-in connector" in m for m in messages), messages
+    assert any("elasticsearch-spark connector" in m for m in messages), messages

@@ -601,6 +601,41 @@ def _static_file_set(node: cst.BaseExpression) -> bool:
     )
 
 
+# What to use on Spark for PyFlink connectors with no conversion (by module of the source/sink class)
+CONNECTOR_HINTS = {
+    "pyflink.datastream.connectors.elasticsearch": (
+        "Elasticsearch: Spark has no built-in connector; write the DataFrame with the elasticsearch-spark connector"
+        ' (format "es" with the options es.nodes and es.resource; writeStream with a checkpoint location on an unbounded stream) by hand'
+    ),
+    "pyflink.datastream.connectors.pulsar": (
+        "Pulsar: Spark has no built-in connector; read or write with a Pulsar connector for Spark (format \"pulsar\" with"
+        " service.url, admin.url and the topic) by hand"
+    ),
+    "pyflink.datastream.connectors.jdbc": "JDBC: write the DataFrame with Spark's own df.write.jdbc(url, table, mode, properties) by hand",
+    "pyflink.datastream.connectors.kinesis": "Kinesis: Spark has no built-in connector; use a Kinesis connector for Structured Streaming by hand",
+    "pyflink.datastream.connectors.rabbitmq": "RabbitMQ: Spark has no built-in connector; port it by hand",
+    "pyflink.datastream.connectors.cassandra": "Cassandra: write the DataFrame with the Spark Cassandra connector (format org.apache.spark.sql.cassandra) by hand",
+}
+
+
+def connector_hint(resolver, expr: Optional[cst.BaseExpression]) -> Optional[str]:
+    """What to use on Spark for the connector object ``expr`` (original: a builder chain, a
+    constructor call, or a name bound to one), by the PyFlink module of its class."""
+    node = followed(resolver, expr) if expr is not None else None
+    for _ in range(30):
+        if isinstance(node, cst.Call):
+            node = node.func
+        elif isinstance(node, cst.Attribute) and not (resolver.qualified_name(node) or "").startswith("pyflink."):
+            node = followed(resolver, node.value)
+        else:
+            break
+    q = resolver.qualified_name(node) if node is not None else None
+    for module, hint in CONNECTOR_HINTS.items():
+        if q and q.startswith(module + "."):
+            return hint
+    return None
+
+
 def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
     """Why ``env.from_source(source, watermark_strategy, name)`` (original call) cannot be
     converted, or None."""
@@ -608,7 +643,13 @@ def from_source_problem(ctx, call: cst.Call) -> Optional[str]:
     source = call_arg(call, 0, "source")
     kind = source_kind(resolver, source)
     if kind is None:
-        return "from_source(): only NumberSequenceSource(a, b) and FileSource.for_record_stream_format(StreamFormat.text_line_format(), path).build() are converted"
+        hint = connector_hint(resolver, source)
+        if hint is not None:
+            return f"from_source(): {hint}"
+        return (
+            "from_source(): only NumberSequenceSource(a, b), FileSource.for_record_stream_format(StreamFormat.text_line_format(), path).build()"
+            " and KafkaSource are converted"
+        )
     strategy = call_arg(call, 1, "watermark_strategy")
     if not (isinstance(strategy, cst.Call) and resolver.qualified_name(strategy.func) in P.NO_WATERMARKS):
         if not unused_watermarks(ctx, strategy):

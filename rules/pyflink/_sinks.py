@@ -214,6 +214,11 @@ def sink_problem(ctx, call: cst.Call, sink: Optional[cst.BaseExpression]) -> Opt
                 " write the builder chain as one expression"
             )
         if problem is None:
+            from flink2spark.rules.pyflink._common import connector_hint
+
+            hint = connector_hint(ctx.resolver, sink)
+            if hint is not None:
+                return M.PF_JAVA_CONNECTOR, hint
             return M.PF_JAVA_CONNECTOR, "a sink other than a row-format FileSink/StreamingFileSink: write the RDD/DataFrame with Spark by hand"
         return M.PF_FILE_UNSUPPORTED, problem
     wanted = "FileSink" if call.func.attr.value == "sink_to" else "StreamingFileSink"  # type: ignore[attr-defined]
