@@ -943,7 +943,7 @@ class StreamWindows(object):
     time windows carry the window's ``max_timestamp()``, of count windows the timestamp of the
     element that filled them."""
 
-    def __init__(self, keyed, assigner):
+    def __init__(self, keyed, assigner, all_windows=False):
         from flink2spark.runtime.windows import Windows
 
         stream = keyed.stream
@@ -954,7 +954,8 @@ class StreamWindows(object):
         self._late_tag = None
         self._lateness = 0
         self._trigger = None
-        self._functions = Windows(None, assigner)  # the window functions' emit(key, window, elements)
+        # the window functions' emit(key, window, elements); all-windows functions take no key
+        self._functions = Windows(None, assigner, keyed=not all_windows)
 
     def allowed_lateness(self, time_ms):
         """``allowed_lateness(ms)``: a window keeps its elements until the watermark passes its
@@ -1037,6 +1038,13 @@ class StreamWindows(object):
 def windows(keyed, assigner):
     """``keyed.window(assigner)`` of an unbounded stream: a ``StreamWindows``."""
     return StreamWindows(keyed, assigner)
+
+
+def windows_all(stream, assigner):
+    """``stream.window_all(assigner)`` of an unbounded stream: the windows of one key, as Flink's
+    all-windows operator (parallelism 1) keeps them; its functions (``ProcessAllWindowFunction``,
+    ``AllWindowFunction``) take no key."""
+    return StreamWindows(stream.keyBy(lambda element: None), assigner, all_windows=True)
 
 
 def micro_batches(df, type_info=None):

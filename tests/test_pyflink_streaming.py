@@ -653,3 +653,23 @@ def test_keyed_process_function_with_objects_made_in_open(opened, body, converte
     assert result.output is not None, result.markers
     assert ("f2s_stream.keyed_process(" in result.output) == converted, result.output
     assert bool(TODO_LINE.findall(result.output)) != converted, result.output
+
+
+@pytest.mark.parametrize(
+    "body, converted",
+    [
+        (STAMPED + "stamped.window_all(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, True),
+        ("pairs.window_all(TumblingProcessingTimeWindows.of(Time.seconds(5))).process(Late()).print()", True),
+        # event-time windows need timestamps: the Kafka records' own are not read
+        ("pairs.window_all(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, False),
+    ],
+    ids=["event-time", "processing-time", "untimestamped"],
+)
+def test_window_all_on_an_unbounded_stream(body, converted):
+    program = WINDOW_IMPORTS + KAFKA_PROGRAM.format(body=body, mode="")
+    result = convert_source(program, "job.py")
+    assert result.output is not None, result.markers
+    assert ("f2s_stream.windows_all(" in result.output) == converted, result.output
+    assert bool(TODO_LINE.findall(result.output)) != converted, result.output
+    compile(result.output, "job.py", "exec")
+    assert convert_source(result.output, "job.py").output == result.output

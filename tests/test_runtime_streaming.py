@@ -624,3 +624,26 @@ def test_keyed_process_function_after_event_time_windows(spark, tmp_path, state_
         [(5999, ("timer", "a", 5999)), (5999, ("timer", "b", 5999)), (9999, ("elem", "a", 3, 4999)), (9999, ("elem", "b", 4, 4999))],
         [(10999, ("timer", "a", 10999)), (10999, ("timer", "b", 10999)), (14999, ("elem", "a", 5, 9999))],
     ]
+
+
+def test_window_all_on_an_unbounded_stream(spark, tmp_path, state_store_reset):
+    # the tumbling-window input above, windowed over all keys (Flink's all-windows operator):
+    # the watermarks 4999, 10999 and 14999 fire [0, 5000), [5000, 10000) and [10000, 15000);
+    # a 3000 and c 1000 come behind the watermark and are dropped
+    from flink2spark.runtime import streaming
+    from flink2spark.runtime.windows import ProcessAllWindowFunction, Time, TumblingEventTimeWindows
+
+    class Values(ProcessAllWindowFunction):
+        def process(self, context, elements):
+            yield context.window().start, sorted(e[2] for e in elements)
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "1.txt").write_text("a 1000 1\na 2000 2\nb 4000 3\na 6000 4\n")
+    (folder / "2.txt").write_text("a 3000 10\nb 12000 5\n")
+    (folder / "3.txt").write_text("c 1000 7\na 16000 1\n")
+
+    def build(keyed):
+        return streaming.windows_all(keyed.stream, TumblingEventTimeWindows.of(Time.seconds(5))).process(Values())
+
+    assert _windowed(spark, folder, tmp_path / "cp", build) == [[(4999, (0, [1, 2, 3]))], [(9999, (5000, [4]))], [(14999, (10000, [5]))]]

@@ -834,7 +834,7 @@ def window_call(resolver, windowed, depth: int = 0) -> Optional[cst.Call]:
         return None
     if call.func.attr.value in ("side_output_late_data", "allowed_lateness", "trigger"):
         return window_call(resolver, call.func.value, depth + 1)
-    return call if call.func.attr.value in ("window", "count_window") else None
+    return call if call.func.attr.value in ("window", "count_window", "window_all") else None
 
 
 # What a process function may not use to run on an unbounded stream
@@ -1032,6 +1032,11 @@ def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) ->
         if micro_batch_process_class(resolver, expr) is None:
             return method
         return unbounded_problem(resolver, expr.func.value, depth + 1, streaming)
+    if method in STREAM_WINDOW_FUNCTIONS | {"side_output_late_data", "allowed_lateness", "trigger"} and resolver.type_of(expr.func.value) == P.ALL_WINDOWED:
+        window = window_call(resolver, expr.func.value)
+        if window is None or not streaming or not streamable_window(resolver, window):
+            return method
+        return unbounded_problem(resolver, window.func.value, depth + 1, streaming)  # type: ignore[attr-defined]
     if method in STREAM_WINDOW_FUNCTIONS | {"side_output_late_data", "allowed_lateness"} and resolver.type_of(expr.func.value) == P.WINDOWED:
         window = window_call(resolver, expr.func.value)
         key_by = rolling_key_by(resolver, window.func.value) if streaming and window is not None else None  # type: ignore[attr-defined]

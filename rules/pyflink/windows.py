@@ -173,7 +173,10 @@ def convert(ctx):
     if stamped and keyed and ctx.site.receiver_type != P.KEYED:
         return None
     if K.unbounded(ctx.resolver, original_stream):
-        if seg.method == "window_all" or not K.streamable_window(ctx.resolver, seg.original) or K.rolling_key_by(ctx.resolver, original_stream) is None:
+        if seg.method == "window_all":
+            if runtime_mode(ctx) == "batch" or not K.streamable_window(ctx.resolver, seg.original) or K.unbounded_problem(ctx.resolver, original_stream) is not None:
+                return None  # the window function has the TODO
+        elif not K.streamable_window(ctx.resolver, seg.original) or K.rolling_key_by(ctx.resolver, original_stream) is None:
             return None  # the key_by() has the TODO
         if sets_trigger(ctx.resolver, seg.original) or (kind is not None and (kind[0], kind[1]) in GLOBAL):
             ctx.note(M.PF_STREAMING_TIMERS, K.TRIGGER_NOTE)
@@ -183,7 +186,7 @@ def convert(ctx):
             ctx.note(M.PF_STREAMING_TIMERS, K.WINDOWS_NOTE)
         else:
             ctx.note(M.PF_PROCESSING_TIME, PROCESSING_NOTE)
-        return cst.Call(func=K.shim(ctx, "windows"), args=[cst.Arg(stream), cst.Arg(assigner)])
+        return cst.Call(func=K.shim(ctx, "windows_all" if seg.method == "window_all" else "windows"), args=[cst.Arg(stream), cst.Arg(assigner)])
     if runtime_mode(ctx) == "batch" and sets_trigger(ctx.resolver, seg.original):
         from flink2spark.rules.pyflink.window_functions import BATCH_TRIGGER
 
