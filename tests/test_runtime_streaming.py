@@ -18,6 +18,15 @@ def _in_order(folder):
         os.utime(path, (1_700_000_000 + n, 1_700_000_000 + n))
 
 
+def _inputs(tmp_path, *texts):
+    """A folder of input files 1.txt, 2.txt... holding ``texts`` (one micro-batch each)."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for n, text in enumerate(texts, 1):
+        (folder / ("%d.txt" % n)).write_text(text)
+    return folder
+
+
 def _run(spark, folder, checkpoint):
     """One run of the job: read every new file (one file per micro-batch), keyed rolling sum of
     the second field of lists [key, n], then a map after it; the rows of each micro-batch."""
@@ -55,9 +64,10 @@ def test_rolling_reduce_with_a_function_after_flat_map_filter_and_map_values(spa
     from flink2spark.runtime import streaming
     from flink2spark.runtime.datastream import Types
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("x 3,y 1\nx 2,skip\nx 5\n")
+    folder = _inputs(
+        tmp_path,
+        "x 3,y 1\nx 2,skip\nx 5\n",
+    )
     lines = streaming.micro_batches(spark.readStream.text(str(folder)), Types.STRING())
     words = lines.flatMap(lambda line: line.split(",")).filter(lambda w: w != "skip")
     keyed = words.map(lambda w: (w[0], int(w[2:]))).keyBy(lambda p: p[0]).mapValues(lambda p: ("v", p[1] * 10))
@@ -168,10 +178,11 @@ def test_process_function_without_state_runs_on_each_micro_batch(spark, tmp_path
             if value.isdigit():
                 yield int(value) + self.base
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("1\nx\n22\n")
-    (folder / "2.txt").write_text("3\n")
+    folder = _inputs(
+        tmp_path,
+        "1\nx\n22\n",
+        "3\n",
+    )
     lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
     batches = []
     streaming.foreach_batch(f2s.process(lines, Parse()).map(lambda n: n * 2), lambda rdd: batches.append(rdd.collect())).option(
@@ -229,11 +240,12 @@ def test_keyed_process_event_time_timers_fire_as_the_watermark_passes(spark, tmp
     # Flink's semantics worked out by hand, the watermark (max timestamp - 1000 - 1) advancing
     # between the files: 1999 after the first, 4999 after the second, 7999 after the third.
     # Results are (timestamp, value) pairs: elements keep theirs, timers give theirs.
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1000\nb 1500\na 3000\n")
-    (folder / "2.txt").write_text("a 2500\nb 6000\n")
-    (folder / "3.txt").write_text("a 4000\nc 9000\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1000\nb 1500\na 3000\n",
+        "a 2500\nb 6000\n",
+        "a 4000\nc 9000\n",
+    )
     no_watermark = -(2**63)
     assert _timed_job(spark, folder, tmp_path / "cp") == [
         [(1000, ("el", "a", 1000, no_watermark)), (1500, ("el", "b", 1500, no_watermark)), (3000, ("el", "a", 3000, no_watermark))],
@@ -292,9 +304,10 @@ def test_tumbling_event_time_windows_fire_as_the_watermark_passes_and_late_eleme
     from flink2spark.runtime.windows import EventTimeTrigger, Time, TumblingEventTimeWindows
 
     late = OutputTag("late", Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()]))
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1000 1\na 2000 2\nb 4000 3\na 6000 4\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1000 1\na 2000 2\nb 4000 3\na 6000 4\n",
+    )
     (folder / "2.txt").write_text("a 3000 10\nb 12000 5\n")  # a 3000: its window [0, 5000) has fired
     (folder / "3.txt").write_text("c 1000 7\na 16000 1\n")  # c 1000: behind the watermark 10999
 
@@ -324,11 +337,12 @@ def test_session_windows_merge_across_micro_batches_with_a_process_window_functi
             w = context.window()
             yield key, w.start, w.end, sorted(e[1] for e in elements)
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("s 1000 0\ns 5000 0\n")
-    (folder / "2.txt").write_text("s 3500 0\ns 6000 0\n")
-    (folder / "3.txt").write_text("t 20000 0\n")
+    folder = _inputs(
+        tmp_path,
+        "s 1000 0\ns 5000 0\n",
+        "s 3500 0\ns 6000 0\n",
+        "t 20000 0\n",
+    )
 
     def build(keyed):
         return streaming.windows(keyed, EventTimeSessionWindows.with_gap(Time.seconds(3))).process(Session())
@@ -349,10 +363,11 @@ def test_processing_time_windows_group_each_micro_batch_by_the_clock(spark, tmp_
     from flink2spark.runtime.datastream import Types
     from flink2spark.runtime.windows import Time, TumblingProcessingTimeWindows
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1\nb 2\na 3\n")
-    (folder / "2.txt").write_text("a 10\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1\nb 2\na 3\n",
+        "a 10\n",
+    )
     lines = streaming.micro_batches(spark.readStream.option("maxFilesPerTrigger", 1).text(str(folder)), Types.STRING())
     pairs = lines.map(lambda line: (line.split(" ")[0], int(line.split(" ")[1])))
     sums = streaming.windows(pairs.keyBy(lambda p: p[0]), TumblingProcessingTimeWindows.of(Time.milliseconds(1))).reduce(lambda x, y: (x[0], x[1] + y[1]))
@@ -408,10 +423,11 @@ def test_count_windows_fill_across_micro_batches(spark, tmp_path, state_store_re
     from flink2spark.runtime import streaming
     from flink2spark.runtime.datastream import CountSlidingWindowAssigner, CountTumblingWindowAssigner, Types
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1\na 2\nb 5\n")
-    (folder / "2.txt").write_text("a 3\nb 6\na 4\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1\na 2\nb 5\n",
+        "a 3\nb 6\na 4\n",
+    )
 
     _in_order(folder)
 
@@ -438,12 +454,13 @@ def test_allowed_lateness_keeps_windows_and_fires_them_again(spark, tmp_path, st
     from flink2spark.runtime import streaming
     from flink2spark.runtime.windows import Time, TumblingEventTimeWindows
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1000 1\na 6000 2\n")
-    (folder / "2.txt").write_text("a 3000 10\na 7000 1\n")
-    (folder / "3.txt").write_text("a 4000 100\nb 12000 0\n")
-    (folder / "4.txt").write_text("a 4500 1000\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1000 1\na 6000 2\n",
+        "a 3000 10\na 7000 1\n",
+        "a 4000 100\nb 12000 0\n",
+        "a 4500 1000\n",
+    )
 
     def build(keyed):
         windowed = streaming.windows(keyed, TumblingEventTimeWindows.of(Time.seconds(5))).allowed_lateness(2000)
@@ -465,13 +482,14 @@ def test_continuous_event_time_trigger_fires_as_each_watermark_passes_its_timers
     from flink2spark.runtime import streaming
     from flink2spark.runtime.windows import ContinuousEventTimeTrigger, Time, TumblingEventTimeWindows
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1000 1\n")
-    (folder / "2.txt").write_text("a 2500 2\n")
-    (folder / "3.txt").write_text("a 4500 3\n")
-    (folder / "4.txt").write_text("b 7000 0\n")
-    (folder / "5.txt").write_text("b 12000 0\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1000 1\n",
+        "a 2500 2\n",
+        "a 4500 3\n",
+        "b 7000 0\n",
+        "b 12000 0\n",
+    )
 
     def build(keyed):
         windowed = streaming.windows(keyed, TumblingEventTimeWindows.of(Time.seconds(10)))
@@ -490,11 +508,12 @@ def test_global_windows_with_a_purging_count_trigger_across_micro_batches(spark,
     from flink2spark.runtime import streaming
     from flink2spark.runtime.windows import CountTrigger, GlobalWindows, PurgingTrigger
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1000 1\nb 1100 5\n")
-    (folder / "2.txt").write_text("a 1200 2\na 1300 3\n")
-    (folder / "3.txt").write_text("b 1400 6\na 1500 4\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1000 1\nb 1100 5\n",
+        "a 1200 2\na 1300 3\n",
+        "b 1400 6\na 1500 4\n",
+    )
 
     def build(keyed):
         windowed = streaming.windows(keyed, GlobalWindows.create()).trigger(PurgingTrigger.of(CountTrigger.of(2)))
@@ -518,11 +537,12 @@ def test_allowed_lateness_of_session_windows_merges_late_elements(spark, tmp_pat
     from flink2spark.runtime.windows import EventTimeSessionWindows, Time
 
     late = OutputTag("late", Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()]))
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1000 1\na 5000 2\n")
-    (folder / "2.txt").write_text("a 1500 10\na 9000 0\n")
-    (folder / "3.txt").write_text("a 1200 100\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1000 1\na 5000 2\n",
+        "a 1500 10\na 9000 0\n",
+        "a 1200 100\n",
+    )
 
     def build(keyed):
         windowed = streaming.windows(keyed, EventTimeSessionWindows.with_gap(Time.seconds(1))).allowed_lateness(3000)
@@ -547,11 +567,12 @@ def test_window_functions_see_the_watermark_that_fired_them(spark, tmp_path, sta
         def process(self, key, context, elements):
             yield key, context.window().start, context.current_watermark()
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1000 1\na 2000 2\nb 4000 3\na 6000 4\n")
-    (folder / "2.txt").write_text("a 3000 10\nb 12000 5\n")
-    (folder / "3.txt").write_text("c 1000 7\na 16000 1\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1000 1\na 2000 2\nb 4000 3\na 6000 4\n",
+        "a 3000 10\nb 12000 5\n",
+        "c 1000 7\na 16000 1\n",
+    )
 
     def build(keyed):
         windowed = streaming.windows(keyed, TumblingEventTimeWindows.of(Time.seconds(5)))
@@ -572,11 +593,12 @@ def _after_window_sums(spark, tmp_path, then):
     from flink2spark.runtime import streaming
     from flink2spark.runtime.windows import Time, TumblingEventTimeWindows
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1000 1\nb 2000 2\na 6000 3\n")
-    (folder / "2.txt").write_text("b 7000 4\na 11000 5\n")
-    (folder / "3.txt").write_text("c 16000 1\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1000 1\nb 2000 2\na 6000 3\n",
+        "b 7000 4\na 11000 5\n",
+        "c 16000 1\n",
+    )
 
     def build(keyed):
         return then(streaming.windows(keyed, TumblingEventTimeWindows.of(Time.seconds(5))).reduce(lambda x, y: (x[0], x[1], x[2] + y[2])))
@@ -637,11 +659,12 @@ def test_window_all_on_an_unbounded_stream(spark, tmp_path, state_store_reset):
         def process(self, context, elements):
             yield context.window().start, sorted(e[2] for e in elements)
 
-    folder = tmp_path / "in"
-    folder.mkdir()
-    (folder / "1.txt").write_text("a 1000 1\na 2000 2\nb 4000 3\na 6000 4\n")
-    (folder / "2.txt").write_text("a 3000 10\nb 12000 5\n")
-    (folder / "3.txt").write_text("c 1000 7\na 16000 1\n")
+    folder = _inputs(
+        tmp_path,
+        "a 1000 1\na 2000 2\nb 4000 3\na 6000 4\n",
+        "a 3000 10\nb 12000 5\n",
+        "c 1000 7\na 16000 1\n",
+    )
 
     def build(keyed):
         return streaming.windows_all(keyed.stream, TumblingEventTimeWindows.of(Time.seconds(5))).process(Values())
