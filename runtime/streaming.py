@@ -358,9 +358,10 @@ def _pickled_rows(stream, key=None, value_ops=()):
     return stream.df.mapInArrow(encode, ddl)
 
 
-def _rolling_processor(fn):
+def _rolling_processor(fn, stamped=False):
     """A StatefulProcessor folding each key's elements with ``fn`` in their order, the
-    reduction so far (pickled) in a ValueState, emitting it after every element."""
+    reduction so far (pickled) in a ValueState, emitting it after every element (``stamped``:
+    with the element's timestamp, as Flink emits it)."""
     from pyspark.sql import Row
     from pyspark.sql.streaming import StatefulProcessor
 
@@ -377,7 +378,7 @@ def _rolling_processor(fn):
                 reduced = fn(reduced, value) if has_state else value
                 has_state = True
                 pickled = pickle.dumps(reduced, _PROTOCOL)  # emitted now: later in-place updates do not change it
-                yield Row(value=pickled, order=row.order)
+                yield Row(value=pickled, order=row.order, ts=row.ts) if stamped else Row(value=pickled, order=row.order)
             if pickled is not None:
                 self.state.update((pickled,))
 
@@ -399,10 +400,16 @@ def rolling_reduce(keyed, fn):
     Each key's elements are reduced in their order in the source partition (a Kafka
     partition keeps its order); the results of a micro-batch come out in that order. The
     reduction so far is kept per key by ``groupBy().transformWithState()`` in the query's
-    checkpoint, so it survives micro-batches and restarts from the same checkpoint.
+    checkpoint, so it survives micro-batches and restarts from the same checkpoint. On a
+    timestamped stream each result carries the timestamp of the element just reduced in.
     """
-    _use_rocksdb(keyed.stream.df.sparkSession)
-    reduced = _keyed_rows(keyed).groupBy("key").transformWithState(_rolling_processor(fn), _OUTPUT_SCHEMA, "Append", "None")
+    stream = keyed.stream
+    _use_rocksdb(stream.df.sparkSession)
+    stamped = stream.timestamped
+    schema = _OUTPUT_SCHEMA + (", ts long" if stamped else "")
+    reduced = _keyed_rows(keyed).groupBy("key").transformWithState(_rolling_processor(fn, stamped), schema, "Append", "None")
+    if stamped:
+        return MicroBatches(reduced, decode=_stamped, order="order", timestamped=True, delay=stream.delay, stateful=True)
     return MicroBatches(reduced, decode=_unpickled, order="order", stateful=True)
 
 

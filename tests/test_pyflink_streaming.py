@@ -381,6 +381,22 @@ env.execute()
 """
 
 
+WINDOW_IMPORTS = (
+    "from pyflink.common import Duration, Time\n"
+    "from pyflink.common.watermark_strategy import TimestampAssigner\n"
+    "from pyflink.datastream.functions import ProcessWindowFunction\n"
+    "from pyflink.datastream.window import TumblingEventTimeWindows, TumblingProcessingTimeWindows\n\n\n"
+    "class Second(TimestampAssigner):\n"
+    "    def extract_timestamp(self, value, record_timestamp):\n"
+    "        return value[1]\n\n\n"
+    "class Late(ProcessWindowFunction):\n"
+    "    def process(self, key, context, elements):\n"
+    "        yield key, context.current_watermark()\n\n\n"
+)
+STAMPED = "stamped = pairs.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Second()))\n"
+SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
+
+
 @pytest.mark.parametrize(
     "body, mode, todos, rolling",
     [
@@ -389,14 +405,17 @@ env.execute()
         ("keyed = pairs.key_by(lambda p: p[0])\nkeyed.sum(1).print()\nkeyed.map(lambda p: p).print()", "", ["F2S254"] * 3, 0),
         ("pairs.key_by(lambda p: p[0]).map(lambda p: p[1]).print()", "", ["F2S254", "F2S254"], 0),
         ("pairs.key_by(lambda p: p[0]).sum(1).print()", "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n", ["F2S254"] * 2, 0),
+        # timestamped elements: the results carry them (no reducing_values wrapper: the shim keeps them)
+        (STAMPED + "stamped.key_by(lambda p: p[0]).sum(1).print()", "", [], 1),
     ],
-    ids=["sum", "two-aggregations", "also-map", "map", "batch-mode"],
+    ids=["sum", "two-aggregations", "also-map", "map", "batch-mode", "timestamped"],
 )
 def test_keyed_state_on_an_unbounded_stream(body, mode, todos, rolling):
-    result = convert_source(KAFKA_PROGRAM.format(body=body, mode=mode), "job.py")
+    result = convert_source(WINDOW_IMPORTS + KAFKA_PROGRAM.format(body=body, mode=mode), "job.py")
     assert result.output is not None, result.markers
     assert sorted(TODO_LINE.findall(result.output)) == todos, result.output
     assert result.output.count("f2s_stream.rolling_reduce(") == rolling, result.output
+    assert "reducing_values" not in result.output
     compile(result.output, "job.py", "exec")
     assert convert_source(result.output, "job.py").output == result.output
 
@@ -564,20 +583,6 @@ def test_process_function_on_an_unbounded_stream_runs_per_micro_batch(body, conv
     assert convert_source(result.output, "job.py").output == result.output
 
 
-WINDOW_IMPORTS = (
-    "from pyflink.common import Duration, Time\n"
-    "from pyflink.common.watermark_strategy import TimestampAssigner\n"
-    "from pyflink.datastream.functions import ProcessWindowFunction\n"
-    "from pyflink.datastream.window import TumblingEventTimeWindows, TumblingProcessingTimeWindows\n\n\n"
-    "class Second(TimestampAssigner):\n"
-    "    def extract_timestamp(self, value, record_timestamp):\n"
-    "        return value[1]\n\n\n"
-    "class Late(ProcessWindowFunction):\n"
-    "    def process(self, key, context, elements):\n"
-    "        yield key, context.current_watermark()\n\n\n"
-)
-STAMPED = "stamped = pairs.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Second()))\n"
-SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
 
 
 @pytest.mark.parametrize(

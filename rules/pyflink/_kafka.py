@@ -736,7 +736,7 @@ def _rolling_use(resolver, call: cst.Call, stamped: bool = False) -> bool:
         return streaming_process_class(resolver, call) is not None
     if method in ("window", "count_window"):
         return streamable_window(resolver, call)
-    return not stamped and method in ROLLING
+    return method in ROLLING  # on a timestamped stream the results carry the elements' timestamps
 
 
 # what f2s_stream.windows runs after key_by(...).window(event-time assigner) on an unbounded stream
@@ -997,8 +997,8 @@ def _client_attributes(cls: cst.ClassDef) -> set[str]:
 
 def rolling_key_by(resolver, keyed) -> Optional[cst.Call]:
     """The ``key_by(...)`` call (original) making the keyed stream ``keyed`` when every operator
-    reading it is a rolling aggregation or a process function ``f2s_stream.keyed_process`` runs,
-    and its elements carry no timestamps: on an unbounded stream it becomes ``stream.keyBy(f)``
+    reading it is a rolling aggregation, windows or a process function ``f2s_stream.keyed_process``
+    runs: on an unbounded stream it becomes ``stream.keyBy(f)``
     read by ``f2s_stream.rolling_reduce``/``keyed_process``. Else None."""
     from flink2spark.rules.pyflink._time import timestamped
 
@@ -1007,7 +1007,7 @@ def rolling_key_by(resolver, keyed) -> Optional[cst.Call]:
         return None
     if not P.is_stream(resolver.type_of(call.func.value)):
         return None
-    stamped = timestamped(resolver, call.func.value)  # keyed_process only: the rolling reductions drop timestamps
+    stamped = timestamped(resolver, call.func.value)
     consumers = _consumers(resolver, call)
     return call if consumers and all(_rolling_use(resolver, c, stamped) for c in consumers) else None
 
@@ -1526,9 +1526,9 @@ def check_object(ctx, value: cst.Call) -> Optional[str]:
 
 
 KEYED_TODO = (
-    "key_by() on an unbounded stream read other than by reduce/sum/min/max/min_by/max_by in STREAMING runtime mode"
-    " (or on timestamped elements): Flink keeps per-key state across records; port it to a streaming aggregation (groupBy().agg() in"
-    " update output mode) or groupBy().transformWithState()"
+    "key_by() on an unbounded stream read other than by reduce/sum/min/max/min_by/max_by in STREAMING runtime mode, the"
+    " windows and keyed process functions the shim runs: Flink keeps per-key state across records; port it to a streaming"
+    " aggregation (groupBy().agg() in update output mode) or groupBy().transformWithState()"
 )
 
 

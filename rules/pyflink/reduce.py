@@ -119,6 +119,6 @@ def convert(ctx):
     fn = ctx.function(seg, "reduce")
     if fn is None:
         return None
-    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
-        fn = ctx.expr("{r}({fn})", r=windows_shim(ctx, "reducing_values"), fn=fn)
+    if timestamped(ctx.resolver, seg.original.func.value) and not K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        fn = ctx.expr("{r}({fn})", r=windows_shim(ctx, "reducing_values"), fn=fn)  # unbounded: the shim keeps the timestamps
     return decoded_output(ctx, ctx.expr("{reduce}({keyed}, {fn})", reduce=shim, keyed=ctx.site.receiver, fn=fn))
