@@ -465,8 +465,7 @@ def _process_processor(function, timers=None, chained=False):
 
         def _now(self, timer_values):
             if timers == "event":
-                wm = timer_values.getCurrentWatermarkInMs()
-                self.watermark = MIN_WATERMARK if wm <= 0 else wm  # Spark: 0 before the first watermark
+                self.watermark = _watermark(timer_values)
                 return self.watermark
             return timer_values.getCurrentProcessingTimeInMs()
 

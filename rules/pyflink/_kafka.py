@@ -727,9 +727,9 @@ WINDOWS_NOTE = (
 )
 
 
-def _rolling_use(resolver, call: cst.Call, stamped: bool = False) -> bool:
+def _rolling_use(resolver, call: cst.Call) -> bool:
     """Whether ``call`` (``keyed.method(...)``, original) is a rolling aggregation
-    ``.reduce/.sum/...()`` (not on a ``stamped`` stream), a ``.process()`` of a function
+    ``.reduce/.sum/...()``, a ``.process()`` of a function
     ``f2s_stream.keyed_process`` runs or a ``.window()`` ``f2s_stream.windows`` runs."""
     method = call.func.attr.value  # type: ignore[attr-defined]
     if method == "process":
@@ -788,7 +788,7 @@ def streamable_window(resolver, call: cst.Call) -> bool:
         for consumer in consumers:
             method = consumer.func.attr.value  # type: ignore[attr-defined]
             if method == "trigger":
-                processing = _processing_trigger(resolver, call_arg(consumer, 0, "trigger"))
+                processing = processing_trigger(resolver, call_arg(consumer, 0, "trigger"))
                 if processing is None or (processing and event) or (event and after_state(resolver, keyed)):
                     return False
                 pending.append(consumer)
@@ -805,7 +805,7 @@ _EVENT_TRIGGERS = frozenset({"EventTimeTrigger", "ContinuousEventTimeTrigger", "
 _PROCESSING_TRIGGERS = frozenset({"ProcessingTimeTrigger", "ContinuousProcessingTimeTrigger"})
 
 
-def _processing_trigger(resolver, expr: Optional[cst.BaseExpression], depth: int = 0) -> Optional[bool]:
+def processing_trigger(resolver, expr: Optional[cst.BaseExpression], depth: int = 0) -> Optional[bool]:
     """Whether a trigger expression (original) registers processing-time timers: PyFlink's
     triggers by name (``PurgingTrigger.of(t)``: ``t``'s), a user class by the timer methods it
     names; None when it cannot be followed."""
@@ -820,7 +820,7 @@ def _processing_trigger(resolver, expr: Optional[cst.BaseExpression], depth: int
     target = node.func.value if isinstance(node.func, cst.Attribute) else node.func
     name = (resolver.qualified_name(target) or "").rsplit(".", 1)[-1]
     if name == "PurgingTrigger":
-        return _processing_trigger(resolver, call_arg(node, 0, "nested_trigger"), depth + 1)
+        return processing_trigger(resolver, call_arg(node, 0, "nested_trigger"), depth + 1)
     if name in _PROCESSING_TRIGGERS:
         return True
     return False if name in _EVENT_TRIGGERS else None
@@ -1000,16 +1000,13 @@ def rolling_key_by(resolver, keyed) -> Optional[cst.Call]:
     reading it is a rolling aggregation, windows or a process function ``f2s_stream.keyed_process``
     runs: on an unbounded stream it becomes ``stream.keyBy(f)``
     read by ``f2s_stream.rolling_reduce``/``keyed_process``. Else None."""
-    from flink2spark.rules.pyflink._time import timestamped
-
     call = followed(resolver, keyed)
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "key_by"):
         return None
     if not P.is_stream(resolver.type_of(call.func.value)):
         return None
-    stamped = timestamped(resolver, call.func.value)
     consumers = _consumers(resolver, call)
-    return call if consumers and all(_rolling_use(resolver, c, stamped) for c in consumers) else None
+    return call if consumers and all(_rolling_use(resolver, c) for c in consumers) else None
 
 
 def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) -> Optional[str]:

@@ -14,10 +14,8 @@ On an unbounded (Kafka) stream: ``f2s_stream.rolling_reduce(keyed, f2s.Sum(field
 per-key state in ``transformWithState`` (see ``reduce``).
 """
 
-from flink2spark.rules.pyflink import _kafka as K
-from flink2spark.rules.pyflink._common import decoded_output, program, spark_program
-from flink2spark.rules.pyflink._time import timestamped, windows_shim
-from flink2spark.rules.pyflink.reduce import reducer
+from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.rules.pyflink.reduce import reduced, reducer
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -58,6 +56,4 @@ def convert(ctx):
         return None
     field = seg.args[0].value if seg.args else ctx.expr("0")
     fn = ctx.expr("{agg}({field})", agg=ctx.shim(SHIM[seg.method]), field=field)
-    if timestamped(ctx.resolver, seg.original.func.value) and not K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
-        fn = ctx.expr("{r}({fn})", r=windows_shim(ctx, "reducing_values"), fn=fn)  # unbounded: the shim keeps the timestamps
-    return decoded_output(ctx, ctx.expr("{reduce}({keyed}, {fn})", reduce=shim, keyed=ctx.site.receiver, fn=fn))
+    return reduced(ctx, shim, fn)

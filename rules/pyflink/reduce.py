@@ -119,6 +119,14 @@ def convert(ctx):
     fn = ctx.function(seg, "reduce")
     if fn is None:
         return None
-    if timestamped(ctx.resolver, seg.original.func.value) and not K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
-        fn = ctx.expr("{r}({fn})", r=windows_shim(ctx, "reducing_values"), fn=fn)  # unbounded: the shim keeps the timestamps
+    return reduced(ctx, shim, fn)
+
+
+def reduced(ctx, shim, fn):
+    """``shim(keyed, fn)`` of the site's keyed stream; on a bounded timestamped stream ``fn``
+    reduces the values of (timestamp, value) pairs (``reducing_values``; on an unbounded one
+    the shim keeps the timestamps itself)."""
+    keyed = ctx.site.head.original.func.value  # type: ignore[attr-defined]
+    if timestamped(ctx.resolver, keyed) and not K.unbounded(ctx.resolver, keyed):
+        fn = ctx.expr("{r}({fn})", r=windows_shim(ctx, "reducing_values"), fn=fn)
     return decoded_output(ctx, ctx.expr("{reduce}({keyed}, {fn})", reduce=shim, keyed=ctx.site.receiver, fn=fn))

@@ -44,19 +44,15 @@ import libcst as cst
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import followed, program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._process import context_problem
-from flink2spark.rules.pyflink._time import SESSION_WINDOWS, sets_trigger, windowed_by
+from flink2spark.rules.pyflink._time import BATCH_TRIGGER, SESSION_WINDOWS, WINDOW_SETTINGS, sets_trigger, windowed_by
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
 
 FUNCTIONS = ("reduce", "aggregate", "process", "apply")
-SETTINGS = ("allowed_lateness", "side_output_late_data", "trigger", "evictor")
+SETTINGS = WINDOW_SETTINGS
 WINDOWS = ("window", "window_all", "count_window", *SETTINGS)  # PyFlink calls left as they were
-BATCH_TRIGGER = (
-    "trigger() in BATCH mode is not converted: on Flink 2.3 a BATCH job with window triggers fired windows"
-    " without elements they had been given, and did not finish (seen); run it in STREAMING mode or port it by hand"
-)
 
 rule = Rule(
     __name__,
@@ -113,7 +109,10 @@ rule = Rule(
             ),
         ),
     ],
-    noop=["import pandas as pd\n\nr = pd.Series([1]).rolling(2).apply(sum)\n"],
+    noop=[
+        "import pandas as pd\n\nr = pd.Series([1]).rolling(2).apply(sum)\n",
+        "class Alarm:\n    def trigger(self, when):\n        return self\n\n\nAlarm().trigger(5)\n",
+    ],
 )
 
 
@@ -251,7 +250,7 @@ def _trigger(ctx, seg, receiver):
     if known is not None and not known[0].convertible:
         ctx.todo(M.PF_STATE, f"{known[0].node.name.value} could not be converted (see the class)")
         return None
-    if K._processing_trigger(ctx.resolver, found[0]) is not False:
+    if K.processing_trigger(ctx.resolver, found[0]) is not False:
         ctx.note(
             M.PF_PROCESSING_TIME,
             "trigger() with processing-time timers (or one the converter cannot follow): they fire when the wall clock"

@@ -31,7 +31,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, call_arg, program, runtime_mode, spark_program
-from flink2spark.rules.pyflink._time import sets_trigger, timestamped, window_assigner, windows_shim
+from flink2spark.rules.pyflink._time import BATCH_TRIGGER, sets_trigger, timestamped, window_assigner, windows_shim
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -188,8 +188,6 @@ def convert(ctx):
             ctx.note(M.PF_PROCESSING_TIME, PROCESSING_NOTE)
         return cst.Call(func=K.shim(ctx, "windows_all" if seg.method == "window_all" else "windows"), args=[cst.Arg(stream), cst.Arg(assigner)])
     if runtime_mode(ctx) == "batch" and sets_trigger(ctx.resolver, seg.original):
-        from flink2spark.rules.pyflink.window_functions import BATCH_TRIGGER
-
         ctx.todo(M.PF_EVENT_TIME, BATCH_TRIGGER)
         return None
     if not keyed:
