@@ -82,15 +82,27 @@ def test_finds_todo_markers_with_original_code_and_text():
     assert not positions(found, "F2S900")  # NOTE comments are not findings
 
 
+def test_files_without_flink_text_are_not_parsed():
+    """No Flink import nor marker text: nothing to find, whatever the file's shape."""
+    assert check_source("x = 1\nif x\n    pass\n", "bad.py") == []
+    assert check_source("TOTAL = " + " + ".join(["1"] * 400) + "\n", "sum.py") == []
+
+
+def test_compile_time_errors_are_syntax_errors_at_their_position():
+    (bad,) = check_source("import pyflink\n\nclass A:\n    yield 1\n", "bad.py")
+    assert (bad.code, bad.line, bad.col) == ("F2S001", 4, 5)
+    assert "'yield' outside function" in bad.message
+
+
 def test_clean_file_has_no_findings():
     assert check_source(CLEAN, "clean.py") == []
     assert check_bytes(b"", "empty.py") == []
 
 
 def test_unparseable_files_give_one_error():
-    (syntax,) = check_source("x = 1\nif x\n    pass\n", "bad.py")
-    assert (syntax.code, syntax.severity, syntax.line) == ("F2S001", "error", 2)
-    (py2,) = check_source('print "hi"\n', "old.py")
+    (syntax,) = check_source("import pyflink\nx = 1\nif x\n    pass\n", "bad.py")
+    assert (syntax.code, syntax.severity, syntax.line) == ("F2S001", "error", 3)
+    (py2,) = check_source('import flink\nprint "hi"\n', "old.py")
     assert py2.code == "F2S002" and "Python 2" in py2.message
     (binary,) = check_bytes(b"\x00\x01", "bin.py")
     assert binary.code == "F2S003"
@@ -130,8 +142,8 @@ def test_cli_clean_exit_0(tmp_path):
 
 def test_cli_bad_file_exit_2(tmp_path):
     write(tmp_path / "job.py", FLINK)
-    bad = write(tmp_path / "bad.py", "def f(:\n")
+    bad = write(tmp_path / "bad.py", "import pyflink\ndef f(:\n")
     result = runner.invoke(app, ["check", str(tmp_path)])
     assert result.exit_code == 2
-    assert f"{bad}:1:7: error: F2S001 " in result.stderr
+    assert f"{bad}:2:7: error: F2S001 " in result.stderr
     assert "F2S900" in result.stdout  # the other file is still checked

@@ -337,7 +337,7 @@ def test_markers_printed_and_strict(tree, tmp_path, fake_engine):
 
 
 def test_report_json(tree, tmp_path, fake_engine):
-    write(tree / "broken.py", "x = (\n")
+    write(tree / "broken.py", "import pyflink\nx = (\n")
     report = tmp_path / "report.json"
     result = run("convert", tree, "--out", tmp_path / "o", "--report", report)
     assert result.exit_code == 2
@@ -405,8 +405,8 @@ def bad_inputs(tmp_path: Path) -> dict[str, Path]:
     return {
         "good": write(d / "good.py", FLINK),
         "plain": write(d / "plain.py", PLAIN),
-        "syntax": write(d / "syntax.py", "x = 1\ny = (\n"),
-        "py2": write(d / "py2.py", 'import sys\nprint "hello", sys.argv\n'),
+        "syntax": write(d / "syntax.py", "import pyflink\ny = (\n"),
+        "py2": write(d / "py2.py", 'import flink\nprint "hello", flink\n'),
         "latin1": write(d / "latin1.py", b"# caf\xe9\nx = 1\n"),
         "binary": write(d / "binary.py", bytes(range(256))),
         "empty": write(d / "empty.py", b""),
@@ -457,10 +457,26 @@ def test_bad_file_on_stdout(bad_inputs):
 
 
 def test_syntax_error_position_points_at_the_problem(tmp_path):
-    f = write(tmp_path / "f.py", "def f(:\n    pass\n")
-    assert re.search(r"f\.py:1:7: error: F2S001 ", run("convert", f).stderr)
-    f = write(tmp_path / "g.py", "x = (\n")
-    assert re.search(r"g\.py:1:5: error: F2S001 syntax error: '\(' was never closed", run("convert", f).stderr)
+    f = write(tmp_path / "f.py", "import pyflink\ndef f(:\n    pass\n")
+    assert re.search(r"f\.py:2:7: error: F2S001 ", run("convert", f).stderr)
+    f = write(tmp_path / "g.py", "import pyflink\nx = (\n")
+    assert re.search(r"g\.py:2:5: error: F2S001 syntax error: '\(' was never closed", run("convert", f).stderr)
+
+
+def test_files_without_flink_text_are_copied_whatever_their_shape(tmp_path):
+    """No Flink import text: not parsed, copied byte for byte (issue 17: such files were
+    missing from --out after a RecursionError or a syntax error)."""
+    shapes = {
+        "broken.py": "x = (\n",
+        "long_sum.py": "TOTAL = " + " + ".join(["1"] * 400) + "\n",
+        "deep.py": "x = " + "(" * 1300 + "1" + ")" * 1300 + "\n",
+    }
+    for name, text in shapes.items():
+        write(tmp_path / "in" / name, text)
+    result = run("convert", tmp_path / "in", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.stderr
+    for name, text in shapes.items():
+        assert (tmp_path / "out" / name).read_text() == text
 
 
 def test_empty_files_in_a_directory_are_skipped(tmp_path):

@@ -44,6 +44,14 @@ def check_bytes(data: bytes, path: str = "<string>") -> list[Marker]:
 
 def check_source(text: str, path: str = "<string>") -> list[Marker]:
     """Every Flink import and every unresolved flink2spark TODO comment, sorted by position."""
+    if not S.may_be_flink(text):
+        return []  # no Flink import nor marker text: nothing to find, no parse
+    from flink2spark.transpiler.engine import run_deep
+
+    return run_deep(_check_source, text, path)
+
+
+def _check_source(text: str, path: str) -> list[Marker]:
     try:
         module = S.parse(text)
     except S.BadInput as bad:

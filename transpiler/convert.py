@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
@@ -115,6 +116,8 @@ class Context:
 
     def expr(self, template: str, **parts: Union[cst.CSTNode, str]) -> cst.BaseExpression:
         nodes = {k: (cst.parse_expression(v) if isinstance(v, str) else v) for k, v in parts.items()}
+        if all(isinstance(n, cst.BaseExpression) for n in nodes.values()):
+            return _fill_template(template, nodes)
         return parse_template_expression(template, **nodes)  # type: ignore[arg-type]
 
     def call_args(self, args: Sequence[cst.Arg]) -> list[cst.Arg]:
@@ -169,6 +172,41 @@ class Context:
 
     def qualified(self, original: cst.BaseExpression) -> Optional[str]:
         return self.resolver.qualified_name(original)
+
+
+_TEMPLATE_PREFIX = "__f2s_part_"
+_templates: dict[str, tuple[cst.BaseExpression, Counter]] = {}
+
+
+def _fill_template(template: str, parts: dict[str, cst.BaseExpression]) -> cst.BaseExpression:
+    """``template`` with its ``{name}`` expression holes filled by ``parts``.
+
+    libcst's ``parse_template_expression`` deep-copies every part, so a rule that wraps the
+    converted receiver of a long call chain copied the whole chain at each call (quadratic in
+    its length). Here the parsed template is cached and a part is copied only if a hole
+    repeats; the template's own nodes are fresh at each call.
+    """
+    if template not in _templates:
+        parsed = cst.parse_expression(re.sub(r"\{(\w+)\}", _TEMPLATE_PREFIX + r"\1", template))
+        holes = Counter(n.value[len(_TEMPLATE_PREFIX):] for n in m.findall(parsed, m.Name()) if n.value.startswith(_TEMPLATE_PREFIX))
+        _templates[template] = (parsed, holes)
+    parsed, holes = _templates[template]
+    missing = set(holes) - set(parts)
+    if missing:
+        raise ValueError(f"template {template!r}: no value for {sorted(missing)}")
+    return parsed.deep_clone().visit(_FillHoles(parts, holes))  # type: ignore[return-value]
+
+
+class _FillHoles(cst.CSTTransformer):
+    def __init__(self, parts: dict[str, cst.BaseExpression], holes: Counter):
+        self.parts, self.holes = parts, holes
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if not original.value.startswith(_TEMPLATE_PREFIX):
+            return updated
+        name = original.value[len(_TEMPLATE_PREFIX):]
+        part = self.parts[name]
+        return part.deep_clone() if self.holes[name] > 1 else part
 
 
 def _comments(node: cst.CSTNode) -> list[str]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+import threading
+
 import black
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -21,6 +24,40 @@ UNSUPPORTED = {
 }
 
 
+# Deeply nested code (long call chains, nested literals, long sums) is walked recursively by
+# libcst and the rules: the conversion runs in a thread with a large stack and a high
+# recursion limit, so the depth CPython itself accepts is within reach.
+DEEP_STACK_BYTES = 1 << 30  # reserved address space; only the pages used are committed
+DEEP_RECURSION_LIMIT = 200_000
+_deep_lock = threading.Lock()
+
+
+def run_deep(fn, *args):
+    """``fn(*args)`` in a thread whose stack and recursion limit fit deeply nested programs."""
+    outcome: dict = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = fn(*args)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            outcome["error"] = exc
+
+    with _deep_lock:  # the recursion limit is the interpreter's, not the thread's
+        limit = sys.getrecursionlimit()
+        size = threading.stack_size(DEEP_STACK_BYTES)
+        try:
+            sys.setrecursionlimit(max(limit, DEEP_RECURSION_LIMIT))
+            worker = threading.Thread(target=target, name="flink2spark-convert")
+            worker.start()
+            worker.join()
+        finally:
+            threading.stack_size(size)
+            sys.setrecursionlimit(limit)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 def convert_bytes(data: bytes, path: str = "<string>") -> ConversionResult:
     """Convert a file's raw bytes; bad input gives status "error" and no output."""
     try:
@@ -31,7 +68,16 @@ def convert_bytes(data: bytes, path: str = "<string>") -> ConversionResult:
 
 
 def convert_source(source: str, path: str = "<string>") -> ConversionResult:
-    """Convert one file's source text. Never raises for bad input: see ``ConversionResult``."""
+    """Convert one file's source text. Never raises for bad input: see ``ConversionResult``.
+
+    A file that cannot be Flink code (no Flink import text) is decided without parsing.
+    """
+    if not S.may_be_flink(source):
+        return ConversionResult(path, source, source, generation=None, status="unchanged")
+    return run_deep(_convert_source, source, path)
+
+
+def _convert_source(source: str, path: str) -> ConversionResult:
     try:
         module = S.parse(source)
     except S.BadInput as bad:

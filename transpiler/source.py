@@ -47,27 +47,63 @@ def decode(data: bytes) -> str:
     return text
 
 
+# Bytes every Flink import and every flink2spark marker contain (``flink.plan``, ``pyflink``,
+# ``org.apache.flink``, ``TODO(flink2spark)``): a file without them cannot be Flink code.
+FLINK_TEXT = b"flink"
+
+
+def may_be_flink(data: Union[bytes, str]) -> bool:
+    """False when the file cannot import Flink nor carry a marker: it is decided without parsing."""
+    return (FLINK_TEXT if isinstance(data, bytes) else FLINK_TEXT.decode()) in data
+
+
 def parse(source: str) -> cst.Module:
-    """Parse Python 3 source; raise BadInput with file positions for syntax errors."""
+    """Parse Python 3 source; raise BadInput with file positions for syntax errors.
+
+    CPython compiles the file first: what it rejects (``yield`` outside a function, 200 nested
+    parentheses, which would crash libcst's parser) is F2S001 at CPython's line and column,
+    and libcst only ever sees a valid program.
+    """
+    check_compiles(source)
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
         line, col, message = _syntax_error_details(source, exc)
-        bad_line = source.splitlines()[line - 1] if 0 < line <= len(source.splitlines()) else ""
-        if (
-            _PY2_PRINT.match(bad_line)
-            or _PY2_EXEC.match(bad_line)
-            or "`" in bad_line
-            or "Missing parentheses in call to" in message
-        ):
-            raise _error(
-                M.PYTHON2,
-                "Python 2 syntax (print/exec statement or backticks); port the file to Python 3 "
-                "first, for example with `2to3 -w FILE` (Python <= 3.12) or by hand",
-                line,
-                col,
-            )
-        raise _error(M.SYNTAX_ERROR, f"syntax error: {message}", line, col)
+        raise _syntax_error(source, line, col, message)
+    except RecursionError:
+        raise _error(M.SYNTAX_ERROR, "too deeply nested for the converter; split the expression", 1, 1)
+
+
+def check_compiles(source: str) -> None:
+    """Raise BadInput where CPython's compiler rejects ``source`` (syntax and compile-time errors)."""
+    try:
+        compile(source, "<input>", "exec", dont_inherit=True)
+    except SyntaxError as err:  # IndentationError and TabError included
+        line, col = err.lineno or 1, max(err.offset or 1, 1)
+        raise _syntax_error(source, line, col, err.msg or "invalid syntax")
+    except (RecursionError, MemoryError):
+        raise _error(M.SYNTAX_ERROR, "too deeply nested: CPython cannot compile this file", 1, 1)
+    except ValueError as err:  # source code string cannot contain null bytes
+        raise _error(M.SYNTAX_ERROR, f"syntax error: {err}", 1, 1)
+
+
+def _syntax_error(source: str, line: int, col: int, message: str) -> BadInput:
+    lines = source.splitlines()
+    bad_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    if (
+        _PY2_PRINT.match(bad_line)
+        or _PY2_EXEC.match(bad_line)
+        or "`" in bad_line
+        or "Missing parentheses in call to" in message
+    ):
+        return _error(
+            M.PYTHON2,
+            "Python 2 syntax (print/exec statement or backticks); port the file to Python 3 "
+            "first, for example with `2to3 -w FILE` (Python <= 3.12) or by hand",
+            line,
+            col,
+        )
+    return _error(M.SYNTAX_ERROR, f"syntax error: {message}", line, col)
 
 
 _LIBCST_AT = re.compile(r"error at (\d+):(\d+)")
