@@ -150,7 +150,7 @@ def convert(
             report.parent.mkdir(parents=True, exist_ok=True)
             F.atomic_write(report, report_json(results).encode("utf-8"))
         except OSError as exc:
-            typer.echo(f"{report}: error: could not write the report: {exc}", err=True)
+            typer.echo(f"{F.shown(str(report))}: error: could not write the report: {exc}", err=True)
             raise typer.Exit(EXIT_ERROR)
     if not quiet:
         _print_summary(results)
@@ -387,7 +387,7 @@ def _collect(paths: List[Path], exclude: List[Path] = ()) -> list[F.InputFile]:
     except F.InputError as exc:
         _usage_error(str(exc))
     if not inputs:
-        _usage_error(f"no Python files found in {', '.join(map(str, paths))}")
+        _usage_error(f"no Python files found in {', '.join(F.shown(str(p)) for p in paths)}")
     return inputs
 
 

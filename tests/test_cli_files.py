@@ -181,6 +181,10 @@ def test_diff_headers_and_usage_errors_escape_control_characters(tmp_path):
     missing = run("convert", tmp_path / "no\nsuch.py")
     assert missing.exit_code == 2
     assert "no\nsuch" not in missing.stderr and "no\\nsuch" in missing.stderr
+    (tmp_path / "empty\x1b[2Jdir").mkdir()
+    empty = run("check", tmp_path / "empty\x1b[2Jdir")
+    assert empty.exit_code == 2
+    assert "\x1b" not in empty.stderr and "empty\\x1b[2Jdir" in empty.stderr
 
 
 # --------------------------------------------------------------------------- new users
