@@ -27,6 +27,7 @@ from flink2spark.transpiler.result import ConversionResult, Marker
 EXIT_OK = 0  # done; nothing left to report
 EXIT_FINDINGS = 1  # check found Flink constructs; convert --strict left TODO markers
 EXIT_ERROR = 2  # usage error, or an input file that could not be read, parsed or written
+# (kept as one code for existing CI and pre-commit users; the last stderr line tells which)
 
 # Marker codes for a file that cannot be read or written, and for a crash of the converter on
 # one file (the closest existing codes until markers.py has dedicated ones).
@@ -39,7 +40,8 @@ EXIT_CODES_HELP = (
     "Exit status: 0 done (check: no Flink construct left); "
     "1 findings (check found Flink imports or TODO markers; convert --strict left TODO markers); "
     "2 usage error, or an input file that could not be read, decoded, parsed or written "
-    "(the other files are still processed)."
+    "(the other files are still processed; the last line on stderr then says how many files "
+    "could not be converted or checked)."
 )
 
 app = typer.Typer(
@@ -54,6 +56,35 @@ app = typer.Typer(
 )
 
 
+def _version() -> str:
+    """The installed package's version; from pyproject.toml when run from a source tree."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("flink2spark")
+    except importlib.metadata.PackageNotFoundError:
+        import re
+
+        pyproject = Path(__file__).resolve().parent / "pyproject.toml"
+        found = re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text("utf-8"), re.M)
+        return found.group(1) if found else "unknown"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"flink2spark {_version()}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(
+        False, "--version", "-V", callback=_print_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    pass
+
+
 # --------------------------------------------------------------------------- convert
 
 
@@ -63,9 +94,12 @@ app = typer.Typer(
     "node_modules, site-packages and virtualenvs are skipped).\n\n"
     "Output: with one input file and no option, the converted code goes to stdout. "
     "--out DIR writes the converted tree under DIR (non-Flink .py files are copied as they are). "
-    "--in-place rewrites the changed files atomically. --diff prints a unified diff and writes nothing.\n\n"
+    "--in-place rewrites the changed files atomically (a symlink leading outside the given "
+    "paths is refused: an error for that file, nothing written). --diff prints a unified diff and writes nothing.\n\n"
     "Files that cannot be read or parsed are reported on stderr as 'path:line:col: error: ...' "
-    "and left untouched; the others are still converted. Empty files found in a directory are "
+    "and left untouched; the others are still converted, and the last line on stderr says how many "
+    "could not be. File names with control characters (newline, escape) are printed as quoted "
+    "Python strings. Empty files found in a directory are "
     "skipped; an empty file named on the command line is an error unless --skip-empty.\n\n"
     "Exit status: 0 done (also when TODO markers were written, unless --strict); "
     "1 with --strict when TODO markers were written; 2 usage error or some file could not be converted."
@@ -116,12 +150,14 @@ def convert(
             report.parent.mkdir(parents=True, exist_ok=True)
             F.atomic_write(report, report_json(results).encode("utf-8"))
         except OSError as exc:
-            typer.echo(f"{report}: error: could not write the report: {exc}", err=True)
+            typer.echo(f"{F.shown(str(report))}: error: could not write the report: {exc}", err=True)
             raise typer.Exit(EXIT_ERROR)
     if not quiet:
         _print_summary(results)
 
-    if any(r.status == "error" for r in results):
+    failed = sum(r.status == "error" for r in results)
+    if failed:
+        typer.echo(f"{failed} of {len(results)} file(s) could not be converted (exit status {EXIT_ERROR})", err=True)
         raise typer.Exit(EXIT_ERROR)
     if strict and any(m.severity == "todo" for r in results for m in r.markers):
         raise typer.Exit(EXIT_FINDINGS)
@@ -161,6 +197,7 @@ def _convert_file(
         elif mode == "out":  # unchanged files are copied byte for byte
             _deliver_to_out(file, result.output.encode("utf-8") if result.changed else data, root, out)
         elif mode == "in-place" and result.changed:
+            F.ensure_not_leaving(file)
             F.atomic_write(file.path, result.output.encode("utf-8"))
         elif mode == "diff" and result.changed:
             typer.echo(_unified_diff(result), nl=False)
@@ -189,8 +226,8 @@ def _unified_diff(result: ConversionResult) -> str:
     lines = difflib.unified_diff(
         result.source.splitlines(keepends=True),
         result.output.splitlines(keepends=True),
-        fromfile="a/" + result.path.lstrip("/"),
-        tofile="b/" + result.path.lstrip("/"),
+        fromfile=F.shown("a/" + result.path.lstrip("/")),
+        tofile=F.shown("b/" + result.path.lstrip("/")),
     )
     # Like diff(1), mark a last line without a newline so the patch applies cleanly.
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
@@ -200,7 +237,7 @@ def _print_markers(result: ConversionResult, quiet: bool) -> None:
     """Errors always go to stderr; notes and todos too unless --quiet."""
     for marker in result.markers:
         if marker.severity == "error" or not quiet:
-            typer.echo(marker.format(result.path), err=True)
+            typer.echo(marker.format(F.shown(result.path)), err=True)
 
 
 def _print_summary(results: list[ConversionResult]) -> None:
@@ -229,7 +266,7 @@ def check(
     from flink2spark.transpiler.check import check_bytes
 
     inputs = _collect(paths)
-    findings = errors = files_with_findings = 0
+    findings = errors = files_with_findings = failed = 0
     with _progress(len(inputs), "checking") as advance:
         for file in inputs:
             advance()
@@ -239,17 +276,17 @@ def check(
                 markers = _io_error(file.display, f"cannot read the file: {exc.strerror or exc}").markers
             for marker in markers:
                 is_error = marker.severity == "error"
-                typer.echo(marker.format(file.display), err=is_error)
+                typer.echo(marker.format(F.shown(file.display)), err=is_error)
                 errors += is_error
                 findings += not is_error
             files_with_findings += any(m.severity != "error" for m in markers)
+            failed += any(m.severity == "error" for m in markers)
 
-    if not quiet:
-        typer.echo(
-            f"{findings} finding(s) in {files_with_findings} of {len(inputs)} file(s)"
-            + (f", {errors} file error(s)" if errors else ""),
-            err=True,
-        )
+    summary = [] if quiet else [f"{findings} finding(s) in {files_with_findings} of {len(inputs)} file(s)"]
+    if failed:
+        summary.append(f"{failed} file(s) could not be checked (exit status {EXIT_ERROR})")
+    if summary:
+        typer.echo("; ".join(summary), err=True)
     raise typer.Exit(EXIT_ERROR if errors else EXIT_FINDINGS if findings else EXIT_OK)
 
 
@@ -350,7 +387,7 @@ def _collect(paths: List[Path], exclude: List[Path] = ()) -> list[F.InputFile]:
     except F.InputError as exc:
         _usage_error(str(exc))
     if not inputs:
-        _usage_error(f"no Python files found in {', '.join(map(str, paths))}")
+        _usage_error(f"no Python files found in {', '.join(F.shown(str(p)) for p in paths)}")
     return inputs
 
 

@@ -1,7 +1,11 @@
 """Top customers by order value, with the legacy Flink DataSet Python API.
 
 Sums the order amounts per customer, attaches the customer's name and country
-with a join and prints the three biggest customers with their rank.
+with a join and prints the three biggest customers with their rank. Convert it with
+
+    flink2spark convert examples/top_customers.py > top_customers_spark.py
+
+and run the result with PySpark (python top_customers_spark.py).
 """
 from flink.plan.Environment import get_environment
 from flink.functions.GroupReduceFunction import GroupReduceFunction

@@ -2,9 +2,9 @@
 
 flink2spark quickstart demo: convert it with
 
-    flink2spark examples/word_count.py
+    flink2spark convert examples/word_count.py > word_count_spark.py
 
-and run the result with PySpark. The last step sorts the (small) result in a
+and run the result with PySpark (python word_count_spark.py). The last step sorts the (small) result in a
 single group reduce so the printed output is always in the same order.
 """
 from flink.plan.Environment import get_environment

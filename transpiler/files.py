@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -66,9 +67,9 @@ def collect(paths: Iterable[Path], exclude: Iterable[Path] = ()) -> list[InputFi
             for file in _walk(arg, excluded):
                 add(file, False, base)
         elif arg.exists() or arg.is_symlink():
-            raise InputError(f"{arg}: not a regular file or directory")
+            raise InputError(f"{shown(str(arg))}: not a regular file or directory")
         else:
-            raise InputError(f"{arg}: no such file or directory")
+            raise InputError(f"{shown(str(arg))}: no such file or directory")
     return found
 
 
@@ -99,9 +100,9 @@ def mirror_path(file: InputFile, root: Path, out: Path) -> Path:
     target = Path(os.path.abspath(out / relative))
     out_abs = Path(os.path.abspath(out))
     if target == out_abs or out_abs not in target.parents:
-        raise InputError(f"{file.display}: would be written outside {out}")
+        raise InputError(f"{shown(file.display)}: would be written outside {shown(str(out))}")
     if os.path.realpath(target) == os.path.realpath(absolute):
-        raise InputError(f"{file.display}: --out would overwrite the input file; use --in-place")
+        raise InputError(f"{shown(file.display)}: --out would overwrite the input file; use --in-place")
     return target
 
 
@@ -110,7 +111,7 @@ def ensure_inside(target: Path, out: Path) -> None:
     real_out = Path(os.path.realpath(out))
     real_target = Path(os.path.realpath(target))
     if real_out not in real_target.parents:
-        raise InputError(f"{target}: resolves to {real_target}, outside {out}")
+        raise InputError(f"{shown(str(target))}: resolves to {shown(str(real_target))}, outside {shown(str(out))}")
 
 
 def atomic_write(path: Path, data: bytes, mode: Optional[int] = None) -> None:
@@ -125,7 +126,8 @@ def atomic_write(path: Path, data: bytes, mode: Optional[int] = None) -> None:
             mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
             mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".f2s-tmp")
+    remove_stale_temp_files(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -139,6 +141,55 @@ def atomic_write(path: Path, data: bytes, mode: Optional[int] = None) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+TEMP_SUFFIX = ".f2s-tmp"
+# tempfile.mkstemp's random part: 8 characters of this alphabet.
+_TEMP_RANDOM = "[a-z0-9_]{8}"
+
+
+def remove_stale_temp_files(path: Path) -> None:
+    """Delete the temporary files a killed run left next to ``path`` (``.NAME.XXXXXXXX.f2s-tmp``).
+
+    Only regular files with exactly the name ``atomic_write`` gives its temporary files for
+    ``path`` are removed; anything else, however similar its name, is left alone.
+    """
+    pattern = re.compile(re.escape(f".{path.name}.") + _TEMP_RANDOM + re.escape(TEMP_SUFFIX))
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return
+    for entry in entries:
+        if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+            try:
+                os.unlink(entry.path)
+            except FileNotFoundError:
+                pass
+
+
+def ensure_not_leaving(file: InputFile) -> None:
+    """For ``--in-place``: refuse a file that is, or lies below, a symlink leading out of its tree.
+
+    The tree is the folder given on the command line (or a named file's folder); rewriting
+    the target of a link that points elsewhere would change files the user did not name.
+    """
+    real_base = Path(os.path.realpath(file.base))
+    real = Path(os.path.realpath(file.path))
+    if real_base not in real.parents:
+        raise InputError(
+            f"symlink to {shown(str(real))}, outside {shown(str(file.base))}: not rewritten "
+            "(--in-place only rewrites files inside the given paths; convert the target itself)"
+        )
+
+
+def shown(name: str) -> str:
+    """A file name as printed in output lines: as it is, unless it holds control characters.
+
+    A name with a newline, an ANSI escape or any other non-printable character is printed as a
+    Python string literal (``'a\\nb.py'``), so it cannot forge or hide ``path:line:col:`` lines
+    nor be silently altered by the terminal. The JSON report keeps the real name.
+    """
+    return name if name.isprintable() else repr(name)
 
 
 def file_mode(path: Path) -> int:
