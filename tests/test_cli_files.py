@@ -24,7 +24,7 @@ FLINK = (
     "env.from_elements(1, 2).output()\n"
     "env.execute(local=True)\n"
 )
-BAD = "def f(:\n"
+BAD = "import pyflink\ndef f(:\n"
 
 runner = CliRunner()
 
@@ -156,10 +156,10 @@ def test_names_with_control_characters_are_printed_escaped(tmp_path):
     assert result.exit_code == 2
     for name in names:
         assert name not in result.stderr  # never raw
-        assert repr(str(tmp_path / "src" / name)) + ":1:" in result.stderr
+        assert repr(str(tmp_path / "src" / name)) + ":2:" in result.stderr
     assert "\x1b" not in result.stderr
     assert not any(line.startswith("x.py:9:9") for line in result.stderr.splitlines())
-    assert f"{tmp_path / 'src' / 'plain name.py'}:1:" in result.stderr  # ordinary names as before
+    assert f"{tmp_path / 'src' / 'plain name.py'}:2:" in result.stderr  # ordinary names as before
     # The JSON report keeps the real names.
     paths = {Path(f["path"]).name for f in json.loads(report.read_text())["files"]}
     assert set(names) <= paths
@@ -167,7 +167,7 @@ def test_names_with_control_characters_are_printed_escaped(tmp_path):
     check = run("check", tmp_path / "src")
     assert check.exit_code == 2
     assert "\x1b" not in check.stderr + check.stdout
-    assert repr(str(tmp_path / "src" / names[0])) + ":1:" in check.stderr
+    assert repr(str(tmp_path / "src" / names[0])) + ":2:" in check.stderr
 
 
 def test_diff_headers_and_usage_errors_escape_control_characters(tmp_path):
