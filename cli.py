@@ -133,11 +133,12 @@ def convert(
             "otherwise use --out DIR, --in-place or --diff"
         )
     root = F.common_root(inputs)
+    shadowed = F.local_flink_modules(inputs)  # the tree's own flink/pyflink modules
 
     results: list[ConversionResult] = []
     with _progress(len(inputs), "converting") as advance:
         for file in inputs:
-            result = _convert_file(file, mode, root, out, skip_empty)
+            result = _convert_file(file, mode, root, out, skip_empty, shadowed)
             if result is not None:
                 results.append(result)
                 _print_markers(result, quiet)
@@ -165,7 +166,7 @@ def convert(
 
 
 def _convert_file(
-    file: F.InputFile, mode: str, root: Path, out: Optional[Path], skip_empty: bool
+    file: F.InputFile, mode: str, root: Path, out: Optional[Path], skip_empty: bool, shadowed: frozenset = frozenset()
 ) -> Optional[ConversionResult]:
     """Convert one file and deliver the output; None for a skipped empty file.
 
@@ -185,7 +186,7 @@ def _convert_file(
         return None
 
     try:
-        result = engine.convert_bytes(data, file.display)
+        result = engine.convert_bytes(data, file.display, shadowed)
     except Exception as exc:  # a converter bug must not stop the other files
         message = f"internal error in the converter ({type(exc).__name__}: {exc}); please report it"
         return ConversionResult(
@@ -266,12 +267,13 @@ def check(
     from flink2spark.transpiler.check import check_bytes
 
     inputs = _collect(paths)
+    shadowed = F.local_flink_modules(inputs)  # the tree's own flink/pyflink modules
     findings = errors = files_with_findings = failed = 0
     with _progress(len(inputs), "checking") as advance:
         for file in inputs:
             advance()
             try:
-                markers = check_bytes(file.path.read_bytes(), file.display)
+                markers = check_bytes(file.path.read_bytes(), file.display, shadowed)
             except OSError as exc:
                 markers = _io_error(file.display, f"cannot read the file: {exc.strerror or exc}").markers
             for marker in markers:

@@ -270,7 +270,7 @@ def test_in_place_leaves_no_temp_files(tree):
 # --------------------------------------------------------------------------- a fake engine
 
 
-def fake_convert(data: bytes, path: str = "<string>") -> ConversionResult:
+def fake_convert(data: bytes, path: str = "<string>", shadowed: frozenset = frozenset()) -> ConversionResult:
     """Upper-cases ``env`` and leaves one marker of each non-error severity on Flink files."""
     result = engine.convert_source(data.decode("utf-8"), path) if data else engine.convert_bytes(data, path)
     if result.status == "error" or result.generation is None:
@@ -366,7 +366,7 @@ def test_report_json(tree, tmp_path, fake_engine):
 
 
 def test_converter_crash_on_one_file_does_not_stop_the_others(tree, tmp_path, monkeypatch):
-    def crashing(data: bytes, path: str = "<string>") -> ConversionResult:
+    def crashing(data: bytes, path: str = "<string>", shadowed: frozenset = frozenset()) -> ConversionResult:
         if path.endswith("job.py"):
             raise RuntimeError("boom")
         return fake_convert(data, path)

@@ -16,6 +16,8 @@ import re
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from flink2spark.transpiler import guards as G
+from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import source as S
 from flink2spark.transpiler.result import Marker
@@ -28,7 +30,7 @@ TODO_COMMENT = re.compile(r"#\s*TODO\(flink2spark\):?\s*(?:(?P<code>F2S\d{3})\b:
 _TODO_HINT = "TODO(flink2spark)"
 
 
-def check_bytes(data: bytes, path: str = "<string>") -> list[Marker]:
+def check_bytes(data: bytes, path: str = "<string>", shadowed: frozenset = frozenset()) -> list[Marker]:
     """Like ``check_source`` for a file's raw bytes (an undecodable file gives an error marker).
 
     An empty file has nothing to check and gives no findings.
@@ -39,16 +41,23 @@ def check_bytes(data: bytes, path: str = "<string>") -> list[Marker]:
         text = S.decode(data)
     except S.BadInput as bad:
         return [bad.marker]
-    return check_source(text, path)
+    return check_source(text, path, shadowed)
 
 
-def check_source(text: str, path: str = "<string>") -> list[Marker]:
-    """Every Flink import and every unresolved flink2spark TODO comment, sorted by position."""
+def check_source(text: str, path: str = "<string>", shadowed: frozenset = frozenset()) -> list[Marker]:
+    """Every Flink import and every unresolved flink2spark TODO comment, sorted by position.
+
+    ``shadowed``: top-level names of the tree's own modules (a local ``flink`` package), not Flink's.
+    """
     if not S.may_be_flink(text):
         return []  # no Flink import nor marker text: nothing to find, no parse
     from flink2spark.transpiler.engine import run_deep
 
-    return run_deep(_check_source, text, path)
+    token = S.SHADOWED.set(frozenset(shadowed))
+    try:
+        return run_deep(_check_source, text, path)
+    finally:
+        S.SHADOWED.reset(token)
 
 
 def _check_source(text: str, path: str) -> list[Marker]:
@@ -60,6 +69,8 @@ def _check_source(text: str, path: str) -> list[Marker]:
     flink_imports = [
         (name, node, gen) for name, node in S.imported_modules(module) if (gen := S.module_generation(name)) is not None
     ]
+    if flink_imports and G.only_a_feature_flag(G.find(module), I.used_names(module)):
+        flink_imports = []  # try: import pyflink / except ImportError: a feature flag, as convert leaves it
     has_todo = _TODO_HINT in text
     if not flink_imports and not has_todo:
         return []  # the common case: skip the (slow) position computation

@@ -12,12 +12,14 @@ import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import parse_template_expression
-from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, ScopeProvider
+from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, QualifiedNameSource, ScopeProvider
 
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import functions as F
+from flink2spark.transpiler import guards as G
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.infer import Resolver, _returns
+from flink2spark.transpiler.source import module_generation
 from flink2spark.transpiler.registry import Rule, dispatch_table
 from flink2spark.transpiler.result import Marker
 
@@ -608,6 +610,20 @@ class Converter(cst.CSTTransformer):
                 return rule
         return None
 
+    def visit_Try(self, node: cst.Try) -> None:
+        if G.catches_import_error(node) and any(G.flink_import(n) for n in m.findall(node.body, m.Import() | m.ImportFrom())):
+            self.mark(node, "note", M.GUARDED_IMPORT, "a Flink import guarded by try/except ImportError: once the "
+                      "import is gone the try always succeeds, so its except ImportError fallback no longer runs")
+
+    def _imported_from_elsewhere(self, node: cst.BaseExpression) -> bool:
+        """True when ``node`` names an import of a module that is not Flink's (the shim, pandas...)."""
+        try:
+            names = self.resolver.meta(QualifiedNameProvider, node)
+        except KeyError:
+            return False
+        imported = [q.name for q in names if q.source is QualifiedNameSource.IMPORT]
+        return bool(imported) and all(module_generation(name) is None for name in imported)
+
     def leave_Call(self, original: cst.Call, updated: cst.Call):
         func = original.func
         recv_t = self.resolver.type_of(func.value) if isinstance(func, cst.Attribute) else None
@@ -639,6 +655,8 @@ class Converter(cst.CSTTransformer):
                     site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
             return self._apply(rule, site, original, updated)
         if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
+            if self._imported_from_elsewhere(func.value):
+                return updated  # e.g. f2s.read_csv(...) of an already converted file, pandas' pd.read_csv
             bridge = self.table_bridge(func.value)
             if bridge is not None and "table_stream" in self.codes:
                 self._mark_table_stream(original, f".{func.attr.value}()", bridge)

@@ -200,3 +200,28 @@ def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+# Top-level names of Flink's Python APIs that a project's own module could take.
+FLINK_TOP_LEVEL = ("flink", "pyflink")
+
+
+def local_flink_modules(files: list[InputFile]) -> frozenset[str]:
+    """Flink top-level names the converted tree defines itself (``flink.py``, a ``pyflink/`` package).
+
+    Looked for in every folder from an input's own up to the folder it was given from, as
+    ``sys.path[0]`` or a project root would find them: there, ``import flink`` is the project's code.
+    """
+    found: set[str] = set()
+    seen: set[Path] = set()
+    for file in files:
+        folder = Path(os.path.abspath(file.path)).parent
+        while folder not in seen:
+            seen.add(folder)
+            for name in FLINK_TOP_LEVEL:
+                if (folder / f"{name}.py").is_file() or (folder / name / "__init__.py").is_file():
+                    found.add(name)
+            if folder == file.base or folder.parent == folder or file.base not in folder.parents:
+                break
+            folder = folder.parent
+    return frozenset(found)

@@ -11,6 +11,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.guards import is_type_checking
 from flink2spark.transpiler.infer import dotted
 from flink2spark.transpiler.source import module_generation
 
@@ -36,11 +37,34 @@ def _local_name(alias: cst.ImportAlias, is_from: bool) -> str:
     return name if is_from else name.split(".")[0]
 
 
+class _TypeCheckingDepth:
+    """Mixin of the import transformers: are we under ``if TYPE_CHECKING:``?"""
+
+    type_checking = 0
+
+    def visit_If(self, node: cst.If) -> bool:
+        if is_type_checking(node.test):
+            self.type_checking += 1
+        return True
+
+    def leave_If(self, original: cst.If, updated: cst.If):
+        if is_type_checking(original.test):
+            self.type_checking -= 1
+        return updated
+
+
+def used_names(module: cst.Module) -> set[str]:
+    """Names the module uses outside imports."""
+    return _used_names(module)
+
+
 def _drop_unused_flink_imports(module: cst.Module) -> cst.Module:
     used = _used_names(module)
 
-    class T(cst.CSTTransformer):
+    class T(_TypeCheckingDepth, cst.CSTTransformer):
         def leave_SimpleStatementLine(self, original, updated):
+            if self.type_checking:
+                return updated  # type-only imports stay (marked F2S011)
             body = []
             for small in updated.body:
                 if isinstance(small, cst.ImportFrom) and not small.relative and not isinstance(small.names, cst.ImportStar):
@@ -139,7 +163,7 @@ def mark_leftover_imports(
     found: list[tuple[cst.CSTNode, str, str]] = []
     header = {ln.comment.value for ln in module.header if ln.comment is not None}
 
-    class T(cst.CSTTransformer):
+    class T(_TypeCheckingDepth, cst.CSTTransformer):
         def leave_SimpleStatementLine(self, original, updated):
             keep = []
             notes = []
@@ -157,6 +181,11 @@ def mark_leftover_imports(
                     if _flink_module(mod):
                         names = ", ".join(dotted(a.name) or "" for a in small.names)  # type: ignore[union-attr]
                         bound = {_bound_name(a) for a in small.names}  # type: ignore[union-attr]
+                        if message is None and self.type_checking:
+                            notes.append((M.TYPE_ONLY_IMPORT, f"type-only import of {names} from {mod} (if TYPE_CHECKING): "
+                                          "the annotations still name Flink types; replace them with Spark's"))
+                            keep.append(small)
+                            continue
                         if message is None and table_code and (mod or "").startswith("pyflink.table"):
                             why = "is the Table API, not converted yet: convert it with the Table API part"
                         elif message is None and table_code and bound & used and not bound & outside_table:
@@ -166,7 +195,10 @@ def mark_leftover_imports(
                         notes.append((todo_code, message or f"{names} from {mod} {why}"))
                 elif isinstance(small, cst.Import):
                     mods = [dotted(a.name) for a in small.names if _flink_module(dotted(a.name))]
-                    if mods:
+                    if mods and message is None and self.type_checking:
+                        notes.append((M.TYPE_ONLY_IMPORT, f"type-only import of {', '.join(m for m in mods if m)} (if TYPE_CHECKING): "
+                                      "the annotations still name Flink types; replace them with Spark's"))
+                    elif mods:
                         notes.append((todo_code, message or f"{', '.join(m for m in mods if m)} is still used: convert the remaining uses by hand"))
                 keep.append(small)
             if not keep:

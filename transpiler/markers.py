@@ -38,6 +38,9 @@ EMPTY_FILE = _code("F2S004", "error", "the file is empty")
 INVALID_OUTPUT = _code("F2S005", "todo", "a rewrite produced invalid code and was dropped")
 IO_ERROR = _code("F2S006", "error", "the file could not be read or written")
 ENGINE_ERROR = _code("F2S007", "error", "the converter failed on this file (a flink2spark bug: please report it)")
+GUARDED_IMPORT = _code("F2S010", "note", "a Flink import guarded by try/except ImportError was converted: the fallback no longer runs")
+TYPE_ONLY_IMPORT = _code("F2S011", "todo", "a Flink import under `if TYPE_CHECKING:`: annotations still name Flink types")
+MOCKED_FLINK = _code("F2S012", "todo", "the module replaces Flink modules in sys.modules (a test of Flink code): left as is")
 
 # DataSet API
 DS_UNSUPPORTED = _code("F2S100", "todo", "DataSet construct with no conversion")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import contextvars
 import re
 from typing import Optional, Union
 
@@ -163,7 +164,14 @@ def imported_modules(module: cst.Module) -> list[tuple[str, cst.CSTNode]]:
     return found
 
 
+# Top-level module names that the converted tree defines itself (a project's own ``flink``
+# package): imports of them are the project's code, not Flink's. Set per conversion by the engine.
+SHADOWED: contextvars.ContextVar[frozenset] = contextvars.ContextVar("flink2spark_shadowed", default=frozenset())
+
+
 def module_generation(name: str) -> Optional[str]:
+    if name.split(".", 1)[0] in SHADOWED.get():
+        return None
     for gen, prefixes in GENERATION_PREFIXES.items():
         for p in prefixes:
             if name == p or name.startswith(p + "."):
