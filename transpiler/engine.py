@@ -6,12 +6,12 @@ import contextvars
 import sys
 import threading
 
-import black
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from flink2spark.transpiler import formatting as FMT
 from flink2spark.transpiler import guards as G
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
@@ -170,9 +170,8 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
     where = _positions(module, [n for n, _, _ in leftovers])
     for node, code, msg in leftovers:
         markers.append(Marker(*where.get(id(node), (1, 1)), code, "todo", msg))
-    code = converted.code
     try:
-        code = black.format_str(code, mode=black.Mode())
+        code = FMT.format_changed(module, converted)
         cst.parse_module(code)
         compile(code, path, "exec")
     except Exception:  # noqa: BLE001 - any failure here means we must not write the output

@@ -57,7 +57,7 @@ rule = Rule(
             ),
         ),
         Example(
-            program("client = env.execute_async('job')\nprint(client.get_job_id())\n"),
+            program("client = env.execute_async(\"job\")\nprint(client.get_job_id())\n"),
             spark_program(
                 "# TODO(flink2spark): F2S206 execute_async() result used other than to wait for the job:"
                 " Spark has no JobClient; the actions run synchronously\n"

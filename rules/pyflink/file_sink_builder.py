@@ -23,11 +23,11 @@ rule = Rule(
     examples=[
         Example(
             program(
-                "sink = FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build()\nprint(sink)\n",
+                "sink = FileSink.for_row_format(\"/out\", Encoder.simple_string_encoder()).build()\nprint(sink)\n",
                 imports="from pyflink.common import Encoder\nfrom pyflink.datastream.connectors.file_system import FileSink\n",
             ),
             "# TODO(flink2spark): F2S208 Encoder from pyflink.common is still used: convert the remaining uses by hand\n"
-            "from pyflink.common import Encoder\n\n"
+            "from pyflink.common import Encoder\n"
             "# TODO(flink2spark): F2S208 FileSink from pyflink.datastream.connectors.file_system is still used:"
             " convert the remaining uses by hand\n"
             "from pyflink.datastream.connectors.file_system import FileSink\n"

@@ -50,7 +50,7 @@ rule = Rule(
             ').option("checkpointLocation", f2s_stream.checkpoint("print")).start()\n',
         ),
         Example(
-            program("events = env.add_source(consumer, 'events')\n"),
+            program("events = env.add_source(consumer, \"events\")\n"),
             spark_program(
                 "# TODO(flink2spark): F2S247 add_source(): a Java SourceFunction has no Spark counterpart;"
                 " read the data with spark.read (bounded) or spark.readStream (unbounded) by hand\n"

@@ -48,13 +48,18 @@ rule = Rule(
     examples=[
         Example(
             program(
-                "source = KafkaSource.builder().set_bootstrap_servers('kafka:9092').set_topics('a')"
-                ".set_value_only_deserializer(SimpleStringSchema()).build()\n"
+                "source = (\n"
+                "    KafkaSource.builder()\n"
+                '    .set_bootstrap_servers("kafka:9092")\n'
+                '    .set_topics("a")\n'
+                "    .set_value_only_deserializer(SimpleStringSchema())\n"
+                "    .build()\n"
+                ")\n"
                 "print(source)\n",
                 imports="from pyflink.common import SimpleStringSchema\nfrom pyflink.datastream.connectors.kafka import KafkaSource\n",
             ),
             "# TODO(flink2spark): F2S208 SimpleStringSchema from pyflink.common is still used: convert the remaining uses by hand\n"
-            "from pyflink.common import SimpleStringSchema\n\n"
+            "from pyflink.common import SimpleStringSchema\n"
             "# TODO(flink2spark): F2S208 KafkaSource from pyflink.datastream.connectors.kafka is still used: convert the remaining uses by hand\n"
             "from pyflink.datastream.connectors.kafka import KafkaSource\n"
             + spark_program(
