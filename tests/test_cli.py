@@ -343,7 +343,9 @@ def test_report_json(tree, tmp_path, fake_engine):
     assert result.exit_code == 2
     data = json.loads(report.read_text())
     assert data["version"] == 1
-    assert set(data["totals"]) == {"files", "converted", "partial", "unchanged", "error", "notes", "todos", "errors"}
+    assert set(data["totals"]) == {
+        "files", "converted", "partial", "unchanged", "error", "notes", "todos", "errors", "rules", "codes"
+    }
     by_path = {Path(f["path"]).relative_to(tree).as_posix(): f for f in data["files"]}
     # Empty files found by walking are not part of the run.
     assert set(by_path) == {"broken.py", "job.py", "run.py", "pkg/util.py", "pkg/sub/deep.py"}
@@ -362,6 +364,9 @@ def test_report_json(tree, tmp_path, fake_engine):
         "notes": 3,
         "todos": 3,
         "errors": 1,
+        # the three Flink files: the rules of FLINK's four statements, the fake engine's two markers
+        "rules": {"dataset.environment": 3, "dataset.execute": 3, "dataset.from_elements": 3, "dataset.output": 3},
+        "codes": {"F2S001": 1, "F2S100": 3, "F2S105": 3},
     }
 
 
