@@ -611,8 +611,10 @@ def test_pre_commit_hooks_file():
     by_id = {re.search(r"id:\s*(\S+)", h).group(1): h for h in hooks}
     assert set(by_id) == {"flink2spark-check", "flink2spark-convert"}
     # Entries end with `--`: pre-commit appends the file names, which may look like options.
-    assert re.search(r"entry:\s*flink2spark check --\s*$", by_id["flink2spark-check"], re.M)
+    assert re.search(r"entry:\s*flink2spark check --force-exclude --\s*$", by_id["flink2spark-check"], re.M)
     assert re.search(r"entry:\s*flink2spark convert --in-place\b.* --\s*$", by_id["flink2spark-convert"], re.M)
+    # pre-commit names every staged file: the project's exclude globs apply to them too.
+    assert re.search(r"entry:.*--force-exclude --\s*$", by_id["flink2spark-convert"], re.M)
     for hook in by_id.values():
         assert re.search(r"language:\s*python\s*$", hook, re.M)
         assert re.search(r"types:\s*\[python\]", hook)

@@ -92,7 +92,9 @@ def find_config(start: Path) -> Optional[Path]:
                 if _table(_load_toml(pyproject)) is not None:
                     return pyproject
             except ConfigError:
-                continue  # a broken pyproject.toml of another tool is not ours to judge
+                # A broken pyproject.toml: ours if it names our table (load_config then says what is wrong)
+                if "[tool.flink2spark]" in pyproject.read_text("utf-8", errors="replace"):
+                    return pyproject
     return None
 
 
