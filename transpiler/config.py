@@ -28,6 +28,7 @@ Selectors (``select``/``ignore``) are of two kinds:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,6 +183,8 @@ class Selection:
     def disabled_rules(self) -> frozenset[str]:
         """Rule ids the engine must not apply: not selected (when rules are selected) or ignored."""
         chosen, dropped = self._part(self.select, False), self._part(self.ignore, False)
+        if not chosen and not dropped:
+            return frozenset()  # the common case: the rule registry is not even loaded
         return frozenset(
             rule_id
             for rule_id in _rule_ids()
@@ -201,6 +204,7 @@ class Selection:
 # --------------------------------------------------------------------------- exclude globs
 
 
+@functools.lru_cache(maxsize=256)
 def glob_regex(pattern: str) -> re.Pattern:
     """A gitignore-like glob as a regex over a ``/``-separated relative path.
 
