@@ -163,6 +163,10 @@ def test_convert_sarif_levels_follow_severities(project, tmp_path, monkeypatch):
     results = log["runs"][0]["results"]
     assert [(r["ruleId"], r["level"]) for r in results] == [("F2S105", "note"), ("F2S100", "warning")]
     assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"jobs/a%20b.py"}
+    monkeypatch.chdir(tmp_path / "src")  # the files are outside the current folder: absolute file URIs
+    outside = json.loads(run("check", tmp_path / "jobs", "--output-format", "sarif").stdout)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in outside["runs"][0]["results"]}
+    assert uris == {(tmp_path / "jobs" / "a b.py").as_uri()}
     rules = log["runs"][0]["tool"]["driver"]["rules"]
     assert [(r["id"], r["defaultConfiguration"]["level"]) for r in rules] == [("F2S100", "warning"), ("F2S105", "note")]
 

@@ -88,7 +88,7 @@ def sarif(entries: Iterable[Entry], version: str) -> dict:
         )
     results = []
     for path, markers in entries:
-        uri = quote(relative_path(path), safe="/:")
+        uri = _uri(path)
         for marker in markers:
             results.append(
                 {
@@ -108,6 +108,12 @@ def sarif(entries: Iterable[Entry], version: str) -> dict:
             )
     driver = {"name": "flink2spark", "version": version, "informationUri": INFORMATION_URI, "rules": rules}
     return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [{"tool": {"driver": driver}, "results": results}]}
+
+
+def _uri(path: str) -> str:
+    """A SARIF artifact URI: relative to the current folder (``src/a%20b.py``), else ``file:///...``."""
+    relative = relative_path(path)
+    return Path(relative).as_uri() if relative.startswith("/") else quote(relative, safe="/")
 
 
 # --------------------------------------------------------------------------- github
