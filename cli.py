@@ -195,11 +195,13 @@ def _reported(markers: list[Marker], selection: C.Selection) -> list[Marker]:
     return [m for m in markers if m.severity == "error" or selection.reports(m.code, todo_code(m))]
 
 
-def _write_document(settings: Settings, entries: list) -> None:
-    """The json/sarif/github output of a run on stdout (json: built by the caller)."""
+def _write_document(settings: Settings, entries: list, json_document: Callable[[], dict]) -> None:
+    """The json/sarif/github output of a run on stdout; ``entries``: (path, markers) of each file."""
     from flink2spark.transpiler import formats
 
-    if settings.output_format == "sarif":
+    if settings.output_format == "json":
+        typer.echo(formats.to_json(json_document()), nl=False)
+    elif settings.output_format == "sarif":
         typer.echo(formats.to_json(formats.sarif(entries, _version())), nl=False)
     elif settings.output_format == "github":
         typer.echo(formats.github(entries), nl=False)
@@ -287,13 +289,9 @@ def convert(
                     _print_markers(result, quiet)
             advance()
 
-    if settings.output_format == "json":
-        from flink2spark.transpiler.formats import to_json
-        from flink2spark.transpiler.report import build_report
+    from flink2spark.transpiler.report import build_report
 
-        typer.echo(to_json(build_report(results)), nl=False)
-    else:
-        _write_document(settings, [(r.path, r.markers) for r in results])
+    _write_document(settings, [(r.path, r.markers) for r in results], lambda: build_report(results))
     if report is not None:
         from flink2spark.transpiler.report import report_json
 
@@ -488,12 +486,10 @@ def check(
             for marker in markers:
                 if marker.severity == "error":
                     typer.echo(marker.format(F.shown(path)), err=True)
-    elif settings.output_format == "json":
-        from flink2spark.transpiler import formats
-
-        typer.echo(formats.to_json(formats.check_report(entries)), nl=False)
     else:
-        _write_document(settings, entries)
+        from flink2spark.transpiler.formats import check_report
+
+        _write_document(settings, entries, lambda: check_report(entries))
 
     findings = sum(m.severity != "error" for _, markers in entries for m in markers)
     errors = sum(m.severity == "error" for _, markers in entries for m in markers)
