@@ -76,6 +76,13 @@ def test_config_option_names_the_file(project, tmp_path):
     assert checked(result) == {"src/job.py", "src/legacy/old.py"}
 
 
+def test_config_option_needs_the_table(project, tmp_path):
+    other = write(tmp_path / "other.toml", "[tool.ruff]\nline-length = 100\n")
+    result = run("check", "src", "--config", other)
+    assert result.exit_code == 2
+    assert f"{other}: no [tool.flink2spark] table" in result.stderr
+
+
 def test_exclude_globs_of_the_file_are_relative_to_its_folder(project, monkeypatch):
     pyproject(project, 'exclude = ["src/legacy/**"]\n')
     monkeypatch.chdir(project / "src")
@@ -312,3 +319,16 @@ def test_a_staged_file_that_gitignore_matches_is_still_read(repo):
     # pre-commit passes staged (so tracked) files: git ignores no tracked file, nor does --force-exclude
     subprocess.run(["git", "-C", str(repo), "add", "-f", "src/x.gen.py"], check=True)
     assert checked(run("check", "--force-exclude", "src/x.gen.py", "src/build/b.py")) == {"src/x.gen.py"}
+
+
+def test_readme_documents_every_key_and_format():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+    block = readme.split("### Configuration", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    assert [line.split(" = ")[0] for line in block.splitlines()[1:]] == list(C.KEYS[:3]) + [
+        "output-format",
+        "force-exclude",
+        "respect-gitignore",
+    ]
+    assert set(C.KEYS) == {"exclude", "select", "ignore", "output-format", "force-exclude", "respect-gitignore"}
+    for fmt in C.OUTPUT_FORMATS:
+        assert f"* **`{fmt}`**" in readme

@@ -107,7 +107,7 @@ def load_config(path: Optional[Path]) -> Config:
     data = _load_toml(path)
     table = _table(data)
     if table is None:
-        return Config(path=path)
+        raise ConfigError(f"{path}: no [{TABLE}] table")
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [{TABLE}] must be a table")
     config = Config(path=path)
