@@ -276,6 +276,19 @@ def test_baseline_fails_only_on_new_findings(project):
     ]
 
 
+def test_rewriting_the_baseline_drops_fixed_findings(project):
+    baseline = project / "b.json"
+    assert run("check", "src", "--write-baseline", baseline).exit_code == 0
+    (project / "src" / "job.py").write_text("import os\n")  # the import is gone
+    write(project / "src" / "new.py", "import pyflink\n")
+    again = run("check", "src", "--baseline", baseline, "--write-baseline", baseline)
+    assert again.exit_code == 0
+    assert [(f["path"], f["code"]) for f in json.loads(baseline.read_text())["findings"]] == [
+        ("src/new.py", "F2S900"),
+        ("src/sub/done.py", "F2S901"),
+    ]
+
+
 def test_baseline_paths_are_relative_to_the_baseline_file(project, monkeypatch):
     baseline = project / "f2s-baseline.json"
     assert run("check", "src", "--write-baseline", baseline).exit_code == 0
