@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
+import inspect
 import json
 import os
 import sys
@@ -19,6 +21,7 @@ from typing import Callable, Iterator, List, Optional
 
 import typer
 
+from flink2spark.transpiler import config as C
 from flink2spark.transpiler import files as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.result import ConversionResult, Marker
@@ -47,6 +50,12 @@ EXIT_CODES_HELP = (
 app = typer.Typer(
     name="flink2spark",
     help="Rewrite Apache Flink Python programs (DataSet API, Jython streaming, PyFlink) into PySpark.\n\n"
+    "Examples:\n\n"
+    "\b\n"
+    "  flink2spark convert jobs/ --out converted/\n"
+    "  flink2spark check converted/\n\n"
+    "Settings: [tool.flink2spark] in pyproject.toml (exclude, select, ignore, output-format, "
+    "force-exclude, respect-gitignore); options override them.\n\n"
     + EXIT_CODES_HELP,
     no_args_is_help=True,
     add_completion=False,
@@ -85,13 +94,126 @@ def _main(
     pass
 
 
+# --------------------------------------------------------------------------- settings
+# Options shared by convert and check; each replaces the [tool.flink2spark] key of its name.
+
+CONFIG_OPTION = typer.Option(
+    None, "--config", dir_okay=False, exists=True, metavar="FILE",
+    help="Read [tool.flink2spark] from this TOML file instead of the nearest pyproject.toml that has one.",
+)
+EXCLUDE_OPTION = typer.Option(
+    None, "--exclude", metavar="GLOB",
+    help="Skip files and folders matching GLOB while walking folders (repeatable; replaces the config's exclude).",
+)
+FORCE_EXCLUDE_OPTION = typer.Option(
+    None, "--force-exclude/--no-force-exclude",
+    help="Apply --exclude and .gitignore to files named on the command line too (for pre-commit).",
+    show_default=False,
+)
+GITIGNORE_OPTION = typer.Option(
+    None, "--respect-gitignore/--no-respect-gitignore",
+    help="Skip files git ignores while walking a folder in a git work tree (default: on).", show_default=False,
+)
+SELECT_OPTION = typer.Option(
+    None, "--select", metavar="ID",
+    help="Only these rule ids/generations (convert) or marker code prefixes (repeatable or comma-separated).",
+)
+IGNORE_OPTION = typer.Option(
+    None, "--ignore", metavar="ID",
+    help="Not these rule ids/generations (convert) nor marker code prefixes (repeatable or comma-separated).",
+)
+FORMAT_OPTION = typer.Option(
+    None, "--output-format", metavar="FORMAT",
+    help="text (default), json, sarif or github (GitHub Actions annotations).", show_default=False,
+)
+
+
+SHARED_OPTIONS = {  # parameter: (type, option)
+    "config_file": (Optional[Path], CONFIG_OPTION),
+    "exclude": (Optional[List[str]], EXCLUDE_OPTION),
+    "force_exclude": (Optional[bool], FORCE_EXCLUDE_OPTION),
+    "respect_gitignore": (Optional[bool], GITIGNORE_OPTION),
+    "select": (Optional[List[str]], SELECT_OPTION),
+    "ignore": (Optional[List[str]], IGNORE_OPTION),
+    "output_format": (Optional[str], FORMAT_OPTION),
+}
+
+
+def with_settings(command: Callable) -> Callable:
+    """Give a command the options of ``SHARED_OPTIONS``; it receives them as one ``settings`` argument."""
+    signature = inspect.signature(command)
+    own = [p for p in signature.parameters.values() if p.name != "settings"]
+    shared = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+        for name, (kind, option) in SHARED_OPTIONS.items()
+    ]
+
+    @functools.wraps(command)
+    def wrapper(**kwargs):
+        options = {name: kwargs.pop(name) for name in SHARED_OPTIONS}
+        return command(**kwargs, settings=Settings(kwargs["paths"], **options))
+
+    wrapper.__signature__ = signature.replace(parameters=own + shared)
+    annotations = {k: v for k, v in command.__annotations__.items() if k != "settings"}
+    wrapper.__annotations__ = {**annotations, **{name: kind for name, (kind, _) in SHARED_OPTIONS.items()}}
+    return wrapper
+
+
+class Settings:
+    """The configuration file's settings with the command-line options applied over them."""
+
+    def __init__(
+        self, paths, config_file, exclude, force_exclude, respect_gitignore, select, ignore, output_format
+    ) -> None:
+        try:
+            found = config_file if config_file is not None else C.find_config(paths[0])
+            config = C.load_config(found)
+            if select is not None:
+                config.select = C.split_selectors(select)
+            if ignore is not None:
+                config.ignore = C.split_selectors(ignore)
+        except C.ConfigError as exc:
+            _usage_error(str(exc))
+        self.format_from_command_line = output_format is not None
+        if output_format is not None and output_format not in C.OUTPUT_FORMATS:
+            _usage_error(f"--output-format must be one of {', '.join(C.OUTPUT_FORMATS)}, not {output_format!r}")
+        self.output_format = output_format or config.output_format
+        patterns = C.Excluder.of(exclude, Path.cwd()) if exclude is not None else C.Excluder.of(config.exclude, config.root)
+        self.excluder = C.Excluder(tuple(patterns))
+        self.force_exclude = config.force_exclude if force_exclude is None else force_exclude
+        self.respect_gitignore = config.respect_gitignore if respect_gitignore is None else respect_gitignore
+        self.selection = C.Selection(tuple(config.select), tuple(config.ignore))
+
+    def collect(self, paths: List[Path], exclude: List[Path] = ()) -> list[F.InputFile]:
+        return _collect(paths, exclude, self)
+
+
+def _reported(markers: list[Marker], selection: C.Selection) -> list[Marker]:
+    """The markers --select/--ignore let through; errors always are."""
+    from flink2spark.transpiler.check import todo_code
+
+    return [m for m in markers if m.severity == "error" or selection.reports(m.code, todo_code(m))]
+
+
+def _write_document(settings: Settings, entries: list, json_document: Callable[[], dict]) -> None:
+    """The json/sarif/github output of a run on stdout; ``entries``: (path, markers) of each file."""
+    from flink2spark.transpiler import formats
+
+    if settings.output_format == "json":
+        typer.echo(formats.to_json(json_document()), nl=False)
+    elif settings.output_format == "sarif":
+        typer.echo(formats.to_json(formats.sarif(entries, _version())), nl=False)
+    elif settings.output_format == "github":
+        typer.echo(formats.github(entries), nl=False)
+
+
 # --------------------------------------------------------------------------- convert
 
 
 @app.command(
     help="Convert Flink programs to PySpark.\n\n"
     "PATH is a .py file or a directory (walked recursively; hidden folders, __pycache__, "
-    "node_modules, site-packages and virtualenvs are skipped).\n\n"
+    "node_modules, site-packages, virtualenvs, --exclude globs and git-ignored files are skipped).\n\n"
     "Output: with one input file and no option, the converted code goes to stdout. "
     "--out DIR writes the converted tree under DIR (non-Flink .py files are copied as they are). "
     "--in-place rewrites the changed files atomically (a symlink leading outside the given "
@@ -101,9 +223,20 @@ def _main(
     "could not be. File names with control characters (newline, escape) are printed as quoted "
     "Python strings. Empty files found in a directory are "
     "skipped; an empty file named on the command line is an error unless --skip-empty.\n\n"
+    "--select/--ignore take rule ids (flink2spark rules) or generations (dataset, pyflink): a construct "
+    "whose rule is not applied is left as is with a TODO; and marker code prefixes (F2S1, F2S105): "
+    "which markers are printed and reported. --output-format json|sarif|github prints the markers "
+    "as one document on stdout (needs --out or --in-place). Settings: [tool.flink2spark] in pyproject.toml.\n\n"
+    "Examples:\n\n"
+    "\b\n"
+    "  flink2spark convert job.py                  # the converted code on stdout\n"
+    "  flink2spark convert jobs/ --out converted/  # a converted copy of the tree\n"
+    "  flink2spark convert jobs/ --diff            # what would change\n"
+    "  flink2spark convert jobs/ --in-place --ignore dataset.join --output-format sarif > f2s.sarif\n\n"
     "Exit status: 0 done (also when TODO markers were written, unless --strict); "
     "1 with --strict when TODO markers were written; 2 usage error or some file could not be converted."
 )
+@with_settings
 def convert(
     paths: List[Path] = typer.Argument(
         ..., metavar="PATH", exists=True, help="Files or directories.", show_default=False
@@ -121,12 +254,21 @@ def convert(
     skip_empty: bool = typer.Option(
         False, "--skip-empty", help="Skip empty files named on the command line too (pre-commit hook)."
     ),
+    settings: Settings = None,  # the shared options: see with_settings
 ) -> None:
     chosen = [name for name, on in (("--out", out is not None), ("--in-place", in_place), ("--diff", diff)) if on]
     if len(chosen) > 1:
         _usage_error(f"{' and '.join(chosen)} cannot be used together")
     mode = {"--out": "out", "--in-place": "in-place", "--diff": "diff"}[chosen[0]] if chosen else "stdout"
-    inputs = _collect(paths, exclude=[out] if out is not None else [])
+    if settings.output_format != "text" and mode in ("stdout", "diff"):
+        if settings.format_from_command_line:
+            what = "the diff" if mode == "diff" else "the converted code"
+            _usage_error(
+                f"--output-format {settings.output_format} prints to stdout, where {what} goes: "
+                "use it with --out DIR or --in-place (or write a JSON report with --report FILE.json)"
+            )
+        settings.output_format = "text"  # the config file's format: stdout is taken, markers stay text
+    inputs = settings.collect(paths, exclude=[out] if out is not None else [])
     if mode == "stdout" and len(inputs) != 1:
         _usage_error(
             f"{len(inputs)} input files: to print to stdout, give exactly one file; "
@@ -134,16 +276,22 @@ def convert(
         )
     root = F.common_root(inputs)
     shadowed = F.local_flink_modules(inputs)  # the tree's own flink/pyflink modules
+    disabled = settings.selection.disabled_rules()
 
     results: list[ConversionResult] = []
     with _progress(len(inputs), "converting") as advance:
         for file in inputs:
-            result = _convert_file(file, mode, root, out, skip_empty, shadowed)
+            result = _convert_file(file, mode, root, out, skip_empty, shadowed, disabled)
             if result is not None:
+                result.markers = _reported(result.markers, settings.selection)
                 results.append(result)
-                _print_markers(result, quiet)
+                if settings.output_format == "text":
+                    _print_markers(result, quiet)
             advance()
 
+    from flink2spark.transpiler.report import build_report
+
+    _write_document(settings, [(r.path, r.markers) for r in results], lambda: build_report(results))
     if report is not None:
         from flink2spark.transpiler.report import report_json
 
@@ -166,7 +314,13 @@ def convert(
 
 
 def _convert_file(
-    file: F.InputFile, mode: str, root: Path, out: Optional[Path], skip_empty: bool, shadowed: frozenset = frozenset()
+    file: F.InputFile,
+    mode: str,
+    root: Path,
+    out: Optional[Path],
+    skip_empty: bool,
+    shadowed: frozenset = frozenset(),
+    disabled: frozenset = frozenset(),
 ) -> Optional[ConversionResult]:
     """Convert one file and deliver the output; None for a skipped empty file.
 
@@ -186,7 +340,8 @@ def _convert_file(
         return None
 
     try:
-        result = engine.convert_bytes(data, file.display, shadowed)
+        # ``disabled`` only when rules are deselected: engines without the parameter (tests' fakes) still fit
+        result = engine.convert_bytes(data, file.display, shadowed, **({"disabled": disabled} if disabled else {}))
     except Exception as exc:  # a converter bug must not stop the other files
         message = f"internal error in the converter ({type(exc).__name__}: {exc}); please report it"
         return ConversionResult(
@@ -256,46 +411,117 @@ def _print_summary(results: list[ConversionResult]) -> None:
     help="List the Flink constructs still present: Flink imports (F2S900) and unresolved "
     "'# TODO(flink2spark): F2Snnn' comments (F2S901), one 'path:line:col: F2Snnn message' line each "
     "on stdout. Empty files are clean.\n\n"
-    "Exit status: 0 nothing found; 1 findings; 2 usage error or a file that could not be read or parsed."
+    "--select/--ignore take marker code prefixes: F2S900, F2S901, or the code of the TODO an F2S901 "
+    "finding found (--ignore F2S1 hides the DataSet TODOs); rule ids are accepted and do nothing here. "
+    "--baseline FILE reports only the findings FILE does not list (matched by path, code and the text of "
+    "their line, not by line number); --write-baseline FILE writes the current findings to FILE. "
+    "--output-format json|sarif|github prints the findings as one document on stdout.\n\n"
+    "Examples:\n\n"
+    "\b\n"
+    "  flink2spark check converted/\n"
+    "  flink2spark check src/ --write-baseline f2s-baseline.json   # accept what is there now\n"
+    "  flink2spark check src/ --baseline f2s-baseline.json         # fail only on new findings\n"
+    "  flink2spark check src/ --ignore F2S901 --output-format github\n\n"
+    "Exit status: 0 nothing found (or --write-baseline); 1 findings; 2 usage error or a file that "
+    "could not be read or parsed."
 )
+@with_settings
 def check(
     paths: List[Path] = typer.Argument(
         ..., metavar="PATH", exists=True, help="Files or directories.", show_default=False
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No summary line."),
+    baseline: Optional[Path] = typer.Option(
+        None, "--baseline", dir_okay=False, exists=True, metavar="FILE",
+        help="Report only findings not in this baseline file.",
+    ),
+    write_baseline: Optional[Path] = typer.Option(
+        None, "--write-baseline", dir_okay=False, metavar="FILE", help="Write the current findings to FILE; exit 0."
+    ),
+    settings: Settings = None,  # the shared options: see with_settings
 ) -> None:
+    from flink2spark.transpiler import baseline as B
     from flink2spark.transpiler.check import check_bytes
 
-    inputs = _collect(paths)
+    try:
+        known = B.load(baseline) if baseline is not None else None
+    except B.BaselineError as exc:
+        _usage_error(str(exc))
+    inputs = settings.collect(paths)
     shadowed = F.local_flink_modules(inputs)  # the tree's own flink/pyflink modules
-    findings = errors = files_with_findings = failed = 0
+    entries: list[tuple[str, list[Marker]]] = []
+    all_keys: list = []  # every finding's identity, for --write-baseline
+    known_count = 0
     with _progress(len(inputs), "checking") as advance:
         for file in inputs:
             advance()
+            data = b""
             try:
-                markers = check_bytes(file.path.read_bytes(), file.display, shadowed)
+                data = file.path.read_bytes()
+                markers = check_bytes(data, file.display, shadowed)
             except OSError as exc:
                 markers = _io_error(file.display, f"cannot read the file: {exc.strerror or exc}").markers
-            for marker in markers:
-                is_error = marker.severity == "error"
-                typer.echo(marker.format(F.shown(file.display)), err=is_error)
-                errors += is_error
-                findings += not is_error
-            files_with_findings += any(m.severity != "error" for m in markers)
-            failed += any(m.severity == "error" for m in markers)
+            markers = _reported(markers, settings.selection)
+            findings = [m for m in markers if m.severity != "error"]
+            lines = B.source_lines(data) if findings and (known is not None or write_baseline) else []
+            if write_baseline is not None:
+                all_keys += B.keys(file.display, findings, lines, write_baseline)
+            if known is not None and findings:
+                is_new = B.new_findings(B.keys(file.display, findings, lines, baseline), known)
+                fresh = {id(m) for m, new in zip(findings, is_new) if new}
+                known_count += len(findings) - len(fresh)
+                markers = [m for m in markers if m.severity == "error" or id(m) in fresh]
+            entries.append((file.display, markers))
+            if settings.output_format == "text" and write_baseline is None:
+                for marker in markers:
+                    typer.echo(marker.format(F.shown(file.display)), err=marker.severity == "error")
 
-    summary = [] if quiet else [f"{findings} finding(s) in {files_with_findings} of {len(inputs)} file(s)"]
+    if write_baseline is not None:
+        try:
+            F.atomic_write(write_baseline, B.dump(all_keys).encode("utf-8"))
+        except OSError as exc:
+            typer.echo(f"{F.shown(str(write_baseline))}: error: could not write the baseline: {exc}", err=True)
+            raise typer.Exit(EXIT_ERROR)
+        for path, markers in entries:  # errors are never part of a baseline: still shown
+            for marker in markers:
+                if marker.severity == "error":
+                    typer.echo(marker.format(F.shown(path)), err=True)
+    else:
+        from flink2spark.transpiler.formats import check_report
+
+        _write_document(settings, entries, lambda: check_report(entries))
+
+    findings = sum(m.severity != "error" for _, markers in entries for m in markers)
+    errors = sum(m.severity == "error" for _, markers in entries for m in markers)
+    failed = sum(any(m.severity == "error" for m in markers) for _, markers in entries)
+    with_findings = sum(any(m.severity != "error" for m in markers) for _, markers in entries)
+    summary = []
+    if write_baseline is not None:
+        summary.append(f"wrote {len(all_keys)} finding(s) to the baseline {F.shown(str(write_baseline))}")
+    elif not quiet:
+        summary.append(f"{findings} finding(s) in {with_findings} of {len(inputs)} file(s)")
+        if known is not None:
+            summary[-1] += f" ({known_count} more in the baseline)"
     if failed:
         summary.append(f"{failed} file(s) could not be checked (exit status {EXIT_ERROR})")
     if summary:
         typer.echo("; ".join(summary), err=True)
-    raise typer.Exit(EXIT_ERROR if errors else EXIT_FINDINGS if findings else EXIT_OK)
+    if errors:
+        raise typer.Exit(EXIT_ERROR)
+    raise typer.Exit(EXIT_FINDINGS if findings and write_baseline is None else EXIT_OK)
 
 
 # --------------------------------------------------------------------------- rules, codes
 
 
-@app.command(help="List the conversion rules: id, API generation, what they match, exact or approximate.")
+@app.command(
+    help="List the conversion rules: id, API generation, what they match, exact or approximate. "
+    "The ids (and generations) are what convert --select/--ignore take.\n\n"
+    "Examples:\n\n"
+    "\b\n"
+    "  flink2spark rules\n"
+    "  flink2spark rules --json"
+)
 def rules(as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     try:
         from flink2spark.transpiler.registry import all_rules
@@ -325,7 +551,14 @@ def rules(as_json: bool = typer.Option(False, "--json", help="Print JSON instead
     )
 
 
-@app.command(help="List the marker codes: code, severity (note, todo, error) and title.")
+@app.command(
+    help="List the marker codes: code, severity (note, todo, error) and title. Codes and their prefixes "
+    "are what --select/--ignore take to choose the markers and findings reported.\n\n"
+    "Examples:\n\n"
+    "\b\n"
+    "  flink2spark codes\n"
+    "  flink2spark codes --json"
+)
 def codes(as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     if as_json:
         typer.echo(json.dumps([vars(c) for c in M.CODES.values()], indent=2))
@@ -353,7 +586,11 @@ def _print_table(headers: list[str], rows: list[list[str]]) -> None:
 @app.command(
     "shim-zip",
     help="Write a zip of the runtime shim (flink2spark/__init__.py and flink2spark/runtime/) that "
-    "converted programs import, for 'spark-submit --py-files OUT.zip' on a cluster.",
+    "converted programs import, for 'spark-submit --py-files OUT.zip' on a cluster.\n\n"
+    "Example:\n\n"
+    "\b\n"
+    "  flink2spark shim-zip build/f2s.zip\n"
+    "  spark-submit --py-files build/f2s.zip build/jobs/word_count.py",
 )
 def shim_zip(out: Path = typer.Argument(..., metavar="OUT.zip", dir_okay=False)) -> None:
     package = Path(__file__).resolve().parent  # the flink2spark package folder
@@ -382,12 +619,26 @@ def _usage_error(message: str) -> None:
     raise typer.Exit(EXIT_ERROR)
 
 
-def _collect(paths: List[Path], exclude: List[Path] = ()) -> list[F.InputFile]:
-    """The .py files to process; a bad path or no file at all is a usage error (exit 2)."""
+def _collect(paths: List[Path], exclude: List[Path] = (), settings: Optional[Settings] = None) -> list[F.InputFile]:
+    """The .py files to process; a bad path or no file at all is a usage error (exit 2).
+
+    With ``settings``: its exclude globs and .gitignore are applied (see ``files.collect``).
+    """
+    options = {}
+    if settings is not None:
+        options = dict(
+            excluder=settings.excluder,
+            respect_gitignore=settings.respect_gitignore,
+            force_exclude=settings.force_exclude,
+        )
     try:
-        inputs = F.collect(paths, exclude=exclude)
+        inputs = F.collect(paths, exclude=exclude, **options)
     except F.InputError as exc:
         _usage_error(str(exc))
+    if not inputs and options and F.collect(paths, exclude=exclude):
+        # pre-commit passing only excluded files (--force-exclude): nothing to do is not an error
+        typer.echo("nothing to do: every Python file given is excluded (--exclude, .gitignore)", err=True)
+        raise typer.Exit(EXIT_OK)
     if not inputs:
         _usage_error(f"no Python files found in {', '.join(F.shown(str(p)) for p in paths)}")
     return inputs

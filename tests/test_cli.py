@@ -343,7 +343,9 @@ def test_report_json(tree, tmp_path, fake_engine):
     assert result.exit_code == 2
     data = json.loads(report.read_text())
     assert data["version"] == 1
-    assert set(data["totals"]) == {"files", "converted", "partial", "unchanged", "error", "notes", "todos", "errors"}
+    assert set(data["totals"]) == {
+        "files", "converted", "partial", "unchanged", "error", "notes", "todos", "errors", "rules", "codes"
+    }
     by_path = {Path(f["path"]).relative_to(tree).as_posix(): f for f in data["files"]}
     # Empty files found by walking are not part of the run.
     assert set(by_path) == {"broken.py", "job.py", "run.py", "pkg/util.py", "pkg/sub/deep.py"}
@@ -362,6 +364,9 @@ def test_report_json(tree, tmp_path, fake_engine):
         "notes": 3,
         "todos": 3,
         "errors": 1,
+        # the three Flink files: the rules of FLINK's four statements, the fake engine's two markers
+        "rules": {"dataset.environment": 3, "dataset.execute": 3, "dataset.from_elements": 3, "dataset.output": 3},
+        "codes": {"F2S001": 1, "F2S100": 3, "F2S105": 3},
     }
 
 
@@ -606,8 +611,10 @@ def test_pre_commit_hooks_file():
     by_id = {re.search(r"id:\s*(\S+)", h).group(1): h for h in hooks}
     assert set(by_id) == {"flink2spark-check", "flink2spark-convert"}
     # Entries end with `--`: pre-commit appends the file names, which may look like options.
-    assert re.search(r"entry:\s*flink2spark check --\s*$", by_id["flink2spark-check"], re.M)
+    assert re.search(r"entry:\s*flink2spark check --force-exclude --\s*$", by_id["flink2spark-check"], re.M)
     assert re.search(r"entry:\s*flink2spark convert --in-place\b.* --\s*$", by_id["flink2spark-convert"], re.M)
+    # pre-commit names every staged file: the project's exclude globs apply to them too.
+    assert re.search(r"entry:.*--force-exclude --\s*$", by_id["flink2spark-convert"], re.M)
     for hook in by_id.values():
         assert re.search(r"language:\s*python\s*$", hook, re.M)
         assert re.search(r"types:\s*\[python\]", hook)

@@ -12,6 +12,7 @@ A file that cannot be read or parsed gives one error marker (``F2S001``-``F2S004
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -105,6 +106,17 @@ def _check_source(text: str, path: str) -> list[Marker]:
 
     found.sort(key=lambda m: (m.line, m.col, m.code))
     return found
+
+
+_FOUND_TODO = re.compile(r"unresolved TODO (F2S\d{3})\b")
+
+
+def todo_code(marker: Marker) -> Optional[str]:
+    """The code of the TODO comment an ``F2S901`` finding found (``F2S100``), else None."""
+    if marker.code != M.CHECK_TODO:
+        return None
+    found = _FOUND_TODO.match(marker.message)
+    return found.group(1) if found else None
 
 
 def _comments(module: cst.Module) -> list[cst.Comment]:

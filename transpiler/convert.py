@@ -646,7 +646,7 @@ class Converter(cst.CSTTransformer):
             core = [segments[0]] + [s for s in segments[1:] if s.method not in self.model.MODIFIERS]
             rule = self._lookup(head_t or recv_t, segments[0].method)
             if rule is None or rule.id in self.disabled:
-                hint = self._hint(head_t or recv_t, segments[0].method)
+                hint = f"rule {rule.id} is disabled (--ignore/--select)" if rule is not None else self._hint(head_t or recv_t, segments[0].method)
                 self.mark(original, "todo", self.codes["unsupported"], f"{head_t}.{segments[0].method}() has no conversion" + (f": {hint}" if hint else ""))
                 return updated
             site = Site(rule, head_t or recv_t, core, modifiers)
@@ -680,6 +680,8 @@ class Converter(cst.CSTTransformer):
             return updated
         if q in self.model.ENTRY_POINTS:
             rule = self.table.get(("flink", q.rsplit(".", 1)[1]))
+            if rule is not None and rule.id in self.disabled:
+                self.mark(original, "todo", self.codes["unsupported"], f"{q}() not converted: rule {rule.id} is disabled (--ignore/--select)")
             if rule is None or rule.id in self.disabled:
                 return updated
             site = Site(rule, "flink", [Segment(q.rsplit(".", 1)[1], original, updated)], [])

@@ -61,32 +61,37 @@ def run_deep(fn, *args):
     return outcome["value"]
 
 
-def convert_bytes(data: bytes, path: str = "<string>", shadowed: frozenset = frozenset()) -> ConversionResult:
+def convert_bytes(
+    data: bytes, path: str = "<string>", shadowed: frozenset = frozenset(), disabled: frozenset = frozenset()
+) -> ConversionResult:
     """Convert a file's raw bytes; bad input gives status "error" and no output."""
     try:
         text = S.decode(data)
     except S.BadInput as bad:
         return ConversionResult(path, "", None, status="error", markers=[bad.marker])
-    return convert_source(text, path, shadowed)
+    return convert_source(text, path, shadowed, disabled)
 
 
-def convert_source(source: str, path: str = "<string>", shadowed: frozenset = frozenset()) -> ConversionResult:
+def convert_source(
+    source: str, path: str = "<string>", shadowed: frozenset = frozenset(), disabled: frozenset = frozenset()
+) -> ConversionResult:
     """Convert one file's source text. Never raises for bad input: see ``ConversionResult``.
 
     A file that cannot be Flink code (no Flink import text) is decided without parsing.
     ``shadowed``: top-level module names the converted tree defines itself (its own ``flink``
-    package): their imports are not Flink's.
+    package): their imports are not Flink's. ``disabled``: rule ids not to apply (``--ignore``):
+    their constructs are left as they are, with a TODO marker.
     """
     if not S.may_be_flink(source):
         return ConversionResult(path, source, source, generation=None, status="unchanged")
     token = S.SHADOWED.set(frozenset(shadowed))
     try:
-        return run_deep(_convert_source, source, path)
+        return run_deep(_convert_source, source, path, frozenset(disabled))
     finally:
         S.SHADOWED.reset(token)
 
 
-def _convert_source(source: str, path: str) -> ConversionResult:
+def _convert_source(source: str, path: str, disabled: frozenset = frozenset()) -> ConversionResult:
     try:
         module = S.parse(source)
     except S.BadInput as bad:
@@ -101,7 +106,7 @@ def _convert_source(source: str, path: str) -> ConversionResult:
         return ConversionResult(path, source, source, generation=None, status="unchanged")
     if generation not in CONVERTED_GENERATIONS:
         return _mark_only(module, source, path, generation)
-    result = _convert(module, source, path, generation, frozenset())
+    result = _convert(module, source, path, generation, disabled)
     if result is None:  # a rewrite produced invalid code: keep the file, say so
         result = _mark_only(module, source, path, generation, invalid=True)
     return result

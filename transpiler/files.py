@@ -40,15 +40,27 @@ def is_skipped_dir(path: Path) -> bool:
     )
 
 
-def collect(paths: Iterable[Path], exclude: Iterable[Path] = ()) -> list[InputFile]:
+def collect(
+    paths: Iterable[Path],
+    exclude: Iterable[Path] = (),
+    excluder=None,
+    respect_gitignore: bool = False,
+    force_exclude: bool = False,
+) -> list[InputFile]:
     """The ``.py`` files named by ``paths``, in argument order, each directory walked in sorted order.
 
     Files named explicitly are taken whatever their extension. While walking, hidden files
     and folders, ``__pycache__``, ``node_modules``, ``site-packages``, ``*.egg-info``,
     virtualenvs and the ``exclude`` folders (for example the ``--out`` folder) are skipped.
     A file reached twice (same real path) is listed once.
+
+    ``excluder`` (``config.Excluder``): files and folders whose path matches its globs are
+    skipped while walking. ``respect_gitignore``: files and folders git ignores are skipped
+    while walking a folder inside a git work tree. Paths named on the command line are never
+    skipped for either reason unless ``force_exclude``.
     """
     excluded = {os.path.realpath(p) for p in exclude}
+    named_ignored = git_ignored_names(paths) if respect_gitignore and force_exclude else set()
     seen: set[str] = set()
     found: list[InputFile] = []
 
@@ -60,11 +72,15 @@ def collect(paths: Iterable[Path], exclude: Iterable[Path] = ()) -> list[InputFi
 
     for arg in paths:
         arg = Path(arg)
+        if (arg.is_file() or arg.is_dir()) and force_exclude:
+            if (excluder and excluder.matches(arg, whole=True)) or os.path.abspath(arg) in named_ignored:
+                continue
         if arg.is_file():
             add(arg, True, Path(os.path.abspath(arg)).parent)
         elif arg.is_dir():
             base = Path(os.path.abspath(arg))
-            for file in _walk(arg, excluded):
+            ignored = git_ignored_below(arg) if respect_gitignore else set()
+            for file in _walk(arg, excluded, excluder, ignored):
                 add(file, False, base)
         elif arg.exists() or arg.is_symlink():
             raise InputError(f"{shown(str(arg))}: not a regular file or directory")
@@ -73,17 +89,62 @@ def collect(paths: Iterable[Path], exclude: Iterable[Path] = ()) -> list[InputFi
     return found
 
 
-def _walk(top: Path, excluded: set[str]) -> list[Path]:
+def _walk(top: Path, excluded: set[str], excluder=None, ignored: frozenset[str] = frozenset()) -> list[Path]:
     result: list[Path] = []
+
+    def kept(path: Path) -> bool:
+        return not (excluder and excluder.matches(path)) and os.path.abspath(path) not in ignored
+
     for dirpath, dirnames, filenames in os.walk(top):
         here = Path(dirpath)
         dirnames[:] = sorted(
-            d for d in dirnames if not is_skipped_dir(here / d) and os.path.realpath(here / d) not in excluded
+            d
+            for d in dirnames
+            if not is_skipped_dir(here / d) and os.path.realpath(here / d) not in excluded and kept(here / d)
         )
         for name in sorted(filenames):
-            if name.endswith(".py") and not name.startswith(".") and (here / name).is_file():
+            if name.endswith(".py") and not name.startswith(".") and (here / name).is_file() and kept(here / name):
                 result.append(here / name)
     return result
+
+
+def _git(args: list[str], cwd: Path, stdin: Optional[bytes] = None) -> Optional[bytes]:
+    """The output of ``git args`` run in ``cwd``; None when git is missing or fails (not a work tree)."""
+    import subprocess
+
+    try:
+        proc = subprocess.run(["git", *args], cwd=cwd, input=stdin, capture_output=True, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return proc.stdout if proc.returncode in (0, 1) else None  # check-ignore: 1 = nothing ignored
+
+
+def git_ignored_below(folder: Path) -> frozenset[str]:
+    """Absolute paths of the files and folders git ignores below ``folder`` (empty outside a work tree).
+
+    A folder named on the command line that git ignores as a whole is still read (``./``).
+    """
+    out = _git(["ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"], Path(folder))
+    if not out:
+        return frozenset()
+    names = [n for n in os.fsdecode(out).split("\0") if n and n != "./"]
+    return frozenset(os.path.abspath(Path(folder) / n.rstrip("/")) for n in names)
+
+
+def git_ignored_names(paths: Iterable[Path]) -> set[str]:
+    """Absolute paths among ``paths`` (named on the command line) that git ignores."""
+    by_folder: dict[str, list[str]] = {}
+    for path in paths:
+        absolute = os.path.abspath(path)
+        by_folder.setdefault(os.path.dirname(absolute), []).append(os.path.basename(absolute))
+    ignored: set[str] = set()
+    for folder, names in by_folder.items():
+        if not os.path.isdir(folder):
+            continue
+        out = _git(["check-ignore", "--stdin", "-z"], Path(folder), os.fsencode("\0".join(names) + "\0"))
+        if out:
+            ignored.update(os.path.join(folder, n.rstrip("/")) for n in os.fsdecode(out).split("\0") if n)
+    return ignored
 
 
 def common_root(files: list[InputFile]) -> Path:

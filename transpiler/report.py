@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Iterable
 
 from flink2spark.transpiler.result import ConversionResult
 
-REPORT_VERSION = 1
+REPORT_VERSION = 1  # kept at 1: readers that check it still accept the report
+# 2: totals.rules and totals.codes, and the "command" key (also in `--output-format json`)
+SCHEMA_VERSION = 2
 STATUSES = ("converted", "partial", "unchanged", "error")
 SEVERITIES = ("note", "todo", "error")
 _PLURAL = {"note": "notes", "todo": "todos", "error": "errors"}
@@ -29,12 +32,22 @@ def totals(results: Iterable[ConversionResult]) -> dict[str, int]:
     return counts
 
 
-def build_report(results: Iterable[ConversionResult]) -> dict:
+def rule_and_code_counts(results: Iterable[ConversionResult]) -> dict[str, dict[str, int]]:
+    """``rules``: rule id -> times applied; ``codes``: marker code -> markers; both sorted by key."""
+    results = list(results)
+    rules = Counter(rule for result in results for rule in result.rules_applied)
+    codes = Counter(marker.code for result in results for marker in result.markers)
+    return {"rules": dict(sorted(rules.items())), "codes": dict(sorted(codes.items()))}
+
+
+def build_report(results: Iterable[ConversionResult], command: str = "convert") -> dict:
     results = list(results)
     return {
         "version": REPORT_VERSION,
+        "schema_version": SCHEMA_VERSION,
+        "command": command,
         "files": [result.to_json() for result in results],
-        "totals": totals(results),
+        "totals": {**totals(results), **rule_and_code_counts(results)},
     }
 
 
