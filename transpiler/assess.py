@@ -38,6 +38,11 @@ class Weight:
     family: str
     minutes: int
 
+    @property
+    def label(self) -> str:
+        """What is counted: ``NOTE``, ``TODO`` or ``error file``."""
+        return "error file" if self.severity == "error" else self.severity.upper()
+
 
 # Minutes of manual work, the one table the estimate comes from (README, "assess").
 WEIGHTS: tuple[Weight, ...] = (
@@ -276,6 +281,7 @@ def totals_text(assessment: Assessment) -> list[str]:
     t = assessment.totals()
     per_generation = ", ".join(f"{g} {assessment.generation_counts(g)['files']}" for g in GENERATIONS)
     lines = [
+        "",
         "totals",
         f"  files: {t['files']} ({per_generation}; {t['error']} could not be read or parsed)",
         f"  constructs converted by rules: {t['exact'] + t['approximate']} "
@@ -292,5 +298,4 @@ def totals_text(assessment: Assessment) -> list[str]:
 def estimate_row(line: EstimateLine) -> list[str]:
     """``count  severity  x  minutes  =  total  family``, one line of the estimate."""
     w = line.weight
-    what = w.severity.upper() if w.severity != "error" else "error file"
-    return [str(line.count), what, "x", f"{w.minutes} min", "=", f"{line.minutes} min", w.family]
+    return [str(line.count), w.label, "x", f"{w.minutes} min", "=", f"{line.minutes} min", w.family]

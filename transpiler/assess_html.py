@@ -117,7 +117,7 @@ def _estimate(assessment: A.Assessment) -> str:
     rows = [A.estimate_row(line) for line in assessment.estimate]
     rows = [[count, what, each, total, family] for count, what, _, each, _, total, family in rows]
     used = _table("estimate", ["count", "marker", "minutes each", "minutes", "family"], rows, {0, 2, 3}) if rows else "<p>Nothing to do by hand.</p>"
-    weights = [[w.severity.upper() if w.severity != "error" else "error file", w.prefix, f"{w.minutes} min", w.family] for w in A.WEIGHTS]
+    weights = [[w.label, w.prefix, f"{w.minutes} min", w.family] for w in A.WEIGHTS]
     return (
         f"<p>Estimated manual work: <strong>{_e(A.hours(assessment.minutes))}</strong>, the sum of these lines:</p>"
         + used
