@@ -169,6 +169,28 @@ def test_error_files_do_not_fail_the_run(tmp_path: Path):
     assert data["files"][0]["markers"][0]["code"] == M.NOT_TEXT
 
 
+def test_converter_crash_is_an_error_line(jobs: Path, monkeypatch):
+    from flink2spark.transpiler import engine
+
+    def crash(data, path, shadowed=frozenset()):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(engine, "convert_bytes", crash)
+    result = run("assess", jobs / "ds_job.py", "-f", "json")
+    assert result.exit_code == 0
+    entry = json.loads(result.stdout)["files"][0]
+    assert entry["status"] == "error" and entry["markers"][0]["code"] == M.ENGINE_ERROR and entry["minutes"] == 15
+
+
+def test_a_file_in_error_counts_once():
+    from flink2spark.transpiler.result import ConversionResult, Marker
+
+    errors = [Marker(1, 1, M.SYNTAX_ERROR, "error", "a"), Marker(2, 1, M.IO_ERROR, "error", "b")]
+    assessment = A.assess([ConversionResult("x.py", "", None, status="error", markers=errors)])
+    assert assessment.totals()["minutes"] == 15 and assessment.totals()["error"] == 1
+    assert [m["minutes"] for m in assessment.to_json()["files"][0]["markers"]] == [15, 0]
+
+
 # --------------------------------------------------------------------------- json
 
 
@@ -376,7 +398,7 @@ def test_html_report_in_chromium(rendered):
         "12 constructs converted (11 exact, 1 approximate)",
         "2 NOTE markers to review",
         "3 TODO markers to port by hand",
-        "1 files that could not be read or parsed",
+        "1 file(s) that could not be read or parsed",
         "165 min (2.8 h) estimated manual work",
     ]
     assert cells.svg_texts == [

@@ -96,12 +96,15 @@ class FileAssessment:
 
     @property
     def minutes(self) -> int:
-        return sum(weight(m.severity, m.code).minutes for m in self._weighed())
+        return sum(w.minutes for w in self.weights() if w is not None)
 
-    def _weighed(self) -> list[Marker]:
-        """The markers the estimate counts: notes, todos, and one error per file in error."""
-        errors = [m for m in self.markers if m.severity == "error"][:1]
-        return [m for m in self.markers if m.severity != "error"] + errors
+    def weights(self) -> list[Optional[Weight]]:
+        """The weight of each marker; None for the errors after a file's first (counted once)."""
+        found, first_error = [], True
+        for m in self.markers:
+            found.append(weight(m.severity, m.code) if m.severity != "error" or first_error else None)
+            first_error = first_error and m.severity != "error"
+        return found
 
     def count(self, name: str) -> int:
         return getattr(self, name)
@@ -115,8 +118,8 @@ class FileAssessment:
             **{name: self.count(name) for name in COUNTS},
             "minutes": self.minutes,
             "markers": [
-                {**m.to_json(), "minutes": weight(m.severity, m.code).minutes if m in self._weighed() else 0}
-                for m in self.markers
+                {**m.to_json(), "minutes": w.minutes if w is not None else 0}
+                for m, w in zip(self.markers, self.weights())
             ],
         }
 
@@ -200,9 +203,9 @@ def assess(results: Iterable[ConversionResult]) -> Assessment:
         )
     counted: dict[Weight, int] = {}
     for file in files:
-        for marker in file._weighed():
-            row = weight(marker.severity, marker.code)
-            counted[row] = counted.get(row, 0) + 1
+        for row in file.weights():
+            if row is not None:
+                counted[row] = counted.get(row, 0) + 1
     estimate = [EstimateLine(w, counted[w]) for w in WEIGHTS if w in counted]
     return Assessment(files, estimate)
 

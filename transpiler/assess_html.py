@@ -75,7 +75,7 @@ def _summary(assessment: A.Assessment) -> str:
             _card(t["exact"] + t["approximate"], f"constructs converted ({t['exact']} exact, {t['approximate']} approximate)"),
             _card(t["notes"], "NOTE markers to review"),
             _card(t["todos"], "TODO markers to port by hand", "todo"),
-            _card(t["error"], "files that could not be read or parsed", "error"),
+            _card(t["error"], "file(s) that could not be read or parsed", "error"),
             _card(A.hours(t["minutes"]), "estimated manual work", "work"),
         ]
     ) + "</div>"
