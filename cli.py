@@ -314,7 +314,7 @@ def assess(
         ..., metavar="PATH", exists=True, help="Files or directories.", show_default=False
     ),
     output_format: AssessFormat = typer.Option(
-        AssessFormat.text, "--output-format", "-f", case_sensitive=False, help="text, json or html."
+        AssessFormat.text, "--output-format", case_sensitive=False, help="text, json or html."
     ),
     out: Optional[Path] = typer.Option(
         None, "--out", "-o", dir_okay=False, metavar="FILE", help="Write the report to FILE instead of stdout."

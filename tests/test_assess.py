@@ -141,7 +141,7 @@ def test_nothing_is_written(jobs: Path):
 def test_out_writes_the_report_only(jobs: Path, tmp_path: Path):
     before = snapshot(jobs)
     out = tmp_path / "reports" / "assessment.json"
-    result = run("assess", jobs, "-f", "json", "--out", out)
+    result = run("assess", jobs, "--output-format", "json", "--out", out)
     assert result.exit_code == 0 and result.stdout == ""
     assert json.loads(out.read_text("utf-8"))["totals"]["minutes"] == TOTAL_MINUTES
     assert snapshot(jobs) == before
@@ -162,7 +162,7 @@ def test_usage_errors_exit_2(jobs: Path, tmp_path: Path):
 def test_error_files_do_not_fail_the_run(tmp_path: Path):
     bad = tmp_path / "bad.py"
     bad.write_bytes(b"import pyflink\n\xff\xfe\n")
-    result = run("assess", bad, "-f", "json")
+    result = run("assess", bad, "--output-format", "json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["totals"]["error"] == 1 and data["files"][0]["status"] == "error"
@@ -176,7 +176,7 @@ def test_converter_crash_is_an_error_line(jobs: Path, monkeypatch):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(engine, "convert_bytes", crash)
-    result = run("assess", jobs / "ds_job.py", "-f", "json")
+    result = run("assess", jobs / "ds_job.py", "--output-format", "json")
     assert result.exit_code == 0
     entry = json.loads(result.stdout)["files"][0]
     assert entry["status"] == "error" and entry["markers"][0]["code"] == M.ENGINE_ERROR and entry["minutes"] == 15
