@@ -169,6 +169,16 @@ def test_error_files_do_not_fail_the_run(tmp_path: Path):
     assert data["files"][0]["markers"][0]["code"] == M.NOT_TEXT
 
 
+def test_file_names_are_escaped(tmp_path: Path):
+    """A name with HTML characters stays text in the page; one with a newline is quoted in text."""
+    (tmp_path / "a<b>&'.py").write_text(DS_JOB, "utf-8")
+    (tmp_path / "x\ny.py").write_text(PLAIN, "utf-8")
+    page = run("assess", tmp_path, "--output-format", "html").stdout
+    assert "a&lt;b&gt;&amp;&#x27;.py" in page and "<b>" not in page
+    text = run("assess", tmp_path).stdout
+    assert "'" + str(tmp_path) + "/x\\ny.py'" in text and "x\ny.py" not in text
+
+
 def test_converter_crash_is_an_error_line(jobs: Path, monkeypatch):
     from flink2spark.transpiler import engine
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterable, Optional
 
+from flink2spark.transpiler.files import shown
 from flink2spark.transpiler.result import ConversionResult, Marker
 
 ASSESS_VERSION = 1
@@ -75,7 +76,7 @@ class OutputFormat(str, Enum):
 @dataclass
 class FileAssessment:
     path: str
-    generation: Optional[str]  # None for a file in error (not parsed)
+    generation: Optional[str]  # one of GENERATIONS; None for a file in error (not parsed)
     status: str
     rules: dict[str, int]  # rule id -> applications
     exact: int
@@ -145,7 +146,7 @@ class Assessment:
 
     def generation_counts(self, generation: str) -> dict[str, int]:
         """Files, construct counts and minutes of the files of one generation (errors excluded)."""
-        group = [f for f in self.files if not f.error and (f.generation or "none") == generation]
+        group = [f for f in self.files if f.generation == generation]
         counts = {"files": len(group)}
         counts.update({name: sum(f.count(name) for f in group) for name in COUNTS})
         counts["minutes"] = sum(f.minutes for f in group)
@@ -229,12 +230,6 @@ def render(assessment: Assessment, output_format: OutputFormat | str) -> str:
     return render_text(assessment)
 
 
-def _shown(path: str) -> str:
-    from flink2spark.transpiler.files import shown
-
-    return shown(path)
-
-
 def _columns(rows: list[list[str]], right: set[int]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
@@ -248,9 +243,9 @@ def file_rows(assessment: Assessment) -> list[list[str]]:
     rows = []
     for f in assessment.files:
         if f.error:
-            rows.append([_shown(f.path), "error", *["-"] * len(COUNTS), str(f.minutes)])
+            rows.append([shown(f.path), "error", *["-"] * len(COUNTS), str(f.minutes)])
         else:
-            rows.append([_shown(f.path), f.generation or "none", *[str(f.count(n)) for n in COUNTS], str(f.minutes)])
+            rows.append([shown(f.path), f.generation or "none", *[str(f.count(n)) for n in COUNTS], str(f.minutes)])
     return rows
 
 
@@ -264,7 +259,7 @@ def render_text(assessment: Assessment) -> str:
     for f in assessment.files:
         if not f.rules and not f.markers:
             continue
-        lines.append(f"{_shown(f.path)} ({'error' if f.error else f.generation})")
+        lines.append(f"{shown(f.path)} ({'error' if f.error else f.generation})")
         if f.rules:
             lines.append("  rules: " + ", ".join(_rule_text(rule_id, n, kinds) for rule_id, n in f.rules.items()))
         for m in f.markers:

@@ -134,7 +134,7 @@ def _files(assessment: A.Assessment) -> str:
 
 
 def _file_detail(f: A.FileAssessment, kinds: dict[str, str]) -> str:
-    title = f'<h3>{_e(A._shown(f.path))} <span class="muted">({_e("error" if f.error else f.generation)})</span></h3>'
+    title = f'<h3>{_e(A.shown(f.path))} <span class="muted">({_e("error" if f.error else f.generation)})</span></h3>'
     parts = [title]
     if f.rules:
         rows = [[rule_id, kinds.get(rule_id, "approximate"), str(n)] for rule_id, n in f.rules.items()]
