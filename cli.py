@@ -24,6 +24,7 @@ import typer
 from flink2spark.transpiler import config as C
 from flink2spark.transpiler import files as F
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.assess import OutputFormat as AssessFormat
 from flink2spark.transpiler.result import ConversionResult, Marker
 
 # Exit statuses, shared by every command.
@@ -509,6 +510,59 @@ def check(
     if errors:
         raise typer.Exit(EXIT_ERROR)
     raise typer.Exit(EXIT_FINDINGS if findings and write_baseline is None else EXIT_OK)
+
+
+# --------------------------------------------------------------------------- assess
+
+
+@app.command(
+    help="Assess a migration before doing it: convert in memory, write nothing, and print per file "
+    "and in total the API generation (dataset, jython, pyflink, none), the rules that matched, the "
+    "constructs left as TODO, how many constructs convert exactly, approximately (NOTE markers to "
+    "review) or need a TODO, and an estimate of the manual work (minutes per NOTE, per TODO by code "
+    "family and per file in error: the weights are printed with the numbers).\n\n"
+    "Example: flink2spark assess jobs/ --output-format html --out assessment.html\n\n"
+    "--output-format text (default: a table per file and a totals block), json, or html (a one-page "
+    "report with a chart per API generation, no JavaScript). --out FILE writes the report there "
+    "instead of stdout. Files that cannot be read or parsed are listed as errors and counted.\n\n"
+    "Exit status: 0 the report was printed (also when some files could not be parsed); "
+    "2 usage error (bad option, missing path, no Python file found) or --out could not be written."
+)
+def assess(
+    paths: List[Path] = typer.Argument(
+        ..., metavar="PATH", exists=True, help="Files or directories.", show_default=False
+    ),
+    output_format: AssessFormat = typer.Option(
+        AssessFormat.text, "--output-format", case_sensitive=False, help="text, json or html."
+    ),
+    out: Optional[Path] = typer.Option(
+        None, "--out", "-o", dir_okay=False, metavar="FILE", help="Write the report to FILE instead of stdout."
+    ),
+) -> None:
+    from flink2spark.transpiler import assess as A
+
+    inputs = _collect(paths)
+    root = F.common_root(inputs)
+    shadowed = F.local_flink_modules(inputs)  # the tree's own flink/pyflink modules
+    results: list[ConversionResult] = []
+    with _progress(len(inputs), "assessing") as advance:
+        for file in inputs:
+            result = _convert_file(file, "assess", root, None, False, shadowed)  # "assess": delivered nowhere
+            if result is not None:
+                results.append(result)
+            advance()
+    report = A.render(A.assess(results), output_format)
+    if out is None:
+        typer.echo(report, nl=False)
+        raise typer.Exit(EXIT_OK)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        F.atomic_write(out, report.encode("utf-8"))
+    except OSError as exc:
+        typer.echo(f"{F.shown(str(out))}: error: could not write the report: {exc}", err=True)
+        raise typer.Exit(EXIT_ERROR)
+    typer.echo(f"wrote {F.shown(str(out))}", err=True)
+    raise typer.Exit(EXIT_OK)
 
 
 # --------------------------------------------------------------------------- rules, codes
