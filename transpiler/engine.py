@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import contextvars
 import sys
 import threading
@@ -11,6 +12,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from flink2spark.transpiler import elide as E
 from flink2spark.transpiler import formatting as FMT
 from flink2spark.transpiler import guards as G
 from flink2spark.transpiler import imports as I
@@ -92,6 +94,23 @@ def convert_source(
 
 
 def _convert_source(source: str, path: str, disabled: frozenset = frozenset()) -> ConversionResult:
+    """Statements that cannot touch Flink are set aside first (transpiler/elide.py); if putting
+    them back fails, the whole module is converted."""
+    try:
+        S.check_compiles(source)
+    except S.BadInput as bad:
+        return ConversionResult(path, source, None, status="error", markers=[bad.marker])
+    reduced = E.elide(source, ast.parse(source))
+    if reduced is not None:
+        result = _convert_module(reduced.text, path, disabled)
+        restored = reduced.restore(result.output) if result.output is not None else None
+        if restored is not None:
+            result.source, result.output = source, restored
+            return result
+    return _convert_module(source, path, disabled)
+
+
+def _convert_module(source: str, path: str, disabled: frozenset) -> ConversionResult:
     try:
         module = S.parse(source)
     except S.BadInput as bad:
