@@ -100,7 +100,15 @@ def _convert_source(source: str, path: str, disabled: frozenset = frozenset()) -
         S.check_compiles(source)
     except S.BadInput as bad:
         return ConversionResult(path, source, None, status="error", markers=[bad.marker])
-    reduced = E.elide(source, ast.parse(source))
+    tree = ast.parse(source)
+    generation = S.ast_generation(tree)
+    if generation is None:  # no Flink import: decided without libcst
+        return ConversionResult(path, source, source, generation=None, status="unchanged")
+    chains = S.long_chains(tree)
+    if chains:
+        message = "a chain of {} calls is too long to convert: split it into steps (ds = ...; ds = ds.map(...)) and convert again"
+        return _left_as_is(source, path, generation, [(line, M.LONG_CHAIN, message.format(calls)) for line, calls in chains])
+    reduced = E.elide(source, tree)
     if reduced is not None:
         result = _convert_module(reduced.text, path, disabled)
         restored = reduced.restore(result.output) if result.output is not None else None
@@ -120,7 +128,8 @@ def _convert_module(source: str, path: str, disabled: frozenset) -> ConversionRe
         return ConversionResult(path, source, source, generation=None, status="unchanged")
     mocks = G.mock_lines(source)
     if mocks:  # a test of Flink code: it stays as it is
-        return _left_as_is(source, path, generation, mocks)
+        message = "this module replaces Flink modules in sys.modules (a test of Flink code): port the test by hand"
+        return _left_as_is(source, path, generation, [(line, M.MOCKED_FLINK, message) for line in mocks])
     if G.only_a_feature_flag(G.find(module), I.used_names(module)):
         return ConversionResult(path, source, source, generation=None, status="unchanged")
     if generation not in CONVERTED_GENERATIONS:
@@ -131,18 +140,17 @@ def _convert_module(source: str, path: str, disabled: frozenset) -> ConversionRe
     return result
 
 
-def _left_as_is(source: str, path: str, generation: str, lines: list[int]) -> ConversionResult:
-    """``source`` with TODO F2S012 above each line that mocks a Flink module; nothing else changes."""
-    message = "this module replaces Flink modules in sys.modules (a test of Flink code): port the test by hand"
-    text = f"# TODO(flink2spark): {M.MOCKED_FLINK} {message}"
+def _left_as_is(source: str, path: str, generation: str, found: list[tuple[int, str, str]]) -> ConversionResult:
+    """``source`` with a TODO above each (line, code, message) of ``found``; nothing else changes."""
     out = source.splitlines(keepends=True)
-    for line in sorted(lines, reverse=True):
+    for line, code, message in sorted(found, reverse=True):
+        text = f"# TODO(flink2spark): {code} {message}"
         current = out[line - 1]
         indent = current[: len(current) - len(current.lstrip())]
         newline = "\r\n" if current.endswith("\r\n") else "\n"
         if line < 2 or out[line - 2].strip() != text:
             out.insert(line - 1, indent + text + newline)
-    markers = [Marker(line, 1, M.MOCKED_FLINK, "todo", message) for line in lines]
+    markers = [Marker(line, 1, code, "todo", message) for line, code, message in sorted(found)]
     return ConversionResult(path, source, "".join(out), generation=generation, status="partial", markers=markers)
 
 

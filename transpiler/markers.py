@@ -41,6 +41,7 @@ ENGINE_ERROR = _code("F2S007", "error", "the converter failed on this file (a fl
 GUARDED_IMPORT = _code("F2S010", "note", "a Flink import guarded by try/except ImportError was converted: the fallback no longer runs")
 TYPE_ONLY_IMPORT = _code("F2S011", "todo", "a Flink import under `if TYPE_CHECKING:`: annotations still name Flink types")
 MOCKED_FLINK = _code("F2S012", "todo", "the module replaces Flink modules in sys.modules (a test of Flink code): left as is")
+LONG_CHAIN = _code("F2S013", "todo", "a call chain too long to convert (libcst parses it in time growing faster than its length): the file is left as is")
 
 # DataSet API
 DS_UNSUPPORTED = _code("F2S100", "todo", "DataSet construct with no conversion")
