@@ -133,12 +133,11 @@ def convert(
             "otherwise use --out DIR, --in-place or --diff"
         )
     root = F.common_root(inputs)
-    shadowed = F.local_flink_modules(inputs)  # the tree's own flink/pyflink modules
-
     results: list[ConversionResult] = []
     with _progress(len(inputs), "converting") as advance:
         for file in inputs:
-            result = _convert_file(file, mode, root, out, skip_empty, shadowed)
+            # the project's own flink/pyflink modules, seen from this file's folder
+            result = _convert_file(file, mode, root, out, skip_empty, F.local_flink_modules([file]))
             if result is not None:
                 results.append(result)
                 _print_markers(result, quiet)
@@ -267,12 +266,12 @@ def check(
     from flink2spark.transpiler.check import check_bytes
 
     inputs = _collect(paths)
-    shadowed = F.local_flink_modules(inputs)  # the tree's own flink/pyflink modules
     findings = errors = files_with_findings = failed = 0
     with _progress(len(inputs), "checking") as advance:
         for file in inputs:
             advance()
             try:
+                shadowed = F.local_flink_modules([file])  # seen from this file's folder
                 markers = check_bytes(file.path.read_bytes(), file.display, shadowed)
             except OSError as exc:
                 markers = _io_error(file.display, f"cannot read the file: {exc.strerror or exc}").markers
