@@ -139,7 +139,7 @@ def convert(
             # the project's own flink/pyflink modules, seen from this file's folder
             result = _convert_file(file, mode, root, out, skip_empty, F.local_flink_modules([file]))
             if result is not None:
-                results.append(result)
+                results.append(result.drop_text())  # delivered: only its status and markers are kept
                 _print_markers(result, quiet)
             advance()
 
