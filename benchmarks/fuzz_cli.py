@@ -238,19 +238,24 @@ class Run:
     stderr: str
 
 
-def run_cli(args: list[str], in_process: bool = True) -> Run:
-    """``flink2spark ARGS``: in this process (an exception propagates) or as the installed command."""
+def run_cli(args: list[str], cwd: Path, in_process: bool = True) -> Run:
+    """``flink2spark ARGS`` from ``cwd``: in this process (an exception propagates) or as the installed command."""
     if in_process:
         from typer.testing import CliRunner
 
         from flink2spark.cli import app
 
-        result = CliRunner().invoke(app, args, catch_exceptions=False)
+        before = os.getcwd()
+        os.chdir(cwd)
+        try:
+            result = CliRunner().invoke(app, args, catch_exceptions=False)
+        finally:
+            os.chdir(before)
         return Run(result.exit_code, result.stdout, result.stderr)
     import subprocess
 
     command = Path(sys.executable).parent / "flink2spark"
-    proc = subprocess.run([str(command), *args], capture_output=True, text=True)
+    proc = subprocess.run([str(command), *args], cwd=cwd, capture_output=True, text=True)
     return Run(proc.returncode, proc.stdout, proc.stderr)
 
 
@@ -294,9 +299,10 @@ def convert_and_check(work: Path, files: dict[str, bytes], in_process: bool = Tr
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_bytes(data)
     meta.mkdir()
+    (work / "cwd").mkdir()  # the working folder of the runs: nothing may be written there either
     report = meta / "report.json"
     before = snapshot(work, skip=(meta,))
-    run = run_cli(["convert", str(src), "--out", str(out), "--report", str(report)], in_process)
+    run = run_cli(["convert", str(src), "--out", str(out), "--report", str(report)], work / "cwd", in_process)
     what = f"exit {run.exit_code}\n{run.stderr[-3000:]}"
     _require(run.exit_code in (0, 1, 2), f"unexpected exit status: {what}")
     _require("Traceback" not in run.stderr + run.stdout, f"traceback: {what}")
@@ -323,7 +329,7 @@ def convert_and_check(work: Path, files: dict[str, bytes], in_process: bool = Tr
     _require((run.exit_code == 2) == bool(errors), f"exit status and error lines disagree: {what}")
 
     if written:
-        again = run_cli(["convert", str(out), "--out", str(out2), "--quiet"], in_process)
+        again = run_cli(["convert", str(out), "--out", str(out2), "--quiet"], work / "cwd", in_process)
         _require(again.exit_code == 0, f"converting the output again: exit {again.exit_code}\n{again.stderr[-3000:]}")
         _require(snapshot(out2) == written, "converting the output again changed it: "
                  + str(sorted(n for n, d in snapshot(out2).items() if written.get(n) != d)))
