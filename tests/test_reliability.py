@@ -8,6 +8,7 @@ without ``-s``; README "Reliability" quotes them.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -416,13 +417,23 @@ def make_tree(root: Path, count: int) -> None:
         (folder / f"m{index:05}.py").write_text(body + padding * ((FILE_BYTES - len(body)) // len(padding)))
 
 
+# Started by a small Python process, not by pytest: Linux carries a process's peak RSS over
+# exec, and a child forked from pytest would start with the peak pytest has reached.
+RSS_LAUNCHER = """
+import json, os, subprocess, sys
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(process.pid, 0)
+print(json.dumps([usage.ru_maxrss, os.waitstatus_to_exitcode(status)]))
+"""
+
+
 def peak_rss_mb(args: list[str]) -> tuple[float, float, int]:
     """Peak resident memory (MB) of the command, its time (s) and exit status."""
     begin = time.perf_counter()
-    process = subprocess.Popen([str(COMMAND), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_maxrss / 1024, time.perf_counter() - begin, process.returncode  # ru_maxrss: KB on Linux
+    launcher = subprocess.run([sys.executable, "-c", RSS_LAUNCHER, str(COMMAND), *args],
+                              capture_output=True, text=True, check=True)
+    max_rss_kb, status = json.loads(launcher.stdout)  # ru_maxrss: KB on Linux
+    return max_rss_kb / 1024, time.perf_counter() - begin, status
 
 
 def scratch_folder(tmp_path: Path) -> Path:
