@@ -189,7 +189,7 @@ def test_installed_command_on_a_tree_of_mutants(tmp_path, capsys):
     holding each mutation kind applied to several fixtures, and the small generators."""
     files = {}
     for index, kind in enumerate(sorted(fuzz.MUTATIONS)):
-        for fixture in fuzz.FIXTURES[index % 7 :: 19]:
+        for fixture in fuzz.FIXTURES[index % 7 :: 29]:
             files[f"{kind}/{fixture.parent.name}.py"] = fuzz.mutate(fixture.read_bytes(), [kind], index)
     for name, data in fuzz.generators(full=False).items():
         if name not in ("long_list", "call_chain"):  # the slow ones are tested above

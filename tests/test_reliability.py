@@ -336,8 +336,8 @@ def test_in_place_does_not_follow_folder_links_out_of_the_tree(tmp_path):
 # --------------------------------------------------------------------------- SIGKILL during --in-place
 
 KILLS = 8  # random kills in CI
-KILL_FIXTURES = ["dataset/word_count_lambda", "dataset/cross_product", "pyflink/union_filter", "pyflink/side_outputs"]
-SMALL_JOBS = 6  # small generated jobs beside the fixtures: more files, more moments between two writes
+KILL_FIXTURES = ["dataset/word_count_lambda", "pyflink/union_filter"]
+SMALL_JOBS = 8  # small generated jobs beside the fixtures: more files, more moments between two writes
 
 
 def small_job(number: int) -> str:
