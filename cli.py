@@ -276,18 +276,18 @@ def convert(
             "otherwise use --out DIR, --in-place or --diff"
         )
     root = F.common_root(inputs)
-    shadowed = F.local_flink_modules(inputs)  # the tree's own flink/pyflink modules
     disabled = settings.selection.disabled_rules()
 
     results: list[ConversionResult] = []
     with _progress(len(inputs), "converting") as advance:
         for file in inputs:
-            result = _convert_file(file, mode, root, out, skip_empty, shadowed, disabled)
+            # the project's own flink/pyflink modules, seen from this file's folder
+            result = _convert_file(file, mode, root, out, skip_empty, F.local_flink_modules([file]), disabled)
             if result is not None:
                 result.markers = _reported(result.markers, settings.selection)
-                results.append(result)
                 if settings.output_format == "text":
                     _print_markers(result, quiet)
+                results.append(result.drop_text())  # delivered: only its status and markers are kept
             advance()
 
     from flink2spark.transpiler.report import build_report
@@ -449,7 +449,6 @@ def check(
     except B.BaselineError as exc:
         _usage_error(str(exc))
     inputs = settings.collect(paths)
-    shadowed = F.local_flink_modules(inputs)  # the tree's own flink/pyflink modules
     entries: list[tuple[str, list[Marker]]] = []
     all_keys: list = []  # every finding's identity, for --write-baseline
     known_count = 0
@@ -459,6 +458,7 @@ def check(
             data = b""
             try:
                 data = file.path.read_bytes()
+                shadowed = F.local_flink_modules([file])  # seen from this file's folder
                 markers = check_bytes(data, file.display, shadowed)
             except OSError as exc:
                 markers = _io_error(file.display, f"cannot read the file: {exc.strerror or exc}").markers
@@ -543,10 +543,10 @@ def assess(
 
     inputs = _collect(paths)
     root = F.common_root(inputs)
-    shadowed = F.local_flink_modules(inputs)  # the tree's own flink/pyflink modules
     results: list[ConversionResult] = []
     with _progress(len(inputs), "assessing") as advance:
         for file in inputs:
+            shadowed = F.local_flink_modules([file])  # the project's own flink/pyflink modules, seen from this file
             result = _convert_file(file, "assess", root, None, False, shadowed)  # "assess": delivered nowhere
             if result is not None:
                 results.append(result)

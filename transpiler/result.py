@@ -41,10 +41,21 @@ class ConversionResult:
     status: Status = "unchanged"
     markers: list[Marker] = field(default_factory=list)
     rules_applied: list[str] = field(default_factory=list)
+    _changed: Optional[bool] = field(default=None, init=False, repr=False, compare=False)  # set by drop_text
 
     @property
     def changed(self) -> bool:
+        if self._changed is not None:
+            return self._changed
         return self.output is not None and self.output != self.source
+
+    def drop_text(self) -> "ConversionResult":
+        """Forget the source and output texts once delivered, keeping what the report and the
+        summary need: a run over many files then holds no file's text but the current one's."""
+        self._changed = self.changed
+        self.source = ""
+        self.output = None if self.output is None else ""
+        return self
 
     @property
     def errors(self) -> list[Marker]:
