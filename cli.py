@@ -151,8 +151,14 @@ def with_settings(command: Callable) -> Callable:
 
     @functools.wraps(command)
     def wrapper(**kwargs):
+        from flink2spark.transpiler.session import SESSION
+
         options = {name: kwargs.pop(name) for name in SHARED_OPTIONS}
-        return command(**kwargs, settings=Settings(kwargs["paths"], **options))
+        token = SESSION.set(SESSION.get())  # what the command sets lasts as long as it runs
+        try:
+            return command(**kwargs, settings=Settings(kwargs["paths"], **options))
+        finally:
+            SESSION.reset(token)
 
     wrapper.__signature__ = signature.replace(parameters=own + shared)
     annotations = {k: v for k, v in command.__annotations__.items() if k != "settings"}
@@ -184,6 +190,7 @@ class Settings:
         self.force_exclude = config.force_exclude if force_exclude is None else force_exclude
         self.respect_gitignore = config.respect_gitignore if respect_gitignore is None else respect_gitignore
         self.selection = C.Selection(tuple(config.select), tuple(config.ignore))
+        self.spark_master, self.spark_app_name = config.spark_master, config.spark_app_name
 
     def collect(self, paths: List[Path], exclude: List[Path] = ()) -> list[F.InputFile]:
         return _collect(paths, exclude, self)
@@ -255,8 +262,21 @@ def convert(
     skip_empty: bool = typer.Option(
         False, "--skip-empty", help="Skip empty files named on the command line too (pre-commit hook)."
     ),
+    spark_master: Optional[str] = typer.Option(
+        None, "--spark-master", metavar="URL", help="Set .master(URL) on the SparkSession the converted jobs create."
+    ),
+    spark_app_name: Optional[str] = typer.Option(
+        None, "--spark-app-name", metavar="NAME", help="Set .appName(NAME) on the SparkSession the converted jobs create."
+    ),
     settings: Settings = None,  # the shared options: see with_settings
 ) -> None:
+    from flink2spark.transpiler.session import SESSION, SessionSettings, check_value
+
+    for option, value in (("--spark-master", spark_master), ("--spark-app-name", spark_app_name)):
+        problem = check_value(value) if value is not None else None
+        if problem:
+            _usage_error(f"{option} {problem}")
+    SESSION.set(SessionSettings(spark_master or settings.spark_master, spark_app_name or settings.spark_app_name))
     chosen = [name for name, on in (("--out", out is not None), ("--in-place", in_place), ("--diff", diff)) if on]
     if len(chosen) > 1:
         _usage_error(f"{' and '.join(chosen)} cannot be used together")

@@ -118,6 +118,8 @@ def test_config_output_format_gives_way_to_converted_code_on_stdout(project, tmp
         ('ignore = ["F2X1"]\n', "ignore: unknown rule id or marker code 'F2X1'"),
         ('output-format = "xml"\n', "output-format: must be one of text, json, sarif, github, not 'xml'"),
         ("force-exclude = 1\n", "force-exclude: must be true or false, not 1"),
+        ("spark-app-name = 3\n", "spark-app-name: must be a non-empty string, not 3"),
+        ('spark-master = "local[{n}]"\n', "spark-master: must not contain braces"),
         ("select = [\n", "not valid TOML"),
     ],
 )
@@ -328,7 +330,53 @@ def test_readme_documents_every_key_and_format():
         "output-format",
         "force-exclude",
         "respect-gitignore",
+        "spark-master",
+        "spark-app-name",
     ]
-    assert set(C.KEYS) == {"exclude", "select", "ignore", "output-format", "force-exclude", "respect-gitignore"}
+    assert set(C.KEYS) == {
+        "exclude", "select", "ignore", "output-format", "force-exclude", "respect-gitignore", "spark-master", "spark-app-name",
+    }
     for fmt in C.OUTPUT_FORMATS:
         assert f"* **`{fmt}`**" in readme
+
+
+# --------------------------------------------------------------------------- the Spark session
+
+
+def _builder_line(result) -> str:
+    return next(line for line in result.stdout.splitlines() if "SparkSession.builder" in line)
+
+
+def test_session_master_and_app_name_from_the_config_and_the_command_line(project):
+    write(project / "job.py", FLINK)
+    assert _builder_line(run("convert", "job.py")) == "env = SparkSession.builder.getOrCreate()"
+    pyproject(project, 'spark-app-name = "orders-etl"\nspark-master = "local[4]"\n')
+    result = run("convert", "job.py")
+    assert result.exit_code == 0, result.stderr
+    assert _builder_line(result) == 'env = SparkSession.builder.master("local[4]").appName("orders-etl").getOrCreate()'
+    result = run("convert", "job.py", "--spark-app-name", "nightly")
+    assert _builder_line(result) == 'env = SparkSession.builder.master("local[4]").appName("nightly").getOrCreate()'
+    # a run's settings do not stay behind for later conversions in the same process
+    assert "appName" not in engine.convert_source(FLINK, "job.py").output
+
+
+def test_session_settings_reach_pyflink_jobs_and_the_parallelism_builder(project):
+    write(project / "ds.py", FLINK.replace("env = get_environment()\n", "env = get_environment()\nenv.set_parallelism(2)\n"))
+    write(
+        project / "pf.py",
+        "from pyflink.datastream import StreamExecutionEnvironment\n"
+        "env = StreamExecutionEnvironment.get_execution_environment()\n"
+        "env.from_collection([1]).print()\n"
+        "env.execute('j')\n",
+    )
+    for name, tail in (("ds.py", '.config("spark.default.parallelism","2").getOrCreate()'), ("pf.py", ".getOrCreate()")):
+        result = run("convert", name, "--spark-app-name", "a b")
+        code = "".join(result.stdout.split())  # black may wrap the builder over lines
+        assert 'SparkSession.builder.appName("ab")' + tail in code, result.stdout
+
+
+def test_bad_session_options_are_usage_errors(project):
+    write(project / "job.py", FLINK)
+    result = run("convert", "job.py", "--spark-master", "")
+    assert result.exit_code == 2
+    assert "--spark-master must be a non-empty string" in result.stderr

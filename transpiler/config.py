@@ -11,6 +11,8 @@ The configuration file is found like ruff finds its own: the nearest ``pyproject
     output-format = "text"                        # text | json | sarif | github
     force-exclude = false                          # exclude files named on the command line too
     respect-gitignore = true                       # skip git-ignored files while walking folders
+    spark-master = "local[4]"                      # .master(...) on the SparkSession the jobs create
+    spark-app-name = "orders-etl"                  # .appName(...) on it
 
 A command-line option replaces the value of the same key. A bad value is a ``ConfigError``
 naming the file (the command line exits with status 2).
@@ -34,11 +36,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
+from flink2spark.transpiler.session import check_value
+
 OUTPUT_FORMATS = ("text", "json", "sarif", "github")
 TABLE = "tool.flink2spark"
 _LIST_KEYS = ("exclude", "select", "ignore")
 _BOOL_KEYS = ("force-exclude", "respect-gitignore")
-KEYS = _LIST_KEYS + _BOOL_KEYS + ("output-format",)
+_SESSION_KEYS = ("spark-master", "spark-app-name")
+KEYS = _LIST_KEYS + _BOOL_KEYS + ("output-format",) + _SESSION_KEYS
 _CODE_PREFIX = re.compile(r"F2S\d{0,3}")
 
 
@@ -55,6 +60,8 @@ class Config:
     output_format: str = "text"
     force_exclude: bool = False
     respect_gitignore: bool = True
+    spark_master: Optional[str] = None
+    spark_app_name: Optional[str] = None
 
     @property
     def root(self) -> Path:
@@ -127,6 +134,11 @@ def load_config(path: Optional[Path]) -> Config:
         elif key in _BOOL_KEYS:
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}: must be true or false, not {value!r}")
+            setattr(config, key.replace("-", "_"), value)
+        elif key in _SESSION_KEYS:
+            problem = check_value(value)
+            if problem:
+                raise ConfigError(f"{where}: {problem}")
             setattr(config, key.replace("-", "_"), value)
         else:  # output-format
             if value not in OUTPUT_FORMATS:

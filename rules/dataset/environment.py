@@ -14,6 +14,7 @@ import libcst.matchers as m
 
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler.registry import Example, Rule
+from flink2spark.transpiler.session import SESSION
 
 rule = Rule(
     __name__,
@@ -61,9 +62,9 @@ def convert(ctx):
     session = ctx.import_name("pyspark.sql", "SparkSession")
     parallelism = parallelism_of(ctx)
     if parallelism is None:
-        return ctx.expr("{s}.builder.getOrCreate()", s=session)
+        return ctx.expr(SESSION.get().builder() + ".getOrCreate()", s=session)
     if isinstance(parallelism, cst.Integer):
         value = cst.SimpleString('"%s"' % parallelism.value)
     else:
         value = ctx.expr("str({n})", n=parallelism)
-    return ctx.expr('{s}.builder.config("spark.default.parallelism", {v}).getOrCreate()', s=session, v=value)
+    return ctx.expr(SESSION.get().builder() + '.config("spark.default.parallelism", {v}).getOrCreate()', s=session, v=value)

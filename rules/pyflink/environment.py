@@ -15,6 +15,7 @@ from flink2spark.rules.pyflink._common import call_arg, program, spark_program
 from flink2spark.rules.pyflink._configuration import RUNTIME_MODE, settings
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
+from flink2spark.transpiler.session import SESSION
 
 rule = Rule(
     __name__,
@@ -57,4 +58,4 @@ def convert(ctx):
         " which Spark Connect does not offer",
     )
     session = ctx.import_name("pyspark.sql", "SparkSession")
-    return ctx.expr("{s}.builder.getOrCreate()", s=session)
+    return ctx.expr(SESSION.get().builder() + ".getOrCreate()", s=session)
