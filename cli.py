@@ -203,6 +203,16 @@ def _reported(markers: list[Marker], selection: C.Selection) -> list[Marker]:
     return [m for m in markers if m.severity == "error" or selection.reports(m.code, todo_code(m))]
 
 
+def _write_or_exit(path: Path, text: str, what: str) -> None:
+    """Write ``text`` to ``path`` atomically (making its folder), or say why not and exit 2."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        F.atomic_write(path, text.encode("utf-8"))
+    except OSError as exc:
+        typer.echo(f"{F.shown(str(path))}: error: could not write {what}: {exc}", err=True)
+        raise typer.Exit(EXIT_ERROR)
+
+
 def _write_document(settings: Settings, entries: list, json_document: Callable[[], dict]) -> None:
     """The json/sarif/github output of a run on stdout; ``entries``: (path, markers) of each file."""
     from flink2spark.transpiler import formats
@@ -316,12 +326,7 @@ def convert(
     if report is not None:
         from flink2spark.transpiler.report import report_json
 
-        try:
-            report.parent.mkdir(parents=True, exist_ok=True)
-            F.atomic_write(report, report_json(results).encode("utf-8"))
-        except OSError as exc:
-            typer.echo(f"{F.shown(str(report))}: error: could not write the report: {exc}", err=True)
-            raise typer.Exit(EXIT_ERROR)
+        _write_or_exit(report, report_json(results), "the report")
     if not quiet:
         _print_summary(results)
 
@@ -498,11 +503,7 @@ def check(
                     typer.echo(marker.format(F.shown(file.display)), err=marker.severity == "error")
 
     if write_baseline is not None:
-        try:
-            F.atomic_write(write_baseline, B.dump(all_keys).encode("utf-8"))
-        except OSError as exc:
-            typer.echo(f"{F.shown(str(write_baseline))}: error: could not write the baseline: {exc}", err=True)
-            raise typer.Exit(EXIT_ERROR)
+        _write_or_exit(write_baseline, B.dump(all_keys), "the baseline")
         for path, markers in entries:  # errors are never part of a baseline: still shown
             for marker in markers:
                 if marker.severity == "error":
@@ -575,12 +576,7 @@ def assess(
     if out is None:
         typer.echo(report, nl=False)
         raise typer.Exit(EXIT_OK)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        F.atomic_write(out, report.encode("utf-8"))
-    except OSError as exc:
-        typer.echo(f"{F.shown(str(out))}: error: could not write the report: {exc}", err=True)
-        raise typer.Exit(EXIT_ERROR)
+    _write_or_exit(out, report, "the report")
     typer.echo(f"wrote {F.shown(str(out))}", err=True)
     raise typer.Exit(EXIT_OK)
 

@@ -49,7 +49,7 @@ def elide(source: str, tree: ast.Module) -> Optional[Elided]:
     body = tree.body
     lines = source.splitlines(keepends=True)
     spans = [_span(stmt) for stmt in body]
-    keep = [_pinned(i, stmt, spans) for i, stmt in enumerate(body)]
+    keep = [_pinned(i, stmt) for i, stmt in enumerate(body)]
     seeds = [_mentions_flink(lines, spans[i]) for i in range(len(body))]
     if any(seed and _star_import(stmt) for stmt, seed in zip(body, seeds)):
         return None  # the names a Flink star import binds are not known here
@@ -128,7 +128,7 @@ def _span(stmt: ast.stmt) -> tuple[int, int]:
     return first, stmt.end_lineno or stmt.lineno
 
 
-def _pinned(i: int, stmt: ast.stmt, spans: list[tuple[int, int]]) -> bool:
+def _pinned(i: int, stmt: ast.stmt) -> bool:
     """Statements the converter always sees (imports place the new ones, the docstring stays first);
     they link nothing by themselves."""
     if isinstance(stmt, (ast.Import, ast.ImportFrom)):

@@ -101,7 +101,7 @@ def _convert_source(source: str, path: str, disabled: frozenset = frozenset()) -
     except S.BadInput as bad:
         return ConversionResult(path, source, None, status="error", markers=[bad.marker])
     tree = ast.parse(source)
-    generation = S.ast_generation(tree)
+    generation = S.detect_generation(tree)
     if generation is None:  # no Flink import: decided without libcst
         return ConversionResult(path, source, source, generation=None, status="unchanged")
     chains = S.long_chains(tree)
@@ -110,22 +110,20 @@ def _convert_source(source: str, path: str, disabled: frozenset = frozenset()) -
         return _left_as_is(source, path, generation, [(line, M.LONG_CHAIN, message.format(calls)) for line, calls in chains])
     reduced = E.elide(source, tree)
     if reduced is not None:
-        result = _convert_module(reduced.text, path, disabled)
+        result = _convert_module(reduced.text, path, disabled, generation)
         restored = reduced.restore(result.output) if result.output is not None else None
         if restored is not None:
             result.source, result.output = source, restored
             return result
-    return _convert_module(source, path, disabled)
+    return _convert_module(source, path, disabled, generation)
 
 
-def _convert_module(source: str, path: str, disabled: frozenset) -> ConversionResult:
+def _convert_module(source: str, path: str, disabled: frozenset, generation: str) -> ConversionResult:
+    """Convert a module CPython compiled (or what remains of one once statements were set aside)."""
     try:
-        module = S.parse(source)
+        module = S.parse(source, compiled=True)
     except S.BadInput as bad:
         return ConversionResult(path, source, None, status="error", markers=[bad.marker])
-    generation = S.detect_generation(module)
-    if generation is None:
-        return ConversionResult(path, source, source, generation=None, status="unchanged")
     mocks = G.mock_lines(source)
     if mocks:  # a test of Flink code: it stays as it is
         message = "this module replaces Flink modules in sys.modules (a test of Flink code): port the test by hand"

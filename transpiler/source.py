@@ -58,14 +58,15 @@ def may_be_flink(data: Union[bytes, str]) -> bool:
     return (FLINK_TEXT if isinstance(data, bytes) else FLINK_TEXT.decode()) in data
 
 
-def parse(source: str) -> cst.Module:
+def parse(source: str, compiled: bool = False) -> cst.Module:
     """Parse Python 3 source; raise BadInput with file positions for syntax errors.
 
     CPython compiles the file first: what it rejects (``yield`` outside a function, 200 nested
     parentheses, which would crash libcst's parser) is F2S001 at CPython's line and column,
     and libcst only ever sees a valid program.
     """
-    check_compiles(source)
+    if not compiled:  # ``compiled``: the caller already compiled it (or a part of what it compiled)
+        check_compiles(source)
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
@@ -204,8 +205,12 @@ def long_chains(tree: ast.AST, limit: int = LONG_CHAIN_CALLS) -> list[tuple[int,
     return found
 
 
-def ast_generation(tree: ast.Module) -> Optional[str]:
-    """``detect_generation`` from CPython's tree (for files decided before libcst parses them)."""
+def detect_generation(tree: ast.Module) -> Optional[str]:
+    """The API generation a file uses, from what it imports anywhere (None: not a Flink file).
+
+    Read on CPython's tree, before libcst parses the file. A file importing from several
+    generations is classified by the first one found in the order DataSet, Jython, PyFlink.
+    """
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -213,19 +218,6 @@ def ast_generation(tree: ast.Module) -> Optional[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.add(node.module)
     gens = {module_generation(name) for name in names}
-    for gen in ("dataset", "jython", "pyflink"):
-        if gen in gens:
-            return gen
-    return None
-
-
-def detect_generation(module: cst.Module) -> Optional[str]:
-    """The API generation a file uses, from what it imports (None: not a Flink file).
-
-    A file importing from several generations is classified by the first one found in the
-    order DataSet, Jython, PyFlink.
-    """
-    gens = {module_generation(name) for name, _ in imported_modules(module)}
     for gen in ("dataset", "jython", "pyflink"):
         if gen in gens:
             return gen

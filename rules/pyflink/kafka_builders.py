@@ -24,6 +24,18 @@ from flink2spark.transpiler.registry import Example, Rule
 _CONSUMER_METHODS = sorted(P.METHODS[P.KAFKA_CONSUMER])
 _PRODUCER_METHODS = sorted(P.METHODS[P.KAFKA_PRODUCER])
 
+# A Kafka source built where the conversion cannot follow it: kept as written, under a TODO
+KEPT_SOURCE = (
+    "source = (\n"
+    "    KafkaSource.builder()\n"
+    '    .set_bootstrap_servers("kafka:9092")\n'
+    '    .set_topics("a")\n'
+    "    .set_value_only_deserializer(SimpleStringSchema())\n"
+    "    .build()\n"
+    ")\n"
+    "print(source)\n"
+)
+
 rule = Rule(
     __name__,
     matches=[
@@ -48,14 +60,7 @@ rule = Rule(
     examples=[
         Example(
             program(
-                "source = (\n"
-                "    KafkaSource.builder()\n"
-                '    .set_bootstrap_servers("kafka:9092")\n'
-                '    .set_topics("a")\n'
-                "    .set_value_only_deserializer(SimpleStringSchema())\n"
-                "    .build()\n"
-                ")\n"
-                "print(source)\n",
+                KEPT_SOURCE,
                 imports="from pyflink.common import SimpleStringSchema\nfrom pyflink.datastream.connectors.kafka import KafkaSource\n",
             ),
             "# TODO(flink2spark): F2S208 SimpleStringSchema from pyflink.common is still used: convert the remaining uses by hand\n"
@@ -65,14 +70,7 @@ rule = Rule(
             + spark_program(
                 "# TODO(flink2spark): F2S252 a Kafka object used other than as the source/sink of one"
                 " from_source/add_source/sink_to/add_sink: convert it by hand\n"
-                "source = (\n"
-                "    KafkaSource.builder()\n"
-                '    .set_bootstrap_servers("kafka:9092")\n'
-                '    .set_topics("a")\n'
-                "    .set_value_only_deserializer(SimpleStringSchema())\n"
-                "    .build()\n"
-                ")\n"
-                "print(source)\n"
+                + KEPT_SOURCE
             ),
         ),
     ],
