@@ -170,6 +170,26 @@ def test_too_few_flink_files_fork_no_worker(tmp_path, forks):
     assert len(forks) == 6  # ...four in workers
 
 
+STATE = {"where": "command"}
+
+
+def where_and_what(number: int) -> tuple:
+    return os.getpid(), STATE["where"], number
+
+
+def test_in_order_runs_offloaded_jobs_in_set_up_workers_the_others_here():
+    jobs = [P.Job(i, (i,), offload=i % 3 != 0) for i in range(12)] + [P.Job("nothing", None, offload=True)]
+    results = list(P.in_order(jobs, where_and_what, 2, crashed=None, setup=lambda: STATE.update(where="worker")))
+    assert [job.key for job, _ in results] == [*range(12), "nothing"]
+    assert results[-1][1] is None
+    pids = {pid for _, (pid, _, _) in results[:-1]}
+    assert len(pids) == 3 and os.getpid() in pids  # two workers and this process
+    for job, (pid, where, number) in results[:-1]:
+        assert number == job.key
+        assert (pid == os.getpid(), where) == ((True, "command") if number % 3 == 0 else (False, "worker"))
+    assert STATE["where"] == "command"
+
+
 # --------------------------------------------------------------------------- failures in a worker
 
 
