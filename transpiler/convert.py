@@ -10,13 +10,13 @@ from typing import Optional, Sequence, Union
 import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import parse_template_expression
-from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, QualifiedNameSource, ScopeProvider
+from libcst.metadata import PositionProvider, QualifiedNameProvider, QualifiedNameSource, ScopeProvider
 
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import guards as G
+from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.infer import Resolver, _returns
 from flink2spark.transpiler.source import module_generation
@@ -113,7 +113,7 @@ class Context:
         return self.conv.shim(name)
 
     def import_name(self, module: str, name: str) -> cst.Name:
-        AddImportsVisitor.add_needed_import(self.conv.codemod, module, name)
+        I.need(self.conv.codemod, module, name)
         return cst.Name(name)
 
     def expr(self, template: str, **parts: Union[cst.CSTNode, str]) -> cst.BaseExpression:
@@ -247,7 +247,7 @@ def _accepts(method: Optional[cst.FunctionDef], count: int) -> bool:
 
 
 class Converter(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (ScopeProvider, QualifiedNameProvider, ParentNodeProvider, PositionProvider)
+    METADATA_DEPENDENCIES = (ScopeProvider, QualifiedNameProvider, PositionProvider)
 
     def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
         super().__init__()

@@ -9,7 +9,6 @@ import threading
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from flink2spark.transpiler import elide as E
@@ -189,12 +188,13 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     conv = Converter(generation, context, disabled, path)
     converted = wrapper.visit(conv)
-    if I.uses_name(converted, SHIM_ALIAS):
-        AddImportsVisitor.add_needed_import(context, SHIM_MODULE, conv.shim_name, SHIM_ALIAS)
-    converted = I.finish_imports(converted, context)
+    used = I.used_names(converted)  # adding and dropping imports changes none of them
+    if SHIM_ALIAS in used:
+        I.need(context, SHIM_MODULE, conv.shim_name, SHIM_ALIAS)
+    converted = I.finish_imports(converted, context, used)
     converted, leftovers = I.mark_leftover_imports(
         converted, conv.codes["flink_name"], exports=getattr(conv.model, "EXPORTS", None), table_code=conv.codes.get("table_stream"),
-        table_params=conv.table_params,
+        table_params=conv.table_params, used=used,
     )
     markers = list(conv.markers)
     where = _positions(module, [n for n, _, _ in leftovers])

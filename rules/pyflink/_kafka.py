@@ -25,7 +25,6 @@ from typing import Optional
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import ScopeProvider
 
 from flink2spark.rules.pyflink._common import (
@@ -41,6 +40,7 @@ from flink2spark.rules.pyflink._common import (
     runtime_mode,
     visible_at,
 )
+from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 
@@ -1129,11 +1129,8 @@ def element_type(resolver, call: cst.Call):
 
 
 def _import(ctx, module: str, name: str, alias: Optional[str] = None) -> cst.Name:
-    """Add ``from module import name [as alias]`` once (AddImportsVisitor repeats aliased ones)."""
-    done = ctx.conv.__dict__.setdefault("_f2s_kafka_imports", set())
-    if (module, name, alias) not in done:
-        done.add((module, name, alias))
-        AddImportsVisitor.add_needed_import(ctx.conv.codemod, module, name, alias)
+    """``name`` (or ``alias``), adding ``from module import name [as alias]``."""
+    I.need(ctx.conv.codemod, module, name, alias)
     return cst.Name(alias or name)
 
 
