@@ -281,7 +281,7 @@ class Converter(cst.CSTTransformer):
         self.resolver = Resolver(node, self.get_metadata, self.model)
         # comments above the first statement belong to the module header in libcst
         self._header_comments = {ln.comment.value for ln in node.header if ln.comment is not None}
-        for cls in m.findall(node, m.ClassDef()):
+        for cls in self.resolver.class_defs:
             info = F.analyze_class(cls, self.resolver, self.classes)  # type: ignore[arg-type]
             if info is None:
                 continue
@@ -654,6 +654,16 @@ class Converter(cst.CSTTransformer):
                 if mod.method == "with_broadcast_set" and len(mod.updated.args) == 2:
                     site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
             return self._apply(rule, site, original, updated)
+        mixed = self.resolver.mixed_types(func.value) if isinstance(func, cst.Attribute) and recv_t is None else []
+        if mixed:
+            self.mark(
+                original,
+                "todo",
+                self.codes["unknown_receiver"],
+                f".{func.attr.value}() on '{func.value.value}', which is bound to a {' and a '.join(mixed)}: one conversion"  # type: ignore[attr-defined]
+                " cannot fit both (a helper called with both, say): give each its own variable or helper",
+            )
+            return updated
         if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
             if self._imported_from_elsewhere(func.value):
                 return updated  # e.g. f2s.read_csv(...) of an already converted file, pandas' pd.read_csv
@@ -785,7 +795,8 @@ class Converter(cst.CSTTransformer):
 
     # -- statements ------------------------------------------------------------------------
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
-        updated = _keep_comments(original, updated)
+        if id(original) in self.resolver.commented_lines:
+            updated = _keep_comments(original, updated)
         if not any(id(s) in self._remove_exprs for s in original.body):
             return updated
         body = [u for o, u in zip(original.body, updated.body) if id(o) not in self._remove_exprs]

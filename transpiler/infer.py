@@ -45,6 +45,11 @@ class Resolver:
         self.assign_values: dict[int, cst.BaseExpression] = {}
         self.call_sites: dict[int, list[cst.Call]] = {}
         self._parents: dict[int, cst.CSTNode] = {}  # id(node) -> its parent, for nodes of the module
+        # an index of the module, from the same walk: rules look calls and classes up here
+        # instead of walking the module for them
+        self._method_calls: dict[str, list[cst.Call]] = {}  # x.method(...) by method name, in the module's order
+        self.class_defs: list[cst.ClassDef] = []  # every class, nested ones too, in the module's order
+        self.commented_lines: set[int] = set()  # ids of the simple statement lines that hold a comment
         self._prepare()
 
     # -- pre-pass -------------------------------------------------------------------------
@@ -53,6 +58,7 @@ class Resolver:
 
         parents = self._parents
         stack: list[cst.CSTNode] = []
+        lines: list[cst.SimpleStatementLine] = []
 
         class Pre(cst.CSTVisitor):
             # the parent of every node, in this walk (libcst's ParentNodeProvider is a walk of
@@ -82,13 +88,35 @@ class Resolver:
                 if isinstance(node.target, cst.Name) and node.value is not None:
                     resolver.assign_values[id(node.target)] = node.value
 
+            def visit_ClassDef(self, node: cst.ClassDef) -> None:
+                resolver.class_defs.append(node)
+
+            def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+                lines.append(node)
+
+            def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+                lines.pop()
+
+            def visit_Comment(self, node: cst.Comment) -> None:
+                if lines:
+                    resolver.commented_lines.add(id(lines[-1]))
+
             def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Attribute):
+                    resolver._method_calls.setdefault(node.func.attr.value, []).append(node)
                 if isinstance(node.func, cst.Name):
                     for a in resolver.referents(node.func):
                         if isinstance(a.node, cst.FunctionDef):
                             resolver.call_sites.setdefault(id(a.node), []).append(node)
 
         self.module.visit(Pre())
+
+    def calls_of(self, *methods: str) -> list[cst.Call]:
+        """The module's calls ``x.<method>(...)`` of these methods (every method call without
+        any), by method, each in the module's order."""
+        if not methods:
+            methods = tuple(self._method_calls)
+        return [call for method in methods for call in self._method_calls.get(method, ())]
 
     # -- names ----------------------------------------------------------------------------
     def referents(self, name: cst.Name) -> list[Assignment]:
@@ -139,6 +167,12 @@ class Resolver:
         if len(refs) != 1:
             return None
         return self.assign_values.get(id(refs[0].node))
+
+    def value_at(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+        """What ``name`` holds at this use: the value of its only binding, or of the assignment
+        that reaches the use (``ds = ds.map(...)``; see ``reaching_value``). The walks that
+        follow a stream back to its source follow names with this, and only this."""
+        return self.single_value(name) or self.reaching_value(name)
 
     def reaching_value(self, name: cst.Name) -> Optional[cst.BaseExpression]:
         """The value of a variable assigned several times (``ds = ds.map(...)``) at a use after
@@ -252,6 +286,30 @@ class Resolver:
             found.append(arg)
         return found
 
+    def arguments_of(self, name: cst.Name) -> list[cst.BaseExpression]:
+        """What the module's calls pass for the parameter ``name`` is bound to (only to it); []
+        when that is not so or a call passes nothing recognisable for it."""
+        refs = self.referents(name)
+        if len(refs) != 1 or not isinstance(refs[0].node, cst.Param):
+            return []
+        args = self.param_arguments(refs[0].node) or []
+        return [] if any(a is None for a in args) else args  # type: ignore[return-value]
+
+    def mixed_types(self, expr: cst.BaseExpression) -> list[str]:
+        """The API types a name is bound to when they disagree and no one type covers them (a
+        helper called with a keyed stream and with a plain one); [] otherwise."""
+        if not isinstance(expr, cst.Name) or self.type_of(expr) is not None:
+            return []
+        found: set[Optional[str]] = set()
+        for ref in self.referents(expr):
+            node = ref.node
+            if id(node) in self.assign_values:
+                found.add(self.type_of(self.assign_values[id(node)]))
+            elif isinstance(node, cst.Param):
+                found.update(self.type_of(a) for a in self.param_arguments(node) or () if a is not None)
+        found.discard(None)
+        return sorted(found) if len(found) > 1 else []  # type: ignore[arg-type]
+
     def _param_type(self, param: cst.Param):
         args = self.param_arguments(param)
         if not args:
@@ -267,6 +325,8 @@ class Resolver:
         distinct = set(known)
         if len(distinct) == 1:
             return distinct.pop()
+        if distinct & getattr(self.model, "OWN_FORM", frozenset()):
+            return None  # e.g. a helper called with a keyed stream and with a plain one
         # several types with a common supertype (e.g. two kinds of DataSet): that supertype
         chains = [list(self.model.supertypes(t)) for t in distinct]  # type: ignore[arg-type]
         for candidate in chains[0]:
