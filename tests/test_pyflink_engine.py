@@ -863,3 +863,21 @@ def test_connectors_without_a_conversion_say_what_to_use_on_spark():
     messages = [m.message for m in result.markers if m.severity == "todo"]
     assert any("Pulsar: Spark has no built-in connector" in m for m in messages), messages
     assert any("elasticsearch-spark connector" in m for m in messages), messages
+
+
+def test_an_object_of_a_class_that_wraps_flink_keeps_its_todo():
+    """Methods with Flink's names on an object of the user's own class are the user's (no
+    marker) only when nothing of that class touches Flink: a class that builds Flink streams
+    may hand one back."""
+    plain = convert(
+        "\n\nclass Table:\n    def key_by(self, f):\n        return self\n\n    def print(self):\n        return None\n\n\n"
+        "Table().key_by(len).print()\n"
+    )
+    assert codes(plain) == [] and "Table().key_by(len).print()" in plain.output
+    wrapper = convert(
+        "\n\nclass Jobs:\n    def source(self):\n        return env.from_collection([1, 2])\n\n\n"
+        "Jobs().source().key_by(lambda x: x).print()\n"
+    )
+    assert "F2S209" in codes(wrapper)
+    line = wrapper.output.splitlines().index("Jobs().source().key_by(lambda x: x).print()")
+    assert wrapper.output.splitlines()[line - 1].startswith("# TODO(flink2spark): F2S209")

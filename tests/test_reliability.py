@@ -85,27 +85,12 @@ def assert_kept(code: str, result, lines: range) -> None:
     assert [m.format("job.py") for m in result.markers if m.line in lines] == []  # and no marker on them
 
 
-# Rules whose no-op example, inside a Flink file, gets a TODO "receiver's type could not be
-# followed" (F2S114 / F2S209) although the receiver is an instance of a class the file defines.
-FALSE_TODO = (
-    "dataset.co_group[0] dataset.from_elements[0] dataset.map_partition[0] dataset.reduce_group[0] "
-    "pyflink.add_sink[0] pyflink.checkpointing[0] pyflink.execute_and_collect[0] pyflink.from_collection[0] "
-    "pyflink.from_source[0] pyflink.java_sources[0] pyflink.key_by[0] pyflink.side_output[0] pyflink.sink_to[0] "
-    "pyflink.timestamps[0]"
-).split()
-FALSE_TODO_REASON = (
-    "a Flink method name called on an instance of a class defined in the file (Table().key_by(len)) "
-    "gets TODO F2S114/F2S209 'receiver's type could not be followed'"
-)
 NOOPS = [
     pytest.param(
         rule,
         index,
         set_aside,
         id=f"{rule.id}[{index}]" + ("" if set_aside else "-linked"),
-        marks=[pytest.mark.xfail(strict=True, reason=FALSE_TODO_REASON)]
-        if f"{rule.id}[{index}]" in FALSE_TODO and not set_aside
-        else [],
     )
     for rule in all_rules()
     for index in range(len(rule.noop))
@@ -188,11 +173,7 @@ Environment().execute("mine")
 """
 
 
-@pytest.mark.parametrize(
-    "generation,set_aside",
-    [(g, True) for g in sorted(HEADS)]
-    + [pytest.param(g, False, marks=pytest.mark.xfail(strict=True, reason=FALSE_TODO_REASON)) for g in sorted(HEADS)],
-)
+@pytest.mark.parametrize("generation,set_aside", [(g, a) for g in sorted(HEADS) for a in (True, False)])
 def test_user_classes_named_datastream_and_environment_in_a_flink_file(generation, set_aside, monkeypatch):
     _linked(monkeypatch, set_aside)
     result, lines = convert_beside_a_job(generation, USER_CLASSES)

@@ -11,7 +11,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.helpers import parse_template_expression
-from libcst.metadata import PositionProvider, QualifiedNameProvider, QualifiedNameSource, ScopeProvider
+from libcst.metadata import PositionProvider, QualifiedNameSource, ScopeProvider
 
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import functions as F
@@ -247,7 +247,7 @@ def _accepts(method: Optional[cst.FunctionDef], count: int) -> bool:
 
 
 class Converter(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (ScopeProvider, QualifiedNameProvider, PositionProvider)
+    METADATA_DEPENDENCIES = (ScopeProvider, PositionProvider)
 
     def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
         super().__init__()
@@ -618,7 +618,7 @@ class Converter(cst.CSTTransformer):
     def _imported_from_elsewhere(self, node: cst.BaseExpression) -> bool:
         """True when ``node`` names an import of a module that is not Flink's (the shim, pandas...)."""
         try:
-            names = self.resolver.meta(QualifiedNameProvider, node)
+            names = self.resolver.qualified_name_set(node)
         except KeyError:
             return False
         imported = [q.name for q in names if q.source is QualifiedNameSource.IMPORT]
@@ -667,6 +667,8 @@ class Converter(cst.CSTTransformer):
         if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
             if self._imported_from_elsewhere(func.value):
                 return updated  # e.g. f2s.read_csv(...) of an already converted file, pandas' pd.read_csv
+            if self.resolver.plain_object(func.value):
+                return updated  # Table().key_by(len): an object of the user's own class
             bridge = self.table_bridge(func.value)
             if bridge is not None and "table_stream" in self.codes:
                 self._mark_table_stream(original, f".{func.attr.value}()", bridge)

@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Callable, Iterable, Optional, Union
 
 import libcst as cst
+import libcst.matchers as m
 from libcst.metadata import (
     Assignment,
     PositionProvider,
-    QualifiedNameProvider,
+    QualifiedName,
     ScopeProvider,
 )
 
@@ -50,6 +51,7 @@ class Resolver:
         self._method_calls: dict[str, list[cst.Call]] = {}  # x.method(...) by method name, in the module's order
         self.class_defs: list[cst.ClassDef] = []  # every class, nested ones too, in the module's order
         self.commented_lines: set[int] = set()  # ids of the simple statement lines that hold a comment
+        self._flink_classes: dict[int, bool] = {}  # id(ClassDef) -> whether it uses Flink (plain_object)
         self._prepare()
 
     # -- pre-pass -------------------------------------------------------------------------
@@ -119,6 +121,13 @@ class Resolver:
         return [call for method in methods for call in self._method_calls.get(method, ())]
 
     # -- names ----------------------------------------------------------------------------
+    def qualified_name_set(self, node: cst.CSTNode) -> set[QualifiedName]:
+        """libcst's qualified names of ``node`` (what ``QualifiedNameProvider`` gives), asked of
+        its scope for this node only: the provider walks every node of the module for them.
+        KeyError for a node that is not in the module."""
+        scope = self.meta(ScopeProvider, node)
+        return set(scope.get_qualified_names_for(node)) if scope is not None else set()
+
     def referents(self, name: cst.Name) -> list[Assignment]:
         try:
             scope = self.meta(ScopeProvider, name)
@@ -140,7 +149,7 @@ class Resolver:
 
     def qualified_names(self, node: cst.CSTNode) -> set[str]:
         try:
-            names = {q.name for q in self.meta(QualifiedNameProvider, node)}
+            names = {q.name for q in self.qualified_name_set(node)}
         except KeyError:
             names = set()
         if self.star_modules:
@@ -294,6 +303,43 @@ class Resolver:
             return []
         args = self.param_arguments(refs[0].node) or []
         return [] if any(a is None for a in args) else args  # type: ignore[return-value]
+
+    def plain_object(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
+        """Whether ``expr`` is made by a class of this module that has nothing of Flink: an
+        instance (``Table()``, a name bound once to one) or what its methods give
+        (``Table().key_by(len)``), where no class of the module that the chain passes uses a
+        Flink name. Such an object's ``map``/``key_by``/``print`` are the user's own."""
+        if depth > 50:
+            return False
+        if isinstance(expr, cst.Name):
+            value = self.single_value(expr)
+            return value is not None and self.plain_object(value, depth + 1)
+        if isinstance(expr, cst.Attribute):
+            return self.plain_object(expr.value, depth + 1)
+        if not isinstance(expr, cst.Call):
+            return False
+        if isinstance(expr.func, cst.Attribute):  # a method of a plain object
+            return self.plain_object(expr.func.value, depth + 1)
+        target = self.local_def(expr.func)
+        return isinstance(target, cst.ClassDef) and not self._mentions_flink(target)
+
+    def _mentions_flink(self, node: cst.CSTNode) -> bool:
+        """Whether a name inside ``node`` (a class, its bases too) resolves to Flink's API or
+        holds a Flink object (``env``), or names a class of this module that does."""
+        key = id(node)
+        if key not in self._flink_classes:
+            self._flink_classes[key] = True  # while it is being decided (recursive classes): assume it does
+            found = False
+            for name in m.findall(node, m.Name()):
+                if any(q.startswith(self.prefixes) for q in self.qualified_names(name)) or self.type_of(name) is not None:
+                    found = True
+                    break
+                target = self.local_def(name)
+                if isinstance(target, cst.ClassDef) and target is not node and self._mentions_flink(target):
+                    found = True
+                    break
+            self._flink_classes[key] = found
+        return self._flink_classes[key]
 
     def mixed_types(self, expr: cst.BaseExpression) -> list[str]:
         """The API types a name is bound to when they disagree and no one type covers them (a
