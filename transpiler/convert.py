@@ -576,7 +576,7 @@ class Converter(cst.CSTTransformer):
         if isinstance(parent, cst.Call) and parent.func is original:
             return updated  # a method call: leave_Call decides
         t = self.resolver.type_of(original.value)
-        if t is not None:
+        if t is not None and original.attr.value not in getattr(self.model, "CONVERTED_ATTRIBUTES", {}).get(t, ()):
             self.mark(original, "todo", self.codes["unsupported"], f"attribute .{original.attr.value} of a Flink {t} has no Spark counterpart")
         return updated
 
