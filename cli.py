@@ -15,6 +15,7 @@ import inspect
 import json
 import os
 import sys
+import time
 import zipfile
 from pathlib import Path
 from typing import Callable, Iterator, List, Optional
@@ -24,6 +25,7 @@ import typer
 from flink2spark.transpiler import config as C
 from flink2spark.transpiler import files as F
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import parallel as P
 from flink2spark.transpiler.assess import OutputFormat as AssessFormat
 from flink2spark.transpiler.result import ConversionResult, Marker
 
@@ -39,6 +41,10 @@ IO_ERROR = getattr(M, "IO_ERROR", M.NOT_TEXT)
 ENGINE_ERROR = getattr(M, "ENGINE_ERROR", M.INVALID_OUTPUT)
 
 PROGRESS_THRESHOLD = 20  # show a progress bar above this many files (only on a terminal)
+PROGRESS_REFRESH_SECONDS = 0.1
+# Files with Flink text read ahead at once before check forks its workers: checking a file
+# takes tens of milliseconds, about what forking two workers costs (convert: two files).
+CHECKS_WORTH_A_POOL = 4
 
 EXIT_CODES_HELP = (
     "Exit status: 0 done (check: no Flink construct left); "
@@ -127,6 +133,11 @@ FORMAT_OPTION = typer.Option(
     None, "--output-format", metavar="FORMAT",
     help="text (default), json, sarif or github (GitHub Actions annotations).", show_default=False,
 )
+JOBS_OPTION = typer.Option(
+    None, "--jobs", "-j", min=1, metavar="N",
+    help="Work on up to N files at a time, in worker processes (default: the number of CPUs; 1: no worker).",
+    show_default=False,
+)
 
 
 SHARED_OPTIONS = {  # parameter: (type, option)
@@ -137,6 +148,7 @@ SHARED_OPTIONS = {  # parameter: (type, option)
     "select": (Optional[List[str]], SELECT_OPTION),
     "ignore": (Optional[List[str]], IGNORE_OPTION),
     "output_format": (Optional[str], FORMAT_OPTION),
+    "jobs": (Optional[int], JOBS_OPTION),
 }
 
 
@@ -170,7 +182,7 @@ class Settings:
     """The configuration file's settings with the command-line options applied over them."""
 
     def __init__(
-        self, paths, config_file, exclude, force_exclude, respect_gitignore, select, ignore, output_format
+        self, paths, config_file, exclude, force_exclude, respect_gitignore, select, ignore, output_format, jobs
     ) -> None:
         try:
             found = config_file if config_file is not None else C.find_config(paths[0])
@@ -191,6 +203,7 @@ class Settings:
         self.respect_gitignore = config.respect_gitignore if respect_gitignore is None else respect_gitignore
         self.selection = C.Selection(tuple(config.select), tuple(config.ignore))
         self.spark_master, self.spark_app_name = config.spark_master, config.spark_app_name
+        self.jobs = jobs or config.jobs or P.default_jobs()
 
     def collect(self, paths: List[Path], exclude: List[Path] = ()) -> list[F.InputFile]:
         return _collect(paths, exclude, self)
@@ -309,10 +322,12 @@ def convert(
     disabled = settings.selection.disabled_rules()
 
     results: list[ConversionResult] = []
-    with _progress(len(inputs), "converting") as advance:
-        for file in inputs:
-            # the project's own flink/pyflink modules, seen from this file's folder
-            result = _convert_file(file, mode, root, out, skip_empty, F.local_flink_modules([file]), disabled)
+    reads = (_read_for_conversion(file, skip_empty, disabled) for file in inputs)
+    setup = functools.partial(SESSION.set, SESSION.get())  # a worker converts with this command's settings
+    conversions = P.in_order(reads, _run_engine, settings.jobs, _conversion_crashed, setup, _load_converter)
+    with _progress(len(inputs), "converting") as advance, contextlib.closing(conversions):
+        for job, converted in conversions:
+            result = _deliver(job, converted, mode, root, out)
             if result is not None:
                 result.markers = _reported(result.markers, settings.selection)
                 if settings.output_format == "text":
@@ -340,39 +355,71 @@ def convert(
 
 
 def _convert_file(
-    file: F.InputFile,
-    mode: str,
-    root: Path,
-    out: Optional[Path],
-    skip_empty: bool,
-    shadowed: frozenset = frozenset(),
-    disabled: frozenset = frozenset(),
+    file: F.InputFile, mode: str, root: Path, out: Optional[Path], skip_empty: bool, disabled: frozenset = frozenset()
 ) -> Optional[ConversionResult]:
     """Convert one file and deliver the output; None for a skipped empty file.
 
     ``mode`` is where the output goes: "out" (the tree under ``out``), "in-place", "diff" or "stdout".
     """
-    from flink2spark.transpiler import engine  # imported on first use: it loads libcst and black
+    job = _read_for_conversion(file, skip_empty, disabled)
+    return _deliver(job, _run_engine(*job.args) if job.args is not None else None, mode, root, out)
+
+
+def _read_for_conversion(file: F.InputFile, skip_empty: bool, disabled: frozenset) -> P.Job:
+    """Read one file: the engine's arguments for it (``job.args``), or, without them, its outcome.
+
+    ``job.key`` is (file, its bytes, the result when there is nothing to convert). The engine
+    has real work only where the bytes hold Flink text (``job.offload``: worth a worker).
+    """
+    from flink2spark.transpiler.source import may_be_flink
 
     try:
         data = file.path.read_bytes()
     except OSError as exc:
-        return _io_error(file.display, f"cannot read the file: {exc.strerror or exc}")
+        return P.Job((file, None, _io_error(file.display, f"cannot read the file: {exc.strerror or exc}")), None)
     if not data and (not file.explicit or skip_empty):
         # An empty file inside a tree (usually a package's __init__.py): nothing to convert,
         # but the mirrored tree still needs it.
-        if mode == "out":
-            _deliver_to_out(file, data, root, out)
-        return None
+        return P.Job((file, data, None), None)
+    shadowed = F.local_flink_modules([file])  # the project's own flink/pyflink modules, seen from this file's folder
+    return P.Job((file, data, None), (data, file.display, shadowed, disabled), may_be_flink(data), len(data))
+
+
+def _run_engine(data: bytes, path: str, shadowed: frozenset, disabled: frozenset) -> ConversionResult:
+    """The engine's conversion of one file (in a worker process with --jobs); a crash is an error result."""
+    from flink2spark.transpiler import engine  # imported on first use: it loads libcst and black
 
     try:
         # ``disabled`` only when rules are deselected: engines without the parameter (tests' fakes) still fit
-        result = engine.convert_bytes(data, file.display, shadowed, **({"disabled": disabled} if disabled else {}))
+        return engine.convert_bytes(data, path, shadowed, **({"disabled": disabled} if disabled else {}))
     except Exception as exc:  # a converter bug must not stop the other files
-        message = f"internal error in the converter ({type(exc).__name__}: {exc}); please report it"
-        return ConversionResult(
-            file.display, "", None, status="error", markers=[Marker(1, 1, ENGINE_ERROR, "error", message)]
-        )
+        return _engine_error(path, f"{type(exc).__name__}: {exc}")
+
+
+def _load_converter() -> None:
+    """What every conversion needs, loaded before workers are forked so that none loads it again."""
+    from flink2spark.transpiler import engine  # noqa: F401 - libcst and black
+    from flink2spark.transpiler.registry import all_rules
+
+    all_rules()
+
+
+def _engine_error(path: str, what: str) -> ConversionResult:
+    marker = Marker(1, 1, ENGINE_ERROR, "error", f"internal error in the converter ({what}); please report it")
+    return ConversionResult(path, "", None, status="error", markers=[marker])
+
+
+def _conversion_crashed(job: P.Job, how: str) -> ConversionResult:
+    return _engine_error(job.key[0].display, f"the worker process converting this file ended: {how}")
+
+
+def _deliver(job: P.Job, result: Optional[ConversionResult], mode: str, root: Path, out: Optional[Path]):
+    """Deliver the output of a file read by ``_read_for_conversion``; returns its result (None: skipped)."""
+    file, data, outcome = job.key
+    if job.args is None:  # not converted: unreadable (``outcome``), or an empty file skipped
+        if outcome is None and mode == "out":
+            _deliver_to_out(file, data, root, out)
+        return outcome
     try:
         if result.status == "error":
             pass  # reported by the caller; nothing is written
@@ -467,7 +514,6 @@ def check(
     settings: Settings = None,  # the shared options: see with_settings
 ) -> None:
     from flink2spark.transpiler import baseline as B
-    from flink2spark.transpiler.check import check_bytes
 
     try:
         known = B.load(baseline) if baseline is not None else None
@@ -477,17 +523,15 @@ def check(
     entries: list[tuple[str, list[Marker]]] = []
     all_keys: list = []  # every finding's identity, for --write-baseline
     known_count = 0
-    with _progress(len(inputs), "checking") as advance:
-        for file in inputs:
+    checks = P.in_order(
+        map(_read_for_check, inputs), _run_check, settings.jobs, _check_crashed, preload=_load_checker,
+        worth_a_pool=CHECKS_WORTH_A_POOL,
+    )
+    with _progress(len(inputs), "checking") as advance, contextlib.closing(checks):
+        for job, markers in checks:
             advance()
-            data = b""
-            try:
-                data = file.path.read_bytes()
-                shadowed = F.local_flink_modules([file])  # seen from this file's folder
-                markers = check_bytes(data, file.display, shadowed)
-            except OSError as exc:
-                markers = _io_error(file.display, f"cannot read the file: {exc.strerror or exc}").markers
-            markers = _reported(markers, settings.selection)
+            file, data, unreadable = job.key
+            markers = _reported(unreadable or markers, settings.selection)
             findings = [m for m in markers if m.severity != "error"]
             lines = B.source_lines(data) if findings and (known is not None or write_baseline) else []
             if write_baseline is not None:
@@ -533,6 +577,36 @@ def check(
     raise typer.Exit(EXIT_FINDINGS if findings and write_baseline is None else EXIT_OK)
 
 
+def _read_for_check(file: F.InputFile) -> P.Job:
+    """Read one file for ``check``: ``job.key`` is (file, its bytes, the error markers if unreadable)."""
+    from flink2spark.transpiler.source import may_be_flink
+
+    try:
+        data = file.path.read_bytes()
+    except OSError as exc:
+        return P.Job((file, b"", _io_error(file.display, f"cannot read the file: {exc.strerror or exc}").markers), None)
+    shadowed = F.local_flink_modules([file])  # seen from this file's folder
+    return P.Job((file, data, None), (data, file.display, shadowed), may_be_flink(data), len(data))
+
+
+def _run_check(data: bytes, path: str, shadowed: frozenset) -> list[Marker]:
+    """``check_bytes`` on one file (in a worker process with --jobs); a crash is an error marker."""
+    from flink2spark.transpiler.check import check_bytes
+
+    try:
+        return check_bytes(data, path, shadowed)
+    except Exception as exc:  # a bug must not stop the other files
+        return _engine_error(path, f"{type(exc).__name__}: {exc}").markers
+
+
+def _load_checker() -> None:
+    from flink2spark.transpiler import check, engine  # noqa: F401 - check_source runs in engine.run_deep
+
+
+def _check_crashed(job: P.Job, how: str) -> list[Marker]:
+    return _engine_error(job.key[0].display, f"the worker process checking this file ended: {how}").markers
+
+
 # --------------------------------------------------------------------------- assess
 
 
@@ -567,8 +641,7 @@ def assess(
     results: list[ConversionResult] = []
     with _progress(len(inputs), "assessing") as advance:
         for file in inputs:
-            shadowed = F.local_flink_modules([file])  # the project's own flink/pyflink modules, seen from this file
-            result = _convert_file(file, "assess", root, None, False, shadowed)  # "assess": delivered nowhere
+            result = _convert_file(file, "assess", root, None, False)  # "assess": delivered nowhere
             if result is not None:
                 results.append(result)
             advance()
@@ -724,9 +797,20 @@ def _progress(total: int, label: str) -> Iterator[Callable[[], None]]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    # Drawn from this thread, not by a refresh thread: --jobs forks worker processes during the
+    # run, and a fork must not copy a thread that may hold a lock (transpiler/parallel.py).
+    with Progress(*columns, console=Console(stderr=True), transient=True, auto_refresh=False) as progress:
         task = progress.add_task(label, total=total)
-        yield lambda: progress.advance(task)
+        drawn = time.monotonic()
+
+        def advance() -> None:
+            nonlocal drawn
+            progress.advance(task)
+            if time.monotonic() - drawn >= PROGRESS_REFRESH_SECONDS:
+                progress.refresh()
+                drawn = time.monotonic()
+
+        yield advance
 
 
 def main() -> None:  # pragma: no cover - `python -m flink2spark.cli`

@@ -2,6 +2,7 @@
 """Conversion speed: lines per second of ``convert_source`` against a bare libcst round trip.
 
     python benchmarks/bench_convert.py [--repeat N] [--corpus pyspark] [FILES_OR_DIRS...]
+    python benchmarks/bench_convert.py --cli [--jobs 1,2] [--copies N] [--repeat N] [FILES_OR_DIRS...]
 
 By default the inputs are ``fixtures/**/input.py`` and ``examples/*.py``. Both measurements
 run in the same process on the same files: ``libcst.parse_module(text).code`` is the floor
@@ -11,12 +12,21 @@ of ``--repeat`` runs, so a busy machine disturbs it less.
 
 ``--corpus pyspark`` adds the full no-op run over the installed pyspark package (about 500
 files) that ``tests/test_noop_corpus.py`` also does: every file must come back unchanged.
+
+``--cli`` times the whole command instead, ``flink2spark convert TREE --out OUT --quiet
+--jobs N`` for each N of ``--jobs`` (default 1,2), on a tree holding ``--copies`` copies of
+the inputs; the runs of each N alternate, each figure is the best of ``--repeat``, and the
+outputs of every N must be the same bytes. It prints the speed-up over the first N.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable
@@ -79,16 +89,66 @@ def noop_corpus() -> None:
         sys.exit(1)
 
 
+def command() -> list[str]:
+    script = Path(sys.executable).parent / "flink2spark"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "flink2spark.cli"]
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def bench_cli(paths: list[Path], copies: int, jobs: list[int], repeat: int) -> None:
+    """Wall-clock time of the whole convert command, per --jobs value."""
+    with tempfile.TemporaryDirectory(prefix="f2s-bench-") as folder:
+        tree = Path(folder) / "jobs"
+        for copy in range(copies):
+            for number, path in enumerate(paths):  # one folder per input: every name is kept
+                target = tree / f"copy{copy}" / f"{number:03}_{path.parent.name}" / path.name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, target)
+        files = copies * len(paths)
+        lines = copies * sum(p.read_bytes().count(b"\n") for p in paths)
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+        print(f"flink2spark convert TREE --out OUT: {files} files, {lines} lines; {os.cpu_count()} CPUs, "
+              f"load average {load}; best of {repeat} runs, alternating\n")
+        times: dict[int, list[float]] = {n: [] for n in jobs}
+        outputs: dict[int, dict[str, bytes]] = {}
+        for _ in range(repeat):
+            for n in jobs:
+                out = Path(folder) / f"out{n}"
+                shutil.rmtree(out, ignore_errors=True)
+                start = time.perf_counter()
+                subprocess.run([*command(), "convert", str(tree), "--out", str(out), "--quiet", "--jobs", str(n)],
+                               check=True, stdout=subprocess.DEVNULL)
+                times[n].append(time.perf_counter() - start)
+                outputs.setdefault(n, tree_bytes(out))
+        if any(outputs[n] != outputs[jobs[0]] for n in jobs):
+            sys.exit("the outputs differ between --jobs values")
+        first = min(times[jobs[0]])
+        print(f"{'--jobs':>8}{'best s':>10}{'files/s':>10}{'speed-up':>10}   all runs (s)")
+        for n in jobs:
+            best = min(times[n])
+            runs = " ".join(f"{t:.1f}" for t in times[n])
+            print(f"{n:>8}{best:>10.2f}{files / best:>10.1f}{first / best:>9.2f}x   {runs}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", help="files or directories (default: fixtures and examples)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is kept")
     parser.add_argument("--corpus", choices=["pyspark"], help="also run the full no-op corpus")
+    parser.add_argument("--cli", action="store_true", help="time the whole convert command per --jobs value")
+    parser.add_argument("--jobs", default="1,2", help="with --cli: the --jobs values, comma-separated")
+    parser.add_argument("--copies", type=int, default=1, help="with --cli: copies of the inputs in the tree")
     args = parser.parse_args()
 
     paths = expand(args.paths) if args.paths else default_inputs()
     if not paths:
         sys.exit("no input files")
+    if args.cli:
+        bench_cli(paths, args.copies, [int(n) for n in args.jobs.split(",")], args.repeat)
+        return
     texts = [(str(p), p.read_text("utf-8")) for p in paths]
     lines = sum(text.count("\n") for _, text in texts)
     size = sum(len(text.encode("utf-8")) for _, text in texts)

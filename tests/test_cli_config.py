@@ -332,9 +332,11 @@ def test_readme_documents_every_key_and_format():
         "respect-gitignore",
         "spark-master",
         "spark-app-name",
+        "jobs",
     ]
     assert set(C.KEYS) == {
         "exclude", "select", "ignore", "output-format", "force-exclude", "respect-gitignore", "spark-master", "spark-app-name",
+        "jobs",
     }
     for fmt in C.OUTPUT_FORMATS:
         assert f"* **`{fmt}`**" in readme

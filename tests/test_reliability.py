@@ -359,7 +359,9 @@ def test_in_place_killed_at_random_moments_leaves_each_file_whole(tmp_path, caps
     work = tmp_path / "work"
 
     def start():
-        return subprocess.Popen([str(COMMAND), "convert", str(work), "--in-place", "--quiet"],
+        # --jobs 1: the writes spread over the run, so that the kills land between them (with
+        # workers they come in the last quarter; kills then: tests/test_cli_jobs.py)
+        return subprocess.Popen([str(COMMAND), "convert", str(work), "--in-place", "--quiet", "--jobs", "1"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     # A run over a tree with nothing to convert: Python's and the tool's start, when no kill

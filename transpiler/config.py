@@ -13,6 +13,7 @@ The configuration file is found like ruff finds its own: the nearest ``pyproject
     respect-gitignore = true                       # skip git-ignored files while walking folders
     spark-master = "local[4]"                      # .master(...) on the SparkSession the jobs create
     spark-app-name = "orders-etl"                  # .appName(...) on it
+    jobs = 2                                       # files worked on at a time (default: the CPUs)
 
 A command-line option replaces the value of the same key. A bad value is a ``ConfigError``
 naming the file (the command line exits with status 2).
@@ -43,7 +44,7 @@ TABLE = "tool.flink2spark"
 _LIST_KEYS = ("exclude", "select", "ignore")
 _BOOL_KEYS = ("force-exclude", "respect-gitignore")
 _SESSION_KEYS = ("spark-master", "spark-app-name")
-KEYS = _LIST_KEYS + _BOOL_KEYS + ("output-format",) + _SESSION_KEYS
+KEYS = _LIST_KEYS + _BOOL_KEYS + ("output-format",) + _SESSION_KEYS + ("jobs",)
 _CODE_PREFIX = re.compile(r"F2S\d{0,3}")
 
 
@@ -62,6 +63,7 @@ class Config:
     respect_gitignore: bool = True
     spark_master: Optional[str] = None
     spark_app_name: Optional[str] = None
+    jobs: Optional[int] = None  # None: as many as CPUs
 
     @property
     def root(self) -> Path:
@@ -140,6 +142,10 @@ def load_config(path: Optional[Path]) -> Config:
             if problem:
                 raise ConfigError(f"{where}: {problem}")
             setattr(config, key.replace("-", "_"), value)
+        elif key == "jobs":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{where}: must be a whole number, 1 or more, not {value!r}")
+            config.jobs = value
         else:  # output-format
             if value not in OUTPUT_FORMATS:
                 raise ConfigError(f"{where}: must be one of {', '.join(OUTPUT_FORMATS)}, not {value!r}")
