@@ -219,3 +219,36 @@ def test_function_classes_imported_from_sibling_modules(tmp_path):
     assert ".flatMap(helpers.Split().flat_map)" in result.output
     helper = convert_source((tmp_path / "helpers.py").read_text(), str(tmp_path / "helpers.py"))
     assert "def flat_map(self, value):" in helper.output and "yield word" in helper.output
+
+
+def test_function_classes_re_exported_by_a_package(tmp_path):
+    """A ``utils`` package whose ``__init__.py`` re-exports its modules' classes (by name and by
+    star import): the job's ``from utils import ...`` is followed to the module defining them."""
+    package = tmp_path / "utils"
+    package.mkdir()
+    (package / "__init__.py").write_text("from .functions import Tokenizer as Splitter\nfrom .more import *\n")
+    (package / "functions.py").write_text(
+        "from flink.functions.FlatMapFunction import FlatMapFunction\n\n\n"
+        "class Tokenizer(FlatMapFunction):\n"
+        "    def flat_map(self, value, collector):\n"
+        "        for word in value.split():\n"
+        "            collector.collect(word)\n"
+    )
+    (package / "more.py").write_text(
+        "from flink.functions.MapFunction import MapFunction\n\n\n"
+        "class Upper(MapFunction):\n"
+        "    def map(self, value):\n"
+        "        return value.upper()\n"
+    )
+    job = tmp_path / "job.py"
+    job.write_text(
+        "from flink.plan.Environment import get_environment\n"
+        "from utils import Splitter, Upper\n\n"
+        "env = get_environment()\n"
+        "words = env.from_elements('a b').flat_map(Splitter()).map(Upper())\n"
+    )
+    result = convert_source(job.read_text(), str(job))
+    assert result.status == "converted", [m.format("job.py") for m in result.markers]
+    assert ".flatMap(Splitter().flat_map).map(Upper().map)" in result.output
+    unknown = convert_source(job.read_text().replace("Upper())", "Lower())").replace(", Upper", ", Lower"), str(job))
+    assert "F2S101" in [m.code for m in unknown.markers]  # a name the package does not have

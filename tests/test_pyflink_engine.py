@@ -56,9 +56,34 @@ def test_keyed_print_drops_its_identifier_as_pyflink_does():
 
 
 def test_print_of_a_stream_whose_type_cannot_be_followed_has_a_note():
-    result = convert("\n\ndef show(ds):\n    ds.print()\n\n\nshow(env.from_collection([(1,)], Types.TUPLE([Types.INT()])))\n")
+    # the helper's calls pass streams of two element types: print() cannot use either
+    result = convert(
+        "\n\ndef show(ds):\n    ds.print()\n\n\nshow(env.from_collection([(1,)], Types.TUPLE([Types.INT()])))\n"
+        "show(env.from_collection(['a'], Types.STRING()))\n"
+    )
     assert codes(result, "note") == ["F2S205", "F2S207"] and result.status == "converted"
     assert "    f2s.print(ds)\n" in result.output
+
+
+HELPER = "\n\ndef show(ds, label):\n    ds.print()\n\n\npairs = env.from_collection([('a', 1)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+
+
+def test_a_helper_prints_with_the_element_type_its_calls_agree_on():
+    """Issue 13: a keyed stream handed to a helper prints its elements, typed as at the call."""
+    result = convert(HELPER + "show(pairs.key_by(lambda p: p[0]), 'keyed')\n")
+    assert "    f2s.print(ds.values(), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]))\n" in result.output
+    assert codes(result, "note") == ["F2S205"] and result.status == "converted"
+    both = convert(HELPER + "show(pairs.key_by(lambda p: p[0]), 'by name')\nshow(pairs.key_by(lambda p: p[1]), 'by count')\n")
+    assert "    f2s.print(ds.values(), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]))\n" in both.output
+
+
+def test_a_helper_called_with_a_keyed_and_a_plain_stream_is_left_with_a_todo():
+    """A keyed stream is a pair RDD, a plain one an RDD of elements: no one conversion of the
+    helper fits both calls (before: printed as a DataStream, (key, value) pairs for the keyed call)."""
+    result = convert(HELPER + "show(pairs.key_by(lambda p: p[0]), 'keyed')\nshow(pairs, 'plain')\n")
+    assert codes(result) == ["F2S209"] and result.status == "partial"
+    line = result.output.splitlines().index("    ds.print()")
+    assert "DataStream and a KeyedStream" in result.output.splitlines()[line - 1]
 
 
 def test_type_expression_is_not_copied_where_its_names_mean_something_else():
@@ -838,3 +863,21 @@ def test_connectors_without_a_conversion_say_what_to_use_on_spark():
     messages = [m.message for m in result.markers if m.severity == "todo"]
     assert any("Pulsar: Spark has no built-in connector" in m for m in messages), messages
     assert any("elasticsearch-spark connector" in m for m in messages), messages
+
+
+def test_an_object_of_a_class_that_wraps_flink_keeps_its_todo():
+    """Methods with Flink's names on an object of the user's own class are the user's (no
+    marker) only when nothing of that class touches Flink: a class that builds Flink streams
+    may hand one back."""
+    plain = convert(
+        "\n\nclass Table:\n    def key_by(self, f):\n        return self\n\n    def print(self):\n        return None\n\n\n"
+        "Table().key_by(len).print()\n"
+    )
+    assert codes(plain) == [] and "Table().key_by(len).print()" in plain.output
+    wrapper = convert(
+        "\n\nclass Jobs:\n    def source(self):\n        return env.from_collection([1, 2])\n\n\n"
+        "Jobs().source().key_by(lambda x: x).print()\n"
+    )
+    assert "F2S209" in codes(wrapper)
+    line = wrapper.output.splitlines().index("Jobs().source().key_by(lambda x: x).print()")
+    assert wrapper.output.splitlines()[line - 1].startswith("# TODO(flink2spark): F2S209")

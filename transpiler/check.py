@@ -70,7 +70,7 @@ def _check_source(text: str, path: str) -> list[Marker]:
     flink_imports = [
         (name, node, gen) for name, node in S.imported_modules(module) if (gen := S.module_generation(name)) is not None
     ]
-    if flink_imports and G.only_a_feature_flag(G.find(module), I.used_names(module)):
+    if flink_imports and G.only_a_feature_flag(G.find(module), lambda: I.used_names(module)):
         flink_imports = []  # try: import pyflink / except ImportError: a feature flag, as convert leaves it
     has_todo = _TODO_HINT in text
     if not flink_imports and not has_todo:

@@ -10,13 +10,13 @@ from typing import Optional, Sequence, Union
 import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import parse_template_expression
-from libcst.metadata import ParentNodeProvider, PositionProvider, QualifiedNameProvider, QualifiedNameSource, ScopeProvider
+from libcst.metadata import PositionProvider, QualifiedNameSource, ScopeProvider
 
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import guards as G
+from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.infer import Resolver, _returns
 from flink2spark.transpiler.source import module_generation
@@ -113,7 +113,7 @@ class Context:
         return self.conv.shim(name)
 
     def import_name(self, module: str, name: str) -> cst.Name:
-        AddImportsVisitor.add_needed_import(self.conv.codemod, module, name)
+        I.need(self.conv.codemod, module, name)
         return cst.Name(name)
 
     def expr(self, template: str, **parts: Union[cst.CSTNode, str]) -> cst.BaseExpression:
@@ -247,7 +247,7 @@ def _accepts(method: Optional[cst.FunctionDef], count: int) -> bool:
 
 
 class Converter(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (ScopeProvider, QualifiedNameProvider, ParentNodeProvider, PositionProvider)
+    METADATA_DEPENDENCIES = (ScopeProvider, PositionProvider)
 
     def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
         super().__init__()
@@ -281,7 +281,7 @@ class Converter(cst.CSTTransformer):
         self.resolver = Resolver(node, self.get_metadata, self.model)
         # comments above the first statement belong to the module header in libcst
         self._header_comments = {ln.comment.value for ln in node.header if ln.comment is not None}
-        for cls in m.findall(node, m.ClassDef()):
+        for cls in self.resolver.class_defs:
             info = F.analyze_class(cls, self.resolver, self.classes)  # type: ignore[arg-type]
             if info is None:
                 continue
@@ -576,7 +576,7 @@ class Converter(cst.CSTTransformer):
         if isinstance(parent, cst.Call) and parent.func is original:
             return updated  # a method call: leave_Call decides
         t = self.resolver.type_of(original.value)
-        if t is not None:
+        if t is not None and original.attr.value not in getattr(self.model, "CONVERTED_ATTRIBUTES", {}).get(t, ()):
             self.mark(original, "todo", self.codes["unsupported"], f"attribute .{original.attr.value} of a Flink {t} has no Spark counterpart")
         return updated
 
@@ -618,7 +618,7 @@ class Converter(cst.CSTTransformer):
     def _imported_from_elsewhere(self, node: cst.BaseExpression) -> bool:
         """True when ``node`` names an import of a module that is not Flink's (the shim, pandas...)."""
         try:
-            names = self.resolver.meta(QualifiedNameProvider, node)
+            names = self.resolver.qualified_name_set(node)
         except KeyError:
             return False
         imported = [q.name for q in names if q.source is QualifiedNameSource.IMPORT]
@@ -654,9 +654,21 @@ class Converter(cst.CSTTransformer):
                 if mod.method == "with_broadcast_set" and len(mod.updated.args) == 2:
                     site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
             return self._apply(rule, site, original, updated)
+        mixed = self.resolver.mixed_types(func.value) if isinstance(func, cst.Attribute) and recv_t is None else []
+        if mixed:
+            self.mark(
+                original,
+                "todo",
+                self.codes["unknown_receiver"],
+                f".{func.attr.value}() on '{func.value.value}', which is bound to a {' and a '.join(mixed)}: one conversion"  # type: ignore[attr-defined]
+                " cannot fit both (a helper called with both, say): give each its own variable or helper",
+            )
+            return updated
         if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
             if self._imported_from_elsewhere(func.value):
                 return updated  # e.g. f2s.read_csv(...) of an already converted file, pandas' pd.read_csv
+            if self.resolver.plain_object(func.value):
+                return updated  # Table().key_by(len): an object of the user's own class
             bridge = self.table_bridge(func.value)
             if bridge is not None and "table_stream" in self.codes:
                 self._mark_table_stream(original, f".{func.attr.value}()", bridge)
@@ -785,7 +797,8 @@ class Converter(cst.CSTTransformer):
 
     # -- statements ------------------------------------------------------------------------
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
-        updated = _keep_comments(original, updated)
+        if id(original) in self.resolver.commented_lines:
+            updated = _keep_comments(original, updated)
         if not any(id(s) in self._remove_exprs for s in original.body):
             return updated
         body = [u for o, u in zip(original.body, updated.body) if id(o) not in self._remove_exprs]

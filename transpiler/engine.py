@@ -9,7 +9,6 @@ import threading
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from flink2spark.transpiler import elide as E
@@ -128,7 +127,7 @@ def _convert_module(source: str, path: str, disabled: frozenset, generation: str
     if mocks:  # a test of Flink code: it stays as it is
         message = "this module replaces Flink modules in sys.modules (a test of Flink code): port the test by hand"
         return _left_as_is(source, path, generation, [(line, M.MOCKED_FLINK, message) for line in mocks])
-    if G.only_a_feature_flag(G.find(module), I.used_names(module)):
+    if G.only_a_feature_flag(G.find(module), lambda: I.used_names(module)):
         return ConversionResult(path, source, source, generation=None, status="unchanged")
     if generation not in CONVERTED_GENERATIONS:
         return _mark_only(module, source, path, generation)
@@ -152,8 +151,10 @@ def _left_as_is(source: str, path: str, generation: str, found: list[tuple[int, 
     return ConversionResult(path, source, "".join(out), generation=generation, status="partial", markers=markers)
 
 
-def _positions(module: cst.Module, nodes) -> dict[int, tuple[int, int]]:
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+def _positions(module: cst.Module, nodes, wrapper: MetadataWrapper | None = None) -> dict[int, tuple[int, int]]:
+    """(line, column) of each of ``nodes`` in ``module`` (``wrapper``: the module's, whose
+    positions the conversion resolved already)."""
+    wrapper = wrapper or MetadataWrapper(module, unsafe_skip_copy=True)
     pos = wrapper.resolve(PositionProvider)
     found = {id(n): (pos[n].start.line, pos[n].start.column + 1) for n in nodes if n in pos}
     missing = [n for n in nodes if id(n) not in found]
@@ -189,15 +190,16 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     conv = Converter(generation, context, disabled, path)
     converted = wrapper.visit(conv)
-    if I.uses_name(converted, SHIM_ALIAS):
-        AddImportsVisitor.add_needed_import(context, SHIM_MODULE, conv.shim_name, SHIM_ALIAS)
-    converted = I.finish_imports(converted, context)
+    used = I.used_names(converted)  # adding and dropping imports changes none of them
+    if SHIM_ALIAS in used:
+        I.need(context, SHIM_MODULE, conv.shim_name, SHIM_ALIAS)
+    converted = I.finish_imports(converted, context, used)
     converted, leftovers = I.mark_leftover_imports(
         converted, conv.codes["flink_name"], exports=getattr(conv.model, "EXPORTS", None), table_code=conv.codes.get("table_stream"),
-        table_params=conv.table_params,
+        table_params=conv.table_params, used=used,
     )
     markers = list(conv.markers)
-    where = _positions(module, [n for n, _, _ in leftovers])
+    where = _positions(module, [n for n, _, _ in leftovers], wrapper)
     for node, code, msg in leftovers:
         markers.append(Marker(*where.get(id(node), (1, 1)), code, "todo", msg))
     try:

@@ -13,7 +13,7 @@ import os
 from typing import Optional, Union
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, QualifiedNameProvider, ScopeProvider
+from libcst.metadata import MetadataWrapper, ScopeProvider
 
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler.infer import Resolver, dotted
@@ -22,7 +22,7 @@ MAX_PARENT_LEVELS = 3
 
 
 class _Analyzer(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (ScopeProvider, QualifiedNameProvider, ParentNodeProvider)
+    METADATA_DEPENDENCIES = (ScopeProvider,)
 
     def __init__(self, model):
         super().__init__()
@@ -30,6 +30,10 @@ class _Analyzer(cst.CSTVisitor):
         self.classes: dict[str, F.ClassInfo] = {}
         self.defs: dict[str, cst.FunctionDef] = {}
         self.plain_classes: dict[str, cst.ClassDef] = {}  # classes that are no Flink function
+        # names the module imports (a package's __init__.py re-exporting its modules' classes):
+        # local name -> (module, its name there, relative level); star imports: (module, level)
+        self.imports: dict[str, tuple[str, str, int]] = {}
+        self.star_imports: list[tuple[str, int]] = []
 
     def visit_Module(self, node: cst.Module) -> bool:
         resolver = Resolver(node, self.get_metadata, self.model)
@@ -45,6 +49,17 @@ class _Analyzer(cst.CSTVisitor):
                 _BASES[id(stmt)] = [resolver.qualified_name(b.value) for b in stmt.bases]
             elif isinstance(stmt, cst.FunctionDef):
                 self.defs[stmt.name.value] = stmt
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.ImportFrom):
+                        module = dotted(small.module) if small.module else ""
+                        if isinstance(small.names, cst.ImportStar):
+                            self.star_imports.append((module or "", len(small.relative)))
+                            continue
+                        for alias in small.names:
+                            name = dotted(alias.name) or ""
+                            local = alias.asname.name.value if alias.asname else name  # type: ignore[union-attr]
+                            self.imports[local] = (module or "", name, len(small.relative))
         return False
 
 
@@ -117,10 +132,33 @@ def lookup(
     path = _find_module(os.path.dirname(os.path.abspath(file_path)), module or "", len(node.relative))
     if path is None or os.path.abspath(path) == os.path.abspath(file_path):
         return None
-    analyzer = _load(path, os.path.getmtime(path), resolver.model)
+    return _member(path, imported, resolver.model)
+
+
+MAX_REEXPORTS = 5  # a name followed through this many modules that import it from another
+
+
+def _member(path: str, name: str, model, depth: int = 0):
+    """What module ``path`` defines as ``name``: a class or def of its own, or what it imports
+    under that name from another module of the tree (``utils/__init__.py`` doing
+    ``from .functions import Tokenizer``, or ``from .functions import *``), followed there."""
+    analyzer = _load(path, os.path.getmtime(path), model)
     if analyzer is None:
         return None
-    return analyzer.classes.get(imported) or analyzer.defs.get(imported) or analyzer.plain_classes.get(imported)
+    found = analyzer.classes.get(name) or analyzer.defs.get(name) or analyzer.plain_classes.get(name)
+    if found is not None or depth >= MAX_REEXPORTS:
+        return found
+    here = os.path.dirname(os.path.abspath(path))
+    origin = analyzer.imports.get(name)
+    candidates = [(origin[0], origin[2], origin[1])] if origin is not None else []
+    candidates += [(module, level, name) for module, level in analyzer.star_imports]
+    for module, level, original in candidates:
+        target = _find_module(here, module, level)
+        if target is not None and os.path.abspath(target) != os.path.abspath(path):
+            found = _member(target, original, model, depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _lookup_attribute(resolver: Resolver, module_name: cst.Name, attr: str, file_path: str):
@@ -139,7 +177,4 @@ def _lookup_attribute(resolver: Resolver, module_name: cst.Name, attr: str, file
     path = _find_module(os.path.dirname(os.path.abspath(file_path)), module, 0)
     if path is None or os.path.abspath(path) == os.path.abspath(file_path):
         return None
-    analyzer = _load(path, os.path.getmtime(path), resolver.model)
-    if analyzer is None:
-        return None
-    return analyzer.classes.get(attr) or analyzer.defs.get(attr) or analyzer.plain_classes.get(attr)
+    return _member(path, attr, resolver.model)

@@ -71,6 +71,15 @@ def _block(
         if header is not None:
             compound.setdefault(header, []).append(s)
     parts: list[str] = []
+    run: list[cst.CSTNode] = []  # rewritten statements in a row: black formats them at once
+    standin = ""  # what stands for the statement before the run
+
+    def flush() -> None:
+        if run:
+            code = "".join(_render(converted, s, indents) for s in run)
+            parts.append(_black(code, indents, standin, converted.default_newline))
+            run.clear()
+
     prev: Optional[cst.CSTNode] = None
     for stmt in after:
         leading = list(getattr(stmt, "leading_lines", ()))
@@ -79,14 +88,19 @@ def _block(
         header = _header(converted, stmt)
         twins = compound.get(header) if header is not None else None
         if kept[key] > 0:
+            flush()
             kept[key] -= 1
             parts.append(_render(converted, leading, indents) + _render(converted, bare, indents))
         elif twins:
+            flush()
             lead = _render(converted, leading, indents)
             parts.append(lead + _compound(original, twins.pop(0), converted, stmt, indents))
         else:
-            parts.append(_black(_render(converted, stmt, indents), indents, _standin(prev, len(parts) == 1 and not indents), converted.default_newline))
+            if not run:
+                standin = _standin(prev, len(parts) == 1 and not indents)
+            run.append(stmt)
         prev = stmt
+    flush()
     return parts
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 import libcst as cst
 
@@ -103,6 +104,12 @@ def find(module: cst.Module) -> Guards:
             else:
                 found.unguarded.append(node)
 
+        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+            for small in node.body:  # imports are statements: no need to walk expressions
+                if isinstance(small, (cst.Import, cst.ImportFrom)):
+                    self._import(small)
+            return False
+
         def visit_Import(self, node: cst.Import) -> None:
             self._import(node)
 
@@ -113,12 +120,13 @@ def find(module: cst.Module) -> Guards:
     return found
 
 
-def only_a_feature_flag(guards: Guards, used: set[str]) -> bool:
-    """Every Flink import is guarded or type-only, and no name they bind is used elsewhere."""
+def only_a_feature_flag(guards: Guards, used: Callable[[], set[str]]) -> bool:
+    """Every Flink import is guarded or type-only, and no name they bind is used elsewhere
+    (``used()``: the names the module uses, asked for only then)."""
     if guards.unguarded or not (guards.guarded or guards.type_checking):
         return False
     bound = set().union(*(bound_names(n) for n in guards.guarded + guards.type_checking))
-    return not bound & used
+    return not bound & used()
 
 
 def mock_lines(source: str) -> list[int]:

@@ -7,7 +7,6 @@ from collections.abc import Collection
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
@@ -20,14 +19,128 @@ def _flink_module(name: str | None) -> bool:
     return bool(name) and module_generation(name) is not None  # type: ignore[arg-type]
 
 
-def finish_imports(module: cst.Module, context: CodemodContext) -> cst.Module:
+def finish_imports(module: cst.Module, context: CodemodContext, used: set[str] | None = None) -> cst.Module:
     """Add the imports the rules asked for, then drop Flink imports whose names are unused.
 
     Removal is by name, not scope: a Flink import whose local name is still spelled anywhere in
-    the file is kept (and then marked), which errs on the side of keeping code.
+    the file is kept (and then marked), which errs on the side of keeping code. ``used``: the
+    module's ``used_names`` when the caller has them (adding imports changes none).
     """
-    module = AddImportsVisitor(context).transform_module(module)
-    return _drop_unused_flink_imports(module)
+    module = _add_imports(module, context)
+    return _drop_unused_flink_imports(module, used)
+
+
+_WANTED = "flink2spark.imports"  # CodemodContext.scratch key: the imports the rules asked for
+
+
+def need(context: CodemodContext, module: str, obj: str | None = None, alias: str | None = None) -> None:
+    """Ask for ``from module import obj [as alias]`` (``import module [as alias]`` without
+    ``obj``) in the converted module; asked twice, it is added once."""
+    context.scratch.setdefault(_WANTED, {})[(module, obj, alias)] = None
+
+
+def _single_import(stmt: cst.CSTNode) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], (cst.Import, cst.ImportFrom))
+
+
+def _skip_first(body: list) -> bool:
+    """A docstring or a ``__strict__`` flag comes before any import."""
+    if not body or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+        return False
+    first = body[0].body[0]
+    if isinstance(first, cst.Expr):
+        return isinstance(first.value, cst.SimpleString)
+    return (
+        isinstance(first, cst.Assign) and len(first.targets) == 1
+        and isinstance(first.targets[0].target, cst.Name) and first.targets[0].target.value == "__strict__"
+    )
+
+
+def _add_imports(module: cst.Module, context: CodemodContext) -> cst.Module:
+    """Add the imports ``need`` asked for, where libcst's ``AddImportsVisitor`` puts them.
+
+    Only the import block at the top of the module (after a docstring) counts as importing a
+    name: a name it already imports is not added again, a name from a module it already imports
+    from joins that statement, and the other imports follow the block (``import`` statements
+    sorted, then ``from`` imports by module), with an empty line before the next statement.
+    (``AddImportsVisitor`` does this too, but walks and copies the whole tree to do it, which
+    cost more than converting the module.)
+    """
+    wanted = list(context.scratch.get(_WANTED, ()))
+    if not wanted:
+        return module
+    body = list(module.body)
+    start = 1 if _skip_first(body) else 0
+    end = start
+    while end < len(body) and _single_import(body[end]):
+        end += 1
+    plain: set[str] = set()  # what the block imports
+    module_alias: dict[str, str] = {}
+    objects: dict[str, set[str]] = {}
+    for stmt in body[start:end]:
+        imp = stmt.body[0]
+        if isinstance(imp, cst.Import):
+            for a in imp.names:
+                if a.asname is None:
+                    plain.add(a.evaluated_name)
+                else:
+                    module_alias[a.evaluated_name] = a.evaluated_alias or ""
+        elif not imp.relative and imp.module is not None:
+            mod = dotted(imp.module) or ""
+            if isinstance(imp.names, cst.ImportStar):
+                objects[mod] = {"*"}
+            elif "*" not in objects.get(mod, ()):
+                objects.setdefault(mod, set()).update(
+                    a.evaluated_name if a.asname is None else f"{a.evaluated_name} as {a.evaluated_alias}" for a in imp.names
+                )
+    new_plain = sorted({mod for mod, obj, alias in wanted if obj is None and alias is None} - plain)
+    new_alias = {mod: alias for mod, obj, alias in wanted if obj is None and alias is not None and module_alias.get(mod) != alias}
+    new_from: dict[str, list[tuple[str, str | None]]] = {}
+    for mod, obj, alias in sorted((w for w in wanted if w[1] is not None), key=lambda w: (w[0], w[1], w[2] or "")):
+        have = objects.get(mod, set())
+        if ("*" in have and alias is None) or (obj if alias is None else f"{obj} as {alias}") in have:
+            continue
+        new_from.setdefault(mod, []).append((obj, alias))
+
+    def names(pairs):
+        return [cst.ImportAlias(cst.Name(o), asname=cst.AsName(cst.Name(a)) if a else None) for o, a in pairs]
+
+    for i in range(start, end):  # join the first statement importing from the same module
+        imp = body[i].body[0]
+        if isinstance(imp, cst.ImportFrom) and not imp.relative and imp.module is not None and not isinstance(imp.names, cst.ImportStar):
+            pairs = new_from.pop(dotted(imp.module) or "", None)
+            if pairs:
+                plain_first = [p for p in pairs if p[1] is None] + [p for p in pairs if p[1] is not None]
+                body[i] = body[i].with_changes(body=[imp.with_changes(names=[*names(plain_first), *imp.names])])
+    if not (new_plain or new_alias or new_from):
+        return module.with_changes(body=body)
+
+    def statement(text: str) -> cst.BaseStatement:
+        return cst.parse_statement(text, config=module.config_for_parsing)
+
+    def from_import(mod: str, pairs) -> cst.BaseStatement:
+        return statement(f"from {mod} import " + ", ".join(o if a is None else f"{o} as {a}" for o, a in pairs))
+
+    rest = body[end:]
+    if rest:
+        first = rest[0]
+        if not first.leading_lines:
+            rest[0] = first.with_changes(leading_lines=(cst.EmptyLine(),))
+        elif first.leading_lines[0].comment is not None:
+            rest[0] = first.with_changes(leading_lines=(cst.EmptyLine(), *first.leading_lines))
+    ordered = [m_ for m_ in new_from if any(a is not None for _, a in new_from[m_])]
+    ordered += [m_ for m_ in new_from if m_ not in ordered]
+    return module.with_changes(
+        body=[
+            *body[:start],
+            *[from_import(mod, new_from[mod]) for mod in ordered if mod == "__future__"],
+            *body[start:end],
+            *[statement(f"import {mod}") for mod in new_plain],
+            *[statement(f"import {mod} as {alias}") for mod, alias in new_alias.items()],
+            *[from_import(mod, new_from[mod]) for mod in ordered if mod != "__future__"],
+            *rest,
+        ]
+    )
 
 
 def _local_name(alias: cst.ImportAlias, is_from: bool) -> str:
@@ -35,6 +148,14 @@ def _local_name(alias: cst.ImportAlias, is_from: bool) -> str:
         return alias.asname.name.value  # type: ignore[union-attr]
     name = dotted(alias.name) or ""
     return name if is_from else name.split(".")[0]
+
+
+class _StatementsOnly:
+    """Mixin of the import transformers: imports are statements, so the walk does not go into
+    a simple statement's expressions (``leave_SimpleStatementLine`` still sees every line)."""
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        return False
 
 
 class _TypeCheckingDepth:
@@ -58,10 +179,10 @@ def used_names(module: cst.Module) -> set[str]:
     return _used_names(module)
 
 
-def _drop_unused_flink_imports(module: cst.Module) -> cst.Module:
-    used = _used_names(module)
+def _drop_unused_flink_imports(module: cst.Module, used: set[str] | None = None) -> cst.Module:
+    used = _used_names(module) if used is None else used
 
-    class T(_TypeCheckingDepth, cst.CSTTransformer):
+    class T(_StatementsOnly, _TypeCheckingDepth, cst.CSTTransformer):
         def leave_SimpleStatementLine(self, original, updated):
             if self.type_checking:
                 return updated  # type-only imports stay (marked F2S011)
@@ -87,10 +208,6 @@ def _drop_unused_flink_imports(module: cst.Module) -> cst.Module:
             return updated.with_changes(body=body)
 
     return module.visit(T())
-
-
-def uses_name(module: cst.Module, name: str) -> bool:
-    return name in _used_names(module)
 
 
 def _used_names(module: cst.Module, skip_marked: str | None = None, skip_params: Collection[tuple[str, str]] = ()) -> set[str]:
@@ -148,6 +265,7 @@ def mark_leftover_imports(
     exports: dict[str, tuple[str, ...]] | None = None,
     table_code: str | None = None,
     table_params: Collection[tuple[str, str]] = (),
+    used: set[str] | None = None,
 ) -> tuple[cst.Module, list[tuple[cst.CSTNode, str, str]]]:
     """Drop unused Flink star imports; put a TODO beside every Flink import still present.
 
@@ -155,15 +273,22 @@ def mark_leftover_imports(
     ``table_code``: the TODO code of statements left with the Table API part of a program; an
     import whose names only those statements (and the annotations of the ``table_params``,
     parameters that take streams from the Table API) use says so.
+    ``used``: the module's ``used_names`` when the caller has them.
     Returns the module and (statement, code, message) for each TODO added, for the report.
     """
     exports = A.EXPORTS if exports is None else exports
-    used = _used_names(module)
-    outside_table = _used_names(module, skip_marked=table_code, skip_params=table_params) if table_code else used
+    used = _used_names(module) if used is None else used
+    outside: list[set[str]] = []
+
+    def outside_table() -> set[str]:  # walked only when a Flink import is left and the Table API part matters
+        if not outside:
+            outside.append(_used_names(module, skip_marked=table_code, skip_params=table_params))
+        return outside[0]
+
     found: list[tuple[cst.CSTNode, str, str]] = []
     header = {ln.comment.value for ln in module.header if ln.comment is not None}
 
-    class T(_TypeCheckingDepth, cst.CSTTransformer):
+    class T(_StatementsOnly, _TypeCheckingDepth, cst.CSTTransformer):
         def leave_SimpleStatementLine(self, original, updated):
             keep = []
             notes = []
@@ -188,7 +313,7 @@ def mark_leftover_imports(
                             continue
                         if message is None and table_code and (mod or "").startswith("pyflink.table"):
                             why = "is the Table API, not converted yet: convert it with the Table API part"
-                        elif message is None and table_code and bound & used and not bound & outside_table:
+                        elif message is None and table_code and bound & used and not bound & outside_table():
                             why = f"is still used by the Table API part ({table_code}): convert them with it"
                         else:
                             why = "is still used: convert the remaining uses by hand"

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Callable, Iterable, Optional, Union
 
 import libcst as cst
+import libcst.matchers as m
 from libcst.metadata import (
     Assignment,
-    ParentNodeProvider,
     PositionProvider,
-    QualifiedNameProvider,
+    QualifiedName,
     ScopeProvider,
 )
 
@@ -45,13 +45,36 @@ class Resolver:
         self.star_modules: list[str] = []
         self.assign_values: dict[int, cst.BaseExpression] = {}
         self.call_sites: dict[int, list[cst.Call]] = {}
+        self._parents: dict[int, cst.CSTNode] = {}  # id(node) -> its parent, for nodes of the module
+        # an index of the module, from the same walk: rules look calls and classes up here
+        # instead of walking the module for them
+        self._method_calls: dict[str, list[cst.Call]] = {}  # x.method(...) by method name, in the module's order
+        self.class_defs: list[cst.ClassDef] = []  # every class, nested ones too, in the module's order
+        self.commented_lines: set[int] = set()  # ids of the simple statement lines that hold a comment
+        self._flink_classes: dict[int, bool] = {}  # id(ClassDef) -> whether it uses Flink (plain_object)
         self._prepare()
 
     # -- pre-pass -------------------------------------------------------------------------
     def _prepare(self) -> None:
         resolver = self
 
+        parents = self._parents
+        stack: list[cst.CSTNode] = []
+        lines: list[cst.SimpleStatementLine] = []
+
         class Pre(cst.CSTVisitor):
+            # the parent of every node, in this walk (libcst's ParentNodeProvider is a walk of
+            # its own, several times slower)
+            def on_visit(self, node: cst.CSTNode) -> bool:
+                if stack:
+                    parents[id(node)] = stack[-1]
+                stack.append(node)
+                return super().on_visit(node)
+
+            def on_leave(self, original_node: cst.CSTNode) -> None:
+                super().on_leave(original_node)
+                stack.pop()
+
             def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
                 if isinstance(node.names, cst.ImportStar) and node.module is not None:
                     name = dotted(node.module)
@@ -67,7 +90,22 @@ class Resolver:
                 if isinstance(node.target, cst.Name) and node.value is not None:
                     resolver.assign_values[id(node.target)] = node.value
 
+            def visit_ClassDef(self, node: cst.ClassDef) -> None:
+                resolver.class_defs.append(node)
+
+            def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+                lines.append(node)
+
+            def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+                lines.pop()
+
+            def visit_Comment(self, node: cst.Comment) -> None:
+                if lines:
+                    resolver.commented_lines.add(id(lines[-1]))
+
             def visit_Call(self, node: cst.Call) -> None:
+                if isinstance(node.func, cst.Attribute):
+                    resolver._method_calls.setdefault(node.func.attr.value, []).append(node)
                 if isinstance(node.func, cst.Name):
                     for a in resolver.referents(node.func):
                         if isinstance(a.node, cst.FunctionDef):
@@ -75,7 +113,21 @@ class Resolver:
 
         self.module.visit(Pre())
 
+    def calls_of(self, *methods: str) -> list[cst.Call]:
+        """The module's calls ``x.<method>(...)`` of these methods (every method call without
+        any), by method, each in the module's order."""
+        if not methods:
+            methods = tuple(self._method_calls)
+        return [call for method in methods for call in self._method_calls.get(method, ())]
+
     # -- names ----------------------------------------------------------------------------
+    def qualified_name_set(self, node: cst.CSTNode) -> set[QualifiedName]:
+        """libcst's qualified names of ``node`` (what ``QualifiedNameProvider`` gives), asked of
+        its scope for this node only: the provider walks every node of the module for them.
+        KeyError for a node that is not in the module."""
+        scope = self.meta(ScopeProvider, node)
+        return set(scope.get_qualified_names_for(node)) if scope is not None else set()
+
     def referents(self, name: cst.Name) -> list[Assignment]:
         try:
             scope = self.meta(ScopeProvider, name)
@@ -93,14 +145,11 @@ class Resolver:
         return list(out.values())
 
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
-        try:
-            return self.meta(ParentNodeProvider, node)
-        except KeyError:
-            return None
+        return self._parents.get(id(node))
 
     def qualified_names(self, node: cst.CSTNode) -> set[str]:
         try:
-            names = {q.name for q in self.meta(QualifiedNameProvider, node)}
+            names = {q.name for q in self.qualified_name_set(node)}
         except KeyError:
             names = set()
         if self.star_modules:
@@ -127,6 +176,12 @@ class Resolver:
         if len(refs) != 1:
             return None
         return self.assign_values.get(id(refs[0].node))
+
+    def value_at(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+        """What ``name`` holds at this use: the value of its only binding, or of the assignment
+        that reaches the use (``ds = ds.map(...)``; see ``reaching_value``). The walks that
+        follow a stream back to its source follow names with this, and only this."""
+        return self.single_value(name) or self.reaching_value(name)
 
     def reaching_value(self, name: cst.Name) -> Optional[cst.BaseExpression]:
         """The value of a variable assigned several times (``ds = ds.map(...)``) at a use after
@@ -240,6 +295,67 @@ class Resolver:
             found.append(arg)
         return found
 
+    def arguments_of(self, name: cst.Name) -> list[cst.BaseExpression]:
+        """What the module's calls pass for the parameter ``name`` is bound to (only to it); []
+        when that is not so or a call passes nothing recognisable for it."""
+        refs = self.referents(name)
+        if len(refs) != 1 or not isinstance(refs[0].node, cst.Param):
+            return []
+        args = self.param_arguments(refs[0].node) or []
+        return [] if any(a is None for a in args) else args  # type: ignore[return-value]
+
+    def plain_object(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
+        """Whether ``expr`` is made by a class of this module that has nothing of Flink: an
+        instance (``Table()``, a name bound once to one) or what its methods give
+        (``Table().key_by(len)``), where no class of the module that the chain passes uses a
+        Flink name. Such an object's ``map``/``key_by``/``print`` are the user's own."""
+        if depth > 50:
+            return False
+        if isinstance(expr, cst.Name):
+            value = self.single_value(expr)
+            return value is not None and self.plain_object(value, depth + 1)
+        if isinstance(expr, cst.Attribute):
+            return self.plain_object(expr.value, depth + 1)
+        if not isinstance(expr, cst.Call):
+            return False
+        if isinstance(expr.func, cst.Attribute):  # a method of a plain object
+            return self.plain_object(expr.func.value, depth + 1)
+        target = self.local_def(expr.func)
+        return isinstance(target, cst.ClassDef) and not self._mentions_flink(target)
+
+    def _mentions_flink(self, node: cst.CSTNode) -> bool:
+        """Whether a name inside ``node`` (a class, its bases too) resolves to Flink's API or
+        holds a Flink object (``env``), or names a class of this module that does."""
+        key = id(node)
+        if key not in self._flink_classes:
+            self._flink_classes[key] = True  # while it is being decided (recursive classes): assume it does
+            found = False
+            for name in m.findall(node, m.Name()):
+                if any(q.startswith(self.prefixes) for q in self.qualified_names(name)) or self.type_of(name) is not None:
+                    found = True
+                    break
+                target = self.local_def(name)
+                if isinstance(target, cst.ClassDef) and target is not node and self._mentions_flink(target):
+                    found = True
+                    break
+            self._flink_classes[key] = found
+        return self._flink_classes[key]
+
+    def mixed_types(self, expr: cst.BaseExpression) -> list[str]:
+        """The API types a name is bound to when they disagree and no one type covers them (a
+        helper called with a keyed stream and with a plain one); [] otherwise."""
+        if not isinstance(expr, cst.Name) or self.type_of(expr) is not None:
+            return []
+        found: set[Optional[str]] = set()
+        for ref in self.referents(expr):
+            node = ref.node
+            if id(node) in self.assign_values:
+                found.add(self.type_of(self.assign_values[id(node)]))
+            elif isinstance(node, cst.Param):
+                found.update(self.type_of(a) for a in self.param_arguments(node) or () if a is not None)
+        found.discard(None)
+        return sorted(found) if len(found) > 1 else []  # type: ignore[arg-type]
+
     def _param_type(self, param: cst.Param):
         args = self.param_arguments(param)
         if not args:
@@ -255,6 +371,8 @@ class Resolver:
         distinct = set(known)
         if len(distinct) == 1:
             return distinct.pop()
+        if distinct & getattr(self.model, "OWN_FORM", frozenset()):
+            return None  # e.g. a helper called with a keyed stream and with a plain one
         # several types with a common supertype (e.g. two kinds of DataSet): that supertype
         chains = [list(self.model.supertypes(t)) for t in distinct]  # type: ignore[arg-type]
         for candidate in chains[0]:

@@ -76,6 +76,14 @@ SCHEMA_BUILDER = "SerializationSchemaBuilder"
 SAME = "<same>"  # the method returns its receiver
 
 BASES: dict[str, str] = {KEYED: DATASTREAM, CACHED: DATASTREAM}
+# Types converted to another form than their base type's: a KeyedStream is a pair RDD of
+# (key, element), a DataStream an RDD of elements. A name or parameter bound to both has no
+# type (its uses cannot be converted one way), not their base type.
+OWN_FORM = frozenset({KEYED})
+# Attributes the conversion writes on what a Flink object became (an environment becomes a
+# SparkSession): none of them exists on the Flink object, so on one they are converted code,
+# as in a file whose environment kept its TODO while its uses were converted.
+CONVERTED_ATTRIBUTES: dict[str, frozenset] = {ENVIRONMENT: frozenset({"sparkContext", "readStream", "read"})}
 
 # Operator settings: they return the operator and change nothing in its results.
 _SETTINGS = {

@@ -10,7 +10,6 @@ It applies when this program starts Spark; a session that already exists keeps i
 """
 
 import libcst as cst
-import libcst.matchers as m
 
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler.registry import Example, Rule
@@ -50,7 +49,9 @@ def parallelism_of(ctx):
         return None
     target = parent.targets[0].target
     found = []
-    for call in m.findall(ctx.resolver.module, m.Call(func=m.Attribute(value=m.Name(), attr=m.OneOf(*map(m.Name, PARALLELISM_METHODS))))):
+    for call in ctx.resolver.calls_of(*PARALLELISM_METHODS):
+        if not isinstance(call.func.value, cst.Name):  # type: ignore[attr-defined]
+            continue
         refs = ctx.resolver.referents(call.func.value)
         if any(r.node is target for r in refs) and len(call.args) == 1 and call.args[0].keyword is None:
             found.append(call.args[0].value)

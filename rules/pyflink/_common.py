@@ -63,7 +63,7 @@ def followed(resolver, expr: cst.BaseExpression) -> cst.BaseExpression:
     """``expr``, or the value a name has there (once): that of its single assignment, or of
     the assignment that reaches the use last (``ds = ds.key_by(...)``)."""
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr) or resolver.reaching_value(expr)
+        value = resolver.value_at(expr)
         if value is not None:
             return value
     return expr
@@ -114,8 +114,10 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
     if depth > 50:
         return None
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr) or resolver.reaching_value(expr)
-        return None if value is None else element_type(resolver, value, depth + 1)
+        value = resolver.value_at(expr)
+        if value is None:  # a helper's parameter: what every call passes, when they agree
+            return _agreed(resolver, [element_type(resolver, a, depth + 1) for a in resolver.arguments_of(expr)])
+        return element_type(resolver, value, depth + 1)
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
         returned = _returned(resolver, expr.func)  # a stream made by a helper function
         return None if returned is None else element_type(resolver, returned, depth + 1)
@@ -165,6 +167,14 @@ def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceTy
         if method in ("trigger", "allowed_lateness", "side_output_late_data", "evictor"):
             return element_type(resolver, recv, depth + 1)
     return None
+
+
+def _agreed(resolver, types: list[SourceType]) -> SourceType:
+    """The one element type of ``types`` (the same code), or None."""
+    if not types or any(t is None for t in types):
+        return None
+    codes = {t if isinstance(t, str) else "<pickled>" if t is PICKLED else resolver.module.code_for_node(t) for t in types}
+    return types[0] if len(codes) == 1 else None
 
 
 def _returned(resolver, func: cst.Name) -> Optional[cst.BaseExpression]:
@@ -330,7 +340,7 @@ def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return True
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr) or resolver.reaching_value(expr)
+        value = resolver.value_at(expr)
         if value is not None and consumers(resolver, value) > 1:
             return False  # decoded where it is made (decoded_output)
         return True if value is None else undecoded(resolver, value, depth + 1)
@@ -699,7 +709,7 @@ def unused_watermarks(ctx, strategy: Optional[cst.BaseExpression]) -> bool:
         return False
     if strategy.func.attr.value not in _WATERMARK_ONLY or resolver.qualified_name(strategy.func.value) not in P.WATERMARK_STRATEGIES:
         return False
-    for call in m.findall(resolver.module, m.Call(func=m.Attribute())):
+    for call in resolver.calls_of():
         method = call.func.attr.value  # type: ignore[attr-defined]
         if method in _EVENT_TIME_METHODS and P.is_stream(resolver.type_of(call.func.value)):  # type: ignore[attr-defined]
             if method == "process" and not _reads_event_time(resolver, call_arg(call, 0, "func")):
@@ -817,12 +827,12 @@ def runtime_mode(ctx) -> Optional[str]:
         return cached
     resolver = ctx.resolver
     modes = set()
-    for call in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("set_runtime_mode")))):
+    for call in resolver.calls_of("set_runtime_mode"):
         if resolver.type_of(call.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
             continue
         arg = call_arg(call, 0, "execution_mode")
         modes.add(P.RUNTIME_MODES.get(resolver.qualified_name(arg) or "") if arg is not None else None)
-    for call in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("get_execution_environment")))):
+    for call in resolver.calls_of("get_execution_environment"):
         if resolver.qualified_name(call.func) in P.ENTRY_POINTS and call.args:  # type: ignore[attr-defined]
             from flink2spark.rules.pyflink._configuration import configured_mode
 

@@ -21,8 +21,8 @@ def _entry(resolver, node) -> bool:
 
 def settings(ctx, config: Optional[cst.BaseExpression]) -> Optional[list[tuple[str, cst.BaseExpression, cst.CSTNode]]]:
     """``[(key, value, statement call)]`` of ``config = Configuration()`` followed by
-    ``config.set_xxx("key", value)`` statements, when those and one
-    ``get_execution_environment(config)`` are all its uses (keys literal); else None."""
+    ``config.set_xxx("key", value)`` statements, when those and ``get_execution_environment(config)``
+    calls are all its uses (keys literal); else None."""
     resolver = ctx.resolver
     if not isinstance(config, cst.Name):
         return None
@@ -65,7 +65,7 @@ def assigned_settings(ctx, assign) -> Optional[list[tuple[str, cst.BaseExpressio
         if not isinstance(key, cst.SimpleString) or val is None:
             return None
         found.append((key.evaluated_value, val, call))
-    return found if environments == 1 else None
+    return found if environments >= 1 else None
 
 
 def configured_mode(ctx, env_call: cst.Call) -> Optional[str]:

@@ -25,7 +25,6 @@ from typing import Optional
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import ScopeProvider
 
 from flink2spark.rules.pyflink._common import (
@@ -41,6 +40,7 @@ from flink2spark.rules.pyflink._common import (
     runtime_mode,
     visible_at,
 )
+from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 
@@ -628,7 +628,7 @@ def unbounded(resolver, expr, depth: int = 0) -> bool:
     if depth > 50 or expr is None:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.value_at(expr)
         return unbounded(resolver, value, depth + 1) if value is not None else False
     call = kafka_source_call(resolver, expr)
     if call is not None:
@@ -659,7 +659,7 @@ def kafka_timestamps(resolver, expr, depth: int = 0) -> bool:
     if depth > 50 or expr is None:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.value_at(expr)
         return kafka_timestamps(resolver, value, depth + 1) if value is not None else False
     if kafka_source_call(resolver, expr) is not None:
         return True
@@ -897,7 +897,7 @@ def after_state(resolver, expr, depth: int = 0) -> bool:
     if depth > 50 or expr is None:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr) or resolver.reaching_value(expr)
+        value = resolver.value_at(expr)
         return after_state(resolver, value, depth + 1) if value is not None else False
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
@@ -1016,7 +1016,7 @@ def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) ->
     if depth > 50 or expr is None:
         return None
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr)
+        value = resolver.value_at(expr)
         return unbounded_problem(resolver, value, depth + 1, streaming) if value is not None else None
     if kafka_source_call(resolver, expr) is not None or monitored_files_call(resolver, expr) is not None:
         return None
@@ -1092,7 +1092,7 @@ def module_unbounded(resolver) -> bool:
     if cached is None:
         cached = any(
             (kafka_source_call(resolver, c) is not None and not _source_bounded(resolver, c)) or monitored_files_call(resolver, c) is not None
-            for c in m.findall(resolver.module, m.Call(func=m.Attribute(attr=m.Name("from_source") | m.Name("add_source"))))
+            for c in resolver.calls_of("from_source", "add_source")
         )
         resolver._f2s_unbounded = cached
     return cached
@@ -1129,11 +1129,8 @@ def element_type(resolver, call: cst.Call):
 
 
 def _import(ctx, module: str, name: str, alias: Optional[str] = None) -> cst.Name:
-    """Add ``from module import name [as alias]`` once (AddImportsVisitor repeats aliased ones)."""
-    done = ctx.conv.__dict__.setdefault("_f2s_kafka_imports", set())
-    if (module, name, alias) not in done:
-        done.add((module, name, alias))
-        AddImportsVisitor.add_needed_import(ctx.conv.codemod, module, name, alias)
+    """``name`` (or ``alias``), adding ``from module import name [as alias]``."""
+    I.need(ctx.conv.codemod, module, name, alias)
     return cst.Name(alias or name)
 
 
@@ -1532,7 +1529,7 @@ KEYED_TODO = (
 def source_type(ctx, expr) -> Optional[cst.BaseExpression]:
     """The ``f2s.Types`` expression of the records of a Kafka source stream ``expr`` (original)."""
     if isinstance(expr, cst.Name):
-        expr = ctx.resolver.single_value(expr)
+        expr = ctx.resolver.value_at(expr)
     call = kafka_source_call(ctx.resolver, expr)
     if call is None:
         return None

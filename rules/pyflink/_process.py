@@ -193,7 +193,7 @@ def from_union(resolver, stream: cst.BaseExpression) -> bool:
     while steps < 50:
         steps += 1
         if isinstance(expr, cst.Name):
-            value = resolver.reaching_value(expr) or resolver.single_value(expr)
+            value = resolver.value_at(expr)
             if value is None:
                 return False
             expr = value
@@ -250,7 +250,7 @@ def env_parallelism(ctx) -> tuple[bool, Optional[int]]:
     never set, Flink's default, the number of cores, as Spark's local default parallelism);
     known is False when it is set from an expression or to several values."""
     values = set()
-    for call in m.findall(ctx.resolver.module, m.Call(func=m.Attribute(attr=m.Name("set_parallelism")))):
+    for call in ctx.resolver.calls_of("set_parallelism"):
         if ctx.resolver.type_of(call.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
             continue
         arg = call.args[0].value if call.args else None  # type: ignore[attr-defined]
@@ -270,7 +270,7 @@ def unbounded(ctx, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr) or resolver.reaching_value(expr)
+        value = resolver.value_at(expr)
         return False if value is None else unbounded(ctx, value, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor
 
 from flink2spark.rules.pyflink._time import timestamped
 from flink2spark.rules.pyflink._common import CONTAINER_TYPES, PICKLED, as_stream, call_arg, consumed_as, element_type, followed, type_expression, unsupported_reason, unsupported_types, visible_at
+from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 
@@ -43,7 +43,7 @@ SINK_BUILDERS = (P.FILE_SINK_BUILDER, P.STREAMING_FILE_SINK_BUILDER)
 
 def io_module(ctx) -> cst.Name:
     """``f2s_io`` (adds ``from flink2spark.runtime import connectors as f2s_io``)."""
-    AddImportsVisitor.add_needed_import(ctx.conv.codemod, IO_MODULE, IO_NAME, IO_ALIAS)
+    I.need(ctx.conv.codemod, IO_MODULE, IO_NAME, IO_ALIAS)
     return cst.Name(IO_ALIAS)
 
 

@@ -79,7 +79,7 @@ def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.single_value(expr) or resolver.reaching_value(expr)  # also ds = ds.assign_...(...)
+        value = resolver.value_at(expr)  # also ds = ds.assign_...(...)
         return False if value is None else timestamped(resolver, value, depth + 1)
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
@@ -113,7 +113,7 @@ def windowed_by(resolver, windowed: cst.BaseExpression, depth: int = 0) -> Optio
     if depth > 20:
         return None
     if isinstance(windowed, cst.Name):
-        value = resolver.single_value(windowed) or resolver.reaching_value(windowed)
+        value = resolver.value_at(windowed)
         return None if value is None else windowed_by(resolver, value, depth + 1)
     if not (isinstance(windowed, cst.Call) and isinstance(windowed.func, cst.Attribute)):
         return None
