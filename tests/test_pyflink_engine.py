@@ -83,7 +83,36 @@ def test_a_helper_called_with_a_keyed_and_a_plain_stream_is_left_with_a_todo():
     result = convert(HELPER + "show(pairs.key_by(lambda p: p[0]), 'keyed')\nshow(pairs, 'plain')\n")
     assert codes(result) == ["F2S209"] and result.status == "partial"
     line = result.output.splitlines().index("    ds.print()")
-    assert "DataStream and a KeyedStream" in result.output.splitlines()[line - 1]
+    assert "(DataStream, KeyedStream)" in result.output.splitlines()[line - 1]
+
+
+KAFKA_HELPER = """\
+from pyflink.common import SimpleStringSchema, WatermarkStrategy
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.connectors.kafka import KafkaOffsetsInitializer, KafkaSource
+
+
+def show(stream):
+    stream.print()
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+source = (
+    KafkaSource.builder().set_bootstrap_servers("localhost:9092").set_topics("words")
+    .set_starting_offsets(KafkaOffsetsInitializer.earliest()).set_value_only_deserializer(SimpleStringSchema()).build()
+)
+show(env.from_source(source, WatermarkStrategy.no_watermarks(), "words").map(lambda w: w.upper()))
+"""
+
+
+def test_a_helper_given_an_unbounded_stream_prints_per_micro_batch():
+    """A Kafka stream handed to a helper is followed into it, as a reassigned name is (before:
+    printed by collect() on a micro-batch stream, which fails at run time, with no marker)."""
+    result = convert(KAFKA_HELPER, head="")
+    assert "f2s_stream.foreach_batch(stream, lambda batch: f2s.print(batch))" in result.output
+    assert codes(result) == [] and "F2S253" in codes(result, "note")
+    mixed = convert(KAFKA_HELPER + "show(env.from_collection(['a']))\n", head="")
+    assert codes(mixed) == ["F2S209"] and "(DataStream, unbounded DataStream)" in mixed.output
 
 
 def test_type_expression_is_not_copied_where_its_names_mean_something_else():
@@ -881,3 +910,18 @@ def test_an_object_of_a_class_that_wraps_flink_keeps_its_todo():
     assert "F2S209" in codes(wrapper)
     line = wrapper.output.splitlines().index("Jobs().source().key_by(lambda x: x).print()")
     assert wrapper.output.splitlines()[line - 1].startswith("# TODO(flink2spark): F2S209")
+
+
+def test_a_helper_given_a_timestamped_stream_prints_its_elements():
+    """A timestamped stream is converted to (timestamp, element) pairs: a helper that prints
+    one it is given prints the elements, as Flink does (before: the pairs)."""
+    result = convert(
+        "from pyflink.common import Duration, WatermarkStrategy\n"
+        "from pyflink.common.watermark_strategy import TimestampAssigner\n\n\n"
+        "class ByTime(TimestampAssigner):\n    def extract_timestamp(self, value, record_timestamp):\n        return value[1]\n\n\n"
+        "def show(stream):\n    stream.print()\n\n\n"
+        "events = env.from_collection([('a', 1000)], type_info=Types.TUPLE([Types.STRING(), Types.LONG()]))\n"
+        "show(events.assign_timestamps_and_watermarks(\n"
+        "    WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(ByTime())))\n"
+    )
+    assert "    f2s.print(stream.values(), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.LONG()]))\n" in result.output

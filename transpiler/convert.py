@@ -626,6 +626,17 @@ class Converter(cst.CSTTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call):
         func = original.func
+        mixed = self.resolver.mixed_types(func.value) if isinstance(func, cst.Attribute) else []
+        if mixed:
+            self.mark(
+                original,
+                "todo",
+                self.codes["unknown_receiver"],
+                f".{func.attr.value}() on '{func.value.value}', which is bound to streams of different kinds"  # type: ignore[attr-defined]
+                f" ({', '.join(mixed)}): one conversion cannot fit them all (a helper called with each, say): give each"
+                " its own variable or helper",
+            )
+            return updated
         recv_t = self.resolver.type_of(func.value) if isinstance(func, cst.Attribute) else None
         if recv_t is not None and "table_stream" in self.codes:
             bridge = self.table_bridge(func.value)  # e.g. the result of async I/O on a Table API stream
@@ -654,16 +665,6 @@ class Converter(cst.CSTTransformer):
                 if mod.method == "with_broadcast_set" and len(mod.updated.args) == 2:
                     site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
             return self._apply(rule, site, original, updated)
-        mixed = self.resolver.mixed_types(func.value) if isinstance(func, cst.Attribute) and recv_t is None else []
-        if mixed:
-            self.mark(
-                original,
-                "todo",
-                self.codes["unknown_receiver"],
-                f".{func.attr.value}() on '{func.value.value}', which is bound to a {' and a '.join(mixed)}: one conversion"  # type: ignore[attr-defined]
-                " cannot fit both (a helper called with both, say): give each its own variable or helper",
-            )
-            return updated
         if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
             if self._imported_from_elsewhere(func.value):
                 return updated  # e.g. f2s.read_csv(...) of an already converted file, pandas' pd.read_csv

@@ -183,6 +183,14 @@ class Resolver:
         follow a stream back to its source follow names with this, and only this."""
         return self.single_value(name) or self.reaching_value(name)
 
+    def sources_of(self, name: cst.Name) -> list[cst.BaseExpression]:
+        """What a stream name stands for here: the value it holds (``value_at``), or, for a
+        helper's parameter, what each call of the helper passes for it. The walks of a stream
+        fact (bounded, timestamped...) follow names with this: a fact that holds for one of
+        them holds for the name (when they disagree, ``mixed_types`` leaves a TODO at the use)."""
+        value = self.value_at(name)
+        return [value] if value is not None else self.arguments_of(name)
+
     def reaching_value(self, name: cst.Name) -> Optional[cst.BaseExpression]:
         """The value of a variable assigned several times (``ds = ds.map(...)``) at a use after
         the textually last of its assignments, when that one is a plain assignment in a block
@@ -306,13 +314,13 @@ class Resolver:
 
     def plain_object(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
         """Whether ``expr`` is made by a class of this module that has nothing of Flink: an
-        instance (``Table()``, a name bound once to one) or what its methods give
-        (``Table().key_by(len)``), where no class of the module that the chain passes uses a
-        Flink name. Such an object's ``map``/``key_by``/``print`` are the user's own."""
+        instance (``Table()``, a name holding one) or what its methods give
+        (``Table().key_by(len)``), where neither that class nor a class of the module it names
+        touches Flink. Such an object's ``map``/``key_by``/``print`` are the user's own."""
         if depth > 50:
             return False
         if isinstance(expr, cst.Name):
-            value = self.single_value(expr)
+            value = self.value_at(expr)
             return value is not None and self.plain_object(value, depth + 1)
         if isinstance(expr, cst.Attribute):
             return self.plain_object(expr.value, depth + 1)
@@ -342,19 +350,30 @@ class Resolver:
         return self._flink_classes[key]
 
     def mixed_types(self, expr: cst.BaseExpression) -> list[str]:
-        """The API types a name is bound to when they disagree and no one type covers them (a
-        helper called with a keyed stream and with a plain one); [] otherwise."""
-        if not isinstance(expr, cst.Name) or self.type_of(expr) is not None:
+        """The kinds of stream a name is bound to when they disagree and no one conversion
+        fits them all; [] otherwise. Kinds are API types with no common type (a helper called
+        with a keyed stream and with a plain one) and, for a helper's parameter, the model's
+        ``stream_kind`` of what each call passes (an unbounded stream and a bounded one)."""
+        if not isinstance(expr, cst.Name):
             return []
-        found: set[Optional[str]] = set()
+        kind = getattr(self.model, "stream_kind", None)
+        types: set[str] = set()  # the API types of what the name is bound to
+        kinds: dict[str, str] = {}  # for a parameter's arguments: their kind -> kind and type
         for ref in self.referents(expr):
             node = ref.node
             if id(node) in self.assign_values:
-                found.add(self.type_of(self.assign_values[id(node)]))
+                types.add(self.type_of(self.assign_values[id(node)]) or "")
             elif isinstance(node, cst.Param):
-                found.update(self.type_of(a) for a in self.param_arguments(node) or () if a is not None)
-        found.discard(None)
-        return sorted(found) if len(found) > 1 else []  # type: ignore[arg-type]
+                for arg in self.param_arguments(node) or ():
+                    t = self.type_of(arg) if arg is not None else None
+                    types.add(t or "")
+                    if t and kind is not None:
+                        prefix = kind(self, arg)
+                        kinds[prefix] = f"{prefix}{t}"
+        types.discard("")
+        if self.type_of(expr) is None and len(types) > 1:
+            return sorted(types)
+        return sorted(kinds.values()) if len(kinds) > 1 else []
 
     def _param_type(self, param: cst.Param):
         args = self.param_arguments(param)

@@ -85,6 +85,16 @@ OWN_FORM = frozenset({KEYED})
 # as in a file whose environment kept its TODO while its uses were converted.
 CONVERTED_ATTRIBUTES: dict[str, frozenset] = {ENVIRONMENT: frozenset({"sparkContext", "readStream", "read"})}
 
+
+def stream_kind(resolver, expr) -> str:
+    """What besides its type makes a stream converted in another form: read from an unbounded
+    source (micro-batches) or timestamped ((timestamp, element) pairs). A prefix of its type's
+    name: "unbounded timestamped " or ""."""
+    from flink2spark.rules.pyflink._kafka import unbounded
+    from flink2spark.rules.pyflink._time import timestamped
+
+    return ("unbounded " if unbounded(resolver, expr) else "") + ("timestamped " if timestamped(resolver, expr) else "")
+
 # Operator settings: they return the operator and change nothing in its results.
 _SETTINGS = {
     "name": SAME,

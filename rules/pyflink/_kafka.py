@@ -628,8 +628,7 @@ def unbounded(resolver, expr, depth: int = 0) -> bool:
     if depth > 50 or expr is None:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.value_at(expr)
-        return unbounded(resolver, value, depth + 1) if value is not None else False
+        return any(unbounded(resolver, value, depth + 1) for value in resolver.sources_of(expr))
     call = kafka_source_call(resolver, expr)
     if call is not None:
         return not _source_bounded(resolver, call)
@@ -659,8 +658,7 @@ def kafka_timestamps(resolver, expr, depth: int = 0) -> bool:
     if depth > 50 or expr is None:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.value_at(expr)
-        return kafka_timestamps(resolver, value, depth + 1) if value is not None else False
+        return any(kafka_timestamps(resolver, value, depth + 1) for value in resolver.sources_of(expr))
     if kafka_source_call(resolver, expr) is not None:
         return True
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
@@ -897,8 +895,7 @@ def after_state(resolver, expr, depth: int = 0) -> bool:
     if depth > 50 or expr is None:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.value_at(expr)
-        return after_state(resolver, value, depth + 1) if value is not None else False
+        return any(after_state(resolver, value, depth + 1) for value in resolver.sources_of(expr))
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
     method, typ = expr.func.attr.value, resolver.type_of(expr.func.value)
@@ -1016,8 +1013,8 @@ def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) ->
     if depth > 50 or expr is None:
         return None
     if isinstance(expr, cst.Name):
-        value = resolver.value_at(expr)
-        return unbounded_problem(resolver, value, depth + 1, streaming) if value is not None else None
+        problems = (unbounded_problem(resolver, value, depth + 1, streaming) for value in resolver.sources_of(expr))
+        return next((p for p in problems if p is not None), None)
     if kafka_source_call(resolver, expr) is not None or monitored_files_call(resolver, expr) is not None:
         return None
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):

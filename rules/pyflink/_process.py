@@ -270,8 +270,7 @@ def unbounded(ctx, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.value_at(expr)
-        return False if value is None else unbounded(ctx, value, depth + 1)
+        return any(unbounded(ctx, value, depth + 1) for value in resolver.sources_of(expr))
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
     recv, method = expr.func.value, expr.func.attr.value

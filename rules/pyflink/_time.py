@@ -79,8 +79,8 @@ def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if depth > 50:
         return False
     if isinstance(expr, cst.Name):
-        value = resolver.value_at(expr)  # also ds = ds.assign_...(...)
-        return False if value is None else timestamped(resolver, value, depth + 1)
+        # also ds = ds.assign_...(...), and a helper's parameter
+        return any(timestamped(resolver, value, depth + 1) for value in resolver.sources_of(expr))
     if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
         return False
     through = async_input(resolver, expr)
