@@ -52,6 +52,7 @@ class Resolver:
         self.class_defs: list[cst.ClassDef] = []  # every class, nested ones too, in the module's order
         self.commented_lines: set[int] = set()  # ids of the simple statement lines that hold a comment
         self._flink_classes: dict[int, bool] = {}  # id(ClassDef) -> whether it uses Flink (plain_object)
+        self.program = None  # the generation's program model of the module's streams (rules/pyflink/_streams.py)
         self._prepare()
 
     # -- pre-pass -------------------------------------------------------------------------

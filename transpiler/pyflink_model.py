@@ -90,10 +90,9 @@ def stream_kind(resolver, expr) -> str:
     """What besides its type makes a stream converted in another form: read from an unbounded
     source (micro-batches) or timestamped ((timestamp, element) pairs). A prefix of its type's
     name: "unbounded timestamped " or ""."""
-    from flink2spark.rules.pyflink._kafka import unbounded
-    from flink2spark.rules.pyflink._time import timestamped
+    from flink2spark.rules.pyflink._streams import facts
 
-    return ("unbounded " if unbounded(resolver, expr) else "") + ("timestamped " if timestamped(resolver, expr) else "")
+    return facts(resolver, expr).kind
 
 # Operator settings: they return the operator and change nothing in its results.
 _SETTINGS = {

@@ -107,68 +107,6 @@ def async_output_type(expr: cst.Call) -> SourceType:
     return _output_type(expr, 5 if retry else 4)
 
 
-def element_type(resolver, expr: cst.BaseExpression, depth: int = 0) -> SourceType:
-    """What a stream expression (of the original module) carries: ``PICKLED``, the original
-    type-information expression (``Types.ROW([...])`` or a name bound to one), a basic type
-    name made by a source (``"LONG"``), or None when it cannot be followed."""
-    if depth > 50:
-        return None
-    if isinstance(expr, cst.Name):
-        value = resolver.value_at(expr)
-        if value is None:  # a helper's parameter: what every call passes, when they agree
-            return _agreed(resolver, [element_type(resolver, a, depth + 1) for a in resolver.arguments_of(expr)])
-        return element_type(resolver, value, depth + 1)
-    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
-        returned = _returned(resolver, expr.func)  # a stream made by a helper function
-        return None if returned is None else element_type(resolver, returned, depth + 1)
-    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
-        return None
-    if async_input(resolver, expr) is not None:
-        return async_output_type(expr)
-    recv, method = expr.func.value, expr.func.attr.value
-    typ = resolver.type_of(recv)
-    if typ == P.ENVIRONMENT:
-        if method == "from_collection":
-            info = call_arg(expr, 1, "type_info")
-            return PICKLED if info is None or _is_none(info) else info
-        if method in ("from_source", "add_source"):
-            from flink2spark.rules.pyflink import _kafka
-
-            if _kafka.kafka_source_call(resolver, expr) is not None:
-                return _kafka.element_type(resolver, expr)
-        if method == "from_source":
-            source = source_kind(resolver, call_arg(expr, 0, "source"))
-            return {"numbers": "LONG", "text": "STRING", "stream_text": "STRING"}.get(source[0]) if source else None
-        if method == "read_text_file":
-            return "STRING"
-        return None
-    if P.is_stream(typ) or typ == P.CONNECTED:
-        if method in ("map", "flat_map", "process"):
-            return _output_type(expr, 1)
-        if method in SAME_TYPE or method in ("window", "window_all", "count_window"):
-            return element_type(resolver, recv, depth + 1)
-        if method == "get_side_output":  # the OutputTag's type
-            tag = followed(resolver, call_arg(expr, 0, "output_tag") or cst.Name("None"))
-            if isinstance(tag, cst.Call) and resolver.qualified_name(tag.func) in P.OUTPUT_TAGS:
-                return _output_type(tag, 1, "type_info")
-            return None
-    if typ in (P.WINDOWED, P.ALL_WINDOWED):
-        # PyFlink 2.3 signatures: reduce(f, window_function=None, output_type=None),
-        # aggregate(f, window_function=None, accumulator_type=None, output_type=None),
-        # apply(f, output_type=None), process(f, output_type=None)
-        if method == "reduce":
-            if call_arg(expr, 1, "window_function") is None:
-                return element_type(resolver, recv, depth + 1)
-            return _output_type(expr, 2)
-        if method == "aggregate":
-            return _output_type(expr, 3)
-        if method in ("apply", "process"):
-            return _output_type(expr, 1)
-        if method in ("trigger", "allowed_lateness", "side_output_late_data", "evictor"):
-            return element_type(resolver, recv, depth + 1)
-    return None
-
-
 def _agreed(resolver, types: list[SourceType]) -> SourceType:
     """The one element type of ``types`` (the same code), or None."""
     if not types or any(t is None for t in types):
@@ -370,9 +308,9 @@ def decoded_output(ctx, result: cst.BaseExpression) -> cst.BaseExpression:
     decode = decoding(ctx, [outer], outer)
     if decode is None:
         return result
-    from flink2spark.rules.pyflink._time import timestamped  # (timestamp, value) pairs keep their timestamps
+    from flink2spark.rules.pyflink._streams import facts  # (timestamp, value) pairs keep their timestamps
 
-    return ctx.expr("{r}.%s({d})" % ("mapValues" if timestamped(ctx.resolver, outer) else "map"), r=result, d=decode)
+    return ctx.expr("{r}.%s({d})" % ("mapValues" if facts(ctx.resolver, outer).timestamped else "map"), r=result, d=decode)
 
 
 def _makes_conforming(resolver, call: cst.Call, method: str) -> bool:
@@ -468,7 +406,9 @@ def decoding(ctx, streams: list[cst.BaseExpression], site: cst.CSTNode) -> Optio
     serializer at ``site`` (key_by, union) and may come out different from what went in: a
     positional Row gets the type's field names, a list becomes a tuple, a float gets 32 bits.
     None when nothing changes (or the type cannot be followed)."""
-    t = element_type(ctx.resolver, streams[0])
+    from flink2spark.rules.pyflink._streams import facts
+
+    t = facts(ctx.resolver, streams[0]).element_type
     if not isinstance(t, cst.BaseExpression) or not DECODED_KINDS & set(type_kinds(ctx.resolver, t)):
         return None
     if not any(undecoded(ctx.resolver, s) for s in streams):
@@ -818,34 +758,7 @@ def as_stream(ctx, converted: cst.BaseExpression, typ: Optional[str]) -> cst.Bas
 
 
 def runtime_mode(ctx) -> Optional[str]:
-    """"streaming" or "batch": the runtime mode of the module's environments (Flink's default
-    is STREAMING; AUTOMATIC is BATCH for the bounded sources converted here); None when it is
-    set from an expression, by a configuration, or differently for several environments."""
-    conv = ctx.conv
-    cached = getattr(conv, "_pyflink_runtime_mode", False)
-    if cached is not False:
-        return cached
-    resolver = ctx.resolver
-    modes = set()
-    for call in resolver.calls_of("set_runtime_mode"):
-        if resolver.type_of(call.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
-            continue
-        arg = call_arg(call, 0, "execution_mode")
-        modes.add(P.RUNTIME_MODES.get(resolver.qualified_name(arg) or "") if arg is not None else None)
-    for call in resolver.calls_of("get_execution_environment"):
-        if resolver.qualified_name(call.func) in P.ENTRY_POINTS and call.args:  # type: ignore[attr-defined]
-            from flink2spark.rules.pyflink._configuration import configured_mode
+    """The module's runtime mode (``StreamGraph.runtime_mode``)."""
+    from flink2spark.rules.pyflink._streams import graph
 
-            mode = configured_mode(ctx, call)  # a Configuration may set execution.runtime-mode
-            if mode != "":
-                modes.add(mode)
-    modes = {"batch" if mode == "automatic" else mode for mode in modes}
-    result: Optional[str]
-    if not modes:
-        result = "streaming"
-    elif len(modes) == 1 and None not in modes:
-        result = modes.pop()
-    else:
-        result = None
-    conv._pyflink_runtime_mode = result
-    return result
+    return graph(ctx.resolver).runtime_mode

@@ -70,7 +70,8 @@ def assigned_settings(ctx, assign) -> Optional[list[tuple[str, cst.BaseExpressio
 
 def configured_mode(ctx, env_call: cst.Call) -> Optional[str]:
     """The runtime mode ``get_execution_environment(config)`` sets: "streaming" or "batch";
-    "" when the configuration does not set it; None when it cannot be told."""
+    "" when the configuration does not set it; None when it cannot be told. ``ctx``: anything
+    with the module's ``resolver`` (a rule's context, the stream graph)."""
     found = settings(ctx, call_arg(env_call, 0, "configuration"))
     if found is None:
         return None

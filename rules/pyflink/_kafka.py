@@ -29,10 +29,8 @@ from libcst.metadata import ScopeProvider
 
 from flink2spark.rules.pyflink._common import (
     EVENT_TIME_NAMES,
-    SAME_TYPE,
     _MapNames,
     assigned_uses,
-    async_input,
     call_arg,
     followed,
     instance_class,
@@ -40,6 +38,7 @@ from flink2spark.rules.pyflink._common import (
     runtime_mode,
     visible_at,
 )
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -617,55 +616,9 @@ def monitored_files_call(resolver, expr) -> Optional[cst.Call]:
     return expr if kind is not None and kind[0] == "stream_text" else None
 
 
-def _source_bounded(resolver, call: cst.Call) -> bool:
+def source_bounded(resolver, call: cst.Call) -> bool:
     found = chain(resolver, call_arg(call, 0, "source"))
     return found is not None and any(method == "set_bounded" for method, _ in found[1])
-
-
-def unbounded(resolver, expr, depth: int = 0) -> bool:
-    """Whether the stream ``expr`` (original) derives from an unbounded Kafka source or a
-    ``FileSource`` that monitors its folder."""
-    if depth > 50 or expr is None:
-        return False
-    if isinstance(expr, cst.Name):
-        return any(unbounded(resolver, value, depth + 1) for value in resolver.sources_of(expr))
-    call = kafka_source_call(resolver, expr)
-    if call is not None:
-        return not _source_bounded(resolver, call)
-    if monitored_files_call(resolver, expr) is not None:
-        return True
-    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
-        return False
-    through = async_input(resolver, expr)
-    if through is not None:
-        return unbounded(resolver, through, depth + 1)
-    typ = resolver.type_of(expr.func.value)
-    if typ in (P.WINDOWED, P.ALL_WINDOWED):  # a window's function or setting: unbounded as the windowed stream
-        return unbounded(resolver, expr.func.value, depth + 1)
-    if P.is_stream(typ) and (expr.func.attr.value in SAME_TYPE or expr.func.attr.value in ("map", "flat_map", "process", "get_side_output", "window", "window_all", "count_window", "count_window_all")):
-        if expr.func.attr.value == "union" and any(unbounded(resolver, a.value, depth + 1) for a in expr.args):
-            return True
-        return unbounded(resolver, expr.func.value, depth + 1)
-    return False
-
-
-def kafka_timestamps(resolver, expr, depth: int = 0) -> bool:
-    """Whether the elements of the stream ``expr`` (original) carry the timestamps of the Kafka
-    records they come from (Flink's Kafka sources set them; the conversion does not read them):
-    a Kafka source, through operators that keep timestamps and strategies without an assigner."""
-    from flink2spark.rules.pyflink._time import KEEPS
-
-    if depth > 50 or expr is None:
-        return False
-    if isinstance(expr, cst.Name):
-        return any(kafka_timestamps(resolver, value, depth + 1) for value in resolver.sources_of(expr))
-    if kafka_source_call(resolver, expr) is not None:
-        return True
-    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
-        return False
-    if P.is_stream(resolver.type_of(expr.func.value)) and (expr.func.attr.value in KEEPS or expr.func.attr.value == "assign_timestamps_and_watermarks"):
-        return kafka_timestamps(resolver, expr.func.value, depth + 1)
-    return False
 
 
 MICRO_BATCH_OPS = frozenset({"map", "flat_map", "filter", "get_side_output", "assign_timestamps_and_watermarks", *P.MODIFIERS})
@@ -763,17 +716,17 @@ def streamable_window(resolver, call: cst.Call) -> bool:
     ``reduce``/``aggregate``/``process``/``apply`` (the window context's ``current_watermark()``
     is the micro-batch's watermark), through ``side_output_late_data``, ``allowed_lateness`` and a
     ``trigger`` whose timers are of the stream's time domain."""
-    from flink2spark.rules.pyflink._time import timestamped, window_assigner
+    from flink2spark.rules.pyflink._time import window_assigner
     from flink2spark.rules.pyflink.windows import EVENT_TIME, GLOBAL, PROCESSING_TIME
 
     kind = None
     keyed = call.func.value  # type: ignore[attr-defined]
-    stamped = timestamped(resolver, keyed)
+    stamped = facts(resolver, keyed).timestamped
     if call.func.attr.value != "count_window":  # type: ignore[attr-defined]
         kind = window_assigner(resolver, call_arg(call, 0, "window_assigner"))
         if kind is None or (kind[0], kind[1]) not in EVENT_TIME | PROCESSING_TIME | GLOBAL:
             return False
-        if (kind[0], kind[1]) in EVENT_TIME and (not stamped or after_state(resolver, keyed)):
+        if (kind[0], kind[1]) in EVENT_TIME and (not stamped or facts(resolver, keyed).after_state):
             return False
     # the operator's time domain: event time on a timestamped stream, unless the windows are of processing time
     event = stamped and (kind is None or (kind[0], kind[1]) not in PROCESSING_TIME)
@@ -787,14 +740,14 @@ def streamable_window(resolver, call: cst.Call) -> bool:
             method = consumer.func.attr.value  # type: ignore[attr-defined]
             if method == "trigger":
                 processing = processing_trigger(resolver, call_arg(consumer, 0, "trigger"))
-                if processing is None or (processing and event) or (event and after_state(resolver, keyed)):
+                if processing is None or (processing and event) or (event and facts(resolver, keyed).after_state):
                     return False
                 pending.append(consumer)
             elif method in ("side_output_late_data", "allowed_lateness"):
                 pending.append(consumer)
             elif method not in STREAM_WINDOW_FUNCTIONS:
                 return False
-    if kind is not None and (kind[0], kind[1]) in GLOBAL and event and after_state(resolver, keyed):
+    if kind is not None and (kind[0], kind[1]) in GLOBAL and event and facts(resolver, keyed).after_state:
         return False
     return not pending
 
@@ -869,53 +822,15 @@ def streaming_process_class(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
     no broadcast state and timers of one domain only (Spark's transformWithState has one time
     mode), record timestamps, the watermark and event-time timers on a timestamped stream only.
     Else None."""
-    from flink2spark.rules.pyflink._time import timestamped
-
     cls = _streamable_class(resolver, call, "KeyedProcessFunction", _KEYED_NOT_STREAMED)
     if cls is None or (names_any(cls, EVENT_TIMERS) and names_any(cls, PROCESSING_TIMERS)):
         return None
     # without an assigner a Kafka record's timestamp is the broker's (not converted), a file line has none
-    if names_any(cls, EVENT_TIMERS | {"timestamp", "current_watermark"}) and not timestamped(resolver, call.func.value):  # type: ignore[attr-defined]
+    if names_any(cls, EVENT_TIMERS | {"timestamp", "current_watermark"}) and not facts(resolver, call.func.value).timestamped:  # type: ignore[attr-defined]
         return None
-    if names_any(cls, EVENT_TIMERS) and after_state(resolver, call.func.value):  # type: ignore[attr-defined]
+    if names_any(cls, EVENT_TIMERS) and facts(resolver, call.func.value).after_state:  # type: ignore[attr-defined]
         return None
     return cls
-
-
-def after_state(resolver, expr, depth: int = 0) -> bool:
-    """Whether the (original) unbounded stream ``expr`` comes out of a keyed operator that keeps
-    state and does not carry Spark's watermark on (event time after one is not converted): a
-    rolling aggregation, processing-time or count windows, a keyed process function with
-    processing-time timers or on a stream without timestamps. Event-time windows and the other
-    keyed process functions on a timestamped stream run in transformWithState's EventTime mode
-    and hand the watermark on (``eventTimeColumnName``)."""
-    from flink2spark.rules.pyflink._time import windowed_by
-    from flink2spark.rules.pyflink.windows import EVENT_TIME
-
-    if depth > 50 or expr is None:
-        return False
-    if isinstance(expr, cst.Name):
-        return any(after_state(resolver, value, depth + 1) for value in resolver.sources_of(expr))
-    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
-        return False
-    method, typ = expr.func.attr.value, resolver.type_of(expr.func.value)
-    if typ in (P.WINDOWED, P.ALL_WINDOWED):
-        if typ == P.WINDOWED and windowed_by(resolver, expr.func.value) in {name for name, _ in EVENT_TIME}:
-            call = window_call(resolver, expr.func.value)
-            keyed = call.func.value if call is not None else None  # type: ignore[attr-defined]
-            return keyed is None or after_state(resolver, keyed, depth + 1)
-        return True
-    if typ == P.KEYED and method in ROLLING:
-        return True
-    if typ == P.KEYED and method == "process":
-        from flink2spark.rules.pyflink._time import timestamped
-
-        if streaming_timers(resolver, expr) == "processing" or not timestamped(resolver, expr.func.value):
-            return True
-        return after_state(resolver, expr.func.value, depth + 1)
-    if method == "union":
-        return any(after_state(resolver, a.value, depth + 1) for a in expr.args) or after_state(resolver, expr.func.value, depth + 1)
-    return P.is_stream(typ) and after_state(resolver, expr.func.value, depth + 1)
 
 
 def _streamable_class(resolver, call: cst.Call, kind: str, banned) -> Optional[cst.ClassDef]:
@@ -1006,72 +921,10 @@ def rolling_key_by(resolver, keyed) -> Optional[cst.Call]:
     return call if consumers and all(_rolling_use(resolver, c) for c in consumers) else None
 
 
-def unbounded_problem(resolver, expr, depth: int = 0, streaming: bool = True) -> Optional[str]:
-    """The first operator between an unbounded Kafka source and ``expr`` that is not run per
-    micro-batch (keyed state, windows, process functions, union...), or None. Rolling
-    aggregations are run (``f2s_stream.rolling_reduce``) in ``streaming`` runtime mode only."""
-    if depth > 50 or expr is None:
-        return None
-    if isinstance(expr, cst.Name):
-        problems = (unbounded_problem(resolver, value, depth + 1, streaming) for value in resolver.sources_of(expr))
-        return next((p for p in problems if p is not None), None)
-    if kafka_source_call(resolver, expr) is not None or monitored_files_call(resolver, expr) is not None:
-        return None
-    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
-        return None
-    method = expr.func.attr.value
-    if async_input(resolver, expr) is not None:
-        return method  # async I/O is not run per micro-batch
-    if method == "process" and P.is_stream(resolver.type_of(expr.func.value)) and resolver.type_of(expr.func.value) != P.KEYED:
-        if micro_batch_process_class(resolver, expr) is None:
-            return method
-        return unbounded_problem(resolver, expr.func.value, depth + 1, streaming)
-    if method in STREAM_WINDOW_FUNCTIONS | {"side_output_late_data", "allowed_lateness", "trigger"} and resolver.type_of(expr.func.value) == P.ALL_WINDOWED:
-        window = window_call(resolver, expr.func.value)
-        if window is None or not streaming or not streamable_window(resolver, window):
-            return method
-        return unbounded_problem(resolver, window.func.value, depth + 1, streaming)  # type: ignore[attr-defined]
-    if method in STREAM_WINDOW_FUNCTIONS | {"side_output_late_data", "allowed_lateness"} and resolver.type_of(expr.func.value) == P.WINDOWED:
-        window = window_call(resolver, expr.func.value)
-        key_by = rolling_key_by(resolver, window.func.value) if streaming and window is not None else None  # type: ignore[attr-defined]
-        return method if key_by is None else unbounded_problem(resolver, key_by.func.value, depth + 1, streaming)  # type: ignore[attr-defined]
-    if (method in ROLLING or (method == "process" and streaming_process_class(resolver, expr))) and resolver.type_of(expr.func.value) == P.KEYED:
-        key_by = rolling_key_by(resolver, expr.func.value) if streaming else None
-        return method if key_by is None else unbounded_problem(resolver, key_by.func.value, depth + 1, streaming)  # type: ignore[attr-defined]
-    if method == "union" and P.is_stream(resolver.type_of(expr.func.value)):
-        inputs = [expr.func.value, *(a.value for a in expr.args)]
-        if union_problem(resolver, inputs) is not None:
-            return method
-        for stream in inputs:
-            problem = unbounded_problem(resolver, stream, depth + 1, streaming)
-            if problem is not None:
-                return problem
-        return None
-    if P.is_stream(resolver.type_of(expr.func.value)) or resolver.type_of(expr.func.value) in (P.WINDOWED, P.ALL_WINDOWED):
-        if method not in MICRO_BATCH_OPS:
-            return method
-        return unbounded_problem(resolver, expr.func.value, depth + 1, streaming)
-    return None
-
-
-def union_problem(resolver, inputs) -> Optional[str]:
-    """Why the union of the (original) streams ``inputs``, one of them unbounded, is not
-    converted (``MicroBatches.union``), or None."""
-    from flink2spark.rules.pyflink._time import timestamped
-
-    if not all(unbounded(resolver, s) for s in inputs):
-        return "union() of an unbounded stream with a bounded one is not converted: read both as streams (spark.readStream) and union the DataFrames"
-    if len({timestamped(resolver, s) for s in inputs}) > 1:
-        return "union() of unbounded streams with and without event timestamps is not converted"
-    if any(resolver.type_of(s) == P.KEYED for s in inputs):
-        return "union() of an unbounded keyed stream is not converted"
-    return None
-
-
 def streaming_todo(ctx, stream) -> bool:
     """TODO (and True) when the unbounded ``stream`` (original) went through an operator that
     the micro-batch conversion cannot run."""
-    method = unbounded_problem(ctx.resolver, stream, streaming=runtime_mode(ctx) == "streaming")
+    method = facts(ctx.resolver, stream).unstreamable(runtime_mode(ctx) == "streaming")
     if method is None:
         return False
     ctx.todo(
@@ -1081,18 +934,6 @@ def streaming_todo(ctx, stream) -> bool:
         " (groupBy().agg() in update mode, window(), transformWithState, DataFrame union) written by hand",
     )
     return True
-
-
-def module_unbounded(resolver) -> bool:
-    """Whether the module reads an unbounded Kafka source (or monitored files) anywhere."""
-    cached = getattr(resolver, "_f2s_unbounded", None)
-    if cached is None:
-        cached = any(
-            (kafka_source_call(resolver, c) is not None and not _source_bounded(resolver, c)) or monitored_files_call(resolver, c) is not None
-            for c in resolver.calls_of("from_source", "add_source")
-        )
-        resolver._f2s_unbounded = cached
-    return cached
 
 
 def element_type(resolver, call: cst.Call):
@@ -1314,7 +1155,7 @@ def convert_sink(ctx, stream: cst.BaseExpression, original_stream, sink) -> Opti
             df = ctx.expr("{td}({s}, {t}).select(%s)" % columns, td=shim(ctx, "to_dataframe"), s=rdd, t=type_info, v=value, **keys)
             return ctx.expr("{w}.save()", w=_options(ctx, ctx.expr('{d}.write.format("kafka")', d=df), spec.options, site))
 
-        if unbounded(ctx.resolver, original_stream):
+        if facts(ctx.resolver, original_stream).micro_batches:
             if streaming_todo(ctx, original_stream):
                 return None
             topic = next((v for k, v in spec.options if k == "topic"), None)
@@ -1333,9 +1174,9 @@ def convert_sink(ctx, stream: cst.BaseExpression, original_stream, sink) -> Opti
 def _extracted_row_type(resolver, stream, spec) -> tuple[cst.BaseExpression, list[str]]:
     """The stream's ``Types.ROW``/``ROW_NAMED`` type and its field names: ``RowFieldExtractorSchema``
     serializes fields that must be ``Types.PRIMITIVE_ARRAY(Types.BYTE())`` (Flink fails on others)."""
-    from flink2spark.rules.pyflink._common import byte_array_type, element_type as stream_type
+    from flink2spark.rules.pyflink._common import byte_array_type
 
-    t = stream_type(resolver, stream)
+    t = facts(resolver, stream).element_type
     if not isinstance(t, cst.BaseExpression):
         raise Problem("RowFieldExtractorSchema on a stream whose Types.ROW type could not be followed")
     fields = _row_field_nodes(resolver, t)
@@ -1356,16 +1197,16 @@ def _field_column(ctx, name: str) -> cst.BaseExpression:
 
 
 def _string_stream(resolver, stream) -> bool:
-    from flink2spark.rules.pyflink._common import basic_type, element_type as stream_type
+    from flink2spark.rules.pyflink._common import basic_type
 
-    t = stream_type(resolver, stream)
+    t = facts(resolver, stream).element_type
     return t == "STRING" or (isinstance(t, cst.BaseExpression) and basic_type(resolver, t) == "STRING")
 
 
 def _bytes_stream(resolver, stream) -> bool:
-    from flink2spark.rules.pyflink._common import BYTES, byte_array_type, element_type as stream_type
+    from flink2spark.rules.pyflink._common import BYTES, byte_array_type
 
-    t = stream_type(resolver, stream)
+    t = facts(resolver, stream).element_type
     return t == BYTES or (isinstance(t, cst.BaseExpression) and byte_array_type(resolver, t))
 
 

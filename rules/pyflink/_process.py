@@ -7,7 +7,8 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
-from flink2spark.rules.pyflink._common import consumers, decoding, followed, runtime_mode
+from flink2spark.rules.pyflink._common import consumers, decoding, runtime_mode
+from flink2spark.rules.pyflink._streams import facts, graph
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -153,14 +154,6 @@ def decode_of(ctx) -> Optional[cst.BaseExpression]:
     return decoding(ctx, [outer], outer)
 
 
-def timestamped(ctx, original: cst.BaseExpression) -> bool:
-    """Whether the (original) stream's records carry timestamps (the representation of
-    ``runtime/windows.py``: ``(timestamp, value)`` pairs)."""
-    from flink2spark.rules.pyflink._time import timestamped as carries_timestamps
-
-    return carries_timestamps(ctx.resolver, original)
-
-
 def flag(value: bool) -> Optional[cst.BaseExpression]:
     """``True`` for a shim keyword that is set, None (left out) otherwise."""
     return cst.Name("True") if value else None
@@ -184,29 +177,6 @@ def keeps_data(cls: cst.ClassDef) -> bool:
     if m.findall(cls, m.Call(func=m.Attribute(attr=m.Name(value=m.MatchIfTrue(lambda v: v in P.STATE_METHODS))))):
         return True
     return keeps_instance_data(cls)
-
-
-def from_union(resolver, stream: cst.BaseExpression) -> bool:
-    """Whether ``stream`` (original) is the result of a ``union()`` of streams, before any
-    operator other than ``key_by``/``map``/``flat_map``/``filter``, followed through names."""
-    expr, steps = stream, 0
-    while steps < 50:
-        steps += 1
-        if isinstance(expr, cst.Name):
-            value = resolver.value_at(expr)
-            if value is None:
-                return False
-            expr = value
-            continue
-        if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
-            return False
-        method = expr.func.attr.value
-        if method == "union" and P.is_stream(resolver.type_of(expr.func.value)):
-            return True
-        if method not in ("key_by", "map", "flat_map", "filter", "name", "uid", "set_parallelism"):
-            return False
-        expr = expr.func.value
-    return False
 
 
 def input_order_note(ctx, cls: cst.ClassDef, what: str) -> None:
@@ -246,56 +216,13 @@ def instance_note(ctx, cls: cst.ClassDef) -> Optional[cst.BaseExpression]:
 
 
 def env_parallelism(ctx) -> tuple[bool, Optional[int]]:
-    """(known, n): the literal ``n`` of the module's ``env.set_parallelism(n)`` calls (None:
-    never set, Flink's default, the number of cores, as Spark's local default parallelism);
-    known is False when it is set from an expression or to several values."""
-    values = set()
-    for call in ctx.resolver.calls_of("set_parallelism"):
-        if ctx.resolver.type_of(call.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
-            continue
-        arg = call.args[0].value if call.args else None  # type: ignore[attr-defined]
-        values.add(int(arg.value) if isinstance(arg, cst.Integer) else None)
-    if not values:
-        return True, None
-    if len(values) == 1 and None not in values:
-        return True, values.pop()
-    return False, None
-
-
-def unbounded(ctx, expr: cst.BaseExpression, depth: int = 0) -> bool:
-    """Whether the (original) stream expression is known to read an unbounded source: a Kafka
-    (or other connector) source given to ``from_source``, a file source that monitors its
-    folder, a Java ``add_source``. Sources that cannot be followed count as bounded."""
-    resolver = ctx.resolver
-    if depth > 50:
-        return False
-    if isinstance(expr, cst.Name):
-        return any(unbounded(ctx, value, depth + 1) for value in resolver.sources_of(expr))
-    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
-        return False
-    recv, method = expr.func.value, expr.func.attr.value
-    typ = resolver.type_of(recv)
-    if typ == P.ENVIRONMENT:
-        from flink2spark.rules.pyflink import _kafka as K
-
-        if K.kafka_source_call(resolver, expr) is not None:
-            return K.unbounded(resolver, expr)  # a Kafka source with set_bounded(...) is read in batch
-        if method == "add_source":
-            return True
-        if method != "from_source" or not expr.args:
-            return False
-        source = followed(resolver, expr.args[0].value)
-        names = [resolver.qualified_name(n) or "" for n in m.findall(source, m.Name() | m.Attribute())]
-        return any(".kafka" in q or ".kinesis" in q or ".pulsar" in q or ".rabbitmq" in q for q in names) or bool(
-            m.findall(source, m.Call(func=m.Attribute(attr=m.Name("monitor_continuously"))))
-        )
-    inputs = [recv] + ([a.value for a in expr.args] if method in ("union", "connect") else [])
-    return any(unbounded(ctx, i, depth + 1) for i in inputs)
+    """The parallelism the module's environments set (``StreamGraph.parallelism``)."""
+    return graph(ctx.resolver).parallelism
 
 
 def unbounded_todo(ctx, original: cst.BaseExpression, what: str) -> bool:
     """A TODO (and True) when the stream reads an unbounded source: the shim runs bounded jobs."""
-    if not unbounded(ctx, original):
+    if not facts(ctx.resolver, original).unbounded_source:
         return False
     ctx.todo(
         M.PF_PROCESS,

@@ -17,8 +17,8 @@ from typing import Optional
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._time import timestamped
-from flink2spark.rules.pyflink._common import CONTAINER_TYPES, PICKLED, as_stream, call_arg, consumed_as, element_type, followed, type_expression, unsupported_reason, unsupported_types, visible_at
+from flink2spark.rules.pyflink._common import CONTAINER_TYPES, PICKLED, as_stream, call_arg, consumed_as, followed, type_expression, unsupported_reason, unsupported_types, visible_at
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -180,7 +180,7 @@ def file_sink_spec(ctx, node: cst.BaseExpression) -> tuple[Optional[FileSinkSpec
 
 def stream_type_problem(ctx, stream: cst.BaseExpression):
     """(type expression, None) of the sink's stream, or (None, why the records are not known)."""
-    t = element_type(ctx.resolver, stream)
+    t = facts(ctx.resolver, stream).element_type
     if t is PICKLED:
         return None, (
             "a file sink of a stream without output_type: Flink writes the Java toString of the pickled bytes"
@@ -224,9 +224,7 @@ def sink_problem(ctx, call: cst.Call, sink: Optional[cst.BaseExpression]) -> Opt
     wanted = "FileSink" if call.func.attr.value == "sink_to" else "StreamingFileSink"  # type: ignore[attr-defined]
     if spec.kind != wanted:
         return M.PF_FILE_UNSUPPORTED, f"a {spec.kind} given to {call.func.attr.value}(): Flink rejects it"  # type: ignore[attr-defined]
-    from flink2spark.rules.pyflink import _kafka
-
-    if _kafka.unbounded(ctx.resolver, call.func.value):  # type: ignore[attr-defined]
+    if facts(ctx.resolver, call.func.value).micro_batches:  # type: ignore[attr-defined]
         return M.PF_FILE_UNSUPPORTED, (
             "a file sink on an unbounded stream: Flink's FileSink rolls part files and commits them at checkpoints;"
             " write each micro-batch by hand (f2s_stream.foreach_batch) or with writeStream.format('text')"
@@ -326,6 +324,6 @@ def convert_sink(ctx):
 def _values(ctx, stream: cst.BaseExpression, original_stream: cst.BaseExpression) -> cst.BaseExpression:
     """The records of a stream whose records carry timestamps (``(timestamp, value)`` pairs,
     see ``_time``) are the values: sinks write those, as Flink's do."""
-    if timestamped(ctx.resolver, original_stream):
+    if facts(ctx.resolver, original_stream).timestamped:
         return ctx.expr("{s}.values()", s=stream)
     return stream

@@ -20,8 +20,7 @@ from typing import Optional
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import SAME_TYPE, async_input, call_arg, followed
-from flink2spark.transpiler import pyflink_model as P
+from flink2spark.rules.pyflink._common import SAME_TYPE, call_arg, followed
 
 # The settings of a windowed stream (they return the windowed stream)
 WINDOW_SETTINGS = ("allowed_lateness", "side_output_late_data", "trigger", "evictor")
@@ -74,60 +73,6 @@ def strategy_has_assigner(resolver, expr: Optional[cst.BaseExpression]) -> Optio
     return None
 
 
-def timestamped(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
-    """Whether the (original) stream expression ``expr`` is converted to a timestamped stream."""
-    if depth > 50:
-        return False
-    if isinstance(expr, cst.Name):
-        # also ds = ds.assign_...(...), and a helper's parameter
-        return any(timestamped(resolver, value, depth + 1) for value in resolver.sources_of(expr))
-    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
-        return False
-    through = async_input(resolver, expr)
-    if through is not None:  # async I/O keeps its input's timestamps
-        return timestamped(resolver, through, depth + 1)
-    recv, method = expr.func.value, expr.func.attr.value
-    typ = resolver.type_of(recv)
-    if typ == P.ENVIRONMENT:
-        if method == "from_source":
-            return bool(strategy_has_assigner(resolver, call_arg(expr, 1, "watermark_strategy")))
-        return False
-    if not (P.is_stream(typ) or typ in (P.WINDOWED, P.ALL_WINDOWED, P.CONNECTED)):
-        return False
-    if method == "assign_timestamps_and_watermarks":
-        if strategy_has_assigner(resolver, call_arg(expr, 0, "watermark_strategy")):
-            return True
-        return timestamped(resolver, recv, depth + 1)
-    if method == "union":
-        return any(timestamped(resolver, s, depth + 1) for s in [recv, *(a.value for a in expr.args)])
-    if typ in (P.WINDOWED, P.ALL_WINDOWED) and method in ("reduce", "aggregate", "apply", "process"):
-        return timestamped(resolver, recv, depth + 1) or time_window(resolver, recv)
-    if method in KEEPS or method in ("get_side_output", "connect"):  # connect: both inputs alike (rules/pyflink/connect.py)
-        return timestamped(resolver, recv, depth + 1)
-    return False
-
-
-def windowed_by(resolver, windowed: cst.BaseExpression, depth: int = 0) -> Optional[str]:
-    """The window assigner class of a windowed stream expression (``"count"`` for
-    ``count_window``), or None when it cannot be followed."""
-    if depth > 20:
-        return None
-    if isinstance(windowed, cst.Name):
-        value = resolver.value_at(windowed)
-        return None if value is None else windowed_by(resolver, value, depth + 1)
-    if not (isinstance(windowed, cst.Call) and isinstance(windowed.func, cst.Attribute)):
-        return None
-    method = windowed.func.attr.value
-    if method in ("window", "window_all"):
-        found = window_assigner(resolver, call_arg(windowed, 0, "window_assigner"))
-        return None if found is None else found[0]
-    if method == "count_window":
-        return "count"
-    if method in WINDOW_SETTINGS:
-        return windowed_by(resolver, windowed.func.value, depth + 1)
-    return None
-
-
 BATCH_TRIGGER = (
     "trigger() in BATCH mode is not converted: on Flink 2.3 a BATCH job with window triggers fired windows"
     " without elements they had been given, and did not finish (seen); run it in STREAMING mode or port it by hand"
@@ -158,12 +103,6 @@ def sets_trigger(resolver, call: cst.Call) -> bool:
             return True
         node = outer
     return False
-
-
-def time_window(resolver, windowed: cst.BaseExpression) -> bool:
-    """Whether a windowed stream expression windows by time (its results then carry the
-    window's ``max_timestamp()``)."""
-    return windowed_by(resolver, windowed) in TIME_WINDOWS
 
 
 SESSION_WINDOWS = frozenset({

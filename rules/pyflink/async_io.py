@@ -13,10 +13,9 @@ not an ``AsyncFunction`` class of this module stays with a TODO.
 
 import libcst as cst
 
-from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, decoded_output, instance_class, program, spark_program
 from flink2spark.rules.pyflink._process import context_problem
-from flink2spark.rules.pyflink._time import timestamped
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -81,10 +80,10 @@ def convert(ctx):
     if bridge is not None:
         ctx.conv._mark_table_stream(seg.original, f"AsyncDataStream.{method}()", bridge)
         return None
-    if K.unbounded(ctx.resolver, stream[0]):
+    if facts(ctx.resolver, stream[0]).micro_batches:
         ctx.todo(M.PF_UNBOUNDED_STATE, f"AsyncDataStream.{method}() on an unbounded stream is not converted: run the requests of each micro-batch in foreachBatch by hand")
         return None
-    if timestamped(ctx.resolver, stream[0]):
+    if facts(ctx.resolver, stream[0]).timestamped:
         ctx.todo(M.PF_EVENT_TIME, f"AsyncDataStream.{method}() on a stream with event timestamps: not converted yet")
         return None
     cls = _async_class(ctx, function[0])

@@ -31,9 +31,9 @@ from flink2spark.rules.pyflink._process import (
     mode_or_todo,
     shim_call,
     timer_notes,
-    timestamped,
     unbounded_todo,
 )
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -138,8 +138,8 @@ def _connect(ctx, seg):
     if other_type != P.BROADCAST and keyed != (other_type == P.KEYED):
         ctx.todo(M.PF_PROCESS, "connect() of a keyed with a non-keyed stream; convert it by hand")
         return None
-    stamped = timestamped(ctx, seg.original.func.value)  # type: ignore[attr-defined]
-    if timestamped(ctx, other[0]) != stamped:
+    stamped = facts(ctx.resolver, seg.original.func.value).timestamped  # type: ignore[attr-defined]
+    if facts(ctx.resolver, other[0]).timestamped != stamped:
         ctx.todo(M.PF_PROCESS, "connect() of a stream whose records carry timestamps with one whose records do not; convert it by hand")
         return None
     return shim_call(ctx, "connect", [ctx.site.receiver, other[1]], {"keyed": flag(keyed), "timestamped": flag(stamped)})

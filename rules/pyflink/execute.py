@@ -11,6 +11,7 @@ active query to end (at once when none runs, e.g. in a bounded part of the progr
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.rules.pyflink._streams import graph
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.convert import REMOVE
 from flink2spark.transpiler.registry import Example, Rule
@@ -42,6 +43,6 @@ def convert(ctx):
     if not ctx.is_statement:
         ctx.todo(M.PF_EXEC_RESULT, "execute() result used: Spark has no JobExecutionResult; time the actions instead")
         return None
-    if K.module_unbounded(ctx.resolver):
+    if graph(ctx.resolver).reads_unbounded:
         return K.await_queries(ctx, ctx.site.receiver)
     return REMOVE

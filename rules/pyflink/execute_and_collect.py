@@ -9,8 +9,8 @@ block. The job name is dropped.
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import as_stream, container_notes, element_type, program, spark_program, type_expression, unsupported_reason, unsupported_types
-from flink2spark.rules.pyflink._time import timestamped
+from flink2spark.rules.pyflink._common import as_stream, container_notes, program, spark_program, type_expression, unsupported_reason, unsupported_types
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -53,9 +53,7 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
-    from flink2spark.rules.pyflink import _kafka
-
-    if _kafka.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+    if facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
         ctx.todo(
             M.PF_UNSUPPORTED,
             "execute_and_collect() of an unbounded stream: collect its micro-batches by hand"
@@ -63,9 +61,9 @@ def convert(ctx):
         )
         return None
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
-    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+    if facts(ctx.resolver, seg.original.func.value).timestamped:  # type: ignore[attr-defined]
         stream = ctx.expr("{s}.values()", s=stream)  # (timestamp, value) pairs: the values
-    t = element_type(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
+    t = facts(ctx.resolver, seg.original.func.value).element_type  # type: ignore[attr-defined]
     unsupported = unsupported_types(ctx.resolver, t) if isinstance(t, cst.BaseExpression) else []
     if unsupported:
         ctx.todo(M.PF_UNSUPPORTED, f"execute_and_collect() of Types.{unsupported[0]}() values: {unsupported_reason(unsupported[0])}")

@@ -25,7 +25,8 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, decoding, program, runtime_mode, spark_program
-from flink2spark.rules.pyflink._time import timestamped, windows_shim
+from flink2spark.rules.pyflink._time import windows_shim
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -65,7 +66,7 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
-    unbounded = K.unbounded(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
+    unbounded = facts(ctx.resolver, seg.original.func.value).micro_batches  # type: ignore[attr-defined]
     if unbounded and (runtime_mode(ctx) != "streaming" or K.rolling_key_by(ctx.resolver, seg.original) is None):
         ctx.todo(M.PF_UNBOUNDED_STATE, K.KEYED_TODO)
         return None
@@ -74,7 +75,7 @@ def convert(ctx):
         return None
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     decode = decoding(ctx, [seg.original.func.value], seg.original)  # type: ignore[attr-defined]
-    if timestamped(ctx.resolver, seg.original.func.value) and not unbounded:  # type: ignore[attr-defined]
+    if facts(ctx.resolver, seg.original.func.value).timestamped and not unbounded:  # type: ignore[attr-defined]
         # (key, (timestamp, value)): the records keep their timestamps (runtime/windows.py)
         if decode is not None:
             stream = ctx.expr("{s}.mapValues({d})", s=stream, d=decode)

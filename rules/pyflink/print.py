@@ -28,8 +28,8 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 
-from flink2spark.rules.pyflink._common import as_stream, container_notes, element_type, program, spark_program, type_expression, unsupported_reason, unsupported_types
-from flink2spark.rules.pyflink._time import timestamped
+from flink2spark.rules.pyflink._common import as_stream, container_notes, program, spark_program, type_expression, unsupported_reason, unsupported_types
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -87,9 +87,9 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
-    if timestamped(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+    if facts(ctx.resolver, seg.original.func.value).timestamped:  # type: ignore[attr-defined]
         stream = ctx.expr("{s}.values()", s=stream)  # (timestamp, value) pairs: the values
-    t = element_type(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
+    t = facts(ctx.resolver, seg.original.func.value).element_type  # type: ignore[attr-defined]
     if isinstance(t, cst.BaseExpression):
         unsupported = unsupported_types(ctx.resolver, t)
         if unsupported:
@@ -108,7 +108,7 @@ def convert(ctx):
     identifier = ctx.arg(seg, 0, "sink_identifier")
     if identifier is not None and ctx.site.receiver_type != P.KEYED:  # KeyedStream.print drops it
         args.append(cst.Arg(identifier[1], keyword=cst.Name("identifier")))
-    if K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+    if facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
         if K.streaming_todo(ctx, seg.original.func.value):  # type: ignore[attr-defined]
             return None
         return K.streaming_sink(ctx, stream, "print", lambda batch: cst.Call(func=ctx.shim("print"), args=[cst.Arg(batch), *args[1:]]))

@@ -32,16 +32,15 @@ from flink2spark.rules.pyflink._common import SPARK_HEAD, program, runtime_mode,
 from flink2spark.rules.pyflink._process import (
     decode_of,
     flag,
-    from_union,
     function_class,
     input_order_note,
     instance_note,
     mode_or_todo,
     shim_call,
     timer_notes,
-    timestamped,
     unbounded_todo,
 )
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -166,7 +165,7 @@ def convert(ctx):
         return None
     cls, _, instance = known
     receiver = seg.original.func.value  # type: ignore[attr-defined]
-    if keyed and K.unbounded(ctx.resolver, receiver):
+    if keyed and facts(ctx.resolver, receiver).micro_batches:
         if runtime_mode(ctx) == "streaming" and K.streaming_process_class(ctx.resolver, seg.original) is not None:
             if K.rolling_key_by(ctx.resolver, receiver) is None:
                 return None  # the key_by() has the TODO
@@ -177,13 +176,13 @@ def convert(ctx):
                 ctx.note(M.PF_STREAMING_TIMERS, K.TIMERS_NOTE)
                 args.append(cst.Arg(cst.SimpleString(f'"{timers}"'), keyword=cst.Name("timers")))
             return cst.Call(func=K.shim(ctx, "keyed_process"), args=args)
-    if not keyed and K.unbounded(ctx.resolver, receiver) and K.micro_batch_process_class(ctx.resolver, seg.original) is not None:
+    if not keyed and facts(ctx.resolver, receiver).micro_batches and K.micro_batch_process_class(ctx.resolver, seg.original) is not None:
         ctx.note(M.PF_MICRO_BATCH, K.MICRO_BATCH_PROCESS_NOTE)
         return shim_call(ctx, "process", [ctx.site.receiver, instance], {"decode": decode_of(ctx)})
     if unbounded_todo(ctx, receiver, "process()"):
         return None
-    stamped = timestamped(ctx, seg.original.func.value)  # type: ignore[attr-defined]
-    if from_union(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+    stamped = facts(ctx.resolver, seg.original.func.value).timestamped  # type: ignore[attr-defined]
+    if facts(ctx.resolver, seg.original.func.value).from_union:  # type: ignore[attr-defined]
         input_order_note(ctx, cls, "a union of streams")
     if not keyed:
         one = instance_note(ctx, cls)

@@ -18,7 +18,8 @@ emits it after every element (NOTE F2S258: what the job needs to run).
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import SPARK_HEAD, decoded_output, program, runtime_mode, spark_program
-from flink2spark.rules.pyflink._time import timestamped, windows_shim
+from flink2spark.rules.pyflink._time import windows_shim
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -97,7 +98,7 @@ def reducer(ctx):
         )
         return None
     keyed = ctx.site.head.original.func.value  # type: ignore[attr-defined]
-    if K.unbounded(ctx.resolver, keyed):
+    if facts(ctx.resolver, keyed).micro_batches:
         if mode != "streaming" or K.rolling_key_by(ctx.resolver, keyed) is None:
             return None  # the key_by() has the TODO
         ctx.note(M.PF_ROLLING_STATE, K.ROLLING_NOTE)
@@ -127,6 +128,6 @@ def reduced(ctx, shim, fn):
     reduces the values of (timestamp, value) pairs (``reducing_values``; on an unbounded one
     the shim keeps the timestamps itself)."""
     keyed = ctx.site.head.original.func.value  # type: ignore[attr-defined]
-    if timestamped(ctx.resolver, keyed) and not K.unbounded(ctx.resolver, keyed):
+    if facts(ctx.resolver, keyed).timestamped and not facts(ctx.resolver, keyed).micro_batches:
         fn = ctx.expr("{r}({fn})", r=windows_shim(ctx, "reducing_values"), fn=fn)
     return decoded_output(ctx, ctx.expr("{reduce}({keyed}, {fn})", reduce=shim, keyed=ctx.site.receiver, fn=fn))

@@ -24,7 +24,8 @@ the right shape, or for types decoded unchanged).
 """
 
 from flink2spark.rules.pyflink._common import as_stream, decoded_output, program, runtime_mode, spark_program
-from flink2spark.rules.pyflink._time import timestamped, windows_shim
+from flink2spark.rules.pyflink._time import windows_shim
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -119,7 +120,7 @@ def keyed_state_call(ctx, seg, info, instance):
     if unbounded_todo(ctx, seg.original.func.value, f"{name} with keyed state"):
         return None
     mode = runtime_mode(ctx)
-    stamped = timestamped(ctx.resolver, seg.original.func.value)
+    stamped = facts(ctx.resolver, seg.original.func.value).timestamped
     keywords = {"mode": "batch" if mode == "batch" and stamped else None, "timestamped": flag(stamped), "method": seg.method}
     return decoded_output(ctx, shim_call(ctx, "keyed_process", [ctx.site.receiver, instance], keywords))
 
@@ -131,7 +132,7 @@ def convert(ctx):
     lifecycle = open_close_class(ctx, seg)
     if lifecycle is not None and lifecycle[0].uses_state:
         return keyed_state_call(ctx, seg, *lifecycle)
-    stamped = timestamped(ctx.resolver, seg.original.func.value)  # type: ignore[attr-defined]
+    stamped = facts(ctx.resolver, seg.original.func.value).timestamped  # type: ignore[attr-defined]
     if lifecycle is not None and F._method(lifecycle[0].node, seg.method) is not None:
         info, instance = lifecycle
         ctx.note(

@@ -26,9 +26,9 @@ leaves a TODO.
 
 import libcst as cst
 
-from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import _MapNames, as_stream, call_arg, decoding, program, spark_program, visible_at
-from flink2spark.rules.pyflink._time import timestamped, watermark_strategy, windows_shim
+from flink2spark.rules.pyflink._time import watermark_strategy, windows_shim
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -115,7 +115,7 @@ def convert(ctx):
         return None
     if assigner is None:
         return stream
-    if isinstance(strategy, cst.Name) or K.unbounded(ctx.resolver, original_stream):
+    if isinstance(strategy, cst.Name) or facts(ctx.resolver, original_stream).micro_batches:
         # the shim's WatermarkStrategy: on an unbounded stream its watermark delay matters
         extract = ctx.arg(seg, 0, "watermark_strategy")[1]  # type: ignore[index]
     elif visible_at(ctx, assigner, seg.original):
@@ -124,7 +124,7 @@ def convert(ctx):
         ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): the timestamp assigner uses names that mean something else here")
         return None
     args = [cst.Arg(stream), cst.Arg(extract)]
-    if timestamped(ctx.resolver, original_stream):
+    if facts(ctx.resolver, original_stream).timestamped:
         args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("timestamped")))
     result = cst.Call(func=windows_shim(ctx, "with_timestamps"), args=args)
     decode = decoding(ctx, [original_stream], seg.original)  # PyFlink's assigner runs as a Python operator

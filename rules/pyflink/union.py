@@ -12,9 +12,10 @@ objects a Python function made (``Types.ROW``/``TUPLE``/``FLOAT`` streams),
 ``map(f2s.decoded(type_info))`` follows.
 """
 
-from flink2spark.rules.pyflink import _kafka as K
+from flink2spark.rules.pyflink._streams import union_problem
 from flink2spark.rules.pyflink._common import as_stream, decoding, program, spark_program
-from flink2spark.rules.pyflink._time import timestamped, windows_shim
+from flink2spark.rules.pyflink._time import windows_shim
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -40,13 +41,13 @@ def convert(ctx):
         ctx.todo(M.PF_UNSUPPORTED, "union() takes the streams as positional arguments")
         return None
     streams = [seg.original.func.value, *(a.value for a in seg.original_args)]  # type: ignore[attr-defined]
-    if K.unbounded(ctx.resolver, seg.original):
-        problem = K.union_problem(ctx.resolver, streams)
+    if facts(ctx.resolver, seg.original).micro_batches:
+        problem = union_problem(ctx.resolver, streams)
         if problem is not None:
             ctx.todo(M.PF_UNBOUNDED_STATE, problem)
             return None
     # With event timestamps on any input, all become (timestamp, value) pairs (f2s.windows.NO_TIMESTAMP: none).
-    stamped = [timestamped(ctx.resolver, s) for s in streams]
+    stamped = [facts(ctx.resolver, s).timestamped for s in streams]
 
     def element(converted, original, has_timestamps):
         stream = as_stream(ctx, converted, ctx.resolver.type_of(original))

@@ -44,7 +44,8 @@ import libcst as cst
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import followed, program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._process import context_problem
-from flink2spark.rules.pyflink._time import BATCH_TRIGGER, SESSION_WINDOWS, WINDOW_SETTINGS, sets_trigger, windowed_by
+from flink2spark.rules.pyflink._time import BATCH_TRIGGER, SESSION_WINDOWS, WINDOW_SETTINGS, sets_trigger
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -126,7 +127,7 @@ def convert(ctx):
     if isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and base.func.attr.value in WINDOWS:
         return None  # the window itself was left with a TODO: so is its function
     if seg.method == "allowed_lateness":
-        if K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        if facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
             found = ctx.arg(seg, 0, "time_ms")
             if found is None:
                 ctx.todo(M.PF_EVENT_TIME, "allowed_lateness(): no lateness found")
@@ -143,7 +144,7 @@ def convert(ctx):
         if found is None:
             ctx.todo(M.PF_EVENT_TIME, "side_output_late_data(): no output tag found")
             return None
-        if not K.unbounded(ctx.resolver, seg.original.func.value):  # type: ignore[attr-defined]
+        if not facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
             ctx.note(M.PF_LATENESS, "side_output_late_data(): on a bounded input no element is late; the late-data side output is empty")
         return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=[cst.Arg(found[1])])
     if seg.method == "evictor":
@@ -177,7 +178,7 @@ def convert(ctx):
             return None
         first = found[1]
         extra = ctx.arg(seg, 1, "window_function") if seg.method == "aggregate" else None
-    if windowed_by(ctx.resolver, seg.original.func.value) in SESSION_WINDOWS:  # type: ignore[attr-defined]
+    if facts(ctx.resolver, seg.original.func.value).windowed_by in SESSION_WINDOWS:  # type: ignore[attr-defined]
         what = {
             "reduce": "reduces the elements of a merged session in arrival order (Flink: in the order its window state merges them, with the reduce function)",
             "aggregate": "adds the elements of a merged session to one accumulator in arrival order (Flink merges the sessions' accumulators with merge())",
@@ -239,7 +240,7 @@ def _trigger(ctx, seg, receiver):
     """``trigger(t)``: ``Windows.trigger(t)`` (bounded) or ``StreamWindows.trigger(t)``
     (unbounded, when the windows rule converted the window), with the shim's triggers or the
     user's ``Trigger`` class (PyFlink runs triggers in Python too)."""
-    if runtime_mode(ctx) == "batch" and not K.unbounded(ctx.resolver, seg.original.func.value):
+    if runtime_mode(ctx) == "batch" and not facts(ctx.resolver, seg.original.func.value).micro_batches:
         ctx.todo(M.PF_EVENT_TIME, BATCH_TRIGGER)
         return None
     found = ctx.arg(seg, 0, "trigger")

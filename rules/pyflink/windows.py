@@ -31,7 +31,8 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, call_arg, program, runtime_mode, spark_program
-from flink2spark.rules.pyflink._time import BATCH_TRIGGER, sets_trigger, timestamped, window_assigner, windows_shim
+from flink2spark.rules.pyflink._time import BATCH_TRIGGER, sets_trigger, window_assigner, windows_shim
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -131,7 +132,7 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     original_stream = seg.original.func.value  # type: ignore[attr-defined]
-    stamped = timestamped(ctx.resolver, original_stream)
+    stamped = facts(ctx.resolver, original_stream).timestamped
     kind = None
     if seg.method == "count_window":
         size = ctx.arg(seg, 0, "size")
@@ -157,7 +158,7 @@ def convert(ctx):
             ctx.todo(M.PF_EVENT_TIME, f"{seg.method}({kind[0]}.{kind[1]}()): this window assigner is not converted")
             return None
         if (kind[0], kind[1]) in EVENT_TIME and not stamped:
-            if K.kafka_timestamps(ctx.resolver, original_stream):
+            if facts(ctx.resolver, original_stream).kafka_timestamps:
                 ctx.todo(
                     M.PF_EVENT_TIME,
                     f"{seg.method}(): event-time windows on the timestamps of Kafka records (the strategy has no timestamp assigner):"
@@ -172,9 +173,9 @@ def convert(ctx):
     keyed = seg.method != "window_all"
     if stamped and keyed and ctx.site.receiver_type != P.KEYED:
         return None
-    if K.unbounded(ctx.resolver, original_stream):
+    if facts(ctx.resolver, original_stream).micro_batches:
         if seg.method == "window_all":
-            if runtime_mode(ctx) == "batch" or not K.streamable_window(ctx.resolver, seg.original) or K.unbounded_problem(ctx.resolver, original_stream) is not None:
+            if runtime_mode(ctx) == "batch" or not K.streamable_window(ctx.resolver, seg.original) or facts(ctx.resolver, original_stream).unstreamable(True) is not None:
                 return None  # the window function has the TODO
         elif not K.streamable_window(ctx.resolver, seg.original) or K.rolling_key_by(ctx.resolver, original_stream) is None:
             return None  # the key_by() has the TODO

@@ -1,0 +1,559 @@
+"""The PyFlink program model: every fact about a stream, computed in one place (not a rule: it
+defines no ``rule``).
+
+Every stream expression of the original module is a node of the program's dataflow graph: a
+source call (``env.from_source(...)``), an operator call (``ds.map(f)``, whose input is its
+receiver, and for ``union``/``connect`` its arguments too), a name (its inputs are what it holds
+at that use: ``Resolver.sources_of``, the value assigned last, or for a helper's parameter what
+each call of the helper passes), a helper's call (what the helper returns), an async I/O call
+(the stream it reads). ``facts(resolver, expr)`` is a node's ``StreamFacts``: its API type,
+element type, whether it is read from an unbounded source and converted to micro-batches,
+timestamped, where it comes from... Each fact is computed from the node and its inputs' facts
+the first time a rule asks, and kept for the conversion of the module: a rule reads facts, it
+does not walk the program for them, and two rules asking the same question get the same answer.
+
+Where call sites of a helper disagree (a keyed and a plain stream, an unbounded and a bounded
+one), the facts of the parameter hold when they hold for one argument; ``Resolver.mixed_types``
+(through ``stream_kind``) leaves a TODO at the uses of such a parameter.
+
+What decides a fact locally (is this ``from_source`` a Kafka source? does this strategy assign
+timestamps? which window assigner is this?) stays with the construct it is about: Kafka in
+``_kafka``, time and watermarks in ``_time``, process functions in ``_process``, element
+types of sources in ``_common``.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Callable, Optional
+
+import libcst as cst
+import libcst.matchers as m
+
+from flink2spark.rules.pyflink._common import (
+    PICKLED,
+    SAME_TYPE,
+    SourceType,
+    _agreed,
+    _is_none,
+    _output_type,
+    _returned,
+    async_input,
+    async_output_type,
+    call_arg,
+    followed,
+    source_kind,
+)
+from flink2spark.transpiler import pyflink_model as P
+
+_CYCLE = object()
+
+
+class StreamGraph:
+    """The facts of the module's streams, each kept once computed (``Resolver.program``)."""
+
+    def __init__(self, resolver):
+        self.resolver = resolver
+        self._facts: dict[tuple[str, int], object] = {}
+        self._nodes: dict[int, StreamFacts] = {}
+        self._active: set[tuple[str, int]] = set()
+        self._cycle = False
+
+    def node(self, expr: cst.BaseExpression) -> "StreamFacts":
+        found = self._nodes.get(id(expr))
+        if found is None:
+            found = self._nodes[id(expr)] = StreamFacts(self, expr)
+        return found
+
+    def fact(self, name: str, expr: Optional[cst.BaseExpression], compute: Callable, default, *extra):
+        """``compute(self, expr, *extra)``, once per (fact, node). A fact that needs itself (a
+        name reassigned in a loop, helpers calling each other) has ``default`` there, and what
+        was computed from that answer is not kept."""
+        if expr is None:
+            return default
+        key = (name + "".join(f"/{e}" for e in extra), id(expr))
+        if key in self._facts:
+            return self._facts[key]
+        if key in self._active:
+            self._cycle = True
+            return default
+        self._active.add(key)
+        outer, self._cycle = self._cycle, False
+        try:
+            value = compute(self, expr, *extra)
+        finally:
+            self._active.discard(key)
+        if not self._cycle:
+            self._facts[key] = value
+        self._cycle = self._cycle or outer
+        return value
+
+
+    # -- the program's facts (of all its streams at once) -----------------------------------
+    @cached_property
+    def runtime_mode(self) -> Optional[str]:
+        """"streaming" or "batch": the runtime mode of the module's environments (Flink's
+        default is STREAMING; AUTOMATIC is BATCH for the bounded sources converted here); None
+        when it is set from an expression, by a configuration, or differently for several
+        environments."""
+        from flink2spark.rules.pyflink._configuration import configured_mode
+
+        resolver = self.resolver
+        modes = set()
+        for call in resolver.calls_of("set_runtime_mode"):
+            if resolver.type_of(call.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
+                continue
+            arg = call_arg(call, 0, "execution_mode")
+            modes.add(P.RUNTIME_MODES.get(resolver.qualified_name(arg) or "") if arg is not None else None)
+        for call in resolver.calls_of("get_execution_environment"):
+            if resolver.qualified_name(call.func) in P.ENTRY_POINTS and call.args:  # type: ignore[attr-defined]
+                mode = configured_mode(self, call)  # a Configuration may set execution.runtime-mode
+                if mode != "":
+                    modes.add(mode)
+        modes = {"batch" if mode == "automatic" else mode for mode in modes}
+        if not modes:
+            return "streaming"
+        return modes.pop() if len(modes) == 1 and None not in modes else None
+
+    @cached_property
+    def parallelism(self) -> tuple[bool, Optional[int]]:
+        """(known, n): the literal ``n`` of the module's ``env.set_parallelism(n)`` calls (None:
+        never set, Flink's default, the number of cores, as Spark's local default parallelism);
+        known is False when it is set from an expression or to several values."""
+        values = set()
+        for call in self.resolver.calls_of("set_parallelism"):
+            if self.resolver.type_of(call.func.value) != P.ENVIRONMENT:  # type: ignore[attr-defined]
+                continue
+            arg = call.args[0].value if call.args else None  # type: ignore[attr-defined]
+            values.add(int(arg.value) if isinstance(arg, cst.Integer) else None)
+        if not values:
+            return True, None
+        if len(values) == 1 and None not in values:
+            return True, values.pop()
+        return False, None
+
+    @cached_property
+    def reads_unbounded(self) -> bool:
+        """Whether the module reads an unbounded Kafka source (or monitored files) anywhere."""
+        return any(self.node(call).micro_batches for call in self.resolver.calls_of("from_source", "add_source"))
+
+
+def graph(resolver) -> StreamGraph:
+    """The module's stream graph (one per conversion, kept by the resolver)."""
+    if resolver.program is None:
+        resolver.program = StreamGraph(resolver)
+    return resolver.program
+
+
+def facts(resolver, expr: cst.BaseExpression) -> "StreamFacts":
+    """The facts of the (original) stream expression ``expr``."""
+    return graph(resolver).node(expr)
+
+
+class StreamFacts:
+    """The facts of one stream node, each computed on first use (see the module's doc)."""
+
+    __slots__ = ("graph", "expr")
+
+    def __init__(self, graph: StreamGraph, expr: cst.BaseExpression):
+        self.graph, self.expr = graph, expr
+
+    @property
+    def api_type(self) -> Optional[str]:
+        """PyFlink's API type (``P.DATA_STREAM``, ``P.KEYED``, ``P.WINDOWED``...), or None."""
+        return self.graph.resolver.type_of(self.expr)
+
+    @property
+    def element_type(self) -> SourceType:
+        """What the stream carries: ``PICKLED``, the original type-information expression
+        (``Types.ROW([...])`` or a name bound to one), a basic type name made by a source
+        (``"LONG"``), or None when it cannot be followed."""
+        return self.graph.fact("element_type", self.expr, _element_type, None)
+
+    @property
+    def micro_batches(self) -> bool:
+        """Whether the stream derives from an unbounded Kafka source or a ``FileSource`` that
+        monitors its folder: it is converted to Structured Streaming, run per micro-batch."""
+        return self.graph.fact("micro_batches", self.expr, _micro_batches, False)
+
+    @property
+    def unbounded_source(self) -> bool:
+        """Whether the stream is known to read an unbounded source of any kind (Kafka without
+        ``set_bounded``, other connectors, a monitored folder, a Java ``add_source``): the
+        shim's batch operators cannot run it. Sources that cannot be followed count as bounded."""
+        return self.graph.fact("unbounded_source", self.expr, _unbounded_source, False)
+
+    @property
+    def timestamped(self) -> bool:
+        """Whether the stream is converted to a timestamped stream: ``(timestamp, element)``
+        pairs (``_time``'s module doc)."""
+        return self.graph.fact("timestamped", self.expr, _timestamped, False)
+
+    @property
+    def kafka_timestamps(self) -> bool:
+        """Whether the elements carry the timestamps of the Kafka records they come from
+        (Flink's Kafka sources set them; the conversion does not read them): a Kafka source,
+        through operators that keep timestamps and strategies without an assigner."""
+        return self.graph.fact("kafka_timestamps", self.expr, _kafka_timestamps, False)
+
+    @property
+    def after_state(self) -> bool:
+        """Whether the (unbounded) stream comes out of a keyed operator that keeps state and
+        does not hand Spark's watermark on (event time after one is not converted): a rolling
+        aggregation, processing-time or count windows, a keyed process function with
+        processing-time timers or on a stream without timestamps. Event-time windows and the
+        other keyed process functions on a timestamped stream run in transformWithState's
+        EventTime mode and hand the watermark on (``eventTimeColumnName``)."""
+        return self.graph.fact("after_state", self.expr, _after_state, False)
+
+    def unstreamable(self, streaming: bool) -> Optional[str]:
+        """The first operator between an unbounded source and this stream that is not run per
+        micro-batch (keyed state, windows, process functions, union...), or None. Rolling
+        aggregations are run (``f2s_stream.rolling_reduce``) in ``streaming`` runtime mode only."""
+        return self.graph.fact("unstreamable", self.expr, _unstreamable, None, streaming)
+
+    @property
+    def from_union(self) -> bool:
+        """Whether the stream is the result of a ``union()``, before any operator other than
+        ``key_by``/``map``/``flat_map``/``filter`` and operator settings."""
+        return self.graph.fact("from_union", self.expr, _from_union, False)
+
+    @property
+    def windowed_by(self) -> Optional[str]:
+        """For a windowed stream: its window assigner's class (``"count"`` for
+        ``count_window``), or None when it cannot be followed."""
+        return self.graph.fact("windowed_by", self.expr, _windowed_by, None)
+
+    @property
+    def kind(self) -> str:
+        """What besides its type makes a stream converted in another form: a prefix of its
+        type's name, "unbounded " (micro-batches) and/or "timestamped " (pairs), or ""."""
+        return ("unbounded " if self.micro_batches else "") + ("timestamped " if self.timestamped else "")
+
+    def as_dict(self) -> dict[str, object]:
+        """Every fact (the tests' view)."""
+        return {
+            "api_type": self.api_type,
+            "element_type": _shown(self.graph.resolver, self.element_type),
+            "micro_batches": self.micro_batches,
+            "unbounded_source": self.unbounded_source,
+            "timestamped": self.timestamped,
+            "kafka_timestamps": self.kafka_timestamps,
+            "after_state": self.after_state,
+            "unstreamable": self.unstreamable(True),
+            "from_union": self.from_union,
+            "windowed_by": self.windowed_by,
+        }
+
+
+def _shown(resolver, t: SourceType) -> object:
+    if t is None or isinstance(t, str):
+        return t
+    return "PICKLED" if t is PICKLED else resolver.module.code_for_node(t)
+
+
+# --------------------------------------------------------------------------------------------
+# the facts (each ``_fact(graph, expr)``, reading the facts of the node's inputs)
+
+
+def _method_call(expr) -> bool:
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
+
+
+def _any_source(g: StreamGraph, expr: cst.Name, fact: str) -> bool:
+    """A name: the fact holds for one of the values it stands for."""
+    return any(getattr(g.node(v), fact) for v in g.resolver.sources_of(expr))
+
+
+def _element_type(g: StreamGraph, expr) -> SourceType:
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        value = resolver.value_at(expr)
+        if value is None:  # a helper's parameter: what every call passes, when they agree
+            return _agreed(resolver, [g.node(a).element_type for a in resolver.arguments_of(expr)])
+        return g.node(value).element_type
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        returned = _returned(resolver, expr.func)  # a stream made by a helper function
+        return None if returned is None else g.node(returned).element_type
+    if not _method_call(expr):
+        return None
+    if async_input(resolver, expr) is not None:
+        return async_output_type(expr)
+    recv, method = expr.func.value, expr.func.attr.value
+    typ = resolver.type_of(recv)
+    if typ == P.ENVIRONMENT:
+        if method == "from_collection":
+            info = call_arg(expr, 1, "type_info")
+            return PICKLED if info is None or _is_none(info) else info
+        if method in ("from_source", "add_source"):
+            from flink2spark.rules.pyflink import _kafka as K
+
+            if K.kafka_source_call(resolver, expr) is not None:
+                return K.element_type(resolver, expr)
+        if method == "from_source":
+            source = source_kind(resolver, call_arg(expr, 0, "source"))
+            return {"numbers": "LONG", "text": "STRING", "stream_text": "STRING"}.get(source[0]) if source else None
+        if method == "read_text_file":
+            return "STRING"
+        return None
+    if P.is_stream(typ) or typ == P.CONNECTED:
+        if method in ("map", "flat_map", "process"):
+            return _output_type(expr, 1)
+        if method in SAME_TYPE or method in ("window", "window_all", "count_window"):
+            return g.node(recv).element_type
+        if method == "get_side_output":  # the OutputTag's type
+            tag = call_arg(expr, 0, "output_tag")
+            tag = followed(resolver, tag) if tag is not None else None
+            if isinstance(tag, cst.Call) and resolver.qualified_name(tag.func) in P.OUTPUT_TAGS:
+                return _output_type(tag, 1, "type_info")
+            return None
+    if typ in (P.WINDOWED, P.ALL_WINDOWED):
+        # PyFlink 2.3 signatures: reduce(f, window_function=None, output_type=None),
+        # aggregate(f, window_function=None, accumulator_type=None, output_type=None),
+        # apply(f, output_type=None), process(f, output_type=None)
+        if method == "reduce":
+            if call_arg(expr, 1, "window_function") is None:
+                return g.node(recv).element_type
+            return _output_type(expr, 2)
+        if method == "aggregate":
+            return _output_type(expr, 3)
+        if method in ("apply", "process"):
+            return _output_type(expr, 1)
+        if method in ("trigger", "allowed_lateness", "side_output_late_data", "evictor"):
+            return g.node(recv).element_type
+    return None
+
+
+# operators that keep the micro-batch form of an unbounded stream (or window it)
+_MICRO_BATCH_KEEPS = frozenset({"map", "flat_map", "process", "get_side_output", "window", "window_all", "count_window", "count_window_all"})
+
+
+def _micro_batches(g: StreamGraph, expr) -> bool:
+    from flink2spark.rules.pyflink import _kafka as K
+
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        return _any_source(g, expr, "micro_batches")
+    call = K.kafka_source_call(resolver, expr)
+    if call is not None:
+        return not K.source_bounded(resolver, call)
+    if K.monitored_files_call(resolver, expr) is not None:
+        return True
+    if not _method_call(expr):
+        return False
+    through = async_input(resolver, expr)
+    if through is not None:
+        return g.node(through).micro_batches
+    typ = resolver.type_of(expr.func.value)
+    if typ in (P.WINDOWED, P.ALL_WINDOWED):  # a window's function or setting: unbounded as the windowed stream
+        return g.node(expr.func.value).micro_batches
+    method = expr.func.attr.value
+    if P.is_stream(typ) and (method in SAME_TYPE or method in _MICRO_BATCH_KEEPS):
+        if method == "union" and any(g.node(a.value).micro_batches for a in expr.args):
+            return True
+        return g.node(expr.func.value).micro_batches
+    return False
+
+
+_UNBOUNDED_CONNECTORS = (".kafka", ".kinesis", ".pulsar", ".rabbitmq")
+
+
+def _unbounded_source(g: StreamGraph, expr) -> bool:
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        return _any_source(g, expr, "unbounded_source")
+    if not _method_call(expr):
+        return False
+    recv, method = expr.func.value, expr.func.attr.value
+    if resolver.type_of(recv) == P.ENVIRONMENT:
+        from flink2spark.rules.pyflink import _kafka as K
+
+        if K.kafka_source_call(resolver, expr) is not None:
+            return g.node(expr).micro_batches  # a Kafka source with set_bounded(...) is read in batch
+        if method == "add_source":
+            return True
+        if method != "from_source" or not expr.args:
+            return False
+        source = followed(resolver, expr.args[0].value)
+        names = [resolver.qualified_name(n) or "" for n in m.findall(source, m.Name() | m.Attribute())]
+        return any(c in q for q in names for c in _UNBOUNDED_CONNECTORS) or bool(
+            m.findall(source, m.Call(func=m.Attribute(attr=m.Name("monitor_continuously"))))
+        )
+    inputs = [recv] + ([a.value for a in expr.args] if method in ("union", "connect") else [])
+    return any(g.node(i).unbounded_source for i in inputs)
+
+
+def _timestamped(g: StreamGraph, expr) -> bool:
+    from flink2spark.rules.pyflink._time import KEEPS, strategy_has_assigner
+
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):  # also ds = ds.assign_...(...), and a helper's parameter
+        return _any_source(g, expr, "timestamped")
+    if not _method_call(expr):
+        return False
+    through = async_input(resolver, expr)
+    if through is not None:  # async I/O keeps its input's timestamps
+        return g.node(through).timestamped
+    recv, method = expr.func.value, expr.func.attr.value
+    typ = resolver.type_of(recv)
+    if typ == P.ENVIRONMENT:
+        if method == "from_source":
+            return bool(strategy_has_assigner(resolver, call_arg(expr, 1, "watermark_strategy")))
+        return False
+    if not (P.is_stream(typ) or typ in (P.WINDOWED, P.ALL_WINDOWED, P.CONNECTED)):
+        return False
+    if method == "assign_timestamps_and_watermarks":
+        if strategy_has_assigner(resolver, call_arg(expr, 0, "watermark_strategy")):
+            return True
+        return g.node(recv).timestamped
+    if method == "union":
+        return any(g.node(s).timestamped for s in [recv, *(a.value for a in expr.args)])
+    if typ in (P.WINDOWED, P.ALL_WINDOWED) and method in ("reduce", "aggregate", "apply", "process"):
+        from flink2spark.rules.pyflink._time import TIME_WINDOWS
+
+        return g.node(recv).timestamped or g.node(recv).windowed_by in TIME_WINDOWS  # results carry max_timestamp()
+    if method in KEEPS or method in ("get_side_output", "connect"):  # connect: both inputs alike (rules/pyflink/connect.py)
+        return g.node(recv).timestamped
+    return False
+
+
+def _kafka_timestamps(g: StreamGraph, expr) -> bool:
+    from flink2spark.rules.pyflink import _kafka as K
+    from flink2spark.rules.pyflink._time import KEEPS
+
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        return _any_source(g, expr, "kafka_timestamps")
+    if K.kafka_source_call(resolver, expr) is not None:
+        return True
+    if not _method_call(expr):
+        return False
+    method = expr.func.attr.value
+    if P.is_stream(resolver.type_of(expr.func.value)) and (method in KEEPS or method == "assign_timestamps_and_watermarks"):
+        return g.node(expr.func.value).kafka_timestamps
+    return False
+
+
+def _after_state(g: StreamGraph, expr) -> bool:
+    from flink2spark.rules.pyflink import _kafka as K
+    from flink2spark.rules.pyflink.windows import EVENT_TIME
+
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        return _any_source(g, expr, "after_state")
+    if not _method_call(expr):
+        return False
+    method, typ = expr.func.attr.value, resolver.type_of(expr.func.value)
+    if typ in (P.WINDOWED, P.ALL_WINDOWED):
+        if typ == P.WINDOWED and g.node(expr.func.value).windowed_by in {name for name, _ in EVENT_TIME}:
+            call = K.window_call(resolver, expr.func.value)
+            keyed = call.func.value if call is not None else None  # type: ignore[attr-defined]
+            return keyed is None or g.node(keyed).after_state
+        return True
+    if typ == P.KEYED and method in K.ROLLING:
+        return True
+    if typ == P.KEYED and method == "process":
+        if K.streaming_timers(resolver, expr) == "processing" or not g.node(expr.func.value).timestamped:
+            return True
+        return g.node(expr.func.value).after_state
+    if method == "union":
+        return any(g.node(a.value).after_state for a in expr.args) or g.node(expr.func.value).after_state
+    return P.is_stream(typ) and g.node(expr.func.value).after_state
+
+
+def _unstreamable(g: StreamGraph, expr, streaming: bool) -> Optional[str]:
+    from flink2spark.rules.pyflink import _kafka as K
+
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        problems = (g.node(v).unstreamable(streaming) for v in resolver.sources_of(expr))
+        return next((p for p in problems if p is not None), None)
+    if K.kafka_source_call(resolver, expr) is not None or K.monitored_files_call(resolver, expr) is not None:
+        return None
+    if not _method_call(expr):
+        return None
+    method = expr.func.attr.value
+    recv = expr.func.value
+    typ = resolver.type_of(recv)
+    if async_input(resolver, expr) is not None:
+        return method  # async I/O is not run per micro-batch
+    if method == "process" and P.is_stream(typ) and typ != P.KEYED:
+        if K.micro_batch_process_class(resolver, expr) is None:
+            return method
+        return g.node(recv).unstreamable(streaming)
+    if method in K.STREAM_WINDOW_FUNCTIONS | {"side_output_late_data", "allowed_lateness", "trigger"} and typ == P.ALL_WINDOWED:
+        window = K.window_call(resolver, recv)
+        if window is None or not streaming or not K.streamable_window(resolver, window):
+            return method
+        return g.node(window.func.value).unstreamable(streaming)  # type: ignore[attr-defined]
+    if method in K.STREAM_WINDOW_FUNCTIONS | {"side_output_late_data", "allowed_lateness"} and typ == P.WINDOWED:
+        window = K.window_call(resolver, recv)
+        key_by = K.rolling_key_by(resolver, window.func.value) if streaming and window is not None else None  # type: ignore[attr-defined]
+        return method if key_by is None else g.node(key_by.func.value).unstreamable(streaming)  # type: ignore[attr-defined]
+    if (method in K.ROLLING or (method == "process" and K.streaming_process_class(resolver, expr))) and typ == P.KEYED:
+        key_by = K.rolling_key_by(resolver, recv) if streaming else None
+        return method if key_by is None else g.node(key_by.func.value).unstreamable(streaming)  # type: ignore[attr-defined]
+    if method == "union" and P.is_stream(typ):
+        inputs = [recv, *(a.value for a in expr.args)]
+        if union_problem(g.resolver, inputs) is not None:
+            return method
+        for stream in inputs:
+            problem = g.node(stream).unstreamable(streaming)
+            if problem is not None:
+                return problem
+        return None
+    if P.is_stream(typ) or typ in (P.WINDOWED, P.ALL_WINDOWED):
+        if method not in K.MICRO_BATCH_OPS:
+            return method
+        return g.node(recv).unstreamable(streaming)
+    return None
+
+
+def union_problem(resolver, inputs) -> Optional[str]:
+    """Why the union of the (original) streams ``inputs``, one of them unbounded, is not
+    converted (``MicroBatches.union``), or None."""
+    found = [facts(resolver, s) for s in inputs]
+    if not all(f.micro_batches for f in found):
+        return "union() of an unbounded stream with a bounded one is not converted: read both as streams (spark.readStream) and union the DataFrames"
+    if len({f.timestamped for f in found}) > 1:
+        return "union() of unbounded streams with and without event timestamps is not converted"
+    if any(f.api_type == P.KEYED for f in found):
+        return "union() of an unbounded keyed stream is not converted"
+    return None
+
+
+# the operators a stream may go through after a union and still count as "from a union"
+_AFTER_UNION = frozenset({"key_by", "map", "flat_map", "filter", "name", "uid", "set_parallelism"})
+
+
+def _from_union(g: StreamGraph, expr) -> bool:
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        value = resolver.value_at(expr)
+        return value is not None and g.node(value).from_union
+    if not _method_call(expr):
+        return False
+    method = expr.func.attr.value
+    if method == "union" and P.is_stream(resolver.type_of(expr.func.value)):
+        return True
+    return method in _AFTER_UNION and g.node(expr.func.value).from_union
+
+
+def _windowed_by(g: StreamGraph, windowed) -> Optional[str]:
+    from flink2spark.rules.pyflink._time import WINDOW_SETTINGS, window_assigner
+
+    resolver = g.resolver
+    if isinstance(windowed, cst.Name):
+        value = resolver.value_at(windowed)
+        return None if value is None else g.node(value).windowed_by
+    if not _method_call(windowed):
+        return None
+    method = windowed.func.attr.value
+    if method in ("window", "window_all"):
+        found = window_assigner(resolver, call_arg(windowed, 0, "window_assigner"))
+        return None if found is None else found[0]
+    if method == "count_window":
+        return "count"
+    if method in WINDOW_SETTINGS:
+        return g.node(windowed.func.value).windowed_by
+    return None
