@@ -1,0 +1,222 @@
+"""The PyFlink program model (rules/pyflink/_streams.py), table-driven: a program -> the facts
+of one of its streams (the value of the variable ``probe``), and of the program.
+
+Expected facts are what Flink does with the program: which streams read an unbounded source,
+carry event timestamps, what their elements are. They are written from Flink's documented
+behaviour, not read off the code under test.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper
+
+from flink2spark.rules.pyflink._streams import facts, graph
+from flink2spark.transpiler.convert import Converter
+from flink2spark.transpiler.infer import Resolver
+from flink2spark.transpiler.models import MODELS
+
+HEAD = """\
+from pyflink.common import Types, WatermarkStrategy, SimpleStringSchema
+from pyflink.common.watermark_strategy import TimestampAssigner
+from pyflink.datastream import StreamExecutionEnvironment, RuntimeExecutionMode
+from pyflink.datastream.connectors.kafka import KafkaSource, KafkaOffsetsInitializer
+from pyflink.datastream.connectors.file_system import FileSource, StreamFormat
+from pyflink.datastream.window import TumblingEventTimeWindows, CountSlidingWindowAssigner
+from pyflink.common.time import Time
+
+class Stamp(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return value[1]
+
+env = StreamExecutionEnvironment.get_execution_environment()
+kafka = (
+    KafkaSource.builder()
+    .set_bootstrap_servers("localhost:9092")
+    .set_topics("events")
+    .set_value_only_deserializer(SimpleStringSchema())
+    .build()
+)
+bounded_kafka = (
+    KafkaSource.builder()
+    .set_bootstrap_servers("localhost:9092")
+    .set_topics("events")
+    .set_value_only_deserializer(SimpleStringSchema())
+    .set_bounded(KafkaOffsetsInitializer.latest())
+    .build()
+)
+stamped = WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Stamp())
+"""
+
+
+class _Probe(cst.CSTVisitor):
+    """Runs ``ask(resolver, probe)`` while the module's metadata is there (during the visit)."""
+
+    METADATA_DEPENDENCIES = Converter.METADATA_DEPENDENCIES
+
+    def __init__(self, ask) -> None:
+        super().__init__()
+        self.ask, self.answer = ask, None
+        self.probe: cst.BaseExpression | None = None
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        target = node.targets[0].target
+        if isinstance(target, cst.Name) and target.value == "probe":
+            self.probe = node.value
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        self.answer = self.ask(Resolver(original_node, self.get_metadata, MODELS["pyflink"]), self.probe)
+
+
+def _ask(body: str, ask):
+    """What ``ask(resolver, probe)`` gives for the program ``HEAD + body``."""
+    module = cst.parse_module(HEAD + textwrap.dedent(body))
+    probe = _Probe(ask)
+    MetadataWrapper(module, unsafe_skip_copy=True).visit(probe)
+    return probe.answer
+
+
+CASES = [
+    # (id, program, facts of `probe` that Flink gives it)
+    ("collection untyped", "probe = env.from_collection([1, 2, 3])",
+     dict(api_type="DataStream", element_type="PICKLED", micro_batches=False, unbounded_source=False, timestamped=False)),
+    ("collection typed", "probe = env.from_collection([('a', 1)], type_info=Types.ROW([Types.STRING(), Types.INT()]))",
+     dict(element_type="Types.ROW([Types.STRING(), Types.INT()])")),
+    ("map output type", "probe = env.from_collection([1]).map(str, output_type=Types.STRING())",
+     dict(element_type="Types.STRING()")),
+    ("map without output type is pickled", "probe = env.from_collection([1], type_info=Types.INT()).map(str)",
+     dict(element_type="PICKLED")),
+    ("key_by keeps the element type", "probe = env.from_collection([1], type_info=Types.INT()).key_by(lambda x: x % 2)",
+     dict(api_type="KeyedStream", element_type="Types.INT()")),
+    ("text file lines", "probe = env.read_text_file('in.txt')",
+     dict(element_type="STRING", micro_batches=False)),
+    ("unbounded kafka", "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')",
+     dict(micro_batches=True, unbounded_source=True, kafka_timestamps=True, timestamped=False, element_type="STRING")),
+    ("bounded kafka is read in batch", "probe = env.from_source(bounded_kafka, WatermarkStrategy.no_watermarks(), 'k')",
+     dict(micro_batches=False, unbounded_source=False, kafka_timestamps=True)),
+    ("kafka reassigned through map and filter", """
+        ds = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')
+        ds = ds.map(lambda s: s.strip())
+        ds = ds.filter(lambda s: s != '')
+        probe = ds
+     """, dict(micro_batches=True, unbounded_source=True)),
+    ("kafka handed to a helper", """
+        def show(stream):
+            global probe
+            probe = stream
+        show(env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k').map(str))
+     """, dict(micro_batches=True, unbounded_source=True, kafka_timestamps=True)),
+    ("helper called with a keyed and a plain stream has no API type", """
+        def show(stream):
+            global probe
+            probe = stream
+        nums = env.from_collection([1, 2])
+        show(nums)
+        show(nums.key_by(lambda x: x))
+     """, dict(api_type=None)),
+    ("monitored folder", """
+        files = FileSource.for_record_stream_format(StreamFormat.text_line_format(), 'in').monitor_continuously(Time.seconds(5)).build()
+        probe = env.from_source(files, WatermarkStrategy.no_watermarks(), 'files')
+     """, dict(micro_batches=True, unbounded_source=True, element_type="STRING", kafka_timestamps=False)),
+    ("java source function", "probe = env.add_source(MySourceFunction())",
+     dict(unbounded_source=True, micro_batches=False)),
+    ("timestamps assigned", "probe = env.from_collection([('a', 1)]).assign_timestamps_and_watermarks(stamped)",
+     dict(timestamped=True)),
+    ("a strategy without an assigner gives no timestamps",
+     "probe = env.from_collection([('a', 1)]).assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps())",
+     dict(timestamped=False)),
+    ("map keeps timestamps", "probe = env.from_collection([('a', 1)]).assign_timestamps_and_watermarks(stamped).map(lambda e: e[0])",
+     dict(timestamped=True)),
+    ("event-time window", """
+        windowed = env.from_collection([('a', 1)]).assign_timestamps_and_watermarks(stamped).key_by(lambda e: e[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))
+        probe = windowed
+     """, dict(windowed_by="TumblingEventTimeWindows", timestamped=True)),
+    ("time window results carry the window's timestamp",
+     "probe = env.from_collection([('a', 1)]).key_by(lambda e: e[0]).window(TumblingEventTimeWindows.of(Time.seconds(5))).reduce(lambda a, b: a)",
+     dict(timestamped=True, element_type="PICKLED")),
+    ("count window", "probe = env.from_collection([1]).key_by(lambda x: x).count_window(3)",
+     dict(windowed_by="count", timestamped=False)),
+    ("union", "a = env.from_collection([1])\nb = env.from_collection([2])\nprobe = a.union(b).map(str)",
+     dict(from_union=True)),
+    ("a process function ends 'from a union'", "a = env.from_collection([1])\nprobe = a.union(a).process(P())",
+     dict(from_union=False)),
+    ("union with an unbounded input is unbounded", """
+        a = env.from_collection([1])
+        b = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')
+        probe = a.union(b)
+     """, dict(micro_batches=True, unbounded_source=True)),
+    ("rolling aggregation keeps state", "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k').map(lambda s: (s, 1)).key_by(lambda p: p[0]).sum(1)",
+     dict(after_state=True, micro_batches=True)),
+    ("map after a source keeps no state", "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k').map(str)",
+     dict(after_state=False, unstreamable=None)),
+    ("async I/O is not run per micro-batch", """
+        from pyflink.datastream import AsyncDataStream
+        source = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')
+        probe = AsyncDataStream.unordered_wait(source, Lookup(), Time.seconds(1))
+     """, dict(unstreamable="unordered_wait", micro_batches=True)),
+    ("a stream reassigned in a loop does not loop the model", """
+        ds = env.from_collection([1])
+        for i in range(3):
+            ds = ds.union(ds.map(lambda x: x + i))
+            probe = ds
+     """, dict(micro_batches=False, from_union=True, timestamped=False)),
+]
+
+
+@pytest.mark.parametrize("body, expected", [pytest.param(body, expected, id=name) for name, body, expected in CASES])
+def test_stream_facts(body, expected):
+    found = _ask(body, lambda resolver, probe: facts(resolver, probe).as_dict())
+    assert {k: found[k] for k in expected} == expected
+
+
+def test_facts_are_computed_once_per_node():
+    _ask("""
+        ds = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')
+        probe = ds.map(str).filter(bool)
+    """, _computed_once)
+
+
+def _computed_once(resolver, probe):
+    first = facts(resolver, probe)
+    assert first.micro_batches
+    program = graph(resolver)
+    kept = dict(program._facts)
+    assert facts(resolver, probe) is first
+    assert facts(resolver, probe).micro_batches
+    assert program._facts == kept  # asked again: nothing recomputed
+    # the inputs' facts were computed on the way, once each: the map, the name, the source
+    assert sum(1 for (name, _) in kept if name == "micro_batches") >= 3
+
+
+@pytest.mark.parametrize("body, mode", [
+    ("", "streaming"),  # Flink's default
+    ("env.set_runtime_mode(RuntimeExecutionMode.BATCH)", "batch"),
+    ("env.set_runtime_mode(RuntimeExecutionMode.AUTOMATIC)", "batch"),  # AUTOMATIC on bounded sources
+    ("env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nenv.set_runtime_mode(RuntimeExecutionMode.STREAMING)", None),
+    ("env.set_runtime_mode(mode_from_args())", None),
+])
+def test_runtime_mode(body, mode):
+    assert _ask(body + "\nprobe = env.from_collection([1])", lambda resolver, _: graph(resolver).runtime_mode) == mode
+
+
+@pytest.mark.parametrize("body, parallelism", [
+    ("", (True, None)),
+    ("env.set_parallelism(1)", (True, 1)),
+    ("env.set_parallelism(4)\nenv.set_parallelism(2)", (False, None)),
+    ("env.set_parallelism(n)", (False, None)),
+    ("env.from_collection([1]).map(str).set_parallelism(3)", (True, None)),  # an operator's, not the environment's
+])
+def test_parallelism(body, parallelism):
+    assert _ask(body + "\nprobe = env.from_collection([1])", lambda resolver, _: graph(resolver).parallelism) == parallelism
+
+
+@pytest.mark.parametrize("body, reads", [
+    ("probe = env.from_collection([1])", False),
+    ("probe = env.from_source(bounded_kafka, WatermarkStrategy.no_watermarks(), 'k')", False),
+    ("def job():\n    return env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\nprobe = 1", True),
+])
+def test_reads_unbounded(body, reads):
+    assert _ask(body, lambda resolver, _: graph(resolver).reads_unbounded) is reads
