@@ -157,6 +157,15 @@ CASES = [
         source = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')
         probe = AsyncDataStream.unordered_wait(source, Lookup(), Time.seconds(1))
      """, dict(unstreamable="unordered_wait", micro_batches=True)),
+    ("a Python operator read twice", """
+        probe = env.from_collection([1], type_info=Types.INT()).map(lambda x: [x], output_type=Types.LIST(Types.INT()))
+        probe.print()
+        probe.filter(bool).print()
+     """, dict(readers=2, undecoded=True)),
+    ("a source's elements come from Flink's serializers", "probe = env.from_collection([1], type_info=Types.INT())",
+     dict(readers=0, undecoded=False)),  # the variable is read by no operator
+    ("key_by decodes", "probe = env.from_collection([1]).map(lambda x: [x]).key_by(len)",
+     dict(undecoded=False)),
     ("a stream reassigned in a loop does not loop the model", """
         ds = env.from_collection([1])
         for i in range(3):

@@ -254,62 +254,19 @@ DECODED_KINDS = frozenset({
 })
 
 
-def consumers(resolver, call: cst.CSTNode) -> int:
-    """How many operators read the stream ``call`` makes: the uses of the variable it is
-    assigned to (each one reads the whole stream), else 1."""
-    parent = resolver.parent(call)
-    if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
-        target = parent.targets[0].target
-        try:
-            scope = resolver.meta(ScopeProvider, target)
-        except KeyError:
-            return 1
-        if scope is None:
-            return 1
-        return sum(len(a.references) for a in scope.assignments[target.value] if a.node is target)
-    return 1
-
-
-def undecoded(resolver, expr: cst.BaseExpression, depth: int = 0) -> bool:
-    """Whether a stream's elements may be objects a Python function made rather than values
-    decoded from Flink's serializers. PyFlink fuses a Python operator with the next one only
-    when that one is its single consumer: the objects then go on as they are. Sources, key_by,
-    union and the outputs with several consumers are decoded (see ``decoding``)."""
-    if depth > 50:
-        return True
-    if isinstance(expr, cst.Name):
-        value = resolver.value_at(expr)
-        if value is not None and consumers(resolver, value) > 1:
-            return False  # decoded where it is made (decoded_output)
-        return True if value is None else undecoded(resolver, value, depth + 1)
-    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
-        return True
-    recv, method = expr.func.value, expr.func.attr.value
-    typ = resolver.type_of(recv)
-    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source", "read_text_file", "add_source"):
-        return False
-    if P.is_stream(typ):
-        if method in ("key_by", "union"):
-            return False
-        if method in SAME_TYPE and method not in ("reduce", "sum", "min", "max", "min_by", "max_by"):
-            return undecoded(resolver, recv, depth + 1)
-        if method in ("map", "flat_map"):
-            return not _makes_conforming(resolver, expr, method)
-    return True
-
-
 def decoded_output(ctx, result: cst.BaseExpression) -> cst.BaseExpression:
     """``result.map(f2s.decoded(type_info))`` when the stream a Python operator makes here has
     several consumers: Flink does not fuse the operator with them and each gets the elements
     decoded from the stream's serializers."""
+    from flink2spark.rules.pyflink._streams import facts
+
     outer = ctx.outer
-    if consumers(ctx.resolver, outer) < 2:
+    if facts(ctx.resolver, outer).readers < 2:
         return result
     decode = decoding(ctx, [outer], outer)
     if decode is None:
         return result
-    from flink2spark.rules.pyflink._streams import facts  # (timestamp, value) pairs keep their timestamps
-
+    # (timestamp, value) pairs keep their timestamps
     return ctx.expr("{r}.%s({d})" % ("mapValues" if facts(ctx.resolver, outer).timestamped else "map"), r=result, d=decode)
 
 
@@ -411,7 +368,7 @@ def decoding(ctx, streams: list[cst.BaseExpression], site: cst.CSTNode) -> Optio
     t = facts(ctx.resolver, streams[0]).element_type
     if not isinstance(t, cst.BaseExpression) or not DECODED_KINDS & set(type_kinds(ctx.resolver, t)):
         return None
-    if not any(undecoded(ctx.resolver, s) for s in streams):
+    if not any(facts(ctx.resolver, s).undecoded for s in streams):
         return None
     if unsupported_types(ctx.resolver, t):
         return None

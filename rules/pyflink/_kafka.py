@@ -694,20 +694,6 @@ def _rolling_use(resolver, call: cst.Call) -> bool:
 STREAM_WINDOW_FUNCTIONS = frozenset({"reduce", "aggregate", "process", "apply"})
 
 
-def _consumers(resolver, node: cst.CSTNode) -> list[cst.Call]:
-    """The calls ``node.method(...)`` reading the expression ``node`` (original), directly or
-    through the one variable it is assigned to."""
-    refs = assigned_uses(resolver, node) if isinstance(resolver.parent(node), cst.Assign) else [node]
-    calls = []
-    for ref in refs or ():
-        attribute = resolver.parent(ref)
-        call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
-        if not (isinstance(call, cst.Call) and call.func is attribute):
-            return []
-        calls.append(call)
-    return calls
-
-
 def streamable_window(resolver, call: cst.Call) -> bool:
     """Whether ``keyed.window(assigner)`` or ``keyed.count_window(...)`` (original) runs on an
     unbounded stream (``f2s_stream.windows``): count windows, ``GlobalWindows``, a
@@ -733,7 +719,7 @@ def streamable_window(resolver, call: cst.Call) -> bool:
     pending, seen = [call], 0
     while pending and seen < 20:
         seen += 1
-        consumers = _consumers(resolver, pending.pop())
+        consumers = facts(resolver, pending.pop()).consumer_calls
         if not consumers:
             return False
         for consumer in consumers:
@@ -775,17 +761,6 @@ def processing_trigger(resolver, expr: Optional[cst.BaseExpression], depth: int 
     if name in _PROCESSING_TRIGGERS:
         return True
     return False if name in _EVENT_TRIGGERS else None
-
-
-def window_call(resolver, windowed, depth: int = 0) -> Optional[cst.Call]:
-    """The ``window(...)`` call (original) a windowed stream expression comes from (through
-    names, ``side_output_late_data``, ``allowed_lateness`` and ``trigger``), or None."""
-    call = followed(resolver, windowed)
-    if depth > 20 or not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)):
-        return None
-    if call.func.attr.value in ("side_output_late_data", "allowed_lateness", "trigger"):
-        return window_call(resolver, call.func.value, depth + 1)
-    return call if call.func.attr.value in ("window", "count_window", "window_all") else None
 
 
 # What a process function may not use to run on an unbounded stream
@@ -917,7 +892,7 @@ def rolling_key_by(resolver, keyed) -> Optional[cst.Call]:
         return None
     if not P.is_stream(resolver.type_of(call.func.value)):
         return None
-    consumers = _consumers(resolver, call)
+    consumers = facts(resolver, call).consumer_calls
     return call if consumers and all(_rolling_use(resolver, c) for c in consumers) else None
 
 

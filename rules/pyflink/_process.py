@@ -7,7 +7,7 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
-from flink2spark.rules.pyflink._common import consumers, decoding, runtime_mode
+from flink2spark.rules.pyflink._common import decoding, runtime_mode
 from flink2spark.rules.pyflink._streams import facts, graph
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import markers as M
@@ -149,7 +149,7 @@ def decode_of(ctx) -> Optional[cst.BaseExpression]:
     """``f2s.decoded(output_type)`` when the operator's output has several consumers (Flink
     then decodes it from its serializers, see ``_common.decoded_output``), else None."""
     outer = ctx.outer
-    if consumers(ctx.resolver, outer) < 2:
+    if facts(ctx.resolver, outer).readers < 2:
         return None
     return decoding(ctx, [outer], outer)
 

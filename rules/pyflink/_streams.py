@@ -29,6 +29,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 import libcst.matchers as m
+from libcst.metadata import ScopeProvider
 
 from flink2spark.rules.pyflink._common import (
     PICKLED,
@@ -206,6 +207,32 @@ class StreamFacts:
         EventTime mode and hand the watermark on (``eventTimeColumnName``)."""
         return self.graph.fact("after_state", self.expr, _after_state, False)
 
+    @property
+    def readers(self) -> int:
+        """How many operators read the stream this expression makes: the uses of the variable
+        it is assigned to (each one reads the whole stream), else 1."""
+        return self.graph.fact("readers", self.expr, _readers, 1)
+
+    @property
+    def consumer_calls(self) -> list[cst.Call]:
+        """The calls ``stream.method(...)`` reading this expression, directly or through the
+        one variable it is assigned to; [] when one of its uses is not such a call."""
+        return self.graph.fact("consumer_calls", self.expr, _consumer_calls, [])
+
+    @property
+    def undecoded(self) -> bool:
+        """Whether the elements may be objects a Python function made rather than values
+        decoded from Flink's serializers. PyFlink fuses a Python operator with the next one
+        only when that one is its single reader: the objects then go on as they are. Sources,
+        key_by, union and the outputs with several readers are decoded (``_common.decoding``)."""
+        return self.graph.fact("undecoded", self.expr, _undecoded, True)
+
+    @property
+    def window_call(self) -> Optional[cst.Call]:
+        """For a windowed stream: the ``window(...)``/``count_window(...)``/``window_all(...)``
+        call it comes from (through names and the window settings), or None."""
+        return self.graph.fact("window_call", self.expr, _window_call, None)
+
     def unstreamable(self, streaming: bool) -> Optional[str]:
         """The first operator between an unbounded source and this stream that is not run per
         micro-batch (keyed state, windows, process functions, union...), or None. Rolling
@@ -243,6 +270,8 @@ class StreamFacts:
             "unstreamable": self.unstreamable(True),
             "from_union": self.from_union,
             "windowed_by": self.windowed_by,
+            "readers": self.readers,
+            "undecoded": self.undecoded,
         }
 
 
@@ -446,7 +475,7 @@ def _after_state(g: StreamGraph, expr) -> bool:
     method, typ = expr.func.attr.value, resolver.type_of(expr.func.value)
     if typ in (P.WINDOWED, P.ALL_WINDOWED):
         if typ == P.WINDOWED and g.node(expr.func.value).windowed_by in {name for name, _ in EVENT_TIME}:
-            call = K.window_call(resolver, expr.func.value)
+            call = g.node(expr.func.value).window_call
             keyed = call.func.value if call is not None else None  # type: ignore[attr-defined]
             return keyed is None or g.node(keyed).after_state
         return True
@@ -482,12 +511,12 @@ def _unstreamable(g: StreamGraph, expr, streaming: bool) -> Optional[str]:
             return method
         return g.node(recv).unstreamable(streaming)
     if method in K.STREAM_WINDOW_FUNCTIONS | {"side_output_late_data", "allowed_lateness", "trigger"} and typ == P.ALL_WINDOWED:
-        window = K.window_call(resolver, recv)
+        window = g.node(recv).window_call
         if window is None or not streaming or not K.streamable_window(resolver, window):
             return method
         return g.node(window.func.value).unstreamable(streaming)  # type: ignore[attr-defined]
     if method in K.STREAM_WINDOW_FUNCTIONS | {"side_output_late_data", "allowed_lateness"} and typ == P.WINDOWED:
-        window = K.window_call(resolver, recv)
+        window = g.node(recv).window_call
         key_by = K.rolling_key_by(resolver, window.func.value) if streaming and window is not None else None  # type: ignore[attr-defined]
         return method if key_by is None else g.node(key_by.func.value).unstreamable(streaming)  # type: ignore[attr-defined]
     if (method in K.ROLLING or (method == "process" and K.streaming_process_class(resolver, expr))) and typ == P.KEYED:
@@ -557,3 +586,75 @@ def _windowed_by(g: StreamGraph, windowed) -> Optional[str]:
     if method in WINDOW_SETTINGS:
         return g.node(windowed.func.value).windowed_by
     return None
+
+
+def _readers(g: StreamGraph, expr) -> int:
+    parent = g.resolver.parent(expr)
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+        target = parent.targets[0].target
+        try:
+            scope = g.resolver.meta(ScopeProvider, target)
+        except KeyError:
+            return 1
+        if scope is None:
+            return 1
+        return sum(len(a.references) for a in scope.assignments[target.value] if a.node is target)
+    return 1
+
+
+def _consumer_calls(g: StreamGraph, expr) -> list[cst.Call]:
+    from flink2spark.rules.pyflink._common import assigned_uses
+
+    resolver = g.resolver
+    refs = assigned_uses(resolver, expr) if isinstance(resolver.parent(expr), cst.Assign) else [expr]
+    calls = []
+    for ref in refs or ():
+        attribute = resolver.parent(ref)
+        call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
+        if not (isinstance(call, cst.Call) and call.func is attribute):
+            return []
+        calls.append(call)
+    return calls
+
+
+_REDUCTIONS = frozenset({"reduce", "sum", "min", "max", "min_by", "max_by"})
+
+
+def _undecoded(g: StreamGraph, expr) -> bool:
+    from flink2spark.rules.pyflink._common import _makes_conforming
+
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        value = resolver.value_at(expr)
+        if value is None:
+            return True
+        if g.node(value).readers > 1:
+            return False  # decoded where it is made (decoded_output)
+        return g.node(value).undecoded
+    if not _method_call(expr):
+        return True
+    recv, method = expr.func.value, expr.func.attr.value
+    typ = resolver.type_of(recv)
+    if typ == P.ENVIRONMENT and method in ("from_collection", "from_source", "read_text_file", "add_source"):
+        return False
+    if P.is_stream(typ):
+        if method in ("key_by", "union"):
+            return False
+        if method in SAME_TYPE and method not in _REDUCTIONS:
+            return g.node(recv).undecoded
+        if method in ("map", "flat_map"):
+            return not _makes_conforming(resolver, expr, method)
+    return True
+
+
+# the settings of a windowed stream that a window function may follow
+_WINDOW_STEPS = ("side_output_late_data", "allowed_lateness", "trigger")
+
+
+def _window_call(g: StreamGraph, windowed) -> Optional[cst.Call]:
+    call = followed(g.resolver, windowed)
+    if not _method_call(call):
+        return None
+    if call.func.attr.value in _WINDOW_STEPS:
+        return g.node(call.func.value).window_call
+    return call if call.func.attr.value in ("window", "count_window", "window_all") else None
