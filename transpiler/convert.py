@@ -22,6 +22,7 @@ from flink2spark.transpiler.infer import Resolver, _returns
 from flink2spark.transpiler.source import module_generation
 from flink2spark.transpiler.registry import Rule, dispatch_table
 from flink2spark.transpiler.result import Marker
+from flink2spark.transpiler.results import REMOVE, Keep, RuleContractError, Todo, strict
 
 SHIM_MODULE = "flink2spark.runtime"
 SHIM_NAME = "dataset"  # default shim module of a generation; a model may set SHIM_NAME
@@ -36,13 +37,6 @@ DEFAULT_CODES = {
     "flink_name": M.DS_FLINK_NAME,
     "parallelism": M.DS_PARALLELISM,
 }
-
-
-class _Remove:
-    """Returned by a rule: drop this call's expression statement (e.g. ``env.execute()``)."""
-
-
-REMOVE = _Remove()
 
 
 @dataclass
@@ -99,10 +93,25 @@ class Context:
         self.site = site
         self.outer = outer  # original node of the whole chain (its last call)
         self.resolver = conv.resolver
+        self.todos: list[Todo] = []  # the TODOs written while converting this site
 
-    # -- markers ---------------------------------------------------------------------------
-    def todo(self, code: str, message: str, node: Optional[cst.CSTNode] = None) -> None:
+    # -- markers and results (transpiler/results.py) ----------------------------------------
+    def todo(self, code: str, message: str, node: Optional[cst.CSTNode] = None) -> Todo:
+        """Write a TODO marker at ``node`` (the whole chain by default); a rule that leaves the
+        call as it is returns it: ``return ctx.todo(code, message)``."""
         self.conv.mark(node or self.outer, "todo", code, message)
+        self.todos.append(Todo(code, message))
+        return self.todos[-1]
+
+    def todo_left(self) -> Todo:
+        """The result of a rule whose helper (``function``, ``key``...) gave up with a TODO
+        and returned None: that TODO. The engine refuses it when no TODO was written."""
+        return self.todos[-1] if self.todos else Todo("", "")
+
+    def keep(self, reason: str) -> Keep:
+        """The result of a rule that leaves the call as it is on purpose, with no marker:
+        ``reason`` says which call converts it (a builder's part, say)."""
+        return Keep(reason)
 
     def note(self, code: str, message: str, node: Optional[cst.CSTNode] = None) -> None:
         self.conv.mark(node or self.outer, "note", code, message)
@@ -702,12 +711,13 @@ class Converter(cst.CSTTransformer):
         return updated
 
     def _mark_table_stream(self, original: cst.Call, what: str, bridge: cst.Call) -> None:
-        self.mark(
-            original,
-            "todo",
-            self.codes["table_stream"],
+        self.mark(original, "todo", self.codes["table_stream"], self.table_stream_message(what, bridge))
+
+    def table_stream_message(self, what: str, bridge: cst.Call) -> str:
+        """The TODO of ``what`` on a stream that comes from the Table API call ``bridge``."""
+        return (
             f"{what} on a stream that comes from the Table API ({self.resolver.module.code_for_node(bridge.func)}()):"
-            " the Table API part is not converted yet; convert this stream with it",
+            " the Table API part is not converted yet; convert this stream with it"
         )
 
     def table_bridge(self, expr: cst.BaseExpression, _seen: Optional[set] = None) -> Optional[cst.Call]:
@@ -773,10 +783,27 @@ class Converter(cst.CSTTransformer):
         hints = getattr(self.model, "HINTS", {})
         return hints.get(f"{typ}.{method}") or hints.get(typ) or hints.get(method)
 
+    def _refused(self, rule: Rule, ctx: Context, result: object) -> Optional[str]:
+        """Why ``result`` is no valid result of ``rule`` (transpiler/results.py); None if it is."""
+        if result is REMOVE or isinstance(result, cst.BaseExpression):
+            return None
+        if isinstance(result, Todo):
+            return None if any(t is result for t in ctx.todos) else "a TODO result without a TODO written"
+        if isinstance(result, Keep):
+            return None if result.reason.strip() else "kept with no reason"
+        return f"returned {result!r}"
+
     def _apply(self, rule: Rule, site: Site, original: cst.Call, updated: cst.Call):
         ctx = Context(self, site, original)
         result = rule.convert(ctx)  # type: ignore[misc]
-        if result is None:
+        refused = self._refused(rule, ctx, result)
+        if refused is not None:
+            # the construct would stay as it is with nothing said: a bug of the rule
+            if strict():
+                raise RuleContractError(f"rule {rule.id} gave no result ({refused}) for {self.resolver.module.code_for_node(original)[:200]}")
+            self.mark(original, "todo", M.NO_RESULT, f"rule {rule.id} gave no result for this call ({refused}, a flink2spark bug: please report it); convert it by hand")
+            return updated
+        if isinstance(result, (Todo, Keep)):
             return updated
         self.applied.append(rule.id)
         if result is REMOVE:
