@@ -116,3 +116,47 @@ def test_a_kept_call_stays_with_no_marker(monkeypatch):
     assert kept == [Keep("converted with the output() that reads it")]
     assert ".map(lambda x: x + 1)" in result.output
     assert not [mk for mk in result.markers if mk.severity == "todo"]
+
+
+def test_each_generation_model_is_a_frozen_dataclass_the_engine_reads_without_getattr():
+    """The engine reads a generation's model through the named fields of ``GenerationModel``
+    (transpiler/generation.py), with defaults for what a generation lacks, never by probing
+    a module for optional attributes."""
+    import dataclasses
+
+    from flink2spark.transpiler.generation import GenerationModel
+    from flink2spark.transpiler.models import MODELS
+
+    assert set(MODELS) == {"dataset", "pyflink"}
+    for model in MODELS.values():
+        assert isinstance(model, GenerationModel)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            model.API_NAME = "x"  # type: ignore[misc]
+    dataset, pyflink = MODELS["dataset"], MODELS["pyflink"]
+    assert (dataset.API_NAME, dataset.SHIM_NAME, dataset.QUALIFIED_PREFIXES) == ("DataSet", "dataset", ("flink.",))
+    assert (pyflink.API_NAME, pyflink.SHIM_NAME, pyflink.QUALIFIED_PREFIXES) == ("PyFlink DataStream", "datastream", ("pyflink.",))
+    # DataSet has none of PyFlink's extras: the defaults
+    assert dataset.call_return is None and dataset.stream_kind is None and dataset.check_class is None
+    assert not dataset.CODES and not dataset.TABLE_BRIDGES and dataset.KEEP_NAMES and not dataset.ANY_CALLABLE
+    assert pyflink.TABLE_BRIDGES and not pyflink.KEEP_NAMES and pyflink.ANY_CALLABLE and callable(pyflink.stream_kind)
+    probes = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in [ROOT / "cli.py", *sorted((ROOT / "transpiler").glob("*.py")), *sorted((ROOT / "rules").rglob("*.py"))]
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"getattr\([^,]*model\b", line)
+    ]
+    assert not probes, probes
+
+
+def test_a_generation_model_names_only_fields_it_has():
+    """``GenerationModel.of`` fails on a missing constant and on a name that is no field (a
+    misspelt one would otherwise leave the default in place)."""
+    from flink2spark.transpiler import pyflink_model as P
+    from flink2spark.transpiler.generation import GenerationModel
+
+    namespace = vars(P)
+    assert GenerationModel.of(namespace, "HINTS").HINTS is P.HINTS
+    with pytest.raises(TypeError, match="HINT"):
+        GenerationModel.of({**namespace, "HINT": {}}, "HINT")
+    with pytest.raises(KeyError, match="ENTRY_POINTS"):
+        GenerationModel.of({k: v for k, v in namespace.items() if k != "ENTRY_POINTS"})

@@ -25,7 +25,6 @@ from flink2spark.transpiler.result import Marker
 from flink2spark.transpiler.results import REMOVE, Keep, RuleContractError, Todo, strict
 
 SHIM_MODULE = "flink2spark.runtime"
-SHIM_NAME = "dataset"  # default shim module of a generation; a model may set SHIM_NAME
 SHIM_ALIAS = "f2s"
 
 # Marker codes the engine writes, by role; a model overrides them with its own CODES.
@@ -264,10 +263,10 @@ class Converter(cst.CSTTransformer):
         from flink2spark.transpiler.models import MODELS
 
         self.model = MODELS[generation]
-        self.codes = {**DEFAULT_CODES, **getattr(self.model, "CODES", {})}
-        self.conventions = getattr(self.model, "CONVENTIONS", F.CONVENTIONS)
-        self.api_name = getattr(self.model, "API_NAME", "DataSet")
-        self.shim_name = getattr(self.model, "SHIM_NAME", SHIM_NAME)
+        self.codes = {**DEFAULT_CODES, **self.model.CODES}
+        self.conventions = self.model.CONVENTIONS
+        self.api_name = self.model.API_NAME
+        self.shim_name = self.model.SHIM_NAME
         self.generation = generation
         self.codemod = codemod
         self.table = dispatch_table(generation)
@@ -522,7 +521,7 @@ class Converter(cst.CSTTransformer):
     def _plain_callable(self, original: cst.BaseExpression) -> bool:
         """A builtin or ``operator`` callable (``str.upper``, ``len``, ``operator.itemgetter(0)``),
         where the model accepts any callable (PyFlink does: ``callable(func)``)."""
-        if not getattr(self.model, "ANY_CALLABLE", False):
+        if not self.model.ANY_CALLABLE:
             return False
         node = original.func if isinstance(original, cst.Call) else original
         for q in self.resolver.qualified_names(node):
@@ -535,7 +534,7 @@ class Converter(cst.CSTTransformer):
         ``Cls`` is a class of this module or a sibling module that defines ``method`` and is no
         Flink function class (the converter rewrites those): a plain callable, which PyFlink
         calls as it is, where the model accepts any callable."""
-        if not getattr(self.model, "ANY_CALLABLE", False) or not isinstance(original, cst.Attribute):
+        if not self.model.ANY_CALLABLE or not isinstance(original, cst.Attribute):
             return False
         owner = original.value
         if isinstance(owner, cst.Name) and not isinstance(self.resolver.local_def(owner), cst.ClassDef):
@@ -585,7 +584,7 @@ class Converter(cst.CSTTransformer):
         if isinstance(parent, cst.Call) and parent.func is original:
             return updated  # a method call: leave_Call decides
         t = self.resolver.type_of(original.value)
-        if t is not None and original.attr.value not in getattr(self.model, "CONVERTED_ATTRIBUTES", {}).get(t, ()):
+        if t is not None and original.attr.value not in self.model.CONVERTED_ATTRIBUTES.get(t, ()):
             self.mark(original, "todo", self.codes["unsupported"], f"attribute .{original.attr.value} of a Flink {t} has no Spark counterpart")
         return updated
 
@@ -692,7 +691,7 @@ class Converter(cst.CSTTransformer):
             )
             return updated
         q = self.resolver.qualified_name(func)
-        unconverted = getattr(self.model, "UNCONVERTED_CALLS", {})
+        unconverted = self.model.UNCONVERTED_CALLS
         if q in unconverted:
             bridge = self.table_bridge(original)
             if bridge is not None and "table_stream" in self.codes:
@@ -725,7 +724,7 @@ class Converter(cst.CSTTransformer):
         expression comes from, followed through method chains, the names it is assigned to, the
         parameters it is passed as and the defs that return it; None when it does not come from
         one."""
-        bridges = getattr(self.model, "TABLE_BRIDGES", ())
+        bridges = self.model.TABLE_BRIDGES
         if not bridges:
             return None
         seen = _seen if _seen is not None else set()
@@ -735,7 +734,7 @@ class Converter(cst.CSTTransformer):
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
             if expr.func.attr.value in bridges:
                 return expr
-            through = getattr(self.model, "STREAM_ARGUMENT_CALLS", {}).get(self.resolver.qualified_name(expr.func) or "")
+            through = self.model.STREAM_ARGUMENT_CALLS.get(self.resolver.qualified_name(expr.func) or "")
             if through is not None:  # AsyncDataStream.unordered_wait(stream, ...): the stream it reads
                 index, keyword = through
                 arg = next((a.value for a in expr.args if a.keyword is not None and a.keyword.value == keyword), None)
@@ -780,7 +779,7 @@ class Converter(cst.CSTTransformer):
         return text not in comments and any(c.startswith("# TODO(flink2spark):") for c in comments)
 
     def _hint(self, typ: str, method: str) -> Optional[str]:
-        hints = getattr(self.model, "HINTS", {})
+        hints = self.model.HINTS
         return hints.get(f"{typ}.{method}") or hints.get(typ) or hints.get(method)
 
     def _refused(self, rule: Rule, ctx: Context, result: object) -> Optional[str]:
@@ -815,7 +814,7 @@ class Converter(cst.CSTTransformer):
         if site.broadcast_sets and not site.broadcast_used:
             self.mark(original, "todo", self.codes["unsupported"], "with_broadcast_set() on an operator without a Flink function class")
         for mod in site.modifiers:
-            if mod.method == "name" and mod.updated.args and getattr(self.model, "KEEP_NAMES", True):
+            if mod.method == "name" and mod.updated.args and self.model.KEEP_NAMES:
                 result = cst.Call(func=cst.Attribute(value=result, attr=cst.Name("setName")), args=[mod.updated.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)])
             elif mod.method == "set_parallelism":
                 arg = mod.updated.args[0].value if mod.updated.args else None
