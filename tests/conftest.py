@@ -4,12 +4,21 @@
 4 shuffle partitions).  Other test modules rely on these two fixture names.
 ``state_store_reset``: puts back the session's state store provider after a test that runs
 ``f2s_stream.rolling_reduce`` (which selects the RocksDB one).
+
+Rules run in strict mode (``F2S_STRICT_RULES=1``, transpiler/results.py): a rule result the
+engine refuses (``None``: a construct left as it is with nothing said) raises
+``RuleContractError`` instead of leaving TODO F2S008, so any test that reaches it fails. The
+variable reaches the CLI's worker processes too.
 """
 
 import os
 import sys
 
 import pytest
+
+from flink2spark.transpiler.results import STRICT_ENV
+
+os.environ[STRICT_ENV] = "1"
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,13 @@ from __future__ import annotations
 
 from typing import Optional
 
+from flink2spark.transpiler.functions import CONVENTIONS  # noqa: F401 - how DataSet's operators call their functions (MODEL)
+from flink2spark.transpiler.generation import GenerationModel
+
+API_NAME = "DataSet"
+QUALIFIED_PREFIXES = ("flink.",)
+SHIM_NAME = "dataset"  # flink2spark.runtime.dataset, imported as f2s
+
 ENVIRONMENT = "Environment"
 DATASET = "DataSet"
 OPERATOR = "OperatorSet"  # result of a UDF operator: accepts with_broadcast_set
@@ -234,3 +241,9 @@ DISTINCTIVE_METHODS = frozenset({
     "project_first", "project_second", "equal_to", "write_csv", "partition_by_hash",
     "set_number_of_execution_retries", "register_type", "count_elements_per_partition",
 })
+
+
+
+# What the engine reads of this generation (transpiler/generation.py): the constants above of
+# the fields' names; DataSet has none of the optional ones.
+MODEL = GenerationModel.of(globals())

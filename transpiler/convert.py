@@ -22,9 +22,9 @@ from flink2spark.transpiler.infer import Resolver, _returns
 from flink2spark.transpiler.source import module_generation
 from flink2spark.transpiler.registry import Rule, dispatch_table
 from flink2spark.transpiler.result import Marker
+from flink2spark.transpiler.results import REMOVE, Keep, RuleContractError, Todo, strict
 
 SHIM_MODULE = "flink2spark.runtime"
-SHIM_NAME = "dataset"  # default shim module of a generation; a model may set SHIM_NAME
 SHIM_ALIAS = "f2s"
 
 # Marker codes the engine writes, by role; a model overrides them with its own CODES.
@@ -36,13 +36,6 @@ DEFAULT_CODES = {
     "flink_name": M.DS_FLINK_NAME,
     "parallelism": M.DS_PARALLELISM,
 }
-
-
-class _Remove:
-    """Returned by a rule: drop this call's expression statement (e.g. ``env.execute()``)."""
-
-
-REMOVE = _Remove()
 
 
 @dataclass
@@ -99,10 +92,25 @@ class Context:
         self.site = site
         self.outer = outer  # original node of the whole chain (its last call)
         self.resolver = conv.resolver
+        self.todos: list[Todo] = []  # the TODOs written while converting this site
 
-    # -- markers ---------------------------------------------------------------------------
-    def todo(self, code: str, message: str, node: Optional[cst.CSTNode] = None) -> None:
+    # -- markers and results (transpiler/results.py) ----------------------------------------
+    def todo(self, code: str, message: str, node: Optional[cst.CSTNode] = None) -> Todo:
+        """Write a TODO marker at ``node`` (the whole chain by default); a rule that leaves the
+        call as it is returns it: ``return ctx.todo(code, message)``."""
         self.conv.mark(node or self.outer, "todo", code, message)
+        self.todos.append(Todo(code, message))
+        return self.todos[-1]
+
+    def todo_left(self) -> Todo:
+        """The result of a rule whose helper (``function``, ``key``...) gave up with a TODO
+        and returned None: that TODO. The engine refuses it when no TODO was written."""
+        return self.todos[-1] if self.todos else Todo("", "")
+
+    def keep(self, reason: str) -> Keep:
+        """The result of a rule that leaves the call as it is on purpose, with no marker:
+        ``reason`` says which call converts it (a builder's part, say)."""
+        return Keep(reason)
 
     def note(self, code: str, message: str, node: Optional[cst.CSTNode] = None) -> None:
         self.conv.mark(node or self.outer, "note", code, message)
@@ -255,10 +263,10 @@ class Converter(cst.CSTTransformer):
         from flink2spark.transpiler.models import MODELS
 
         self.model = MODELS[generation]
-        self.codes = {**DEFAULT_CODES, **getattr(self.model, "CODES", {})}
-        self.conventions = getattr(self.model, "CONVENTIONS", F.CONVENTIONS)
-        self.api_name = getattr(self.model, "API_NAME", "DataSet")
-        self.shim_name = getattr(self.model, "SHIM_NAME", SHIM_NAME)
+        self.codes = {**DEFAULT_CODES, **self.model.CODES}
+        self.conventions = self.model.CONVENTIONS
+        self.api_name = self.model.API_NAME
+        self.shim_name = self.model.SHIM_NAME
         self.generation = generation
         self.codemod = codemod
         self.table = dispatch_table(generation)
@@ -513,7 +521,7 @@ class Converter(cst.CSTTransformer):
     def _plain_callable(self, original: cst.BaseExpression) -> bool:
         """A builtin or ``operator`` callable (``str.upper``, ``len``, ``operator.itemgetter(0)``),
         where the model accepts any callable (PyFlink does: ``callable(func)``)."""
-        if not getattr(self.model, "ANY_CALLABLE", False):
+        if not self.model.ANY_CALLABLE:
             return False
         node = original.func if isinstance(original, cst.Call) else original
         for q in self.resolver.qualified_names(node):
@@ -526,7 +534,7 @@ class Converter(cst.CSTTransformer):
         ``Cls`` is a class of this module or a sibling module that defines ``method`` and is no
         Flink function class (the converter rewrites those): a plain callable, which PyFlink
         calls as it is, where the model accepts any callable."""
-        if not getattr(self.model, "ANY_CALLABLE", False) or not isinstance(original, cst.Attribute):
+        if not self.model.ANY_CALLABLE or not isinstance(original, cst.Attribute):
             return False
         owner = original.value
         if isinstance(owner, cst.Name) and not isinstance(self.resolver.local_def(owner), cst.ClassDef):
@@ -576,7 +584,7 @@ class Converter(cst.CSTTransformer):
         if isinstance(parent, cst.Call) and parent.func is original:
             return updated  # a method call: leave_Call decides
         t = self.resolver.type_of(original.value)
-        if t is not None and original.attr.value not in getattr(self.model, "CONVERTED_ATTRIBUTES", {}).get(t, ()):
+        if t is not None and original.attr.value not in self.model.CONVERTED_ATTRIBUTES.get(t, ()):
             self.mark(original, "todo", self.codes["unsupported"], f"attribute .{original.attr.value} of a Flink {t} has no Spark counterpart")
         return updated
 
@@ -683,7 +691,7 @@ class Converter(cst.CSTTransformer):
             )
             return updated
         q = self.resolver.qualified_name(func)
-        unconverted = getattr(self.model, "UNCONVERTED_CALLS", {})
+        unconverted = self.model.UNCONVERTED_CALLS
         if q in unconverted:
             bridge = self.table_bridge(original)
             if bridge is not None and "table_stream" in self.codes:
@@ -702,12 +710,13 @@ class Converter(cst.CSTTransformer):
         return updated
 
     def _mark_table_stream(self, original: cst.Call, what: str, bridge: cst.Call) -> None:
-        self.mark(
-            original,
-            "todo",
-            self.codes["table_stream"],
+        self.mark(original, "todo", self.codes["table_stream"], self.table_stream_message(what, bridge))
+
+    def table_stream_message(self, what: str, bridge: cst.Call) -> str:
+        """The TODO of ``what`` on a stream that comes from the Table API call ``bridge``."""
+        return (
             f"{what} on a stream that comes from the Table API ({self.resolver.module.code_for_node(bridge.func)}()):"
-            " the Table API part is not converted yet; convert this stream with it",
+            " the Table API part is not converted yet; convert this stream with it"
         )
 
     def table_bridge(self, expr: cst.BaseExpression, _seen: Optional[set] = None) -> Optional[cst.Call]:
@@ -715,7 +724,7 @@ class Converter(cst.CSTTransformer):
         expression comes from, followed through method chains, the names it is assigned to, the
         parameters it is passed as and the defs that return it; None when it does not come from
         one."""
-        bridges = getattr(self.model, "TABLE_BRIDGES", ())
+        bridges = self.model.TABLE_BRIDGES
         if not bridges:
             return None
         seen = _seen if _seen is not None else set()
@@ -725,7 +734,7 @@ class Converter(cst.CSTTransformer):
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
             if expr.func.attr.value in bridges:
                 return expr
-            through = getattr(self.model, "STREAM_ARGUMENT_CALLS", {}).get(self.resolver.qualified_name(expr.func) or "")
+            through = self.model.STREAM_ARGUMENT_CALLS.get(self.resolver.qualified_name(expr.func) or "")
             if through is not None:  # AsyncDataStream.unordered_wait(stream, ...): the stream it reads
                 index, keyword = through
                 arg = next((a.value for a in expr.args if a.keyword is not None and a.keyword.value == keyword), None)
@@ -770,13 +779,30 @@ class Converter(cst.CSTTransformer):
         return text not in comments and any(c.startswith("# TODO(flink2spark):") for c in comments)
 
     def _hint(self, typ: str, method: str) -> Optional[str]:
-        hints = getattr(self.model, "HINTS", {})
+        hints = self.model.HINTS
         return hints.get(f"{typ}.{method}") or hints.get(typ) or hints.get(method)
+
+    def _refused(self, rule: Rule, ctx: Context, result: object) -> Optional[str]:
+        """Why ``result`` is no valid result of ``rule`` (transpiler/results.py); None if it is."""
+        if result is REMOVE or isinstance(result, cst.BaseExpression):
+            return None
+        if isinstance(result, Todo):
+            return None if any(t is result for t in ctx.todos) else "a TODO result without a TODO written"
+        if isinstance(result, Keep):
+            return None if result.reason.strip() else "kept with no reason"
+        return f"returned {result!r}"
 
     def _apply(self, rule: Rule, site: Site, original: cst.Call, updated: cst.Call):
         ctx = Context(self, site, original)
         result = rule.convert(ctx)  # type: ignore[misc]
-        if result is None:
+        refused = self._refused(rule, ctx, result)
+        if refused is not None:
+            # the construct would stay as it is with nothing said: a bug of the rule
+            if strict():
+                raise RuleContractError(f"rule {rule.id} gave no result ({refused}) for {self.resolver.module.code_for_node(original)[:200]}")
+            self.mark(original, "todo", M.NO_RESULT, f"rule {rule.id} gave no result for this call ({refused}, a flink2spark bug: please report it); convert it by hand")
+            return updated
+        if isinstance(result, (Todo, Keep)):
             return updated
         self.applied.append(rule.id)
         if result is REMOVE:
@@ -788,7 +814,7 @@ class Converter(cst.CSTTransformer):
         if site.broadcast_sets and not site.broadcast_used:
             self.mark(original, "todo", self.codes["unsupported"], "with_broadcast_set() on an operator without a Flink function class")
         for mod in site.modifiers:
-            if mod.method == "name" and mod.updated.args and getattr(self.model, "KEEP_NAMES", True):
+            if mod.method == "name" and mod.updated.args and self.model.KEEP_NAMES:
                 result = cst.Call(func=cst.Attribute(value=result, attr=cst.Name("setName")), args=[mod.updated.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)])
             elif mod.method == "set_parallelism":
                 arg = mod.updated.args[0].value if mod.updated.args else None

@@ -195,7 +195,7 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
         I.need(context, SHIM_MODULE, conv.shim_name, SHIM_ALIAS)
     converted = I.finish_imports(converted, context, used)
     converted, leftovers = I.mark_leftover_imports(
-        converted, conv.codes["flink_name"], exports=getattr(conv.model, "EXPORTS", None), table_code=conv.codes.get("table_stream"),
+        converted, conv.codes["flink_name"], exports=conv.model.EXPORTS, table_code=conv.codes.get("table_stream"),
         table_params=conv.table_params, used=used,
     )
     markers = list(conv.markers)

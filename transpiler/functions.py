@@ -13,7 +13,6 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
-from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
 
 
@@ -119,7 +118,7 @@ def _collect_calls_ok(body: cst.CSTNode, collector: str) -> tuple[bool, int]:
 
 
 def analyze_class(node: cst.ClassDef, resolver, known: dict[int, "ClassInfo"]) -> Optional[ClassInfo]:
-    A = resolver.model
+    A = resolver.model  # the generation's GenerationModel
     kind = None
     flink_bases = []
     for i, base in enumerate(node.bases):
@@ -152,9 +151,8 @@ def analyze_class(node: cst.ClassDef, resolver, known: dict[int, "ClassInfo"]) -
             info.reason = f"{method}() uses its collector other than as {collector}.collect(value)"
             continue
         info.collector_methods[method] = (collector, params[1:-1])
-    check = getattr(A, "check_class", None)  # a model's own conditions (PyFlink: runtime context use)
-    if check is not None and info.convertible:
-        check(info, resolver)
+    if A.check_class is not None and info.convertible:  # a model's own conditions (PyFlink: runtime context use)
+        A.check_class(info, resolver)
     return info
 
 

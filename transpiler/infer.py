@@ -34,10 +34,10 @@ def dotted(node: cst.BaseExpression) -> Optional[str]:
 class Resolver:
     """Answers questions about nodes of the *original* module."""
 
-    def __init__(self, module: cst.Module, get_metadata: Callable, model=A):
+    def __init__(self, module: cst.Module, get_metadata: Callable, model=A.MODEL):
         self.model = model
         # qualified names of the model's API start with one of these ("flink." for DataSet)
-        self.prefixes: tuple[str, ...] = getattr(model, "QUALIFIED_PREFIXES", ("flink.",))
+        self.prefixes: tuple[str, ...] = model.QUALIFIED_PREFIXES
         self.module = module
         self.meta = get_metadata
         self._types: dict[int, object] = {}
@@ -253,7 +253,7 @@ class Resolver:
                     return _RECURSION
                 if recv is not None:
                     known, ret = self.model.method_return(recv, func.attr.value)
-                    refine = getattr(self.model, "call_return", None)  # a model's return type that depends on the arguments
+                    refine = self.model.call_return  # a model's return type that depends on the arguments
                     if known and refine is not None:
                         ret = refine(recv, func.attr.value, expr, ret)
                     return ret if known else None
@@ -357,7 +357,7 @@ class Resolver:
         ``stream_kind`` of what each call passes (an unbounded stream and a bounded one)."""
         if not isinstance(expr, cst.Name):
             return []
-        kind = getattr(self.model, "stream_kind", None)
+        kind = self.model.stream_kind
         types: set[str] = set()  # the API types of what the name is bound to
         kinds: dict[str, str] = {}  # for a parameter's arguments: their kind -> kind and type
         for ref in self.referents(expr):
@@ -391,7 +391,7 @@ class Resolver:
         distinct = set(known)
         if len(distinct) == 1:
             return distinct.pop()
-        if distinct & getattr(self.model, "OWN_FORM", frozenset()):
+        if distinct & self.model.OWN_FORM:
             return None  # e.g. a helper called with a keyed stream and with a plain one
         # several types with a common supertype (e.g. two kinds of DataSet): that supertype
         chains = [list(self.model.supertypes(t)) for t in distinct]  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Optional
 
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.generation import GenerationModel
 
 API_NAME = "PyFlink DataStream"
 QUALIFIED_PREFIXES = ("pyflink.",)
@@ -939,3 +940,13 @@ def check_class(info, resolver) -> None:
     if sum(1 for n in names_in(opener.body) if n.value == context) != allowed_uses:
         info.convertible = False
         info.reason = f"open() keeps or passes on its runtime context '{context}'"
+
+
+
+# What the engine reads of this generation (transpiler/generation.py): the constants above of
+# the required fields' names, and of these optional ones.
+MODEL = GenerationModel.of(
+    globals(),
+    "ANY_CALLABLE", "check_class", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
+    "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "TABLE_BRIDGES", "STREAM_ARGUMENT_CALLS",
+)

@@ -39,11 +39,16 @@ rule = Rule(
 
 
 def _aggregation(ctx, seg):
+    """(aggregation name, field) of one call; None once a TODO was left."""
     if seg.method in ("sum", "min", "max"):
         field = ctx.arg(seg, 0, "field")
-        return (seg.method, field[1]) if field else None
+        if field is None:
+            ctx.todo(M.DS_UNSUPPORTED, f"{seg.method}() without a field", seg.original)
+            return None
+        return seg.method, field[1]
     agg, field = ctx.arg(seg, 0, "aggregation"), ctx.arg(seg, 1, "field")
     if agg is None or field is None:
+        ctx.todo(M.DS_UNSUPPORTED, "aggregate() needs an aggregation and a field", seg.original)
         return None
     name = A.AGGREGATIONS.get(ctx.qualified(agg[0]) or "")
     if name is None:
@@ -59,7 +64,7 @@ def convert(ctx):
     for seg in site.segments:
         found = _aggregation(ctx, seg)
         if found is None:
-            return None
+            return ctx.todo_left()
         aggs.append(cst.Element(cst.Tuple([cst.Element(cst.SimpleString(f'"{found[0]}"')), cst.Element(found[1])])))
     args = [cst.Arg(site.receiver), cst.Arg(cst.List(aggs))]
     if site.receiver_type == A.UNSORTED:
@@ -69,6 +74,5 @@ def convert(ctx):
             args = [cst.Arg(recv.func.value), args[1], cst.Arg(recv.args[0].value, keyword=cst.Name("key"))]
         else:
             args = [cst.Arg(ctx.expr("{g}.values()", g=recv)), args[1], cst.Arg(ctx.expr("lambda kv: kv"), keyword=cst.Name("key"))]
-            ctx.todo(M.DS_SPLIT_CHAIN, "aggregate on a grouping kept in a variable: pass the group_by key as key=", site.head.original)
-            return None
+            return ctx.todo(M.DS_SPLIT_CHAIN, "aggregate on a grouping kept in a variable: pass the group_by key as key=", site.head.original)
     return cst.Call(func=ctx.shim("aggregate"), args=args)

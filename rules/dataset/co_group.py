@@ -47,13 +47,14 @@ def convert(ctx):
     site = ctx.site
     where, equal_to, using = site.segment("where"), site.segment("equal_to"), site.segment("using")
     if where is None or equal_to is None or using is None:
-        ctx.todo(M.DS_SPLIT_CHAIN, "co_group() must be followed by .where(...).equal_to(...).using(...) in the same expression")
-        return None
+        return ctx.todo(M.DS_SPLIT_CHAIN, "co_group() must be followed by .where(...).equal_to(...).using(...) in the same expression")
     other = ctx.arg(site.head, 0)
+    if other is None:
+        return ctx.todo(M.DS_UNSUPPORTED, "co_group() without the other data set")
     k1, k2 = ctx.key(where), ctx.key(equal_to)
     fn = ctx.function(using, "co_group", packed=True, pack_name="groups")
-    if other is None or k1 is None or k2 is None or fn is None:
-        return None
+    if k1 is None or k2 is None or fn is None:
+        return ctx.todo_left()
     return ctx.expr(
         "{a}.keyBy({k1}).cogroup({b}.keyBy({k2})).values().flatMap({fn})", a=site.receiver, b=other[1], k1=k1, k2=k2, fn=fn
     )

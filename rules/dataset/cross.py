@@ -6,6 +6,7 @@ Without ``using`` Flink emits ``(left, right)`` pairs, as ``cartesian`` does.
 
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.rules.dataset.join import projection
+from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
 rule = Rule(
@@ -33,14 +34,14 @@ def convert(ctx):
     site = ctx.site
     other = ctx.arg(site.head, 0)
     if other is None:
-        return None
+        return ctx.todo(M.DS_UNSUPPORTED, "cross() without the other data set")
     crossed = ctx.expr("{a}.cartesian({b})", a=site.receiver, b=other[1])
     using = site.segment("using")
     if using is not None:
         fn = ctx.function(using, "cross", packed=True)
-        return None if fn is None else ctx.expr("{c}.map({fn})", c=crossed, fn=fn)
+        return ctx.todo_left() if fn is None else ctx.expr("{c}.map({fn})", c=crossed, fn=fn)
     projections = [s for s in site.segments if s.method.startswith("project_")]
     if projections:
         fn = projection(ctx, projections)
-        return None if fn is None else ctx.expr("{c}.map({fn})", c=crossed, fn=fn)
+        return ctx.todo_left() if fn is None else ctx.expr("{c}.map({fn})", c=crossed, fn=fn)
     return crossed

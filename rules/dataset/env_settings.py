@@ -73,8 +73,7 @@ def convert(ctx):
         ctx.note(M.DS_RETRIES, "reads spark.task.maxFailures")
         return ctx.expr('int({env}.sparkContext.getConf().get("spark.task.maxFailures", "4"))', env=env)
     if not ctx.is_statement:
-        ctx.todo(M.DS_UNSUPPORTED, f"the result of {seg.method}() is used")
-        return None
+        return ctx.todo(M.DS_UNSUPPORTED, f"the result of {seg.method}() is used")
     if seg.method in ("set_parallelism", "set_degree_of_parallelism"):
         found = ctx.arg(seg, 0)
         folded = _folded_into_builder(ctx)

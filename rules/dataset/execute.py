@@ -32,6 +32,5 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     if not ctx.is_statement:
-        ctx.todo(M.DS_EXEC_RESULT, "execute() result used: Spark has no JobExecutionResult; time the actions instead")
-        return None
+        return ctx.todo(M.DS_EXEC_RESULT, "execute() result used: Spark has no JobExecutionResult; time the actions instead")
     return REMOVE

@@ -7,6 +7,7 @@ source did.
 import libcst as cst
 
 from flink2spark.rules.dataset._common import program, spark_program
+from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
 rule = Rule(
@@ -32,7 +33,7 @@ def convert(ctx):
     elements = []
     for arg in ctx.site.head.args:
         if arg.keyword is not None:
-            return None
+            return ctx.todo(M.DS_UNSUPPORTED, f"from_elements(): keyword argument {arg.keyword.value}=")
         if arg.star == "*":
             elements.append(cst.StarredElement(arg.value))
         else:

@@ -32,5 +32,5 @@ rule = Rule(
 def convert(ctx):
     key = ctx.key(ctx.site.head)
     if key is None:
-        return None
+        return ctx.todo_left()
     return ctx.expr("{ds}.keyBy({key})", ds=ctx.site.receiver, key=key)

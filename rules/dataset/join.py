@@ -80,19 +80,20 @@ def convert(ctx):
     site = ctx.site
     where, equal_to = site.segment("where"), site.segment("equal_to")
     if where is None or equal_to is None:
-        ctx.todo(M.DS_SPLIT_CHAIN, f"{site.head.method}() must be followed by .where(...).equal_to(...) in the same expression")
-        return None
+        return ctx.todo(M.DS_SPLIT_CHAIN, f"{site.head.method}() must be followed by .where(...).equal_to(...) in the same expression")
     other = ctx.arg(site.head, 0)
+    if other is None:
+        return ctx.todo(M.DS_UNSUPPORTED, f"{site.head.method}() without the other data set")
     k1, k2 = ctx.key(where), ctx.key(equal_to)
-    if other is None or k1 is None or k2 is None:
-        return None
+    if k1 is None or k2 is None:
+        return ctx.todo_left()
     joined = ctx.expr("{a}.keyBy({k1}).join({b}.keyBy({k2})).values()", a=site.receiver, b=other[1], k1=k1, k2=k2)
     using = site.segment("using")
     if using is not None:
         fn = ctx.function(using, "join", packed=True)
-        return None if fn is None else ctx.expr("{j}.map({fn})", j=joined, fn=fn)
+        return ctx.todo_left() if fn is None else ctx.expr("{j}.map({fn})", j=joined, fn=fn)
     projections = [s for s in site.segments if s.method.startswith("project_")]
     if projections:
         fn = projection(ctx, projections)
-        return None if fn is None else ctx.expr("{j}.map({fn})", j=joined, fn=fn)
+        return ctx.todo_left() if fn is None else ctx.expr("{j}.map({fn})", j=joined, fn=fn)
     return joined

@@ -35,5 +35,5 @@ def convert(ctx):
         return ctx.expr("{ds}.mapPartitionsWithIndex(lambda index, part: [(index, sum(1 for _ in part))])", ds=ctx.site.receiver)
     fn = ctx.function(seg, "map_partition")
     if fn is None:
-        return None
+        return ctx.todo_left()
     return ctx.expr("{ds}.coalesce(1).mapPartitions({fn})", ds=ctx.site.receiver, fn=fn)

@@ -30,7 +30,7 @@ def convert(ctx):
     seg = ctx.site.head
     fn = ctx.function(seg, "reduce")
     if fn is None:
-        return None
+        return ctx.todo_left()
     if ctx.site.receiver_type == "UnsortedGrouping":
         return ctx.expr("{g}.reduceByKey({fn}).values()", g=ctx.site.receiver, fn=fn)
     return ctx.expr("{ds}.keyBy(lambda _: None).reduceByKey({fn}).values()", ds=ctx.site.receiver, fn=fn)

@@ -56,7 +56,7 @@ def convert(ctx):
     seg = ctx.site.head
     fn = ctx.function(seg, "reduce_group")
     if fn is None:
-        return None
+        return ctx.todo_left()
     if ctx.site.receiver_type == "UnsortedGrouping":
         return ctx.expr("{g}.groupByKey().values().flatMap({fn})", g=ctx.site.receiver, fn=fn)
     return ctx.expr("{ds}.coalesce(1).mapPartitions({fn})", ds=ctx.site.receiver, fn=fn)

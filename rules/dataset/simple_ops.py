@@ -65,5 +65,5 @@ def convert(ctx):
     seg = ctx.site.head
     fn = ctx.function(seg, seg.method)
     if fn is None:
-        return None
+        return ctx.todo_left()
     return ctx.expr("{ds}.%s({fn})" % SPARK[seg.method], ds=ctx.site.receiver, fn=fn)

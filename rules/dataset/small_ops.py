@@ -53,16 +53,16 @@ def convert(ctx):
     method = seg.method
     if method == "union":
         other = ctx.arg(seg, 0)
-        return None if other is None else ctx.expr("{a}.union({b})", a=ds, b=other[1])
+        return ctx.todo(M.DS_UNSUPPORTED, "union() without the other data set") if other is None else ctx.expr("{a}.union({b})", a=ds, b=other[1])
     if method == "distinct":
         if not seg.args:
             return ctx.expr("{a}.distinct()", a=ds)
         key = ctx.key(seg)
-        return None if key is None else ctx.expr("{a}.keyBy({k}).reduceByKey(lambda a, b: a).values()", a=ds, k=key)
+        return ctx.todo_left() if key is None else ctx.expr("{a}.keyBy({k}).reduceByKey(lambda a, b: a).values()", a=ds, k=key)
     if method == "first":
         n = ctx.arg(seg, 0, "count")
         if n is None:
-            return None
+            return ctx.todo(M.DS_UNSUPPORTED, "first() without a count")
         if site.receiver_type == "UnsortedGrouping":
             return ctx.expr("{g}.groupByKey().values().flatMap(lambda group: list(group)[:{n}])", g=ds, n=n[1])
         return ctx.expr("{a}.zipWithIndex().filter(lambda t: t[1] < {n}).keys()", a=ds, n=n[1])
@@ -70,13 +70,12 @@ def convert(ctx):
         return ctx.expr("{a}.zipWithIndex().map(lambda t: (t[1], t[0]))", a=ds)
     if method == "project":
         if not seg.args or any(a.star or a.keyword for a in seg.args):
-            ctx.todo(M.DS_UNSUPPORTED, "project() takes field indexes")
-            return None
+            return ctx.todo(M.DS_UNSUPPORTED, "project() takes field indexes")
         fields = [ctx.expr("t[{f}]", f=a.value) for a in seg.args]
         return ctx.expr("{a}.map(lambda t: {tup})", a=ds, tup=cst.Tuple([cst.Element(f) for f in fields]))
     if method == "name":
         n = ctx.arg(seg, 0, "name")
-        return None if n is None else ctx.expr("{a}.setName({n})", a=ds, n=n[1])
+        return ctx.todo(M.DS_UNSUPPORTED, "name() without a name") if n is None else ctx.expr("{a}.setName({n})", a=ds, n=n[1])
     if method in ("partition_by_hash", "rebalance"):
         return ds
     if method == "set_parallelism":
@@ -84,4 +83,4 @@ def convert(ctx):
         if n is None or ctx.int_literal(n[0]) != 1:
             ctx.note(M.DS_PARALLELISM, "operator parallelism dropped; Spark decides the number of tasks")
         return ds
-    return None
+    return ctx.todo(M.DS_UNSUPPORTED, f"{method}() has no conversion")  # a method of the matches above with no branch

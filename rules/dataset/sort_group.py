@@ -52,19 +52,16 @@ def convert(ctx):
     sorts = [s for s in site.segments if s.method == "sort_group"]
     terminal = site.tail
     if terminal.method not in ("reduce_group", "first"):
-        ctx.todo(M.DS_SPLIT_CHAIN, "sort_group() must be followed by reduce_group() or first() in the same expression")
-        return None
+        return ctx.todo(M.DS_SPLIT_CHAIN, "sort_group() must be followed by reduce_group() or first() in the same expression")
     sorted_expr = cst.Name("group")
     for seg in reversed(sorts):
         if len(seg.args) != 2:
-            ctx.todo(M.DS_UNSUPPORTED, "sort_group() takes a field and an Order", seg.original)
-            return None
+            return ctx.todo(M.DS_UNSUPPORTED, "sort_group() takes a field and an Order", seg.original)
         field_o, field_u = ctx.arg(seg, 0)
         order_o, _ = ctx.arg(seg, 1)
         q = ctx.qualified(order_o)
         if q not in A.ORDERS:
-            ctx.todo(M.DS_UNSUPPORTED, "sort_group() order must be Order.ASCENDING or Order.DESCENDING", seg.original)
-            return None
+            return ctx.todo(M.DS_UNSUPPORTED, "sort_group() order must be Order.ASCENDING or Order.DESCENDING", seg.original)
         if isinstance(field_u, cst.Lambda):
             key = field_u
         else:
@@ -81,7 +78,7 @@ def convert(ctx):
     if terminal.method == "first":
         n = ctx.arg(terminal, 0)
         if n is None:
-            return None
+            return ctx.todo(M.DS_UNSUPPORTED, "first() without a count", terminal.original)
         return ctx.expr("{g}.flatMap(lambda group: group[:{n}])", g=grouped, n=n[1])
     fn = ctx.function(terminal, "reduce_group")
-    return None if fn is None else ctx.expr("{g}.flatMap({fn})", g=grouped, fn=fn)
+    return ctx.todo_left() if fn is None else ctx.expr("{g}.flatMap({fn})", g=grouped, fn=fn)

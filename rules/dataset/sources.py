@@ -51,8 +51,7 @@ def _csv(ctx):
     """
     seg = ctx.site.head
     if ctx.arg(seg, 0, "path") is None or ctx.arg(seg, 1, "types") is None:
-        ctx.todo(M.DS_UNSUPPORTED, "read_csv() needs a path and field types")
-        return None
+        return ctx.todo(M.DS_UNSUPPORTED, "read_csv() needs a path and field types")
     args = [cst.Arg(ctx.site.receiver)] + [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in seg.args]
     return cst.Call(func=ctx.shim("read_csv"), args=args)
 
@@ -64,11 +63,11 @@ def convert(ctx):
     if seg.method == "generate_sequence":
         start, end = ctx.arg(seg, 0, "frm"), ctx.arg(seg, 1, "to")
         if start is None or end is None:
-            return None
+            return ctx.todo(M.DS_UNSUPPORTED, "generate_sequence() needs a start and an end")
         return ctx.expr("{env}.sparkContext.range({a}, {b} + 1)", env=env, a=start[1], b=end[1])
     if seg.method == "read_text":
         path = ctx.arg(seg, 0, "path")
         if path is None:
-            return None
+            return ctx.todo(M.DS_UNSUPPORTED, "read_text() without a path")
         return ctx.expr('{env}.read.text({p}, lineSep="\\n").rdd.map(lambda row: row.value.removesuffix("\\r"))', env=env, p=path[1])
     return _csv(ctx)

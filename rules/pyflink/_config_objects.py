@@ -14,8 +14,7 @@ from flink2spark.transpiler.convert import REMOVE
 def drop(ctx, code: str, message: str):
     """Remove a setting statement with a NOTE (TODO when its result is used)."""
     if not ctx.is_statement:
-        ctx.todo(M.PF_UNSUPPORTED, f"the result of {ctx.site.head.method}() is used")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, f"the result of {ctx.site.head.method}() is used")
     ctx.note(code, message)
     return REMOVE
 
@@ -46,8 +45,7 @@ def convert(ctx, getter: str, config_type: str, code: str, message: str):
     resolver = ctx.resolver
     if ctx.site.receiver_type == config_type:
         if P.METHODS[config_type].get(seg.method) is None or not ctx.is_statement:
-            ctx.todo(M.PF_UNSUPPORTED, f"{config_type}.{seg.method}(): a Flink setting read back has no Spark counterpart")
-            return None
+            return ctx.todo(M.PF_UNSUPPORTED, f"{config_type}.{seg.method}(): a Flink setting read back has no Spark counterpart")
         receiver = seg.original.func.value  # type: ignore[attr-defined]
         if isinstance(receiver, cst.Name):
             return REMOVE  # the variable's assignment carries the NOTE
@@ -57,11 +55,10 @@ def convert(ctx, getter: str, config_type: str, code: str, message: str):
         return drop(ctx, code, message)
     parent = resolver.parent(ctx.outer)
     if isinstance(parent, cst.Attribute) and parent.value is ctx.outer:
-        return None  # env.<getter>().setter(...): the setter's statement goes
+        return ctx.keep(f"env.{getter}().setter(...): the setter removes its statement")
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
         if _setter_uses(ctx, parent.targets[0].target, config_type):
             ctx.note(code, message)
             ctx.remove_statement(parent)
-            return None
-    ctx.todo(M.PF_UNSUPPORTED, f"{getter}(): the {config_type} is used other than by calling its setters")
-    return None
+            return ctx.keep(f"a {config_type} only set: its assignment is removed, and so are its setters")
+    return ctx.todo(M.PF_UNSUPPORTED, f"{getter}(): the {config_type} is used other than by calling its setters")

@@ -309,14 +309,13 @@ def convert_sink(ctx):
 
     if _kafka.is_kafka_sink(ctx.resolver, sink) and ctx.is_statement:
         stream = _values(ctx, as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type), seg.original.func.value)
-        return _kafka.convert_sink(ctx, stream, seg.original.func.value, sink)
+        converted = _kafka.convert_sink(ctx, stream, seg.original.func.value, sink)
+        return ctx.todo_left() if converted is None else converted
     problem = sink_problem(ctx, seg.original, sink)
     if problem is not None:
-        ctx.todo(*problem)
-        return None
+        return ctx.todo(*problem)
     if not ctx.is_statement:
-        ctx.todo(M.PF_UNSUPPORTED, f"the DataStreamSink that {method}() returns is used: Spark's write returns nothing")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, f"the DataStreamSink that {method}() returns is used: Spark's write returns nothing")
     stream = _values(ctx, as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type), seg.original.func.value)
     return write_rows(ctx, stream, seg.original.func.value, sink, seg.original)
 

@@ -18,6 +18,7 @@ from flink2spark.rules.pyflink._common import program, spark_program
 from flink2spark.rules.pyflink.reduce import reduced, reducer
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
+from flink2spark.transpiler.results import unconverted
 
 SHIM = {"sum": "Sum", "min": "Min", "max": "Max", "min_by": "MinBy", "max_by": "MaxBy"}
 
@@ -49,11 +50,10 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     if len(seg.args) > 1 or any(a.star for a in seg.args):
-        ctx.todo(M.PF_UNSUPPORTED, f"{seg.method}() takes one field")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, f"{seg.method}() takes one field")
     shim = reducer(ctx)
-    if shim is None:
-        return None
+    if unconverted(shim):
+        return shim
     field = seg.args[0].value if seg.args else ctx.expr("0")
     fn = ctx.expr("{agg}({field})", agg=ctx.shim(SHIM[seg.method]), field=field)
     return reduced(ctx, shim, fn)

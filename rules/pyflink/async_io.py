@@ -74,26 +74,20 @@ def convert(ctx):
     function = ctx.arg(seg, 1, "async_function")
     timeout = ctx.arg(seg, 2, "timeout")
     if stream is None or function is None or timeout is None:
-        ctx.todo(M.PF_UNSUPPORTED, f"AsyncDataStream.{method}(): the stream, function or timeout argument was not found")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, f"AsyncDataStream.{method}(): the stream, function or timeout argument was not found")
     bridge = ctx.conv.table_bridge(stream[0])
     if bridge is not None:
-        ctx.conv._mark_table_stream(seg.original, f"AsyncDataStream.{method}()", bridge)
-        return None
+        return ctx.todo(ctx.conv.codes["table_stream"], ctx.conv.table_stream_message(f"AsyncDataStream.{method}()", bridge), seg.original)
     if facts(ctx.resolver, stream[0]).micro_batches:
-        ctx.todo(M.PF_UNBOUNDED_STATE, f"AsyncDataStream.{method}() on an unbounded stream is not converted: run the requests of each micro-batch in foreachBatch by hand")
-        return None
+        return ctx.todo(M.PF_UNBOUNDED_STATE, f"AsyncDataStream.{method}() on an unbounded stream is not converted: run the requests of each micro-batch in foreachBatch by hand")
     if facts(ctx.resolver, stream[0]).timestamped:
-        ctx.todo(M.PF_EVENT_TIME, f"AsyncDataStream.{method}() on a stream with event timestamps: not converted yet")
-        return None
+        return ctx.todo(M.PF_EVENT_TIME, f"AsyncDataStream.{method}() on a stream with event timestamps: not converted yet")
     cls = _async_class(ctx, function[0])
     if cls is None:
-        ctx.todo(M.PF_FUNCTION, f"AsyncDataStream.{method}(): the function is not an AsyncFunction class of this module; convert it by hand")
-        return None
+        return ctx.todo(M.PF_FUNCTION, f"AsyncDataStream.{method}(): the function is not an AsyncFunction class of this module; convert it by hand")
     problem = context_problem(cls)
     if problem is not None:
-        ctx.todo(M.PF_FUNCTION, f"{cls.name.value}: {problem}; convert it by hand")
-        return None
+        return ctx.todo(M.PF_FUNCTION, f"{cls.name.value}: {problem}; convert it by hand")
     args = [cst.Arg(as_stream(ctx, stream[1], ctx.resolver.type_of(stream[0]))), cst.Arg(function[1]), cst.Arg(timeout[1])]
     capacity = ctx.arg(seg, 4 if retry else 3, "capacity")
     if capacity is not None:
@@ -104,7 +98,6 @@ def convert(ctx):
     if retry:
         strategy = ctx.arg(seg, 3, "async_retry_strategy")
         if strategy is None:
-            ctx.todo(M.PF_UNSUPPORTED, f"AsyncDataStream.{method}(): no retry strategy found")
-            return None
+            return ctx.todo(M.PF_UNSUPPORTED, f"AsyncDataStream.{method}(): no retry strategy found")
         args.append(cst.Arg(strategy[1], keyword=cst.Name("retry")))
     return decoded_output(ctx, cst.Call(func=ctx.shim("async_wait"), args=args))

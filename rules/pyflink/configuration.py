@@ -58,8 +58,9 @@ def convert(ctx):
         receiver = ctx.site.head.original.func.value  # type: ignore[attr-defined]
         if ctx.is_statement and C.settings(ctx, receiver) is not None:
             return REMOVE
-        return None  # the environment's TODO covers it
+        return ctx.keep("a setting of a Configuration get_execution_environment() cannot take over: its TODO (or the Flink import's, F2S208) covers it")
     assign = resolver.parent(ctx.outer)
     if C.assigned_settings(ctx, assign) is not None:
         ctx.remove_statement(assign)
-    return None
+        return ctx.keep("Configuration() whose settings get_execution_environment() reads: its statement is removed")
+    return ctx.keep("a Configuration get_execution_environment() cannot take over: its TODO (or the Flink import's, F2S208) covers it")

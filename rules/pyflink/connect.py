@@ -96,13 +96,13 @@ def convert(ctx):
         return _key_by(ctx, seg)
     known = function_class(ctx, seg, _BASES[seg.method], f"{seg.method}() on connected streams")
     if known is None:
-        return None
+        return ctx.todo_left()
     cls, kind, instance = known
     if unbounded_todo(ctx, seg.original.func.value, f"{seg.method}() on connected streams"):  # type: ignore[attr-defined]
-        return None
+        return ctx.todo_left()
     mode = mode_or_todo(ctx, f"{seg.method}() on connected streams")
     if mode is None:
-        return None
+        return ctx.todo_left()
     timer_notes(ctx, cls, mode)
     if kind not in ("BroadcastProcessFunction", "KeyedBroadcastProcessFunction"):
         input_order_note(ctx, cls, "two connected streams")
@@ -119,8 +119,7 @@ def convert(ctx):
     if kind in ("BroadcastProcessFunction", "KeyedBroadcastProcessFunction"):
         known, parallelism = env_parallelism(ctx)  # every instance processes every broadcast element
         if not known:
-            ctx.todo(M.PF_PROCESS, f"{cls.name.value}: the parallelism (how many instances get the broadcast elements) is set from an expression; pass parallelism=n to f2s.co_process")
-            return None
+            return ctx.todo(M.PF_PROCESS, f"{cls.name.value}: the parallelism (how many instances get the broadcast elements) is set from an expression; pass parallelism=n to f2s.co_process")
         keywords["parallelism"] = None if parallelism is None else cst.Integer(str(parallelism))
     return shim_call(ctx, "co_process", [ctx.site.receiver, instance, cst.SimpleString(f'"{seg.method}"')], keywords)
 
@@ -128,30 +127,26 @@ def convert(ctx):
 def _connect(ctx, seg):
     other = ctx.arg(seg, 0, "ds")
     if other is None:
-        ctx.todo(M.PF_PROCESS, "connect(): no stream argument found")
-        return None
+        return ctx.todo(M.PF_PROCESS, "connect(): no stream argument found")
     other_type = ctx.resolver.type_of(other[0])
     keyed = ctx.site.receiver_type == P.KEYED
     if other_type not in (P.BROADCAST,) and not P.is_stream(other_type):
-        ctx.todo(M.PF_PROCESS, "connect(): the other stream's type could not be followed; convert it by hand")
-        return None
+        return ctx.todo(M.PF_PROCESS, "connect(): the other stream's type could not be followed; convert it by hand")
     if other_type != P.BROADCAST and keyed != (other_type == P.KEYED):
-        ctx.todo(M.PF_PROCESS, "connect() of a keyed with a non-keyed stream; convert it by hand")
-        return None
+        return ctx.todo(M.PF_PROCESS, "connect() of a keyed with a non-keyed stream; convert it by hand")
     stamped = facts(ctx.resolver, seg.original.func.value).timestamped  # type: ignore[attr-defined]
     if facts(ctx.resolver, other[0]).timestamped != stamped:
-        ctx.todo(M.PF_PROCESS, "connect() of a stream whose records carry timestamps with one whose records do not; convert it by hand")
-        return None
+        return ctx.todo(M.PF_PROCESS, "connect() of a stream whose records carry timestamps with one whose records do not; convert it by hand")
     return shim_call(ctx, "connect", [ctx.site.receiver, other[1]], {"keyed": flag(keyed), "timestamped": flag(stamped)})
 
 
 def _key_by(ctx, seg):
     first = ctx.function(seg, "key", index=0)
     if first is None:
-        return None
+        return ctx.todo_left()
     second = ctx.function(seg, "key", index=1)
     if second is None:
-        return None
+        return ctx.todo_left()
     return ctx.expr("{c}.key_by({a}, {b})", c=ctx.site.receiver, a=first, b=second)
 
 

@@ -68,15 +68,13 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     if not ctx.is_statement:
-        ctx.todo(M.PF_UNSUPPORTED, f"the result of {seg.method}() is used")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, f"the result of {seg.method}() is used")
     if seg.method in _DROPPED:
         ctx.note(M.PF_DEPLOYMENT, f"{seg.method}(): {_DROPPED[seg.method]}")
         return REMOVE
     path = ctx.arg(seg, 0, "file_path")
     if path is None or len(seg.original.args) != 1:
-        ctx.todo(M.PF_UNSUPPORTED, "add_python_file() without a single path argument")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, "add_python_file() without a single path argument")
     literal = path[0].evaluated_value if isinstance(path[0], cst.SimpleString) else None
     if not (literal and literal.endswith((".py", ".zip", ".egg"))):
         ctx.note(M.PF_DEPLOYMENT, "add_python_file(): Spark's addPyFile takes .py, .zip and .egg files, not folders (zip a package folder first)")

@@ -59,12 +59,10 @@ def convert(ctx):
     if seg.method == "set_runtime_mode":
         mode = ctx.arg(seg, 0, "execution_mode")
         if mode is None or ctx.qualified(mode[0]) not in P.RUNTIME_MODES:
-            ctx.todo(
+            return ctx.todo(
                 M.PF_RUNTIME_MODE,
                 "set_runtime_mode() with a mode that is not a RuntimeExecutionMode constant: keyed aggregations need to know it",
             )
-            return None
     if not ctx.is_statement:
-        ctx.todo(M.PF_UNSUPPORTED, f"the result of {seg.method}() is used")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, f"the result of {seg.method}() is used")
     return REMOVE

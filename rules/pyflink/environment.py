@@ -46,8 +46,7 @@ def convert(ctx):
     if ctx.site.head.args:
         found = settings(ctx, call_arg(ctx.site.head.original, 0, "configuration"))
         if found is None:
-            ctx.todo(M.PF_UNSUPPORTED, "get_execution_environment(configuration): set the configuration on the SparkSession by hand")
-            return None
+            return ctx.todo(M.PF_UNSUPPORTED, "get_execution_environment(configuration): set the configuration on the SparkSession by hand")
         dropped = sorted({key for key, _, _ in found if key != RUNTIME_MODE})
         if dropped:
             read = " (execution.runtime-mode is read by keyed aggregations)" if len(dropped) < len({k for k, _, _ in found}) else ""

@@ -41,8 +41,7 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     if not ctx.is_statement:
-        ctx.todo(M.PF_EXEC_RESULT, "execute() result used: Spark has no JobExecutionResult; time the actions instead")
-        return None
+        return ctx.todo(M.PF_EXEC_RESULT, "execute() result used: Spark has no JobExecutionResult; time the actions instead")
     if graph(ctx.resolver).reads_unbounded:
         return K.await_queries(ctx, ctx.site.receiver)
     return REMOVE

@@ -54,20 +54,18 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     if facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
-        ctx.todo(
+        return ctx.todo(
             M.PF_UNSUPPORTED,
             "execute_and_collect() of an unbounded stream: collect its micro-batches by hand"
             " (f2s_stream.foreach_batch, or writeStream.format('memory') and a query on its table)",
         )
-        return None
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     if facts(ctx.resolver, seg.original.func.value).timestamped:  # type: ignore[attr-defined]
         stream = ctx.expr("{s}.values()", s=stream)  # (timestamp, value) pairs: the values
     t = facts(ctx.resolver, seg.original.func.value).element_type  # type: ignore[attr-defined]
     unsupported = unsupported_types(ctx.resolver, t) if isinstance(t, cst.BaseExpression) else []
     if unsupported:
-        ctx.todo(M.PF_UNSUPPORTED, f"execute_and_collect() of Types.{unsupported[0]}() values: {unsupported_reason(unsupported[0])}")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, f"execute_and_collect() of Types.{unsupported[0]}() values: {unsupported_reason(unsupported[0])}")
     container_notes(ctx, t, printed=False)
     known, type_info = type_expression(ctx, t, seg.original)
     if not known:

@@ -113,22 +113,20 @@ def convert(ctx):
             return REMOVE
         if _waits(resolver, ctx.outer):
             ctx.note(M.PF_ASYNC, _NOTE)
-            return None  # the wait's statement goes
+            return ctx.keep("execute_async() waited on at once: the wait's statement (get_job_execution_result().result()) is removed")
         parent = resolver.parent(ctx.outer)
         if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
             if _only_waited_on(ctx, parent.targets[0].target):
                 ctx.note(M.PF_ASYNC, _NOTE)
                 ctx.remove_statement(parent)
-                return None
-        ctx.todo(M.PF_EXEC_RESULT, "execute_async() result used other than to wait for the job: Spark has no JobClient; the actions run synchronously")
-        return None
+                return ctx.keep("a JobClient only waited on: its assignment is removed, and so are the waits")
+        return ctx.todo(M.PF_EXEC_RESULT, "execute_async() result used other than to wait for the job: Spark has no JobClient; the actions run synchronously")
     receiver = seg.original.func.value  # type: ignore[attr-defined]
     if ctx.site.receiver_type == P.JOB_CLIENT and seg.method == "get_job_execution_result" and _waits(resolver, receiver):
         if _client_source_waited(ctx, receiver):
-            return None  # the wait's statement goes
+            return ctx.keep("part of the wait for a job that has already run: the result() call removes its statement")
     if ctx.site.receiver_type == P.FUTURE and seg.method == "result" and ctx.is_statement:
         client = receiver.func.value if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) else None
         if client is not None and _waits(resolver, client) and _client_source_waited(ctx, client):
             return REMOVE  # waiting for a job that has already run
-    ctx.todo(M.PF_EXEC_RESULT, f"{ctx.site.receiver_type}.{seg.method}(): Spark has no JobClient")
-    return None
+    return ctx.todo(M.PF_EXEC_RESULT, f"{ctx.site.receiver_type}.{seg.method}(): Spark has no JobClient")

@@ -59,15 +59,13 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     if seg.method == "set_global_job_parameters":
-        ctx.todo(
+        return ctx.todo(
             M.PF_UNSUPPORTED,
             "set_global_job_parameters(): converted functions read job parameters as their defaults; pass the values to them by hand",
         )
-        return None
     if seg.method == "configure":
-        ctx.todo(
+        return ctx.todo(
             M.PF_UNSUPPORTED,
             "configure(configuration): set what it holds on the SparkSession by hand (execution.runtime-mode decides keyed aggregations)",
         )
-        return None
     return C.convert(ctx, "get_config", P.EXECUTION_CONFIG, M.PF_CONFIG, f"{seg.method}(): {_WHY}")

@@ -46,20 +46,19 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     if seg.method != "build":
-        return None  # read by the sink
+        return ctx.keep("part of a FileSink builder: converted with the sink_to()/add_sink() that reads the sink")
     call = seg.original
     found = S.consumed_by_sink(ctx, call)
     if found is None and S.consumed_as(ctx, call, lambda resolver, arg: _sink_of_table_stream(ctx, arg)) is not None:
-        return None  # the sink of a stream from the Table API: its sink_to() carries the TODO (F2S210)
+        return ctx.keep("the sink of a stream from the Table API: its sink_to() carries the TODO (F2S210)")
     if found is None and S.consumed_as(ctx, call, lambda resolver, arg: left_with_todo(ctx, arg, ("sink_to", "add_sink"))) is not None:
-        return None  # a converted program: the sink_to() that reads the sink kept its TODO
+        return ctx.keep("a converted program: the sink_to() that reads the sink kept its TODO")
     if found is None:
-        ctx.todo(M.PF_FILE_UNSUPPORTED, "a file sink used other than as the sink of sink_to()/add_sink(): convert it by hand")
-        return None
+        return ctx.todo(M.PF_FILE_UNSUPPORTED, "a file sink used other than as the sink of sink_to()/add_sink(): convert it by hand")
     where, sink_call = found
     if where is not call and S.sink_problem(ctx, sink_call, S.sink_argument(sink_call)) is None and S.is_file_sink(ctx.resolver, call):
         ctx.remove_statement(where)  # `sink = ...build()` read only by sink_to(sink), which converts it
-    return None
+    return ctx.keep("a FileSink: converted (or marked) with the sink_to()/add_sink() that reads it")
 
 
 def _sink_of_table_stream(ctx, arg: cst.Arg) -> bool:

@@ -102,23 +102,26 @@ def _feeds_converted_sink(ctx, name_node: cst.Name) -> bool:
     return S.sink_problem(ctx, sink_call, S.sink_argument(sink_call)) is None
 
 
+_KEPT = "a part of a FileSink (its rolling policy, part file names...): converted (or marked) with the sink_to()/add_sink() that reads the sink"
+
+
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
     if ctx.site.receiver_type == P.OUTPUT_FILE_CONFIG_BUILDER and seg.method != "build":
-        return None
+        return ctx.keep(_KEPT)
     resolver = ctx.resolver
     assign = resolver.parent(ctx.outer)
     if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)):
-        return None  # read where it is written
+        return ctx.keep(_KEPT)  # read where it is written
     target = assign.targets[0].target
     try:
         scope = resolver.meta(ScopeProvider, target)
     except KeyError:
-        return None
+        return ctx.keep(_KEPT)
     assignments = list(scope.assignments[target.value]) if scope is not None else []
     if len(assignments) != 1 or not assignments[0].references:
-        return None
+        return ctx.keep(_KEPT)
     if all(_feeds_converted_sink(ctx, ref.node) for ref in assignments[0].references):
         ctx.remove_statement(assign)
-    return None
+    return ctx.keep(_KEPT)

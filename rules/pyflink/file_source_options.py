@@ -79,18 +79,16 @@ rule = Rule(
 def convert(ctx):
     method = ctx.site.head.method
     if method == "process_static_file_set":
-        return None  # from_source reads it
+        return ctx.keep("a FileSource option: converted (or marked) with the from_source() that reads the source")
     if method == "monitor_continuously":
         if _read_by_from_source(ctx):
-            return None  # from_source reads it (Structured Streaming)
-        ctx.todo(
+            return ctx.keep("a FileSource that monitors its folder: from_source() converts it (Structured Streaming)")
+        return ctx.todo(
             M.PF_UNBOUNDED_FILES,
             "FileSource.monitor_continuously() other than on a text_line_format source read by env.from_source():"
             " its Spark counterpart is Structured Streaming, spark.readStream.text(path): port it by hand",
         )
-        return None
-    ctx.todo(M.PF_FILE_UNSUPPORTED, f"FileSource {method}(): Java file enumeration/split assignment has no Spark counterpart")
-    return None
+    return ctx.todo(M.PF_FILE_UNSUPPORTED, f"FileSource {method}(): Java file enumeration/split assignment has no Spark counterpart")
 
 
 def _read_by_from_source(ctx) -> bool:

@@ -111,25 +111,21 @@ def convert(ctx):
     seg = ctx.site.head
     collection = ctx.arg(seg, 0, "collection")
     if collection is None:
-        ctx.todo(M.PF_UNSUPPORTED, "from_collection() without a collection argument")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, "from_collection() without a collection argument")
     sc = ctx.expr("{env}.sparkContext", env=ctx.site.receiver)
     info = ctx.arg(seg, 1, "type_info")
     if info is None or _is_none(info[0]) or basic_type(ctx.resolver, info[0]) in IDENTITY_TYPES:
         return ctx.expr("{sc}.parallelize({xs})", sc=sc, xs=collection[1])
     unsupported = unsupported_types(ctx.resolver, info[0])
     if unsupported:
-        ctx.todo(M.PF_UNSUPPORTED, f"from_collection() with Types.{unsupported[0]}(): {unsupported_reason(unsupported[0])}")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, f"from_collection() with Types.{unsupported[0]}(): {unsupported_reason(unsupported[0])}")
     if byte_array_type(ctx.resolver, info[0]):
-        ctx.todo(
+        return ctx.todo(
             M.PF_UNSUPPORTED,
             "from_collection() of bare byte arrays: Flink 2.3 fails building the job (ClassCastException: byte[] is not"
             " an Object[]); wrap each in a Types.ROW([Types.PRIMITIVE_ARRAY(Types.BYTE())])",
         )
-        return None
     if "LIST" in type_kinds(ctx.resolver, info[0]):
-        ctx.todo(M.PF_UNSUPPORTED, "from_collection() with Types.LIST(): Flink 2.3 fails building the job (ClassCastException: Object[] is not a List)")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, "from_collection() with Types.LIST(): Flink 2.3 fails building the job (ClassCastException: Object[] is not a List)")
     container_notes(ctx, info[0], printed=False)
     return ctx.expr("{sc}.parallelize({typed}({xs}, {t}))", sc=sc, typed=ctx.shim("typed"), xs=collection[1], t=info[1])

@@ -126,16 +126,16 @@ def convert(ctx):
             if problem is None and isinstance(assigner, cst.Lambda):
                 problem = "a lambda has no extract_timestamp() (PyFlink fails too)"
             if problem is not None:
-                ctx.todo(M.PF_EVENT_TIME, f"from_source(): {problem}")
-                return None
+                return ctx.todo(M.PF_EVENT_TIME, f"from_source(): {problem}")
         source = K.convert_source(ctx, ctx.site.receiver, call_arg(seg.original, 0, "source"))
-        if source is None or not strategy_has_assigner(ctx.resolver, strategy):
+        if source is None:
+            return ctx.todo_left()
+        if not strategy_has_assigner(ctx.resolver, strategy):
             return source
         return cst.Call(func=windows_shim(ctx, "with_timestamps"), args=[cst.Arg(source), cst.Arg(ctx.arg(seg, 1, "watermark_strategy")[1])])  # type: ignore[index]
     problem = from_source_problem(ctx, seg.original)
     if problem is not None:
-        ctx.todo(M.PF_UNSUPPORTED, problem)
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, problem)
     env = ctx.site.receiver
     kind, call, _ = source_kind(ctx.resolver, call_arg(seg.original, 0, "source"))
     if kind == "numbers":

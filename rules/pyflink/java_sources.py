@@ -67,10 +67,10 @@ def convert(ctx):
     method = ctx.site.head.method
     source = call_arg(ctx.site.head.original, 0, "source_func")
     if method == "add_source" and K.is_kafka_source(ctx.resolver, source):
-        return K.convert_source(ctx, ctx.site.receiver, source)
+        converted = K.convert_source(ctx, ctx.site.receiver, source)
+        return ctx.todo_left() if converted is None else converted
     what = "a Java SourceFunction" if method == "add_source" else "a Java InputFormat"
-    ctx.todo(
+    return ctx.todo(
         M.PF_JAVA_CONNECTOR,
         f"{method}(): {what} has no Spark counterpart; read the data with spark.read (bounded) or spark.readStream (unbounded) by hand",
     )
-    return None

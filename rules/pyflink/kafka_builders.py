@@ -85,21 +85,20 @@ def convert(ctx):
         value = ctx.resolver.single_value(seg.original.func.value) if hasattr(seg.original.func.value, "value") else None
         consumer = value is not None and ctx.resolver.type_of(value) == P.KAFKA_CONSUMER
         if consumer and ctx.is_statement and K.check_object(K._Checking(ctx), value) is None:
-            return None  # read (and dropped) with the consumer
-        ctx.todo(M.PF_KAFKA_UNSUPPORTED, f"{seg.method}() of a Kafka consumer/producer that is not converted: port it by hand")
-        return None
+            return ctx.keep("a setting of a Kafka consumer: read (and dropped) with the consumer where the source reads it")
+        return ctx.todo(M.PF_KAFKA_UNSUPPORTED, f"{seg.method}() of a Kafka consumer/producer that is not converted: port it by hand")
     if ctx.resolver.type_of(ctx.outer) in (P.SCHEMA, P.SCHEMA_BUILDER):
         K.drop_schema(ctx, ctx.outer)  # a variable read only by a converted Kafka source/sink
-        return None
+        return ctx.keep("a Kafka (de)serialization schema: converted (or marked) with the Kafka source/sink that reads it")
     if ctx.resolver.type_of(ctx.outer) == P.KAFKA_OFFSETS:
         value = ctx.outer
         parent = ctx.resolver.parent(value)
         if isinstance(parent, cst.IfExp):  # offsets = A.earliest() if c else A.latest()
             value = parent
         K.drop_schema(ctx, value)  # a variable read only by a converted Kafka source
-        return None
+        return ctx.keep("Kafka starting offsets: converted (or marked) with the Kafka source that reads them")
     problem = K.check_object(ctx, ctx.outer)
     if problem is not None:
-        ctx.todo(M.PF_KAFKA_UNSUPPORTED, problem)
-    return None
+        return ctx.todo(M.PF_KAFKA_UNSUPPORTED, problem)
+    return ctx.keep("a Kafka source/sink or its builder: converted with the from_source()/add_source()/sink_to()/add_sink() that reads it")
 

@@ -68,11 +68,10 @@ def convert(ctx):
     seg = ctx.site.head
     unbounded = facts(ctx.resolver, seg.original.func.value).micro_batches  # type: ignore[attr-defined]
     if unbounded and (runtime_mode(ctx) != "streaming" or K.rolling_key_by(ctx.resolver, seg.original) is None):
-        ctx.todo(M.PF_UNBOUNDED_STATE, K.KEYED_TODO)
-        return None
+        return ctx.todo(M.PF_UNBOUNDED_STATE, K.KEYED_TODO)
     fn = ctx.function(seg, "key")
     if fn is None:
-        return None
+        return ctx.todo_left()
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     decode = decoding(ctx, [seg.original.func.value], seg.original)  # type: ignore[attr-defined]
     if facts(ctx.resolver, seg.original.func.value).timestamped and not unbounded:  # type: ignore[attr-defined]

@@ -79,21 +79,19 @@ def convert(ctx):
     if seg.method == "broadcast":
         if not seg.args:
             parallelism = _parallelism(ctx, "broadcast()")
-            return None if parallelism is False else shim_call(ctx, "broadcast_all", [stream], {"parallelism": parallelism})
+            return ctx.todo_left() if parallelism is False else shim_call(ctx, "broadcast_all", [stream], {"parallelism": parallelism})
         if any(a.star or a.keyword is not None for a in seg.original_args):
-            ctx.todo(M.PF_PROCESS, "broadcast(): state descriptors given with * or keywords")
-            return None
+            return ctx.todo(M.PF_PROCESS, "broadcast(): state descriptors given with * or keywords")
         return cst.Call(func=ctx.shim("broadcast"), args=[cst.Arg(stream), *ctx.call_args(seg.args)])
     partitioner = ctx.arg(seg, 0, "partitioner")
     if partitioner is None:
-        ctx.todo(M.PF_FUNCTION, "partition_custom(): no partitioner argument found")
-        return None
+        return ctx.todo(M.PF_FUNCTION, "partition_custom(): no partitioner argument found")
     key = ctx.function(seg, "key", index=1)
     if key is None:
-        return None
+        return ctx.todo_left()
     parallelism = _parallelism(ctx, "partition_custom()")
     if parallelism is False:
-        return None
+        return ctx.todo_left()
     return shim_call(ctx, "partitioned", [stream, partitioner[1], key], {"parallelism": parallelism})
 
 

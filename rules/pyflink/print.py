@@ -93,8 +93,7 @@ def convert(ctx):
     if isinstance(t, cst.BaseExpression):
         unsupported = unsupported_types(ctx.resolver, t)
         if unsupported:
-            ctx.todo(M.PF_UNSUPPORTED, f"print() of Types.{unsupported[0]}() values: {unsupported_reason(unsupported[0])}")
-            return None
+            return ctx.todo(M.PF_UNSUPPORTED, f"print() of Types.{unsupported[0]}() values: {unsupported_reason(unsupported[0])}")
     container_notes(ctx, t, printed=True)
     known, type_info = type_expression(ctx, t, seg.original)
     if not known:  # a Kafka source whose record type comes from its schema (Avro)
@@ -110,6 +109,6 @@ def convert(ctx):
         args.append(cst.Arg(identifier[1], keyword=cst.Name("identifier")))
     if facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
         if K.streaming_todo(ctx, seg.original.func.value):  # type: ignore[attr-defined]
-            return None
+            return ctx.todo_left()
         return K.streaming_sink(ctx, stream, "print", lambda batch: cst.Call(func=ctx.shim("print"), args=[cst.Arg(batch), *args[1:]]))
     return cst.Call(func=ctx.shim("print"), args=args)

@@ -162,13 +162,13 @@ def convert(ctx):
     kinds = ("KeyedProcessFunction", "ProcessFunction") if keyed else ("ProcessFunction",)
     known = function_class(ctx, seg, kinds, "KeyedStream.process()" if keyed else "process()")
     if known is None:
-        return None
+        return ctx.todo_left()
     cls, _, instance = known
     receiver = seg.original.func.value  # type: ignore[attr-defined]
     if keyed and facts(ctx.resolver, receiver).micro_batches:
         if runtime_mode(ctx) == "streaming" and K.streaming_process_class(ctx.resolver, seg.original) is not None:
             if K.rolling_key_by(ctx.resolver, receiver) is None:
-                return None  # the key_by() has the TODO
+                return ctx.keep("a process function on an unbounded keyed stream: the key_by() it reads has the TODO")
             ctx.note(M.PF_STREAMING_PROCESS, K.PROCESS_NOTE)
             args = [cst.Arg(ctx.site.receiver), cst.Arg(instance)]
             timers = K.streaming_timers(ctx.resolver, seg.original)
@@ -180,7 +180,7 @@ def convert(ctx):
         ctx.note(M.PF_MICRO_BATCH, K.MICRO_BATCH_PROCESS_NOTE)
         return shim_call(ctx, "process", [ctx.site.receiver, instance], {"decode": decode_of(ctx)})
     if unbounded_todo(ctx, receiver, "process()"):
-        return None
+        return ctx.todo_left()
     stamped = facts(ctx.resolver, seg.original.func.value).timestamped  # type: ignore[attr-defined]
     if facts(ctx.resolver, seg.original.func.value).from_union:  # type: ignore[attr-defined]
         input_order_note(ctx, cls, "a union of streams")
@@ -190,7 +190,7 @@ def convert(ctx):
         return shim_call(ctx, "process", [ctx.site.receiver, instance], keywords)
     mode = mode_or_todo(ctx, "KeyedStream.process()")
     if mode is None:
-        return None
+        return ctx.todo_left()
     timer_notes(ctx, cls, mode)
     keywords = {"mode": "batch" if mode == "batch" else None, "timestamped": flag(stamped), "decode": decode_of(ctx)}
     return shim_call(ctx, "keyed_process", [ctx.site.receiver, instance], keywords)

@@ -39,12 +39,10 @@ def convert(ctx):
     path = ctx.arg(seg, 0, "file_path")
     charset = ctx.arg(seg, 1, "charset_name")
     if path is None or any(a.star for a in seg.original.args):
-        ctx.todo(M.PF_FILE_UNSUPPORTED, "read_text_file() without a path argument")
-        return None
+        return ctx.todo(M.PF_FILE_UNSUPPORTED, "read_text_file() without a path argument")
     if charset is not None:
         text = charset[0].evaluated_value if isinstance(charset[0], cst.SimpleString) else None
         if text is None or text.upper().replace("-", "") != "UTF8":
-            ctx.todo(M.PF_FILE_UNSUPPORTED, "read_text_file(charset): Spark's text source reads UTF-8 only")
-            return None
+            return ctx.todo(M.PF_FILE_UNSUPPORTED, "read_text_file(charset): Spark's text source reads UTF-8 only")
     ctx.note(M.PF_TEXT_FOLDERS, "read_text_file(): a folder's subfolders are read too (Flink 1.x read only the files directly in it)")
     return ctx.expr("{env}.read.text({p}).rdd.map(lambda row: row.value)", env=ctx.site.receiver, p=path[1])

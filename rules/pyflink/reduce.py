@@ -23,6 +23,7 @@ from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
+from flink2spark.transpiler.results import unconverted
 
 rule = Rule(
     __name__,
@@ -88,19 +89,19 @@ rule = Rule(
 
 
 def reducer(ctx):
-    """``f2s.rolling_reduce`` or ``f2s.final_reduce`` for the module's runtime mode (None: TODO left)."""
+    """``f2s.rolling_reduce`` or ``f2s.final_reduce`` for the module's runtime mode; when there
+    is none, the rule's result that leaves the call as it is (``results.unconverted``)."""
     mode = runtime_mode(ctx)
     if mode is None:
-        ctx.todo(
+        return ctx.todo(
             M.PF_RUNTIME_MODE,
             f"{ctx.site.head.method}(): the runtime mode (STREAMING: one result per element, BATCH: one per key)"
             " is set from an expression or a configuration; use f2s.rolling_reduce or f2s.final_reduce",
         )
-        return None
     keyed = ctx.site.head.original.func.value  # type: ignore[attr-defined]
     if facts(ctx.resolver, keyed).micro_batches:
         if mode != "streaming" or K.rolling_key_by(ctx.resolver, keyed) is None:
-            return None  # the key_by() has the TODO
+            return ctx.keep("an aggregation of an unbounded keyed stream: the key_by() it reads has the TODO")
         ctx.note(M.PF_ROLLING_STATE, K.ROLLING_NOTE)
         return K.shim(ctx, "rolling_reduce")
     return ctx.shim("rolling_reduce" if mode == "streaming" else "final_reduce")
@@ -112,14 +113,13 @@ def convert(ctx):
     found = ctx.arg(seg, 0, "func")
     known = ctx.conv.class_of(found[0]) if found is not None else None
     if known is not None and (F._method(known[0].node, "open") or F._method(known[0].node, "close")):
-        ctx.todo(M.PF_UNSUPPORTED, f"reduce() with {known[0].node.name.value}.open()/close(): call them by hand")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, f"reduce() with {known[0].node.name.value}.open()/close(): call them by hand")
     shim = reducer(ctx)
-    if shim is None:
-        return None
+    if unconverted(shim):
+        return shim
     fn = ctx.function(seg, "reduce")
     if fn is None:
-        return None
+        return ctx.todo_left()
     return reduced(ctx, shim, fn)
 
 

@@ -46,6 +46,5 @@ def convert(ctx):
     seg = ctx.site.head
     tag = ctx.arg(seg, 0, "output_tag")
     if tag is None:
-        ctx.todo(M.PF_PROCESS, "get_side_output(): no output tag argument found")
-        return None
+        return ctx.todo(M.PF_PROCESS, "get_side_output(): no output tag argument found")
     return ctx.expr("{side}({ds}, {tag})", side=ctx.shim("side_output"), ds=ctx.site.receiver, tag=tag[1])

@@ -115,10 +115,9 @@ def keyed_state_call(ctx, seg, info, instance):
 
     name = info.node.name.value
     if ctx.site.receiver_type != P.KEYED:
-        ctx.todo(M.PF_STATE, f"{name} uses keyed state on a stream that is not keyed (Flink fails at run time); key it with key_by()")
-        return None
+        return ctx.todo(M.PF_STATE, f"{name} uses keyed state on a stream that is not keyed (Flink fails at run time); key it with key_by()")
     if unbounded_todo(ctx, seg.original.func.value, f"{name} with keyed state"):
-        return None
+        return ctx.todo_left()
     mode = runtime_mode(ctx)
     stamped = facts(ctx.resolver, seg.original.func.value).timestamped
     keywords = {"mode": "batch" if mode == "batch" and stamped else None, "timestamped": flag(stamped), "method": seg.method}
@@ -145,12 +144,12 @@ def convert(ctx):
     if stamped:
         fn = ctx.function(seg, seg.method)
         if fn is None:
-            return None
+            return ctx.todo_left()
         if seg.method == "filter":
             by_value = windows_shim(ctx, "by_value")
             return ctx.expr("{ds}.filter({by}({fn}))", ds=stream, by=by_value, fn=fn)
         return decoded_output(ctx, ctx.expr("{ds}.%s({fn})" % SPARK_TIMESTAMPED[seg.method], ds=stream, fn=fn))
     fn = ctx.function(seg, seg.method)
     if fn is None:
-        return None
+        return ctx.todo_left()
     return decoded_output(ctx, ctx.expr("{ds}.%s({fn})" % SPARK[seg.method], ds=stream, fn=fn))

@@ -54,12 +54,11 @@ def convert(ctx):
     call = ctx.site.head.original
     found = consumed_by_from_source(ctx, call)
     if found is None and consumed_as(ctx, call, lambda resolver, arg: left_with_todo(ctx, arg, ("from_source",))):
-        return None  # a converted program: the from_source() that reads it kept its TODO
+        return ctx.keep("a converted program: the from_source() that reads this source kept its TODO")
     if found is None:
-        ctx.todo(M.PF_UNSUPPORTED, "a source object used other than as the source of env.from_source(): convert it by hand")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, "a source object used other than as the source of env.from_source(): convert it by hand")
     where, from_source = found
     if where is not call and from_source_problem(ctx, from_source) is None:
         # `source = ...` read only by from_source(source, ...), which converts it: drop it
         ctx.remove_statement(where)
-    return None  # from_source converts the source where it is read
+    return ctx.keep("a source built for from_source(): converted (or marked) with the from_source() that reads it")

@@ -104,15 +104,12 @@ def convert(ctx):
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     strategy = call_arg(seg.original, 0, "watermark_strategy")
     if strategy is None:
-        ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): no watermark strategy found")
-        return None
+        return ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): no watermark strategy found")
     assigner, problem = watermark_strategy(ctx, strategy)
     if problem is not None:
-        ctx.todo(M.PF_EVENT_TIME, f"assign_timestamps_and_watermarks(): {problem}")
-        return None
+        return ctx.todo(M.PF_EVENT_TIME, f"assign_timestamps_and_watermarks(): {problem}")
     if isinstance(assigner, cst.Lambda):
-        ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): a lambda has no extract_timestamp() (PyFlink fails too)")
-        return None
+        return ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): a lambda has no extract_timestamp() (PyFlink fails too)")
     if assigner is None:
         return stream
     if isinstance(strategy, cst.Name) or facts(ctx.resolver, original_stream).micro_batches:
@@ -121,8 +118,7 @@ def convert(ctx):
     elif visible_at(ctx, assigner, seg.original):
         extract = cst.Attribute(value=assigner.visit(_MapNames(ctx.conv)), attr=cst.Name("extract_timestamp"))  # type: ignore[arg-type]
     else:
-        ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): the timestamp assigner uses names that mean something else here")
-        return None
+        return ctx.todo(M.PF_EVENT_TIME, "assign_timestamps_and_watermarks(): the timestamp assigner uses names that mean something else here")
     args = [cst.Arg(stream), cst.Arg(extract)]
     if facts(ctx.resolver, original_stream).timestamped:
         args.append(cst.Arg(cst.Name("True"), keyword=cst.Name("timestamped")))

@@ -38,14 +38,12 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     if not seg.args or any(a.keyword is not None or a.star for a in seg.original_args):
-        ctx.todo(M.PF_UNSUPPORTED, "union() takes the streams as positional arguments")
-        return None
+        return ctx.todo(M.PF_UNSUPPORTED, "union() takes the streams as positional arguments")
     streams = [seg.original.func.value, *(a.value for a in seg.original_args)]  # type: ignore[attr-defined]
     if facts(ctx.resolver, seg.original).micro_batches:
         problem = union_problem(ctx.resolver, streams)
         if problem is not None:
-            ctx.todo(M.PF_UNBOUNDED_STATE, problem)
-            return None
+            return ctx.todo(M.PF_UNBOUNDED_STATE, problem)
     # With event timestamps on any input, all become (timestamp, value) pairs (f2s.windows.NO_TIMESTAMP: none).
     stamped = [facts(ctx.resolver, s).timestamped for s in streams]
 

@@ -125,13 +125,12 @@ def convert(ctx):
     while isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and base.func.attr.value in SETTINGS:
         base = base.func.value  # converted on the shim's Windows, or left on a window left as it was
     if isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and base.func.attr.value in WINDOWS:
-        return None  # the window itself was left with a TODO: so is its function
+        return ctx.keep("a function of a window left as it was: the window's TODO covers it")
     if seg.method == "allowed_lateness":
         if facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
             found = ctx.arg(seg, 0, "time_ms")
             if found is None:
-                ctx.todo(M.PF_EVENT_TIME, "allowed_lateness(): no lateness found")
-                return None
+                return ctx.todo(M.PF_EVENT_TIME, "allowed_lateness(): no lateness found")
             return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=[cst.Arg(found[1])])
         if sets_trigger(ctx.resolver, seg.original):
             found = ctx.arg(seg, 0, "time_ms")
@@ -142,22 +141,19 @@ def convert(ctx):
     if seg.method == "side_output_late_data":
         found = ctx.arg(seg, 0, "output_tag")
         if found is None:
-            ctx.todo(M.PF_EVENT_TIME, "side_output_late_data(): no output tag found")
-            return None
+            return ctx.todo(M.PF_EVENT_TIME, "side_output_late_data(): no output tag found")
         if not facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
             ctx.note(M.PF_LATENESS, "side_output_late_data(): on a bounded input no element is late; the late-data side output is empty")
         return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=[cst.Arg(found[1])])
     if seg.method == "evictor":
-        ctx.todo(M.PF_EVENT_TIME, "evictor(): PyFlink's windowed streams have no evictor() (the program fails on Flink 2.3): port the eviction by hand")
-        return None
+        return ctx.todo(M.PF_EVENT_TIME, "evictor(): PyFlink's windowed streams have no evictor() (the program fails on Flink 2.3): port the eviction by hand")
     if seg.method == "trigger":
         return _trigger(ctx, seg, receiver)
     if seg.method == "reduce":
         found = ctx.arg(seg, 0, "reduce_function")
         known = ctx.conv.class_of(found[0]) if found is not None else None
         if known is not None and (F._method(known[0].node, "open") or F._method(known[0].node, "close")):
-            ctx.todo(M.PF_EVENT_TIME, f"reduce() with {known[0].node.name.value}.open()/close(): call them by hand")
-            return None
+            return ctx.todo(M.PF_EVENT_TIME, f"reduce() with {known[0].node.name.value}.open()/close(): call them by hand")
         if found is not None and isinstance(found[0], cst.Lambda):
             fn = found[1]
         elif found is not None:
@@ -165,17 +161,16 @@ def convert(ctx):
         else:
             fn = ctx.function(seg, "reduce")
         if fn is None:
-            return None
+            return ctx.todo_left()
         first = fn
         extra = ctx.arg(seg, 1, "window_function")
     else:
         keyword = {"aggregate": "aggregate_function", "process": "process_window_function", "apply": "window_function"}[seg.method]
         found = ctx.arg(seg, 0, keyword)
         if found is None:
-            ctx.todo(M.PF_FUNCTION, f"{seg.method}(): no function argument found")
-            return None
+            return ctx.todo(M.PF_FUNCTION, f"{seg.method}(): no function argument found")
         if not _convertible(ctx, found[0], seg.original.func.value):
-            return None
+            return ctx.todo_left()
         first = found[1]
         extra = ctx.arg(seg, 1, "window_function") if seg.method == "aggregate" else None
     if facts(ctx.resolver, seg.original.func.value).windowed_by in SESSION_WINDOWS:  # type: ignore[attr-defined]
@@ -187,7 +182,7 @@ def convert(ctx):
     args = [cst.Arg(first)]
     if extra is not None and not (isinstance(extra[0], cst.Name) and extra[0].value == "None"):
         if not _convertible(ctx, extra[0], seg.original.func.value):
-            return None
+            return ctx.todo_left()
         args.append(cst.Arg(extra[1]))
     return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=args)
 
@@ -241,16 +236,13 @@ def _trigger(ctx, seg, receiver):
     (unbounded, when the windows rule converted the window), with the shim's triggers or the
     user's ``Trigger`` class (PyFlink runs triggers in Python too)."""
     if runtime_mode(ctx) == "batch" and not facts(ctx.resolver, seg.original.func.value).micro_batches:
-        ctx.todo(M.PF_EVENT_TIME, BATCH_TRIGGER)
-        return None
+        return ctx.todo(M.PF_EVENT_TIME, BATCH_TRIGGER)
     found = ctx.arg(seg, 0, "trigger")
     if found is None:
-        ctx.todo(M.PF_EVENT_TIME, "trigger(): no trigger found")
-        return None
+        return ctx.todo(M.PF_EVENT_TIME, "trigger(): no trigger found")
     known = ctx.conv.class_of(found[0])
     if known is not None and not known[0].convertible:
-        ctx.todo(M.PF_STATE, f"{known[0].node.name.value} could not be converted (see the class)")
-        return None
+        return ctx.todo(M.PF_STATE, f"{known[0].node.name.value} could not be converted (see the class)")
     if K.processing_trigger(ctx.resolver, found[0]) is not False:
         ctx.note(
             M.PF_PROCESSING_TIME,

@@ -138,47 +138,41 @@ def convert(ctx):
         size = ctx.arg(seg, 0, "size")
         slide = ctx.arg(seg, 1, "slide")
         if size is None:
-            ctx.todo(M.PF_EVENT_TIME, "count_window(): no size found")
-            return None
+            return ctx.todo(M.PF_EVENT_TIME, "count_window(): no size found")
         slide_literal = ctx.int_literal(slide[0]) if slide is not None else 0
         if slide is None or slide_literal == 0:
             assigner = ctx.expr("{a}.of({n})", a=ctx.shim("CountTumblingWindowAssigner"), n=size[1])
         elif slide_literal is None:
-            ctx.todo(M.PF_EVENT_TIME, "count_window(size, slide): slide is not a literal (0 means tumbling)")
-            return None
+            return ctx.todo(M.PF_EVENT_TIME, "count_window(size, slide): slide is not a literal (0 means tumbling)")
         else:
             assigner = ctx.expr("{a}.of({n}, {s})", a=ctx.shim("CountSlidingWindowAssigner"), n=size[1], s=slide[1])
     else:
         found = ctx.arg(seg, 0, "window_assigner")
         kind = window_assigner(ctx.resolver, found[0]) if found is not None else None
         if kind is None:
-            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}(): the window assigner could not be followed")
-            return None
+            return ctx.todo(M.PF_EVENT_TIME, f"{seg.method}(): the window assigner could not be followed")
         if (kind[0], kind[1]) not in EVENT_TIME | COUNT | PROCESSING_TIME | GLOBAL:
-            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}({kind[0]}.{kind[1]}()): this window assigner is not converted")
-            return None
+            return ctx.todo(M.PF_EVENT_TIME, f"{seg.method}({kind[0]}.{kind[1]}()): this window assigner is not converted")
         if (kind[0], kind[1]) in EVENT_TIME and not stamped:
             if facts(ctx.resolver, original_stream).kafka_timestamps:
-                ctx.todo(
+                return ctx.todo(
                     M.PF_EVENT_TIME,
                     f"{seg.method}(): event-time windows on the timestamps of Kafka records (the strategy has no timestamp assigner):"
                     " the conversion does not read them; give the strategy a TimestampAssigner that takes the event time from"
                     " the record, or port it by hand",
                 )
-                return None
-            ctx.todo(M.PF_EVENT_TIME, f"{seg.method}(): event-time windows on a stream without timestamps (Flink fails: assign_timestamps_and_watermarks() with a timestamp assigner first)")
-            return None
+            return ctx.todo(M.PF_EVENT_TIME, f"{seg.method}(): event-time windows on a stream without timestamps (Flink fails: assign_timestamps_and_watermarks() with a timestamp assigner first)")
         assigner = found[1]
     stream = ctx.site.receiver
     keyed = seg.method != "window_all"
     if stamped and keyed and ctx.site.receiver_type != P.KEYED:
-        return None
+        return ctx.todo(M.PF_EVENT_TIME, f"{seg.method}() on a stream with timestamps that is not a KeyedStream: not converted")
     if facts(ctx.resolver, original_stream).micro_batches:
         if seg.method == "window_all":
             if runtime_mode(ctx) == "batch" or not K.streamable_window(ctx.resolver, seg.original) or facts(ctx.resolver, original_stream).unstreamable(True) is not None:
-                return None  # the window function has the TODO
+                return ctx.keep("a window of an unbounded stream that micro-batches cannot run: the window function has the TODO")
         elif not K.streamable_window(ctx.resolver, seg.original) or K.rolling_key_by(ctx.resolver, original_stream) is None:
-            return None  # the key_by() has the TODO
+            return ctx.keep("a window of an unbounded keyed stream that is not converted: the key_by() it reads has the TODO")
         if sets_trigger(ctx.resolver, seg.original) or (kind is not None and (kind[0], kind[1]) in GLOBAL):
             ctx.note(M.PF_STREAMING_TIMERS, K.TRIGGER_NOTE)
         elif seg.method == "count_window":
@@ -189,8 +183,7 @@ def convert(ctx):
             ctx.note(M.PF_PROCESSING_TIME, PROCESSING_NOTE)
         return cst.Call(func=K.shim(ctx, "windows_all" if seg.method == "window_all" else "windows"), args=[cst.Arg(stream), cst.Arg(assigner)])
     if runtime_mode(ctx) == "batch" and sets_trigger(ctx.resolver, seg.original):
-        ctx.todo(M.PF_EVENT_TIME, BATCH_TRIGGER)
-        return None
+        return ctx.todo(M.PF_EVENT_TIME, BATCH_TRIGGER)
     if not keyed:
         stream = as_stream(ctx, stream, ctx.site.receiver_type)
     args = [cst.Arg(stream), cst.Arg(assigner)]

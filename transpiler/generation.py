@@ -1,0 +1,68 @@
+"""What the engine knows of one API generation: a ``GenerationModel`` with named fields.
+
+Each model module (``api_model`` for the DataSet API, ``pyflink_model`` for PyFlink's
+DataStream API) keeps its tables as module constants, which its rules import (``P.KEYED``), and
+builds one ``MODEL = GenerationModel(...)`` from them at its end; ``models.MODELS`` maps each
+generation to it. The engine (convert, infer, functions, foreign, engine) reads only this
+object: what a generation does not have is a field's default here, never an attribute the
+engine has to probe for.
+
+The fields keep the names of the module constants they hold (upper case for tables, lower
+case for functions): ``GenerationModel.of(globals(), "HINTS", ...)`` takes the required ones
+and the optional ones named from the module's constants of those names; a missing constant or
+a name that is no field fails at import, so a misspelt name cannot leave a default in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, Callable, Iterable, Mapping, Optional
+
+
+@dataclass(frozen=True, eq=False)  # eq=False: hashed by identity (foreign's cache keys on it)
+class GenerationModel:
+    # -- naming -----------------------------------------------------------------------------
+    API_NAME: str  # in messages: "Flink's {API_NAME} API"
+    QUALIFIED_PREFIXES: tuple[str, ...]  # qualified names of the API start with one of these
+    SHIM_NAME: str  # its runtime shim: flink2spark.runtime.<SHIM_NAME>, imported as f2s
+
+    # -- types and calls -----------------------------------------------------------------------
+    ENTRY_POINTS: Mapping[str, str]  # qualified name of a call -> the type it returns
+    method_return: Callable[[str, str], tuple[bool, Optional[str]]]  # (receiver type, method) -> (known, return type)
+    supertypes: Callable[[str], Iterable[str]]  # a type and its bases, nearest first
+    CONTINUATIONS: Mapping[str, frozenset[str]]  # builder types -> methods that continue the chain
+    MODIFIERS: frozenset[str]  # chain calls that modify the operator before them (name, set_parallelism...)
+    DISTINCTIVE_METHODS: frozenset[str]  # methods only this API has: marked on receivers of unknown type
+    EXPORTS: Mapping[str, tuple[str, ...]]  # module -> the names it exports
+    NAME_MAP: Mapping[str, tuple[str, str]]  # qualified Flink name -> (shim module, shim name)
+
+    # -- user functions --------------------------------------------------------------------------
+    FUNCTION_CLASSES: Mapping[str, tuple[str, str]]  # qualified base class -> (kind, method)
+    COLLECTOR_METHODS: Mapping[str, Mapping[str, tuple[int, bool]]]  # kind -> method -> (values, iterators)
+    CONVENTIONS: Mapping[str, Any]  # operator -> functions.Convention (how it calls its function)
+    ANY_CALLABLE: bool = False  # builtins and methods of plain classes pass as functions as they are
+    check_class: Optional[Callable[[Any, Any], None]] = None  # the model's own conditions on a function class
+
+    # -- markers ---------------------------------------------------------------------------------
+    CODES: Mapping[str, str] = field(default_factory=dict)  # role -> marker code, over convert.DEFAULT_CODES
+    HINTS: Mapping[str, str] = field(default_factory=dict)  # "Type.method", type or method -> what to do instead
+    UNCONVERTED_CALLS: Mapping[str, str] = field(default_factory=dict)  # qualified call -> its TODO message
+
+    # -- what the model's types become -------------------------------------------------------------
+    KEEP_NAMES: bool = True  # .name("x") of an operator becomes RDD.setName("x")
+    OWN_FORM: frozenset[str] = frozenset()  # types converted to another form than their base type's
+    CONVERTED_ATTRIBUTES: Mapping[str, frozenset[str]] = field(default_factory=dict)  # type -> attributes the conversion writes
+    call_return: Optional[Callable[..., Optional[str]]] = None  # a return type that depends on the call's arguments
+    stream_kind: Optional[Callable[[Any, Any], str]] = None  # what besides its type changes a stream's conversion
+
+    # -- the Table API -----------------------------------------------------------------------------
+    TABLE_BRIDGES: frozenset[str] = frozenset()  # methods that turn a table into a stream
+    STREAM_ARGUMENT_CALLS: Mapping[str, tuple[int, str]] = field(default_factory=dict)  # call -> (index, keyword) of the stream it reads
+
+    @classmethod
+    def of(cls, namespace: Mapping[str, Any], *optional: str) -> "GenerationModel":
+        """The model of a model module: the required fields and the ``optional`` ones named,
+        from the constants of those names in ``namespace`` (the module's ``globals()``); the
+        other optional fields keep their defaults."""
+        required = [f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING]
+        return cls(**{name: namespace[name] for name in [*required, *optional]})
