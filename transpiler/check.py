@@ -17,6 +17,7 @@ from typing import Optional
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from flink2spark.transpiler.visitors import Visitor
 from flink2spark.transpiler import guards as G
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
@@ -122,7 +123,7 @@ def todo_code(marker: Marker) -> Optional[str]:
 def _comments(module: cst.Module) -> list[cst.Comment]:
     comments: list[cst.Comment] = []
 
-    class Collect(cst.CSTVisitor):
+    class Collect(Visitor):
         def visit_Comment(self, node: cst.Comment) -> None:
             comments.append(node)
 

@@ -18,6 +18,7 @@ from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import guards as G
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import visitors as V
 from flink2spark.transpiler.infer import Resolver, _returns
 from flink2spark.transpiler.source import module_generation
 from flink2spark.transpiler.registry import Rule, dispatch_table
@@ -207,7 +208,7 @@ def _fill_template(template: str, parts: dict[str, cst.BaseExpression]) -> cst.B
     return parsed.deep_clone().visit(_FillHoles(parts, holes))  # type: ignore[return-value]
 
 
-class _FillHoles(cst.CSTTransformer):
+class _FillHoles(V.Transformer):
     def __init__(self, parts: dict[str, cst.BaseExpression], holes: Counter):
         self.parts, self.holes = parts, holes
 
@@ -254,7 +255,7 @@ def _accepts(method: Optional[cst.FunctionDef], count: int) -> bool:
     return required <= count and (count <= len(positional) or isinstance(params.star_arg, cst.Param))
 
 
-class Converter(cst.CSTTransformer):
+class Converter(V.Transformer):
     METADATA_DEPENDENCIES = (ScopeProvider, PositionProvider)
 
     def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
@@ -860,7 +861,7 @@ class Converter(cst.CSTTransformer):
         return updated.with_changes(body=body, footer=[*carry, *updated.footer])
 
 
-class _Replace(cst.CSTTransformer):
+class _Replace(V.Transformer):
     def __init__(self, name: str, node: cst.BaseExpression):
         self.name, self.node = name, node
 

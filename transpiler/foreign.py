@@ -15,13 +15,14 @@ from typing import Optional, Union
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ScopeProvider
 
+from flink2spark.transpiler.visitors import Visitor
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler.infer import Resolver, dotted
 
 MAX_PARENT_LEVELS = 3
 
 
-class _Analyzer(cst.CSTVisitor):
+class _Analyzer(Visitor):
     METADATA_DEPENDENCIES = (ScopeProvider,)
 
     def __init__(self, model):

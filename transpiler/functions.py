@@ -13,6 +13,7 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
+from flink2spark.transpiler.visitors import Transformer, Visitor
 from flink2spark.transpiler import markers as M
 
 
@@ -59,7 +60,7 @@ def names_in(node: cst.CSTNode, skip_nested: bool = True) -> list[cst.Name]:
     found: list[cst.Name] = []
     root = node
 
-    class V(cst.CSTVisitor):
+    class V(Visitor):
         def visit_Name(self, n: cst.Name) -> None:
             found.append(n)
 
@@ -98,7 +99,7 @@ def _collect_calls_ok(body: cst.CSTNode, collector: str) -> tuple[bool, int]:
     ok_ids: set[int] = set()
     count = 0
 
-    class V(cst.CSTVisitor):
+    class V(Visitor):
         def visit_Expr(self, n: cst.Expr) -> None:
             nonlocal count
             if _delegation(n.value, collector):
@@ -174,7 +175,7 @@ def _is_stateful(node: cst.ClassDef) -> bool:
 # Rewriting collector methods into generators
 
 
-class _CollectorToYield(cst.CSTTransformer):
+class _CollectorToYield(Transformer):
     def __init__(self, collector: str, iterators: list[str], generator: bool):
         self.collector = collector
         self.iterators = set(iterators)
@@ -291,7 +292,7 @@ def _fresh(base: str, taken: set[str]) -> str:
     return name
 
 
-class _Substitute(cst.CSTTransformer):
+class _Substitute(Transformer):
     def __init__(self, mapping: dict[str, cst.BaseExpression]):
         self.mapping = mapping
 

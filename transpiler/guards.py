@@ -17,6 +17,7 @@ from typing import Callable
 
 import libcst as cst
 
+from flink2spark.transpiler.visitors import Visitor
 from flink2spark.transpiler import source as S
 from flink2spark.transpiler.infer import dotted
 
@@ -69,7 +70,7 @@ class Guards:
 def find(module: cst.Module) -> Guards:
     found = Guards()
 
-    class V(cst.CSTVisitor):
+    class V(Visitor):
         def __init__(self) -> None:
             self.stack: list[str] = []
 

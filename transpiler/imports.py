@@ -8,6 +8,7 @@ from collections.abc import Collection
 import libcst as cst
 from libcst.codemod import CodemodContext
 
+from flink2spark.transpiler.visitors import Transformer, Visitor
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.guards import is_type_checking
@@ -182,7 +183,7 @@ def used_names(module: cst.Module) -> set[str]:
 def _drop_unused_flink_imports(module: cst.Module, used: set[str] | None = None) -> cst.Module:
     used = _used_names(module) if used is None else used
 
-    class T(_StatementsOnly, _TypeCheckingDepth, cst.CSTTransformer):
+    class T(_StatementsOnly, _TypeCheckingDepth, Transformer):
         def leave_SimpleStatementLine(self, original, updated):
             if self.type_checking:
                 return updated  # type-only imports stay (marked F2S011)
@@ -218,7 +219,7 @@ def _used_names(module: cst.Module, skip_marked: str | None = None, skip_params:
     prefix = f"# TODO(flink2spark): {skip_marked} "
     defs: list[str] = []
 
-    class V(cst.CSTVisitor):
+    class V(Visitor):
         def visit_FunctionDef(self, node) -> None:
             defs.append(node.name.value)
 
@@ -288,7 +289,7 @@ def mark_leftover_imports(
     found: list[tuple[cst.CSTNode, str, str]] = []
     header = {ln.comment.value for ln in module.header if ln.comment is not None}
 
-    class T(_StatementsOnly, _TypeCheckingDepth, cst.CSTTransformer):
+    class T(_StatementsOnly, _TypeCheckingDepth, Transformer):
         def leave_SimpleStatementLine(self, original, updated):
             keep = []
             notes = []

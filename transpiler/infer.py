@@ -17,6 +17,7 @@ from libcst.metadata import (
     ScopeProvider,
 )
 
+from flink2spark.transpiler.visitors import Visitor
 from flink2spark.transpiler import api_model as A
 
 _RECURSION = object()
@@ -63,7 +64,7 @@ class Resolver:
         stack: list[cst.CSTNode] = []
         lines: list[cst.SimpleStatementLine] = []
 
-        class Pre(cst.CSTVisitor):
+        class Pre(Visitor):
             # the parent of every node, in this walk (libcst's ParentNodeProvider is a walk of
             # its own, several times slower)
             def on_visit(self, node: cst.CSTNode) -> bool:
@@ -404,7 +405,7 @@ class Resolver:
 def _returns(func: cst.FunctionDef) -> list[cst.BaseExpression]:
     found: list[cst.BaseExpression] = []
 
-    class V(cst.CSTVisitor):
+    class V(Visitor):
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return node is func
 

@@ -9,6 +9,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
+from flink2spark.transpiler.visitors import Visitor
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.result import Marker
 
@@ -150,7 +151,7 @@ def imported_modules(module: cst.Module) -> list[tuple[str, cst.CSTNode]]:
     """Every module named by an import statement anywhere in the file, with its statement."""
     found: list[tuple[str, cst.CSTNode]] = []
 
-    class V(cst.CSTVisitor):
+    class V(Visitor):
         def visit_Import(self, node: cst.Import) -> None:
             for alias in node.names:
                 found.append((_dotted(alias.name), node))

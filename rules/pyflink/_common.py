@@ -8,6 +8,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import BuiltinAssignment, ScopeProvider
 
+from flink2spark.transpiler.visitors import Transformer, Visitor
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 
@@ -320,7 +321,7 @@ def _produced(resolver, fn: cst.BaseExpression, method: str) -> Optional[list[cs
     found: list[cst.BaseExpression] = []
     ok = True
 
-    class V(cst.CSTVisitor):
+    class V(Visitor):
         def visit_FunctionDef(self, node):
             return node is target
 
@@ -418,7 +419,7 @@ def _builtin(resolver, name: cst.Name) -> bool:
     return bool(found) and all(isinstance(a, BuiltinAssignment) for a in found)
 
 
-class _MapNames(cst.CSTTransformer):
+class _MapNames(Transformer):
     """Rewrite PyFlink names of an original expression as the converter does (``Types`` ->
     ``f2s.Types``), for an expression copied to another place."""
 

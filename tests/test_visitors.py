@@ -1,0 +1,73 @@
+"""The table-dispatching visitor bases (transpiler/visitors.py) call the same hooks, in the
+same order, as libcst's own, and refuse per-attribute hooks they would not call."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from flink2spark.transpiler.visitors import Transformer, Visitor
+
+SOURCE = '''\
+import os
+def f(a, b=1, *c, **d):
+    """doc"""
+    return [x + 1 for x in a if x] or {"k": (b, c)}
+class C(Base):
+    def m(self):
+        with open("x") as fh:
+            yield from fh
+lambda: f(1)(2)[3].attr
+'''
+
+
+def _recording(base):
+    calls = []
+
+    class Recorder(base):
+        def visit_Name(self, node):
+            calls.append(("visit Name", node.value))
+
+        def leave_Name(self, *nodes):
+            calls.append(("leave Name", nodes[0].value))
+            return nodes[-1]  # a transformer's updated node (a visitor's result is ignored)
+
+        def visit_Call(self, node):
+            calls.append(("visit Call",))
+            return False  # children skipped: the same with both bases
+
+        def leave_Call(self, *nodes):
+            calls.append(("leave Call",))
+            return nodes[-1]
+
+        def visit_FunctionDef(self, node):
+            calls.append(("visit def", node.name.value))
+
+    return Recorder, calls
+
+
+@pytest.mark.parametrize("ours, libcsts", [(Visitor, cst.CSTVisitor), (Transformer, cst.CSTTransformer)])
+def test_same_hooks_in_the_same_order(ours, libcsts):
+    module = cst.parse_module(SOURCE)
+    seen = []
+    for base in (ours, libcsts):
+        Recorder, calls = _recording(base)
+        result = module.visit(Recorder())
+        seen.append(calls)
+        assert result.code == SOURCE
+    assert seen[0] == seen[1]
+    assert ("visit def", "m") in seen[0] and ("leave Call",) in seen[0]
+
+
+def test_a_transformer_rewrites_through_the_table():
+    class Upper(Transformer):
+        def leave_Name(self, original, updated):
+            return updated.with_changes(value=updated.value.upper()) if updated.value == "os" else updated
+
+    assert cst.parse_module("import os\nos.path\n").visit(Upper()).code == "import OS\nOS.path\n"
+
+
+@pytest.mark.parametrize("base", [Visitor, Transformer])
+def test_per_attribute_hooks_are_refused(base):
+    with pytest.raises(TypeError, match="per-attribute hooks"):
+        type("Bad", (base,), {"visit_Call_func": lambda self, node: None})
