@@ -49,6 +49,21 @@ def test_inside_a_function_only_the_rewritten_statements_are_formatted():
     assert '"a"' in out
 
 
+def test_an_untouched_line_with_semicolons_keeps_its_bytes():
+    """A line of several statements that the conversion does not touch, in the function of the
+    job, kept its trailing semicolon and spacing only once dropping unused Flink imports stopped
+    rebuilding every line (it used to come out as two black-formatted lines)."""
+    line = "    limit = {'a': [1]};  other = 2;\n"
+    source = (
+        "from pyflink.datastream import StreamExecutionEnvironment\n\n\ndef main():\n" + line
+        + "    env = StreamExecutionEnvironment.get_execution_environment()\n"
+        + "    env.from_collection([1, 2]).print()\n    env.execute('job')\n"
+    )
+    out = _convert(source)
+    assert line in out
+    assert "f2s.print(env.sparkContext.parallelize([1, 2]))" in out
+
+
 def test_a_file_indented_otherwise_is_formatted_by_whole_top_level_statements():
     source = HEAD + (
         "def main():\n"

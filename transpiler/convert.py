@@ -284,6 +284,7 @@ class Converter(V.Transformer):
         # (def, parameter) whose calls pass streams from the Table API: its annotation is part
         # of the Table API part (imports it names say so)
         self.table_params: set[tuple[str, str]] = set()
+        self._changed: list[bool] = []  # per node being visited: whether something below it changed
 
     # -- setup ---------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
@@ -321,6 +322,12 @@ class Converter(V.Transformer):
             if text not in self._stmt_comments[id(stmt)]:
                 self._stmt_comments[id(stmt)].append(text)
 
+    # A node nothing below changed leaves the transform as the input's node itself (libcst
+    # rebuilds every node it visits): the formatter then knows it unchanged by identity.
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self._changed.append(False)
+        return super().on_visit(node)
+
     def on_leave(self, original_node, updated_node):
         updated = super().on_leave(original_node, updated_node)
         comments = self._stmt_comments.get(id(original_node))
@@ -332,6 +339,10 @@ class Converter(V.Transformer):
                 updated = updated.with_changes(leading_lines=[*updated.leading_lines, *new])
                 if removed:
                     self._removed_lines[id(updated)] = updated
+        if not self._changed.pop() and updated is updated_node:
+            return original_node
+        if self._changed:
+            self._changed[-1] = True
         return updated
 
     # -- shim and imports --------------------------------------------------------------------

@@ -69,7 +69,10 @@ def _block(
     indents: list[str],
 ) -> list[str]:
     """Code of the statements ``after`` of one block, black applied to the rewritten ones."""
-    kept = Counter(_render(original, _bare(s)) for s in before)
+    # a statement the conversion did not change is the input's node itself (Converter.on_leave);
+    # the others are compared by their code with the input's other statements
+    same = {id(s) for s in before} & {id(s) for s in after}
+    kept = Counter(_render(original, _bare(s)) for s in before if id(s) not in same)
     compound: dict[str, list[cst.CSTNode]] = {}  # header code -> input statements with it
     for s in before:
         header = _header(original, s)
@@ -87,6 +90,11 @@ def _block(
 
     prev: Optional[cst.CSTNode] = None
     for stmt in after:
+        if id(stmt) in same:
+            flush()
+            parts.append(_render(converted, stmt, indents))
+            prev = stmt
+            continue
         leading = list(getattr(stmt, "leading_lines", ()))
         bare = _bare(stmt)
         key = _render(converted, bare)

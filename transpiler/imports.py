@@ -205,6 +205,8 @@ def _drop_unused_flink_imports(module: cst.Module, used: set[str] | None = None)
                 body.append(small)
             if not body:
                 return cst.RemoveFromParent()
+            if len(body) == len(updated.body) and all(a is b for a, b in zip(body, updated.body)):
+                return updated  # nothing dropped: the line as it was
             body[-1] = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(body=body)
 
