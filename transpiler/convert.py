@@ -360,11 +360,7 @@ class Converter(cst.CSTTransformer):
             key = (func.name.value, param.name.value)
             if param.annotation is None or key in self.table_params:
                 continue
-            try:
-                scope = self.resolver.meta(ScopeProvider, func.body)
-            except KeyError:
-                continue
-            refs = [r.node for a in (scope.assignments[param.name.value] if scope is not None else ()) if a.node is param for r in a.references]
+            refs = [r.node for a in self.resolver.scope_bindings(param.name) or () if a.node is param for r in a.references]
             if refs and all(any(c.startswith(prefix) for c in self.statement_comments(r)) for r in refs):
                 self.table_params.add(key)
 

@@ -12,6 +12,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import (
     Assignment,
+    BuiltinAssignment,
     PositionProvider,
     QualifiedName,
     ScopeProvider,
@@ -143,6 +144,40 @@ class Resolver:
                 if isinstance(r, Assignment):
                     out[id(r)] = r
         return list(out.values())
+
+    def scope_bindings(self, name: cst.Name) -> Optional[list]:
+        """The bindings of ``name``'s identifier in the scope where ``name`` stands (its own
+        assignments, not an enclosing scope's; a ``global x`` function's ``x = ...`` is the
+        module's), each with ``node`` (the binding node) and ``references`` (the accesses
+        reading it, each with ``node``); None for a node that has no scope (not in the module)."""
+        try:
+            scope = self.meta(ScopeProvider, name)
+        except KeyError:
+            return None
+        return list(scope.assignments[name.value]) if scope is not None else None
+
+    def scoped(self, node: cst.CSTNode) -> bool:
+        """Whether names can be looked up at ``node`` (``visible_bindings``): it is a node of the
+        module that libcst's scope analysis visits (not an attribute's name, an import's
+        dotted name, a keyword of a call...)."""
+        try:
+            return self.meta(ScopeProvider, node) is not None
+        except KeyError:
+            return False
+
+    def visible_bindings(self, name: str, site: cst.CSTNode) -> Optional[set]:
+        """Every binding of ``name`` that a read at ``site`` may see (builtins included: see
+        ``is_builtin``), whatever the order of the statements; None for a node with no scope."""
+        try:
+            scope = self.meta(ScopeProvider, site)
+        except KeyError:
+            return None
+        return set(scope[name]) if scope is not None else None
+
+    @staticmethod
+    def is_builtin(binding) -> bool:
+        """Whether a binding of ``visible_bindings`` is a Python builtin (len, str...)."""
+        return isinstance(binding, BuiltinAssignment)
 
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         return self._parents.get(id(node))
