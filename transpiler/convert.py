@@ -11,7 +11,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.helpers import parse_template_expression
-from libcst.metadata import PositionProvider, QualifiedNameSource, ScopeProvider
+from libcst.metadata import PositionProvider, QualifiedNameSource
 
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import functions as F
@@ -247,7 +247,7 @@ def _accepts(method: Optional[cst.FunctionDef], count: int) -> bool:
 
 
 class Converter(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (ScopeProvider, PositionProvider)
+    METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
         super().__init__()

@@ -13,7 +13,7 @@ import os
 from typing import Optional, Union
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ScopeProvider
+from libcst.metadata import MetadataWrapper
 
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler.infer import Resolver, dotted
@@ -22,8 +22,6 @@ MAX_PARENT_LEVELS = 3
 
 
 class _Analyzer(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (ScopeProvider,)
-
     def __init__(self, model):
         super().__init__()
         self.model = model

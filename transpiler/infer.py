@@ -1,4 +1,5 @@
-"""What an expression *is*: qualified names and Flink API types, resolved with libcst metadata.
+"""What an expression *is*: qualified names and Flink API types, resolved with the module's
+scopes (transpiler/scope.py: libcst's scope analysis, computed by a walk of our own).
 
 Types flow through assignments (flow-insensitive: every binding of a name must agree),
 helper-function parameters (from their call sites in the module) and return values.
@@ -10,15 +11,10 @@ from typing import Callable, Iterable, Optional, Union
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import (
-    Assignment,
-    BuiltinAssignment,
-    PositionProvider,
-    QualifiedName,
-    ScopeProvider,
-)
+from libcst.metadata import PositionProvider, QualifiedName
 
 from flink2spark.transpiler import api_model as A
+from flink2spark.transpiler.scope import Binding, Scopes
 
 _RECURSION = object()
 
@@ -41,6 +37,7 @@ class Resolver:
         self.prefixes: tuple[str, ...] = getattr(model, "QUALIFIED_PREFIXES", ("flink.",))
         self.module = module
         self.meta = get_metadata
+        self.scopes = Scopes(module)  # before the pre-pass: it follows names of calls
         self._types: dict[int, object] = {}
         self._in_progress: set[int] = set()
         self.star_modules: list[str] = []
@@ -124,60 +121,43 @@ class Resolver:
     # -- names ----------------------------------------------------------------------------
     def qualified_name_set(self, node: cst.CSTNode) -> set[QualifiedName]:
         """libcst's qualified names of ``node`` (what ``QualifiedNameProvider`` gives), asked of
-        its scope for this node only: the provider walks every node of the module for them.
-        KeyError for a node that is not in the module."""
-        scope = self.meta(ScopeProvider, node)
-        return set(scope.get_qualified_names_for(node)) if scope is not None else set()
+        its scope for this node only. KeyError for a node that has no scope (not in the module,
+        an attribute's name...)."""
+        return self.scopes.scope_of[id(node)].qualified_names(node)
 
-    def referents(self, name: cst.Name) -> list[Assignment]:
-        try:
-            scope = self.meta(ScopeProvider, name)
-        except KeyError:
+    def referents(self, name: cst.Name) -> list[Binding]:
+        """The bindings (not builtins) that the read ``name`` may read, in the module's order;
+        [] for a name that is no read (a target, an attribute's name, ``a`` of a read of
+        ``a.b`` that ``import a.b`` binds)."""
+        access = self.scopes.access_of.get(id(name))
+        if access is None:
             return []
-        if scope is None:
-            return []
-        out: dict[int, Assignment] = {}
-        for access in scope.accesses[name]:
-            if access.node is not name:
-                continue
-            for r in access.referents:
-                if isinstance(r, Assignment):
-                    out[id(r)] = r
-        return list(out.values())
+        return [r for r in access.referents if not r.builtin]
 
     def scope_bindings(self, name: cst.Name) -> Optional[list]:
         """The bindings of ``name``'s identifier in the scope where ``name`` stands (its own
         assignments, not an enclosing scope's; a ``global x`` function's ``x = ...`` is the
         module's), each with ``node`` (the binding node) and ``references`` (the accesses
         reading it, each with ``node``); None for a node that has no scope (not in the module)."""
-        try:
-            scope = self.meta(ScopeProvider, name)
-        except KeyError:
-            return None
-        return list(scope.assignments[name.value]) if scope is not None else None
+        scope = self.scopes.scope_of.get(id(name))
+        return list(scope.assignments.get(name.value, ())) if scope is not None else None
 
     def scoped(self, node: cst.CSTNode) -> bool:
         """Whether names can be looked up at ``node`` (``visible_bindings``): it is a node of the
         module that libcst's scope analysis visits (not an attribute's name, an import's
         dotted name, a keyword of a call...)."""
-        try:
-            return self.meta(ScopeProvider, node) is not None
-        except KeyError:
-            return False
+        return id(node) in self.scopes.scope_of
 
     def visible_bindings(self, name: str, site: cst.CSTNode) -> Optional[set]:
         """Every binding of ``name`` that a read at ``site`` may see (builtins included: see
         ``is_builtin``), whatever the order of the statements; None for a node with no scope."""
-        try:
-            scope = self.meta(ScopeProvider, site)
-        except KeyError:
-            return None
+        scope = self.scopes.scope_of.get(id(site))
         return set(scope[name]) if scope is not None else None
 
     @staticmethod
-    def is_builtin(binding) -> bool:
+    def is_builtin(binding: Binding) -> bool:
         """Whether a binding of ``visible_bindings`` is a Python builtin (len, str...)."""
-        return isinstance(binding, BuiltinAssignment)
+        return binding.builtin
 
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         return self._parents.get(id(node))
