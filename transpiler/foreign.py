@@ -13,7 +13,6 @@ import os
 from typing import Optional, Union
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler.infer import Resolver, dotted
@@ -34,7 +33,8 @@ class _Analyzer(cst.CSTVisitor):
         self.star_imports: list[tuple[str, int]] = []
 
     def visit_Module(self, node: cst.Module) -> bool:
-        resolver = Resolver(node, self.get_metadata, self.model)
+        # (as before: a sibling module's analysis does not follow reassigned names)
+        resolver = Resolver(node, self.model, reassigned=False)
         known: dict[int, F.ClassInfo] = {}
         for stmt in node.body:
             if isinstance(stmt, cst.ClassDef):
@@ -79,7 +79,7 @@ def _load(path: str, mtime: float, model) -> Optional[_Analyzer]:
     except (OSError, UnicodeDecodeError, cst.ParserSyntaxError):
         return None
     analyzer = _Analyzer(model)
-    MetadataWrapper(module, unsafe_skip_copy=True).visit(analyzer)
+    module.visit(analyzer)
     return analyzer
 
 

@@ -7,11 +7,11 @@ helper-function parameters (from their call sites in the module) and return valu
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional, Union
+from typing import Iterable, Optional, Union
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import PositionProvider, QualifiedName
+from libcst.metadata import QualifiedName
 
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler.scope import Binding, Scopes
@@ -31,12 +31,12 @@ def dotted(node: cst.BaseExpression) -> Optional[str]:
 class Resolver:
     """Answers questions about nodes of the *original* module."""
 
-    def __init__(self, module: cst.Module, get_metadata: Callable, model=A):
+    def __init__(self, module: cst.Module, model=A, reassigned: bool = True):
         self.model = model
         # qualified names of the model's API start with one of these ("flink." for DataSet)
         self.prefixes: tuple[str, ...] = getattr(model, "QUALIFIED_PREFIXES", ("flink.",))
         self.module = module
-        self.meta = get_metadata
+        self.reassigned = reassigned  # whether reaching_value follows names assigned several times
         self.scopes = Scopes(module)  # before the pre-pass: it follows names of calls
         self._types: dict[int, object] = {}
         self._in_progress: set[int] = set()
@@ -44,6 +44,7 @@ class Resolver:
         self.assign_values: dict[int, cst.BaseExpression] = {}
         self.call_sites: dict[int, list[cst.Call]] = {}
         self._parents: dict[int, cst.CSTNode] = {}  # id(node) -> its parent, for nodes of the module
+        self._order: dict[int, int] = {}  # id(node) -> its place in the walk: the order of the text
         # an index of the module, from the same walk: rules look calls and classes up here
         # instead of walking the module for them
         self._method_calls: dict[str, list[cst.Call]] = {}  # x.method(...) by method name, in the module's order
@@ -57,6 +58,7 @@ class Resolver:
         resolver = self
 
         parents = self._parents
+        order = self._order
         stack: list[cst.CSTNode] = []
         lines: list[cst.SimpleStatementLine] = []
 
@@ -64,6 +66,7 @@ class Resolver:
             # the parent of every node, in this walk (libcst's ParentNodeProvider is a walk of
             # its own, several times slower)
             def on_visit(self, node: cst.CSTNode) -> bool:
+                order[id(node)] = len(order)
                 if stack:
                     parents[id(node)] = stack[-1]
                 stack.append(node)
@@ -211,16 +214,15 @@ class Resolver:
         the textually last of its assignments, when that one is a plain assignment in a block
         enclosing the use: every path to the use then passes it last. None otherwise."""
         refs = self.referents(name)
-        if len(refs) < 2:
+        if len(refs) < 2 or not self.reassigned:
             return None
-        try:
-            where = {id(r.node): self.meta(PositionProvider, r.node).start for r in refs}
-            use = self.meta(PositionProvider, name).start
-        except KeyError:
+        # the walk visits nodes in the order of the text: of two nodes neither of which holds the
+        # other, the one visited first starts first
+        order = self._order
+        if id(name) not in order:
             return None
-        last = max(refs, key=lambda r: (where[id(r.node)].line, where[id(r.node)].column))
-        start = where[id(last.node)]
-        if (start.line, start.column) >= (use.line, use.column) or id(last.node) not in self.assign_values:
+        last = max(refs, key=lambda r: order[id(r.node)])
+        if order[id(last.node)] >= order[id(name)] or id(last.node) not in self.assign_values:
             return None
         statement = self.parent(self.parent(last.node))  # Name -> AssignTarget -> Assign
         block = self.parent(self.parent(statement))  # Assign -> SimpleStatementLine -> block
