@@ -11,11 +11,10 @@ from __future__ import annotations
 import textwrap
 
 import libcst as cst
+import libcst.matchers as m
 import pytest
-from libcst.metadata import MetadataWrapper
 
 from flink2spark.rules.pyflink._streams import facts, graph
-from flink2spark.transpiler.convert import Converter
 from flink2spark.transpiler.infer import Resolver
 from flink2spark.transpiler.models import MODELS
 
@@ -52,31 +51,18 @@ stamped = WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(
 """
 
 
-class _Probe(cst.CSTVisitor):
-    """Runs ``ask(resolver, probe)`` while the module's metadata is there (during the visit)."""
-
-    METADATA_DEPENDENCIES = Converter.METADATA_DEPENDENCIES
-
-    def __init__(self, ask) -> None:
-        super().__init__()
-        self.ask, self.answer = ask, None
-        self.probe: cst.BaseExpression | None = None
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        target = node.targets[0].target
-        if isinstance(target, cst.Name) and target.value == "probe":
-            self.probe = node.value
-
-    def leave_Module(self, original_node: cst.Module) -> None:
-        self.answer = self.ask(Resolver(original_node, self.get_metadata, MODELS["pyflink"]), self.probe)
-
-
 def _ask(body: str, ask):
-    """What ``ask(resolver, probe)`` gives for the program ``HEAD + body``."""
+    """What ``ask(resolver, probe)`` gives for the program ``HEAD + body``, ``probe`` the value
+    assigned to the variable ``probe``."""
     module = cst.parse_module(HEAD + textwrap.dedent(body))
-    probe = _Probe(ask)
-    MetadataWrapper(module, unsafe_skip_copy=True).visit(probe)
-    return probe.answer
+    resolver = Resolver(module, MODELS["pyflink"])
+    found = [n for n in _assignments(module) if n.targets[0].target.value == "probe"]
+    probe = found[-1].value if found else None
+    return ask(resolver, probe)
+
+
+def _assignments(module: cst.Module) -> list[cst.Assign]:
+    return list(m.findall(module, m.Assign(targets=[m.AssignTarget(target=m.Name())])))
 
 
 CASES = [

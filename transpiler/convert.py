@@ -11,7 +11,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.helpers import parse_template_expression
-from libcst.metadata import PositionProvider, QualifiedNameSource, ScopeProvider
+from libcst.metadata import QualifiedNameSource
 
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import functions as F
@@ -256,8 +256,6 @@ def _accepts(method: Optional[cst.FunctionDef], count: int) -> bool:
 
 
 class Converter(V.Transformer):
-    METADATA_DEPENDENCIES = (ScopeProvider, PositionProvider)
-
     def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
         super().__init__()
         self.path = path
@@ -272,7 +270,8 @@ class Converter(V.Transformer):
         self.codemod = codemod
         self.table = dispatch_table(generation)
         self.disabled = disabled
-        self.markers: list[Marker] = []
+        # (node, code, severity, message) of each marker; ``markers`` places them in the input
+        self.marks: list[tuple[cst.CSTNode, str, str, str]] = []
         self.applied: list[str] = []
         self.resolver: Resolver = None  # type: ignore[assignment]
         self.classes: dict[int, F.ClassInfo] = {}
@@ -288,7 +287,7 @@ class Converter(V.Transformer):
 
     # -- setup ---------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
-        self.resolver = Resolver(node, self.get_metadata, self.model)
+        self.resolver = Resolver(node, self.model)
         # comments above the first statement belong to the module header in libcst
         self._header_comments = {ln.comment.value for ln in node.header if ln.comment is not None}
         for cls in self.resolver.class_defs:
@@ -308,12 +307,7 @@ class Converter(V.Transformer):
         text = f"# {label}(flink2spark): {code} {message}"
         if severity == "todo" and self._already_marked(node, text):
             return  # converted before: the statement carries its TODO for porting by hand already
-        try:
-            pos = self.get_metadata(PositionProvider, node)
-            line, col = pos.start.line, pos.start.column + 1
-        except KeyError:
-            line, col = 1, 1
-        self.markers.append(Marker(line, col, code, severity, message))  # type: ignore[arg-type]
+        self.marks.append((node, code, severity, message))
         stmt = node
         while stmt is not None and not isinstance(stmt, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             stmt = self.resolver.parent(stmt)
@@ -321,6 +315,11 @@ class Converter(V.Transformer):
             self._stmt_comments.setdefault(id(stmt), [])
             if text not in self._stmt_comments[id(stmt)]:
                 self._stmt_comments[id(stmt)].append(text)
+
+    def markers(self, where: dict[int, tuple[int, int]]) -> list[Marker]:
+        """The markers, at the starts ``where`` gives of their nodes in the input (1, 1 for a
+        node that is not the input's)."""
+        return [Marker(*where.get(id(node), (1, 1)), code, severity, message) for node, code, severity, message in self.marks]  # type: ignore[arg-type]
 
     # A node nothing below changed leaves the transform as the input's node itself (libcst
     # rebuilds every node it visits): the formatter then knows it unchanged by identity.
@@ -380,11 +379,7 @@ class Converter(V.Transformer):
             key = (func.name.value, param.name.value)
             if param.annotation is None or key in self.table_params:
                 continue
-            try:
-                scope = self.resolver.meta(ScopeProvider, func.body)
-            except KeyError:
-                continue
-            refs = [r.node for a in (scope.assignments[param.name.value] if scope is not None else ()) if a.node is param for r in a.references]
+            refs = [r.node for a in self.resolver.scope_bindings(param.name) or () if a.node is param for r in a.references]
             if refs and all(any(c.startswith(prefix) for c in self.statement_comments(r)) for r in refs):
                 self.table_params.add(key)
 

@@ -9,13 +9,13 @@ import threading
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from flink2spark.transpiler import elide as E
 from flink2spark.transpiler import formatting as FMT
 from flink2spark.transpiler import guards as G
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import positions as P
 from flink2spark.transpiler import source as S
 from flink2spark.transpiler.convert import SHIM_ALIAS, SHIM_MODULE, Converter
 from flink2spark.transpiler.result import ConversionResult, Marker
@@ -151,21 +151,18 @@ def _left_as_is(source: str, path: str, generation: str, found: list[tuple[int, 
     return ConversionResult(path, source, "".join(out), generation=generation, status="partial", markers=markers)
 
 
-def _positions(module: cst.Module, nodes, wrapper: MetadataWrapper | None = None) -> dict[int, tuple[int, int]]:
-    """(line, column) of each of ``nodes`` in ``module`` (``wrapper``: the module's, whose
-    positions the conversion resolved already)."""
-    wrapper = wrapper or MetadataWrapper(module, unsafe_skip_copy=True)
-    pos = wrapper.resolve(PositionProvider)
-    found = {id(n): (pos[n].start.line, pos[n].start.column + 1) for n in nodes if n in pos}
+def _positions(module: cst.Module, nodes, found: dict[int, tuple[int, int]] | None = None) -> dict[int, tuple[int, int]]:
+    """(line, column) of each of ``nodes`` in ``module``, by id (``found``: the starts of nodes
+    of ``module`` that ``positions.starts`` found already, these ones among them)."""
+    found = dict(found if found is not None else P.starts(module, nodes)[0])
     missing = [n for n in nodes if id(n) not in found]
     if missing:
         # A statement rebuilt by the conversion (an import inside a try or an if block): the
         # input statement with the same code, in order.
+        lines, statements = P.starts(module, (), (cst.SimpleStatementLine,))
         by_code: dict[str, list[tuple[int, int]]] = {}
-        for node in pos:
-            if isinstance(node, cst.SimpleStatementLine):
-                start = pos[node].start
-                by_code.setdefault(module.code_for_node(node.with_changes(leading_lines=())), []).append((start.line, start.column + 1))
+        for node in statements:
+            by_code.setdefault(module.code_for_node(node.with_changes(leading_lines=())), []).append(lines[id(node)])
         for node in missing:
             if isinstance(node, cst.SimpleStatementLine):
                 places = by_code.get(module.code_for_node(node.with_changes(leading_lines=())))
@@ -187,9 +184,8 @@ def _mark_only(module: cst.Module, source: str, path: str, generation: str, inva
 
 def _convert(module: cst.Module, source: str, path: str, generation: str, disabled: frozenset[str]):
     context = CodemodContext()
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     conv = Converter(generation, context, disabled, path)
-    converted = wrapper.visit(conv)
+    converted = module.visit(conv)
     used = I.used_names(converted)  # adding and dropping imports changes none of them
     if SHIM_ALIAS in used:
         I.need(context, SHIM_MODULE, conv.shim_name, SHIM_ALIAS)
@@ -198,8 +194,10 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
         converted, conv.codes["flink_name"], exports=conv.model.EXPORTS, table_code=conv.codes.get("table_stream"),
         table_params=conv.table_params, used=used,
     )
-    markers = list(conv.markers)
-    where = _positions(module, [n for n, _, _ in leftovers], wrapper)
+    # one rendering of the input places the markers and the leftover imports
+    starts, _ = P.starts(module, [n for n, _, _ in leftovers] + [node for node, *_ in conv.marks])
+    markers = conv.markers(starts)
+    where = _positions(module, [n for n, _, _ in leftovers], starts)
     for node, code, msg in leftovers:
         markers.append(Marker(*where.get(id(node), (1, 1)), code, "todo", msg))
     try:

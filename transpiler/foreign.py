@@ -13,7 +13,6 @@ import os
 from typing import Optional, Union
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ScopeProvider
 
 from flink2spark.transpiler.visitors import Visitor
 from flink2spark.transpiler import functions as F
@@ -23,8 +22,6 @@ MAX_PARENT_LEVELS = 3
 
 
 class _Analyzer(Visitor):
-    METADATA_DEPENDENCIES = (ScopeProvider,)
-
     def __init__(self, model):
         super().__init__()
         self.model = model
@@ -37,7 +34,8 @@ class _Analyzer(Visitor):
         self.star_imports: list[tuple[str, int]] = []
 
     def visit_Module(self, node: cst.Module) -> bool:
-        resolver = Resolver(node, self.get_metadata, self.model)
+        # (as before: a sibling module's analysis does not follow reassigned names)
+        resolver = Resolver(node, self.model, reassigned=False)
         known: dict[int, F.ClassInfo] = {}
         for stmt in node.body:
             if isinstance(stmt, cst.ClassDef):
@@ -82,7 +80,7 @@ def _load(path: str, mtime: float, model) -> Optional[_Analyzer]:
     except (OSError, UnicodeDecodeError, cst.ParserSyntaxError):
         return None
     analyzer = _Analyzer(model)
-    MetadataWrapper(module, unsafe_skip_copy=True).visit(analyzer)
+    module.visit(analyzer)
     return analyzer
 
 

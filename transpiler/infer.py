@@ -1,4 +1,5 @@
-"""What an expression *is*: qualified names and Flink API types, resolved with libcst metadata.
+"""What an expression *is*: qualified names and Flink API types, resolved with the module's
+scopes (transpiler/scope.py: libcst's scope analysis, computed by a walk of our own).
 
 Types flow through assignments (flow-insensitive: every binding of a name must agree),
 helper-function parameters (from their call sites in the module) and return values.
@@ -6,19 +7,15 @@ helper-function parameters (from their call sites in the module) and return valu
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional, Union
+from typing import Iterable, Optional, Union
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import (
-    Assignment,
-    PositionProvider,
-    QualifiedName,
-    ScopeProvider,
-)
+from libcst.metadata import QualifiedName
 
 from flink2spark.transpiler.visitors import Visitor
 from flink2spark.transpiler import api_model as A
+from flink2spark.transpiler.scope import Binding, Scopes
 
 _RECURSION = object()
 
@@ -35,18 +32,20 @@ def dotted(node: cst.BaseExpression) -> Optional[str]:
 class Resolver:
     """Answers questions about nodes of the *original* module."""
 
-    def __init__(self, module: cst.Module, get_metadata: Callable, model=A.MODEL):
+    def __init__(self, module: cst.Module, model=A.MODEL, reassigned: bool = True):
         self.model = model
         # qualified names of the model's API start with one of these ("flink." for DataSet)
         self.prefixes: tuple[str, ...] = model.QUALIFIED_PREFIXES
         self.module = module
-        self.meta = get_metadata
+        self.reassigned = reassigned  # whether reaching_value follows names assigned several times
+        self.scopes = Scopes(module)  # before the pre-pass: it follows names of calls
         self._types: dict[int, object] = {}
         self._in_progress: set[int] = set()
         self.star_modules: list[str] = []
         self.assign_values: dict[int, cst.BaseExpression] = {}
         self.call_sites: dict[int, list[cst.Call]] = {}
         self._parents: dict[int, cst.CSTNode] = {}  # id(node) -> its parent, for nodes of the module
+        self._order: dict[int, int] = {}  # id(node) -> its place in the walk: the order of the text
         # an index of the module, from the same walk: rules look calls and classes up here
         # instead of walking the module for them
         self._method_calls: dict[str, list[cst.Call]] = {}  # x.method(...) by method name, in the module's order
@@ -61,6 +60,7 @@ class Resolver:
         resolver = self
 
         parents = self._parents
+        order = self._order
         stack: list[cst.CSTNode] = []
         lines: list[cst.SimpleStatementLine] = []
 
@@ -68,6 +68,7 @@ class Resolver:
             # the parent of every node, in this walk (libcst's ParentNodeProvider is a walk of
             # its own, several times slower)
             def on_visit(self, node: cst.CSTNode) -> bool:
+                order[id(node)] = len(order)
                 if stack:
                     parents[id(node)] = stack[-1]
                 stack.append(node)
@@ -125,26 +126,43 @@ class Resolver:
     # -- names ----------------------------------------------------------------------------
     def qualified_name_set(self, node: cst.CSTNode) -> set[QualifiedName]:
         """libcst's qualified names of ``node`` (what ``QualifiedNameProvider`` gives), asked of
-        its scope for this node only: the provider walks every node of the module for them.
-        KeyError for a node that is not in the module."""
-        scope = self.meta(ScopeProvider, node)
-        return set(scope.get_qualified_names_for(node)) if scope is not None else set()
+        its scope for this node only. KeyError for a node that has no scope (not in the module,
+        an attribute's name...)."""
+        return self.scopes.scope_of[id(node)].qualified_names(node)
 
-    def referents(self, name: cst.Name) -> list[Assignment]:
-        try:
-            scope = self.meta(ScopeProvider, name)
-        except KeyError:
+    def referents(self, name: cst.Name) -> list[Binding]:
+        """The bindings (not builtins) that the read ``name`` may read, in the module's order;
+        [] for a name that is no read (a target, an attribute's name, ``a`` of a read of
+        ``a.b`` that ``import a.b`` binds)."""
+        access = self.scopes.access_of.get(id(name))
+        if access is None:
             return []
-        if scope is None:
-            return []
-        out: dict[int, Assignment] = {}
-        for access in scope.accesses[name]:
-            if access.node is not name:
-                continue
-            for r in access.referents:
-                if isinstance(r, Assignment):
-                    out[id(r)] = r
-        return list(out.values())
+        return [r for r in access.referents if not r.builtin]
+
+    def scope_bindings(self, name: cst.Name) -> Optional[list]:
+        """The bindings of ``name``'s identifier in the scope where ``name`` stands (its own
+        assignments, not an enclosing scope's; a ``global x`` function's ``x = ...`` is the
+        module's), each with ``node`` (the binding node) and ``references`` (the accesses
+        reading it, each with ``node``); None for a node that has no scope (not in the module)."""
+        scope = self.scopes.scope_of.get(id(name))
+        return list(scope.assignments.get(name.value, ())) if scope is not None else None
+
+    def scoped(self, node: cst.CSTNode) -> bool:
+        """Whether names can be looked up at ``node`` (``visible_bindings``): it is a node of the
+        module that libcst's scope analysis visits (not an attribute's name, an import's
+        dotted name, a keyword of a call...)."""
+        return id(node) in self.scopes.scope_of
+
+    def visible_bindings(self, name: str, site: cst.CSTNode) -> Optional[set]:
+        """Every binding of ``name`` that a read at ``site`` may see (builtins included: see
+        ``is_builtin``), whatever the order of the statements; None for a node with no scope."""
+        scope = self.scopes.scope_of.get(id(site))
+        return set(scope[name]) if scope is not None else None
+
+    @staticmethod
+    def is_builtin(binding: Binding) -> bool:
+        """Whether a binding of ``visible_bindings`` is a Python builtin (len, str...)."""
+        return binding.builtin
 
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         return self._parents.get(id(node))
@@ -198,16 +216,15 @@ class Resolver:
         the textually last of its assignments, when that one is a plain assignment in a block
         enclosing the use: every path to the use then passes it last. None otherwise."""
         refs = self.referents(name)
-        if len(refs) < 2:
+        if len(refs) < 2 or not self.reassigned:
             return None
-        try:
-            where = {id(r.node): self.meta(PositionProvider, r.node).start for r in refs}
-            use = self.meta(PositionProvider, name).start
-        except KeyError:
+        # the walk visits nodes in the order of the text: of two nodes neither of which holds the
+        # other, the one visited first starts first
+        order = self._order
+        if id(name) not in order:
             return None
-        last = max(refs, key=lambda r: (where[id(r.node)].line, where[id(r.node)].column))
-        start = where[id(last.node)]
-        if (start.line, start.column) >= (use.line, use.column) or id(last.node) not in self.assign_values:
+        last = max(refs, key=lambda r: order[id(r.node)])
+        if order[id(last.node)] >= order[id(name)] or id(last.node) not in self.assign_values:
             return None
         statement = self.parent(self.parent(last.node))  # Name -> AssignTarget -> Assign
         block = self.parent(self.parent(statement))  # Assign -> SimpleStatementLine -> block

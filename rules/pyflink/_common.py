@@ -6,7 +6,6 @@ from typing import Optional, Union
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import BuiltinAssignment, ScopeProvider
 
 from flink2spark.transpiler.visitors import Transformer, Visitor
 from flink2spark.transpiler import markers as M
@@ -389,10 +388,9 @@ def basic_type(resolver, node: cst.BaseExpression) -> Optional[str]:
 def visible_at(ctx, node: cst.BaseExpression, site: cst.CSTNode) -> bool:
     """Whether every name in the original expression ``node`` means the same at ``site``."""
     resolver = ctx.resolver
-    try:
-        scope = resolver.meta(ScopeProvider, site)
-    except KeyError:
+    if not resolver.scoped(site):
         return False
+    visible = {}  # identifier -> what a read at site sees
     for name in m.findall(node, m.Name()):
         parent = resolver.parent(name)
         if isinstance(parent, cst.Attribute) and parent.attr is name:
@@ -400,23 +398,20 @@ def visible_at(ctx, node: cst.BaseExpression, site: cst.CSTNode) -> bool:
         if isinstance(parent, cst.Arg) and parent.keyword is name:
             continue
         refs = set(resolver.referents(name))
-        if scope is None:
-            return False
-        if not refs and _builtin(resolver, name) and all(isinstance(a, BuiltinAssignment) for a in scope[name.value]):
+        if name.value not in visible:
+            visible[name.value] = resolver.visible_bindings(name.value, site)
+        there = visible[name.value]
+        if not refs and _builtin(resolver, name) and all(resolver.is_builtin(a) for a in there):
             continue  # a builtin (len, str...) not shadowed at either place
-        if not refs or refs != set(scope[name.value]):
+        if not refs or refs != there:
             return False
     return True
 
 
 def _builtin(resolver, name: cst.Name) -> bool:
     """Whether ``name`` refers to a Python builtin where it stands."""
-    try:
-        here = resolver.meta(ScopeProvider, name)
-    except KeyError:
-        return False
-    found = list(here[name.value]) if here is not None else []
-    return bool(found) and all(isinstance(a, BuiltinAssignment) for a in found)
+    found = resolver.visible_bindings(name.value, name) or set()
+    return bool(found) and all(resolver.is_builtin(a) for a in found)
 
 
 class _MapNames(Transformer):
@@ -685,11 +680,7 @@ def assigned_uses(resolver, value: cst.CSTNode) -> Optional[list]:
     if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
         return None
     target = parent.targets[0].target
-    try:
-        scope = resolver.meta(ScopeProvider, target)
-    except KeyError:
-        return None
-    assignments = list(scope.assignments[target.value]) if scope is not None else []
+    assignments = resolver.scope_bindings(target) or []
     if len(assignments) != 1:
         return None
     return [r.node for r in assignments[0].references]

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import ScopeProvider
 
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -22,11 +21,7 @@ def drop(ctx, code: str, message: str):
 def _setter_uses(ctx, target: cst.Name, config_type: str) -> bool:
     """Whether every use of the variable is ``target.setter(...)`` as a statement."""
     resolver = ctx.resolver
-    try:
-        scope = resolver.meta(ScopeProvider, target)
-    except KeyError:
-        return False
-    assignments = list(scope.assignments[target.value]) if scope is not None else []
+    assignments = resolver.scope_bindings(target) or []
     if len(assignments) != 1:
         return False
     for ref in assignments[0].references:

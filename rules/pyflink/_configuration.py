@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Optional
 
 import libcst as cst
-from libcst.metadata import ScopeProvider
 
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.transpiler import pyflink_model as P
@@ -40,11 +39,7 @@ def assigned_settings(ctx, assign) -> Optional[list[tuple[str, cst.BaseExpressio
     if not (_entry(resolver, assign.value) and not assign.value.args):  # type: ignore[attr-defined]
         return None
     target = assign.targets[0].target
-    try:
-        scope = resolver.meta(ScopeProvider, target)
-    except KeyError:
-        return None
-    assignments = list(scope.assignments[target.value]) if scope is not None else []  # type: ignore[union-attr]
+    assignments = resolver.scope_bindings(target) or []
     if len(assignments) != 1:
         return None
     found, environments = [], 0

@@ -25,7 +25,6 @@ from typing import Optional
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ScopeProvider
 
 from flink2spark.rules.pyflink._common import (
     EVENT_TIME_NAMES,
@@ -503,9 +502,8 @@ def consumer_calls(ctx, source, node: cst.Call) -> list:
     if not isinstance(parent, cst.Assign):
         raise Problem("the consumer object is used in a way that cannot be followed")
     target = parent.targets[0].target
-    scope = resolver.meta(ScopeProvider, target)
     out = []
-    for assignment in scope.assignments[target.value]:  # type: ignore[union-attr]
+    for assignment in resolver.scope_bindings(target) or []:
         for ref in assignment.references:
             name = ref.node
             if name is source:
@@ -1210,11 +1208,7 @@ def _consumer_site(resolver, value: cst.Call):
     if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
         return None, None, []
     target = parent.targets[0].target
-    try:
-        scope = resolver.meta(ScopeProvider, target)
-    except KeyError:
-        return None, None, []
-    assignments = list(scope.assignments[target.value]) if scope is not None else []
+    assignments = resolver.scope_bindings(target) or []
     if len(assignments) != 1:
         return None, None, []
     reader, others = None, []
@@ -1277,8 +1271,7 @@ def drop_schema(ctx, value: cst.Call) -> None:
     if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
         return
     target = parent.targets[0].target
-    scope = resolver.meta(ScopeProvider, target)
-    assignments = list(scope.assignments[target.value]) if scope is not None else []
+    assignments = resolver.scope_bindings(target) or []
     refs = list(assignments[0].references) if len(assignments) == 1 else []
     if len(refs) != 1:
         return

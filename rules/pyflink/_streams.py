@@ -29,7 +29,6 @@ from typing import Callable, Optional
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.metadata import ScopeProvider
 
 from flink2spark.rules.pyflink._common import (
     PICKLED,
@@ -592,13 +591,10 @@ def _readers(g: StreamGraph, expr) -> int:
     parent = g.resolver.parent(expr)
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
         target = parent.targets[0].target
-        try:
-            scope = g.resolver.meta(ScopeProvider, target)
-        except KeyError:
+        assignments = g.resolver.scope_bindings(target)
+        if assignments is None:
             return 1
-        if scope is None:
-            return 1
-        return sum(len(a.references) for a in scope.assignments[target.value] if a.node is target)
+        return sum(len(a.references) for a in assignments if a.node is target)
     return 1
 
 

@@ -12,7 +12,6 @@ the converted program always runs the job.)
 """
 
 import libcst as cst
-from libcst.metadata import ScopeProvider
 
 from flink2spark.rules.pyflink._common import program, spark_program
 from flink2spark.transpiler import markers as M
@@ -85,11 +84,7 @@ def _waits(resolver, client: cst.BaseExpression) -> bool:
 
 
 def _only_waited_on(ctx, target: cst.Name) -> bool:
-    try:
-        scope = ctx.resolver.meta(ScopeProvider, target)
-    except KeyError:
-        return False
-    assignments = list(scope.assignments[target.value]) if scope is not None else []
+    assignments = ctx.resolver.scope_bindings(target) or []
     return len(assignments) == 1 and all(_waits(ctx.resolver, ref.node) for ref in assignments[0].references)
 
 

@@ -12,7 +12,6 @@ they stay (the sink, or the PyFlink import still used, carries the TODO).
 """
 
 import libcst as cst
-from libcst.metadata import ScopeProvider
 
 from flink2spark.rules.pyflink import _sinks as S
 from flink2spark.rules.pyflink._common import program, spark_program
@@ -115,11 +114,7 @@ def convert(ctx):
     if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)):
         return ctx.keep(_KEPT)  # read where it is written
     target = assign.targets[0].target
-    try:
-        scope = resolver.meta(ScopeProvider, target)
-    except KeyError:
-        return ctx.keep(_KEPT)
-    assignments = list(scope.assignments[target.value]) if scope is not None else []
+    assignments = resolver.scope_bindings(target) or []
     if len(assignments) != 1 or not assignments[0].references:
         return ctx.keep(_KEPT)
     if all(_feeds_converted_sink(ctx, ref.node) for ref in assignments[0].references):
