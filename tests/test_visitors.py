@@ -3,10 +3,15 @@ same order, as libcst's own, and refuse per-attribute hooks they would not call.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import libcst as cst
+import libcst.matchers as m
 import pytest
 
-from flink2spark.transpiler.visitors import Transformer, Visitor
+from flink2spark.transpiler.visitors import Transformer, Visitor, findall
+
+REPO = Path(__file__).resolve().parent.parent
 
 SOURCE = '''\
 import os
@@ -71,3 +76,22 @@ def test_a_transformer_rewrites_through_the_table():
 def test_per_attribute_hooks_are_refused(base):
     with pytest.raises(TypeError, match="per-attribute hooks"):
         type("Bad", (base,), {"visit_Call_func": lambda self, node: None})
+
+
+MATCHERS = [
+    m.Name(), m.Call(), m.Return(), m.Name() | m.Attribute(), m.Param() | m.CompFor() | m.NamedExpr(),
+    m.Call(func=m.Attribute(attr=m.Name("map"))), m.Import() | m.ImportFrom(),
+    m.AssignTarget(target=m.Attribute(value=m.Name("self"))) | m.AugAssign(target=m.Attribute(value=m.Name("self"))),
+    m.Lambda() | m.ListComp() | m.SetComp() | m.DictComp() | m.GeneratorExp() | m.Name(),
+    m.Subscript(value=m.Attribute(value=m.Name("self"))), m.Name(value=m.MatchIfTrue(lambda v: v.startswith("e"))),
+    m.Comment(),  # not walked by ``walk``: left to libcst
+]
+PROGRAMS = sorted(REPO.glob("fixtures/**/*.py")) + sorted(REPO.glob("examples/*.py"))
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: str(p.relative_to(REPO)))
+def test_findall_finds_what_libcst_finds(path):
+    module = cst.parse_module(path.read_text())
+    for matcher in MATCHERS:
+        ours, libcsts = findall(module, matcher), list(m.findall(module, matcher))
+        assert len(ours) == len(libcsts) and all(a is b for a, b in zip(ours, libcsts)), matcher

@@ -13,6 +13,7 @@ from libcst.codemod import CodemodContext
 from libcst.helpers import parse_template_expression
 from libcst.metadata import QualifiedNameSource
 
+from flink2spark.transpiler.visitors import findall
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import guards as G
@@ -199,7 +200,7 @@ def _fill_template(template: str, parts: dict[str, cst.BaseExpression]) -> cst.B
     """
     if template not in _templates:
         parsed = cst.parse_expression(re.sub(r"\{(\w+)\}", _TEMPLATE_PREFIX + r"\1", template))
-        holes = Counter(n.value[len(_TEMPLATE_PREFIX):] for n in m.findall(parsed, m.Name()) if n.value.startswith(_TEMPLATE_PREFIX))
+        holes = Counter(n.value[len(_TEMPLATE_PREFIX):] for n in findall(parsed, m.Name()) if n.value.startswith(_TEMPLATE_PREFIX))
         _templates[template] = (parsed, holes)
     parsed, holes = _templates[template]
     missing = set(holes) - set(parts)
@@ -325,6 +326,8 @@ class Converter(V.Transformer):
     # rebuilds every node it visits): the formatter then knows it unchanged by identity.
     def on_visit(self, node: cst.CSTNode) -> bool:
         self._changed.append(False)
+        if self.resolver is not None and id(node) in self.resolver.inert:
+            return False  # nothing to convert below (Resolver.inert)
         return super().on_visit(node)
 
     def on_leave(self, original_node, updated_node):
@@ -626,7 +629,7 @@ class Converter(V.Transformer):
         return None
 
     def visit_Try(self, node: cst.Try) -> None:
-        if G.catches_import_error(node) and any(G.flink_import(n) for n in m.findall(node.body, m.Import() | m.ImportFrom())):
+        if G.catches_import_error(node) and any(G.flink_import(n) for n in findall(node.body, m.Import() | m.ImportFrom())):
             self.mark(node, "note", M.GUARDED_IMPORT, "a Flink import guarded by try/except ImportError: once the "
                       "import is gone the try always succeeds, so its except ImportError fallback no longer runs")
 

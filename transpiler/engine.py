@@ -201,7 +201,7 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
     for node, code, msg in leftovers:
         markers.append(Marker(*where.get(id(node), (1, 1)), code, "todo", msg))
     try:
-        # the formatter checks that libcst parses each rewritten part; CPython compiles the whole
+        # CPython compiles what is written (libcst rendered all of it but the formatter's part)
         code = FMT.format_changed(module, converted)
         compile(code, path, "exec")
     except Exception:  # noqa: BLE001 - any failure here means we must not write the output

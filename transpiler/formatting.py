@@ -174,6 +174,5 @@ def _black(code: str, indents: list[str], standin: str, newline: str) -> str:
     formatted = ruff_api.format_string("converted.py", context + stripped + "\n", _OPTIONS)
     if not formatted.startswith(context):
         raise _Whole()
-    cst.parse_module(formatted)  # what is written must convert again: libcst parses it (the rest is the input's code)
     formatted = formatted[len(context) :] + trailing
     return formatted.replace("\n", newline) if newline != "\n" else formatted

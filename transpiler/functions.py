@@ -13,7 +13,7 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
-from flink2spark.transpiler.visitors import Transformer, Visitor
+from flink2spark.transpiler.visitors import Transformer, Visitor, findall
 from flink2spark.transpiler import markers as M
 
 
@@ -168,7 +168,7 @@ def _is_stateful(node: cst.ClassDef) -> bool:
     """A class whose instances may carry state between calls (an __init__ or self.x = ...)."""
     if _method(node, "__init__") is not None:
         return True
-    return bool(m.findall(node, m.AssignTarget(target=m.Attribute(value=m.Name("self")))))
+    return bool(findall(node, m.AssignTarget(target=m.Attribute(value=m.Name("self")))))
 
 
 # --------------------------------------------------------------------------------------
@@ -311,17 +311,17 @@ class _Substitute(Transformer):
 
 def substitute(body: cst.BaseExpression, mapping: dict[str, cst.BaseExpression]) -> Optional[cst.BaseExpression]:
     """Replace free uses of parameter names; None when a nested scope rebinds one of them."""
-    rebinding = m.findall(body, m.Lambda() | m.ListComp() | m.SetComp() | m.DictComp() | m.GeneratorExp() | m.NamedExpr())
+    rebinding = findall(body, m.Lambda() | m.ListComp() | m.SetComp() | m.DictComp() | m.GeneratorExp() | m.NamedExpr())
     if rebinding:
         bound = set()
         for node in rebinding:
-            for n in m.findall(node, m.Param() | m.CompFor() | m.NamedExpr()):
+            for n in findall(node, m.Param() | m.CompFor() | m.NamedExpr()):
                 if isinstance(n, cst.Param):
                     bound.add(n.name.value)
                 elif isinstance(n, cst.CompFor):
-                    bound.update(x.value for x in m.findall(n.target, m.Name()))
+                    bound.update(x.value for x in findall(n.target, m.Name()))
                 else:
-                    bound.update(x.value for x in m.findall(n.target, m.Name()))
+                    bound.update(x.value for x in findall(n.target, m.Name()))
         if bound & set(mapping):
             return None
     return body.visit(_Substitute(mapping))  # type: ignore[return-value]
@@ -347,7 +347,7 @@ def make_lambda(params: list[str], body: cst.BaseExpression) -> cst.Lambda:
 
 def pack_lambda(lam_params: list[str], body: cst.BaseExpression, base: str) -> Optional[cst.Lambda]:
     """``lambda a, b: f(a, b)`` -> ``lambda pair: f(pair[0], pair[1])``."""
-    taken = {n.value for n in m.findall(body, m.Name())} | set(lam_params)
+    taken = {n.value for n in findall(body, m.Name())} | set(lam_params)
     name = _fresh(base, taken)
     mapping = {
         p: cst.Subscript(value=cst.Name(name), slice=[cst.SubscriptElement(cst.Index(cst.Integer(str(i))))])

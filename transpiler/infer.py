@@ -13,7 +13,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import QualifiedName
 
-from flink2spark.transpiler.visitors import Visitor
+from flink2spark.transpiler.visitors import Visitor, findall
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler.scope import Binding, Scopes
 
@@ -27,6 +27,51 @@ def dotted(node: cst.BaseExpression) -> Optional[str]:
         base = dotted(node.value)
         return f"{base}.{node.attr.value}" if base else None
     return None
+
+
+# What the converter rewrites or looks at in a subtree: calls, attributes (of Flink objects),
+# parameters (their annotations), defs and classes (function classes), try blocks (guarded
+# imports), and the names imports bind (Flink names become the shim's). Statements and blocks
+# are always visited (markers, removed statements).
+_LIVE = frozenset({cst.Call, cst.Attribute, cst.Param, cst.FunctionDef, cst.ClassDef, cst.Try})
+_BLOCKS = (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite, cst.Module)
+
+
+def _imported_names(module: cst.Module) -> Optional[set[str]]:
+    """The local names the module's import statements bind, at any depth; None when one of them
+    is a star import (any name may then be imported)."""
+    names: set[str] = set()
+    pending: list = list(module.body)
+    while pending:
+        stmt = pending.pop()
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.ImportFrom):
+                    if isinstance(small.names, cst.ImportStar):
+                        return None
+                    names.update(_bound(alias, True) for alias in small.names)
+                elif isinstance(small, cst.Import):
+                    names.update(_bound(alias, False) for alias in small.names)
+            continue
+        for part in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, part, None)
+            if isinstance(block, cst.BaseSuite):
+                body = block.body
+                pending.extend(body if isinstance(body, (list, tuple)) else [body])
+            elif isinstance(block, (cst.BaseStatement, cst.Else, cst.Finally)):
+                pending.append(block)
+        for handler in getattr(stmt, "handlers", ()):
+            pending.append(handler)
+        for case in getattr(stmt, "cases", ()):
+            pending.append(case)
+    return names
+
+
+def _bound(alias: cst.ImportAlias, is_from: bool) -> str:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    name = dotted(alias.name) or ""
+    return name if is_from else name.split(".")[0]
 
 
 class Resolver:
@@ -51,6 +96,9 @@ class Resolver:
         self._method_calls: dict[str, list[cst.Call]] = {}  # x.method(...) by method name, in the module's order
         self.class_defs: list[cst.ClassDef] = []  # every class, nested ones too, in the module's order
         self.commented_lines: set[int] = set()  # ids of the simple statement lines that hold a comment
+        # ids of the expressions (and their parts) in which the converter has nothing to do: no
+        # call, attribute, parameter, def or class, and no name an import binds (``inert``)
+        self.inert: set[int] = set()
         self._flink_classes: dict[int, bool] = {}  # id(ClassDef) -> whether it uses Flink (plain_object)
         self.program = None  # the generation's program model of the module's streams (rules/pyflink/_streams.py)
         self._prepare()
@@ -63,6 +111,9 @@ class Resolver:
         order = self._order
         stack: list[cst.CSTNode] = []
         lines: list[cst.SimpleStatementLine] = []
+        live: list[bool] = []  # per node on the stack: whether something below it is not inert
+        inert = self.inert
+        imported = _imported_names(self.module)  # None: a star import, any name may be imported
 
         class Pre(Visitor):
             # the parent of every node, in this walk (libcst's ParentNodeProvider is a walk of
@@ -72,11 +123,18 @@ class Resolver:
                 if stack:
                     parents[id(node)] = stack[-1]
                 stack.append(node)
+                live.append(False)
                 return super().on_visit(node)
 
             def on_leave(self, original_node: cst.CSTNode) -> None:
                 super().on_leave(original_node)
                 stack.pop()
+                kind = type(original_node)
+                if live.pop() or kind in _LIVE or (kind is cst.Name and (imported is None or original_node.value in imported)):
+                    if live:
+                        live[-1] = True
+                elif not isinstance(original_node, _BLOCKS):
+                    inert.add(id(original_node))
 
             def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
                 if isinstance(node.names, cst.ImportStar) and node.module is not None:
@@ -357,7 +415,7 @@ class Resolver:
         if key not in self._flink_classes:
             self._flink_classes[key] = True  # while it is being decided (recursive classes): assume it does
             found = False
-            for name in m.findall(node, m.Name()):
+            for name in findall(node, m.Name()):
                 if any(q.startswith(self.prefixes) for q in self.qualified_names(name)) or self.type_of(name) is not None:
                     found = True
                     break

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from flink2spark.transpiler.visitors import findall
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.generation import GenerationModel
 
@@ -925,7 +926,7 @@ def check_class(info, resolver) -> None:
         return
     context = opener.params.params[1].name.value
     allowed_uses = 0
-    for call in m.findall(opener.body, m.Call(func=m.Attribute(value=m.Name(context)))):
+    for call in findall(opener.body, m.Call(func=m.Attribute(value=m.Name(context)))):
         method = call.func.attr.value  # type: ignore[attr-defined]
         if method in STATE_METHODS:
             info.uses_state = True  # converted on keyed streams only (rules/pyflink/process.py)

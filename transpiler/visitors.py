@@ -11,9 +11,10 @@ fails when it is defined, instead of being silently skipped.
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 import libcst as cst
+import libcst.matchers as m
 
 _ATTRIBUTE_HOOK = re.compile(r"^(visit|leave)_[A-Z][A-Za-z]*_\w+$")
 
@@ -67,3 +68,53 @@ class Transformer(_Table, cst.CSTTransformer):
     def on_leave(self, original_node, updated_node):
         hook = _hook(type(self), "leave_", type(original_node))
         return updated_node if hook is None else hook(self, original_node, updated_node)
+
+
+# -- finding nodes ---------------------------------------------------------------------------
+def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """``root`` and every node below it, in the order libcst visits them, except whitespace,
+    comments and punctuation (the fields ``scope._fields`` leaves out)."""
+    from flink2spark.transpiler.scope import _FIELDS, _fields
+
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        below: list[cst.CSTNode] = []
+        for name in _FIELDS.get(type(node)) or _fields(node):
+            value = getattr(node, name)
+            if isinstance(value, cst.CSTNode):
+                below.append(value)
+            elif isinstance(value, (list, tuple)):
+                below.extend(v for v in value if isinstance(v, cst.CSTNode))
+        stack.extend(reversed(below))
+
+
+# node types that only stand in the fields ``walk`` leaves out: their matchers go to libcst
+_TOKEN_TYPES = frozenset({"Comment", "EmptyLine", "TrailingWhitespace", "SimpleWhitespace", "ParenthesizedWhitespace", "Newline"})
+
+
+def _kinds(matcher) -> Optional[frozenset]:
+    """The node classes ``matcher`` can match (None: any, or not known)."""
+    if isinstance(matcher, m.OneOf):
+        found: set = set()
+        for option in matcher.options:
+            kinds = _kinds(option)
+            if kinds is None:
+                return None
+            found |= kinds
+        return frozenset(found)
+    kind = getattr(cst, type(matcher).__name__, None)
+    if isinstance(kind, type) and issubclass(kind, cst.CSTNode) and type(matcher).__module__.startswith("libcst.matchers"):
+        return frozenset({kind})
+    return None
+
+
+def findall(root: cst.CSTNode, matcher) -> list[cst.CSTNode]:
+    """What ``libcst.matchers.findall(root, matcher)`` finds (the same nodes, in its order), by
+    ``walk`` and matching only the nodes of the matcher's types: libcst's walks a visitor over
+    every whitespace and punctuation node and tries the matcher on each."""
+    kinds = _kinds(matcher)
+    if kinds is None or any(k.__name__ in _TOKEN_TYPES for k in kinds):
+        return list(m.findall(root, matcher))
+    return [node for node in walk(root) if type(node) in kinds and m.matches(node, matcher)]

@@ -26,6 +26,7 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
+from flink2spark.transpiler.visitors import findall
 from flink2spark.rules.pyflink._common import (
     EVENT_TIME_NAMES,
     _MapNames,
@@ -833,14 +834,14 @@ def _only_state_attributes(cls: cst.ClassDef) -> bool:
     opener = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "open"), None)
     states = set()
     if opener is not None:
-        for assign in m.findall(opener, m.Assign(targets=[m.AssignTarget(target=m.Attribute(value=m.Name("self")))], value=m.Call())):
+        for assign in findall(opener, m.Assign(targets=[m.AssignTarget(target=m.Attribute(value=m.Name("self")))], value=m.Call())):
             call = assign.value  # type: ignore[attr-defined]
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in P.STATE_METHODS:
                 states.add(assign.targets[0].target.attr.value)  # type: ignore[attr-defined]
     allowed = states | methods | _client_attributes(cls)
     for fdef in cls.body.body:
         if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
-            for attr in m.findall(fdef, m.Attribute(value=m.Name("self"))):
+            for attr in findall(fdef, m.Attribute(value=m.Name("self"))):
                 if attr.attr.value not in allowed:  # type: ignore[attr-defined]
                     return False
     return True
@@ -858,7 +859,7 @@ def _client_attributes(cls: cst.ClassDef) -> set[str]:
     found: dict[str, bool] = {}
     for fdef in cls.body.body:
         if isinstance(fdef, cst.FunctionDef) and fdef.name.value in ("open", "__init__"):
-            for assign in m.findall(fdef, m.Assign(targets=[m.AssignTarget(target=m.Attribute(value=m.Name("self")))])):
+            for assign in findall(fdef, m.Assign(targets=[m.AssignTarget(target=m.Attribute(value=m.Name("self")))])):
                 name = assign.targets[0].target.attr.value  # type: ignore[attr-defined]
                 value = assign.value  # type: ignore[attr-defined]
                 client = (isinstance(value, cst.Name) and value.value == "None") or (
@@ -870,12 +871,12 @@ def _client_attributes(cls: cst.ClassDef) -> set[str]:
     for fdef in cls.body.body:
         if not (isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__")):
             continue
-        for use in m.findall(fdef, m.Attribute(value=m.Attribute(value=m.Name("self")))):  # self.x.y
+        for use in findall(fdef, m.Attribute(value=m.Attribute(value=m.Name("self")))):  # self.x.y
             if use.attr.value in _MUTATORS:  # type: ignore[attr-defined]
                 clients.discard(use.value.attr.value)  # type: ignore[attr-defined]
-        for target in m.findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Attribute(value=m.Name("self"))))):  # self.x.y = ...
+        for target in findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Attribute(value=m.Name("self"))))):  # self.x.y = ...
             clients.discard(target.target.value.attr.value)  # type: ignore[attr-defined]
-        for target in m.findall(fdef, m.Subscript(value=m.Attribute(value=m.Name("self")))):  # self.x[k]
+        for target in findall(fdef, m.Subscript(value=m.Attribute(value=m.Name("self")))):  # self.x[k]
             clients.discard(target.value.attr.value)  # type: ignore[attr-defined]
     return clients
 

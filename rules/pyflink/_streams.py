@@ -30,6 +30,7 @@ from typing import Callable, Optional
 import libcst as cst
 import libcst.matchers as m
 
+from flink2spark.transpiler.visitors import findall
 from flink2spark.rules.pyflink._common import (
     PICKLED,
     SAME_TYPE,
@@ -403,9 +404,9 @@ def _unbounded_source(g: StreamGraph, expr) -> bool:
         if method != "from_source" or not expr.args:
             return False
         source = followed(resolver, expr.args[0].value)
-        names = [resolver.qualified_name(n) or "" for n in m.findall(source, m.Name() | m.Attribute())]
+        names = [resolver.qualified_name(n) or "" for n in findall(source, m.Name() | m.Attribute())]
         return any(c in q for q in names for c in _UNBOUNDED_CONNECTORS) or bool(
-            m.findall(source, m.Call(func=m.Attribute(attr=m.Name("monitor_continuously"))))
+            findall(source, m.Call(func=m.Attribute(attr=m.Name("monitor_continuously"))))
         )
     inputs = [recv] + ([a.value for a in expr.args] if method in ("union", "connect") else [])
     return any(g.node(i).unbounded_source for i in inputs)
