@@ -68,24 +68,29 @@ def _block(
     after: Sequence[cst.CSTNode],
     indents: list[str],
 ) -> list[str]:
-    """Code of the statements ``after`` of one block, black applied to the rewritten ones."""
-    # a statement the conversion did not change is the input's node itself (Converter.on_leave);
-    # the others are compared by their code with the input's other statements
+    """Code of the statements ``after`` of one block, the formatter applied to the rewritten ones."""
+    # A statement the conversion did not change is the input's node itself (Converter.on_leave).
+    # The others: a compound statement whose header is an input statement's has its body
+    # compared statement by statement (``_compound``); a simple statement is kept when its code
+    # (rendered where it stands, without the comments above it) is an input statement's.
     same = {id(s) for s in before} & {id(s) for s in after}
-    kept = Counter(_render(original, _bare(s)) for s in before if id(s) not in same)
+    kept: Counter = Counter()
     compound: dict[str, list[cst.CSTNode]] = {}  # header code -> input statements with it
     for s in before:
+        if id(s) in same:
+            continue
         header = _header(original, s)
         if header is not None:
             compound.setdefault(header, []).append(s)
+        else:
+            kept[_render(original, _bare(s), indents)] += 1
     parts: list[str] = []
-    run: list[cst.CSTNode] = []  # rewritten statements in a row: black formats them at once
+    run: list[str] = []  # the code of rewritten statements in a row: formatted at once
     standin = ""  # what stands for the statement before the run
 
     def flush() -> None:
         if run:
-            code = "".join(_render(converted, s, indents) for s in run)
-            parts.append(_black(code, indents, standin, converted.default_newline))
+            parts.append(_black("".join(run), indents, standin, converted.default_newline))
             run.clear()
 
     prev: Optional[cst.CSTNode] = None
@@ -95,23 +100,24 @@ def _block(
             parts.append(_render(converted, stmt, indents))
             prev = stmt
             continue
-        leading = list(getattr(stmt, "leading_lines", ()))
-        bare = _bare(stmt)
-        key = _render(converted, bare)
+        lead = _render(converted, list(getattr(stmt, "leading_lines", ())), indents)
         header = _header(converted, stmt)
         twins = compound.get(header) if header is not None else None
-        if kept[key] > 0:
+        code = None
+        if twins:
             flush()
-            kept[key] -= 1
-            parts.append(_render(converted, leading, indents) + _render(converted, bare, indents))
-        elif twins:
-            flush()
-            lead = _render(converted, leading, indents)
             parts.append(lead + _compound(original, twins.pop(0), converted, stmt, indents))
+            prev = stmt
+            continue
+        code = _render(converted, _bare(stmt), indents)
+        if header is None and kept[code] > 0:
+            flush()
+            kept[code] -= 1
+            parts.append(lead + code)
         else:
             if not run:
                 standin = _standin(prev, len(parts) == 1 and not indents)
-            run.append(stmt)
+            run.append(lead + code)
         prev = stmt
     flush()
     return parts
