@@ -8,7 +8,7 @@ from collections.abc import Collection
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from flink2spark.transpiler.visitors import Transformer, Visitor
+from flink2spark.transpiler.visitors import Transformer
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.guards import is_type_checking
@@ -216,42 +216,39 @@ def _drop_unused_flink_imports(module: cst.Module, used: set[str] | None = None)
 def _used_names(module: cst.Module, skip_marked: str | None = None, skip_params: Collection[tuple[str, str]] = ()) -> set[str]:
     """Names the module uses outside imports; with ``skip_marked``, not counting statements
     that carry a ``# TODO(flink2spark): <skip_marked>`` comment, nor the annotations of the
-    ``(def name, parameter name)`` pairs of ``skip_params``."""
+    ``(def name, parameter name)`` pairs of ``skip_params``. (The fields of every node, as
+    ``visitors.walk`` goes, rather than a visitor over every whitespace and punctuation node.)"""
+    from flink2spark.transpiler.scope import _FIELDS, _fields
+
     names: set[str] = set()
     prefix = f"# TODO(flink2spark): {skip_marked} "
-    defs: list[str] = []
-
-    class V(Visitor):
-        def visit_FunctionDef(self, node) -> None:
-            defs.append(node.name.value)
-
-        def leave_FunctionDef(self, node) -> None:
-            defs.pop()
-
-        def visit_Param(self, node) -> bool:
-            if defs and (defs[-1], node.name.value) in skip_params:
-                if node.default is not None:
-                    node.default.visit(self)
-                return False
-            return True
-
-        def visit_SimpleStatementLine(self, node) -> bool:
-            return skip_marked is None or not any(ln.comment is not None and ln.comment.value.startswith(prefix) for ln in node.leading_lines)
-
-        def visit_Import(self, node) -> bool:
-            return False
-
-        def visit_ImportFrom(self, node) -> bool:
-            return False
-
-        def visit_Name(self, node: cst.Name) -> None:
-            names.add(node.value)
-
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            node.value.visit(self)
-            return False
-
-    module.visit(V())
+    stack: list[tuple[cst.CSTNode, str | None]] = [(module, None)]  # (node, the def it is in)
+    while stack:
+        node, func = stack.pop()
+        kind = type(node)
+        if kind is cst.Name:
+            names.add(node.value)  # type: ignore[attr-defined]
+            continue
+        if kind is cst.Import or kind is cst.ImportFrom:
+            continue
+        if kind is cst.Attribute:  # a.b: only a is a name the module uses
+            stack.append((node.value, func))  # type: ignore[attr-defined]
+            continue
+        if kind is cst.SimpleStatementLine and skip_marked is not None:
+            if any(ln.comment is not None and ln.comment.value.startswith(prefix) for ln in node.leading_lines):  # type: ignore[attr-defined]
+                continue
+        if kind is cst.Param and func is not None and (func, node.name.value) in skip_params:  # type: ignore[attr-defined]
+            if node.default is not None:  # type: ignore[attr-defined]
+                stack.append((node.default, func))  # type: ignore[attr-defined]
+            continue
+        if kind is cst.FunctionDef:
+            func = node.name.value  # type: ignore[attr-defined]
+        for field in _FIELDS.get(kind) or _fields(node):
+            value = getattr(node, field)
+            if isinstance(value, cst.CSTNode):
+                stack.append((value, func))
+            elif isinstance(value, (list, tuple)):
+                stack.extend((v, func) for v in value if isinstance(v, cst.CSTNode))
     return names
 
 
@@ -349,3 +346,4 @@ def mark_leftover_imports(
             return True
 
     return module.visit(T()), found
+
