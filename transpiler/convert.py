@@ -221,18 +221,15 @@ class _FillHoles(V.Transformer):
         return part.deep_clone() if self.holes[name] > 1 else part
 
 
-def _comments(node: cst.CSTNode) -> list[str]:
-    return [c.value for c in m.findall(node, m.Comment())]  # type: ignore[union-attr]
-
-
 def _keep_comments(original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
     """The user's comments inside a statement whose expressions a rule rewrote (a call chain
     written over several lines) go above it, in their order, instead of being lost."""
-    if original is updated or original.deep_equals(updated):
+    had = V.comments(original)
+    if original is updated or not had:
         return updated
-    left = Counter(_comments(updated))
+    left = Counter(V.comments(updated))
     lost = []
-    for text in _comments(original):
+    for text in had:
         if left[text]:
             left[text] -= 1
         else:
@@ -834,7 +831,7 @@ class Converter(V.Transformer):
 
     # -- statements ------------------------------------------------------------------------
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
-        if id(original) in self.resolver.commented_lines:
+        if self._changed[-1]:  # something in the line was rewritten: its comments must not be lost
             updated = _keep_comments(original, updated)
         if not any(id(s) in self._remove_exprs for s in original.body):
             return updated

@@ -95,7 +95,6 @@ class Resolver:
         # instead of walking the module for them
         self._method_calls: dict[str, list[cst.Call]] = {}  # x.method(...) by method name, in the module's order
         self.class_defs: list[cst.ClassDef] = []  # every class, nested ones too, in the module's order
-        self.commented_lines: set[int] = set()  # ids of the simple statement lines that hold a comment
         # ids of the expressions (and their parts) in which the converter has nothing to do: no
         # call, attribute, parameter, def or class, and no name an import binds (``inert``)
         self.inert: set[int] = set()
@@ -105,74 +104,64 @@ class Resolver:
 
     # -- pre-pass -------------------------------------------------------------------------
     def _prepare(self) -> None:
-        resolver = self
+        """One walk of the module (the fields that can hold nodes, as ``visitors.walk`` goes:
+        no whitespace, comments or punctuation) for the parent and text order of every node,
+        the index of calls and classes, assigned values, call sites of the module's defs and
+        the expressions the converter need not enter (``inert``)."""
+        from flink2spark.transpiler.scope import _FIELDS, _fields
 
-        parents = self._parents
-        order = self._order
-        stack: list[cst.CSTNode] = []
-        lines: list[cst.SimpleStatementLine] = []
-        live: list[bool] = []  # per node on the stack: whether something below it is not inert
-        inert = self.inert
+        parents, order, inert = self._parents, self._order, self.inert
         imported = _imported_names(self.module)  # None: a star import, any name may be imported
-
-        class Pre(Visitor):
-            # the parent of every node, in this walk (libcst's ParentNodeProvider is a walk of
-            # its own, several times slower)
-            def on_visit(self, node: cst.CSTNode) -> bool:
-                order[id(node)] = len(order)
-                if stack:
-                    parents[id(node)] = stack[-1]
-                stack.append(node)
-                live.append(False)
-                return super().on_visit(node)
-
-            def on_leave(self, original_node: cst.CSTNode) -> None:
-                super().on_leave(original_node)
-                stack.pop()
-                kind = type(original_node)
-                if live.pop() or kind in _LIVE or (kind is cst.Name and (imported is None or original_node.value in imported)):
-                    if live:
-                        live[-1] = True
-                elif not isinstance(original_node, _BLOCKS):
-                    inert.add(id(original_node))
-
-            def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-                if isinstance(node.names, cst.ImportStar) and node.module is not None:
-                    name = dotted(node.module)
-                    if name and (name + ".").startswith(resolver.prefixes):
-                        resolver.star_modules.append(name)
-
-            def visit_Assign(self, node: cst.Assign) -> None:
-                for t in node.targets:
+        todo: list[tuple[cst.CSTNode, Optional[cst.CSTNode], bool]] = [(self.module, None, False)]
+        frames: list[list] = []  # [node, whether something below it is not inert] of the nodes being walked
+        while todo:
+            node, parent, leaving = todo.pop()
+            kind = type(node)
+            if leaving:
+                _, live = frames.pop()
+                if live or kind in _LIVE or (kind is cst.Name and (imported is None or node.value in imported)):  # type: ignore[attr-defined]
+                    if frames:
+                        frames[-1][1] = True
+                elif not isinstance(node, _BLOCKS):
+                    inert.add(id(node))
+                continue
+            order[id(node)] = len(order)
+            if parent is not None:
+                parents[id(node)] = parent
+            if kind is cst.Call:
+                self._index_call(node)  # type: ignore[arg-type]
+            elif kind is cst.Assign:
+                for t in node.targets:  # type: ignore[attr-defined]
                     if isinstance(t.target, cst.Name):
-                        resolver.assign_values[id(t.target)] = node.value
+                        self.assign_values[id(t.target)] = node.value  # type: ignore[attr-defined]
+            elif kind is cst.AnnAssign:
+                if isinstance(node.target, cst.Name) and node.value is not None:  # type: ignore[attr-defined]
+                    self.assign_values[id(node.target)] = node.value  # type: ignore[attr-defined]
+            elif kind is cst.ClassDef:
+                self.class_defs.append(node)  # type: ignore[arg-type]
+            elif kind is cst.ImportFrom:
+                if isinstance(node.names, cst.ImportStar) and node.module is not None:  # type: ignore[attr-defined]
+                    name = dotted(node.module)  # type: ignore[attr-defined]
+                    if name and (name + ".").startswith(self.prefixes):
+                        self.star_modules.append(name)
+            frames.append([node, False])
+            todo.append((node, parent, True))
+            below: list[cst.CSTNode] = []
+            for field in _FIELDS.get(kind) or _fields(node):
+                value = getattr(node, field)
+                if isinstance(value, cst.CSTNode):
+                    below.append(value)
+                elif isinstance(value, (list, tuple)):
+                    below.extend(v for v in value if isinstance(v, cst.CSTNode))
+            todo.extend((child, node, False) for child in reversed(below))
 
-            def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-                if isinstance(node.target, cst.Name) and node.value is not None:
-                    resolver.assign_values[id(node.target)] = node.value
-
-            def visit_ClassDef(self, node: cst.ClassDef) -> None:
-                resolver.class_defs.append(node)
-
-            def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-                lines.append(node)
-
-            def leave_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-                lines.pop()
-
-            def visit_Comment(self, node: cst.Comment) -> None:
-                if lines:
-                    resolver.commented_lines.add(id(lines[-1]))
-
-            def visit_Call(self, node: cst.Call) -> None:
-                if isinstance(node.func, cst.Attribute):
-                    resolver._method_calls.setdefault(node.func.attr.value, []).append(node)
-                if isinstance(node.func, cst.Name):
-                    for a in resolver.referents(node.func):
-                        if isinstance(a.node, cst.FunctionDef):
-                            resolver.call_sites.setdefault(id(a.node), []).append(node)
-
-        self.module.visit(Pre())
+    def _index_call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute):
+            self._method_calls.setdefault(node.func.attr.value, []).append(node)
+        if isinstance(node.func, cst.Name):
+            for a in self.referents(node.func):
+                if isinstance(a.node, cst.FunctionDef):
+                    self.call_sites.setdefault(id(a.node), []).append(node)
 
     def calls_of(self, *methods: str) -> list[cst.Call]:
         """The module's calls ``x.<method>(...)`` of these methods (every method call without
