@@ -8,7 +8,7 @@ from collections.abc import Collection
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from flink2spark.transpiler.visitors import Transformer
+from flink2spark.transpiler.visitors import Transformer, children
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.guards import is_type_checking
@@ -243,12 +243,7 @@ def _used_names(module: cst.Module, skip_marked: str | None = None, skip_params:
             continue
         if kind is cst.FunctionDef:
             func = node.name.value  # type: ignore[attr-defined]
-        for field in _FIELDS.get(kind) or _fields(node):
-            value = getattr(node, field)
-            if isinstance(value, cst.CSTNode):
-                stack.append((value, func))
-            elif isinstance(value, (list, tuple)):
-                stack.extend((v, func) for v in value if isinstance(v, cst.CSTNode))
+        stack.extend((child, func) for child in children(node, _FIELDS.get(kind) or _fields(node)))
     return names
 
 

@@ -13,7 +13,7 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.metadata import QualifiedName
 
-from flink2spark.transpiler.visitors import Visitor, findall
+from flink2spark.transpiler.visitors import Visitor, children, findall
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler.scope import Binding, Scopes
 
@@ -146,13 +146,7 @@ class Resolver:
                         self.star_modules.append(name)
             frames.append([node, False])
             todo.append((node, parent, True))
-            below: list[cst.CSTNode] = []
-            for field in _FIELDS.get(kind) or _fields(node):
-                value = getattr(node, field)
-                if isinstance(value, cst.CSTNode):
-                    below.append(value)
-                elif isinstance(value, (list, tuple)):
-                    below.extend(v for v in value if isinstance(v, cst.CSTNode))
+            below = children(node, _FIELDS.get(kind) or _fields(node))
             todo.extend((child, node, False) for child in reversed(below))
 
     def _index_call(self, node: cst.Call) -> None:

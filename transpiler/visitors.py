@@ -71,6 +71,18 @@ class Transformer(_Table, cst.CSTTransformer):
         return updated_node if hook is None else hook(self, original_node, updated_node)
 
 
+def children(node: cst.CSTNode, fields: tuple[str, ...]) -> list[cst.CSTNode]:
+    """The nodes that ``node``'s ``fields`` hold, in that order."""
+    below: list[cst.CSTNode] = []
+    for name in fields:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            below.append(value)
+        elif isinstance(value, (list, tuple)):
+            below.extend(v for v in value if isinstance(v, cst.CSTNode))
+    return below
+
+
 # -- finding nodes ---------------------------------------------------------------------------
 def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """``root`` and every node below it, in the order libcst visits them, except whitespace,
@@ -81,14 +93,7 @@ def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         node = stack.pop()
         yield node
-        below: list[cst.CSTNode] = []
-        for name in _FIELDS.get(type(node)) or _fields(node):
-            value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                below.append(value)
-            elif isinstance(value, (list, tuple)):
-                below.extend(v for v in value if isinstance(v, cst.CSTNode))
-        stack.extend(reversed(below))
+        stack.extend(reversed(children(node, _FIELDS.get(type(node)) or _fields(node))))
 
 
 # node types that only stand in the fields ``walk`` leaves out: their matchers go to libcst
@@ -139,12 +144,5 @@ def comments(root: cst.CSTNode) -> list[str]:
         names = _DECLARED.get(kind)
         if names is None:
             names = _DECLARED[kind] = tuple(f.name for f in dataclasses.fields(node))  # type: ignore[arg-type]
-        below: list[cst.CSTNode] = []
-        for name in names:
-            value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                below.append(value)
-            elif isinstance(value, (list, tuple)):
-                below.extend(v for v in value if isinstance(v, cst.CSTNode))
-        stack.extend(reversed(below))
+        stack.extend(reversed(children(node, names)))
     return found
