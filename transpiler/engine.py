@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import ast
 import contextvars
+import os
+import queue
 import sys
 import threading
+from typing import Optional
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -35,27 +38,59 @@ DEEP_RECURSION_LIMIT = 200_000
 _deep_lock = threading.Lock()
 
 
-def run_deep(fn, *args):
-    """``fn(*args)`` in a thread whose stack and recursion limit fit deeply nested programs."""
-    outcome: dict = {}
-    context = contextvars.copy_context()  # a new thread starts with an empty one
+class _DeepThread:
+    """The thread conversions run in, one job at a time: started once per process (a thread
+    started for each file cost about a tenth of the conversion of the fixtures), and again in
+    a forked child (a fork has only the thread that forked)."""
 
-    def target() -> None:
-        try:
-            outcome["value"] = context.run(fn, *args)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
-            outcome["error"] = exc
-
-    with _deep_lock:  # the recursion limit is the interpreter's, not the thread's
-        limit = sys.getrecursionlimit()
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
         size = threading.stack_size(DEEP_STACK_BYTES)
         try:
-            sys.setrecursionlimit(max(limit, DEEP_RECURSION_LIMIT))
-            worker = threading.Thread(target=target, name="flink2spark-convert")
-            worker.start()
-            worker.join()
+            self.thread = threading.Thread(target=self._serve, name="flink2spark-convert", daemon=True)
+            self.thread.start()
         finally:
             threading.stack_size(size)
+
+    def _serve(self) -> None:
+        while True:
+            context, fn, args, outcome, done = self.jobs.get()
+            try:
+                outcome["value"] = context.run(fn, *args)
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+                outcome["error"] = exc
+            finally:
+                done.set()
+
+
+_deep: Optional[_DeepThread] = None
+
+
+def _forget_deep_thread() -> None:
+    global _deep
+    _deep = None
+
+
+os.register_at_fork(after_in_child=_forget_deep_thread)
+
+
+def run_deep(fn, *args):
+    """``fn(*args)`` in a thread whose stack and recursion limit fit deeply nested programs."""
+    global _deep
+    if _deep is not None and threading.current_thread() is _deep.thread:
+        return fn(*args)
+    outcome: dict = {}
+    done = threading.Event()
+    with _deep_lock:  # the recursion limit is the interpreter's, not the thread's
+        if _deep is None:
+            _deep = _DeepThread()
+        limit = sys.getrecursionlimit()
+        try:
+            sys.setrecursionlimit(max(limit, DEEP_RECURSION_LIMIT))
+            # the caller's context variables (a new thread starts with an empty context)
+            _deep.jobs.put((contextvars.copy_context(), fn, args, outcome, done))
+            done.wait()
+        finally:
             sys.setrecursionlimit(limit)
     if "error" in outcome:
         raise outcome["error"]

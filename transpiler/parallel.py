@@ -10,11 +10,11 @@ Design:
 * **Start method: fork.** A worker is a fork of the command's process, which imports the
   engine, libcst, black and the rules first (``preload``): it starts in milliseconds (a fresh
   interpreter would spend more than a second importing them), so two files are already worth
-  a pool. Forking is safe here because the command's process runs no other thread when it
-  forks: the engine's deep-stack thread (``engine.run_deep``) has been joined when a
-  conversion returns, workers are forked from the main thread between two files, and the
-  progress bar draws from the main thread (``cli._progress``: no refresh thread). A worker
-  starts its own deep-stack thread for each file, as the command does. The settings the
+  a pool. Forking is safe here because no other thread of the command's process is doing
+  anything when it forks: the engine's deep-stack thread (``engine.run_deep``) waits for its
+  next file on a queue that a forked child never uses (the child starts its own thread:
+  ``os.register_at_fork``), workers are forked from the main thread between two files, and the
+  progress bar draws from the main thread (``cli._progress``: no refresh thread). The settings the
   command set (the Spark session: ``transpiler/session.py``) are set again in the worker by
   ``setup``, not left to what the fork copied. Where ``fork`` does not exist (Windows), every
   job runs in the command's process.
