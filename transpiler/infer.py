@@ -99,6 +99,8 @@ class Resolver:
         # call, attribute, parameter, def or class, and no name an import binds (``inert``)
         self.inert: set[int] = set()
         self._flink_classes: dict[int, bool] = {}  # id(ClassDef) -> whether it uses Flink (plain_object)
+        self._qualified: dict[int, frozenset[str]] = {}  # id(node) -> qualified_names(node)
+        self.memo: dict[str, dict] = {}  # what a rule keeps for the module, by the rule's own key
         self.program = None  # the generation's program model of the module's streams (rules/pyflink/_streams.py)
         self._prepare()
 
@@ -208,7 +210,16 @@ class Resolver:
     def parent(self, node: cst.CSTNode) -> Optional[cst.CSTNode]:
         return self._parents.get(id(node))
 
-    def qualified_names(self, node: cst.CSTNode) -> set[str]:
+    def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
+        """The qualified names of a Name/Attribute of the module (as libcst gives them, plus a
+        name a star import of the model's may bring), kept once asked."""
+        key = id(node)
+        found = self._qualified.get(key)
+        if found is None:
+            found = self._qualified[key] = frozenset(self._qualified_names(node))
+        return found
+
+    def _qualified_names(self, node: cst.CSTNode) -> set[str]:
         try:
             names = {q.name for q in self.qualified_name_set(node)}
         except KeyError:

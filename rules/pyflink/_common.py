@@ -210,9 +210,20 @@ def map_order_unknown(resolver, node: cst.BaseExpression, depth: int = 0) -> boo
 
 
 def type_kinds(resolver, node: cst.BaseExpression, depth: int = 0) -> list[str]:
-    """The ``Types.X`` members a type expression uses (through names bound to type expressions)."""
+    """The ``Types.X`` members a type expression uses (through names bound to type expressions),
+    kept per expression for the conversion of the module."""
     if depth > 20:
         return []
+    memo = resolver.memo.setdefault("type_kinds", {})
+    if depth == 0 and id(node) in memo:
+        return list(memo[id(node)])
+    found = _type_kinds(resolver, node, depth)
+    if depth == 0:
+        memo[id(node)] = tuple(found)
+    return found
+
+
+def _type_kinds(resolver, node: cst.BaseExpression, depth: int) -> list[str]:
     found = []
     for call in findall(node, m.Call()):
         kind = _types_call(resolver, call)
