@@ -151,9 +151,19 @@ def _local_name(alias: cst.ImportAlias, is_from: bool) -> str:
     return name if is_from else name.split(".")[0]
 
 
+# the nodes that can hold an import statement
+_STATEMENT_PARTS = (cst.Module, cst.BaseStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)
+
+
 class _StatementsOnly:
-    """Mixin of the import transformers: imports are statements, so the walk does not go into
-    a simple statement's expressions (``leave_SimpleStatementLine`` still sees every line)."""
+    """Mixin of the import transformers: imports are statements, so the walk goes into no
+    expression (a def's parameters, a condition...) nor into a simple statement's expressions
+    (``leave_SimpleStatementLine`` still sees every line)."""
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if not isinstance(node, _STATEMENT_PARTS):
+            return False
+        return super().on_visit(node)  # type: ignore[misc]
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
         return False
