@@ -67,12 +67,24 @@ class Guards:
     unguarded: list[cst.CSTNode] = field(default_factory=list)  # every other Flink import
 
 
+# the nodes an import statement can stand in (or be)
+_HOLDS_IMPORTS = (
+    cst.Module, cst.BaseStatement, cst.BaseSuite, cst.BaseSmallStatement, cst.Else, cst.ExceptHandler,
+    cst.ExceptStarHandler, cst.Finally, cst.MatchCase,
+)
+
+
 def find(module: cst.Module) -> Guards:
     found = Guards()
 
     class V(Visitor):
         def __init__(self) -> None:
             self.stack: list[str] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if not isinstance(node, _HOLDS_IMPORTS):
+                return False  # an expression holds no import
+            return super().on_visit(node)
 
         def visit_Try(self, node: cst.Try) -> bool:
             guarded = catches_import_error(node)
