@@ -29,11 +29,13 @@ def dotted(node: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-# What the converter rewrites or looks at in a subtree: calls, attributes (of Flink objects),
-# parameters (their annotations), defs and classes (function classes), try blocks (guarded
-# imports), and the names imports bind (Flink names become the shim's). Statements and blocks
-# are always visited (markers, removed statements).
-_LIVE = frozenset({cst.Call, cst.Attribute, cst.Param, cst.FunctionDef, cst.ClassDef, cst.Try})
+# What the converter rewrites or looks at in a subtree: attributes (methods and attributes of
+# Flink objects), the names imports bind (Flink names, and the Flink functions a call names),
+# parameters (their annotations), defs and classes (function classes) and try blocks (guarded
+# imports); a call whose function is neither an attribute nor an imported name is left as it
+# is (its arguments may not be). Statements and blocks are always visited (markers, removed
+# statements).
+_LIVE = frozenset({cst.Attribute, cst.Param, cst.FunctionDef, cst.ClassDef, cst.Try})
 _BLOCKS = (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite, cst.Module)
 
 
@@ -96,7 +98,7 @@ class Resolver:
         self._method_calls: dict[str, list[cst.Call]] = {}  # x.method(...) by method name, in the module's order
         self.class_defs: list[cst.ClassDef] = []  # every class, nested ones too, in the module's order
         # ids of the expressions (and their parts) in which the converter has nothing to do: no
-        # call, attribute, parameter, def or class, and no name an import binds (``inert``)
+        # attribute, parameter, def or class, and no name an import binds (``_LIVE``)
         self.inert: set[int] = set()
         self._flink_classes: dict[int, bool] = {}  # id(ClassDef) -> whether it uses Flink (plain_object)
         self._qualified: dict[int, frozenset[str]] = {}  # id(node) -> qualified_names(node)
