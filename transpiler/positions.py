@@ -32,6 +32,7 @@ class _StartsState(CodegenState):
     def _asked(self, node: cst.CSTNode) -> bool:
         return id(node) in self.wanted or (bool(self.types) and isinstance(node, self.types))
 
+
     def before_codegen(self, node: cst.CSTNode) -> None:
         if self._asked(node):
             self.pending[id(node)] = len(self.tokens)
@@ -60,11 +61,30 @@ class _StartsState(CodegenState):
             self.starts[id(node)] = self.starts[id(start_node)] if start_node is not None else start
 
 
+@add_slots
+@dataclass(frozen=False)
+class _WantedState(_StartsState):
+    """``_StartsState`` for nodes asked by id only (no ``types``): the check every node's code
+    generation makes twice is a set lookup."""
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) in self.wanted:
+            self.pending[id(node)] = len(self.tokens)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) in self.pending:
+            self.starts.setdefault(id(node), self.pending.pop(id(node)))
+
+    def _asked(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.wanted
+
+
 def starts(module: cst.Module, nodes: Iterable[cst.CSTNode], types: tuple = ()) -> tuple[dict[int, tuple[int, int]], list]:
     """(line, 1-based column) of each of ``nodes`` found in ``module``, by id, as
     ``PositionProvider`` gives their start; and the nodes of ``types`` of the module, in order
     (their starts are in the dict too)."""
-    state = _StartsState(default_indent=module.default_indent, default_newline=module.default_newline)
+    kind = _StartsState if types else _WantedState
+    state = kind(default_indent=module.default_indent, default_newline=module.default_newline)
     asked = {id(n) for n in nodes}
     state.wanted = set(asked)
     state.types = types
@@ -74,13 +94,10 @@ def starts(module: cst.Module, nodes: Iterable[cst.CSTNode], types: tuple = ()) 
     line, column, done = 1, 0, 0
     tokens = state.tokens
     for key, index in sorted(state.starts.items(), key=lambda item: item[1]):
-        for token in tokens[done:index]:  # token by token, as PositionProvider counts
-            if "\n" in token or "\r" in token:
-                segments = NEWLINE_RE.split(token)
-                line += len(segments) - 1
-                column = len(segments[-1])
-            else:
-                column += len(token)
+        if index > done:  # the text written since the last start, as PositionProvider counts
+            segments = NEWLINE_RE.split("".join(tokens[done:index]))
+            line += len(segments) - 1
+            column = len(segments[-1]) if len(segments) > 1 else column + len(segments[0])
         done = max(done, index)
         if key in asked:  # (not the nodes a start was taken from)
             found[key] = (line, column + 1)
