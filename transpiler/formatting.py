@@ -21,7 +21,6 @@ indented otherwise, the whole top-level statement is formatted.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Optional, Sequence
 
 import libcst as cst
@@ -74,7 +73,7 @@ def _block(
     # compared statement by statement (``_compound``); a simple statement is kept when its code
     # (rendered where it stands, without the comments above it) is an input statement's.
     same = {id(s) for s in before} & {id(s) for s in after}
-    kept: Counter = Counter()
+    simple: list[cst.CSTNode] = []  # the input's other simple statements, in order
     compound: dict[str, list[cst.CSTNode]] = {}  # header code -> input statements with it
     for s in before:
         if id(s) in same:
@@ -83,7 +82,7 @@ def _block(
         if header is not None:
             compound.setdefault(header, []).append(s)
         else:
-            kept[_render(original, _bare(s), indents)] += 1
+            simple.append(s)
     parts: list[str] = []
     run: list[str] = []  # the code of rewritten statements in a row: formatted at once
     standin = ""  # what stands for the statement before the run
@@ -110,9 +109,10 @@ def _block(
             prev = stmt
             continue
         code = _render(converted, _bare(stmt), indents)
-        if header is None and kept[code] > 0:
+        twin = next((i for i, s in enumerate(simple) if _same_code(s, stmt)), None) if header is None else None
+        if twin is not None:
             flush()
-            kept[code] -= 1
+            del simple[twin]
             parts.append(lead + code)
         else:
             if not run:
@@ -121,6 +121,16 @@ def _block(
         prev = stmt
     flush()
     return parts
+
+
+def _same_code(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Whether two simple statement lines have the same code, the comments and blank lines
+    above them aside (the same tree: the same code; a rewritten line differs early)."""
+    if not (isinstance(a, cst.SimpleStatementLine) and isinstance(b, cst.SimpleStatementLine)):
+        return type(a) is type(b) and _bare(a).deep_equals(_bare(b))  # a try, an if with an else...
+    if len(a.body) != len(b.body):
+        return False
+    return all(x is y or x.deep_equals(y) for x, y in zip(a.body, b.body)) and a.trailing_whitespace.deep_equals(b.trailing_whitespace)
 
 
 def _standin(prev: Optional[cst.CSTNode], docstring: bool) -> str:
