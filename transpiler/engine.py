@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import contextvars
 import os
 import queue
@@ -131,10 +130,9 @@ def _convert_source(source: str, path: str, disabled: frozenset = frozenset()) -
     """Statements that cannot touch Flink are set aside first (transpiler/elide.py); if putting
     them back fails, the whole module is converted."""
     try:
-        S.check_compiles(source)
+        tree = S.check_compiles(source)
     except S.BadInput as bad:
         return ConversionResult(path, source, None, status="error", markers=[bad.marker])
-    tree = ast.parse(source)
     generation = S.detect_generation(tree)
     if generation is None:  # no Flink import: decided without libcst
         return ConversionResult(path, source, source, generation=None, status="unchanged")

@@ -77,10 +77,13 @@ def parse(source: str, compiled: bool = False) -> cst.Module:
         raise _error(M.SYNTAX_ERROR, "too deeply nested for the converter; split the expression", 1, 1)
 
 
-def check_compiles(source: str) -> None:
-    """Raise BadInput where CPython's compiler rejects ``source`` (syntax and compile-time errors)."""
+def check_compiles(source: str) -> ast.Module:
+    """CPython's tree of ``source``; BadInput where CPython's compiler rejects it (syntax and
+    compile-time errors: the tree is compiled too)."""
     try:
-        compile(source, "<input>", "exec", dont_inherit=True)
+        tree = ast.parse(source)
+        compile(tree, "<input>", "exec", dont_inherit=True)
+        return tree
     except SyntaxError as err:  # IndentationError and TabError included
         line, col = err.lineno or 1, max(err.offset or 1, 1)
         raise _syntax_error(source, line, col, err.msg or "invalid syntax")
