@@ -253,6 +253,19 @@ def _accepts(method: Optional[cst.FunctionDef], count: int) -> bool:
     return required <= count and (count <= len(positional) or isinstance(params.star_arg, cst.Param))
 
 
+# Whitespace, comments and punctuation: the converter has no hook on them and nothing below
+# them to convert (libcst would rebuild each one it enters).
+_TOKENS = frozenset(
+    kind
+    for kind in vars(cst).values()
+    if isinstance(kind, type)
+    and issubclass(kind, (cst.BaseParenthesizableWhitespace, cst.Newline, cst.TrailingWhitespace, cst.EmptyLine, cst.Comment,
+                          cst.Comma, cst.Dot, cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket,
+                          cst.LeftCurlyBrace, cst.RightCurlyBrace, cst.Colon, cst.AssignEqual, cst.Semicolon,
+                          cst.BaseBinaryOp, cst.BaseBooleanOp, cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp))
+)
+
+
 class Converter(V.Transformer):
     def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
         super().__init__()
@@ -323,8 +336,8 @@ class Converter(V.Transformer):
     # rebuilds every node it visits): the formatter then knows it unchanged by identity.
     def on_visit(self, node: cst.CSTNode) -> bool:
         self._changed.append(False)
-        if self.resolver is not None and id(node) in self.resolver.inert:
-            return False  # nothing to convert below (Resolver.inert)
+        if type(node) in _TOKENS or (self.resolver is not None and id(node) in self.resolver.inert):
+            return False  # nothing to convert below (Resolver.inert), or whitespace and punctuation
         return super().on_visit(node)
 
     def on_leave(self, original_node, updated_node):
