@@ -36,6 +36,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import QualifiedName, QualifiedNameSource
 
+from flink2spark.transpiler.visitors import children
+
 LOAD, STORE, DEL, NONE = 0, 1, 2, 3  # expression contexts (NONE: a name of a string annotation)
 
 # fields that hold only whitespace, comments and punctuation: no name is read or bound there
@@ -441,13 +443,8 @@ class Scopes:
 
     def _children(self, node: cst.CSTNode, ctx: int) -> None:
         visit = self._visit
-        for field in _FIELDS.get(type(node)) or _fields(node):
-            value = getattr(node, field)
-            if isinstance(value, cst.CSTNode):
-                visit(value, ctx)
-            elif isinstance(value, (tuple, list)):
-                for child in value:
-                    visit(child, ctx)
+        for child in children(node, _FIELDS.get(type(node)) or _fields(node)):
+            visit(child, ctx)
 
     def _in_scope(self, scope: Scope):
         outer, self._scope = self._scope, scope

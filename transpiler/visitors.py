@@ -71,15 +71,26 @@ class Transformer(_Table, cst.CSTTransformer):
         return updated_node if hook is None else hook(self, original_node, updated_node)
 
 
+_IS_NODE: dict[type, bool] = {}  # type -> whether it is a libcst node (CSTNode is an ABC: isinstance is slow)
+
+
+def _node_type(kind: type) -> bool:
+    found = _IS_NODE.get(kind)
+    if found is None:
+        found = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return found
+
+
 def children(node: cst.CSTNode, fields: tuple[str, ...]) -> list[cst.CSTNode]:
     """The nodes that ``node``'s ``fields`` hold, in that order."""
     below: list[cst.CSTNode] = []
     for name in fields:
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        kind = type(value)
+        if kind is tuple or kind is list:
+            below.extend(v for v in value if _node_type(type(v)))
+        elif _node_type(kind):
             below.append(value)
-        elif isinstance(value, (list, tuple)):
-            below.extend(v for v in value if isinstance(v, cst.CSTNode))
     return below
 
 
