@@ -136,7 +136,8 @@ def _convert_source(source: str, path: str, disabled: frozenset = frozenset()) -
     generation = S.detect_generation(tree)
     if generation is None:  # no Flink import: decided without libcst
         return ConversionResult(path, source, source, generation=None, status="unchanged")
-    chains = S.long_chains(tree)
+    # a chain of more calls than the limit has more parentheses (no walk for a file with fewer)
+    chains = S.long_chains(tree) if source.count("(") > S.LONG_CHAIN_CALLS else []
     if chains:
         message = "a chain of {} calls is too long to convert: split it into steps (ds = ...; ds = ds.map(...)) and convert again"
         return _left_as_is(source, path, generation, [(line, M.LONG_CHAIN, message.format(calls)) for line, calls in chains])

@@ -209,6 +209,20 @@ def long_chains(tree: ast.AST, limit: int = LONG_CHAIN_CALLS) -> list[tuple[int,
     return found
 
 
+def _statements(tree: ast.AST):
+    """Every statement of ``tree``, at any depth (bodies of defs, classes, branches, handlers,
+    match cases), not walking expressions."""
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.stmt):
+            yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                pending.extend(block)
+
+
 def detect_generation(tree: ast.Module) -> Optional[str]:
     """The API generation a file uses, from what it imports anywhere (None: not a Flink file).
 
@@ -216,7 +230,7 @@ def detect_generation(tree: ast.Module) -> Optional[str]:
     generations is classified by the first one found in the order DataSet, Jython, PyFlink.
     """
     names = set()
-    for node in ast.walk(tree):
+    for node in _statements(tree):  # imports are statements: no expression is walked
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
