@@ -53,6 +53,8 @@ def elide(source: str, tree: ast.Module) -> Optional[Elided]:
     seeds = [_mentions_flink(lines, spans[i]) for i in range(len(body))]
     if any(seed and _star_import(stmt) for stmt, seed in zip(body, seeds)):
         return None  # the names a Flink star import binds are not known here
+    if all(k or seed for k, seed in zip(keep, seeds)):
+        return None  # every statement is kept anyway: no need to link names
     # names only other imports bind are another module's objects: they link nothing
     imported = {stmt for stmt, seed in zip(body, seeds) if isinstance(stmt, (ast.Import, ast.ImportFrom)) and not seed}
     bound = _module_names([stmt for stmt in body if stmt not in imported])
@@ -137,7 +139,9 @@ def _pinned(i: int, stmt: ast.stmt) -> bool:
 
 
 def _star_import(stmt: ast.stmt) -> bool:
-    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(stmt))
+    from flink2spark.transpiler.source import _statements  # imports are statements
+
+    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in _statements(stmt))
 
 
 def _mentions_flink(lines: list[str], span: tuple[int, int]) -> bool:
