@@ -36,6 +36,10 @@ def test_every_node_starts_where_libcst_says(path):
     # a few asked: the same places
     some = nodes[::7]
     assert P.starts(module, some)[0] == {id(n): expected[id(n)] for n in some}
+    # asked from the first part of the module only (its writing stops after the last of them)
+    early = nodes[: len(nodes) // 3 : 5]
+    assert P.starts(module, early)[0] == {id(n): expected[id(n)] for n in early}
+    assert P.starts(module, [])[0] == {}
 
 
 def test_nodes_of_a_type_in_order_and_newline_styles():

@@ -61,11 +61,18 @@ class _StartsState(CodegenState):
             self.starts[id(node)] = self.starts[id(start_node)] if start_node is not None else start
 
 
+class _AllFound(Exception):
+    """Every node asked is written: the rest of the module need not be."""
+
+
 @add_slots
 @dataclass(frozen=False)
 class _WantedState(_StartsState):
     """``_StartsState`` for nodes asked by id only (no ``types``): the check every node's code
-    generation makes twice is a set lookup."""
+    generation makes twice is a set lookup, and the code generation stops once the last node
+    asked is written (``_AllFound``)."""
+
+    remaining: set = field(default_factory=set)  # ids of the nodes asked that are not written yet
 
     def before_codegen(self, node: cst.CSTNode) -> None:
         if id(node) in self.wanted:
@@ -74,6 +81,9 @@ class _WantedState(_StartsState):
     def after_codegen(self, node: cst.CSTNode) -> None:
         if id(node) in self.pending:
             self.starts.setdefault(id(node), self.pending.pop(id(node)))
+            self.remaining.discard(id(node))
+            if not self.remaining:
+                raise _AllFound()
 
     def _asked(self, node: cst.CSTNode) -> bool:
         return id(node) in self.wanted
@@ -88,7 +98,13 @@ def starts(module: cst.Module, nodes: Iterable[cst.CSTNode], types: tuple = ()) 
     asked = {id(n) for n in nodes}
     state.wanted = set(asked)
     state.types = types
-    module._codegen(state)
+    if not types:
+        state.remaining = set(asked)
+    try:
+        if asked or types:
+            module._codegen(state)
+    except _AllFound:
+        pass  # what comes after the last node asked changes none of their starts
     asked.update(id(n) for n in state.typed)
     found: dict[int, tuple[int, int]] = {}
     line, column, done = 1, 0, 0
