@@ -95,3 +95,16 @@ def test_findall_finds_what_libcst_finds(path):
     for matcher in MATCHERS:
         ours, libcsts = findall(module, matcher), list(m.findall(module, matcher))
         assert len(ours) == len(libcsts) and all(a is b for a, b in zip(ours, libcsts)), matcher
+
+
+def test_templates_fill_their_holes():
+    from flink2spark.transpiler.convert import _fill_template
+
+    part = cst.parse_expression("a.b(c)")
+    assert _fill_template("{x}", {"x": part}) is part  # the part itself
+    filled = _fill_template("f2s.print({r}, [{r}, 2], key={k})", {"r": part, "k": cst.Name("k")})
+    assert cst.Module([]).code_for_node(filled) == "f2s.print(a.b(c), [a.b(c), 2], key=k)"
+    # a hole that repeats gets copies: no node twice in the tree
+    assert filled.args[0].value is not part and filled.args[0].value.deep_equals(part)
+    with pytest.raises(ValueError, match="no value"):
+        _fill_template("{a} + {b}", {"a": part})

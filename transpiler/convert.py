@@ -187,7 +187,9 @@ class Context:
 
 
 _TEMPLATE_PREFIX = "__f2s_part_"
-_templates: dict[str, tuple[cst.BaseExpression, Counter]] = {}
+# template -> (its parsed tree, the paths to its holes as a trie: (field, index) -> trie or hole name,
+# how many times each hole appears)
+_templates: dict[str, tuple[cst.BaseExpression, dict, Counter]] = {}
 
 
 def _fill_template(template: str, parts: dict[str, cst.BaseExpression]) -> cst.BaseExpression:
@@ -195,30 +197,67 @@ def _fill_template(template: str, parts: dict[str, cst.BaseExpression]) -> cst.B
 
     libcst's ``parse_template_expression`` deep-copies every part, so a rule that wraps the
     converted receiver of a long call chain copied the whole chain at each call (quadratic in
-    its length). Here the parsed template is cached and a part is copied only if a hole
-    repeats; the template's own nodes are fresh at each call.
+    its length). Here the parsed template is cached with the paths to its holes; filling it
+    rebuilds the nodes on those paths only (the template's other nodes are immutable and
+    shared), and a part is copied only if its hole repeats.
     """
     if template not in _templates:
         parsed = cst.parse_expression(re.sub(r"\{(\w+)\}", _TEMPLATE_PREFIX + r"\1", template))
-        holes = Counter(n.value[len(_TEMPLATE_PREFIX):] for n in findall(parsed, m.Name()) if n.value.startswith(_TEMPLATE_PREFIX))
-        _templates[template] = (parsed, holes)
-    parsed, holes = _templates[template]
+        trie: dict = {}
+        holes: Counter = Counter()
+        if isinstance(parsed, cst.Name) and parsed.value.startswith(_TEMPLATE_PREFIX):
+            holes[parsed.value[len(_TEMPLATE_PREFIX):]] += 1
+        _hole_paths(parsed, trie, holes)
+        _templates[template] = (parsed, trie, holes)
+    parsed, trie, holes = _templates[template]
     missing = set(holes) - set(parts)
     if missing:
         raise ValueError(f"template {template!r}: no value for {sorted(missing)}")
-    return parsed.deep_clone().visit(_FillHoles(parts, holes))  # type: ignore[return-value]
+    if isinstance(parsed, cst.Name) and parsed.value.startswith(_TEMPLATE_PREFIX):  # "{x}": the part itself
+        return parts[parsed.value[len(_TEMPLATE_PREFIX):]]
+    return _filled(parsed, trie, parts, holes) if trie else parsed
 
 
-class _FillHoles(V.Transformer):
-    def __init__(self, parts: dict[str, cst.BaseExpression], holes: Counter):
-        self.parts, self.holes = parts, holes
+def _hole_paths(node: cst.CSTNode, trie: dict, holes: Counter) -> bool:
+    """Add to ``trie`` the paths from ``node`` to the hole names below it; whether there is one."""
+    from flink2spark.transpiler.scope import _FIELDS, _fields
 
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        if not original.value.startswith(_TEMPLATE_PREFIX):
-            return updated
-        name = original.value[len(_TEMPLATE_PREFIX):]
-        part = self.parts[name]
-        return part.deep_clone() if self.holes[name] > 1 else part
+    found = False
+    for name in _FIELDS.get(type(node)) or _fields(node):
+        value = getattr(node, name)
+        items = list(enumerate(value)) if isinstance(value, (list, tuple)) else [(None, value)]
+        for index, child in items:
+            if not isinstance(child, cst.CSTNode):
+                continue
+            if isinstance(child, cst.Name) and child.value.startswith(_TEMPLATE_PREFIX):
+                hole = child.value[len(_TEMPLATE_PREFIX):]
+                trie[(name, index)] = hole
+                holes[hole] += 1
+                found = True
+                continue
+            below: dict = {}
+            if _hole_paths(child, below, holes):
+                trie[(name, index)] = below
+                found = True
+    return found
+
+
+def _filled(node: cst.CSTNode, trie: dict, parts: dict[str, cst.BaseExpression], holes: Counter) -> cst.CSTNode:
+    changes: dict[str, object] = {}
+    for (name, index), below in trie.items():
+        if isinstance(below, str):
+            part = parts[below]
+            new = part.deep_clone() if holes[below] > 1 else part
+        else:
+            current = getattr(node, name) if index is None else getattr(node, name)[index]
+            new = _filled(current, below, parts, holes)
+        if index is None:
+            changes[name] = new
+        else:
+            items = list(changes.get(name, getattr(node, name)))  # type: ignore[arg-type]
+            items[index] = new
+            changes[name] = items
+    return node.with_changes(**changes)
 
 
 def _keep_comments(original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
