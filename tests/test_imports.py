@@ -49,7 +49,7 @@ def libcst_result(source: str, wanted) -> str:
 
 
 def ours(source: str, wanted) -> str:
-    context = CodemodContext()
+    context = I.Requests()
     for module, obj, alias in wanted:
         I.need(context, module, obj, alias)
     return I._add_imports(cst.parse_module(source), context).code
@@ -73,4 +73,4 @@ def test_asked_twice_added_once():
 
 def test_nothing_asked_returns_the_same_module():
     module = cst.parse_module("import os\nx = 1\n")
-    assert I._add_imports(module, CodemodContext()) is module
+    assert I._add_imports(module, I.Requests()) is module

@@ -8,12 +8,10 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
 import libcst as cst
-import libcst.matchers as m
-from libcst.codemod import CodemodContext
 from libcst.helpers import parse_template_expression
 from libcst.metadata import QualifiedNameSource
 
-from flink2spark.transpiler.visitors import findall
+from flink2spark.transpiler.visitors import nodes
 from flink2spark.transpiler import foreign
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import guards as G
@@ -306,7 +304,7 @@ _TOKENS = frozenset(
 
 
 class Converter(V.Transformer):
-    def __init__(self, generation: str, codemod: CodemodContext, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
+    def __init__(self, generation: str, codemod: I.Requests, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
         super().__init__()
         self.path = path
         from flink2spark.transpiler.models import MODELS
@@ -678,7 +676,7 @@ class Converter(V.Transformer):
         return None
 
     def visit_Try(self, node: cst.Try) -> None:
-        if G.catches_import_error(node) and any(G.flink_import(n) for n in findall(node.body, m.Import() | m.ImportFrom())):
+        if G.catches_import_error(node) and any(G.flink_import(n) for n in nodes(node.body, cst.Import, cst.ImportFrom)):
             self.mark(node, "note", M.GUARDED_IMPORT, "a Flink import guarded by try/except ImportError: once the "
                       "import is gone the try always succeeds, so its except ImportError fallback no longer runs")
 

@@ -10,7 +10,6 @@ import threading
 from typing import Optional
 
 import libcst as cst
-from libcst.codemod import CodemodContext
 
 from flink2spark.transpiler import elide as E
 from flink2spark.transpiler import formatting as FMT
@@ -217,7 +216,7 @@ def _mark_only(module: cst.Module, source: str, path: str, generation: str, inva
 
 
 def _convert(module: cst.Module, source: str, path: str, generation: str, disabled: frozenset[str]):
-    context = CodemodContext()
+    context = I.Requests()
     conv = Converter(generation, context, disabled, path)
     converted = module.visit(conv)
     used = I.used_names(converted)  # adding and dropping imports changes none of them

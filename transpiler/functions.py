@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
-import libcst.matchers as m
 
-from flink2spark.transpiler.visitors import Transformer, Visitor, findall
+from flink2spark.transpiler.visitors import Transformer, Visitor, nodes, is_method_call, is_name, is_plain_arg, is_self_attribute
 from flink2spark.transpiler import markers as M
 
 
@@ -87,9 +86,19 @@ def names_in(node: cst.CSTNode, skip_nested: bool = True) -> list[cst.Name]:
 
 def _delegation(node: cst.BaseExpression, collector: str) -> bool:
     """``self.other_method(..., collector)``: passing the collector on to a sibling method."""
-    return m.matches(
-        node,
-        m.Call(func=m.Attribute(value=m.Name("self")), args=[m.ZeroOrMore(), m.Arg(value=m.Name(collector), keyword=None, star="")]),
+    return is_method_call(node, "self") and bool(node.args) and is_plain_arg(node.args[-1], collector)  # type: ignore[attr-defined]
+
+
+def _collect_call(node: cst.CSTNode, collector: str) -> bool:
+    """``collector.collect(x)``: one positional argument."""
+    return is_method_call(node, collector, "collect") and len(node.args) == 1 and is_plain_arg(node.args[0])  # type: ignore[attr-defined]
+
+
+def _docstring(stmt: cst.CSTNode) -> bool:
+    """A statement that is only a string."""
+    return (
+        type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 and type(stmt.body[0]) is cst.Expr
+        and type(stmt.body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
     )
 
 
@@ -106,10 +115,7 @@ def _collect_calls_ok(body: cst.CSTNode, collector: str) -> tuple[bool, int]:
                 ok_ids.add(id(n.value.args[-1].value))  # type: ignore[attr-defined]
                 count += 1
                 return
-            if m.matches(
-                n.value,
-                m.Call(func=m.Attribute(value=m.Name(collector), attr=m.Name("collect")), args=[m.Arg(keyword=None, star="")]),
-            ):
+            if _collect_call(n.value, collector):
                 ok_ids.add(id(n.value.func.value))  # type: ignore[attr-defined]
                 count += 1
 
@@ -168,7 +174,7 @@ def _is_stateful(node: cst.ClassDef) -> bool:
     """A class whose instances may carry state between calls (an __init__ or self.x = ...)."""
     if _method(node, "__init__") is not None:
         return True
-    return bool(findall(node, m.AssignTarget(target=m.Attribute(value=m.Name("self")))))
+    return any(is_self_attribute(t.target) for t in nodes(node, cst.AssignTarget))
 
 
 # --------------------------------------------------------------------------------------
@@ -206,9 +212,7 @@ class _CollectorToYield(Transformer):
             if args:
                 args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(value=cst.Yield(value=cst.From(item=v.with_changes(args=args))))
-        if self.depth == 1 and m.matches(
-            v, m.Call(func=m.Attribute(value=m.Name(self.collector), attr=m.Name("collect")))
-        ):
+        if self.depth == 1 and is_method_call(v, self.collector, "collect"):
             return updated.with_changes(value=cst.Yield(value=v.args[0].value))  # type: ignore[attr-defined]
         return updated
 
@@ -218,13 +222,13 @@ class _CollectorToYield(Transformer):
         if not self.generator:
             # Flink collects nothing for a None result; Spark needs an iterable
             body = [
-                cst.Return(value=cst.List([])) if isinstance(st, cst.Return) and (st.value is None or m.matches(st.value, m.Name("None"))) else st
+                cst.Return(value=cst.List([])) if isinstance(st, cst.Return) and (st.value is None or is_name(st.value, "None")) else st
                 for st in updated.body
             ]
             return updated.with_changes(body=body)
         body = []
         for stmt in updated.body:
-            if isinstance(stmt, cst.Return) and stmt.value is not None and not m.matches(stmt.value, m.Name("None")):
+            if isinstance(stmt, cst.Return) and stmt.value is not None and not is_name(stmt.value, "None"):
                 body.append(cst.Expr(cst.Yield(value=cst.From(item=stmt.value))))
                 body.append(cst.Return(value=None))
             else:
@@ -274,7 +278,7 @@ def rewrite_collector_method(fdef: cst.FunctionDef, collector: str, iterators: l
             prologue.append(cst.parse_statement(f"{it} = iter({it})"))
     if prologue and isinstance(new.body, cst.IndentedBlock):
         body = list(new.body.body)
-        at = 1 if body and m.matches(body[0], m.SimpleStatementLine(body=[m.Expr(m.SimpleString() | m.ConcatenatedString())])) else 0
+        at = 1 if body and _docstring(body[0]) else 0
         new = new.with_changes(body=new.body.with_changes(body=body[:at] + prologue + body[at:]))
     return new
 
@@ -311,17 +315,17 @@ class _Substitute(Transformer):
 
 def substitute(body: cst.BaseExpression, mapping: dict[str, cst.BaseExpression]) -> Optional[cst.BaseExpression]:
     """Replace free uses of parameter names; None when a nested scope rebinds one of them."""
-    rebinding = findall(body, m.Lambda() | m.ListComp() | m.SetComp() | m.DictComp() | m.GeneratorExp() | m.NamedExpr())
+    rebinding = nodes(body, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.NamedExpr)
     if rebinding:
         bound = set()
         for node in rebinding:
-            for n in findall(node, m.Param() | m.CompFor() | m.NamedExpr()):
+            for n in nodes(node, cst.Param, cst.CompFor, cst.NamedExpr):
                 if isinstance(n, cst.Param):
                     bound.add(n.name.value)
                 elif isinstance(n, cst.CompFor):
-                    bound.update(x.value for x in findall(n.target, m.Name()))
+                    bound.update(x.value for x in nodes(n.target, cst.Name))
                 else:
-                    bound.update(x.value for x in findall(n.target, m.Name()))
+                    bound.update(x.value for x in nodes(n.target, cst.Name))
         if bound & set(mapping):
             return None
     return body.visit(_Substitute(mapping))  # type: ignore[return-value]
@@ -347,7 +351,7 @@ def make_lambda(params: list[str], body: cst.BaseExpression) -> cst.Lambda:
 
 def pack_lambda(lam_params: list[str], body: cst.BaseExpression, base: str) -> Optional[cst.Lambda]:
     """``lambda a, b: f(a, b)`` -> ``lambda pair: f(pair[0], pair[1])``."""
-    taken = {n.value for n in findall(body, m.Name())} | set(lam_params)
+    taken = {n.value for n in nodes(body, cst.Name)} | set(lam_params)
     name = _fresh(base, taken)
     mapping = {
         p: cst.Subscript(value=cst.Name(name), slice=[cst.SubscriptElement(cst.Index(cst.Integer(str(i))))])
@@ -365,7 +369,7 @@ def drop_collector(lam: cst.Lambda, params: list[str], collector: str) -> Option
     uses = [n for n in names_in(body) if n.value == collector]
     if not uses:
         return body
-    if m.matches(body, m.Call(func=m.Attribute(value=m.Name(collector), attr=m.Name("collect")), args=[m.Arg(keyword=None, star="")])):
+    if _collect_call(body, collector):
         inner = body.args[0].value  # type: ignore[attr-defined]
         if not [n for n in names_in(inner) if n.value == collector]:
             return cst.List([cst.Element(inner)])

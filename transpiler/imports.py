@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Collection
 
 import libcst as cst
-from libcst.codemod import CodemodContext
 
 from flink2spark.transpiler.visitors import Transformer, children
 from flink2spark.transpiler import api_model as A
@@ -20,7 +19,7 @@ def _flink_module(name: str | None) -> bool:
     return bool(name) and module_generation(name) is not None  # type: ignore[arg-type]
 
 
-def finish_imports(module: cst.Module, context: CodemodContext, used: set[str] | None = None) -> cst.Module:
+def finish_imports(module: cst.Module, context: Requests, used: set[str] | None = None) -> cst.Module:
     """Add the imports the rules asked for, then drop Flink imports whose names are unused.
 
     Removal is by name, not scope: a Flink import whose local name is still spelled anywhere in
@@ -31,13 +30,19 @@ def finish_imports(module: cst.Module, context: CodemodContext, used: set[str] |
     return _drop_unused_flink_imports(module, used)
 
 
-_WANTED = "flink2spark.imports"  # CodemodContext.scratch key: the imports the rules asked for
+class Requests:
+    """The imports the rules of one conversion asked for (``need``), in the order asked, once each."""
+
+    def __init__(self) -> None:
+        self.wanted: dict[tuple[str, str | None, str | None], None] = {}
 
 
-def need(context: CodemodContext, module: str, obj: str | None = None, alias: str | None = None) -> None:
+
+
+def need(context: Requests, module: str, obj: str | None = None, alias: str | None = None) -> None:
     """Ask for ``from module import obj [as alias]`` (``import module [as alias]`` without
     ``obj``) in the converted module; asked twice, it is added once."""
-    context.scratch.setdefault(_WANTED, {})[(module, obj, alias)] = None
+    context.wanted[(module, obj, alias)] = None
 
 
 def _single_import(stmt: cst.CSTNode) -> bool:
@@ -57,7 +62,7 @@ def _skip_first(body: list) -> bool:
     )
 
 
-def _add_imports(module: cst.Module, context: CodemodContext) -> cst.Module:
+def _add_imports(module: cst.Module, context: Requests) -> cst.Module:
     """Add the imports ``need`` asked for, where libcst's ``AddImportsVisitor`` puts them.
 
     Only the import block at the top of the module (after a docstring) counts as importing a
@@ -67,7 +72,7 @@ def _add_imports(module: cst.Module, context: CodemodContext) -> cst.Module:
     (``AddImportsVisitor`` does this too, but walks and copies the whole tree to do it, which
     cost more than converting the module.)
     """
-    wanted = list(context.scratch.get(_WANTED, ()))
+    wanted = list(context.wanted)
     if not wanted:
         return module
     body = list(module.body)

@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Iterable, Optional, Union
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.metadata import QualifiedName
 
-from flink2spark.transpiler.visitors import Visitor, children, findall
+from flink2spark.transpiler.visitors import Visitor, children, nodes
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler.scope import Binding, Scopes
 
@@ -411,7 +410,7 @@ class Resolver:
         if key not in self._flink_classes:
             self._flink_classes[key] = True  # while it is being decided (recursive classes): assume it does
             found = False
-            for name in findall(node, m.Name()):
+            for name in nodes(node, cst.Name):
                 if any(q.startswith(self.prefixes) for q in self.qualified_names(name)) or self.type_of(name) is not None:
                     found = True
                     break

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from flink2spark.transpiler.visitors import findall
+from flink2spark.transpiler.visitors import nodes, is_method_call
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.generation import GenerationModel
 
@@ -917,7 +917,7 @@ def check_class(info, resolver) -> None:
     """A converted function class may use its runtime context in ``open()`` only for task
     information (``RUNTIME_CONTEXT_METHODS``); state, metrics and the like leave the class as
     it is (``info.convertible = False``, with the reason)."""
-    import libcst.matchers as m
+    import libcst as cst
 
     from flink2spark.transpiler.functions import _method, names_in
 
@@ -926,7 +926,7 @@ def check_class(info, resolver) -> None:
         return
     context = opener.params.params[1].name.value
     allowed_uses = 0
-    for call in findall(opener.body, m.Call(func=m.Attribute(value=m.Name(context)))):
+    for call in (c for c in nodes(opener.body, cst.Call) if is_method_call(c, context)):
         method = call.func.attr.value  # type: ignore[attr-defined]
         if method in STATE_METHODS:
             info.uses_state = True  # converted on keyed streams only (rules/pyflink/process.py)

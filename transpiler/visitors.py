@@ -15,7 +15,6 @@ import re
 from typing import Callable, Iterator, Optional
 
 import libcst as cst
-import libcst.matchers as m
 
 _ATTRIBUTE_HOOK = re.compile(r"^(visit|leave)_[A-Z][A-Za-z]*_\w+$")
 
@@ -107,34 +106,36 @@ def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(children(node, _FIELDS.get(type(node)) or _fields(node))))
 
 
-# node types that only stand in the fields ``walk`` leaves out: their matchers go to libcst
-_TOKEN_TYPES = frozenset({"Comment", "EmptyLine", "TrailingWhitespace", "SimpleWhitespace", "ParenthesizedWhitespace", "Newline"})
+def nodes(root: cst.CSTNode, *kinds: type) -> list:
+    """The nodes of ``kinds`` in ``root`` (``root`` too), in the order libcst visits them: what
+    ``libcst.matchers.findall(root, m.Kind() | ...)`` finds, without libcst's matchers (their
+    module takes longer to import than libcst itself) and without a visitor going over every
+    whitespace and punctuation node. Not for whitespace or comments (``comments``)."""
+    wanted = frozenset(kinds)
+    return [node for node in walk(root) if type(node) in wanted]
 
 
-def _kinds(matcher) -> Optional[frozenset]:
-    """The node classes ``matcher`` can match (None: any, or not known)."""
-    if isinstance(matcher, m.OneOf):
-        found: set = set()
-        for option in matcher.options:
-            kinds = _kinds(option)
-            if kinds is None:
-                return None
-            found |= kinds
-        return frozenset(found)
-    kind = getattr(cst, type(matcher).__name__, None)
-    if isinstance(kind, type) and issubclass(kind, cst.CSTNode) and type(matcher).__module__.startswith("libcst.matchers"):
-        return frozenset({kind})
-    return None
+def is_name(node: object, value: Optional[str] = None) -> bool:
+    """``node`` is the name ``value`` (any name without one)."""
+    return type(node) is cst.Name and (value is None or node.value == value)  # type: ignore[attr-defined]
 
 
-def findall(root: cst.CSTNode, matcher) -> list[cst.CSTNode]:
-    """What ``libcst.matchers.findall(root, matcher)`` finds (the same nodes, in its order), by
-    ``walk`` and matching only the nodes of the matcher's types: libcst's walks a visitor over
-    every whitespace and punctuation node and tries the matcher on each."""
-    kinds = _kinds(matcher)
-    if kinds is None or any(k.__name__ in _TOKEN_TYPES for k in kinds):
-        return list(m.findall(root, matcher))
-    return [node for node in walk(root) if type(node) in kinds and m.matches(node, matcher)]
+def is_self_attribute(node: object) -> bool:
+    """``node`` is ``self.<something>``."""
+    return type(node) is cst.Attribute and is_name(node.value, "self")  # type: ignore[attr-defined]
+
+
+def is_method_call(node: object, receiver: Optional[str] = None, method: Optional[str] = None) -> bool:
+    """``node`` is a call ``<receiver>.<method>(...)`` (a name receiver; any one without it)."""
+    if type(node) is not cst.Call or type(node.func) is not cst.Attribute:  # type: ignore[attr-defined]
+        return False
+    func = node.func  # type: ignore[attr-defined]
+    return (receiver is None or is_name(func.value, receiver)) and (method is None or func.attr.value == method)
+
+
+def is_plain_arg(arg: object, name: Optional[str] = None) -> bool:
+    """``arg`` is a positional argument (no keyword, no star), the name ``name`` if given."""
+    return type(arg) is cst.Arg and arg.keyword is None and arg.star == "" and (name is None or is_name(arg.value, name))  # type: ignore[attr-defined]
 
 
 _DECLARED: dict[type, tuple[str, ...]] = {}

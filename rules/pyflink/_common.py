@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Optional, Union
 
 import libcst as cst
-import libcst.matchers as m
 
-from flink2spark.transpiler.visitors import Transformer, Visitor, findall
+from flink2spark.transpiler.visitors import Transformer, Visitor, nodes
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 
@@ -120,7 +119,7 @@ def _returned(resolver, func: cst.Name) -> Optional[cst.BaseExpression]:
     target = resolver.local_def(func)
     if not isinstance(target, cst.FunctionDef):
         return None
-    returns = [r for r in findall(target.body, m.Return()) if not _nested(resolver, r, target)]
+    returns = [r for r in nodes(target.body, cst.Return) if not _nested(resolver, r, target)]
     if len(returns) != 1 or returns[0].value is None:  # type: ignore[attr-defined]
         return None
     return returns[0].value  # type: ignore[attr-defined]
@@ -196,13 +195,13 @@ def map_order_unknown(resolver, node: cst.BaseExpression, depth: int = 0) -> boo
     the shim reproduces (``HASHED_KEY_TYPES``): the dicts' key order then differs from Flink's."""
     if depth > 20:
         return False
-    for call in findall(node, m.Call()):
+    for call in nodes(node, cst.Call):
         if _types_call(resolver, call) == "MAP":
             key = call.args[0].value if call.args else None
             key = followed(resolver, key) if key is not None else None
             if not (isinstance(key, cst.Call) and _types_call(resolver, key) in HASHED_KEY_TYPES):
                 return True
-    for name in findall(node, m.Name()):
+    for name in nodes(node, cst.Name):
         value = resolver.single_value(name) if isinstance(name, cst.Name) else None
         if value is not None and value is not node and map_order_unknown(resolver, value, depth + 1):
             return True
@@ -225,11 +224,11 @@ def type_kinds(resolver, node: cst.BaseExpression, depth: int = 0) -> list[str]:
 
 def _type_kinds(resolver, node: cst.BaseExpression, depth: int) -> list[str]:
     found = []
-    for call in findall(node, m.Call()):
+    for call in nodes(node, cst.Call):
         kind = _types_call(resolver, call)
         if kind is not None:
             found.append(kind)
-    for name in findall(node, m.Name()):
+    for name in nodes(node, cst.Name):
         value = resolver.single_value(name) if isinstance(name, cst.Name) else None
         if value is not None and value is not node:
             found.extend(type_kinds(resolver, value, depth + 1))
@@ -402,7 +401,7 @@ def visible_at(ctx, node: cst.BaseExpression, site: cst.CSTNode) -> bool:
     if not resolver.scoped(site):
         return False
     visible = {}  # identifier -> what a read at site sees
-    for name in findall(node, m.Name()):
+    for name in nodes(node, cst.Name):
         parent = resolver.parent(name)
         if isinstance(parent, cst.Attribute) and parent.attr is name:
             continue
@@ -639,7 +638,7 @@ def instance_class(resolver, expr: Optional[cst.BaseExpression]) -> Optional[cst
 
 def names_any(cls: cst.ClassDef, names) -> bool:
     """Whether the class's code uses any of ``names`` (as a name or an attribute)."""
-    return bool(findall(cls, m.Name(value=m.MatchIfTrue(lambda v: v in names))))
+    return any(n.value in names for n in nodes(cls, cst.Name))
 
 
 def _reads_event_time(resolver, func: Optional[cst.BaseExpression]) -> bool:

@@ -24,9 +24,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
-import libcst.matchers as m
 
-from flink2spark.transpiler.visitors import findall
+from flink2spark.transpiler.visitors import nodes, is_self_attribute
 from flink2spark.rules.pyflink._common import (
     EVENT_TIME_NAMES,
     _MapNames,
@@ -834,14 +833,14 @@ def _only_state_attributes(cls: cst.ClassDef) -> bool:
     opener = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "open"), None)
     states = set()
     if opener is not None:
-        for assign in findall(opener, m.Assign(targets=[m.AssignTarget(target=m.Attribute(value=m.Name("self")))], value=m.Call())):
+        for assign in (a for a in nodes(opener, cst.Assign) if len(a.targets) == 1 and is_self_attribute(a.targets[0].target) and type(a.value) is cst.Call):
             call = assign.value  # type: ignore[attr-defined]
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in P.STATE_METHODS:
                 states.add(assign.targets[0].target.attr.value)  # type: ignore[attr-defined]
     allowed = states | methods | _client_attributes(cls)
     for fdef in cls.body.body:
         if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
-            for attr in findall(fdef, m.Attribute(value=m.Name("self"))):
+            for attr in (a for a in nodes(fdef, cst.Attribute) if is_self_attribute(a)):
                 if attr.attr.value not in allowed:  # type: ignore[attr-defined]
                     return False
     return True
@@ -859,7 +858,7 @@ def _client_attributes(cls: cst.ClassDef) -> set[str]:
     found: dict[str, bool] = {}
     for fdef in cls.body.body:
         if isinstance(fdef, cst.FunctionDef) and fdef.name.value in ("open", "__init__"):
-            for assign in findall(fdef, m.Assign(targets=[m.AssignTarget(target=m.Attribute(value=m.Name("self")))])):
+            for assign in (a for a in nodes(fdef, cst.Assign) if len(a.targets) == 1 and is_self_attribute(a.targets[0].target)):
                 name = assign.targets[0].target.attr.value  # type: ignore[attr-defined]
                 value = assign.value  # type: ignore[attr-defined]
                 client = (isinstance(value, cst.Name) and value.value == "None") or (
@@ -871,12 +870,12 @@ def _client_attributes(cls: cst.ClassDef) -> set[str]:
     for fdef in cls.body.body:
         if not (isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__")):
             continue
-        for use in findall(fdef, m.Attribute(value=m.Attribute(value=m.Name("self")))):  # self.x.y
+        for use in (a for a in nodes(fdef, cst.Attribute) if is_self_attribute(a.value)):  # self.x.y
             if use.attr.value in _MUTATORS:  # type: ignore[attr-defined]
                 clients.discard(use.value.attr.value)  # type: ignore[attr-defined]
-        for target in findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Attribute(value=m.Name("self"))))):  # self.x.y = ...
+        for target in (t for t in nodes(fdef, cst.AssignTarget) if type(t.target) is cst.Attribute and is_self_attribute(t.target.value)):  # self.x.y = ...
             clients.discard(target.target.value.attr.value)  # type: ignore[attr-defined]
-        for target in findall(fdef, m.Subscript(value=m.Attribute(value=m.Name("self")))):  # self.x[k]
+        for target in (s for s in nodes(fdef, cst.Subscript) if is_self_attribute(s.value)):  # self.x[k]
             clients.discard(target.value.attr.value)  # type: ignore[attr-defined]
     return clients
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Optional
 
 import libcst as cst
-import libcst.matchers as m
 
-from flink2spark.transpiler.visitors import findall
+from flink2spark.transpiler.visitors import nodes, is_method_call, is_self_attribute
 from flink2spark.rules.pyflink._common import decoding, runtime_mode
 from flink2spark.rules.pyflink._streams import facts, graph
 from flink2spark.transpiler import foreign
@@ -76,7 +75,7 @@ def _base_kind(ctx, cls: cst.ClassDef, depth: int) -> Optional[str]:
 
 def calls(cls: cst.ClassDef, method: str) -> bool:
     """Whether the class body calls ``<anything>.method(...)``."""
-    return bool(findall(cls, m.Call(func=m.Attribute(attr=m.Name(method)))))
+    return any(is_method_call(c, method=method) for c in nodes(cls, cst.Call))
 
 
 def context_problem(cls: cst.ClassDef) -> Optional[str]:
@@ -90,7 +89,7 @@ def context_problem(cls: cst.ClassDef) -> Optional[str]:
     context = opener.params.params[1].name.value
     allowed = P.RUNTIME_CONTEXT_METHODS | P.STATE_METHODS
     uses = 0
-    for call in findall(opener.body, m.Call(func=m.Attribute(value=m.Name(context)))):
+    for call in (c for c in nodes(opener.body, cst.Call) if is_method_call(c, context)):
         method = call.func.attr.value  # type: ignore[attr-defined]
         if method not in allowed:
             return f"open() calls {context}.{method}(), which is not converted"
@@ -165,7 +164,7 @@ def keeps_instance_data(cls: cst.ClassDef) -> bool:
     outside ``__init__``/``open`` (``open`` assigns its state objects)."""
     for fdef in cls.body.body:
         if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
-            if findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Name("self"))) | m.AugAssign(target=m.Attribute(value=m.Name("self")))):
+            if any(is_self_attribute(n.target) for n in nodes(fdef, cst.AssignTarget, cst.AugAssign)):
                 return True
     return False
 
@@ -175,7 +174,7 @@ def keeps_data(cls: cst.ClassDef) -> bool:
     ``__init__``, or ``self.x = ...`` outside ``open``."""
     if _method(cls, "__init__") is not None:
         return True
-    if findall(cls, m.Call(func=m.Attribute(attr=m.Name(value=m.MatchIfTrue(lambda v: v in P.STATE_METHODS))))):
+    if any(is_method_call(c) and c.func.attr.value in P.STATE_METHODS for c in nodes(cls, cst.Call)):  # type: ignore[attr-defined]
         return True
     return keeps_instance_data(cls)
 
@@ -201,7 +200,7 @@ def instance_note(ctx, cls: cst.ClassDef) -> Optional[cst.BaseExpression]:
     stateful = _method(cls, "__init__") is not None
     for fdef in cls.body.body:
         if isinstance(fdef, cst.FunctionDef) and fdef.name.value not in ("open", "__init__"):
-            if findall(fdef, m.AssignTarget(target=m.Attribute(value=m.Name("self"))) | m.AugAssign(target=m.Attribute(value=m.Name("self")))):
+            if any(is_self_attribute(n.target) for n in nodes(fdef, cst.AssignTarget, cst.AugAssign)):
                 stateful = True
     if not stateful:
         return None

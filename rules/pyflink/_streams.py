@@ -28,9 +28,8 @@ from functools import cached_property
 from typing import Callable, Optional
 
 import libcst as cst
-import libcst.matchers as m
 
-from flink2spark.transpiler.visitors import findall
+from flink2spark.transpiler.visitors import nodes, is_method_call
 from flink2spark.rules.pyflink._common import (
     PICKLED,
     SAME_TYPE,
@@ -404,9 +403,9 @@ def _unbounded_source(g: StreamGraph, expr) -> bool:
         if method != "from_source" or not expr.args:
             return False
         source = followed(resolver, expr.args[0].value)
-        names = [resolver.qualified_name(n) or "" for n in findall(source, m.Name() | m.Attribute())]
+        names = [resolver.qualified_name(n) or "" for n in nodes(source, cst.Name, cst.Attribute)]
         return any(c in q for q in names for c in _UNBOUNDED_CONNECTORS) or bool(
-            findall(source, m.Call(func=m.Attribute(attr=m.Name("monitor_continuously"))))
+            any(is_method_call(c, method="monitor_continuously") for c in nodes(source, cst.Call))
         )
     inputs = [recv] + ([a.value for a in expr.args] if method in ("union", "connect") else [])
     return any(g.node(i).unbounded_source for i in inputs)
