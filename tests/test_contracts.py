@@ -137,8 +137,8 @@ def test_each_generation_model_is_a_frozen_dataclass_the_engine_reads_without_ge
     assert (pyflink.API_NAME, pyflink.SHIM_NAME, pyflink.QUALIFIED_PREFIXES) == ("PyFlink DataStream", "datastream", ("pyflink.",))
     # DataSet has none of PyFlink's extras: the defaults
     assert dataset.call_return is None and dataset.stream_kind is None and dataset.check_class is None
-    assert not dataset.CODES and not dataset.TABLE_BRIDGES and dataset.KEEP_NAMES and not dataset.ANY_CALLABLE
-    assert pyflink.TABLE_BRIDGES and not pyflink.KEEP_NAMES and pyflink.ANY_CALLABLE and callable(pyflink.stream_kind)
+    assert not dataset.CODES and dataset.table_bridge is None and dataset.KEEP_NAMES and not dataset.ANY_CALLABLE
+    assert callable(pyflink.table_bridge) and not pyflink.KEEP_NAMES and pyflink.ANY_CALLABLE and callable(pyflink.stream_kind)
     probes = [
         f"{path.relative_to(ROOT)}:{number}"
         for path in [ROOT / "cli.py", *sorted((ROOT / "transpiler").glob("*.py")), *sorted((ROOT / "rules").rglob("*.py"))]

@@ -152,6 +152,30 @@ CASES = [
      dict(readers=0, undecoded=False)),  # the variable is read by no operator
     ("key_by decodes", "probe = env.from_collection([1]).map(lambda x: [x]).key_by(len)",
      dict(undecoded=False)),
+    ("from a source", "probe = env.from_collection([1])", dict(origin="source")),
+    ("from an operator", "probe = env.from_collection([1]).map(str)", dict(origin="operator")),
+    ("from a reassigned name", "ds = env.from_collection([1])\nds = ds.map(str)\nprobe = ds", dict(origin="reassigned")),
+    ("from a helper", "def make():\n    return env.from_collection([1])\nprobe = make()", dict(origin="helper", element_type="PICKLED")),
+    ("a helper's parameter", """
+        def show(stream):
+            global probe
+            probe = stream
+        show(env.from_collection([1]))
+     """, dict(origin="parameter")),
+    ("from the Table API", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        rows = t_env.to_data_stream(t_env.from_elements([(1, 'a')]))
+        probe = rows.map(str)
+     """, dict(origin="table")),
+    ("through a helper from the Table API", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        def show(stream):
+            global probe
+            probe = stream.filter(bool)
+        show(t_env.to_append_stream(t_env.from_elements([1]), Types.INT()))
+     """, dict(origin="table")),
     ("a stream reassigned in a loop does not loop the model", """
         ds = env.from_collection([1])
         for i in range(3):

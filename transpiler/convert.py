@@ -18,7 +18,7 @@ from flink2spark.transpiler import guards as G
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import visitors as V
-from flink2spark.transpiler.infer import Resolver, _returns
+from flink2spark.transpiler.infer import Resolver
 from flink2spark.transpiler.source import module_generation
 from flink2spark.transpiler.registry import Rule, dispatch_table
 from flink2spark.transpiler.result import Marker
@@ -776,50 +776,10 @@ class Converter(V.Transformer):
             " the Table API part is not converted yet; convert this stream with it"
         )
 
-    def table_bridge(self, expr: cst.BaseExpression, _seen: Optional[set] = None) -> Optional[cst.Call]:
-        """The ``t_env.to_data_stream(...)``-style call (``model.TABLE_BRIDGES``) a stream
-        expression comes from, followed through method chains, the names it is assigned to, the
-        parameters it is passed as and the defs that return it; None when it does not come from
-        one."""
-        bridges = self.model.TABLE_BRIDGES
-        if not bridges:
-            return None
-        seen = _seen if _seen is not None else set()
-        if id(expr) in seen or len(seen) > 200:
-            return None
-        seen.add(id(expr))
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
-            if expr.func.attr.value in bridges:
-                return expr
-            through = self.model.STREAM_ARGUMENT_CALLS.get(self.resolver.qualified_name(expr.func) or "")
-            if through is not None:  # AsyncDataStream.unordered_wait(stream, ...): the stream it reads
-                index, keyword = through
-                arg = next((a.value for a in expr.args if a.keyword is not None and a.keyword.value == keyword), None)
-                if arg is None:
-                    positional = [a.value for a in expr.args if a.keyword is None and not a.star]
-                    arg = positional[index] if len(positional) > index else None
-                return self.table_bridge(arg, seen) if arg is not None else None
-            return self.table_bridge(expr.func.value, seen)
-        if isinstance(expr, cst.Call):  # a def of this module: what it returns
-            target = self.resolver.local_def(expr.func)
-            if isinstance(target, cst.FunctionDef):
-                for value in _returns(target):
-                    found = self.table_bridge(value, seen)
-                    if found is not None:
-                        return found
-            return None
-        if isinstance(expr, cst.Attribute):
-            return None
-        if isinstance(expr, cst.Name):
-            for ref in self.resolver.referents(expr):
-                value = self.resolver.assign_values.get(id(ref.node))
-                # a parameter: what the module's calls of its def pass
-                values = [value] if value is not None else (self.resolver.param_arguments(ref.node) if isinstance(ref.node, cst.Param) else None)
-                for value in values or ():
-                    found = self.table_bridge(value, seen) if value is not None else None
-                    if found is not None:
-                        return found
-        return None
+    def table_bridge(self, expr: cst.BaseExpression) -> Optional[cst.Call]:
+        """The Table API call (``t_env.to_data_stream(...)``) a stream expression may come from,
+        as the generation's program model says (None for a generation without a Table API)."""
+        return self.model.table_bridge(self.resolver, expr) if self.model.table_bridge is not None else None
 
     def _already_marked(self, node: cst.CSTNode, text: str) -> bool:
         """Whether the statement of ``node`` carries flink2spark TODOs in the input (a file

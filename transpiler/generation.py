@@ -56,8 +56,7 @@ class GenerationModel:
     stream_kind: Optional[Callable[[Any, Any], str]] = None  # what besides its type changes a stream's conversion
 
     # -- the Table API -----------------------------------------------------------------------------
-    TABLE_BRIDGES: frozenset[str] = frozenset()  # methods that turn a table into a stream
-    STREAM_ARGUMENT_CALLS: Mapping[str, tuple[int, str]] = field(default_factory=dict)  # call -> (index, keyword) of the stream it reads
+    table_bridge: Optional[Callable[[Any, Any], Optional[Any]]] = None  # the Table API call a stream may come from (its program model)
 
     @classmethod
     def of(cls, namespace: Mapping[str, Any], *optional: str) -> "GenerationModel":

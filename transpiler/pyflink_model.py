@@ -88,6 +88,13 @@ OWN_FORM = frozenset({KEYED})
 CONVERTED_ATTRIBUTES: dict[str, frozenset] = {ENVIRONMENT: frozenset({"sparkContext", "readStream", "read"})}
 
 
+def table_bridge(resolver, expr):
+    """The Table API call the stream ``expr`` may come from (``StreamFacts.table_bridge``)."""
+    from flink2spark.rules.pyflink._streams import facts
+
+    return facts(resolver, expr).table_bridge
+
+
 def stream_kind(resolver, expr) -> str:
     """What besides its type makes a stream converted in another form: read from an unbounded
     source (micro-batches) or timestamped ((timestamp, element) pairs). A prefix of its type's
@@ -949,5 +956,5 @@ def check_class(info, resolver) -> None:
 MODEL = GenerationModel.of(
     globals(),
     "ANY_CALLABLE", "check_class", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
-    "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "TABLE_BRIDGES", "STREAM_ARGUMENT_CALLS",
+    "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge",
 )

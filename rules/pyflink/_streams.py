@@ -251,6 +251,35 @@ class StreamFacts:
         return self.graph.fact("windowed_by", self.expr, _windowed_by, None)
 
     @property
+    def table_bridge(self) -> Optional[cst.Call]:
+        """The ``t_env.to_data_stream(...)``-style call (``P.TABLE_BRIDGES``) the stream may come
+        from: through method chains and async I/O, any binding of a name, what any call of a
+        helper passes for its parameter, what a def returns; None when it comes from none (a
+        stream that may come from the Table API is left with it: TODO F2S210)."""
+        return self.graph.fact("table_bridge", self.expr, _table_bridge, None)
+
+    @property
+    def origin(self) -> str:
+        """Where the stream comes from: "table" (a Table API bridge), "source" (an environment's
+        source), "operator" (an operator of another stream), "helper" (what a def of the module
+        returns), "parameter" (a helper's parameter: what its calls pass), "reassigned" (a name
+        assigned several times: the value that reaches the use), "name" (a name assigned once),
+        or "unknown"."""
+        if self.table_bridge is not None:
+            return "table"
+        resolver, expr = self.graph.resolver, self.expr
+        if isinstance(expr, cst.Name):
+            refs = resolver.referents(expr)
+            if len(refs) == 1 and isinstance(refs[0].node, cst.Param):
+                return "parameter"
+            return "reassigned" if len(refs) > 1 else "name" if refs else "unknown"
+        if _method_call(expr):
+            return "source" if resolver.type_of(expr.func.value) == P.ENVIRONMENT else "operator"
+        if isinstance(expr, cst.Call) and isinstance(resolver.local_def(expr.func), cst.FunctionDef):
+            return "helper"
+        return "unknown"
+
+    @property
     def kind(self) -> str:
         """What besides its type makes a stream converted in another form: a prefix of its
         type's name, "unbounded " (micro-batches) and/or "timestamped " (pairs), or ""."""
@@ -271,6 +300,7 @@ class StreamFacts:
             "windowed_by": self.windowed_by,
             "readers": self.readers,
             "undecoded": self.undecoded,
+            "origin": self.origin,
         }
 
 
@@ -654,3 +684,35 @@ def _window_call(g: StreamGraph, windowed) -> Optional[cst.Call]:
     if call.func.attr.value in _WINDOW_STEPS:
         return g.node(call.func.value).window_call
     return call if call.func.attr.value in ("window", "count_window", "window_all") else None
+
+
+def _table_bridge(g: StreamGraph, expr) -> Optional[cst.Call]:
+    resolver = g.resolver
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        if expr.func.attr.value in P.TABLE_BRIDGES:
+            return expr
+        through = P.STREAM_ARGUMENT_CALLS.get(resolver.qualified_name(expr.func) or "")
+        if through is not None:  # AsyncDataStream.unordered_wait(stream, ...): the stream it reads
+            arg = call_arg(expr, *through)
+            return g.node(arg).table_bridge if arg is not None else None
+        return g.node(expr.func.value).table_bridge
+    if isinstance(expr, cst.Call):  # a def of this module: what it returns
+        from flink2spark.transpiler.infer import _returns
+
+        target = resolver.local_def(expr.func)
+        if isinstance(target, cst.FunctionDef):
+            for value in _returns(target):
+                found = g.node(value).table_bridge
+                if found is not None:
+                    return found
+        return None
+    if isinstance(expr, cst.Name):
+        for ref in resolver.referents(expr):
+            value = resolver.assign_values.get(id(ref.node))
+            # a parameter: what the module's calls of its def pass
+            values = [value] if value is not None else (resolver.param_arguments(ref.node) if isinstance(ref.node, cst.Param) else None)
+            for value in values or ():
+                found = g.node(value).table_bridge if value is not None else None
+                if found is not None:
+                    return found
+    return None
