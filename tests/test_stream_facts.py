@@ -176,6 +176,18 @@ CASES = [
             probe = stream.filter(bool)
         show(t_env.to_append_stream(t_env.from_elements([1]), Types.INT()))
      """, dict(origin="table")),
+    ("the function classes an operator runs", """
+        from pyflink.datastream.functions import ProcessFunction, AggregateFunction
+        class Enrich(ProcessFunction):
+            def process_element(self, value, ctx):
+                yield value
+        class Avg(AggregateFunction):
+            pass
+        avg = Avg()
+        windowed = env.from_collection([1]).process(Enrich()).key_by(lambda x: x).count_window(2)
+        probe = windowed.aggregate(avg, lambda k, w, xs: xs)
+     """, dict(functions=["Avg"])),
+    ("lambdas are no function classes", "probe = env.from_collection([1]).map(lambda x: x)", dict(functions=[])),
     ("a stream reassigned in a loop does not loop the model", """
         ds = env.from_collection([1])
         for i in range(3):

@@ -280,6 +280,19 @@ class StreamFacts:
         return "unknown"
 
     @property
+    def functions(self) -> list[str]:
+        """The names of the module's classes whose instances the operator making this stream
+        runs (``ds.process(Enrich())``, ``keyed.window(w).aggregate(Avg(), Label())``, a name
+        bound to one); [] for a source, a name, or functions that are lambdas or defs."""
+        from flink2spark.rules.pyflink._common import instance_class
+
+        expr = self.expr
+        if not _method_call(expr):
+            return []
+        found = (instance_class(self.graph.resolver, a.value) for a in expr.args)
+        return [cls.name.value for cls in found if cls is not None]
+
+    @property
     def kind(self) -> str:
         """What besides its type makes a stream converted in another form: a prefix of its
         type's name, "unbounded " (micro-batches) and/or "timestamped " (pairs), or ""."""
@@ -301,6 +314,7 @@ class StreamFacts:
             "readers": self.readers,
             "undecoded": self.undecoded,
             "origin": self.origin,
+            "functions": self.functions,
         }
 
 
