@@ -334,7 +334,7 @@ def test_in_place_does_not_follow_folder_links_out_of_the_tree(tmp_path):
 
 KILLS = 8  # random kills in CI
 KILL_FIXTURES = ["dataset/word_count_lambda", "pyflink/union_filter"]
-SMALL_JOBS = 16  # small generated jobs beside the fixtures: more files, more moments between two writes
+SMALL_JOBS = 150  # small generated jobs beside the fixtures: more files, more moments between two writes (a file converts in milliseconds)
 
 
 def small_job(number: int) -> str:
