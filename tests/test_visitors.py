@@ -118,3 +118,17 @@ def test_templates_fill_their_holes():
     assert filled.args[0].value is not part and filled.args[0].value.deep_equals(part)
     with pytest.raises(ValueError, match="no value"):
         _fill_template("{a} + {b}", {"a": part})
+
+
+def test_simple_statements_at_any_depth_without_expressions():
+    from flink2spark.transpiler.infer import _imported_names
+    from flink2spark.transpiler.visitors import simple_statements
+
+    module = cst.parse_module(
+        "import a.b\nif x: from pyflink.common import Types as T\ndef f():\n    try:\n        import os\n"
+        "    except E:\n        pass\nmatch v:\n    case 1:\n        import json\nf(lambda: 1)\n"
+    )
+    lines = [cst.Module([]).code_for_node(line).strip() for line in simple_statements(module)]
+    assert sorted(lines) == sorted(["import a.b", "from pyflink.common import Types as T", "import os", "pass", "import json", "f(lambda: 1)"])
+    assert _imported_names(module) == {"a", "T", "os", "json"}
+    assert _imported_names(cst.parse_module("def g():\n    from pyflink.common import *\n")) is None

@@ -218,10 +218,8 @@ def _fill_template(template: str, parts: dict[str, cst.BaseExpression]) -> cst.B
 
 def _hole_paths(node: cst.CSTNode, trie: dict, holes: Counter) -> bool:
     """Add to ``trie`` the paths from ``node`` to the hole names below it; whether there is one."""
-    from flink2spark.transpiler.scope import _FIELDS, _fields
-
     found = False
-    for name in _FIELDS.get(type(node)) or _fields(node):
+    for name in V.node_fields(node):
         value = getattr(node, name)
         items = list(enumerate(value)) if isinstance(value, (list, tuple)) else [(None, value)]
         for index, child in items:

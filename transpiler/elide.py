@@ -139,9 +139,9 @@ def _pinned(i: int, stmt: ast.stmt) -> bool:
 
 
 def _star_import(stmt: ast.stmt) -> bool:
-    from flink2spark.transpiler.source import _statements  # imports are statements
+    from flink2spark.transpiler.source import statements  # imports are statements
 
-    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in _statements(stmt))
+    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in statements(stmt))
 
 
 def _mentions_flink(lines: list[str], span: tuple[int, int]) -> bool:

@@ -6,16 +6,16 @@ in-process through ``ruff_api``: over a hundred times faster than black, whose c
 than four times that of parsing and rendering the files it formatted.
 
 The rest of the file keeps its bytes (the user's formatting of untouched code stays as
-written), and black's cost follows what was rewritten, not the size of the file: on a 1 MB
-file, black on the whole module took longer than the rest of the conversion.
+written), and the formatter's cost follows what was rewritten, not the size of the file: on a
+1 MB file, black on the whole module took longer than the rest of the conversion.
 
 A statement is "rewritten" when its code (without the comments and blank lines above it) is
 not among the input's statements of the same block. Top-level statements are compared first;
 inside a compound statement whose header is unchanged (``def main():``, ``class Job:``,
 ``if __name__ == "__main__":``), the statements of its body are compared the same way, so a
 job written inside ``def main()`` has only its rewritten statements formatted. A rewritten
-statement inside a block is formatted where it stands (black sees it under ``if _:`` lines
-of its depth), which needs the block indented as black indents (4 spaces a level); in a file
+statement inside a block is formatted where it stands (the formatter sees it under ``if _:``
+lines of its depth), which needs the block indented as black and Ruff indent (4 spaces a level); in a file
 indented otherwise, the whole top-level statement is formatted.
 """
 
@@ -28,7 +28,7 @@ import ruff_api
 from libcst._nodes.internal import CodegenState  # libcst renders a node under given indents only through it
 
 _OPTIONS = ruff_api.FormatOptions()  # black's defaults: 88 columns, 4 spaces, double quotes
-_BLACK_INDENT = "    "
+_INDENT = "    "
 
 
 class _Whole(Exception):
@@ -36,7 +36,7 @@ class _Whole(Exception):
 
 
 def format_changed(original: cst.Module, converted: cst.Module) -> str:
-    """The code of ``converted`` with black applied to the statements not found in ``original``."""
+    """The code of ``converted`` with the formatter applied to the statements not found in ``original``."""
     return "".join(
         [
             _render(converted, converted.header),
@@ -89,7 +89,7 @@ def _block(
 
     def flush() -> None:
         if run:
-            parts.append(_black("".join(run), indents, standin, converted.default_newline))
+            parts.append(_format("".join(run), indents, standin, converted.default_newline))
             run.clear()
 
     prev: Optional[cst.CSTNode] = None
@@ -102,7 +102,6 @@ def _block(
         lead = _render(converted, list(getattr(stmt, "leading_lines", ())), indents)
         header = _header(converted, stmt)
         twins = compound.get(header) if header is not None else None
-        code = None
         if twins:
             flush()
             parts.append(lead + _compound(original, twins.pop(0), converted, stmt, indents))
@@ -134,13 +133,13 @@ def _same_code(a: cst.CSTNode, b: cst.CSTNode) -> bool:
 
 
 def _standin(prev: Optional[cst.CSTNode], docstring: bool) -> str:
-    """A short statement of the kind of ``prev``: what black's blank-line rules look at."""
+    """A short statement of the kind of ``prev``: what the formatter's blank-line rules (black's) look at."""
     if prev is None:
         return ""
     if isinstance(prev, (cst.FunctionDef, cst.ClassDef)):
-        return ("def _():" if isinstance(prev, cst.FunctionDef) else "class _:") + "\n" + _BLACK_INDENT + "pass\n"
+        return ("def _():" if isinstance(prev, cst.FunctionDef) else "class _:") + "\n" + _INDENT + "pass\n"
     if isinstance(prev, cst.BaseCompoundStatement):
-        return "if _:\n" + _BLACK_INDENT + "pass\n"
+        return "if _:\n" + _INDENT + "pass\n"
     first = prev.body[0] if isinstance(prev, cst.SimpleStatementLine) and prev.body else None
     if isinstance(first, (cst.Import, cst.ImportFrom)):
         return "import _\n"
@@ -171,19 +170,19 @@ def _compound(original: cst.Module, before: cst.CSTNode, converted: cst.Module, 
     except _Whole:
         if indents:
             raise
-        return _black(_render(converted, _bare(after)), [], "", converted.default_newline)
+        return _format(_render(converted, _bare(after)), [], "", converted.default_newline)
     return empty[: -len(filler)] + "".join(body) + _render(converted, list(block.footer), inner)
 
 
-def _black(code: str, indents: list[str], standin: str, newline: str) -> str:
+def _format(code: str, indents: list[str], standin: str, newline: str) -> str:
     """One statement (with the comments and blank lines above it), rendered under ``indents``,
-    formatted by black where it stands: after ``if _:`` lines of its depth and a statement of
+    formatted where it stands: after ``if _:`` lines of its depth and a statement of
     the kind of the one before it (which decide its blank lines); the blank lines after it kept."""
-    if any(i != _BLACK_INDENT for i in indents):
+    if any(i != _INDENT for i in indents):
         raise _Whole()
     depth = len(indents)
-    wrapper = "".join(_BLACK_INDENT * d + "if _:\n" for d in range(depth))
-    context = wrapper + "".join(_BLACK_INDENT * depth + line + "\n" for line in standin.splitlines())
+    wrapper = "".join(_INDENT * d + "if _:\n" for d in range(depth))
+    context = wrapper + "".join(_INDENT * depth + line + "\n" for line in standin.splitlines())
     text = code.replace("\r\n", "\n")
     stripped = text.rstrip("\n")
     trailing = text[len(stripped) + 1 :] if len(stripped) < len(text) else ""

@@ -17,7 +17,7 @@ from typing import Callable
 
 import libcst as cst
 
-from flink2spark.transpiler.visitors import Visitor
+from flink2spark.transpiler.visitors import STATEMENT_PARTS, Visitor
 from flink2spark.transpiler import source as S
 from flink2spark.transpiler.infer import dotted
 
@@ -67,11 +67,8 @@ class Guards:
     unguarded: list[cst.CSTNode] = field(default_factory=list)  # every other Flink import
 
 
-# the nodes an import statement can stand in (or be)
-_HOLDS_IMPORTS = (
-    cst.Module, cst.BaseStatement, cst.BaseSuite, cst.BaseSmallStatement, cst.Else, cst.ExceptHandler,
-    cst.ExceptStarHandler, cst.Finally, cst.MatchCase,
-)
+# the nodes an import statement can stand in (or be: one of a one-line suite's statements)
+_HOLDS_IMPORTS = (*STATEMENT_PARTS, cst.BaseSmallStatement)
 
 
 def find(module: cst.Module) -> Guards:

@@ -7,11 +7,11 @@ from collections.abc import Collection
 
 import libcst as cst
 
-from flink2spark.transpiler.visitors import Transformer, children
+from flink2spark.transpiler.visitors import STATEMENT_PARTS, Transformer, children, node_fields
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.guards import is_type_checking
-from flink2spark.transpiler.infer import dotted
+from flink2spark.transpiler.infer import bound_name, dotted
 from flink2spark.transpiler.source import module_generation
 
 
@@ -35,8 +35,6 @@ class Requests:
 
     def __init__(self) -> None:
         self.wanted: dict[tuple[str, str | None, str | None], None] = {}
-
-
 
 
 def need(context: Requests, module: str, obj: str | None = None, alias: str | None = None) -> None:
@@ -149,24 +147,13 @@ def _add_imports(module: cst.Module, context: Requests) -> cst.Module:
     )
 
 
-def _local_name(alias: cst.ImportAlias, is_from: bool) -> str:
-    if alias.asname is not None:
-        return alias.asname.name.value  # type: ignore[union-attr]
-    name = dotted(alias.name) or ""
-    return name if is_from else name.split(".")[0]
-
-
-# the nodes that can hold an import statement
-_STATEMENT_PARTS = (cst.Module, cst.BaseStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)
-
-
 class _StatementsOnly:
     """Mixin of the import transformers: imports are statements, so the walk goes into no
     expression (a def's parameters, a condition...) nor into a simple statement's expressions
     (``leave_SimpleStatementLine`` still sees every line)."""
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if not isinstance(node, _STATEMENT_PARTS):
+        if not isinstance(node, STATEMENT_PARTS):
             return False
         return super().on_visit(node)  # type: ignore[misc]
 
@@ -206,13 +193,13 @@ def _drop_unused_flink_imports(module: cst.Module, used: set[str] | None = None)
             for small in updated.body:
                 if isinstance(small, cst.ImportFrom) and not small.relative and not isinstance(small.names, cst.ImportStar):
                     if _flink_module(dotted(small.module) if small.module else None):
-                        names = [a for a in small.names if _local_name(a, True) in used]
+                        names = [a for a in small.names if bound_name(a, True) in used]
                         if not names:
                             continue
                         names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
                         small = small.with_changes(names=names)
                 elif isinstance(small, cst.Import):
-                    names = [a for a in small.names if not _flink_module(dotted(a.name)) or _local_name(a, False) in used]
+                    names = [a for a in small.names if not _flink_module(dotted(a.name)) or bound_name(a, False) in used]
                     if not names:
                         continue
                     names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -233,8 +220,6 @@ def _used_names(module: cst.Module, skip_marked: str | None = None, skip_params:
     that carry a ``# TODO(flink2spark): <skip_marked>`` comment, nor the annotations of the
     ``(def name, parameter name)`` pairs of ``skip_params``. (The fields of every node, as
     ``visitors.walk`` goes, rather than a visitor over every whitespace and punctuation node.)"""
-    from flink2spark.transpiler.scope import _FIELDS, _fields
-
     names: set[str] = set()
     prefix = f"# TODO(flink2spark): {skip_marked} "
     stack: list[tuple[cst.CSTNode, str | None]] = [(module, None)]  # (node, the def it is in)
@@ -258,14 +243,8 @@ def _used_names(module: cst.Module, skip_marked: str | None = None, skip_params:
             continue
         if kind is cst.FunctionDef:
             func = node.name.value  # type: ignore[attr-defined]
-        stack.extend((child, func) for child in children(node, _FIELDS.get(kind) or _fields(node)))
+        stack.extend((child, func) for child in children(node, node_fields(node)))
     return names
-
-
-def _bound_name(alias: cst.ImportAlias) -> str:
-    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-        return alias.asname.name.value
-    return (dotted(alias.name) or "").split(".")[0]
 
 
 def mark_leftover_imports(
@@ -315,7 +294,7 @@ def mark_leftover_imports(
                         continue
                     if _flink_module(mod):
                         names = ", ".join(dotted(a.name) or "" for a in small.names)  # type: ignore[union-attr]
-                        bound = {_bound_name(a) for a in small.names}  # type: ignore[union-attr]
+                        bound = {bound_name(a, True) for a in small.names}  # type: ignore[union-attr]
                         if message is None and self.type_checking:
                             notes.append((M.TYPE_ONLY_IMPORT, f"type-only import of {names} from {mod} (if TYPE_CHECKING): "
                                           "the annotations still name Flink types; replace them with Spark's"))

@@ -12,7 +12,7 @@ from typing import Iterable, Optional, Union
 import libcst as cst
 from libcst.metadata import QualifiedName
 
-from flink2spark.transpiler.visitors import Visitor, children, nodes
+from flink2spark.transpiler.visitors import Visitor, children, node_fields, nodes, simple_statements
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler.scope import Binding, Scopes
 
@@ -42,33 +42,20 @@ def _imported_names(module: cst.Module) -> Optional[set[str]]:
     """The local names the module's import statements bind, at any depth; None when one of them
     is a star import (any name may then be imported)."""
     names: set[str] = set()
-    pending: list = list(module.body)
-    while pending:
-        stmt = pending.pop()
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.ImportFrom):
-                    if isinstance(small.names, cst.ImportStar):
-                        return None
-                    names.update(_bound(alias, True) for alias in small.names)
-                elif isinstance(small, cst.Import):
-                    names.update(_bound(alias, False) for alias in small.names)
-            continue
-        for part in ("body", "orelse", "finalbody"):
-            block = getattr(stmt, part, None)
-            if isinstance(block, cst.BaseSuite):
-                body = block.body
-                pending.extend(body if isinstance(body, (list, tuple)) else [body])
-            elif isinstance(block, (cst.BaseStatement, cst.Else, cst.Finally)):
-                pending.append(block)
-        for handler in getattr(stmt, "handlers", ()):
-            pending.append(handler)
-        for case in getattr(stmt, "cases", ()):
-            pending.append(case)
+    for line in simple_statements(module):
+        for small in line.body:
+            if isinstance(small, cst.ImportFrom):
+                if isinstance(small.names, cst.ImportStar):
+                    return None
+                names.update(bound_name(alias, True) for alias in small.names)
+            elif isinstance(small, cst.Import):
+                names.update(bound_name(alias, False) for alias in small.names)
     return names
 
 
-def _bound(alias: cst.ImportAlias, is_from: bool) -> str:
+def bound_name(alias: cst.ImportAlias, is_from: bool) -> str:
+    """The local name an import binds: its alias, the name (``from m import name``), or the
+    first part of a dotted module (``import a.b`` binds ``a``)."""
     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
         return alias.asname.name.value
     name = dotted(alias.name) or ""
@@ -111,8 +98,6 @@ class Resolver:
         no whitespace, comments or punctuation) for the parent and text order of every node,
         the index of calls and classes, assigned values, call sites of the module's defs and
         the expressions the converter need not enter (``inert``)."""
-        from flink2spark.transpiler.scope import _FIELDS, _fields
-
         parents, order, inert = self._parents, self._order, self.inert
         imported = _imported_names(self.module)  # None: a star import, any name may be imported
         todo: list[tuple[cst.CSTNode, Optional[cst.CSTNode], bool]] = [(self.module, None, False)]
@@ -149,7 +134,7 @@ class Resolver:
                         self.star_modules.append(name)
             frames.append([node, False])
             todo.append((node, parent, True))
-            below = children(node, _FIELDS.get(kind) or _fields(node))
+            below = children(node, node_fields(node))
             todo.extend((child, node, False) for child in reversed(below))
 
     def _index_call(self, node: cst.Call) -> None:

@@ -36,52 +36,9 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import QualifiedName, QualifiedNameSource
 
-from flink2spark.transpiler.visitors import children
+from flink2spark.transpiler.visitors import children, node_fields
 
 LOAD, STORE, DEL, NONE = 0, 1, 2, 3  # expression contexts (NONE: a name of a string annotation)
-
-# fields that hold only whitespace, comments and punctuation: no name is read or bound there
-_TOKEN_FIELDS = frozenset({
-    "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer", "comma", "semicolon", "dot",
-    "colon", "equal", "operator", "trailing_whitespace", "newline", "lbracket", "rbracket", "lbrace", "rbrace",
-    "asynchronous", "star", "whitespace_after_star", "whitespace_before_colon", "default_indent",
-    "default_newline", "first_line", "indent", "await_", "walrus", "arrow",
-})
-_FIELDS: dict[type, tuple[str, ...]] = {  # node class -> the fields the walk visits, in libcst's order
-    # (libcst visits format_spec only when there is one: the first instance seen may have none)
-    cst.FormattedStringExpression: ("expression", "format_spec"),
-}
-
-
-class _FieldOrder(cst.CSTVisitor):
-    """Records the fields of a node in the order libcst visits them (not their declared order)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.fields: list[str] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return False
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        pass
-
-    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        self.fields.append(attribute)
-
-    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        pass
-
-
-def _fields(node: cst.CSTNode) -> tuple[str, ...]:
-    kind = type(node)
-    found = _FIELDS.get(kind)
-    if found is None:
-        order = _FieldOrder()
-        node._visit_and_replace_children(order)
-        found = _FIELDS[kind] = tuple(f for f in order.fields if f not in _TOKEN_FIELDS and not f.startswith("whitespace"))
-    return found
-
 
 # -- bindings and reads -------------------------------------------------------------------------
 class Access:
@@ -443,7 +400,7 @@ class Scopes:
 
     def _children(self, node: cst.CSTNode, ctx: int) -> None:
         visit = self._visit
-        for child in children(node, _FIELDS.get(type(node)) or _fields(node)):
+        for child in children(node, node_fields(node)):
             visit(child, ctx)
 
     def _in_scope(self, scope: Scope):

@@ -209,7 +209,7 @@ def long_chains(tree: ast.AST, limit: int = LONG_CHAIN_CALLS) -> list[tuple[int,
     return found
 
 
-def _statements(tree: ast.AST):
+def statements(tree: ast.AST):
     """Every statement of ``tree``, at any depth (bodies of defs, classes, branches, handlers,
     match cases), not walking expressions."""
     pending = [tree]
@@ -230,7 +230,7 @@ def detect_generation(tree: ast.Module) -> Optional[str]:
     generations is classified by the first one found in the order DataSet, Jython, PyFlink.
     """
     names = set()
-    for node in _statements(tree):  # imports are statements: no expression is walked
+    for node in statements(tree):  # imports are statements: no expression is walked
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, Union
 
 import libcst as cst
 
@@ -94,16 +94,79 @@ def children(node: cst.CSTNode, fields: tuple[str, ...]) -> list[cst.CSTNode]:
 
 
 # -- finding nodes ---------------------------------------------------------------------------
+# fields that hold only whitespace, comments and punctuation: no name is read or bound there
+_TOKEN_FIELDS = frozenset({
+    "lpar", "rpar", "leading_lines", "lines_after_decorators", "header", "footer", "comma", "semicolon", "dot",
+    "colon", "equal", "operator", "trailing_whitespace", "newline", "lbracket", "rbracket", "lbrace", "rbrace",
+    "asynchronous", "star", "whitespace_after_star", "whitespace_before_colon", "default_indent",
+    "default_newline", "first_line", "indent", "await_", "walrus", "arrow",
+})
+_FIELDS: dict[type, tuple[str, ...]] = {  # node class -> the fields the walk visits, in libcst's order
+    # (libcst visits format_spec only when there is one: the first instance seen may have none)
+    cst.FormattedStringExpression: ("expression", "format_spec"),
+}
+
+
+class _FieldOrder(cst.CSTVisitor):
+    """Records the fields of a node in the order libcst visits them (not their declared order)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: list[str] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return False
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        pass
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        self.fields.append(attribute)
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        pass
+
+
+def node_fields(node: cst.CSTNode) -> tuple[str, ...]:
+    """The fields of ``node`` that can hold nodes other than whitespace, comments and
+    punctuation, in the order libcst visits them (the walks of ``walk``, the scope analysis
+    and the resolver's pre-pass go by them)."""
+    kind = type(node)
+    found = _FIELDS.get(kind)
+    if found is None:
+        order = _FieldOrder()
+        node._visit_and_replace_children(order)
+        found = _FIELDS[kind] = tuple(f for f in order.fields if f not in _TOKEN_FIELDS and not f.startswith("whitespace"))
+    return found
+
+
+# the nodes an import statement can stand in: walks that look for imports enter nothing else
+STATEMENT_PARTS = (cst.Module, cst.BaseStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase)
+
+
+def simple_statements(module: cst.Module) -> Iterator[Union[cst.SimpleStatementLine, cst.SimpleStatementSuite]]:
+    """Every line of simple statements of ``module`` (``.body``: its small statements), at any
+    depth (defs, classes, branches, handlers, match cases, ``if x: import y``), without walking
+    an expression."""
+    pending: list[cst.CSTNode] = [module]
+    while pending:
+        node = pending.pop()
+        if type(node) is cst.SimpleStatementLine or type(node) is cst.SimpleStatementSuite:
+            yield node  # type: ignore[misc]
+            continue
+        for child in children(node, node_fields(node)):
+            if isinstance(child, STATEMENT_PARTS):
+                pending.append(child)
+
+
 def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """``root`` and every node below it, in the order libcst visits them, except whitespace,
-    comments and punctuation (the fields ``scope._fields`` leaves out)."""
-    from flink2spark.transpiler.scope import _FIELDS, _fields
-
+    comments and punctuation (the fields ``node_fields`` leaves out)."""
     stack = [root]
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(children(node, _FIELDS.get(type(node)) or _fields(node))))
+        stack.extend(reversed(children(node, node_fields(node))))
 
 
 def nodes(root: cst.CSTNode, *kinds: type) -> list:
