@@ -74,3 +74,22 @@ def test_asked_twice_added_once():
 def test_nothing_asked_returns_the_same_module():
     module = cst.parse_module("import os\nx = 1\n")
     assert I._add_imports(module, I.Requests()) is module
+
+
+def test_flink_imports_in_one_line_suites():
+    """``if x: import y``: an unused Flink import there is dropped, a used one gets its TODO above
+    the statement holding it (it has no line of its own); both used to stay with no TODO."""
+    from flink2spark.transpiler.engine import convert_source
+
+    head = "from pyflink.datastream import StreamExecutionEnvironment\n"
+    job = "env = StreamExecutionEnvironment.get_execution_environment()\nenv.from_collection([1, 2]).print()\n"
+    unused = convert_source(head + "if True: from pyflink.common import Types\nt = [Types.INT()]\n" + job, "job.py")
+    assert "pyflink" not in unused.output and "t = [f2s.Types.INT()]" in unused.output
+    used = convert_source(head + "try: from pyflink.datastream import KeyedStream\nexcept ImportError: KeyedStream = None\n"
+                          "def f(k: KeyedStream): pass\n" + job, "job.py")
+    lines = used.output.splitlines()
+    todo = next(i for i, line in enumerate(lines) if "F2S208 KeyedStream from pyflink.datastream" in line)
+    assert lines[todo + 1].startswith("try: from pyflink.datastream import KeyedStream")
+    assert [m.line for m in used.markers if m.code == "F2S208"] == [2]  # the try's line in the input
+    for result in (unused, used):
+        assert convert_source(result.output, "job.py").output == result.output

@@ -184,20 +184,23 @@ def _left_as_is(source: str, path: str, generation: str, found: list[tuple[int, 
     return ConversionResult(path, source, "".join(out), generation=generation, status="partial", markers=markers)
 
 
+_STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement)  # what a leftover import's TODO stands above
+
+
 def _positions(module: cst.Module, nodes, found: dict[int, tuple[int, int]] | None = None) -> dict[int, tuple[int, int]]:
     """(line, column) of each of ``nodes`` in ``module``, by id (``found``: the starts of nodes
     of ``module`` that ``positions.starts`` found already, these ones among them)."""
     found = dict(found if found is not None else P.starts(module, nodes)[0])
     missing = [n for n in nodes if id(n) not in found]
     if missing:
-        # A statement rebuilt by the conversion (an import inside a try or an if block): the
-        # input statement with the same code, in order.
-        lines, statements = P.starts(module, (), (cst.SimpleStatementLine,))
+        # A statement rebuilt by the conversion (an import inside a try or an if block, the
+        # statement holding ``if x: import y``): the input statement with the same code, in order.
+        lines, statements = P.starts(module, (), _STATEMENTS)
         by_code: dict[str, list[tuple[int, int]]] = {}
         for node in statements:
             by_code.setdefault(module.code_for_node(node.with_changes(leading_lines=())), []).append(lines[id(node)])
         for node in missing:
-            if isinstance(node, cst.SimpleStatementLine):
+            if isinstance(node, _STATEMENTS):
                 places = by_code.get(module.code_for_node(node.with_changes(leading_lines=())))
                 if places:
                     found[id(node)] = places.pop(0)

@@ -186,6 +186,10 @@ def _drop_unused_flink_imports(module: cst.Module, used: set[str] | None = None)
     used = _used_names(module) if used is None else used
 
     class T(_StatementsOnly, _TypeCheckingDepth, Transformer):
+        def leave_SimpleStatementSuite(self, original, updated):  # if x: import y
+            line = self.leave_SimpleStatementLine(original, updated)
+            return updated.with_changes(body=[cst.Pass()]) if isinstance(line, cst.RemovalSentinel) else line
+
         def leave_SimpleStatementLine(self, original, updated):
             if self.type_checking:
                 return updated  # type-only imports stay (marked F2S011)
@@ -277,7 +281,31 @@ def mark_leftover_imports(
     found: list[tuple[cst.CSTNode, str, str]] = []
     header = {ln.comment.value for ln in module.header if ln.comment is not None}
 
+    def _with_todos(updated, original, notes):
+        """``updated`` with a TODO line above it for each (code, message) of ``notes``."""
+        existing = header | {ln.comment.value for ln in updated.leading_lines if ln.comment is not None}
+        lines = list(updated.leading_lines)
+        for code, msg in notes:
+            text = f"# TODO(flink2spark): {code} {msg}"
+            found.append((original, code, msg))
+            if text not in existing:
+                lines.append(cst.EmptyLine(comment=cst.Comment(text)))
+        return updated.with_changes(leading_lines=lines)
+
     class T(_StatementsOnly, _TypeCheckingDepth, Transformer):
+        held: list[tuple[str, str]] = []  # notes of one-line suites, for the statement holding them
+
+        def leave_SimpleStatementSuite(self, original, updated):  # if x: import y
+            line = self.leave_SimpleStatementLine(original, updated)
+            return updated.with_changes(body=[cst.Pass()]) if isinstance(line, cst.RemovalSentinel) else line
+
+        def on_leave(self, original_node, updated_node):
+            updated = super().on_leave(original_node, updated_node)
+            if self.held and isinstance(updated, cst.BaseCompoundStatement):
+                notes, self.held = self.held, []
+                updated = _with_todos(updated, original_node, notes)
+            return updated
+
         def leave_SimpleStatementLine(self, original, updated):
             keep = []
             notes = []
@@ -320,15 +348,10 @@ def mark_leftover_imports(
             if len(keep) != len(updated.body):
                 keep[-1] = keep[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
                 updated = updated.with_changes(body=keep)
-            if notes:
-                existing = header | {ln.comment.value for ln in updated.leading_lines if ln.comment is not None}
-                lines = list(updated.leading_lines)
-                for code, msg in notes:
-                    text = f"# TODO(flink2spark): {code} {msg}"
-                    found.append((original, code, msg))
-                    if text not in existing:
-                        lines.append(cst.EmptyLine(comment=cst.Comment(text)))
-                updated = updated.with_changes(leading_lines=lines)
+            if notes and isinstance(updated, cst.SimpleStatementSuite):  # no lines above it: above its statement
+                self.held = [*self.held, *notes]
+            elif notes:
+                updated = _with_todos(updated, original, notes)
             return updated
 
         def visit_FunctionDef(self, node) -> bool:
