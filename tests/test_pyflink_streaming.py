@@ -318,6 +318,14 @@ def fake_kafka(spark, tmp_path, monkeypatch):
     return publish, written, keyed, drain
 
 
+# Spark 4 sometimes fails to deserialize a task of one of several streaming queries running
+# at once (java.io.OptionalDataException in HashMap.readObject: the task was serialized while
+# another query's thread changed a map in it). Seen once in CI (kafka_card_inactivity), not in 10 runs here;
+# the run is repeated then, and for nothing else (a wrong record still fails at once).
+SPARK_TASK_RACE = r"java\.io\.OptionalDataException"
+
+
+@pytest.mark.flaky(reruns=2, only_rerun=[SPARK_TASK_RACE])
 @pytest.mark.parametrize("fixture", RUNNABLE, ids=_ids)
 def test_converted_program_on_local_streams(fixture: Path, spark, fake_kafka, tmp_path, state_store_reset):
     publish, written, keyed, drain = fake_kafka
