@@ -65,6 +65,12 @@ HEADS = {
         "flink_env = FlinkEnv.get_execution_environment()\nflink_env.from_collection([1, 2]).print()\n",
         'flink_env.execute("job")\n',
     ),
+    "table": (
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
+        "flink_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "rows = flink_env.from_elements([(1, 'a')], ['id', 'name'])\n",
+        "rows.execute().print()\n",
+    ),
 }
 
 

@@ -314,7 +314,7 @@ class Converter(V.Transformer):
         self.shim_name = self.model.SHIM_NAME
         self.generation = generation
         self.codemod = codemod
-        self.table = dispatch_table(generation)
+        self.table = dispatch_table(generation, *self.model.RULE_SETS)
         self.disabled = disabled
         # (node, code, severity, message) of each marker; ``markers`` places them in the input
         self.marks: list[tuple[cst.CSTNode, str, str, str]] = []

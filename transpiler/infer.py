@@ -90,6 +90,7 @@ class Resolver:
         self._qualified: dict[int, frozenset[str]] = {}  # id(node) -> qualified_names(node)
         self.memo: dict[str, dict] = {}  # what a rule keeps for the module, by the rule's own key
         self.program = None  # the generation's program model of the module's streams (rules/pyflink/_streams.py)
+        self.tables = None  # the Table API part's program model (rules/table/_program.py)
         self._prepare()
 
     # -- pre-pass -------------------------------------------------------------------------

@@ -118,6 +118,15 @@ PF_STREAMING_TIMERS = _code("F2S260", "note", "timers on an unbounded stream: tr
 PF_STREAMING_COUNT_WINDOWS = _code("F2S261", "note", "count windows on an unbounded stream: transformWithState keeps each key's windows and element count (RocksDB state store, pyarrow, pandas, protobuf)")
 PF_STREAMING_PROCESS = _code("F2S259", "note", "keyed process function on an unbounded stream: transformWithState keeps its keyed state (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
 
+# PyFlink's Table API and SQL (rules/table/)
+TB_UNSUPPORTED = _code("F2S300", "todo", "Table API construct with no conversion yet")
+TB_EXPRESSION = _code("F2S301", "todo", "Table API expression with no exact Spark Column form")
+TB_SQL = _code("F2S302", "todo", "Flink SQL with no same-meaning Spark SQL")
+TB_CHANGELOG = _code("F2S303", "note", "streaming mode: Flink prints every change (+I/-U/+U/-D) of an updating table, Spark its final rows")
+TB_CONFIG = _code("F2S304", "note", "Table API configuration dropped: it changes no result of the converted job")
+TB_CONNECTOR = _code("F2S305", "todo", "Table connector or format with no exact Spark counterpart")
+TB_ORDER = _code("F2S306", "note", "rows in another order than Flink prints them (results are the same as a set)")
+
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")
 PYFLINK_UNSUPPORTED = _code("F2S802", "todo", "modern PyFlink API: not converted yet")

@@ -16,12 +16,14 @@ from typing import Optional
 
 from flink2spark.transpiler.visitors import nodes, is_method_call
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.generation import GenerationModel
 
 API_NAME = "PyFlink DataStream"
 QUALIFIED_PREFIXES = ("pyflink.",)
 SHIM_NAME = "datastream"  # flink2spark.runtime.datastream, imported as f2s
 KEEP_NAMES = False  # operator names (.name("x")) are dropped, not turned into RDD.setName
+RULE_SETS = ("table",)  # the Table API's rules (rules/table/) convert with this generation's
 
 # Marker codes the engine uses for this generation (see convert.DEFAULT_CODES).
 CODES = {
@@ -77,7 +79,7 @@ SCHEMA_BUILDER = "SerializationSchemaBuilder"
 
 SAME = "<same>"  # the method returns its receiver
 
-BASES: dict[str, str] = {KEYED: DATASTREAM, CACHED: DATASTREAM}
+BASES: dict[str, str] = {KEYED: DATASTREAM, CACHED: DATASTREAM, **T.BASES}
 # Types converted to another form than their base type's: a KeyedStream is a pair RDD of
 # (key, element), a DataStream an RDD of elements. A name or parameter bound to both has no
 # type (its uses cannot be converted one way), not their base type.
@@ -382,6 +384,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
             " get_registered_pojo_types is_use_snapshot_compression set_use_snapshot_compression"
         ).split()
     },
+    **T.METHODS,  # the Table API's types (transpiler/table_model.py)
 }
 
 # Builder types: a call producing one of these, followed by one of the listed methods, is part
@@ -390,6 +393,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
 CONTINUATIONS: dict[str, frozenset[str]] = {
     DATASTREAM: frozenset(_SETTINGS),
     SINK: frozenset(METHODS[SINK]),
+    **T.CONTINUATIONS,
 }
 # Kafka builder chains are converted where they are read (from_source, sink_to): the chain is
 # gathered up to its build() call, whose rule (kafka_builders) checks that.
@@ -465,6 +469,7 @@ ENTRY_POINTS = {
     "pyflink.common.configuration.Configuration": CONFIGURATION,
 }
 
+ENTRY_POINTS.update(T.ENTRY_POINTS)
 ENTRY_POINTS.update(
     {
         f"pyflink.datastream.connectors.{module}{name}": typ
@@ -905,7 +910,7 @@ DISTINCTIVE_METHODS = frozenset(
         "set_uid_hash",
         "enable_checkpointing",
     }
-)
+) | T.DISTINCTIVE_METHODS
 
 # Why a construct is not converted, or what to use instead: shown after "has no conversion".
 # Looked up by "Type.method", then by type, then by method. Only methods with no rule reach it.
@@ -915,6 +920,7 @@ HINTS = {
     "DataStream.cache": "on Spark, cache() or persist() the DataFrame/RDD the stream became",
     "StreamExecutionEnvironment.register_cached_file": "ship the file with spark-submit --files and read it with SparkFiles.get()",
     RESULT: "Spark's write and collect return no job result; take what you need from the Spark job",
+    **T.HINTS,
 }
 
 ANY_CALLABLE = True  # PyFlink takes any callable (``callable(func)``): builtins pass as they are
@@ -956,5 +962,5 @@ def check_class(info, resolver) -> None:
 MODEL = GenerationModel.of(
     globals(),
     "ANY_CALLABLE", "check_class", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
-    "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge",
+    "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge", "RULE_SETS",
 )

@@ -75,10 +75,12 @@ def all_rules() -> list[Rule]:
     return _RULES
 
 
-def dispatch_table(generation: str) -> dict[tuple[str, str], Rule]:
+def dispatch_table(*rule_sets: str) -> dict[tuple[str, str], Rule]:
+    """(type, method) -> the rule converting it, over the rules of ``rule_sets`` (packages of
+    ``flink2spark.rules``: a generation's own and those of the APIs it includes)."""
     table: dict[tuple[str, str], Rule] = {}
     for rule in all_rules():
-        if rule.generation != generation:
+        if rule.generation not in rule_sets:
             continue
         for m in rule.matches:
             typ, _, method = m.partition(".")

@@ -1,0 +1,78 @@
+"""Helpers shared by the Table API rules (not a rule: it defines no ``rule``)."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import libcst as cst
+
+from flink2spark.rules.table import _expressions as E
+from flink2spark.rules.table import _types as TY
+from flink2spark.rules.table._program import tables
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.imports import need
+
+IMPORT = "from pyflink.table import EnvironmentSettings, TableEnvironment\n"
+HEAD = "\nt_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+SPARK_IMPORT = "from pyspark.sql import SparkSession\n"
+SPARK_IMPORTS = "from pyspark.sql import SparkSession, functions as F\n"
+SPARK_HEAD = "\nt_env = SparkSession.builder.getOrCreate()\n"
+
+# DataFrame.show() of every row, values not cut: Flink's print() shows them all (an int, which
+# Spark's show takes as a Java int)
+SHOW_ALL = "{df}.show(2147483647, truncate=False)"
+
+UNTRANSLATABLE = (E.Untranslatable, TY.Untranslatable)
+
+
+def program(body: str, imports: str = "") -> str:
+    """A small Table API program for rule examples."""
+    return IMPORT + imports + HEAD + body
+
+
+def spark_program(body: str, imports: str = "", functions: bool = False) -> str:
+    """The expected conversion of ``program``."""
+    return imports + (SPARK_IMPORTS if functions else SPARK_IMPORT) + SPARK_HEAD + body
+
+
+def qualified(ctx):
+    return ctx.resolver.qualified_name
+
+
+def columns(ctx, args: Sequence[cst.Arg], what: str) -> Optional[list[E.Column]]:
+    """The Spark Columns of a table operation's expression arguments (original nodes), or None
+    after a TODO naming the expression that has none."""
+    out = []
+    for arg in args:
+        if arg.star or arg.keyword is not None:
+            ctx.todo(M.TB_EXPRESSION, f"{what}: arguments given with * or keywords")
+            return None
+        try:
+            if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str):
+                out.extend(E.columns_from_string(arg.value.evaluated_value))
+            else:
+                out.append(E.column(arg.value, ctx.resolver.qualified_name))
+        except UNTRANSLATABLE as exc:
+            ctx.todo(M.TB_EXPRESSION, f"{what}: {exc}")
+            return None
+    for col in out:
+        use(ctx, col.uses)
+    return out
+
+
+def use(ctx, names) -> None:
+    """Ask for the imports of the pyspark names a translated Column uses."""
+    if "F" in names:
+        need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    if "Window" in names:
+        need(ctx.conv.codemod, "pyspark.sql", "Window")
+    if "types" in names:
+        need(ctx.conv.codemod, "pyspark.sql", "types")
+
+
+def code(ctx, node: cst.CSTNode) -> str:
+    return ctx.resolver.module.code_for_node(node)
+
+
+def mode(ctx) -> str:
+    return tables(ctx.resolver).mode

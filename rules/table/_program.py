@@ -1,0 +1,169 @@
+"""The Table API part's program model: the facts every Table rule reads, computed once per
+module (``Resolver.tables``), not re-derived by rules.
+
+- ``mode``: "batch" or "streaming", from the table environments' settings
+  (``EnvironmentSettings.in_batch_mode()``, ``new_instance().in_streaming_mode().build()``, a
+  ``StreamTableEnvironment`` of a BATCH ``StreamExecutionEnvironment``...). Flink's default is
+  streaming.
+- ``catalog``: the tables the program declares with ``execute_sql("CREATE TABLE ...")`` (SQL
+  text known when converting), by name, as ``_sql.TableDef``s; the rules of ``execute_insert``,
+  ``INSERT INTO`` and ``from_path`` read a table's connector from it.
+- ``sql(node)``: the SQL text of an argument, when it is known: a string literal, literals
+  joined with ``+`` or implicit concatenation, a name bound once to one of them, or an f-string
+  whose placeholders stand inside SQL string literals (``'path' = '{out}'``): those come back as
+  markers that ``python_string`` turns back into the same placeholders.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from flink2spark.rules.table import _sql
+from flink2spark.transpiler import table_model as T
+from flink2spark.transpiler.visitors import nodes
+
+_MARK = "__f2s_{}__"
+_MARK_RE = re.compile(r"__f2s_(\d+)__")
+_SETTINGS = ("pyflink.table.EnvironmentSettings", "pyflink.table.environment_settings.EnvironmentSettings")
+
+
+@dataclass(frozen=True)
+class SqlText:
+    """SQL text of a Python string expression; ``parts`` are the f-string's placeholders
+    (``{expr}``, their source text) that the markers ``__f2s_<i>__`` stand for."""
+
+    text: str
+    parts: tuple[str, ...] = ()
+
+
+def python_string(sql: str, parts: tuple[str, ...] = ()) -> str:
+    """The Python literal of ``sql``, an f-string if it holds placeholder markers."""
+    if not parts or not _MARK_RE.search(sql):
+        return repr(sql) if '"' in sql and "'" not in sql else '"' + sql.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    body = sql.replace("{", "{{").replace("}", "}}").replace("\\", "\\\\").replace('"', '\\"')
+    body = _MARK_RE.sub(lambda m: "{" + parts[int(m.group(1))] + "}", body)
+    return 'f"' + body + '"'
+
+
+class TablesModel:
+    def __init__(self, resolver):
+        self.resolver = resolver
+        self.mode = self._mode()
+        self.catalog: dict[str, _sql.TableDef] = {}
+        self.problems: dict[str, str] = {}  # table name -> why its DDL is not translated
+        self.views: set[str] = set()  # names of the views the program creates (create_temporary_view, CREATE VIEW)
+        self._read_catalog()
+
+    # -- SQL text -----------------------------------------------------------------------------
+    def sql(self, node: Optional[cst.BaseExpression]) -> Optional[SqlText]:
+        code = self.resolver.module.code_for_node
+        if node is None:
+            return None
+        if isinstance(node, cst.Name):
+            value = self.resolver.single_value(node)
+            return self.sql(value) if value is not None and value is not node else None
+        if isinstance(node, cst.SimpleString):
+            return SqlText(node.evaluated_value)
+        if isinstance(node, cst.ConcatenatedString):
+            left, right = self.sql(node.left), self.sql(node.right)
+            return _joined(left, right)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            return _joined(self.sql(node.left), self.sql(node.right))
+        if isinstance(node, cst.FormattedString):
+            text, parts = [], []
+            for part in node.parts:
+                if isinstance(part, cst.FormattedStringText):
+                    text.append(part.value)
+                elif part.conversion is None and part.format_spec is None:
+                    text.append(_MARK.format(len(parts)))
+                    parts.append(code(part.expression))
+                else:
+                    return None
+            raw = "".join(text)
+            if "\\" in raw:
+                return None  # escapes in the literal: not read here
+            return SqlText(raw, tuple(parts))
+        return None
+
+    # -- facts --------------------------------------------------------------------------------
+    def _mode(self) -> str:
+        modes = set()
+        for call in nodes(self.resolver.module, cst.Call):
+            q = self.resolver.qualified_name(call.func)
+            if q is None or T.ENTRY_POINTS.get(q) not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                continue
+            modes.add(self._env_mode(call, T.ENTRY_POINTS[q]))
+        return "streaming" if "streaming" in modes else "batch" if modes else "streaming"
+
+    def _env_mode(self, call: cst.Call, typ: str) -> str:
+        q = self.resolver.qualified_name(call.func)
+        if q is not None and ".BatchTableEnvironment." in q:
+            return "batch"
+        for arg in call.args:
+            settings = self._settings_mode(arg.value)
+            if settings is not None:
+                return settings
+        if typ == T.STREAM_TABLE_ENV and call.args:
+            return "batch" if runtime_mode_of(self.resolver) == "batch" else "streaming"
+        return "streaming"
+
+    def _settings_mode(self, node: cst.BaseExpression) -> Optional[str]:
+        if isinstance(node, cst.Name):
+            value = self.resolver.single_value(node)
+            return self._settings_mode(value) if value is not None and value is not node else None
+        for call in nodes(node, cst.Call):
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("in_batch_mode", "in_streaming_mode"):
+                return "batch" if call.func.attr.value == "in_batch_mode" else "streaming"
+        return None
+
+    def _read_catalog(self) -> None:
+        for call in nodes(self.resolver.module, cst.Call):
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("create_temporary_view", "create_view") \
+                    and call.args and isinstance(call.args[0].value, cst.SimpleString):
+                self.views.add(call.args[0].value.evaluated_value)
+                continue
+            if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in ("execute_sql", "add_insert_sql")):
+                continue
+            if self.resolver.type_of(call.func.value) not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                continue
+            text = self.sql(call.args[0].value if call.args else None)
+            if text is None:
+                continue
+            try:
+                kind = _sql.statement_kind(text.text)
+                if kind == "create_view":
+                    self.views.add(_sql.create_view(text.text)[0])
+                if kind != "create_table":
+                    continue
+                table = _sql.create_table(text.text)
+            except _sql.Untranslatable as exc:
+                name = re.search(r"TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?`?([\w.]+)`?", text.text, re.I)
+                if name:
+                    self.problems[name.group(1)] = str(exc)
+                continue
+            self.catalog.setdefault(table.name, table)
+
+
+def runtime_mode_of(resolver) -> str:
+    from flink2spark.rules.pyflink._streams import graph
+
+    return graph(resolver).runtime_mode
+
+
+def _joined(left: Optional[SqlText], right: Optional[SqlText]) -> Optional[SqlText]:
+    if left is None or right is None:
+        return None
+    shift = len(left.parts)
+    text = _MARK_RE.sub(lambda m: _MARK.format(int(m.group(1)) + shift), right.text)
+    return SqlText(left.text + text, left.parts + right.parts)
+
+
+def tables(resolver) -> TablesModel:
+    """The module's Table API model, built at the first question."""
+    if resolver.tables is None:
+        resolver.tables = TablesModel(resolver)
+    return resolver.tables

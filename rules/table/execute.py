@@ -1,0 +1,87 @@
+"""Running a Table:
+
+- ``table.execute().print()`` -> ``df.show(2147483647, truncate=False)``: every row, values
+  not cut (Spark's row format; in streaming mode Flink prints the changes of an updating
+  table, Spark its final rows: NOTE F2S303).
+- ``table.execute().collect()`` -> ``df.collect()`` (a list of Rows where Flink gives an
+  iterator of Rows; a ``with`` statement over it is left with a TODO).
+- ``table.execute().wait()`` -> ``df.collect()``.
+- ``table.to_pandas()`` -> ``df.toPandas()``.
+- ``table.execute_insert("sink")`` -> by the sink's connector (the program model's catalog):
+  ``print`` -> a ``show`` of every row, ``blackhole`` -> Spark's ``noop`` write, a filesystem
+  table -> ``df.write.insertInto("sink")``.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import call_arg
+from flink2spark.rules.table._common import SHOW_ALL, mode, program, spark_program
+from flink2spark.rules.table._program import tables
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["Table.execute", "Table.to_pandas", "Table.execute_insert"],
+    summary="execute().print()/collect(), to_pandas(), execute_insert(sink) -> show/collect/toPandas/write",
+    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR),
+    examples=[
+        Example(
+            program("words = t_env.from_elements([('a', 1)], ['word', 'n'])\nwords.execute().print()\n"),
+            spark_program('words = t_env.createDataFrame([("a", 1)], ["word", "n"])\nwords.show(2147483647, truncate=False)\n'),
+        ),
+    ],
+    noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\nprint(frame.to_string())\n'],
+)
+
+
+def show(ctx, df):
+    """Every row of ``df`` printed (a NOTE in streaming mode, where Flink prints changes)."""
+    if mode(ctx) == "streaming":
+        ctx.note(M.TB_CHANGELOG, "streaming mode: Flink prints every change (+I/-U/+U/-D) of an updating table, Spark shows its final rows")
+    return ctx.expr(SHOW_ALL, df=df)
+
+
+def write_to(ctx, df, sink: str, what: str):
+    """``df`` written to the catalog's table ``sink`` (or a TODO)."""
+    model = tables(ctx.resolver)
+    table = model.catalog.get(sink)
+    if table is None:
+        why = model.problems.get(sink)
+        return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} " + (f"not converted ({why})" if why else "is not declared by this program's SQL"))
+    if table.connector == "print":
+        return show(ctx, df)
+    if table.connector == "blackhole":
+        return ctx.expr('{df}.write.format("noop").mode("overwrite").save()', df=df)
+    if table.connector == "filesystem":
+        return ctx.expr("{df}.write.insertInto(%r)" % sink, df=df)
+    return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} of table {sink!r} is not converted yet")
+
+
+@rule.converter
+def convert(ctx):
+    segs = ctx.site.segments
+    head = segs[0]
+    df = ctx.site.receiver
+    if head.method == "to_pandas":
+        return ctx.expr("{df}.toPandas()", df=df)
+    if head.method == "execute_insert":
+        sink = call_arg(head.original, 0, "table_path_or_descriptor")
+        if not isinstance(sink, cst.SimpleString):
+            return ctx.todo(M.TB_UNSUPPORTED, "execute_insert() of a table named by an expression")
+        if any(s.method != "wait" for s in segs[1:]):
+            return ctx.todo(M.TB_UNSUPPORTED, "the result of execute_insert() is used")
+        return write_to(ctx, df, sink.evaluated_value, "execute_insert()")
+    if len(segs) == 1:
+        return ctx.todo(M.TB_UNSUPPORTED, "Table.execute() whose result is kept: call print()/collect() on it directly")
+    last = segs[1].method
+    if last == "print":
+        return show(ctx, df)
+    if last == "wait":
+        return ctx.expr("{df}.collect()", df=df)
+    if last == "collect":
+        parent = ctx.resolver.parent(ctx.outer)
+        if isinstance(parent, cst.WithItem):
+            return ctx.todo(M.TB_UNSUPPORTED, "with table.execute().collect() as ...: iterate over df.collect() (a list) instead")
+        return ctx.expr("{df}.collect()", df=df)
+    return ctx.todo(M.TB_UNSUPPORTED, f"execute().{last}()")

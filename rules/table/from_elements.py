@@ -1,0 +1,58 @@
+"""``t_env.from_elements(rows, schema)`` and ``t_env.from_pandas(df, schema)`` ->
+``spark.createDataFrame(rows, schema)``.
+
+Column names (a list of strings) pass as they are; a ``DataTypes.ROW([...])`` schema becomes a
+Spark DDL schema string (``"id INT, name STRING"``). Without a schema both engines infer the
+same types from Python values (int -> BIGINT, float -> DOUBLE, str -> STRING, bool ->
+BOOLEAN) and name the columns ``_1, _2, ...``.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import call_arg
+from flink2spark.rules.table import _types as TY
+from flink2spark.rules.table._common import UNTRANSLATABLE, code, program, spark_program
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["TableEnvironment.from_elements", "TableEnvironment.from_pandas"],
+    summary="from_elements/from_pandas -> SparkSession.createDataFrame (names, or DataTypes.ROW as a DDL schema)",
+    codes=(M.TB_EXPRESSION,),
+    examples=[
+        Example(
+            program("orders = t_env.from_elements([(1, 'a'), (2, 'b')], ['id', 'item'])\n"),
+            spark_program('orders = t_env.createDataFrame([(1, "a"), (2, "b")], ["id", "item"])\n'),
+        ),
+    ],
+    noop=['import pandas as pd\n\nframe = pd.DataFrame.from_records([(1, 2)])\n'],
+)
+
+
+def _schema(ctx, node):
+    if node is None:
+        return None
+    if isinstance(node, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.SimpleString) for e in node.elements):
+        return code(ctx, node)
+    try:
+        return repr(TY.spark_schema(node, ctx.resolver.qualified_name)).replace("'", '"')
+    except UNTRANSLATABLE as exc:
+        ctx.todo(M.TB_EXPRESSION, f"{ctx.site.head.method}(): schema {exc}")
+        return False
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    data = call_arg(seg.original, 0, "elements" if seg.method == "from_elements" else "pdf")
+    if data is None:
+        return ctx.todo(M.TB_UNSUPPORTED, f"{seg.method}() without its data")
+    if seg.method == "from_elements" and call_arg(seg.original, 2, "verify_schema") is not None:
+        pass  # verification only: Spark checks values against the schema too
+    schema = _schema(ctx, call_arg(seg.original, 1, "schema"))
+    if schema is False:
+        return ctx.todo_left()
+    found = ctx.arg(seg, 0, "elements" if seg.method == "from_elements" else "pdf")
+    args = [found[1]] + ([cst.parse_expression(schema)] if schema else [])
+    return cst.Call(func=cst.Attribute(value=ctx.site.receiver, attr=cst.Name("createDataFrame")), args=[cst.Arg(a) for a in args])

@@ -1,0 +1,39 @@
+"""``t_env.from_path("name")`` -> ``spark.table("name")``: a table the program declared with
+``CREATE TABLE`` (the program model's catalog) or a view it created. A name the program does not
+declare comes from a Flink catalog outside it: the call converts, with a TODO to give Spark that
+table.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import call_arg
+from flink2spark.rules.table._common import program, spark_program
+from flink2spark.rules.table._program import tables
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["TableEnvironment.from_path"],
+    summary="from_path(name) -> SparkSession.table(name)",
+    codes=(M.TB_CONNECTOR,),
+    examples=[
+        Example(
+            program("t_env.create_temporary_view('v', t_env.from_elements([(1,)], ['a']))\nv = t_env.from_path('v')\n"),
+            spark_program('t_env.createDataFrame([(1,)], ["a"]).createOrReplaceTempView("v")\nv = t_env.table("v")\n'),
+        ),
+    ],
+    noop=['import os\n\npath = os.path.join("a", "b")\n'],
+)
+
+
+@rule.converter
+def convert(ctx):
+    name = call_arg(ctx.site.head.original, 0, "path")
+    if not isinstance(name, cst.SimpleString):
+        return ctx.todo(M.TB_UNSUPPORTED, "from_path() of a name given by an expression")
+    table = name.evaluated_value
+    model = tables(ctx.resolver)
+    if table not in model.catalog and table not in model.views:
+        ctx.todo(M.TB_CONNECTOR, f"from_path({table!r}): the table is not declared by this program (a Flink catalog's): give Spark a table of that name")
+    return ctx.expr("{env}.table({name})", env=ctx.site.receiver, name=ctx.site.head.updated.args[0].value)

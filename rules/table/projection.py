@@ -1,0 +1,82 @@
+"""Column operations of a Table -> the DataFrame's:
+
+- ``select(exprs)`` -> ``select(columns)``
+- ``filter(pred)``/``where(pred)`` -> ``filter(column)``
+- ``add_columns``/``add_or_replace_columns`` (named expressions) -> ``withColumns({name: column})``
+- ``drop_columns(col("a"), ...)`` -> ``drop("a", ...)``
+- ``rename_columns(col("a").alias("b"), ...)`` -> ``withColumnsRenamed({"a": "b"})``
+- ``distinct()`` -> ``distinct()``
+
+Expressions are translated by ``_expressions`` (exact or a TODO naming what has no form).
+"""
+
+import libcst as cst
+
+from flink2spark.rules.table._common import columns, program, spark_program
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["Table.select", "Table.filter", "Table.where", "Table.add_columns", "Table.add_or_replace_columns",
+             "Table.drop_columns", "Table.rename_columns", "Table.distinct"],
+    summary="select/filter/where/add_columns/drop_columns/rename_columns/distinct -> the DataFrame's",
+    codes=(M.TB_EXPRESSION,),
+    examples=[
+        Example(
+            program(
+                "orders = t_env.from_elements([(1, 'a', 3)], ['id', 'item', 'qty'])\n"
+                "big = orders.filter(col('qty') > 2).select(col('id'), col('item'))\n",
+                imports="from pyflink.table.expressions import col\n",
+            ),
+            spark_program(
+                'orders = t_env.createDataFrame([(1, "a", 3)], ["id", "item", "qty"])\n'
+                'big = orders.filter(F.col("qty") > F.lit(2)).select(F.col("id"), F.col("item"))\n',
+                functions=True,
+            ),
+        ),
+    ],
+    noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\nframe.filter(items=["a"])\n'],
+)
+
+
+def _call(ctx, method, args):
+    return cst.Call(func=cst.Attribute(value=ctx.site.receiver, attr=cst.Name(method)), args=[cst.Arg(cst.parse_expression(a)) for a in args])
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    method = seg.method
+    if method == "distinct":
+        return _call(ctx, "distinct", [])
+    cols = columns(ctx, seg.original.args, f"{method}()")
+    if cols is None:
+        return ctx.todo_left()
+    if method == "select":
+        return _call(ctx, "select", [c.code for c in cols])
+    if method in ("filter", "where"):
+        if len(cols) != 1:
+            return ctx.todo(M.TB_EXPRESSION, f"{method}() with {len(cols)} predicates")
+        return _call(ctx, "filter", [cols[0].code])
+    if method in ("add_columns", "add_or_replace_columns"):
+        if any(c.name is None for c in cols):
+            return ctx.todo(M.TB_EXPRESSION, f"{method}(): every added column needs a name (alias)")
+        return _call(ctx, "withColumns", ["{" + ", ".join(f"{c.name!r}: {c.code}" for c in cols) + "}"])
+    if method == "drop_columns":
+        if any(c.name is None or c.code != f'F.col("{c.name}")' for c in cols):
+            return ctx.todo(M.TB_EXPRESSION, "drop_columns() of anything but col('name')")
+        return _call(ctx, "drop", [repr(c.name) for c in cols])
+    if method == "rename_columns":
+        renames = {}
+        for arg in seg.original.args:
+            value = arg.value
+            if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "alias"):
+                return ctx.todo(M.TB_EXPRESSION, "rename_columns() of anything but col('a').alias('b')")
+        for arg, c in zip(seg.original.args, cols):
+            inner = columns(ctx, [cst.Arg(arg.value.func.value)], "rename_columns()")
+            if inner is None or inner[0].name is None:
+                return ctx.todo(M.TB_EXPRESSION, "rename_columns() of anything but col('a').alias('b')")
+            renames[inner[0].name] = c.name
+        return _call(ctx, "withColumnsRenamed", ["{" + ", ".join(f"{a!r}: {b!r}" for a, b in renames.items()) + "}"])
+    return ctx.todo(M.TB_UNSUPPORTED, f"Table.{method}()")

@@ -1,0 +1,156 @@
+"""Flink SQL through ``t_env.execute_sql(sql)`` / ``t_env.sql_query(sql)`` -> ``spark.sql(...)``
+with the statement translated to Spark SQL (``_sql``, sqlglot with a Flink dialect):
+
+- ``sql_query(query)`` -> ``spark.sql(query)``; ``execute_sql(query).print()`` -> a ``show`` of
+  every row.
+- ``CREATE TABLE`` of the ``filesystem`` connector -> Spark's ``CREATE TABLE ... USING <format>
+  OPTIONS (path ...)``; of ``print``/``blackhole`` -> removed (Spark needs no table: an
+  ``INSERT INTO`` one becomes a ``show`` or a ``noop`` write; the catalog of the program model
+  knows the connector).
+- ``INSERT INTO t SELECT ...`` -> ``spark.sql("INSERT INTO t ...")``, or the sink's form.
+- ``CREATE VIEW v AS ...`` -> ``spark.sql("CREATE TEMPORARY VIEW v AS ...")``.
+- ``SET 'key' = 'value'`` -> removed, with a NOTE (Flink settings).
+- ``.wait()`` on the result: dropped (Spark's statements run at once).
+
+SQL text is read when it is known when converting (``_program.sql``: literals, a name bound
+once, f-strings whose placeholders stand in SQL string literals such as paths). What sqlglot
+cannot translate with the same meaning keeps its statement, with a TODO naming the construct.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.table import _sql
+from flink2spark.rules.table._common import program, spark_program
+from flink2spark.rules.table._program import python_string, tables
+from flink2spark.rules.table.execute import show, write_to
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import table_model as T
+from flink2spark.transpiler.registry import Example, Rule
+from flink2spark.transpiler.results import REMOVE
+
+rule = Rule(
+    __name__,
+    matches=["TableEnvironment.execute_sql", "TableEnvironment.sql_query", "TableEnvironment.create_temporary_view",
+             "TableEnvironment.create_statement_set", "StatementSet.add_insert_sql", "StatementSet.add_insert",
+             "StatementSet.execute"],
+    summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
+    codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG),
+    examples=[
+        Example(
+            program(
+                "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
+                "t_env.create_temporary_view('words', words)\n"
+                "t_env.execute_sql('SELECT word FROM words').print()\n"
+            ),
+            spark_program(
+                'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\n'
+                'words.createOrReplaceTempView("words")\n'
+                't_env.sql("SELECT word FROM words").show(2147483647, truncate=False)\n'
+            ),
+        ),
+    ],
+    noop=['import sqlite3\n\ndb = sqlite3.connect(":memory:")\ndb.execute("SELECT 1")\n'],
+)
+
+
+def _sql_call(ctx, env, text: str, parts) -> cst.BaseExpression:
+    return ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(text, parts)))
+
+
+def _env_of_statement_set(ctx):
+    """The (converted) environment that created the statement set the call is on."""
+    receiver = ctx.site.head.original.func.value
+    resolver = ctx.resolver
+    value = resolver.single_value(receiver) if isinstance(receiver, cst.Name) else receiver
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "create_statement_set":
+        return value.func.value
+    return None
+
+
+def _statement(ctx, env, text, what):
+    """The conversion of one SQL statement run by execute_sql/add_insert_sql."""
+    segs = ctx.site.segments
+    after = [s.method for s in segs[1:]]
+    try:
+        kind = _sql.statement_kind(text.text)
+        model = tables(ctx.resolver)
+        if kind == "query":
+            spark = _sql.query(text.text, model.catalog)
+            if after == ["print"]:
+                return show(ctx, _sql_call(ctx, env, spark, text.parts))
+            if after == ["collect"]:
+                return ctx.expr("{df}.collect()", df=_sql_call(ctx, env, spark, text.parts))
+            return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a query is used another way than print()/collect()")
+        if any(m != "wait" for m in after):
+            return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its TableResult is used")
+        if kind == "create_table":
+            table = _sql.create_table(text.text)
+            ddl = _sql.spark_create_table(table)
+            if ddl is None:
+                if table.connector in ("print", "blackhole") and ctx.is_statement:
+                    return REMOVE
+                return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
+            return _sql_call(ctx, env, ddl, text.parts)
+        if kind == "insert":
+            target, spark = _sql.insert(text.text, model.catalog)
+            table = model.catalog.get(target)
+            if table is not None and table.connector in ("print", "blackhole"):
+                return write_to(ctx, _sql_call(ctx, env, spark, text.parts), target, what)
+            if table is None:
+                return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
+            return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text.parts)
+        if kind == "create_view":
+            name, spark = _sql.create_view(text.text, model.catalog)
+            return _sql_call(ctx, env, f"CREATE TEMPORARY VIEW {name} AS {spark}", text.parts)
+        if kind == "set" and ctx.is_statement:
+            ctx.note(M.TB_CONFIG, f"Flink setting dropped: {text.text.strip()}")
+            return REMOVE
+        return ctx.todo(M.TB_SQL, f"{what}: {kind} statements are not converted yet")
+    except _sql.Untranslatable as exc:
+        return ctx.todo(M.TB_SQL, f"{what}: {exc}")
+
+
+@rule.converter
+def convert(ctx):
+    head = ctx.site.head
+    method = head.method
+    model = tables(ctx.resolver)
+    if method == "create_temporary_view":
+        if len(head.updated.args) != 2 or head.original.args[0].keyword is not None:
+            return ctx.todo(M.TB_UNSUPPORTED, "create_temporary_view() with other arguments than (name, table)")
+        name, table = head.updated.args[0].value, head.updated.args[1].value
+        return ctx.expr("{t}.createOrReplaceTempView({n})", t=table, n=name)
+    if method == "create_statement_set":
+        if ctx.is_statement or isinstance(ctx.resolver.parent(ctx.outer), cst.Assign):
+            assign = ctx.resolver.parent(ctx.outer)
+            if isinstance(assign, cst.Assign):
+                ctx.remove_statement(assign)
+                return ctx.keep("the statement set's statements run where they are added")
+            return REMOVE
+        return ctx.todo(M.TB_UNSUPPORTED, "a statement set used as a value")
+    if method == "execute" and ctx.site.receiver_type == T.STATEMENT_SET:
+        if ctx.is_statement:
+            return REMOVE
+        return ctx.todo(M.TB_UNSUPPORTED, "the result of StatementSet.execute() is used")
+    if ctx.site.receiver_type == T.STATEMENT_SET:
+        env = _env_of_statement_set(ctx)
+        if env is None or not ctx.is_statement:
+            return ctx.todo(M.TB_UNSUPPORTED, f"StatementSet.{method}() of a statement set this rule cannot follow")
+        if method == "add_insert":
+            sink = head.original.args[0].value if head.original.args else None
+            if not isinstance(sink, cst.SimpleString) or len(head.updated.args) != 2:
+                return ctx.todo(M.TB_UNSUPPORTED, "add_insert() of a table named by an expression")
+            return write_to(ctx, head.updated.args[1].value, sink.evaluated_value, "add_insert()")
+        text = model.sql(head.original.args[0].value if head.original.args else None)
+        if text is None:
+            return ctx.todo(M.TB_SQL, "add_insert_sql() of SQL text not known when converting")
+        return _statement(ctx, env, text, "add_insert_sql()")
+    text = model.sql(head.original.args[0].value if head.original.args else None)
+    if text is None:
+        return ctx.todo(M.TB_SQL, f"{method}() of SQL text not known when converting")
+    if method == "sql_query":
+        try:
+            return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.catalog), text.parts)
+        except _sql.Untranslatable as exc:
+            return ctx.todo(M.TB_SQL, f"sql_query(): {exc}")
+    return _statement(ctx, ctx.site.receiver, text, "execute_sql()")

@@ -1,0 +1,169 @@
+"""A model of PyFlink's Table API (``pyflink.table``, Flink 1.12-2.3): its classes and what
+each method returns, read from the PyFlink 2.3.0 wheel (``table/table_environment.py``,
+``table/table.py``, ``table/table_result.py``, ``table/statement_set.py``,
+``table/table_config.py``).
+
+The Table API is part of the modern PyFlink generation: ``pyflink_model`` merges these tables
+into its own, and the rules of ``rules/table/`` convert the constructs. Every public method of
+these classes is listed, converted or not, so that a method with no rule gets a TODO saying it
+has no conversion, and a name that is not a method of the class one saying so.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+TABLE_ENV = "TableEnvironment"
+STREAM_TABLE_ENV = "StreamTableEnvironment"
+TABLE = "Table"
+GROUPED_TABLE = "GroupedTable"
+GROUP_WINDOWED_TABLE = "GroupWindowedTable"
+WINDOW_GROUPED_TABLE = "WindowGroupedTable"
+OVER_WINDOWED_TABLE = "OverWindowedTable"
+AGGREGATED_TABLE = "AggregatedTable"
+FLAT_AGGREGATE_TABLE = "FlatAggregateTable"
+TABLE_RESULT = "TableResult"
+STATEMENT_SET = "StatementSet"
+TABLE_CONFIG = "TableConfig"
+ENV_SETTINGS = "EnvironmentSettings"
+ENV_SETTINGS_BUILDER = "EnvironmentSettingsBuilder"  # EnvironmentSettings.new_instance()
+TABLE_ITERATOR = "TableResultIterator"  # TableResult.collect(): a CloseableIterator of Rows
+
+SAME = "<same>"  # the method returns its receiver (pyflink_model.SAME)
+
+BASES: dict[str, str] = {STREAM_TABLE_ENV: TABLE_ENV}
+
+
+def _none(names: str) -> dict[str, Optional[str]]:
+    return {name: None for name in names.split()}
+
+
+METHODS: dict[str, dict[str, Optional[str]]] = {
+    TABLE_ENV: {
+        "from_elements": TABLE,
+        "from_pandas": TABLE,
+        "from_path": TABLE,
+        "from_descriptor": TABLE,
+        "sql_query": TABLE,
+        "execute_sql": TABLE_RESULT,
+        "create_statement_set": STATEMENT_SET,
+        "get_config": TABLE_CONFIG,
+        **_none(
+            "create_catalog register_catalog get_catalog load_module unload_module use_modules"
+            " create_java_temporary_system_function create_temporary_system_function drop_temporary_system_function"
+            " create_java_function drop_function create_java_temporary_function create_temporary_function"
+            " drop_temporary_function create_temporary_table create_table list_catalogs list_modules list_full_modules"
+            " list_databases list_tables list_views list_materialized_tables list_user_defined_functions list_functions"
+            " list_temporary_tables list_temporary_views list_models list_temporary_models drop_temporary_table"
+            " drop_table drop_temporary_view drop_view drop_temporary_model drop_model explain_sql get_current_catalog"
+            " use_catalog get_current_database use_database create_temporary_view create_view create_model"
+            " create_temporary_model add_python_file set_python_requirements add_python_archive load_plan"
+            " compile_plan_sql execute_plan register_function register_table register_java_function"
+        ),
+    },
+    STREAM_TABLE_ENV: {
+        "from_data_stream": TABLE,
+        "from_changelog_stream": TABLE,
+        # to a DataStream: the stream graph follows it (pyflink_model.TABLE_BRIDGES; its
+        # operators carry TODO F2S210 until the bridges are converted)
+        **_none("to_data_stream to_changelog_stream to_append_stream to_retract_stream"),
+    },
+    TABLE: {
+        **{
+            name: TABLE
+            for name in (
+                "select alias filter where distinct join left_outer_join right_outer_join full_outer_join join_lateral"
+                " left_outer_join_lateral minus minus_all union union_all intersect intersect_all order_by offset fetch"
+                " limit add_columns add_or_replace_columns rename_columns drop_columns map flat_map to_changelog"
+                " from_changelog"
+            ).split()
+        },
+        "group_by": GROUPED_TABLE,
+        "window": GROUP_WINDOWED_TABLE,
+        "over_window": OVER_WINDOWED_TABLE,
+        "aggregate": AGGREGATED_TABLE,
+        "flat_aggregate": FLAT_AGGREGATE_TABLE,
+        "execute": TABLE_RESULT,
+        "execute_insert": TABLE_RESULT,
+        **_none("to_pandas get_schema get_resolved_schema print_schema explain print_explain insert_into"),
+    },
+    GROUPED_TABLE: {"select": TABLE, "aggregate": AGGREGATED_TABLE, "flat_aggregate": FLAT_AGGREGATE_TABLE},
+    GROUP_WINDOWED_TABLE: {"group_by": WINDOW_GROUPED_TABLE},
+    WINDOW_GROUPED_TABLE: {"select": TABLE, "aggregate": AGGREGATED_TABLE},
+    OVER_WINDOWED_TABLE: {"select": TABLE},
+    AGGREGATED_TABLE: {"select": TABLE},
+    FLAT_AGGREGATE_TABLE: {"select": TABLE},
+    TABLE_RESULT: {
+        "print": None,
+        "collect": TABLE_ITERATOR,
+        "wait": None,
+        **_none("get_job_client get_table_schema get_resolved_schema get_result_kind"),
+    },
+    TABLE_ITERATOR: _none("next close"),
+    ENV_SETTINGS: _none("get_built_in_catalog_name get_built_in_database_name is_streaming_mode get_configuration to_configuration"),
+    ENV_SETTINGS_BUILDER: {
+        **{name: SAME for name in ("in_batch_mode in_streaming_mode with_configuration with_built_in_catalog_name"
+                                   " with_built_in_database_name use_blink_planner use_old_planner use_any_planner").split()},
+        "build": ENV_SETTINGS,
+    },
+    STATEMENT_SET: {
+        "add": SAME,
+        "add_insert_sql": SAME,
+        "add_insert": SAME,
+        "execute": TABLE_RESULT,
+        **_none("attach_as_datastream explain print_explain compile_plan"),
+    },
+    TABLE_CONFIG: {
+        "set": TABLE_CONFIG,
+        **_none(
+            "get get_local_timezone set_local_timezone get_max_generated_code_length set_max_generated_code_length"
+            " set_idle_state_retention get_idle_state_retention get_configuration add_configuration to_map"
+            " get_sql_dialect set_sql_dialect set_python_executable get_python_executable get_default"
+        ),
+    },
+}
+
+# A table operation followed by one of these is one construct, which the rule of its first call
+# converts as a whole: group_by(...).select(...) is one Spark groupBy().agg(), execute().print()
+# one show().
+CONTINUATIONS: dict[str, frozenset[str]] = {
+    GROUPED_TABLE: frozenset({"select", "aggregate", "flat_aggregate"}),
+    GROUP_WINDOWED_TABLE: frozenset({"group_by"}),
+    WINDOW_GROUPED_TABLE: frozenset({"select", "aggregate"}),
+    OVER_WINDOWED_TABLE: frozenset({"select"}),
+    AGGREGATED_TABLE: frozenset({"select"}),
+    FLAT_AGGREGATE_TABLE: frozenset({"select"}),
+    TABLE_RESULT: frozenset({"print", "wait", "collect"}),
+}
+
+_ENVIRONMENTS = {
+    "TableEnvironment": TABLE_ENV,
+    "StreamTableEnvironment": STREAM_TABLE_ENV,
+    "BatchTableEnvironment": TABLE_ENV,  # Flink 1.10-1.13
+}
+# Qualified names of the calls that create a table environment: each module that exports one.
+ENTRY_POINTS: dict[str, str] = {
+    f"pyflink.table.{module}{name}.create": typ
+    for name, typ in _ENVIRONMENTS.items()
+    for module in ("", "table_environment.")
+}
+
+_SETTINGS = {"in_batch_mode": ENV_SETTINGS, "in_streaming_mode": ENV_SETTINGS, "new_instance": ENV_SETTINGS_BUILDER}
+ENTRY_POINTS.update(
+    {f"pyflink.table.{module}EnvironmentSettings.{name}": typ for name, typ in _SETTINGS.items()
+     for module in ("", "environment_settings.")}
+)
+
+HINTS = {
+    "Table.explain": "Spark shows a query's plan with DataFrame.explain()",
+    "Table.print_schema": "Spark prints a DataFrame's schema with DataFrame.printSchema()",
+    TABLE_CONFIG: "set Spark settings with SparkSession.builder.config(...) or spark.conf.set(...)",
+}
+
+# Method names only the Table API has: a call to one on a receiver of unknown type in a PyFlink
+# file is marked.
+DISTINCTIVE_METHODS = frozenset(
+    {"execute_sql", "sql_query", "from_elements", "from_pandas", "from_path", "execute_insert", "add_insert_sql",
+     "create_statement_set", "create_temporary_view", "create_temporary_system_function", "left_outer_join_lateral",
+     "join_lateral", "add_or_replace_columns", "flat_aggregate", "over_window"}
+)
