@@ -27,7 +27,8 @@ STATEMENT_SET = "StatementSet"
 TABLE_CONFIG = "TableConfig"
 ENV_SETTINGS = "EnvironmentSettings"
 ENV_SETTINGS_BUILDER = "EnvironmentSettingsBuilder"  # EnvironmentSettings.new_instance()
-TABLE_ITERATOR = "TableResultIterator"  # TableResult.collect(): a CloseableIterator of Rows
+TABLE_ITERATOR = "TableResultIterator"
+UDF = "UserDefinedFunction"  # what udf()/udtf()/udaf()/udtaf() return (or decorate a def into)  # TableResult.collect(): a CloseableIterator of Rows
 
 SAME = "<same>"  # the method returns its receiver (pyflink_model.SAME)
 
@@ -100,6 +101,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         **_none("get_job_client get_table_schema get_resolved_schema get_result_kind"),
     },
     TABLE_ITERATOR: _none("next close"),
+    UDF: _none("alias"),
     ENV_SETTINGS: _none("get_built_in_catalog_name get_built_in_database_name is_streaming_mode get_configuration to_configuration"),
     ENV_SETTINGS_BUILDER: {
         **{name: SAME for name in ("in_batch_mode in_streaming_mode with_configuration with_built_in_catalog_name"
@@ -153,6 +155,8 @@ ENTRY_POINTS.update(
     {f"pyflink.table.{module}EnvironmentSettings.{name}": typ for name, typ in _SETTINGS.items()
      for module in ("", "environment_settings.")}
 )
+
+ENTRY_POINTS.update({f"pyflink.table.{module}{name}": UDF for name in ("udf", "udtf", "udaf", "udtaf") for module in ("", "udf.")})
 
 HINTS = {
     "Table.explain": "Spark shows a query's plan with DataFrame.explain()",

@@ -59,10 +59,10 @@ def convert(ctx):
         names.append(item.name)
     if None in key_names and any(not i.aggregate for i in items):
         return ctx.todo(M.TB_EXPRESSION, "group_by() on an unnamed expression")
-    out = f"{{r}}.groupBy({', '.join(k.code for k in keys)})"
-    out += f".agg({', '.join(aggregates)})" if aggregates else ".agg()"
-    if names != [n for n in key_names if n in names] + [i.name for i in items if i.aggregate] or len(set(key_names) - set(names)):
-        out += f".select({', '.join(repr(n) for n in names)})"
     if not aggregates:
-        out = f"{{r}}.select({', '.join(k.code for k in keys)}).distinct()" if names == key_names else out
+        # the distinct keys: Flink's group_by(k).select(k)
+        return ctx.expr(f"{{r}}.select({', '.join(repr(n) for n in names)}).distinct()", r=ctx.site.receiver)
+    out = f"{{r}}.groupBy({', '.join(k.code for k in keys)}).agg({', '.join(aggregates)})"
+    if names != key_names + [i.name for i in items if i.aggregate]:
+        out += f".select({', '.join(repr(n) for n in names)})"
     return ctx.expr(out, r=ctx.site.receiver)

@@ -1,0 +1,97 @@
+"""Python scalar functions of the Table API -> Spark's:
+
+- ``@udf(result_type=DataTypes.BIGINT())`` on a def, or ``udf(f, result_type=...)`` of a def or
+  a lambda -> ``@F.udf(returnType="BIGINT")`` / ``F.udf(f, "BIGINT")``: both call the Python
+  function row by row with Python values (None for NULL) and convert its result to the type.
+- ``func_type="pandas"`` -> ``F.pandas_udf("BIGINT")``: both call it with pandas Series of a
+  batch of rows and take a Series back.
+- ``input_types``, ``deterministic`` and ``name`` are dropped (Spark takes the arguments'
+  types as they are).
+- ``t_env.create_temporary_system_function("name", f)``, ``create_temporary_function`` and
+  the legacy ``register_function`` -> ``spark.udf.register("name", f)`` (for SQL).
+
+Calls of a converted function in Table expressions (``add(col("a"), col("b"))``) translate
+to calls of the Spark UDF (``_expressions``, from the program model's ``functions``).
+``ScalarFunction`` classes, ``udtf``, ``udaf`` and ``udtaf`` are not converted yet (TODO).
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import call_arg
+from flink2spark.rules.table import _types as TY
+from flink2spark.rules.table._common import UNTRANSLATABLE, program, spark_program, use
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+REGISTER = ("create_temporary_system_function", "create_temporary_function", "register_function")
+
+rule = Rule(
+    __name__,
+    matches=["flink.udf", "flink.udtf", "flink.udaf", "flink.udtaf",
+             *[f"TableEnvironment.{m}" for m in REGISTER]],
+    summary="@udf/udf(f) (general and pandas) -> F.udf/F.pandas_udf; function registration -> spark.udf.register",
+    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION),
+    examples=[
+        Example(
+            program(
+                "\n\n@udf(result_type=DataTypes.BIGINT())\ndef twice(x):\n    return x * 2\n\n\n"
+                "t_env.create_temporary_system_function('twice', twice)\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import udf\n",
+            ),
+            spark_program(
+                '\n\n@F.udf(returnType="BIGINT")\ndef twice(x):\n    return x * 2\n\n\n'
+                't_env.udf.register("twice", twice)\n',
+                functions=True,
+            ),
+        ),
+    ],
+    noop=['import functools\n\n\n@functools.lru_cache(maxsize=None)\ndef twice(x):\n    return x * 2\n'],
+)
+
+
+def _result_type(ctx, call):
+    node = call_arg(call, 2, "result_type")
+    if node is None:
+        return None
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value.upper()
+    try:
+        return TY.spark_type(node, ctx.resolver.qualified_name)
+    except UNTRANSLATABLE as exc:
+        ctx.todo(M.TB_EXPRESSION, f"udf(): result type {exc}")
+        return False
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    method = seg.method
+    if method in REGISTER:
+        if len(seg.updated.args) != 2 or any(a.keyword is not None for a in seg.updated.args):
+            return ctx.todo(M.TB_UNSUPPORTED, f"{method}() with other arguments than (name, function)")
+        name, fn = seg.updated.args[0].value, seg.updated.args[1].value
+        return ctx.expr("{env}.udf.register({n}, {f})", env=ctx.site.receiver, n=name, f=fn)
+    if method != "udf":
+        return ctx.todo(M.TB_UNSUPPORTED, f"{method}(): Python table/aggregate functions are not converted yet")
+    call = seg.original
+    kind = call_arg(call, 5, "func_type")
+    pandas = isinstance(kind, cst.SimpleString) and kind.evaluated_value == "pandas"
+    if kind is not None and not (isinstance(kind, cst.SimpleString) and kind.evaluated_value in ("pandas", "general")):
+        return ctx.todo(M.TB_UNSUPPORTED, "udf(func_type=...) given by an expression")
+    result = _result_type(ctx, call)
+    if result is False:
+        return ctx.todo_left()
+    if result is None:
+        return ctx.todo(M.TB_UNSUPPORTED, "udf() without result_type")
+    f = call_arg(call, 0, "f")
+    if f is not None:
+        known = ctx.conv.class_of(f) if not isinstance(f, cst.Lambda) else None
+        if known is not None or isinstance(f, cst.Call):
+            return ctx.todo(M.TB_UNSUPPORTED, "udf() of a ScalarFunction object: not converted yet")
+    use(ctx, {"F"})
+    fn = "F.pandas_udf" if pandas else "F.udf"
+    rtype = cst.SimpleString(repr(result).replace("'", '"'))
+    if f is None:  # a decorator
+        return ctx.expr(fn + ("({t})" if pandas else "(returnType={t})"), t=rtype)
+    found = ctx.arg(seg, 0, "f")
+    return ctx.expr(fn + "({f}, {t})", f=found[1], t=rtype)

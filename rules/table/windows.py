@@ -1,0 +1,181 @@
+"""Group windows of the Table API -> Spark's time windows:
+
+``table.window(Tumble.over(lit(10).minutes).on(col("ts")).alias("w"))
+     .group_by(col("w"), col("k")).select(col("k"), col("w").start, col("v").sum.alias("total"))``
+-> ``df.groupBy(F.window("ts", "10 minutes").alias("w"), F.col("k")).agg(...)`` with a
+``select`` of the items, where ``col("w").start``/``.end`` are ``F.col("w.start")``/``"w.end"``
+and ``.rowtime`` is the end minus 1 ms (Flink's last timestamp of the window).
+
+- ``Tumble.over(size)`` -> ``F.window(col, size)``; ``Slide.over(size).every(slide)`` ->
+  ``F.window(col, size, slide)``; ``Session.with_gap(gap)`` -> ``F.session_window(col, gap)``.
+  Both engines align tumbling and sliding windows to the epoch, and end a session ``gap``
+  after its last row.
+- Sizes: ``lit(n).minutes`` (``seconds``, ``hours``, ``days``, ``millis``, singular too).
+- Row-count windows (``.rows``) have no Spark form: TODO.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from flink2spark.rules.table._common import columns, program, spark_program, use
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+_UNITS = {"millis": "milliseconds", "milli": "milliseconds", "second": "seconds", "seconds": "seconds",
+          "minute": "minutes", "minutes": "minutes", "hour": "hours", "hours": "hours", "day": "days", "days": "days"}
+_WINDOWS = ("pyflink.table.window.", "pyflink.table.")
+_PROPERTIES = {"start": 'F.col("{w}.start")', "end": 'F.col("{w}.end")',
+               "rowtime": 'F.col("{w}.end") - F.expr("INTERVAL 1 MILLISECOND")'}
+
+rule = Rule(
+    __name__,
+    matches=["Table.window"],
+    summary="window(Tumble/Slide/Session).group_by(w, keys).select(...) -> groupBy(F.window/F.session_window, keys).agg(...)",
+    codes=(M.TB_EXPRESSION, M.TB_UNSUPPORTED),
+    examples=[
+        Example(
+            program(
+                "clicks = t_env.from_path('clicks')\n"
+                "counts = (\n"
+                "    clicks.window(Tumble.over(lit(1).hours).on(col('ts')).alias('w'))\n"
+                "    .group_by(col('w'), col('user'))\n"
+                "    .select(col('user'), col('w').start.alias('hour'), col('url').count.alias('n'))\n"
+                ")\n",
+                imports="from pyflink.table.expressions import col, lit\nfrom pyflink.table.window import Tumble\n",
+            ),
+            spark_program(
+                "# TODO(flink2spark): F2S305 from_path('clicks'): the table is not declared by this program (a Flink"
+                " catalog's): give Spark a table of that name\n"
+                'clicks = t_env.table("clicks")\n'
+                "counts = (\n"
+                '    clicks.groupBy(F.window(F.col("ts"), "1 hours").alias("w"), F.col("user"))\n'
+                '    .agg(F.count(F.col("url")).alias("n"))\n'
+                '    .select(F.col("user"), F.col("w.start").alias("hour"), F.col("n"))\n'
+                ")\n",
+                functions=True,
+            ),
+        ),
+    ],
+    noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\nrolled = frame.rolling(window=2).sum()\n'],
+)
+
+
+def _chain(node) -> Optional[list[tuple[str, cst.Call]]]:
+    """``Tumble.over(x).on(y).alias(z)`` -> [("Tumble", ...), ("over", call), ("on", call), ("alias", call)]."""
+    out = []
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        out.append((node.func.attr.value, node))
+        node = node.func.value
+    if not isinstance(node, (cst.Name, cst.Attribute)):
+        return None
+    out.append(("", node))
+    return list(reversed(out))
+
+
+def _interval(ctx, node) -> Optional[str]:
+    """``lit(10).minutes`` -> "10 minutes"."""
+    if isinstance(node, cst.Attribute) and node.attr.value in _UNITS and isinstance(node.value, cst.Call):
+        q = ctx.resolver.qualified_name(node.value.func)
+        if q == "pyflink.table.expressions.lit" and len(node.value.args) == 1 and isinstance(node.value.args[0].value, cst.Integer):
+            return f"{node.value.args[0].value.value} {_UNITS[node.attr.value]}"
+    return None
+
+
+def _window(ctx, spec) -> Optional[tuple[str, str]]:
+    """(Spark window Column code, alias) of a Tumble/Slide/Session spec, or None (a TODO)."""
+    if isinstance(spec, cst.Name):
+        spec = ctx.resolver.single_value(spec) or spec
+    chain = _chain(spec)
+    if chain is None:
+        ctx.todo(M.TB_UNSUPPORTED, "window() of a window this rule cannot read")
+        return None
+    q = ctx.resolver.qualified_name(chain[0][1]) or ""
+    kind = next((q[len(p):] for p in _WINDOWS if q.startswith(p) and q[len(p):] in ("Tumble", "Slide", "Session")), None)
+    calls = dict(chain[1:])
+    if kind is None or "on" not in calls or "alias" not in calls:
+        ctx.todo(M.TB_UNSUPPORTED, "window() of a window this rule cannot read (Tumble/Slide/Session...on(...).alias(...))")
+        return None
+    alias = calls["alias"].args[0].value if calls["alias"].args else None
+    time = columns(ctx, [calls["on"].args[0]], "window().on()") if calls["on"].args else None
+    if not isinstance(alias, cst.SimpleString) or not time:
+        if time is not None:
+            ctx.todo(M.TB_UNSUPPORTED, "window(...).alias() of a name that is not a literal")
+        return None
+    name = alias.evaluated_value
+    sizes = []
+    for step in {"Tumble": ("over",), "Slide": ("over", "every"), "Session": ("with_gap",)}[kind]:
+        call = calls.get(step)
+        size = _interval(ctx, call.args[0].value) if call is not None and call.args else None
+        if size is None:
+            ctx.todo(M.TB_UNSUPPORTED, f"{kind} window: {step}() of a size that is not lit(n).<time unit> (row-count windows have no Spark form)")
+            return None
+        sizes.append(size)
+    fn = "F.session_window" if kind == "Session" else "F.window"
+    return f"{fn}({time[0].code}, {', '.join(repr(s) for s in sizes)}).alias({name!r})", name
+
+
+def _property(ctx, node, window: str) -> Optional[str]:
+    """``col("w").start`` (or ``.end``/``.rowtime``, aliased or not) -> its Spark Column code."""
+    alias = None
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "alias" \
+            and len(node.args) == 1 and isinstance(node.args[0].value, cst.SimpleString):
+        alias, node = node.args[0].value.evaluated_value, node.func.value
+    if not (isinstance(node, cst.Attribute) and node.attr.value in _PROPERTIES and isinstance(node.value, cst.Call)):
+        return None
+    inner = node.value
+    if ctx.resolver.qualified_name(inner.func) != "pyflink.table.expressions.col" or len(inner.args) != 1:
+        return None
+    if not (isinstance(inner.args[0].value, cst.SimpleString) and inner.args[0].value.evaluated_value == window):
+        return None
+    code = _PROPERTIES[node.attr.value].format(w=window)
+    return f"({code}).alias({alias!r})" if alias and node.attr.value == "rowtime" else f"{code}.alias({alias!r})" if alias else code
+
+
+@rule.converter
+def convert(ctx):
+    segs = ctx.site.segments
+    if [s.method for s in segs] != ["window", "group_by", "select"]:
+        return ctx.todo(M.TB_UNSUPPORTED, "window() not followed by group_by(...).select(...)")
+    found = _window(ctx, segs[0].original.args[0].value) if segs[0].original.args else None
+    if found is None:
+        return ctx.todo_left() if ctx.todos else ctx.todo(M.TB_UNSUPPORTED, "window() without a window")
+    window, name = found
+    keys, key_args = [], []
+    for arg in segs[1].original.args:
+        v = arg.value
+        if isinstance(v, cst.Call) and ctx.resolver.qualified_name(v.func) == "pyflink.table.expressions.col" \
+                and v.args and isinstance(v.args[0].value, cst.SimpleString) and v.args[0].value.evaluated_value == name:
+            continue
+        key_args.append(arg)
+    if len(key_args) == len(segs[1].original.args):
+        return ctx.todo(M.TB_UNSUPPORTED, f"group_by() of window() does not name the window {name!r}")
+    keys = columns(ctx, key_args, "group_by()") or ([] if not key_args else None)
+    if keys is None:
+        return ctx.todo_left()
+    aggregates, items = [], []
+    for arg in segs[2].original.args:
+        prop = _property(ctx, arg.value, name)
+        if prop is not None:
+            items.append(prop)
+            continue
+        col = columns(ctx, [arg], "select() of a window")
+        if col is None:
+            return ctx.todo_left()
+        col = col[0]
+        if col.aggregate:
+            if col.name is None:
+                return ctx.todo(M.TB_EXPRESSION, "select() of a window: name each aggregate with alias() to convert it")
+            aggregates.append(col.code)
+            items.append(f"F.col({col.name!r})")
+        elif col.name is not None and col.code in {k.code for k in keys}:
+            items.append(col.code)
+        else:
+            return ctx.todo(M.TB_EXPRESSION, "select() of a window: an item that is neither a key, a window property nor a named aggregate")
+    if not aggregates:
+        return ctx.todo(M.TB_UNSUPPORTED, "select() of a window with no aggregate")
+    use(ctx, {"F"})
+    code = f"{{r}}.groupBy({', '.join([window] + [k.code for k in keys])}).agg({', '.join(aggregates)}).select({', '.join(items)})"
+    return ctx.expr(code, r=ctx.site.receiver)
