@@ -639,6 +639,8 @@ class Converter(V.Transformer):
         if isinstance(parent, cst.Call) and parent.func is original:
             return updated  # a method call: leave_Call decides
         t = self.resolver.type_of(original.value)
+        if t in self.model.COLUMN_TYPES:
+            return updated  # a Table's column: df.a on the DataFrame it becomes
         if t is not None and original.attr.value not in self.model.CONVERTED_ATTRIBUTES.get(t, ()):
             self.mark(original, "todo", self.codes["unsupported"], f"attribute .{original.attr.value} of a Flink {t} has no Spark counterpart")
         return updated

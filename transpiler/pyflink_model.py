@@ -24,6 +24,7 @@ QUALIFIED_PREFIXES = ("pyflink.",)
 SHIM_NAME = "datastream"  # flink2spark.runtime.datastream, imported as f2s
 KEEP_NAMES = False  # operator names (.name("x")) are dropped, not turned into RDD.setName
 RULE_SETS = ("table",)  # the Table API's rules (rules/table/) convert with this generation's
+COLUMN_TYPES = frozenset({T.TABLE})  # table.a is a column, as on the DataFrame the table becomes
 
 # Marker codes the engine uses for this generation (see convert.DEFAULT_CODES).
 CODES = {
@@ -962,5 +963,5 @@ def check_class(info, resolver) -> None:
 MODEL = GenerationModel.of(
     globals(),
     "ANY_CALLABLE", "check_class", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
-    "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge", "RULE_SETS",
+    "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge", "RULE_SETS", "COLUMN_TYPES",
 )

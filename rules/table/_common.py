@@ -39,9 +39,16 @@ def qualified(ctx):
     return ctx.resolver.qualified_name
 
 
-def columns(ctx, args: Sequence[cst.Arg], what: str) -> Optional[list[E.Column]]:
+_DEFAULT = object()
+
+
+def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optional[list[E.Column]]:
     """The Spark Columns of a table operation's expression arguments (original nodes), or None
-    after a TODO naming the expression that has none."""
+    after a TODO naming the expression that has none. ``schema``: the column types the
+    expressions see; by default those of the table the chain's first call is on (the program
+    model's ``schema``)."""
+    if schema is _DEFAULT:
+        schema = tables(ctx.resolver).schema(ctx.site.head.original.func.value)
     out = []
     for arg in args:
         if arg.star or arg.keyword is not None:
@@ -49,9 +56,9 @@ def columns(ctx, args: Sequence[cst.Arg], what: str) -> Optional[list[E.Column]]
             return None
         try:
             if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str):
-                out.extend(E.columns_from_string(arg.value.evaluated_value))
+                out.extend(E.columns_from_string(arg.value.evaluated_value, schema))
             else:
-                out.append(E.column(arg.value, ctx.resolver.qualified_name))
+                out.append(E.column(arg.value, ctx.resolver.qualified_name, schema))
         except UNTRANSLATABLE as exc:
             ctx.todo(M.TB_EXPRESSION, f"{what}: {exc}")
             return None

@@ -18,6 +18,7 @@ class Column:
     aggregate: bool
     name: Optional[str]
     uses: frozenset
+    type: Optional[str] = None
 
 
 _AGG = {"sum": "sum", "count": "count", "avg": "avg", "min": "min", "max": "max"}
@@ -25,7 +26,7 @@ _OPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
 _CMP = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.GreaterThan: ">", cst.LessThanEqual: "<=", cst.GreaterThanEqual: ">="}
 
 
-def column(node, qualified: Callable) -> Column:
+def column(node, qualified: Callable, schema=None) -> Column:
     code = cst.Module([]).code_for_node
     if isinstance(node, cst.Call) and qualified(node.func) in ("pyflink.table.expressions.col", "pyflink.table.expressions.lit"):
         fn = qualified(node.func).rsplit(".", 1)[1]
@@ -52,5 +53,5 @@ def column(node, qualified: Callable) -> Column:
     raise Untranslatable(f"{code(node)}")
 
 
-def columns_from_string(text: str) -> list:
+def columns_from_string(text: str, schema=None) -> list:
     raise Untranslatable(f"string expression {text!r}")

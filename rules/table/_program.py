@@ -8,6 +8,10 @@ module (``Resolver.tables``), not re-derived by rules.
 - ``catalog``: the tables the program declares with ``execute_sql("CREATE TABLE ...")`` (SQL
   text known when converting), by name, as ``_sql.TableDef``s; the rules of ``execute_insert``,
   ``INSERT INTO`` and ``from_path`` read a table's connector from it.
+- ``schema(table)``: the column types of a Table expression, by name (Spark type names), when
+  they are known: from the literal rows or the schema of ``from_elements``, a declared table's
+  columns, and through the operations that keep or compute them; the expression translator
+  needs them where Flink's meaning depends on a type (``+``, ``/``, ``avg``).
 - ``sql(node)``: the SQL text of an argument, when it is known: a string literal, literals
   joined with ``+`` or implicit concatenation, a name bound once to one of them, or an f-string
   whose placeholders stand inside SQL string literals (``'path' = '{out}'``): those come back as
@@ -56,6 +60,7 @@ class TablesModel:
         self.catalog: dict[str, _sql.TableDef] = {}
         self.problems: dict[str, str] = {}  # table name -> why its DDL is not translated
         self.views: set[str] = set()  # names of the views the program creates (create_temporary_view, CREATE VIEW)
+        self._schemas: dict[int, Optional[dict[str, str]]] = {}
         self._read_catalog()
 
     # -- SQL text -----------------------------------------------------------------------------
@@ -88,6 +93,68 @@ class TablesModel:
                 return None  # escapes in the literal: not read here
             return SqlText(raw, tuple(parts))
         return None
+
+    # -- schemas ------------------------------------------------------------------------------
+    def schema(self, node) -> Optional[dict[str, str]]:
+        key = id(node)
+        if key not in self._schemas:
+            self._schemas[key] = None  # a cycle (a name reassigned from itself) has no schema
+            self._schemas[key] = self._schema(node)
+        return self._schemas[key]
+
+    def _schema(self, node) -> Optional[dict[str, str]]:
+        from flink2spark.rules.table import _expressions as E
+        from flink2spark.rules.table import _types as TY
+
+        resolver = self.resolver
+        if isinstance(node, cst.Name):
+            value = resolver.single_value(node)
+            return self.schema(value) if value is not None and value is not node else None
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None
+        method, receiver = node.func.attr.value, node.func.value
+        typ = resolver.type_of(receiver)
+        args = [a.value for a in node.args if a.keyword is None and not a.star]
+        if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+            if method == "from_elements" and args:
+                return _literal_schema(args[0], args[1] if len(args) > 1 else None, resolver)
+            if method == "from_path" and args and isinstance(args[0], cst.SimpleString):
+                table = self.catalog.get(args[0].evaluated_value)
+                return dict(table.columns) if table is not None else None
+            return None
+        if typ != T.TABLE:
+            if typ == T.GROUPED_TABLE and method == "select":
+                source = self.schema(receiver.func.value) if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) else None
+                return self._selected(node.args, source)
+            return None
+        source = self.schema(receiver)
+        if method in ("filter", "where", "distinct", "order_by", "fetch", "limit", "offset", "union_all", "union",
+                      "intersect", "intersect_all", "minus", "minus_all"):
+            return source
+        if method == "select":
+            return self._selected(node.args, source)
+        if method in ("add_columns", "add_or_replace_columns") and source is not None:
+            added = self._selected(node.args, source)
+            return {**source, **added} if added is not None else None
+        if method == "drop_columns" and source is not None:
+            dropped = {a.value.args[0].value.evaluated_value for a in node.args
+                       if isinstance(a.value, cst.Call) and a.value.args and isinstance(a.value.args[0].value, cst.SimpleString)}
+            return {k: v for k, v in source.items() if k not in dropped}
+        return None
+
+    def _selected(self, args, source) -> Optional[dict[str, str]]:
+        from flink2spark.rules.table import _expressions as E
+
+        out = {}
+        for arg in args:
+            try:
+                col = E.column(arg.value, self.resolver.qualified_name, source)
+            except E.Untranslatable:
+                return None
+            if col.name is None or col.type is None:
+                return None
+            out[col.name] = col.type
+        return out
 
     # -- facts --------------------------------------------------------------------------------
     def _mode(self) -> str:
@@ -146,6 +213,72 @@ class TablesModel:
                     self.problems[name.group(1)] = str(exc)
                 continue
             self.catalog.setdefault(table.name, table)
+
+
+_PYTHON_TYPES = {cst.Integer: "BIGINT", cst.Float: "DOUBLE", cst.SimpleString: "STRING"}
+
+
+def _literal_type(node) -> Optional[str]:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return "BOOLEAN"
+    return _PYTHON_TYPES.get(type(node))
+
+
+def _literal_schema(rows, names, resolver) -> Optional[dict[str, str]]:
+    """Column types of ``from_elements(rows, names)``: a DataTypes.ROW schema's, or those both
+    engines infer from literal rows (int BIGINT, float DOUBLE, str STRING, bool BOOLEAN)."""
+    from flink2spark.rules.table import _types as TY
+
+    if names is not None and not isinstance(names, (cst.List, cst.Tuple)):
+        try:
+            text = TY.spark_schema(names, resolver.qualified_name)
+        except TY.Untranslatable:
+            return None
+        return _parse_ddl_schema(text)
+    if not isinstance(rows, (cst.List, cst.Tuple)) or not rows.elements:
+        return None
+    types = None
+    for element in rows.elements:
+        row = element.value
+        if not isinstance(row, (cst.Tuple, cst.List)):
+            return None
+        found = [_literal_type(e.value) for e in row.elements]
+        if types is None:
+            types = found
+        elif len(found) != len(types):
+            return None
+        else:
+            types = [a if a == b else None for a, b in zip(types, found)]
+    if names is None:
+        labels = [f"_{i + 1}" for i in range(len(types))]
+    else:
+        if not all(isinstance(e.value, cst.SimpleString) for e in names.elements):
+            return None
+        labels = [e.value.evaluated_value for e in names.elements]
+    if len(labels) != len(types) or None in types:
+        return None
+    return dict(zip(labels, types))
+
+
+def _parse_ddl_schema(text: str) -> Optional[dict[str, str]]:
+    """"a INT, b DECIMAL(10, 2)" -> {"a": "INT", "b": "DECIMAL(10, 2)"} (commas inside brackets kept)."""
+    out, depth, start = {}, 0, 0
+    parts = []
+    for i, ch in enumerate(text):
+        depth += ch in "(<"
+        depth -= ch in ")>"
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    for part in parts:
+        bits = part.strip().split(None, 1)
+        if len(bits) != 2:
+            return None
+        out[bits[0].strip("`")] = bits[1].strip().upper()
+    return out
 
 
 def runtime_mode_of(resolver) -> str:

@@ -13,6 +13,7 @@
 import libcst as cst
 
 from flink2spark.rules.table._common import columns, program, spark_program
+from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -64,7 +65,9 @@ def convert(ctx):
         if not (isinstance(grand, cst.Call) and parent.attr.value in ("where", "filter")):
             return ctx.todo(M.TB_UNSUPPORTED, "join() with no condition and no where() after it (a cross join)")
         return ctx.expr("{r}.crossJoin({o})", r=ctx.site.receiver, o=other)
-    cond = columns(ctx, [seg.original.args[1]], f"{method}()")
+    model = tables(ctx.resolver)
+    left, right = model.schema(seg.original.func.value), model.schema(seg.original.args[0].value)
+    cond = columns(ctx, [seg.original.args[1]], f"{method}()", {**left, **right} if left and right else None)
     if cond is None:
         return ctx.todo_left()
     return ctx.expr("{r}.join({o}, {c}, %r)" % how, r=ctx.site.receiver, o=other, c=cst.parse_expression(cond[0].code))

@@ -1,0 +1,101 @@
+"""The Table API part's program model (rules/table/_program.py): a program in, its facts out."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from flink2spark.rules.table._program import SqlText, python_string, tables
+from flink2spark.transpiler.infer import Resolver
+from flink2spark.transpiler.models import MODELS
+from flink2spark.transpiler.visitors import nodes
+
+HEAD = "from pyflink.table import EnvironmentSettings, StreamTableEnvironment, TableEnvironment\n"
+
+
+def model(body: str):
+    module = cst.parse_module(HEAD + body)
+    return tables(Resolver(module, MODELS["pyflink"])), module
+
+
+@pytest.mark.parametrize(
+    "body,mode",
+    [
+        ("t = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n", "batch"),
+        ("t = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n", "streaming"),
+        ("s = EnvironmentSettings.new_instance().in_batch_mode().build()\nt = TableEnvironment.create(s)\n", "batch"),
+        ("s = EnvironmentSettings.new_instance().build()\nt = TableEnvironment.create(s)\n", "streaming"),
+        (
+            "from pyflink.datastream import StreamExecutionEnvironment\n"
+            "env = StreamExecutionEnvironment.get_execution_environment()\nt = StreamTableEnvironment.create(env)\n",
+            "streaming",
+        ),
+        (
+            "from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment\n"
+            "env = StreamExecutionEnvironment.get_execution_environment()\n"
+            "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nt = StreamTableEnvironment.create(env)\n",
+            "batch",
+        ),
+        # one streaming environment makes the program's printed tables changelogs
+        (
+            "a = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+            "b = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n",
+            "streaming",
+        ),
+    ],
+)
+def test_mode(body, mode):
+    assert model(body)[0].mode == mode
+
+
+def _first_arg(module, method):
+    call = next(c for c in nodes(module, cst.Call) if isinstance(c.func, cst.Attribute) and c.func.attr.value == method)
+    return call.args[0].value
+
+
+@pytest.mark.parametrize(
+    "body,text,parts",
+    [
+        ("t.execute_sql('SELECT 1')\n", "SELECT 1", ()),
+        ("t.execute_sql('SELECT ' '1')\n", "SELECT 1", ()),
+        ("q = 'SELECT ' + 'a FROM x'\nt.execute_sql(q)\n", "SELECT a FROM x", ()),
+        ("t.execute_sql(f\"CREATE TABLE x (a INT) WITH ('path' = '{out}/x')\")\n", "CREATE TABLE x (a INT) WITH ('path' = '__f2s_0__/x')", ("out",)),
+        ("t.execute_sql(f\"'{a}'\" + f\"'{b.c}'\")\n", "'__f2s_0__''__f2s_1__'", ("a", "b.c")),
+        # not known when converting
+        ("t.execute_sql(make_sql())\n", None, None),
+        ("t.execute_sql(f\"{x!r}\")\n", None, None),
+        ("q = 'a'\nq = 'b'\nt.execute_sql(q)\n", None, None),
+    ],
+)
+def test_sql_text(body, text, parts):
+    found, module = model("t = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n" + body)
+    got = found.sql(_first_arg(module, "execute_sql"))
+    assert got == (None if text is None else SqlText(text, parts))
+
+
+@pytest.mark.parametrize(
+    "text,parts,literal",
+    [
+        ("SELECT 'a'", (), '"SELECT \'a\'"'),
+        ("path = '__f2s_0__/x'", ("out",), "f\"path = '{out}/x'\""),
+        ("MAP['k', 1] {x}", ("v",), '"MAP[\'k\', 1] {x}"'),  # no marker: a plain string
+        ("{y} '__f2s_0__'", ("v",), "f\"{{y}} '{v}'\""),
+    ],
+)
+def test_python_string(text, parts, literal):
+    assert python_string(text, parts) == literal
+    # the literal is the text with the placeholders back
+    value = eval(literal, {"out": "OUT", "v": "V"})  # noqa: S307 - test input
+    assert value == text.replace("__f2s_0__", {"out": "OUT", "v": "V"}.get(parts[0], "") if parts else "__f2s_0__")
+
+
+def test_catalog_and_views():
+    found, _ = model(
+        "t = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "t.execute_sql(\"CREATE TABLE src (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '/in', 'format' = 'csv')\")\n"
+        "t.execute_sql(\"CREATE TABLE out (a INT) WITH ('connector' = 'print')\")\n"
+        "t.create_temporary_view('v', t.from_path('src'))\n"
+    )
+    assert sorted(found.catalog) == ["out", "src"]
+    assert found.catalog["src"].connector == "filesystem" and found.catalog["out"].connector == "print"
+    assert found.views == {"v"}
