@@ -8,7 +8,7 @@ import libcst as cst
 
 from flink2spark.rules.table import _expressions as E
 from flink2spark.rules.table import _types as TY
-from flink2spark.rules.table._program import tables
+from flink2spark.rules.table._program import dotted_names, tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.imports import need
 
@@ -36,7 +36,8 @@ def spark_program(body: str, imports: str = "", functions: bool = False) -> str:
 
 
 def qualified(ctx):
-    return ctx.resolver.qualified_name
+    """The translators' view of qualified names (``_program.dotted_names``)."""
+    return dotted_names(ctx.resolver)
 
 
 _DEFAULT = object()
@@ -58,7 +59,7 @@ def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optiona
             if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str):
                 out.extend(E.columns_from_string(arg.value.evaluated_value, schema))
             else:
-                out.append(E.column(arg.value, ctx.resolver.qualified_name, schema))
+                out.append(E.column(arg.value, qualified(ctx), schema))
         except UNTRANSLATABLE as exc:
             ctx.todo(M.TB_EXPRESSION, f"{what}: {exc}")
             return None

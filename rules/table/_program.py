@@ -148,7 +148,7 @@ class TablesModel:
         out = {}
         for arg in args:
             try:
-                col = E.column(arg.value, self.resolver.qualified_name, source)
+                col = E.column(arg.value, dotted_names(self.resolver), source)
             except E.Untranslatable:
                 return None
             if col.name is None or col.type is None:
@@ -233,7 +233,7 @@ def _literal_schema(rows, names, resolver) -> Optional[dict[str, str]]:
 
     if names is not None and not isinstance(names, (cst.List, cst.Tuple)):
         try:
-            text = TY.spark_schema(names, resolver.qualified_name)
+            text = TY.spark_schema(names, dotted_names(resolver))
         except TY.Untranslatable:
             return None
         return _parse_ddl_schema(text)
@@ -279,6 +279,21 @@ def _parse_ddl_schema(text: str) -> Optional[dict[str, str]]:
             return None
         out[bits[0].strip("`")] = bits[1].strip().upper()
     return out
+
+
+def dotted_names(resolver):
+    """The qualified name of a name or a dotted name (``col``, ``expressions.col``,
+    ``DataTypes.INT``) as imported; None for anything else. The resolver names ``col("a").alias``
+    ``pyflink.table.expressions.col.alias`` (through the call, as libcst does), which is a method
+    of an Expression, not a function of that name: the translators must not see that."""
+
+    def name(node):
+        part = node
+        while isinstance(part, cst.Attribute):
+            part = part.value
+        return resolver.qualified_name(node) if isinstance(part, cst.Name) else None
+
+    return name
 
 
 def runtime_mode_of(resolver) -> str:

@@ -11,7 +11,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table import _types as TY
-from flink2spark.rules.table._common import UNTRANSLATABLE, code, program, spark_program
+from flink2spark.rules.table._common import UNTRANSLATABLE, qualified, code, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -36,7 +36,7 @@ def _schema(ctx, node):
     if isinstance(node, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.SimpleString) for e in node.elements):
         return code(ctx, node)
     try:
-        return repr(TY.spark_schema(node, ctx.resolver.qualified_name)).replace("'", '"')
+        return repr(TY.spark_schema(node, qualified(ctx))).replace("'", '"')
     except UNTRANSLATABLE as exc:
         ctx.todo(M.TB_EXPRESSION, f"{ctx.site.head.method}(): schema {exc}")
         return False

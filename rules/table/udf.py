@@ -19,7 +19,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table import _types as TY
-from flink2spark.rules.table._common import UNTRANSLATABLE, program, spark_program, use
+from flink2spark.rules.table._common import UNTRANSLATABLE, qualified, program, spark_program, use
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -56,7 +56,7 @@ def _result_type(ctx, call):
     if isinstance(node, cst.SimpleString):
         return node.evaluated_value.upper()
     try:
-        return TY.spark_type(node, ctx.resolver.qualified_name)
+        return TY.spark_type(node, qualified(ctx))
     except UNTRANSLATABLE as exc:
         ctx.todo(M.TB_EXPRESSION, f"udf(): result type {exc}")
         return False
