@@ -837,6 +837,9 @@ class Converter(V.Transformer):
                 arg = mod.updated.args[0].value if mod.updated.args else None
                 if not (isinstance(arg, cst.Integer) and arg.value == "1") and self.codes["parallelism"]:
                     self.mark(original, "note", self.codes["parallelism"], "operator parallelism dropped; Spark decides the number of tasks")
+        if updated.lpar and isinstance(result, cst.BaseExpression) and not result.lpar:
+            # the call was written in parentheses (a chain over several lines): they stay
+            result = result.with_changes(lpar=updated.lpar, rpar=updated.rpar)
         return result
 
     # -- statements ------------------------------------------------------------------------

@@ -117,7 +117,8 @@ class TablesModel:
         args = [a.value for a in node.args if a.keyword is None and not a.star]
         if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
             if method == "from_elements" and args:
-                return _literal_schema(args[0], args[1] if len(args) > 1 else None, resolver)
+                rows, names = (self._value(a) for a in (args[0], args[1] if len(args) > 1 else None))
+                return _literal_schema(rows, names, resolver)
             if method == "from_path" and args and isinstance(args[0], cst.SimpleString):
                 table = self.catalog.get(args[0].evaluated_value)
                 return dict(table.columns) if table is not None else None
@@ -141,6 +142,13 @@ class TablesModel:
                        if isinstance(a.value, cst.Call) and a.value.args and isinstance(a.value.args[0].value, cst.SimpleString)}
             return {k: v for k, v in source.items() if k not in dropped}
         return None
+
+    def _value(self, node):
+        """What a name bound once stands for (the node itself otherwise)."""
+        if isinstance(node, cst.Name):
+            value = self.resolver.single_value(node)
+            return value if value is not None else node
+        return node
 
     def _selected(self, args, source) -> Optional[dict[str, str]]:
         from flink2spark.rules.table import _expressions as E
