@@ -28,6 +28,7 @@ TABLE_CONFIG = "TableConfig"
 ENV_SETTINGS = "EnvironmentSettings"
 ENV_SETTINGS_BUILDER = "EnvironmentSettingsBuilder"  # EnvironmentSettings.new_instance()
 TABLE_ITERATOR = "TableResultIterator"
+DATA_TYPE = "DataType"  # DataTypes.ROW(...): a schema (rules/table/schemas.py)
 UDF = "UserDefinedFunction"  # what udf()/udtf()/udaf()/udtaf() return (or decorate a def into)  # TableResult.collect(): a CloseableIterator of Rows
 
 SAME = "<same>"  # the method returns its receiver (pyflink_model.SAME)
@@ -102,6 +103,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
     },
     TABLE_ITERATOR: _none("next close"),
     UDF: _none("alias"),
+    DATA_TYPE: _none("not_null nullable"),
     ENV_SETTINGS: _none("get_built_in_catalog_name get_built_in_database_name is_streaming_mode get_configuration to_configuration"),
     ENV_SETTINGS_BUILDER: {
         **{name: SAME for name in ("in_batch_mode in_streaming_mode with_configuration with_built_in_catalog_name"
@@ -157,6 +159,8 @@ ENTRY_POINTS.update(
 )
 
 ENTRY_POINTS.update({f"pyflink.table.{module}{name}": UDF for name in ("udf", "udtf", "udaf", "udtaf") for module in ("", "udf.")})
+
+ENTRY_POINTS.update({f"pyflink.table.{module}DataTypes.ROW": DATA_TYPE for module in ("", "types.")})
 
 HINTS = {
     "Table.explain": "Spark shows a query's plan with DataFrame.explain()",

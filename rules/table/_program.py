@@ -61,6 +61,7 @@ class TablesModel:
         self.problems: dict[str, str] = {}  # table name -> why its DDL is not translated
         self.views: set[str] = set()  # names of the views the program creates (create_temporary_view, CREATE VIEW)
         self._schemas: dict[int, Optional[dict[str, str]]] = {}
+        self._view_tables: dict[str, cst.BaseExpression] = {}  # view name -> the Table expression it names
         self._read_catalog()
 
     # -- SQL text -----------------------------------------------------------------------------
@@ -94,6 +95,17 @@ class TablesModel:
             return SqlText(raw, tuple(parts))
         return None
 
+    def sql_tables(self) -> dict[str, _sql.TableDef]:
+        """What SQL statements read: the declared tables, and the views of Tables whose schema
+        is known (as tables of no connector)."""
+        out = dict(self.catalog)
+        for name, table in self._view_tables.items():
+            schema = self.schema(table)
+            if schema is not None and name not in out:
+                out[name] = _sql.TableDef(name=name, columns=tuple(schema.items()), computed=(), connector="",
+                                          options={}, watermark=None, primary_key=())
+        return out
+
     # -- schemas ------------------------------------------------------------------------------
     def schema(self, node) -> Optional[dict[str, str]]:
         key = id(node)
@@ -120,7 +132,7 @@ class TablesModel:
                 rows, names = (self._value(a) for a in (args[0], args[1] if len(args) > 1 else None))
                 return _literal_schema(rows, names, resolver)
             if method == "from_path" and args and isinstance(args[0], cst.SimpleString):
-                table = self.catalog.get(args[0].evaluated_value)
+                table = self.sql_tables().get(args[0].evaluated_value)
                 return dict(table.columns) if table is not None else None
             return None
         if typ != T.TABLE:
@@ -129,6 +141,9 @@ class TablesModel:
                 return self._selected(node.args, source)
             return None
         source = self.schema(receiver)
+        if method == "alias" and source is not None:
+            names = [a.evaluated_value for a in args if isinstance(a, cst.SimpleString)]
+            return dict(zip(names, source.values())) if len(names) == len(source) == len(args) else None
         if method in ("filter", "where", "distinct", "order_by", "fetch", "limit", "offset", "union_all", "union",
                       "intersect", "intersect_all", "minus", "minus_all"):
             return source
@@ -200,6 +215,8 @@ class TablesModel:
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("create_temporary_view", "create_view") \
                     and call.args and isinstance(call.args[0].value, cst.SimpleString):
                 self.views.add(call.args[0].value.evaluated_value)
+                if len(call.args) == 2:
+                    self._view_tables[call.args[0].value.evaluated_value] = call.args[1].value
                 continue
             if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in ("execute_sql", "add_insert_sql")):
                 continue

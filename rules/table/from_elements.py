@@ -12,6 +12,7 @@ import libcst as cst
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._common import UNTRANSLATABLE, qualified, code, program, spark_program
+from flink2spark.rules.table.schemas import named_schema
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -33,6 +34,8 @@ rule = Rule(
 def _schema(ctx, node):
     if node is None:
         return None
+    if named_schema(ctx, node):
+        return code(ctx, node)  # its DataTypes.ROW becomes a DDL string (rule schemas)
     if isinstance(node, (cst.List, cst.Tuple)) and all(isinstance(e.value, cst.SimpleString) for e in node.elements):
         return code(ctx, node)
     try:

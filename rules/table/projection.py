@@ -6,6 +6,7 @@
 - ``drop_columns(col("a"), ...)`` -> ``drop("a", ...)``
 - ``rename_columns(col("a").alias("b"), ...)`` -> ``withColumnsRenamed({"a": "b"})``
 - ``distinct()`` -> ``distinct()``
+- ``alias("a", "b")`` (every column renamed, in order) -> ``toDF("a", "b")``
 
 Expressions are translated by ``_expressions`` (exact or a TODO naming what has no form).
 """
@@ -19,7 +20,7 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["Table.select", "Table.filter", "Table.where", "Table.add_columns", "Table.add_or_replace_columns",
-             "Table.drop_columns", "Table.rename_columns", "Table.distinct"],
+             "Table.drop_columns", "Table.rename_columns", "Table.distinct", "Table.alias"],
     summary="select/filter/where/add_columns/drop_columns/rename_columns/distinct -> the DataFrame's",
     codes=(M.TB_EXPRESSION,),
     examples=[
@@ -40,6 +41,27 @@ rule = Rule(
 )
 
 
+def _unaliased(column) -> str:
+    """The code of a named column without its ``.alias(name)``: withColumns names it."""
+    suffix = f".alias({column.name!r})".replace("'", '"')
+    code = column.code
+    if code.endswith(suffix):
+        code = code[: -len(suffix)]
+        if code.startswith("(") and code.endswith(")") and _balanced(code[1:-1]):
+            code = code[1:-1]
+    return code
+
+
+def _balanced(code: str) -> bool:
+    depth = 0
+    for ch in code:
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _call(ctx, method, args):
     return cst.Call(func=cst.Attribute(value=ctx.site.receiver, attr=cst.Name(method)), args=[cst.Arg(cst.parse_expression(a)) for a in args])
 
@@ -50,6 +72,11 @@ def convert(ctx):
     method = seg.method
     if method == "distinct":
         return _call(ctx, "distinct", [])
+    if method == "alias":  # renames every column, in order
+        names = [a.value for a in seg.original.args]
+        if not names or not all(isinstance(n, cst.SimpleString) for n in names) or any(a.keyword or a.star for a in seg.original.args):
+            return ctx.todo(M.TB_UNSUPPORTED, "Table.alias() of names that are not string literals")
+        return _call(ctx, "toDF", [repr(n.evaluated_value) for n in names])
     cols = columns(ctx, seg.original.args, f"{method}()")
     if cols is None:
         return ctx.todo_left()
@@ -62,7 +89,7 @@ def convert(ctx):
     if method in ("add_columns", "add_or_replace_columns"):
         if any(c.name is None for c in cols):
             return ctx.todo(M.TB_EXPRESSION, f"{method}(): every added column needs a name (alias)")
-        return _call(ctx, "withColumns", ["{" + ", ".join(f"{c.name!r}: {c.code}" for c in cols) + "}"])
+        return _call(ctx, "withColumns", ["{" + ", ".join(f"{c.name!r}: {_unaliased(c)}" for c in cols) + "}"])
     if method == "drop_columns":
         if any(c.name is None or c.code != f'F.col("{c.name}")' for c in cols):
             return ctx.todo(M.TB_EXPRESSION, "drop_columns() of anything but col('name')")

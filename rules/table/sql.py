@@ -75,7 +75,7 @@ def _statement(ctx, env, text, what):
         kind = _sql.statement_kind(text.text)
         model = tables(ctx.resolver)
         if kind == "query":
-            spark = _sql.query(text.text, model.catalog)
+            spark = _sql.query(text.text, model.sql_tables())
             if after == ["print"]:
                 return show(ctx, _sql_call(ctx, env, spark, text.parts))
             if after == ["collect"]:
@@ -92,7 +92,7 @@ def _statement(ctx, env, text, what):
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
             return _sql_call(ctx, env, ddl, text.parts)
         if kind == "insert":
-            target, spark = _sql.insert(text.text, model.catalog)
+            target, spark = _sql.insert(text.text, model.sql_tables())
             table = model.catalog.get(target)
             if table is not None and table.connector in ("print", "blackhole"):
                 return write_to(ctx, _sql_call(ctx, env, spark, text.parts), target, what)
@@ -100,7 +100,7 @@ def _statement(ctx, env, text, what):
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
             return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text.parts)
         if kind == "create_view":
-            name, spark = _sql.create_view(text.text, model.catalog)
+            name, spark = _sql.create_view(text.text, model.sql_tables())
             return _sql_call(ctx, env, f"CREATE TEMPORARY VIEW {name} AS {spark}", text.parts)
         if kind == "set" and ctx.is_statement:
             ctx.note(M.TB_CONFIG, f"Flink setting dropped: {text.text.strip()}")
@@ -150,7 +150,7 @@ def convert(ctx):
         return ctx.todo(M.TB_SQL, f"{method}() of SQL text not known when converting")
     if method == "sql_query":
         try:
-            return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.catalog), text.parts)
+            return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.sql_tables()), text.parts)
         except _sql.Untranslatable as exc:
             return ctx.todo(M.TB_SQL, f"sql_query(): {exc}")
     return _statement(ctx, ctx.site.receiver, text, "execute_sql()")
