@@ -24,7 +24,7 @@ rule = Rule(
             ),
             spark_program(
                 'scores = t_env.createDataFrame([("a", 3)], ["name", "score"])\n'
-                'top = scores.orderBy(F.col("score").desc()).limit(3)\n',
+                'top = scores.orderBy(F.col("score").desc_nulls_last()).limit(3)\n',
                 functions=True,
             ),
         ),

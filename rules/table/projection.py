@@ -62,8 +62,15 @@ def _balanced(code: str) -> bool:
     return depth == 0
 
 
+def _argument(code: str) -> str:
+    """Column code as a call's argument: without parentheses around all of it."""
+    while code.startswith("(") and code.endswith(")") and _balanced(code[1:-1]):
+        code = code[1:-1]
+    return code
+
+
 def _call(ctx, method, args):
-    return cst.Call(func=cst.Attribute(value=ctx.site.receiver, attr=cst.Name(method)), args=[cst.Arg(cst.parse_expression(a)) for a in args])
+    return cst.Call(func=cst.Attribute(value=ctx.site.receiver, attr=cst.Name(method)), args=[cst.Arg(cst.parse_expression(_argument(a))) for a in args])
 
 
 @rule.converter
