@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Optional, Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 import libcst as cst
 from libcst.helpers import parse_template_expression
@@ -137,6 +137,12 @@ class Context:
         """Drop a small statement of the original module (e.g. an assignment whose value a
         rule moved elsewhere); its comments move to the next statement."""
         self.conv._remove_exprs.add(id(small))
+
+    def rewrite_statement(self, stmt: cst.CSTNode, rewrite: Callable[[cst.CSTNode], cst.CSTNode]) -> None:
+        """Have the statement ``stmt`` (an original node around the call being converted, a
+        ``def`` whose decorator it is, say) rewritten by ``rewrite`` once its own parts are
+        converted: ``rewrite`` gets the converted statement and returns its replacement."""
+        self.conv._statement_rewrites[id(stmt)] = rewrite
 
     @property
     def is_statement(self) -> bool:
@@ -330,6 +336,8 @@ class Converter(V.Transformer):
         # of the Table API part (imports it names say so)
         self.table_params: set[tuple[str, str]] = set()
         self._changed: list[bool] = []  # per node being visited: whether something below it changed
+        # id of an original statement -> what rewrites it once it is converted (Context.rewrite_statement)
+        self._statement_rewrites: dict[int, Callable[[cst.CSTNode], cst.CSTNode]] = {}
 
     # -- setup ---------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
@@ -377,6 +385,9 @@ class Converter(V.Transformer):
 
     def on_leave(self, original_node, updated_node):
         updated = super().on_leave(original_node, updated_node)
+        rewrite = self._statement_rewrites.pop(id(original_node), None)
+        if rewrite is not None:
+            updated = rewrite(updated)
         comments = self._stmt_comments.get(id(original_node))
         if comments and isinstance(updated, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             existing = self._header_comments | {ln.comment.value for ln in updated.leading_lines if ln.comment is not None}

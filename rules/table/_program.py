@@ -12,6 +12,9 @@ module (``Resolver.tables``), not re-derived by rules.
   they are known: from the literal rows or the schema of ``from_elements``, a declared table's
   columns, and through the operations that keep or compute them; the expression translator
   needs them where Flink's meaning depends on a type (``+``, ``/``, ``avg``).
+- ``functions``: the program's Python functions of the Table API, by the name they are bound
+  to: "udf" (``@udf``/``udf(f)``), "pandas_udf", "udtf", "udaf", "udtaf"; registration and
+  calls read it.
 - ``sql(node)``: the SQL text of an argument, when it is known: a string literal, literals
   joined with ``+`` or implicit concatenation, a name bound once to one of them, or an f-string
   whose placeholders stand inside SQL string literals (``'path' = '{out}'``): those come back as
@@ -63,6 +66,7 @@ class TablesModel:
         self._schemas: dict[int, Optional[dict[str, str]]] = {}
         self._view_tables: dict[str, cst.BaseExpression] = {}  # view name -> the Table expression it names
         self._read_catalog()
+        self.functions: dict[str, str] = self._functions()
 
     # -- SQL text -----------------------------------------------------------------------------
     def sql(self, node: Optional[cst.BaseExpression]) -> Optional[SqlText]:
@@ -180,6 +184,33 @@ class TablesModel:
         return out
 
     # -- facts --------------------------------------------------------------------------------
+    def function_kind(self, call: cst.Call) -> Optional[str]:
+        """"udf", "pandas_udf", "udtf", "udaf" or "udtaf" for a call of those entry points."""
+        q = self.resolver.qualified_name(call.func)
+        if T.ENTRY_POINTS.get(q or "") != T.UDF:
+            return None
+        kind = q.rsplit(".", 1)[1]
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == "func_type" and isinstance(arg.value, cst.SimpleString):
+                if arg.value.evaluated_value == "pandas":
+                    return "pandas_" + kind
+        return kind
+
+    def _functions(self) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for node in nodes(self.resolver.module, cst.FunctionDef):
+            for deco in node.decorators:
+                if isinstance(deco.decorator, cst.Call):
+                    kind = self.function_kind(deco.decorator)
+                    if kind is not None:
+                        found[node.name.value] = kind
+        for node in nodes(self.resolver.module, cst.Assign):
+            if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Call):
+                kind = self.function_kind(node.value)
+                if kind is not None:
+                    found[node.targets[0].target.value] = kind
+        return found
+
     def _mode(self) -> str:
         modes = set()
         for call in nodes(self.resolver.module, cst.Call):

@@ -20,6 +20,7 @@ import libcst as cst
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._common import UNTRANSLATABLE, qualified, program, spark_program, use
+from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -27,7 +28,7 @@ REGISTER = ("create_temporary_system_function", "create_temporary_function", "re
 
 rule = Rule(
     __name__,
-    matches=["flink.udf", "flink.udtf", "flink.udaf", "flink.udtaf",
+    matches=["flink.udf", "flink.udaf", "flink.udtaf",
              *[f"TableEnvironment.{m}" for m in REGISTER]],
     summary="@udf/udf(f) (general and pandas) -> F.udf/F.pandas_udf; function registration -> spark.udf.register",
     codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION),
@@ -70,7 +71,10 @@ def convert(ctx):
         if len(seg.updated.args) != 2 or any(a.keyword is not None for a in seg.updated.args):
             return ctx.todo(M.TB_UNSUPPORTED, f"{method}() with other arguments than (name, function)")
         name, fn = seg.updated.args[0].value, seg.updated.args[1].value
-        return ctx.expr("{env}.udf.register({n}, {f})", env=ctx.site.receiver, n=name, f=fn)
+        original = seg.original.args[1].value
+        kind = tables(ctx.resolver).functions.get(original.value) if isinstance(original, cst.Name) else None
+        registry = "udtf" if kind == "udtf" else "udf"
+        return ctx.expr("{env}.%s.register({n}, {f})" % registry, env=ctx.site.receiver, n=name, f=fn)
     if method != "udf":
         return ctx.todo(M.TB_UNSUPPORTED, f"{method}(): Python table/aggregate functions are not converted yet")
     call = seg.original

@@ -1,0 +1,133 @@
+"""Python table functions and lateral joins:
+
+- ``@udtf(result_types=[DataTypes.STRING(), DataTypes.INT()])`` on a generator ``def split(line)``
+  -> a Spark Python UDTF class of the same name, ``@F.udtf(returnType="f0: STRING, f1: INT")
+  class split: def eval(self, line): ...`` (the body as it was; Flink names the columns f0, f1...
+  as the return type does). Both call it once per input row and take the rows it yields
+  (tuples or Rows).
+- ``table.join_lateral(split(col("line")).alias("word", "n"))`` ->
+  ``df.lateralJoin(split(F.col("line").outer()).toDF("word", "n"))``;
+  ``left_outer_join_lateral`` -> ``lateralJoin(..., on=F.lit(True), how="left")`` (a row with
+  no result kept, with NULLs; both checked on Spark 4); a join condition -> ``on=``.
+- ``create_temporary_system_function("split", split)`` of one -> ``spark.udtf.register``
+  (rule ``udf``).
+
+A single result type (a UDTF yielding plain values), a ``TableFunction`` class and a UDTF in
+SQL (``LATERAL TABLE(...)``) are not converted yet (TODO).
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import call_arg
+from flink2spark.rules.table import _types as TY
+from flink2spark.rules.table._common import UNTRANSLATABLE, columns, program, qualified, spark_program, use
+from flink2spark.rules.table._program import tables
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["flink.udtf", "Table.join_lateral", "Table.left_outer_join_lateral"],
+    summary="@udtf generator def -> @F.udtf class; join_lateral/left_outer_join_lateral -> lateralJoin",
+    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION),
+    examples=[
+        Example(
+            program(
+                "\n\n@udtf(result_types=[DataTypes.STRING(), DataTypes.INT()])\ndef split(line):\n"
+                "    for word in line.split():\n        yield word, len(word)\n\n\n"
+                "lines = t_env.from_elements([('a bb',)], ['line'])\n"
+                "words = lines.join_lateral(split(col('line')).alias('word', 'n'))\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.expressions import col\nfrom pyflink.table.udf import udtf\n",
+            ),
+            spark_program(
+                '\n\n@F.udtf(returnType="f0: STRING, f1: INT")\nclass split:\n    def eval(self, line):\n'
+                "        for word in line.split():\n            yield word, len(word)\n\n\n"
+                'lines = t_env.createDataFrame([("a bb",)], ["line"])\n'
+                'words = lines.lateralJoin(split(F.col("line").outer()).toDF("word", "n"))\n',
+                functions=True,
+            ),
+        ),
+    ],
+    noop=['def split(line):\n    yield from line.split()\n\n\nwords = [w for w in split("a b")]\n'],
+)
+
+
+def _return_type(ctx, call):
+    node = call_arg(call, 2, "result_types")
+    if not isinstance(node, (cst.List, cst.Tuple)) or len(node.elements) < 2:
+        return None
+    try:
+        types = [TY.spark_type(e.value, qualified(ctx)) for e in node.elements]
+    except UNTRANSLATABLE:
+        return None
+    return ", ".join(f"f{i}: {t}" for i, t in enumerate(types))
+
+
+def _as_class(decorator: cst.Decorator):
+    def rewrite(fn: cst.FunctionDef) -> cst.CSTNode:
+        params = fn.params.with_changes(params=[cst.Param(cst.Name("self")), *fn.params.params])
+        method = cst.FunctionDef(name=cst.Name("eval"), params=params, body=fn.body, asynchronous=fn.asynchronous)
+        return cst.ClassDef(name=fn.name, body=cst.IndentedBlock(body=[method]), decorators=[decorator],
+                            leading_lines=fn.leading_lines, lines_after_decorators=fn.lines_after_decorators)
+
+    return rewrite
+
+
+def _udtf(ctx):
+    call = ctx.site.head.original
+    parent = ctx.resolver.parent(call)
+    fn = ctx.resolver.parent(parent) if isinstance(parent, cst.Decorator) else None
+    if not isinstance(fn, cst.FunctionDef) or len(fn.decorators) != 1 or call_arg(call, 0, "f") is not None:
+        return ctx.todo(M.TB_UNSUPPORTED, "udtf() of something else than a generator def it decorates: not converted yet")
+    if fn.params.star_arg is not cst.MaybeSentinel.DEFAULT or fn.params.kwonly_params or fn.params.posonly_params:
+        return ctx.todo(M.TB_UNSUPPORTED, "udtf() of a def with *args or keyword-only parameters")
+    returns = _return_type(ctx, call)
+    if returns is None:
+        return ctx.todo(M.TB_UNSUPPORTED, "udtf() with one result type, or types given another way (not converted yet)")
+    use(ctx, {"F"})
+    decorator = cst.Decorator(cst.parse_expression(f'F.udtf(returnType="{returns}")'))
+    ctx.rewrite_statement(fn, _as_class(decorator))
+    return ctx.keep("the decorated def becomes a UDTF class (its statement is rewritten)")
+
+
+def _lateral(ctx):
+    seg = ctx.site.head
+    args = seg.original.args
+    if not args or args[0].keyword is not None:
+        return ctx.todo(M.TB_UNSUPPORTED, f"{seg.method}() without a table function call")
+    value = args[0].value
+    names = []
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "alias":
+        names = [a.value for a in value.args]
+        if not all(isinstance(n, cst.SimpleString) for n in names):
+            return ctx.todo(M.TB_UNSUPPORTED, f"{seg.method}(): alias() of names that are not literals")
+        value = value.func.value
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+            and tables(ctx.resolver).functions.get(value.func.value) == "udtf"):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{seg.method}() of a call that is not one of this program's @udtf functions")
+    inputs = columns(ctx, value.args, f"{seg.method}()")
+    if inputs is None:
+        return ctx.todo_left()
+    call = f"{value.func.value}({', '.join(f'({c.code}).outer()' if not c.code.startswith('F.col(') else c.code + '.outer()' for c in inputs)})"
+    if names:
+        call += f".toDF({', '.join(repr(n.evaluated_value) for n in names)})"
+    extra = []
+    if len(args) > 1:
+        cond = columns(ctx, [args[1]], f"{seg.method}()", None)
+        if cond is None:
+            return ctx.todo_left()
+        extra.append(f"on={cond[0].code}")
+    if seg.method == "left_outer_join_lateral":
+        if not extra:
+            extra.append("on=F.lit(True)")
+        extra.append('how="left"')
+    use(ctx, {"F"})
+    code = f"{{r}}.lateralJoin({', '.join([call, *extra])})"
+    return ctx.expr(code, r=ctx.site.receiver)
+
+
+@rule.converter
+def convert(ctx):
+    if ctx.site.head.method == "udtf":
+        return _udtf(ctx)
+    return _lateral(ctx)
