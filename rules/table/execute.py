@@ -4,7 +4,7 @@
   not cut (Spark's row format; in streaming mode Flink prints the changes of an updating
   table, Spark its final rows: NOTE F2S303).
 - ``table.execute().collect()`` -> ``df.collect()`` (a list of Rows where Flink gives an
-  iterator of Rows; a ``with`` statement over it is left with a TODO).
+  iterator of Rows); in a ``with`` statement, ``contextlib.nullcontext(df.collect())``.
 - ``table.execute().wait()`` -> ``df.collect()``.
 - ``table.to_pandas()`` -> ``df.toPandas()``.
 - ``table.execute_insert("sink")`` -> by the sink's connector (the program model's catalog):
@@ -18,6 +18,7 @@ from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table._common import SHOW_ALL, mode, program, spark_program
 from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.imports import need
 from flink2spark.transpiler.registry import Example, Rule
 
 rule = Rule(
@@ -81,7 +82,8 @@ def convert(ctx):
         return ctx.expr("{df}.collect()", df=df)
     if last == "collect":
         parent = ctx.resolver.parent(ctx.outer)
-        if isinstance(parent, cst.WithItem):
-            return ctx.todo(M.TB_UNSUPPORTED, "with table.execute().collect() as ...: iterate over df.collect() (a list) instead")
+        if isinstance(parent, cst.WithItem):  # Flink's iterator closes at the end of the block; a list needs nothing
+            need(ctx.conv.codemod, "contextlib")
+            return ctx.expr("contextlib.nullcontext({df}.collect())", df=df)
         return ctx.expr("{df}.collect()", df=df)
     return ctx.todo(M.TB_UNSUPPORTED, f"execute().{last}()")

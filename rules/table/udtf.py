@@ -12,8 +12,9 @@
 - ``create_temporary_system_function("split", split)`` of one -> ``spark.udtf.register``
   (rule ``udf``).
 
-A single result type (a UDTF yielding plain values), a ``TableFunction`` class and a UDTF in
-SQL (``LATERAL TABLE(...)``) are not converted yet (TODO).
+With one result type Flink's function yields the values themselves: each ``yield x`` becomes
+``yield (x,)``. A ``TableFunction`` class and a UDTF in SQL (``LATERAL TABLE(...)``) are not
+converted yet (TODO).
 """
 
 import libcst as cst
@@ -53,20 +54,46 @@ rule = Rule(
 
 
 def _return_type(ctx, call):
+    """(Spark return type, whether the function yields single values), or None."""
     node = call_arg(call, 2, "result_types")
-    if not isinstance(node, (cst.List, cst.Tuple)) or len(node.elements) < 2:
+    elements = [e.value for e in node.elements] if isinstance(node, (cst.List, cst.Tuple)) else [node] if node is not None else []
+    if not elements:
         return None
     try:
-        types = [TY.spark_type(e.value, qualified(ctx)) for e in node.elements]
+        types = [TY.spark_type(e, qualified(ctx)) for e in elements]
     except UNTRANSLATABLE:
         return None
-    return ", ".join(f"f{i}: {t}" for i, t in enumerate(types))
+    return ", ".join(f"f{i}: {t}" for i, t in enumerate(types)), len(types) == 1
 
 
-def _as_class(decorator: cst.Decorator):
+class _OneTuple(cst.CSTTransformer):
+    """``yield x`` -> ``yield (x,)`` and ``yield from g`` -> ``yield from ((v,) for v in g)`` in
+    a function body (not in the functions and classes it defines): Spark's UDTF rows are tuples,
+    where a Flink table function of one result type yields the values themselves."""
+
+    def visit_FunctionDef(self, node):
+        return False
+
+    def visit_ClassDef(self, node):
+        return False
+
+    def visit_Lambda(self, node):
+        return False
+
+    def leave_Yield(self, original, updated):
+        if isinstance(updated.value, cst.From):
+            gen = cst.parse_expression("((v,) for v in _)")
+            return updated.with_changes(value=cst.From(item=gen.with_changes(for_in=gen.for_in.with_changes(iter=updated.value.item))))
+        if updated.value is None:
+            return updated
+        return updated.with_changes(value=cst.Tuple([cst.Element(updated.value, comma=cst.Comma())]))
+
+
+def _as_class(decorator: cst.Decorator, single: bool):
     def rewrite(fn: cst.FunctionDef) -> cst.CSTNode:
         params = fn.params.with_changes(params=[cst.Param(cst.Name("self")), *fn.params.params])
-        method = cst.FunctionDef(name=cst.Name("eval"), params=params, body=fn.body, asynchronous=fn.asynchronous)
+        body = fn.body.visit(_OneTuple()) if single else fn.body
+        method = cst.FunctionDef(name=cst.Name("eval"), params=params, body=body, asynchronous=fn.asynchronous)
         return cst.ClassDef(name=fn.name, body=cst.IndentedBlock(body=[method]), decorators=[decorator],
                             leading_lines=fn.leading_lines, lines_after_decorators=fn.lines_after_decorators)
 
@@ -81,12 +108,13 @@ def _udtf(ctx):
         return ctx.todo(M.TB_UNSUPPORTED, "udtf() of something else than a generator def it decorates: not converted yet")
     if fn.params.star_arg is not cst.MaybeSentinel.DEFAULT or fn.params.kwonly_params or fn.params.posonly_params:
         return ctx.todo(M.TB_UNSUPPORTED, "udtf() of a def with *args or keyword-only parameters")
-    returns = _return_type(ctx, call)
-    if returns is None:
-        return ctx.todo(M.TB_UNSUPPORTED, "udtf() with one result type, or types given another way (not converted yet)")
+    found = _return_type(ctx, call)
+    if found is None:
+        return ctx.todo(M.TB_UNSUPPORTED, "udtf() with result types this rule cannot read")
+    returns, single = found
     use(ctx, {"F"})
     decorator = cst.Decorator(cst.parse_expression(f'F.udtf(returnType="{returns}")'))
-    ctx.rewrite_statement(fn, _as_class(decorator))
+    ctx.rewrite_statement(fn, _as_class(decorator, single))
     return ctx.keep("the decorated def becomes a UDTF class (its statement is rewritten)")
 
 
