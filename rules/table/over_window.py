@@ -1,0 +1,155 @@
+"""Over windows: ``table.over_window(Over.partition_by(k).order_by(t).preceding(p).alias("w"))
+.select(..., col("v").sum.over(col("w")).alias("total"))`` -> ``df.select(...,
+F.sum(F.col("v")).over(<window>).alias("total"))`` with the window
+``Window.partitionBy(k).orderBy(t)`` and its frame:
+
+- ``UNBOUNDED_RANGE`` (Flink's default) -> ``rangeBetween(Window.unboundedPreceding,
+  Window.currentRow)``: rows with the same order key as the current one are in its frame, in
+  both engines.
+- ``UNBOUNDED_ROW`` -> ``rowsBetween(Window.unboundedPreceding, Window.currentRow)``.
+- ``lit(n).rows`` -> ``rowsBetween(-n, Window.currentRow)``.
+- a time interval (``lit(1).hours``): Spark's DataFrame frames range over numbers, not
+  timestamps: TODO (Spark SQL's ``RANGE BETWEEN INTERVAL ...`` does it: the SQL rule).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from flink2spark.rules.table._common import columns, program, spark_program, use
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+_OVER = ("pyflink.table.window.Over", "pyflink.table.Over")
+_BOUNDS = {
+    "pyflink.table.expressions.UNBOUNDED_RANGE": "rangeBetween(Window.unboundedPreceding, Window.currentRow)",
+    "pyflink.table.expressions.UNBOUNDED_ROW": "rowsBetween(Window.unboundedPreceding, Window.currentRow)",
+}
+
+rule = Rule(
+    __name__,
+    matches=["Table.over_window"],
+    summary="over_window(Over.partition_by().order_by().preceding()).select(agg.over(w)) -> F.<agg>().over(Window...)",
+    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION),
+    examples=[
+        Example(
+            program(
+                "tx = t_env.from_elements([('a', 1, 2.0)], ['account', 'seq', 'amount'])\n"
+                "running = tx.over_window(\n"
+                "    Over.partition_by(col('account')).order_by(col('seq')).preceding(UNBOUNDED_ROW).alias('w')\n"
+                ").select(col('account'), col('amount').sum.over(col('w')).alias('balance'))\n",
+                imports="from pyflink.table.expressions import UNBOUNDED_ROW, col\nfrom pyflink.table.window import Over\n",
+            ),
+            "from pyspark.sql import SparkSession, Window, functions as F\n\n"
+            "t_env = SparkSession.builder.getOrCreate()\n"
+            'tx = t_env.createDataFrame([("a", 1, 2.0)], ["account", "seq", "amount"])\n'
+            "running = tx.select(\n"
+            '    F.col("account"),\n'
+            '    F.sum(F.col("amount"))\n'
+            "    .over(\n"
+            '        Window.partitionBy(F.col("account"))\n'
+            '        .orderBy(F.col("seq"))\n'
+            "        .rowsBetween(Window.unboundedPreceding, Window.currentRow)\n"
+            "    )\n"
+            '    .alias("balance"),\n'
+            ")\n",
+        ),
+    ],
+    noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\nrunning = frame.expanding().sum()\n'],
+)
+
+
+def _chain(node):
+    out = []
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        out.append((node.func.attr.value, node))
+        node = node.func.value
+    return node, list(reversed(out))
+
+
+def _window(ctx, spec) -> Optional[tuple[str, str]]:
+    """(Window spec code, alias) of an ``Over...`` spec, or None after a TODO."""
+    if isinstance(spec, cst.Name):
+        spec = ctx.resolver.single_value(spec) or spec
+    base, calls = _chain(spec)
+    if not calls or (ctx.resolver.qualified_name(base) or "") not in _OVER:
+        ctx.todo(M.TB_UNSUPPORTED, "over_window() of a window this rule cannot read (Over.partition_by(...).order_by(...)...alias(...))")
+        return None
+    parts, alias, frame = ["Window"], None, _BOUNDS["pyflink.table.expressions.UNBOUNDED_RANGE"]
+    for method, call in calls:
+        if method in ("partition_by", "order_by"):
+            cols = columns(ctx, call.args, f"Over.{method}()", None)
+            if cols is None:
+                return None
+            parts.append(f"{'partitionBy' if method == 'partition_by' else 'orderBy'}({', '.join(c.code for c in cols)})")
+        elif method == "preceding" and len(call.args) == 1:
+            value = call.args[0].value
+            q = ctx.resolver.qualified_name(value) or ""
+            if q in _BOUNDS:
+                frame = _BOUNDS[q]
+            elif isinstance(value, cst.Attribute) and value.attr.value == "rows" and isinstance(value.value, cst.Call) \
+                    and len(value.value.args) == 1 and isinstance(value.value.args[0].value, cst.Integer):
+                frame = f"rowsBetween(-{value.value.args[0].value.value}, Window.currentRow)"
+            else:
+                ctx.todo(M.TB_UNSUPPORTED, "over_window(): a preceding range of time: Spark's DataFrame frames range over numbers (use Spark SQL's RANGE BETWEEN INTERVAL)")
+                return None
+        elif method == "alias" and len(call.args) == 1 and isinstance(call.args[0].value, cst.SimpleString):
+            alias = call.args[0].value.evaluated_value
+        else:
+            ctx.todo(M.TB_UNSUPPORTED, f"over_window(): Over...{method}() is not converted yet")
+            return None
+    if alias is None or not any(p.startswith("orderBy") for p in parts):
+        ctx.todo(M.TB_UNSUPPORTED, "over_window() without order_by() or alias()")
+        return None
+    return ".".join(parts + [frame]), alias
+
+
+def _over(node, alias: str):
+    """(aggregate expression, output alias) of ``<agg>.over(col(alias))[.alias(name)]``, else None."""
+    name = None
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "alias" \
+            and len(node.args) == 1 and isinstance(node.args[0].value, cst.SimpleString):
+        name, node = node.args[0].value.evaluated_value, node.func.value
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "over" and len(node.args) == 1):
+        return None
+    target = node.args[0].value
+    if not (isinstance(target, cst.Call) and target.args and isinstance(target.args[0].value, cst.SimpleString)
+            and target.args[0].value.evaluated_value == alias):
+        return None
+    return node.func.value, name
+
+
+@rule.converter
+def convert(ctx):
+    segs = ctx.site.segments
+    if [s.method for s in segs] != ["over_window", "select"]:
+        return ctx.todo(M.TB_UNSUPPORTED, "over_window() not followed by select()")
+    if len(segs[0].original.args) != 1:
+        return ctx.todo(M.TB_UNSUPPORTED, "over_window() of several windows")
+    found = _window(ctx, segs[0].original.args[0].value)
+    if found is None:
+        return ctx.todo_left()
+    window, alias = found
+    items = []
+    for arg in segs[1].original.args:
+        over = _over(arg.value, alias)
+        if over is None:
+            col = columns(ctx, [arg], "select() of an over window")
+            if col is None:
+                return ctx.todo_left()
+            if col[0].aggregate:
+                return ctx.todo(M.TB_EXPRESSION, "select() of an over window: an aggregate without over()")
+            items.append(col[0].code)
+            continue
+        expr, name = over
+        col = columns(ctx, [cst.Arg(expr)], "over()")
+        if col is None:
+            return ctx.todo_left()
+        if not col[0].aggregate:
+            return ctx.todo(M.TB_EXPRESSION, "over() of an expression that is not an aggregate")
+        items.append(f"{col[0].code}.over({window})" + (f".alias({name!r})" if name else ""))
+    use(ctx, {"F", "Window"})
+    return cst.Call(func=cst.Attribute(value=ctx.site.receiver, attr=cst.Name("select")),
+                    args=[cst.Arg(cst.parse_expression(item)) for item in items])
