@@ -70,19 +70,25 @@ class TablesModel:
 
     # -- SQL text -----------------------------------------------------------------------------
     def sql(self, node: Optional[cst.BaseExpression]) -> Optional[SqlText]:
+        """The SQL text of ``node`` (leading and trailing whitespace removed: a statement in a
+        triple-quoted string starts on its own line), or None."""
+        found = self._sql(node)
+        return SqlText(found.text.strip(), found.parts) if found is not None else None
+
+    def _sql(self, node: Optional[cst.BaseExpression]) -> Optional[SqlText]:
         code = self.resolver.module.code_for_node
         if node is None:
             return None
         if isinstance(node, cst.Name):
             value = self.resolver.single_value(node)
-            return self.sql(value) if value is not None and value is not node else None
+            return self._sql(value) if value is not None and value is not node else None
         if isinstance(node, cst.SimpleString):
             return SqlText(node.evaluated_value)
         if isinstance(node, cst.ConcatenatedString):
-            left, right = self.sql(node.left), self.sql(node.right)
+            left, right = self._sql(node.left), self._sql(node.right)
             return _joined(left, right)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-            return _joined(self.sql(node.left), self.sql(node.right))
+            return _joined(self._sql(node.left), self._sql(node.right))
         if isinstance(node, cst.FormattedString):
             text, parts = [], []
             for part in node.parts:
