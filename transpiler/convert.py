@@ -849,8 +849,9 @@ class Converter(V.Transformer):
                 if not (isinstance(arg, cst.Integer) and arg.value == "1") and self.codes["parallelism"]:
                     self.mark(original, "note", self.codes["parallelism"], "operator parallelism dropped; Spark decides the number of tasks")
         if updated.lpar and isinstance(result, cst.BaseExpression) and not result.lpar:
-            # the call was written in parentheses (a chain over several lines): they stay
-            result = result.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+            # the call was written in parentheses (a chain over several lines, which parts of it
+            # the rule kept may still span): they stay, without their comments (moved above)
+            result = result.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         return result
 
     # -- statements ------------------------------------------------------------------------

@@ -746,6 +746,13 @@ for _name, _method in {
     for _module in ("pyflink.datastream.functions", "pyflink.datastream"):
         FUNCTION_CLASSES[f"{_module}.{_name}"] = (_name, _method)
 
+# The Table API's Python function classes (rules/table/udf.py, udtf.py): their bases are dropped
+# (Spark's UDFs take any callable and class).
+for _name, _method in {"ScalarFunction": "eval", "TableFunction": "eval", "AggregateFunction": "accumulate",
+                       "TableAggregateFunction": "accumulate"}.items():
+    for _module in ("pyflink.table.udf", "pyflink.table"):
+        FUNCTION_CLASSES[f"{_module}.{_name}"] = (f"Table{_name}", _method)
+
 # Event time and windows (rules/pyflink/timestamps.py, windows.py): their PyFlink bases are dropped too.
 FUNCTION_CLASSES["pyflink.common.watermark_strategy.TimestampAssigner"] = ("TimestampAssigner", "extract_timestamp")
 for _name, _method in {

@@ -28,7 +28,7 @@ REGISTER = ("create_temporary_system_function", "create_temporary_function", "re
 
 rule = Rule(
     __name__,
-    matches=["flink.udf", "flink.udaf", "flink.udtaf",
+    matches=["flink.udf",
              *[f"TableEnvironment.{m}" for m in REGISTER]],
     summary="@udf/udf(f) (general and pandas) -> F.udf/F.pandas_udf; function registration -> spark.udf.register",
     codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION),

@@ -1,0 +1,115 @@
+"""Python aggregate functions of the Table API: ``name = udaf(Cls(), result_type=...)`` of an
+``AggregateFunction`` class -> a Spark UDF over the rows of a group, which runs the class as
+Flink does (``create_accumulator``, ``accumulate`` per row, ``get_value``)::
+
+    @F.udf(returnType="DOUBLE")
+    def name(rows):
+        function = Cls()
+        acc = function.create_accumulator()
+        for row in rows:
+            function.accumulate(acc, *row)
+        return function.get_value(acc)
+
+and each call ``name(col("a"), col("b"))`` in a ``group_by(...).select(...)`` ->
+``name(F.collect_list(F.struct(F.col("a"), F.col("b"))))``, an aggregate (``_expressions``
+with the program model's ``functions``). The values reach ``accumulate`` as Python values, NULL
+as None, as in Flink; in the order of the rows in Spark's group (NOTE F2S306: the same result
+for a function that does not depend on the order). ``retract``/``merge`` are not needed: Spark
+computes the group's result once.
+
+Pandas aggregate functions (``func_type="pandas"``), ``udtaf`` and ``flat_aggregate`` are not
+converted yet (TODO).
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import call_arg
+from flink2spark.rules.table import _types as TY
+from flink2spark.rules.table._common import UNTRANSLATABLE, program, qualified, spark_program, use
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["flink.udaf", "flink.udtaf"],
+    summary="name = udaf(AggregateFunction(), result_type=...) -> a F.udf over collect_list(struct(...)) of the group",
+    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION, M.TB_ORDER),
+    examples=[
+        Example(
+            program(
+                "\n\nclass Total(AggregateFunction):\n"
+                "    def create_accumulator(self):\n        return [0]\n\n"
+                "    def accumulate(self, acc, value):\n        acc[0] += value\n\n"
+                "    def get_value(self, acc):\n        return acc[0]\n\n\n"
+                "total = udaf(Total(), result_type=DataTypes.BIGINT())\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import AggregateFunction, udaf\n",
+            ),
+            spark_program(
+                "\n\nclass Total:\n"
+                "    def create_accumulator(self):\n        return [0]\n\n"
+                "    def accumulate(self, acc, value):\n        acc[0] += value\n\n"
+                "    def get_value(self, acc):\n        return acc[0]\n\n\n"
+                "# NOTE(flink2spark): F2S306 total: the rows of a group reach accumulate() in Spark's order, which may"
+                " differ from Flink's (the same result unless the function depends on it)\n"
+                '@F.udf(returnType="BIGINT")\n'
+                "def total(rows):\n"
+                "    function = Total()\n"
+                "    acc = function.create_accumulator()\n"
+                "    for row in rows:\n"
+                "        function.accumulate(acc, *row)\n"
+                "    return function.get_value(acc)\n",
+                functions=True,
+            ),
+        ),
+    ],
+    noop=['from functools import reduce\n\ntotal = reduce(lambda a, b: a + b, [1, 2])\n'],
+)
+
+_BODY = (
+    "def {name}(rows):\n"
+    "    function = {instance}\n"
+    "    acc = function.create_accumulator()\n"
+    "    for row in rows:\n"
+    "        function.accumulate(acc, *row)\n"
+    "    return function.get_value(acc)\n"
+)
+
+
+def _replace(name: str, instance: str, returns: str):
+    def rewrite(line: cst.SimpleStatementLine) -> cst.CSTNode:
+        fn = cst.parse_statement(_BODY.format(name=name, instance=instance))
+        decorator = cst.Decorator(cst.parse_expression(f'F.udf(returnType="{returns}")'))
+        return fn.with_changes(decorators=[decorator], leading_lines=line.leading_lines)
+
+    return rewrite
+
+
+@rule.converter
+def convert(ctx):
+    seg = ctx.site.head
+    if seg.method == "udtaf":
+        return ctx.todo(M.TB_UNSUPPORTED, "udtaf(): table aggregate functions are not converted yet")
+    call = seg.original
+    kind = call_arg(call, 6, "func_type")
+    if kind is not None:
+        return ctx.todo(M.TB_UNSUPPORTED, "udaf(func_type=...): pandas aggregate functions are not converted yet")
+    assign = ctx.resolver.parent(call)
+    line = ctx.resolver.parent(assign) if isinstance(assign, cst.Assign) else None
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name)):
+        return ctx.todo(M.TB_UNSUPPORTED, "udaf() used another way than name = udaf(AggregateFunction(), ...)")
+    f = call_arg(call, 0, "f")
+    known = ctx.conv.class_of(f) if isinstance(f, cst.Call) else None
+    if known is None or known[0].kind != "TableAggregateFunction" or not known[0].convertible:
+        return ctx.todo(M.TB_UNSUPPORTED, "udaf() of something else than an AggregateFunction class of this program")
+    result = call_arg(call, 2, "result_type")
+    try:
+        returns = result.evaluated_value.upper() if isinstance(result, cst.SimpleString) else TY.spark_type(result, qualified(ctx))
+    except (UNTRANSLATABLE + (AttributeError,)) as exc:
+        return ctx.todo(M.TB_EXPRESSION, f"udaf(): result type {exc}")
+    name = assign.targets[0].target.value
+    use(ctx, {"F"})
+    ctx.note(M.TB_ORDER, f"{name}: the rows of a group reach accumulate() in Spark's order, which may differ from Flink's"
+             " (the same result unless the function depends on it)")
+    ctx.rewrite_statement(line, _replace(name, ctx.resolver.module.code_for_node(f), returns))
+    return ctx.keep("the statement becomes the UDF's def")
