@@ -3,6 +3,8 @@ with the statement translated to Spark SQL (``_sql``, sqlglot with a Flink diale
 
 - ``sql_query(query)`` -> ``spark.sql(query)``; ``execute_sql(query).print()`` -> a ``show`` of
   every row.
+- ``CREATE TABLE`` of ``datagen`` whose fields are all sequences -> a temporary view over
+  ``range`` (``_connectors``).
 - ``CREATE TABLE`` of the ``filesystem`` connector -> Spark's ``CREATE TABLE ... USING <format>
   OPTIONS (path ...)``; of ``print``/``blackhole`` -> removed (Spark needs no table: an
   ``INSERT INTO`` one becomes a ``show`` or a ``noop`` write; the catalog of the program model
@@ -20,6 +22,7 @@ cannot translate with the same meaning keeps its statement, with a TODO naming t
 import libcst as cst
 
 from flink2spark.rules.table import _sql
+from flink2spark.rules.table._connectors import datagen_view
 from flink2spark.rules.table._common import program, spark_program
 from flink2spark.rules.table._program import python_string, tables
 from flink2spark.rules.table.execute import show, write_to
@@ -85,7 +88,7 @@ def _statement(ctx, env, text, what):
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its TableResult is used")
         if kind == "create_table":
             table = _sql.create_table(text.text)
-            ddl = _sql.spark_create_table(table)
+            ddl = datagen_view(table) if table.connector == "datagen" else _sql.spark_create_table(table)
             if ddl is None:
                 if table.connector in ("print", "blackhole") and ctx.is_statement:
                     return REMOVE
