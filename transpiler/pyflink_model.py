@@ -731,6 +731,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "pyflink.datastream.stream_execution_environment": ("StreamExecutionEnvironment",),
     "pyflink.datastream.connectors": ("DeliveryGuarantee", "Sink", "Source"),
 }
+EXPORTS.update(T.EXPORTS)  # the Table API's modules (transpiler/table_model.py)
 
 # User function base classes this rule set converts: qualified name -> (kind, method).
 # Other PyFlink function classes (ProcessFunction, CoMapFunction, AggregateFunction, ...) are

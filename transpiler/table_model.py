@@ -162,6 +162,28 @@ ENTRY_POINTS.update({f"pyflink.table.{module}{name}": UDF for name in ("udf", "u
 
 ENTRY_POINTS.update({f"pyflink.table.{module}DataTypes.ROW": DATA_TYPE for module in ("", "types.")})
 
+# What the Table API's modules export (their __all__ in PyFlink 2.3): names a star import brings.
+EXPORTS: dict[str, tuple[str, ...]] = {
+    "pyflink.table": tuple(
+        "AggregateFunction AsyncScalarFunction ChangelogMode CompiledPlan DataTypes DataView EnvironmentSettings"
+        " ExplainDetail Expression FormatDescriptor FunctionContext GroupWindowedTable GroupedTable ListView MapView"
+        " Module ModuleEntry OverWindowedTable PlanReference ResultKind Row RowKind ScalarFunction Schema SqlDialect"
+        " StatementSet StreamTableEnvironment Table TableAggregateFunction TableConfig TableDescriptor TableEnvironment"
+        " TableFunction TablePipeline TableResult TableSchema UserDefinedType WindowGroupedTable".split()
+    ),
+    "pyflink.table.expressions": tuple(
+        "CURRENT_RANGE CURRENT_ROW UNBOUNDED_RANGE UNBOUNDED_ROW and_ array atan2 call call_sql col concat concat_ws"
+        " convert_tz current_database current_date current_time current_timestamp current_watermark date_format"
+        " descriptor e from_unixtime if_then_else json json_array json_array_agg json_object json_object_agg"
+        " json_string lit local_time local_timestamp log map_ negative not_ null_of or_ pi rand rand_integer range_ row"
+        " row_interval source_watermark temporal_overlaps timestamp_diff to_date to_timestamp to_timestamp_ltz"
+        " unix_timestamp uuid with_columns without_columns".split()
+    ),
+    "pyflink.table.window": ("GroupWindow", "Over", "OverWindow", "Session", "Slide", "Tumble"),
+    "pyflink.table.udf": ("AggregateFunction", "AsyncScalarFunction", "FunctionContext", "ScalarFunction",
+                          "TableAggregateFunction", "TableFunction", "udaf", "udf", "udtaf", "udtf"),
+}
+
 HINTS = {
     "Table.explain": "Spark shows a query's plan with DataFrame.explain()",
     "Table.print_schema": "Spark prints a DataFrame's schema with DataFrame.printSchema()",

@@ -29,7 +29,7 @@ from typing import Optional
 
 import libcst as cst
 
-from flink2spark.rules.table import _sql
+from flink2spark.rules.table import _descriptors, _sql
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.visitors import nodes
 
@@ -65,6 +65,8 @@ class TablesModel:
         self.views: set[str] = set()  # names of the views the program creates (create_temporary_view, CREATE VIEW)
         self._schemas: dict[int, Optional[dict[str, str]]] = {}
         self._view_tables: dict[str, cst.BaseExpression] = {}  # view name -> the Table expression it names
+        # id of a create_temporary_table(name, descriptor) call -> (its table, the sources of its markers)
+        self.descriptors: dict[int, tuple[_sql.TableDef, tuple[str, ...]]] = {}
         self._read_catalog()
         self.functions: dict[str, str] = self._functions()
 
@@ -248,16 +250,30 @@ class TablesModel:
         return None
 
     def _read_catalog(self) -> None:
+        found: dict[str, list[_sql.TableDef]] = {}
         for call in nodes(self.resolver.module, cst.Call):
-            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("create_temporary_view", "create_view") \
-                    and call.args and isinstance(call.args[0].value, cst.SimpleString):
+            if not isinstance(call.func, cst.Attribute):
+                continue
+            method = call.func.attr.value
+            if method in ("create_temporary_view", "create_view") and call.args and isinstance(call.args[0].value, cst.SimpleString):
                 self.views.add(call.args[0].value.evaluated_value)
                 if len(call.args) == 2:
                     self._view_tables[call.args[0].value.evaluated_value] = call.args[1].value
                 continue
-            if not (isinstance(call.func, cst.Attribute) and call.func.attr.value in ("execute_sql", "add_insert_sql")):
-                continue
             if self.resolver.type_of(call.func.value) not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                continue
+            if method in ("create_temporary_table", "create_table") and len(call.args) == 2 \
+                    and isinstance(call.args[0].value, cst.SimpleString):
+                name = call.args[0].value.evaluated_value
+                try:
+                    table, parts = _descriptors.read(self.resolver, dotted_names(self.resolver), name, call.args[1].value)
+                except _descriptors.Unreadable as exc:
+                    self.problems[name] = str(exc)
+                    continue
+                self.descriptors[id(call)] = (table, parts)
+                found.setdefault(name, []).append(table)
+                continue
+            if method not in ("execute_sql", "add_insert_sql"):
                 continue
             text = self.sql(call.args[0].value if call.args else None)
             if text is None:
@@ -274,7 +290,12 @@ class TablesModel:
                 if name:
                     self.problems[name.group(1)] = str(exc)
                 continue
-            self.catalog.setdefault(table.name, table)
+            found.setdefault(table.name, []).append(table)
+        for name, defs in found.items():
+            if len({(d.connector, tuple(d.columns)) for d in defs}) > 1:
+                self.problems[name] = "declared more than once, with other connectors or columns (which one a statement uses depends on the run)"
+                continue
+            self.catalog[name] = defs[0]
 
 
 _PYTHON_TYPES = {cst.Integer: "BIGINT", cst.Float: "DOUBLE", cst.SimpleString: "STRING"}

@@ -47,7 +47,7 @@ def write_to(ctx, df, sink: str, what: str):
     """``df`` written to the catalog's table ``sink`` (or a TODO)."""
     model = tables(ctx.resolver)
     table = model.catalog.get(sink)
-    if table is None:
+    if table is None or sink in model.problems:
         why = model.problems.get(sink)
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} " + (f"not converted ({why})" if why else "is not declared by this program's SQL"))
     if table.connector == "print":

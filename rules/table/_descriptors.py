@@ -1,0 +1,132 @@
+"""``TableDescriptor`` builders read into the ``_sql.TableDef`` a ``CREATE TABLE`` gives:
+
+    TableDescriptor.for_connector("filesystem")
+        .schema(Schema.new_builder().column("word", DataTypes.STRING()).build())
+        .option("path", input_path)
+        .format("csv")                    # or FormatDescriptor.for_format("csv").option(...).build()
+        .build()
+
+Option values that are not literals (``input_path``) stand in the TableDef as the markers of
+``_program.SqlText`` (``__f2s_<i>__``), with their source in ``parts``: the Spark DDL written
+from it is an f-string with the same placeholders. A builder call this module does not know
+makes the descriptor unreadable (``Unreadable`` names it).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from flink2spark.rules.table import _sql
+from flink2spark.rules.table import _types as TY
+
+_MARK = "__f2s_{}__"
+_DESCRIPTOR = ("pyflink.table.TableDescriptor", "pyflink.table.table_descriptor.TableDescriptor")
+_SCHEMA = ("pyflink.table.Schema", "pyflink.table.schema.Schema")
+_FORMAT = ("pyflink.table.FormatDescriptor", "pyflink.table.table_descriptor.FormatDescriptor")
+
+
+class Unreadable(Exception):
+    pass
+
+
+def _chain(node):
+    calls = []
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        calls.append(node)
+        node = node.func.value
+    return node, list(reversed(calls))
+
+
+def _positional(call: cst.Call) -> list:
+    if any(a.keyword is not None or a.star for a in call.args):
+        raise Unreadable(f"{call.func.attr.value}() with keyword arguments")
+    return [a.value for a in call.args]
+
+
+class _Reader:
+    def __init__(self, resolver, names):
+        self.resolver = resolver
+        self.names = names  # _program.dotted_names
+        self.parts: list[str] = []
+
+    def string(self, node) -> str:
+        """A literal, or a marker standing for the expression."""
+        if isinstance(node, cst.SimpleString):
+            return node.evaluated_value
+        self.parts.append(self.resolver.module.code_for_node(node))
+        return _MARK.format(len(self.parts) - 1)
+
+    def literal(self, node, what: str) -> str:
+        if isinstance(node, cst.Name):
+            value = self.resolver.single_value(node)
+            node = value if value is not None else node
+        if not isinstance(node, cst.SimpleString):
+            raise Unreadable(f"{what} that is not a string literal")
+        return node.evaluated_value
+
+    def schema(self, node) -> tuple[list, list]:
+        base, calls = _chain(node)
+        if not calls or calls[0].func.attr.value != "new_builder" or (self.names(calls[0].func.value) or "") not in _SCHEMA:
+            raise Unreadable("schema() of something else than a Schema.new_builder() chain")
+        columns, watermark = [], None
+        for call in calls[1:]:
+            method, args = call.func.attr.value, _positional(call)
+            if method == "column" and len(args) == 2:
+                try:
+                    columns.append((self.literal(args[0], "a column name"), TY.spark_type(args[1], self.names)))
+                except TY.Untranslatable as exc:
+                    raise Unreadable(str(exc)) from None
+            elif method == "build" and not args:
+                pass
+            else:
+                raise Unreadable(f"Schema builder's {method}()")
+        return columns, watermark
+
+    def format(self, node, options: dict) -> None:
+        if isinstance(node, cst.SimpleString):
+            options["format"] = node.evaluated_value
+            return
+        base, calls = _chain(node)
+        if not calls or calls[0].func.attr.value != "for_format" or (self.names(calls[0].func.value) or "") not in _FORMAT:
+            raise Unreadable("format() of something else than a format name or FormatDescriptor.for_format()")
+        fmt = self.literal(_positional(calls[0])[0], "a format name")
+        options["format"] = fmt
+        for call in calls[1:]:
+            method, args = call.func.attr.value, _positional(call)
+            if method == "option" and len(args) == 2:
+                options[f"{fmt}.{self.literal(args[0], 'an option key')}"] = self.string(args[1])
+            elif method != "build":
+                raise Unreadable(f"FormatDescriptor builder's {method}()")
+
+    def table(self, name: str, node) -> _sql.TableDef:
+        if isinstance(node, cst.Name):
+            value = self.resolver.single_value(node)
+            node = value if value is not None else node
+        base, calls = _chain(node)
+        if not calls or calls[0].func.attr.value != "for_connector" or (self.names(calls[0].func.value) or "") not in _DESCRIPTOR:
+            raise Unreadable("a table descriptor that is not a TableDescriptor.for_connector(...) chain")
+        connector = self.literal(_positional(calls[0])[0], "a connector name")
+        options = {"connector": connector}
+        columns: list = []
+        for call in calls[1:]:
+            method, args = call.func.attr.value, _positional(call)
+            if method == "schema" and len(args) == 1:
+                columns, _ = self.schema(args[0])
+            elif method == "option" and len(args) == 2:
+                options[self.literal(args[0], "an option key")] = self.string(args[1])
+            elif method == "format" and len(args) == 1:
+                self.format(args[0], options)
+            elif method == "build" and not args:
+                pass
+            else:
+                raise Unreadable(f"TableDescriptor builder's {method}()")
+        if not columns:
+            raise Unreadable("a table descriptor without a schema")
+        return _sql.TableDef(name=name, columns=tuple(columns), computed=(), connector=connector.lower(),
+                             options=options, watermark=None, primary_key=())
+
+
+def read(resolver, names, name: str, node) -> tuple[_sql.TableDef, tuple[str, ...]]:
+    """(the table ``node`` describes, the source of the expressions its markers stand for)."""
+    reader = _Reader(resolver, names)
+    return reader.table(name, node), tuple(reader.parts)

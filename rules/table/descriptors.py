@@ -1,0 +1,61 @@
+"""``t_env.create_temporary_table("name", TableDescriptor.for_connector(...)...build())`` (and
+``create_table``): the same table as a ``CREATE TABLE`` statement (``_descriptors`` reads the
+builder chain into the program model's catalog):
+
+- ``filesystem`` -> ``spark.sql("CREATE TABLE name (...) USING <format> OPTIONS (path ...)")``,
+  with the descriptor's non-literal values (``.option("path", input_path)``) as the
+  placeholders of an f-string;
+- ``print``/``blackhole`` -> removed: a ``show``/``noop`` write where a table is inserted into it;
+- ``datagen`` of sequences -> a temporary view over ``range``.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.table import _sql
+from flink2spark.rules.table._common import program, spark_program
+from flink2spark.rules.table._connectors import datagen_view
+from flink2spark.rules.table._program import python_string, tables
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+from flink2spark.transpiler.results import REMOVE
+
+rule = Rule(
+    __name__,
+    matches=["TableEnvironment.create_temporary_table", "TableEnvironment.create_table"],
+    summary="create_temporary_table(name, TableDescriptor...) -> Spark CREATE TABLE / removed (print, blackhole)",
+    codes=(M.TB_CONNECTOR, M.TB_SQL),
+    examples=[
+        Example(
+            program(
+                "t_env.create_temporary_table('out', TableDescriptor.for_connector('print')\n"
+                "    .schema(Schema.new_builder().column('word', DataTypes.STRING()).build()).build())\n"
+                "t_env.from_elements([('a',)], ['word']).execute_insert('out').wait()\n",
+                imports="from pyflink.table import DataTypes, Schema, TableDescriptor\n",
+            ),
+            spark_program('t_env.createDataFrame([("a",)], ["word"]).show(2147483647, truncate=False)\n'),
+        ),
+    ],
+    noop=['tables = {}\ntables.setdefault("out", [])\n'],
+)
+
+
+@rule.converter
+def convert(ctx):
+    model = tables(ctx.resolver)
+    found = model.descriptors.get(id(ctx.site.head.original))
+    if found is None:
+        name = ctx.site.head.original.args[0].value if ctx.site.head.original.args else None
+        why = model.problems.get(name.evaluated_value) if isinstance(name, cst.SimpleString) else None
+        return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): " + (why or "a table descriptor this rule cannot read"))
+    table, parts = found
+    if table.name in model.problems:
+        return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): table {table.name!r} {model.problems[table.name]}")
+    try:
+        ddl = datagen_view(table) if table.connector == "datagen" else _sql.spark_create_table(table)
+    except _sql.Untranslatable as exc:
+        return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): {exc}")
+    if ddl is None:
+        if table.connector in ("print", "blackhole") and ctx.is_statement:
+            return REMOVE
+        return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): connector {table.connector!r} is not converted yet")
+    return ctx.expr("{env}.sql({text})", env=ctx.site.receiver, text=cst.parse_expression(python_string(ddl, parts)))
