@@ -1,11 +1,12 @@
 """``table.group_by(keys).select(items)`` -> ``df.groupBy(keys).agg(aggregates)``.
 
-The items of the select are group keys or named aggregate expressions; Spark's ``agg`` gives
-the keys first, then the aggregates, so a ``select`` of the names follows when the items come
-in another order or leave a key out. An item that is neither (an expression over a key, an
+The items of the select are group keys or aggregate expressions; Spark's ``agg`` gives the
+keys first, then the aggregates, so a ``select`` of the names follows when the items come in
+another order or leave a key out (an unnamed aggregate is then named ``_c<position>``). An item that is neither (an expression over a key, an
 unnamed aggregate) is left with a TODO. ``group_by(...).aggregate(udaf)`` is not converted yet.
 """
 
+from flink2spark.rules.table import _expressions as E
 from flink2spark.rules.table._common import columns, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -49,10 +50,10 @@ def convert(ctx):
     if any(k.aggregate for k in keys):
         return ctx.todo(M.TB_EXPRESSION, "group_by() on an aggregate")
     aggregates, names = [], []
-    for item in items:
+    for index, item in enumerate(items):
         if item.aggregate:
-            if item.name is None:
-                return ctx.todo(M.TB_EXPRESSION, "group_by().select(): name each aggregate with alias() to convert it")
+            if item.name is None:  # Spark names it after its expression; a select below needs a name
+                item = E.Column(f"{item.code}.alias('_c{index}')", True, f"_c{index}", item.uses)
             aggregates.append(item.code)
         elif item.name is None or item.name not in key_names or item.code not in {k.code for k in keys}:
             return ctx.todo(M.TB_EXPRESSION, "group_by().select(): an item that is neither a group key nor a named aggregate")
@@ -62,7 +63,12 @@ def convert(ctx):
     if not aggregates:
         # the distinct keys: Flink's group_by(k).select(k)
         return ctx.expr(f"{{r}}.select({', '.join(repr(n) for n in names)}).distinct()", r=ctx.site.receiver)
-    out = f"{{r}}.groupBy({', '.join(k.code for k in keys)}).agg({', '.join(aggregates)})"
-    if names != key_names + [i.name for i in items if i.aggregate]:
+    out = f"{{r}}.groupBy({', '.join(k.code for k in keys)}).agg(<aggregates>)"
+    in_order = [i.name for i in items if not i.aggregate] == key_names and all(
+        i.aggregate for i in items[len(key_names):])
+    if in_order:  # Spark's agg gives the keys, then the aggregates: the select's order
+        aggregates = [i.code for i in items if i.aggregate]
+    else:
         out += f".select({', '.join(repr(n) for n in names)})"
+    out = out.replace("<aggregates>", ", ".join(aggregates))
     return ctx.expr(out, r=ctx.site.receiver)
