@@ -20,6 +20,7 @@ from typing import Optional
 
 import libcst as cst
 
+from flink2spark.rules.table import _expressions as E
 from flink2spark.rules.table._common import columns, program, spark_program, use
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -156,7 +157,7 @@ def convert(ctx):
     if keys is None:
         return ctx.todo_left()
     aggregates, items = [], []
-    for arg in segs[2].original.args:
+    for index, arg in enumerate(segs[2].original.args):
         prop = _property(ctx, arg.value, name)
         if prop is not None:
             items.append(prop)
@@ -166,10 +167,12 @@ def convert(ctx):
             return ctx.todo_left()
         col = col[0]
         if col.aggregate:
-            if col.name is None:
-                return ctx.todo(M.TB_EXPRESSION, "select() of a window: name each aggregate with alias() to convert it")
+            name_of = col.name
+            if name_of is None:  # the select below needs a name: Spark names it after its expression
+                name_of = f"_c{index}"
+                col = E.Column(f"{col.code}.alias({name_of!r})", True, name_of, col.uses)
             aggregates.append(col.code)
-            items.append(f"F.col({col.name!r})")
+            items.append(f"F.col({name_of!r})")
         elif col.name is not None and col.code in {k.code for k in keys}:
             items.append(col.code)
         else:
