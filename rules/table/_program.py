@@ -68,6 +68,7 @@ class TablesModel:
         # id of a create_temporary_table(name, descriptor) call -> (its table, the sources of its markers)
         self.descriptors: dict[int, tuple[_sql.TableDef, tuple[str, ...]]] = {}
         self._read_catalog()
+        self.udtf_columns: dict[str, int] = {}  # @udtf def name -> how many columns it gives (f0, f1...)
         self.functions: dict[str, str] = self._functions()
 
     # -- SQL text -----------------------------------------------------------------------------
@@ -212,6 +213,10 @@ class TablesModel:
                     kind = self.function_kind(deco.decorator)
                     if kind is not None:
                         found[node.name.value] = kind
+                        types = next((a.value for a in deco.decorator.args if a.keyword is not None
+                                      and a.keyword.value == "result_types"), None)
+                        if kind == "udtf" and types is not None:
+                            self.udtf_columns[node.name.value] = len(types.elements) if isinstance(types, (cst.List, cst.Tuple)) else 1
         for node in nodes(self.resolver.module, cst.Assign):
             if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) and isinstance(node.value, cst.Call):
                 kind = self.function_kind(node.value)
