@@ -26,12 +26,13 @@ rule = Rule(
     examples=[
         Example(
             program(
-                "\n\n@udf(result_type='ROW<word STRING, n INT>')\ndef shout(row):\n    return row.word.upper(), row.n\n\n\n"
+                "\n\n@udf(result_type=DataTypes.ROW([DataTypes.FIELD('word', DataTypes.STRING()), DataTypes.FIELD('n', DataTypes.INT())]))\n"
+                "def shout(row):\n    return row.word.upper(), row.n\n\n\n"
                 "words = t_env.from_elements([('a', 1)], ['word', 'n'])\nloud = words.map(shout)\n",
-                imports="from pyflink.table.udf import udf\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import udf\n",
             ),
             spark_program(
-                '\n\n@F.udf(returnType="ROW<WORD STRING, N INT>")\ndef shout(row):\n    return row.word.upper(), row.n\n\n\n'
+                '\n\n@F.udf(returnType="STRUCT<word: STRING, n: INT>")\ndef shout(row):\n    return row.word.upper(), row.n\n\n\n'
                 'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\nloud = words.select(shout(F.struct("*")).alias("_row")).select("_row.*")\n',
                 functions=True,
             ),

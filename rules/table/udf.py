@@ -15,6 +15,8 @@ to calls of the Spark UDF (``_expressions``, from the program model's ``function
 ``ScalarFunction`` classes, ``udtf``, ``udaf`` and ``udtaf`` are not converted yet (TODO).
 """
 
+import re
+
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
@@ -55,7 +57,11 @@ def _result_type(ctx, call):
     if node is None:
         return None
     if isinstance(node, cst.SimpleString):
-        return node.evaluated_value.upper()
+        text = node.evaluated_value.strip()
+        if not re.fullmatch(r"[A-Za-z_]+(\(\d+(\s*,\s*\d+)?\))?", text):
+            ctx.todo(M.TB_EXPRESSION, f"udf(): result type {text!r} given as text (only simple type names are read)")
+            return False
+        return text.upper()
     try:
         return TY.spark_type(node, qualified(ctx))
     except UNTRANSLATABLE as exc:
