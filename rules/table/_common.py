@@ -48,8 +48,10 @@ def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optiona
     after a TODO naming the expression that has none. ``schema``: the column types the
     expressions see; by default those of the table the chain's first call is on (the program
     model's ``schema``)."""
+    model = tables(ctx.resolver)
     if schema is _DEFAULT:
-        schema = tables(ctx.resolver).schema(ctx.site.head.original.func.value)
+        schema = model.schema(ctx.site.head.original.func.value)
+    functions, registered = model.user_functions(), model.registered()
     out = []
     for arg in args:
         if arg.star or arg.keyword is not None:
@@ -59,7 +61,7 @@ def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optiona
             if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str):
                 out.extend(E.columns_from_string(arg.value.evaluated_value, schema))
             else:
-                out.append(E.column(arg.value, qualified(ctx), schema))
+                out.append(E.column(arg.value, qualified(ctx), schema, functions, registered))
         except UNTRANSLATABLE as exc:
             ctx.todo(M.TB_EXPRESSION, f"{what}: {exc}")
             return None

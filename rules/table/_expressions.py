@@ -13,6 +13,13 @@ class Untranslatable(Exception):
 
 
 @dataclass(frozen=True)
+class UserFunction:
+    name: str
+    kind: str
+    type: Optional[str] = None
+
+
+@dataclass(frozen=True)
 class Column:
     code: str
     aggregate: bool
@@ -26,7 +33,7 @@ _OPS = {cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*"}
 _CMP = {cst.Equal: "==", cst.NotEqual: "!=", cst.LessThan: "<", cst.GreaterThan: ">", cst.LessThanEqual: "<=", cst.GreaterThanEqual: ">="}
 
 
-def column(node, qualified: Callable, schema=None) -> Column:
+def column(node, qualified: Callable, schema=None, functions=None, registered=None) -> Column:
     code = cst.Module([]).code_for_node
     if isinstance(node, cst.Call) and qualified(node.func) in ("pyflink.table.expressions.col", "pyflink.table.expressions.lit"):
         fn = qualified(node.func).rsplit(".", 1)[1]

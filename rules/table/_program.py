@@ -192,6 +192,25 @@ class TablesModel:
             out[col.name] = col.type
         return out
 
+    def user_functions(self) -> dict:
+        """The program's functions whose calls the expression translator turns into calls of
+        the Spark UDFs they become (``_expressions.UserFunction`` by Python name)."""
+        from flink2spark.rules.table import _expressions as E
+
+        return {name: E.UserFunction(name, kind) for name, kind in self.functions.items() if kind in ("udf", "pandas_udf", "udaf")}
+
+    def registered(self) -> dict[str, str]:
+        """Names functions are registered under (``create_temporary_system_function("n", f)``...)
+        -> the Python name of the function."""
+        found = {}
+        for call in nodes(self.resolver.module, cst.Call):
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in (
+                    "create_temporary_system_function", "create_temporary_function", "register_function") \
+                    and len(call.args) == 2 and isinstance(call.args[0].value, cst.SimpleString) \
+                    and isinstance(call.args[1].value, cst.Name):
+                found[call.args[0].value.evaluated_value] = call.args[1].value.value
+        return found
+
     # -- facts --------------------------------------------------------------------------------
     def function_kind(self, call: cst.Call) -> Optional[str]:
         """"udf", "pandas_udf", "udtf", "udaf" or "udtaf" for a call of those entry points."""
