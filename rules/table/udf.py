@@ -5,6 +5,9 @@
   function row by row with Python values (None for NULL) and convert its result to the type.
 - ``func_type="pandas"`` -> ``F.pandas_udf("BIGINT")``: both call it with pandas Series of a
   batch of rows and take a Series back.
+- ``udf(MyScalarFunction(), result_type=...)`` of a ``ScalarFunction`` class (its base
+  dropped) -> ``F.udf(MyScalarFunction().eval, ...)``; a class with ``open()``/``close()`` is
+  left with a TODO (Spark's UDFs have no such calls).
 - ``input_types``, ``deterministic`` and ``name`` are dropped (Spark takes the arguments'
   types as they are).
 - ``t_env.create_temporary_system_function("name", f)``, ``create_temporary_function`` and
@@ -12,7 +15,7 @@
 
 Calls of a converted function in Table expressions (``add(col("a"), col("b"))``) translate
 to calls of the Spark UDF (``_expressions``, from the program model's ``functions``).
-``ScalarFunction`` classes, ``udtf``, ``udaf`` and ``udtaf`` are not converted yet (TODO).
+Table functions: rule ``udtf``; aggregate functions: rule ``udaf``.
 """
 
 import re
@@ -23,6 +26,7 @@ from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._common import UNTRANSLATABLE, qualified, program, spark_program, use
 from flink2spark.rules.table._program import tables
+from flink2spark.transpiler import functions as F_
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -94,14 +98,24 @@ def convert(ctx):
     if result is None:
         return ctx.todo(M.TB_UNSUPPORTED, "udf() without result_type")
     f = call_arg(call, 0, "f")
+    method = None
     if f is not None:
         known = ctx.conv.class_of(f) if not isinstance(f, cst.Lambda) else None
-        if known is not None or isinstance(f, cst.Call):
-            return ctx.todo(M.TB_UNSUPPORTED, "udf() of a ScalarFunction object: not converted yet")
+        if known is not None:
+            info = known[0]
+            if info.kind != "TableScalarFunction" or not info.convertible:
+                return ctx.todo(M.TB_UNSUPPORTED, "udf() of a function object this rule cannot convert")
+            if any(F_._method(info.node, m) is not None for m in ("open", "close")):
+                return ctx.todo(M.TB_UNSUPPORTED, f"udf() of {info.node.name.value}, whose open()/close() Spark's UDFs never call:"
+                                " build its state in __init__ or at the first eval() call")
+            method = "eval"  # Spark calls the bound method as Flink calls eval()
+        elif isinstance(f, cst.Call):
+            return ctx.todo(M.TB_UNSUPPORTED, "udf() of an object that is not a ScalarFunction of this program")
     use(ctx, {"F"})
     fn = "F.pandas_udf" if pandas else "F.udf"
     rtype = cst.SimpleString(repr(result).replace("'", '"'))
     if f is None:  # a decorator
         return ctx.expr(fn + ("({t})" if pandas else "(returnType={t})"), t=rtype)
     found = ctx.arg(seg, 0, "f")
-    return ctx.expr(fn + "({f}, {t})", f=found[1], t=rtype)
+    function = cst.Attribute(value=found[1], attr=cst.Name(method)) if method else found[1]
+    return ctx.expr(fn + "({f}, {t})", f=function, t=rtype)
