@@ -99,3 +99,64 @@ def test_catalog_and_views():
     assert sorted(found.catalog) == ["out", "src"]
     assert found.catalog["src"].connector == "filesystem" and found.catalog["out"].connector == "print"
     assert found.views == {"v"}
+
+
+def test_descriptor_tables_join_the_catalog_with_their_expressions_as_placeholders():
+    found, _ = model(
+        "from pyflink.table import DataTypes, Schema, TableDescriptor\n"
+        "t = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "t.create_temporary_table('src', TableDescriptor.for_connector('filesystem')\n"
+        "    .schema(Schema.new_builder().column('word', DataTypes.STRING()).column('n', DataTypes.BIGINT()).build())\n"
+        "    .option('path', input_path).format('csv').build())\n"
+    )
+    table = found.catalog["src"]
+    assert table.connector == "filesystem" and table.columns == (("word", "STRING"), ("n", "BIGINT"))
+    assert table.options["path"] == "__f2s_0__" and table.options["format"] == "csv"
+    ((_, parts),) = found.descriptors.values()
+    assert parts == ("input_path",)
+
+
+def test_a_table_declared_twice_differently_is_not_in_the_catalog():
+    found, _ = model(
+        "from pyflink.table import DataTypes, Schema, TableDescriptor\n"
+        "t = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "schema = Schema.new_builder().column('w', DataTypes.STRING()).build()\n"
+        "if out:\n"
+        "    t.create_temporary_table('sink', TableDescriptor.for_connector('filesystem').schema(\n"
+        "        Schema.new_builder().column('w', DataTypes.STRING()).build()).option('path', out).format('csv').build())\n"
+        "else:\n"
+        "    t.create_temporary_table('sink', TableDescriptor.for_connector('print').schema(\n"
+        "        Schema.new_builder().column('w', DataTypes.STRING()).build()).build())\n"
+    )
+    assert "sink" not in found.catalog and "declared more than once" in found.problems["sink"]
+
+
+@pytest.mark.parametrize(
+    "options,rows",
+    [
+        ("'number-of-rows' = '6', 'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '10'", 6),
+        ("'fields.a.kind' = 'sequence', 'fields.a.start' = '5', 'fields.a.end' = '7'", 3),
+        ("'number-of-rows' = '9', 'fields.a.kind' = 'sequence', 'fields.a.start' = '0', 'fields.a.end' = '3'", 4),
+    ],
+)
+def test_datagen_sequences_become_a_view_of_as_many_rows_as_flink_gives(options, rows, spark):
+    from flink2spark.rules.table import _sql
+    from flink2spark.rules.table._connectors import datagen_view
+
+    table = _sql.create_table(f"CREATE TABLE g (a INT) WITH ('connector' = 'datagen', {options})")
+    spark.sql(datagen_view(table))
+    try:
+        got = [r.a for r in spark.sql("SELECT a FROM g").collect()]
+    finally:
+        spark.catalog.dropTempView("g")
+    start = int(table.options["fields.a.start"])
+    assert got == list(range(start, start + rows))
+
+
+def test_datagen_with_random_fields_is_refused():
+    from flink2spark.rules.table import _sql
+    from flink2spark.rules.table._connectors import datagen_view
+
+    table = _sql.create_table("CREATE TABLE g (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '3')")
+    with pytest.raises(_sql.Untranslatable, match="random"):
+        datagen_view(table)
