@@ -93,9 +93,19 @@ def _fold(changes: Iterable[tuple[str, Record]], where: str) -> Counter:
 
 
 def _cells(line: str, border: str) -> list[str]:
-    """The cells of a box row, cut at the positions of the border's ``+``."""
+    """The cells of a box row, cut at the positions of the border's ``+``.
+
+    Both engines pad wide characters (CJK) by display width, so such a row is shorter than
+    its border: it is split at ``|`` instead.
+    """
+    if len(line) != len(border):
+        return [cell.strip() for cell in line[1:-1].split("|")]
     cuts = [i for i, ch in enumerate(border) if ch == "+"]
     return [line[a + 1 : b].strip() for a, b in zip(cuts, cuts[1:])]
+
+
+def _is_row(line: str, border: str) -> bool:
+    return line.startswith("|") and line.endswith("|") and len(line) <= len(border)
 
 
 def _boxes(lines: list[str]) -> Iterator[tuple[int, int, str, list[str], list[list[str]]]]:
@@ -106,18 +116,12 @@ def _boxes(lines: list[str]) -> Iterator[tuple[int, int, str, list[str], list[li
     i = 0
     while i < len(lines):
         line = lines[i]
-        if (
-            _BORDER.match(line)
-            and i + 2 < len(lines)
-            and lines[i + 2] == line
-            and lines[i + 1].startswith("|")
-            and len(lines[i + 1]) == len(line)
-        ):
+        if _BORDER.match(line) and i + 2 < len(lines) and lines[i + 2] == line and _is_row(lines[i + 1], line):
             header = _cells(lines[i + 1], line)
             rows = []
             j = i + 3
             while j < len(lines) and lines[j] != line:
-                if not (lines[j].startswith("|") and len(lines[j]) == len(line)):
+                if not _is_row(lines[j], line):
                     break
                 rows.append(_cells(lines[j], line))
                 j += 1

@@ -202,6 +202,60 @@ def test_box_cells_are_cut_at_the_border_so_a_bar_in_a_value_stays():
     assert flink_records(text) == Counter({("a|b",): 1})
 
 
+def test_wide_characters_and_empty_set():
+    # captured: execute_sql("SELECT '中文' AS s, 'ab' AS t").print(), and an empty result in batch
+    # mode (no box at all); the CJK row is two characters shorter than its border
+    text = """\
+Empty set
++--------------------------------+--------------------------------+
+|                              s |                              t |
++--------------------------------+--------------------------------+
+|                           中文 |                             ab |
++--------------------------------+--------------------------------+
+1 row in set
+"""
+    assert flink_records(text) == Counter({("中文", "ab"): 1})
+
+
+# captured: Spark 4 running by hand the equivalent of fixtures/table/product_catalog_types
+# (createDataFrame of the same rows and schema, .show(truncate=False); then the INSERT's SELECT
+# with try_element_at(sizes, 1) for sizes[1], shown instead of printed)
+SPARK_CATALOG = """\
++------+------+------+--------+----------+----------------------+------------+----------------+------------+
+|sku   |price |weight|in_stock|released  |updated               |sizes       |attrs           |maker       |
++------+------+------+--------+----------+----------------------+------------+----------------+------------+
+|tee-1 |19.90 |0.2   |true    |2023-05-01|2024-01-15 09:30:00   |[38, 40, 42]|{color -> red}  |{Knit, PT}  |
+|boot-7|120.00|1.35  |false   |2022-11-20|2024-02-01 17:05:12.25|[41]        |{color -> brown}|{Stride, IT}|
+|cap-3 |8.50  |0.05  |true    |2024-03-03|2024-03-03 00:00:00   |[]          |{}              |{Knit, PT}  |
++------+------+------+--------+----------+----------------------+------------+----------------+------------+
+
++------+--------+----------+-----+----------+----------+----------------------+-----+
+|sku   |price_x2|first_size|color|maker_name|released  |updated               |heavy|
++------+--------+----------+-----+----------+----------+----------------------+-----+
+|tee-1 |39.80   |38        |red  |Knit      |2023-05-01|2024-01-15 09:30:00   |false|
+|boot-7|240.00  |41        |brown|Stride    |2022-11-20|2024-02-01 17:05:12.25|true |
+|cap-3 |17.00   |NULL      |NULL |Knit      |2024-03-03|2024-03-03 00:00:00   |false|
++------+--------+----------+-----+----------+----------+----------------------+-----+
+"""
+
+
+def test_a_fixture_and_its_spark_equivalent_give_the_same_records():
+    flink = flink_records((TABLE_FIXTURES / "product_catalog_types" / "expected_stdout.txt").read_text())
+    assert flink == spark_records(SPARK_CATALOG)
+    assert sum(flink.values()) == 6
+
+
+def test_spark_wide_characters():
+    # captured: spark.sql("SELECT '中文' AS s, 'ab' AS t").show(truncate=False)
+    assert spark_records("""\
++----+---+
+|s   |t  |
++----+---+
+|中文|ab |
++----+---+
+""") == Counter({("中文", "ab"): 1})
+
+
 def test_values_differ_between_engines():
     flink = "+----+\n| av |\n+----+\n|  1 |\n+----+\n1 row in set\n"
     spark = "+---+\n|av |\n+---+\n|1.5|\n+---+\n"
