@@ -7,13 +7,12 @@ by printing the SAME values on both engines; they are the evidence for normalise
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from flink_reference import TABLE_FIXTURES, fixture_dirs, read_output_files
+from flink_reference import TABLE_FIXTURES, read_output_files
 from table_output import ChangelogError, flink_records, normalise_value, spark_records
 
 # --- the same values on both engines --------------------------------------------------------
@@ -313,29 +312,7 @@ def test_plain_lines_are_one_field_records_unnormalised():
     assert flink_records(text) == Counter({("outdoor: 1",): 1, ("   k  v",): 1, ("0  a  1",): 1, ("True",): 1})
 
 
-# --- the recorded fixtures --------------------------------------------------------------------
-
-TABLE_FIXTURE_DIRS = fixture_dirs(TABLE_FIXTURES)
-
-
-def test_table_fixtures_present():
-    assert len(TABLE_FIXTURE_DIRS) >= 25
-    modes = set()
-    for fixture in TABLE_FIXTURE_DIRS:
-        meta = json.loads((fixture / "fixture.json").read_text())
-        assert meta["description"] and meta["constructs"] and meta["ordered"] is False, fixture.name
-        source = (fixture / "input.py").read_text()
-        assert source.lstrip().startswith('"""'), f"{fixture.name}: no docstring"
-        modes.update(m for m in ("in_batch_mode", "in_streaming_mode", "StreamTableEnvironment") if m in source)
-    assert modes == {"in_batch_mode", "in_streaming_mode", "StreamTableEnvironment"}
-
-
-@pytest.mark.parametrize("fixture", TABLE_FIXTURE_DIRS, ids=[f.name for f in TABLE_FIXTURE_DIRS])
-def test_recorded_output_parses(fixture):
-    records = flink_records((fixture / "expected_stdout.txt").read_text())
-    assert records, fixture.name
-    for record in records:  # no piece of a box is left over as a plain line
-        assert not (len(record) == 1 and record[0][:1] in "+|"), (fixture.name, record)
+# --- files written by the Table API filesystem sink (tests/flink_reference.py) ------------------
 
 
 def test_table_sink_part_files_are_renamed(tmp_path):
