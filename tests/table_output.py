@@ -262,7 +262,6 @@ _BOOLS = {"TRUE": "true", "true": "true", "FALSE": "false", "false": "false"}
 _TIMESTAMP = re.compile(r"^(\d{4,}-\d\d-\d\d)[ T](\d\d:\d\d)(?::(\d\d))?(?:\.(\d{1,9}))?$")
 _SPARK_BINARY = re.compile(r"^\[([0-9A-F]{2}(?: [0-9A-F]{2})*)\]$")
 _FLINK_BINARY = re.compile(r"^x'([0-9a-fA-F]*)'$")
-_MAP_ARROW = re.compile(r"^(.*?) -> (.*)$", re.S)
 
 
 def normalise_value(s: str) -> str:
@@ -319,22 +318,30 @@ def normalise_value(s: str) -> str:
 
 
 def _normalise_braces(body: str) -> str:
-    """Flink map ``a=1, b=2``, Spark map ``a -> 1, b -> 2`` or Spark struct ``1, x``."""
+    """Flink map ``a=1, b=2``, Spark map ``a -> 1, b -> 2`` or Spark struct ``1, x``.
+
+    A map has a top-level (outside brackets) `` -> `` or ``=`` in every entry; else a struct.
+    """
     fields = _split_fields(body)
     if not fields:
         return "{}"  # an empty map (Spark has no empty struct)
-    pairs = []
-    for field in fields:
-        m = _MAP_ARROW.match(field)
-        if m:
-            pairs.append((m[1], m[2]))
-        elif "=" in field:
-            key, _, value = field.partition("=")
-            pairs.append((key, value))
-        else:
-            pairs = None
-            break
-    if pairs is None:  # a Spark struct: a row
+    pairs = [_top_level_pair(field) for field in fields]
+    if None in pairs:  # a Spark struct: a row
         return "(" + ", ".join(normalise_value(v) for v in fields) + ")"
     entries = sorted(f"{normalise_value(k)} -> {normalise_value(v)}" for k, v in pairs)
     return "{" + ", ".join(entries) + "}"
+
+
+def _top_level_pair(field: str) -> tuple[str, str] | None:
+    """(key, value) of a map entry ``k -> v`` (Spark) or ``k=v`` (Flink), split outside brackets."""
+    depth = 0
+    for i, ch in enumerate(field):
+        if ch in "[({":
+            depth += 1
+        elif ch in "])}":
+            depth = max(0, depth - 1)
+        elif depth == 0 and field.startswith(" -> ", i):
+            return field[:i], field[i + 4 :]
+        elif depth == 0 and ch == "=":
+            return field[:i], field[i + 1 :]
+    return None

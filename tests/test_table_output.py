@@ -127,6 +127,9 @@ def test_spark_plain_lines_are_one_field_records():
         ("(NULL, z)", "{NULL, z}"),
         ("+I[null, z]", "{NULL, z}"),  # a nested row in a print connector line
         ("x'0102'", "[01 02]"),  # BYTES: tableau / show
+        # composed from the captured forms (not printed by the engines): nesting
+        ("({a=1}, [2])", "{{a -> 1}, [2]}"),  # a row holding a map and an array: not a map
+        ("{k=(1, x)}", "{k -> {1, x}}"),  # a map of rows
     ],
 )
 def test_normalise_value_maps_both_engines_to_one_text(flink, spark):
