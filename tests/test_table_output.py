@@ -273,6 +273,43 @@ def test_a_fixture_and_its_spark_equivalent_give_the_same_records():
     assert sum(flink.values()) == 6
 
 
+# captured: Spark 4 running by hand batch equivalents of two streaming fixtures: the final
+# table of clicks_streaming_counts (groupBy count / countDistinct) and the two outputs of
+# trades_stream_table_bridge (where + select, groupBy sum)
+SPARK_CLICKS = """\
++---------+------+-----+
+|user_name|clicks|pages|
++---------+------+-----+
+|alice    |3     |2    |
+|carol    |1     |1    |
+|bob      |2     |2    |
++---------+------+-----+
+"""
+
+SPARK_TRADES = """\
++------+--------+
+|symbol|notional|
++------+--------+
+|ACME  |1260.0  |
+|ACME  |3225.0  |
+|INIT  |19700.0 |
++------+--------+
+
++------+------+
+|symbol|volume|
++------+------+
+|INIT  |240   |
+|GLOB  |15    |
+|ACME  |420   |
++------+------+
+"""
+
+
+@pytest.mark.parametrize("name, spark", [("clicks_streaming_counts", SPARK_CLICKS), ("trades_stream_table_bridge", SPARK_TRADES)])
+def test_streaming_fixtures_fold_to_their_spark_batch_equivalents(name, spark):
+    assert flink_records((TABLE_FIXTURES / name / "expected_stdout.txt").read_text()) == spark_records(spark)
+
+
 def test_spark_wide_characters():
     # captured: spark.sql("SELECT '中文' AS s, 'ab' AS t").show(truncate=False)
     assert spark_records("""\
