@@ -14,6 +14,9 @@ API
                                        and engine chatter, ready for a multiset comparison.
 ``read_output_files(root)``            what a FileSink wrote under ``root``, with the random part
                                        file names (``part-<uuid>-<n>``) taken out.
+``run_fixture_raw(fixture)``           a fixtures/table/ program's raw stdout and written files;
+                                       ``python tests/flink_reference.py --set table [NAME ...]``
+                                       records them (tests/table_output.py reads the raw text).
 
 Findings on local PyFlink 2.3.0 (mini cluster, Java 17, measured on a 2-core machine)
 -------------------------------------------------------------------------------------
