@@ -14,6 +14,9 @@ API
                                        and engine chatter, ready for a multiset comparison.
 ``read_output_files(root)``            what a FileSink wrote under ``root``, with the random part
                                        file names (``part-<uuid>-<n>``) taken out.
+``run_fixture_raw(fixture)``           a fixtures/table/ program's raw stdout and written files;
+                                       ``python tests/flink_reference.py --set table [NAME ...]``
+                                       records them (tests/table_output.py reads the raw text).
 
 Findings on local PyFlink 2.3.0 (mini cluster, Java 17, measured on a 2-core machine)
 -------------------------------------------------------------------------------------
@@ -299,10 +302,13 @@ def normalize_flink_print(
     return out
 
 
-# <prefix>-<uuid>-<n><suffix> (FileSink part files) -> <prefix>-UUID-N<suffix>; in-progress
+# <prefix>-<uuid>-<n><suffix> (FileSink part files) and part-<uuid>-task-<n>-file-<n><suffix>
+# (the Table API filesystem connector's) -> <prefix>-UUID-N<suffix>; in-progress
 # files (.<prefix>-<uuid>-<n><suffix>.inprogress.<uuid>) would keep their name: a sign that
 # the sink never committed.
-_PART_FILE = re.compile(r"^(?P<prefix>.*?)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-\d+(?P<suffix>.*)$")
+_PART_FILE = re.compile(
+    r"^(?P<prefix>.*?)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:-task-\d+-file-\d+|-\d+)(?P<suffix>.*)$"
+)
 
 
 def read_output_files(root: Path) -> dict[str, list[str]]:
@@ -337,11 +343,22 @@ def normalize_time_buckets(files: dict[str, list[str]]) -> dict[str, list[str]]:
 # --- fixtures/pyflink/<name>/: input.py, fixture.json, expected_stdout.txt, expected_files/ ---
 
 FIXTURES = REPO / "fixtures" / "pyflink"
+# fixtures/table/<name>/: Table API / SQL programs; their expected_stdout.txt is the RAW stdout
+# (tableau boxes, changelog rows), read by tests/table_output.py's flink_records
+TABLE_FIXTURES = REPO / "fixtures" / "table"
+FIXTURE_SETS = {"pyflink": FIXTURES, "table": TABLE_FIXTURES}
 
 
-def fixture_dirs() -> list[Path]:
-    """fixtures/pyflink/*/ folders that hold an input.py, sorted by name."""
-    return sorted(p.parent for p in FIXTURES.glob("*/input.py"))
+def fixture_dirs(root: Path = FIXTURES) -> list[Path]:
+    """<root>/*/ folders (default fixtures/pyflink) that hold an input.py, sorted by name."""
+    return sorted(p.parent for p in Path(root).glob("*/input.py"))
+
+
+def run_fixture_raw(fixture: Path, timeout: float = 300) -> tuple[str, dict[str, list[str]]]:
+    """Like ``run_fixture`` but returns the raw stdout text (for fixtures/table)."""
+    with tempfile.TemporaryDirectory(prefix="flink-out-") as out:
+        stdout = run_on_flink(Path(fixture) / "input.py", [out], timeout=timeout)
+        return stdout, read_output_files(Path(out))
 
 
 def run_fixture(fixture: Path, timeout: float = 300) -> tuple[list[str], dict[str, list[str]]]:
@@ -377,36 +394,66 @@ def write_expected(fixture: Path, records: list[str], files: dict[str, list[str]
         path.write_text("".join(line + "\n" for line in lines))
 
 
+def _run_table_fixture(fixture: Path) -> tuple[list[str], dict[str, list[str]]]:
+    stdout, files = run_fixture_raw(fixture)
+    return stdout.splitlines(), files
+
+
+def _same_table_output(fixture: Path, lines: list[str], files: dict[str, list[str]]) -> bool:
+    from table_output import flink_records  # tests/ is this script's folder
+
+    expected = (Path(fixture) / "expected_stdout.txt").read_text()
+    files_dir = Path(fixture) / "expected_files"
+    expected_files = read_output_files(files_dir) if files_dir.is_dir() else {}
+    return flink_records("\n".join(lines)) == flink_records(expected) and files == expected_files
+
+
+def write_expected_raw(fixture: Path, lines: list[str], files: dict[str, list[str]]) -> None:
+    """``write_expected`` with the stdout lines kept raw and in order (fixtures/table)."""
+    write_expected(fixture, [], files)
+    (Path(fixture) / "expected_stdout.txt").write_text("".join(line + "\n" for line in lines))
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Regenerate expected outputs: ``python tests/flink_reference.py [NAME ...]``."""
+    """Regenerate expected outputs: ``python tests/flink_reference.py [--set table] [NAME ...]``."""
     import argparse
     import time
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("names", nargs="*", help="fixture names (default: all)")
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    parser.add_argument(
+        "--set", choices=sorted(FIXTURE_SETS), default="pyflink",
+        help="fixtures/pyflink (normalized, sorted stdout) or fixtures/table (raw stdout)",
+    )
     opts = parser.parse_args(argv)
     if not flink_available():
         print(f"reference Flink not available at {flink_python()}; run {SETUP_SCRIPT}")
         return 2
-    fixtures = [FIXTURES / n for n in opts.names] if opts.names else fixture_dirs()
+    root = FIXTURE_SETS[opts.set]
+    table = opts.set == "table"
+    fixtures = [root / n for n in opts.names] if opts.names else fixture_dirs(root)
     status = 0
     for fixture in fixtures:
         start = time.monotonic()
         try:
-            records, files = run_fixture(fixture)
+            records, files = _run_table_fixture(fixture) if table else run_fixture(fixture)
         except FlinkRunError as exc:
             print(f"{fixture.name}: FAILED\n{exc}")
             status = 1
             continue
         took = time.monotonic() - start
         if opts.check:
-            same = (sorted(records), files) == read_expected(fixture)
+            if table:
+                same = _same_table_output(fixture, records, files)
+            else:
+                same = (sorted(records), files) == read_expected(fixture)
             print(f"{fixture.name}: {'same' if same else 'DIFFERENT'} ({took:.1f} s)")
             status |= 0 if same else 1
         else:
-            write_expected(fixture, records, files)
-            print(f"{fixture.name}: {len(records)} records, {len(files)} files ({took:.1f} s)")
+            (write_expected_raw if table else write_expected)(fixture, records, files)
+            kind = "lines" if table else "records"
+            print(f"{fixture.name}: {len(records)} {kind}, {len(files)} files ({took:.1f} s)")
     return status
 
 
