@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 import sqlglot
+import sqlglot.parser
 from sqlglot import exp
 from sqlglot.dialects.spark import Spark
 from sqlglot.errors import ParseError, TokenError
@@ -98,7 +99,7 @@ class FlinkDialect(Spark):
         NUMERIC_LITERALS: dict = {}  # no Hive 10L / 10Y suffixes
         RAW_STRINGS: list = []
         KEYWORDS = {
-            **Spark.Tokenizer.KEYWORDS,
+            **{k: v for k, v in Spark.Tokenizer.KEYWORDS.items() if k != "SESSION"},  # SESSION(...) windows
             "TIMESTAMP": TokenType.TIMESTAMPNTZ,  # Flink's TIMESTAMP has no time zone
             "TIMESTAMP_LTZ": TokenType.TIMESTAMPTZ,  # Spark's TIMESTAMP is the local-time-zone one
             "BYTES": TokenType.VARBINARY,
@@ -114,6 +115,10 @@ class FlinkDialect(Spark):
                 for name in ("REGEXP_EXTRACT", "DATE_FORMAT", "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_DATE", "UNIX_TIMESTAMP")
             },
         }
+        def _parse_types(self, *args, **kwargs):
+            # Not Hive's, which turns CHAR(n)/VARCHAR(n) into STRING: in Flink a CAST to them truncates.
+            return sqlglot.parser.Parser._parse_types(self, *args, **kwargs)
+
         FUNCTION_PARSERS = {
             **Spark.Parser.FUNCTION_PARSERS,
             **{name: (lambda n: lambda self: _parse_window_call(self, n))(name) for name in ("TUMBLE", "HOP", "CUMULATE", "SESSION")},
@@ -1018,6 +1023,8 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         if argument_type == "DOUBLE" or (name == "SUM" and argument_type and argument_type.startswith("DECIMAL")):
             return None
         raise Untranslatable(f"{name} of {argument_type or 'an expression of unknown type'}")
+    if isinstance(node, exp.Window) and isinstance(node.this, (exp.RowNumber, exp.Rank, exp.DenseRank)):
+        return _cast(node.copy(), "BIGINT")  # BIGINT in Flink, INT in Spark
     if isinstance(node, (exp.Ceil, exp.Floor)):
         name = "CEIL" if isinstance(node, exp.Ceil) else "FLOOR"
         if node.args.get("to") is not None or node.args.get("decimals") is not None:
@@ -1068,14 +1075,17 @@ def _check_cast(node: exp.Expr, types: _Types) -> None:
     kind = to.this
     params = [p.name for p in to.expressions]
     if kind in (exp.DataType.Type.CHAR, exp.DataType.Type.VARCHAR, exp.DataType.Type.NCHAR, exp.DataType.Type.NVARCHAR):
-        if params != ["2147483647"]:
-            raise Untranslatable(f"CAST to {_sql(to)}({', '.join(params) or '1'}) (Flink truncates and pads to the length)")
+        if params != ["2147483647"] or kind != exp.DataType.Type.VARCHAR:
+            raise Untranslatable(f"CAST to {kind.value}({', '.join(params) or '1'}) (Flink truncates and pads to the length)")
+        node.set("to", exp.DataType.build("STRING", dialect=_SPARK))
     if kind in (exp.DataType.Type.TIMESTAMPNTZ, exp.DataType.Type.TIMESTAMPTZ) and params and params != ["6"]:
         raise Untranslatable(f"CAST to a timestamp of precision {params[0]} (Spark keeps microseconds)")
     if kind in (exp.DataType.Type.TIME, exp.DataType.Type.TIMETZ):
         raise Untranslatable("type TIME (Spark has no time-of-day type)")
-    if kind == exp.DataType.Type.TEXT or _sql(to).upper() == "STRING":
+    if node.to.this == exp.DataType.Type.TEXT or _sql(node.to).upper() == "STRING":
         source = types.of(node.this)
+        if isinstance(node.this, exp.Null):
+            return
         if source not in _CAST_TO_STRING_OK and not (source and source.startswith("DECIMAL")):
             raise Untranslatable(f"CAST of {source or 'an expression of unknown type'} to STRING")
 
