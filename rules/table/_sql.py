@@ -532,6 +532,8 @@ _CSV_OPTIONS = {
     "csv.escape-character": "escape",
     "csv.null-literal": "nullValue",
 }
+# Column types whose text is the same in Flink's and Spark's csv and json files (checked by writing both).
+_TEXT_FILE_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "STRING", "BOOLEAN", "DOUBLE"}
 # Options that change how files are cut and named, not what they hold.
 _LAYOUT_OPTIONS = re.compile(r"^(sink\.rolling-policy\..*|sink\.parallelism|auto-compaction|compaction\.file-size)$")
 
@@ -575,6 +577,7 @@ def spark_create_table(table: TableDef) -> Optional[str]:
         using = "json"
         lenient = options.pop("json.ignore-parse-errors", "false").lower() == "true"
         spark_options.append(("mode", "PERMISSIVE" if lenient else "FAILFAST"))
+        spark_options.append(("ignoreNullFields", "false"))  # Flink writes "k":null
         if options.pop("json.fail-on-missing-field", "false").lower() == "true":
             raise Untranslatable("filesystem option 'json.fail-on-missing-field' = 'true'")
     elif fmt == "parquet":
@@ -588,11 +591,16 @@ def spark_create_table(table: TableDef) -> Optional[str]:
             raise Untranslatable(f"filesystem option 'raw.charset' = {charset!r}")
     else:
         raise Untranslatable(f"filesystem format {fmt!r}")
-    if fmt in ("csv", "json") and any(t in ("TIMESTAMP", "TIMESTAMP_NTZ") for _, t in columns):
-        # Flink writes '2024-01-01 10:00:00', Spark '2024-01-01T10:00:00.000' (ISO 8601).
-        spark_options.append(("timestampNTZFormat", "yyyy-MM-dd HH:mm:ss[.SSSSSS]"))
-        if any(t == "TIMESTAMP" for _, t in columns):
-            raise Untranslatable(f"TIMESTAMP_LTZ column in a {fmt} file")
+    if fmt in ("csv", "json"):
+        for column, spark_type in columns:
+            if spark_type not in _TEXT_FILE_TYPES:
+                # Seen on Flink 2.3: it writes TIMESTAMP(3) 10:00:00.500 as "2024-01-01 10:00:00.5" (quoted in
+                # csv, the fewest fraction digits) and DECIMAL(10, 2) 2.50 as 2.5; Spark writes neither so.
+                raise Untranslatable(f"{fmt} file with a {spark_type} column ({column}): Flink and Spark write it differently")
+            if fmt == "csv" and spark_type == "STRING":
+                # Seen on Flink 2.3: an empty csv field (1,,x) is '' in a STRING column; Spark reads it as NULL,
+                # whatever nullValue says (an empty unquoted field is the null value).
+                raise Untranslatable(f"csv file with a STRING column ({column}): Flink reads an empty field as '', Spark as NULL")
     for key in list(options):
         if _LAYOUT_OPTIONS.match(key):
             options.pop(key)
