@@ -108,6 +108,7 @@ TRANSLATIONS = [
     ("SELECT SUM(d) OVER (PARTITION BY b ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) FROM t",
      "SELECT SUM(d) OVER (PARTITION BY b ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) FROM t"),
     ("SELECT a FROM t UNION SELECT k FROM u", "SELECT a FROM t UNION SELECT k FROM u"),
+    ("SELECT b, COUNT(*) FILTER (WHERE a > 1) FROM t GROUP BY b", "SELECT b, COUNT(*) FILTER(WHERE a > 1) FROM t GROUP BY b"),
     ("WITH x AS (SELECT a FROM t) SELECT a FROM x WHERE a IN (SELECT k FROM u)",
      "WITH x AS (SELECT a FROM t) SELECT a FROM x WHERE a IN (SELECT k FROM u)"),
     ("SELECT t.a, u.v FROM t LEFT JOIN u ON t.a = u.k", "SELECT t.a, u.v FROM t LEFT JOIN u ON t.a = u.k"),
@@ -151,6 +152,9 @@ def test_statement_kinds():
     assert statement_kind("SET 'table.local-time-zone' = 'UTC'") == "set"
     assert statement_kind("DROP TABLE t") == "drop"
     assert statement_kind("SHOW TABLES") == "other"
+    assert statement_kind("USE CATALOG c") == "other"
+    assert statement_kind("CREATE DATABASE d") == "other"
+    assert statement_kind("EXPLAIN PLAN FOR SELECT 1") == "other"
     with pytest.raises(Untranslatable, match="does not parse"):
         statement_kind("SELEC 1 FROM")
 
@@ -267,6 +271,9 @@ UNTRANSLATABLE = [
     ("SELECT LOCALTIMESTAMP FROM t", "LOCALTIMESTAMP"),
     ("SELECT * FROM t /*+ OPTIONS('x' = 'y') */", "SQL hints"),
     ("SELECT a FROM t WHERE", "does not parse"),
+    ("SELECT a DIV 2 FROM t", "DIV (not Flink SQL)"),
+    ("SELECT \"b\" FROM t", "does not parse"),
+    ("SELECT b FROM t GROUP BY ROLLUP (b)", "Rollup"),
 ]
 
 

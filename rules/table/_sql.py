@@ -2,28 +2,60 @@
 
 A pure library (no libcst): the Table API rules call it on the SQL text a PyFlink program hands to
 ``execute_sql`` / ``sql_query``.  Flink SQL is Calcite's dialect; it is parsed here with a small
-sqlglot dialect (``FlinkDialect``, Spark's with Flink's lexical rules: only ``'`` quotes strings, a
+sqlglot dialect (``FlinkDialect``: Spark's, with Flink's lexical rules: only ``'`` quotes strings, a
 backslash is an ordinary character, ``TIMESTAMP`` is without time zone, ``TIMESTAMP_LTZ`` and
-``BYTES`` exist, window table functions take ``TABLE t`` and ``DESCRIPTOR(ts)`` arguments), then
-every node of the tree is checked against what is known to mean the same on both engines, the
-differences are rewritten explicitly, and sqlglot's Spark generator writes the result.
+``BYTES`` exist, ``CHAR(n)``/``VARCHAR(n)`` keep their length, window functions take ``TABLE t``
+and ``DESCRIPTOR(ts)`` arguments), then every node of the tree is checked against an allowlist of
+what was seen to mean the same on both engines (``_ALLOWED``), the differences are rewritten
+explicitly, and sqlglot's Spark generator writes the result.
 
-Principle: a translation is exact, or it is refused.  Anything not in the lists below raises
-``Untranslatable`` naming the construct; nothing is passed through on the hope that Spark agrees.
+Principle: a translation is exact, or it is refused.  Anything not allowed raises ``Untranslatable``
+naming the construct; nothing is passed through on the hope that Spark agrees.
 
-What is rewritten (each checked on Flink 2.3 and Spark 4, see tests/test_table_sql.py):
+Rewritten (each seen on Flink 2.3 and Spark 4; tests/test_table_sql.py, tests/table_sql_reference.py):
     * types: ``TIMESTAMP[(p)]`` -> ``TIMESTAMP_NTZ``, ``TIMESTAMP_LTZ[(p)]`` -> ``TIMESTAMP``,
       ``BYTES``/``VARBINARY`` -> ``BINARY``, ``ROW<...>`` -> ``STRUCT<...>``, ``VARCHAR(n)``/``CHAR(n)``
-      -> ``STRING`` in DDL (in a ``CAST`` Flink truncates/pads to n: refused).
-    * group windows ``GROUP BY TUMBLE/HOP/SESSION(ts, ...)`` -> ``window(...)``/``session_window(...)``,
-      ``*_START``/``*_END``/``*_ROWTIME`` -> ``window.start``/``window.end``/``window.end - 1 ms``.
+      -> ``STRING`` in DDL.  In a ``CAST`` Flink truncates to n (and ``VARCHAR`` alone is
+      ``VARCHAR(1)``): refused, as is a ``CAST`` to a timestamp precision other than 6.
+    * integer ``/``: Flink divides as Java does, in the operands' type (``7 / 2`` = 3, ``-7 / 2`` = -3,
+      INT), Spark's ``/`` gives a DOUBLE -> ``CAST(a DIV b AS INT)``; ``FLOAT / FLOAT`` is a FLOAT.
+      DECIMAL division (Flink and Spark pick other result scales) and operands of unknown type: refused.
+    * ``AVG``/``SUM`` of an integer column are of that type in Flink (``AVG`` of -5 and 2 is -1), ``CEIL``/
+      ``FLOOR`` keep the argument's type, ``ROW_NUMBER``/``RANK``/``DENSE_RANK`` and the date parts
+      (``YEAR``, ``EXTRACT``...) are BIGINT: casts to Flink's types.
+    * group windows ``GROUP BY TUMBLE/HOP/SESSION(ts, ...)`` -> ``window(ts, size[, slide])`` /
+      ``session_window(ts, gap)`` (HOP's slide comes first in Flink, last in Spark);
+      ``*_START``/``*_END`` -> ``window.start``/``window.end`` (both exclusive ends), ``*_ROWTIME`` -> end - 1 ms.
     * window TVFs ``TABLE(TUMBLE|HOP(TABLE t, DESCRIPTOR(ts), ...))`` -> a subquery over ``t`` adding
-      ``window_start``, ``window_end``, ``window_time`` from Spark's ``window()`` (which, like
-      Flink's HOP, gives one row per window a row falls in).
-    * integer ``/`` (Flink: integer division, the operands' type) -> ``CAST(a DIV b AS type)``;
-      ``AVG`` of an integer column (Flink: integer result, truncated) -> ``CAST(AVG(x) AS type)``.
-    * ``PROCTIME()`` -> ``current_timestamp()``; ``REGEXP_EXTRACT(s, r)`` -> index 0 made explicit
-      (Spark's default group is 1).
+      ``window_start``, ``window_end``, ``window_time`` (end - 1 ms) from Spark's ``window()``, which like
+      Flink's HOP gives one row per window a row falls in.
+    * window alignment: Spark aligns on the epoch in UTC, Flink over a TIMESTAMP_LTZ in the session time
+      zone; refused unless the column is a TIMESTAMP or the size and slide divide a quarter hour.
+    * ``PROCTIME()``/``CURRENT_TIMESTAMP`` (milliseconds in Flink) -> ``date_trunc('MILLISECOND',
+      current_timestamp())``; ``REGEXP_EXTRACT(s, r[, i])`` (group 0 by default, NULL when nothing
+      matches; Spark: group 1, '') -> ``CASE WHEN s RLIKE r THEN regexp_extract(s, r, i) END``;
+      ``LIKE`` has no escape character in Flink unless ``ESCAPE`` says, ``\`` in Spark: doubled.
+    * the same in both (checked): ``||``, ``CONCAT``, ``CONCAT_WS`` (skips NULLs), ``CHAR_LENGTH``,
+      ``SUBSTRING``/``SUBSTR`` (0 and negative starts), ``POSITION``/``LOCATE``/``INSTR``, ``UPPER``/``LOWER``,
+      ``TRIM``, ``REPLACE``, ``REVERSE``, ``REPEAT``, ``LPAD``/``RPAD``, ``LEFT``/``RIGHT``, ``MD5``,
+      ``ASCII``, ``TO_BASE64``, ``REGEXP_REPLACE``, ``IFNULL``/``COALESCE``, ``NULLIF``, ``IF``, ``CASE``,
+      ``ABS``, ``MOD``/``%`` (sign of the dividend), ``POWER``, ``SQRT``, ``LN``, ``LOG``, ``LOG10``,
+      ``EXP``, ``ROUND`` (half up), ``DATE_FORMAT``/``FROM_UNIXTIME`` with the pattern letters
+      y M d H m s S E, ``UNIX_TIMESTAMP()``, ``CURRENT_DATE``, ``ts + INTERVAL``, ``COUNT``/``MIN``/
+      ``MAX``, ``FILTER (WHERE ...)``, ``LAG``/``LEAD``, OVER windows (``RANGE BETWEEN INTERVAL ...``),
+      top-N with ``ROW_NUMBER``, joins, subqueries, ``UNION``/``INTERSECT``/``EXCEPT``, ``WITH``,
+      ``VALUES``, ``ORDER BY`` (NULLs first ascending, last descending, in both), ``LIMIT``.
+
+Refused, among others: ``FOR SYSTEM_TIME AS OF``, ``MATCH_RECOGNIZE``, ``LATERAL TABLE``, ``UNNEST``,
+``CUMULATE`` and ``SESSION`` window TVFs, SQL hints, ``INITCAP`` (Flink also capitalises after
+``_``), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``TO_TIMESTAMP``/``TO_DATE`` (NULL
+in Flink for bad input, Spark fails), ``SPLIT_INDEX``, ``FLOOR/CEIL(ts TO unit)``, ``LOCALTIMESTAMP``,
+``CAST`` of a timestamp or boolean to STRING (other texts), ``STDDEV``/``VAR`` (integer results in
+Flink), ``ROLLUP``/``CUBE``/``GROUPING SETS``, ``INSERT OVERWRITE``.
+
+Known, not refused: integer overflow (Flink wraps, ``2147483647 + 1`` = -2147483648; Spark, ANSI
+by default, fails the query: never a different result); Flink identifiers are case-sensitive, Spark's
+are not (two columns differing only in case would clash in Spark).
 """
 
 from __future__ import annotations
@@ -180,6 +212,9 @@ def _words(tokens: list[Token], n: int = 6) -> list[str]:
     return [token.text.upper() for token in tokens[:n]]
 
 
+_OTHER_STATEMENTS = {"SHOW", "USE", "DESCRIBE", "DESC", "EXPLAIN", "LOAD", "UNLOAD", "BEGIN", "END", "EXECUTE", "ANALYZE"}
+
+
 def statement_kind(sql: str) -> str:
     """One of "create_table", "create_view", "create_function", "insert", "query", "set", "drop",
     "other"; ``Untranslatable`` for text that does not parse as Flink SQL."""
@@ -194,8 +229,11 @@ def statement_kind(sql: str) -> str:
             return "create_view"
         if words[1] == "FUNCTION":
             return "create_function"
-    if words[0] == "SET":
+    if words[0] in ("SET", "RESET"):
         return "set"
+    if words[0] in _OTHER_STATEMENTS or (words[0] in ("CREATE", "ALTER") and len(words) > 1 and words[1] in ("CATALOG", "DATABASE")):
+        return "other"  # Flink's own statements (sqlglot parses few of them); nothing to translate
+
     tree = _parse_one(sql)
     if isinstance(tree, exp.Insert):
         return "insert"
@@ -817,6 +855,7 @@ def _translate(tree: exp.Expr, tables: Mapping[str, TableDef]) -> exp.Expr:
 
 
 _REFUSED_NODES = {
+    exp.IntDiv: "DIV (not Flink SQL)",
     exp.Version: "FOR SYSTEM_TIME AS OF (temporal join)",
     exp.Lateral: "LATERAL TABLE (table function join)",
     exp.Unnest: "UNNEST (CROSS JOIN UNNEST)",
@@ -1124,7 +1163,7 @@ _ALLOWED = (
     exp.Union, exp.Intersect, exp.Except, exp.With, exp.CTE, exp.Subquery, exp.Values, exp.Tuple,
     exp.Table, exp.TableAlias, exp.Alias, exp.Column, exp.Identifier, exp.Star, exp.Dot, exp.Distinct,
     exp.Literal, exp.Boolean, exp.Null, exp.DataType, exp.DataTypeParam, exp.Var, exp.Interval,
-    exp.Window, exp.WindowSpec, exp.Paren,
+    exp.Window, exp.WindowSpec, exp.Paren, exp.Filter,
     # operators
     exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ, exp.NullSafeNEQ,
     exp.And, exp.Or, exp.Not, exp.Is, exp.In, exp.Between, exp.Exists, exp.Like, exp.Escape,
