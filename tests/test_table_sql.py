@@ -311,12 +311,13 @@ def test_create_table_untranslatable(sql, construct):
         ("'format' = 'json', 'json.fail-on-missing-field' = 'true'", "json.fail-on-missing-field"),
         ("'format' = 'csv'", "csv file with a TIMESTAMP_NTZ column (ts)"),
         ("'format' = 'csv'", "csv file with a STRING column (s)"),
+        ("'format' = 'parquet'", "parquet file with a timestamp column (ts)"),
         ("'format' = 'json'", "json file with a DECIMAL(10, 2) column (m)"),
     ],
 )
 def test_spark_create_table_untranslatable(options, construct):
     columns = {"TIMESTAMP": "a INT, ts TIMESTAMP(3)", "DECIMAL": "a INT, m DECIMAL(10, 2)", "STRING": "a INT, s STRING"}
-    columns = next((c for word, c in columns.items() if word in construct), "a INT")
+    columns = next((c for word, c in columns.items() if word.lower() in construct.lower()), "a INT")
     table = create_table(f"CREATE TABLE x ({columns}) WITH ('connector' = 'filesystem', 'path' = '/p', {options})")
     with pytest.raises(Untranslatable) as info:
         spark_create_table(table)
