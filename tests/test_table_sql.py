@@ -272,6 +272,8 @@ UNTRANSLATABLE = [
     ("SELECT * FROM t /*+ OPTIONS('x' = 'y') */", "SQL hints"),
     ("SELECT a FROM t WHERE", "does not parse"),
     ("SELECT a DIV 2 FROM t", "DIV (not Flink SQL)"),
+    ("SELECT CURRENT_DATE + INTERVAL '1' HOUR FROM t", "an interval of HOUR"),
+    ("SELECT ts + INTERVAL '1' MONTH FROM t", "an interval of MONTH"),
     ("SELECT \"b\" FROM t", "does not parse"),
     ("SELECT b FROM t GROUP BY ROLLUP (b)", "Rollup"),
 ]

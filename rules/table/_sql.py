@@ -806,6 +806,19 @@ class _Types:
             return "DOUBLE" if "e" in text.lower() else "DECIMAL"
         if isinstance(e, (exp.Cast, exp.TryCast)):
             return e.to.sql(_SPARK).upper()
+        if isinstance(e, (exp.Add, exp.Sub)) and isinstance(e.expression, exp.Interval):
+            return self.of(e.this)
+        if isinstance(e, exp.CurrentDate):
+            return "DATE"
+        if isinstance(e, exp.CurrentTimestamp) or _is_call(e, "DATE_TRUNC"):
+            return "TIMESTAMP"
+        if isinstance(e, exp.Dot) and _is_call(e.this, "WINDOW", "SESSION_WINDOW"):
+            return self.of(e.this.expressions[0])  # window(ts, ...).start: of ts's type
+        if isinstance(e, exp.Column) and e.table in ("window", "session_window") and e.name in ("start", "end"):
+            select = e.find_ancestor(exp.Select)
+            group = select.args.get("group") if select else None
+            calls = [g for g in (group.expressions if group else []) if _is_call(g, e.table.upper())]
+            return self.of(calls[0].expressions[0]) if calls else None
         if isinstance(e, exp.Column) and isinstance(e.this, exp.Identifier):
             select = e.find_ancestor(exp.Select)
             if select is None:
@@ -1075,6 +1088,9 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         if argument_type == "DOUBLE" or (name == "SUM" and argument_type and argument_type.startswith("DECIMAL")):
             return None
         raise Untranslatable(f"{name} of {argument_type or 'an expression of unknown type'}")
+    if isinstance(node, (exp.Add, exp.Sub)) and isinstance(node.expression, exp.Interval):
+        _check_interval_arithmetic(node, types)
+        return None
     if isinstance(node, exp.Window) and isinstance(node.this, (exp.RowNumber, exp.Rank, exp.DenseRank)):
         return _cast(node.copy(), "BIGINT")  # BIGINT in Flink, INT in Spark
     if isinstance(node, (exp.Ceil, exp.Floor)):
@@ -1099,7 +1115,7 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         return _regexp_extract(node)
     if _is_call(node, "PROCTIME") and not node.expressions:
         return _NOW.copy()
-    if isinstance(node, exp.CurrentTimestamp) and not _is_call(node.parent, "date_trunc"):
+    if isinstance(node, exp.CurrentTimestamp) and not _is_call(node.parent, "DATE_TRUNC"):
         return _NOW.copy()
     if isinstance(node, _DATE_PARTS):
         return _cast(node.copy(), "BIGINT")  # BIGINT in Flink, INT in Spark
@@ -1120,6 +1136,20 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
     if isinstance(node, (exp.Cast, exp.TryCast)):
         _check_cast(node, types)
     return None
+
+
+def _check_interval_arithmetic(node: exp.Expr, types: _Types) -> None:
+    """ts +/- INTERVAL 'n' SECOND|MINUTE|HOUR|DAY on a timestamp, date +/- INTERVAL 'n' DAY: the same in
+    both.  Spark's DATE + INTERVAL '1' HOUR is a TIMESTAMP (Flink keeps the DATE); months are not checked."""
+    interval = node.expression
+    unit = interval.args.get("unit")
+    unit_name = unit.name.upper().rstrip("S") if isinstance(unit, exp.Var) else ""
+    operand = types.of(node.this)
+    if operand in ("TIMESTAMP_NTZ", "TIMESTAMP") and unit_name in _UNITS:
+        return
+    if operand == "DATE" and unit_name == "DAY":
+        return
+    raise Untranslatable(f"{_sql(node)} ({operand or 'operand of unknown type'} with an interval of {unit_name or _sql(interval)})")
 
 
 def _check_cast(node: exp.Expr, types: _Types) -> None:
