@@ -15,8 +15,8 @@ naming the construct; nothing is passed through on the hope that Spark agrees.
 Rewritten (each seen on Flink 2.3 and Spark 4; tests/test_table_sql.py, tests/table_sql_reference.py):
     * types: ``TIMESTAMP[(p)]`` -> ``TIMESTAMP_NTZ``, ``TIMESTAMP_LTZ[(p)]`` -> ``TIMESTAMP``,
       ``BYTES``/``VARBINARY`` -> ``BINARY``, ``ROW<...>`` -> ``STRUCT<...>``, ``VARCHAR(n)``/``CHAR(n)``
-      -> ``STRING`` in DDL.  In a ``CAST`` Flink truncates to n (and ``VARCHAR`` alone is
-      ``VARCHAR(1)``): refused, as is a ``CAST`` to a timestamp precision other than 6.
+      -> ``STRING`` in DDL.  In a ``CAST`` Flink truncates (and ``CHAR(n)`` pads) to n: refused, as is a
+      ``CAST`` to a timestamp precision other than 6; ``CAST(x AS VARCHAR)`` is to STRING.
     * integer ``/``: Flink divides as Java does, in the operands' type (``7 / 2`` = 3, ``-7 / 2`` = -3,
       INT), Spark's ``/`` gives a DOUBLE -> ``CAST(a DIV b AS INT)``; ``FLOAT / FLOAT`` is a FLOAT.
       DECIMAL division (Flink and Spark pick other result scales) and operands of unknown type: refused.
@@ -50,7 +50,8 @@ Refused, among others: ``FOR SYSTEM_TIME AS OF``, ``MATCH_RECOGNIZE``, ``LATERAL
 ``CUMULATE`` and ``SESSION`` window TVFs, SQL hints, ``INITCAP`` (Flink also capitalises after
 ``_``), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``TO_TIMESTAMP``/``TO_DATE`` (NULL
 in Flink for bad input, Spark fails), ``SPLIT_INDEX``, ``FLOOR/CEIL(ts TO unit)``, ``LOCALTIMESTAMP``,
-``CAST`` of a timestamp or boolean to STRING (other texts), ``STDDEV``/``VAR`` (integer results in
+``CAST`` of a timestamp or boolean to STRING (Flink: '2024-01-01 10:00:00.100', 'TRUE'; Spark:
+'2024-01-01 10:00:00.1', 'true'), ``STDDEV``/``VAR`` (integer results in
 Flink), ``ROLLUP``/``CUBE``/``GROUPING SETS``, ``INSERT OVERWRITE``.
 
 Known, not refused: integer overflow (Flink wraps, ``2147483647 + 1`` = -2147483648; Spark, ANSI
@@ -1139,13 +1140,14 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
 
 
 def _check_interval_arithmetic(node: exp.Expr, types: _Types) -> None:
-    """ts +/- INTERVAL 'n' SECOND|MINUTE|HOUR|DAY on a timestamp, date +/- INTERVAL 'n' DAY: the same in
-    both.  Spark's DATE + INTERVAL '1' HOUR is a TIMESTAMP (Flink keeps the DATE); months are not checked."""
+    """ts +/- INTERVAL 'n' SECOND|MINUTE|HOUR|DAY|MONTH|YEAR on a timestamp, date +/- INTERVAL 'n' DAY: the
+    same in both (2024-01-31 10:00 + 1 month is 2024-02-29 10:00 in both).  Seen on Flink 2.3: DATE
+    '2024-01-01' + INTERVAL '1' HOUR is the DATE 2024-01-01; in Spark the TIMESTAMP 2024-01-01 01:00."""
     interval = node.expression
     unit = interval.args.get("unit")
     unit_name = unit.name.upper().rstrip("S") if isinstance(unit, exp.Var) else ""
     operand = types.of(node.this)
-    if operand in ("TIMESTAMP_NTZ", "TIMESTAMP") and unit_name in _UNITS:
+    if operand in ("TIMESTAMP_NTZ", "TIMESTAMP") and (unit_name in _UNITS or unit_name in ("MONTH", "YEAR")):
         return
     if operand == "DATE" and unit_name == "DAY":
         return
@@ -1157,7 +1159,8 @@ def _check_cast(node: exp.Expr, types: _Types) -> None:
     kind = to.this
     params = [p.name for p in to.expressions]
     if kind in (exp.DataType.Type.CHAR, exp.DataType.Type.VARCHAR, exp.DataType.Type.NCHAR, exp.DataType.Type.NVARCHAR):
-        if params != ["2147483647"] or kind != exp.DataType.Type.VARCHAR:
+        # Seen on Flink 2.3: CAST('abc' AS VARCHAR(2)) is 'ab', CAST('abc' AS CHAR(5)) 'abc  ', CAST('abc' AS VARCHAR) 'abc'.
+        if params not in ([], ["2147483647"]) or kind != exp.DataType.Type.VARCHAR:
             raise Untranslatable(f"CAST to {kind.value}({', '.join(params) or '1'}) (Flink truncates and pads to the length)")
         node.set("to", exp.DataType.build("STRING", dialect=_SPARK))
     if kind in (exp.DataType.Type.TIMESTAMPNTZ, exp.DataType.Type.TIMESTAMPTZ) and params and params != ["6"]:
