@@ -151,6 +151,7 @@ class FlinkDialect(Spark):
                 for name in ("REGEXP_EXTRACT", "DATE_FORMAT", "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_DATE", "UNIX_TIMESTAMP")
             },
         }
+
         def _parse_types(self, *args, **kwargs):
             # Not Hive's, which turns CHAR(n)/VARCHAR(n) into STRING: in Flink a CAST to them truncates.
             return sqlglot.parser.Parser._parse_types(self, *args, **kwargs)
@@ -1051,7 +1052,6 @@ def _group_windows(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
                 raise Untranslatable(f"{node.name.upper()} (processing time of a window)")
             node.replace(_GROUP_WINDOW_FUNCTIONS[what](window_name))
         call.replace(spark_window)
-
 
 
 # Flink's PROCTIME() and CURRENT_TIMESTAMP are TIMESTAMP_LTZ(3): milliseconds, where Spark's
