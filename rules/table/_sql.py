@@ -1,79 +1,1235 @@
-"""Placeholder of the Flink SQL translation (replaced by the full module)."""
+"""Flink SQL to Spark SQL, with sqlglot: exact translations or ``Untranslatable``.
+
+A pure library (no libcst): the Table API rules call it on the SQL text a PyFlink program hands to
+``execute_sql`` / ``sql_query``.  Flink SQL is Calcite's dialect; it is parsed here with a small
+sqlglot dialect (``FlinkDialect``: Spark's, with Flink's lexical rules: only ``'`` quotes strings, a
+backslash is an ordinary character, ``TIMESTAMP`` is without time zone, ``TIMESTAMP_LTZ`` and
+``BYTES`` exist, ``CHAR(n)``/``VARCHAR(n)`` keep their length, window functions take ``TABLE t``
+and ``DESCRIPTOR(ts)`` arguments), then every node of the tree is checked against an allowlist of
+what was seen to mean the same on both engines (``_ALLOWED``), the differences are rewritten
+explicitly, and sqlglot's Spark generator writes the result.
+
+Principle: a translation is exact, or it is refused.  Anything not allowed raises ``Untranslatable``
+naming the construct; nothing is passed through on the hope that Spark agrees.
+
+Rewritten (each seen on Flink 2.3 and Spark 4; tests/test_table_sql.py, tests/table_sql_reference.py):
+    * types: ``TIMESTAMP[(p)]`` -> ``TIMESTAMP_NTZ``, ``TIMESTAMP_LTZ[(p)]`` -> ``TIMESTAMP``,
+      ``BYTES``/``VARBINARY`` -> ``BINARY``, ``ROW<...>`` -> ``STRUCT<...>``, ``VARCHAR(n)``/``CHAR(n)``
+      -> ``STRING`` in DDL.  In a ``CAST`` Flink truncates (and ``CHAR(n)`` pads) to n: refused, as is a
+      ``CAST`` to a timestamp precision other than 6; ``CAST(x AS VARCHAR)`` is to STRING.
+    * integer ``/``: Flink divides as Java does, in the operands' type (``7 / 2`` = 3, ``-7 / 2`` = -3,
+      INT), Spark's ``/`` gives a DOUBLE -> ``CAST(a DIV b AS INT)``; ``FLOAT / FLOAT`` is a FLOAT.
+      DECIMAL division (Flink and Spark pick other result scales) and operands of unknown type: refused.
+    * ``AVG``/``SUM`` of an integer column are of that type in Flink (``AVG`` of -5 and 2 is -1), ``CEIL``/
+      ``FLOOR`` keep the argument's type, ``ROW_NUMBER``/``RANK``/``DENSE_RANK`` and the date parts
+      (``YEAR``, ``EXTRACT``...) are BIGINT: casts to Flink's types.
+    * group windows ``GROUP BY TUMBLE/HOP/SESSION(ts, ...)`` -> ``window(ts, size[, slide])`` /
+      ``session_window(ts, gap)`` (HOP's slide comes first in Flink, last in Spark);
+      ``*_START``/``*_END`` -> ``window.start``/``window.end`` (both exclusive ends), ``*_ROWTIME`` -> end - 1 ms.
+    * window TVFs ``TABLE(TUMBLE|HOP(TABLE t, DESCRIPTOR(ts), ...))`` -> a subquery over ``t`` adding
+      ``window_start``, ``window_end``, ``window_time`` (end - 1 ms) from Spark's ``window()``, which like
+      Flink's HOP gives one row per window a row falls in.
+    * window alignment: Spark aligns on the epoch in UTC, Flink over a TIMESTAMP_LTZ in the session time
+      zone; refused unless the column is a TIMESTAMP or the size and slide divide a quarter hour.
+    * ``PROCTIME()``/``CURRENT_TIMESTAMP`` (milliseconds in Flink) -> ``date_trunc('MILLISECOND',
+      current_timestamp())``; ``REGEXP_EXTRACT(s, r[, i])`` (group 0 by default, NULL when nothing
+      matches; Spark: group 1, '') -> ``CASE WHEN s RLIKE r THEN regexp_extract(s, r, i) END``;
+      ``LIKE`` has no escape character in Flink unless ``ESCAPE`` says, a backslash in Spark: doubled.
+    * the same in both (checked): ``||``, ``CONCAT``, ``CONCAT_WS`` (skips NULLs), ``CHAR_LENGTH``,
+      ``SUBSTRING``/``SUBSTR`` (0 and negative starts), ``POSITION``/``LOCATE``/``INSTR``, ``UPPER``/``LOWER``,
+      ``TRIM``, ``REPLACE``, ``REVERSE``, ``REPEAT``, ``LPAD``/``RPAD``, ``LEFT``/``RIGHT``, ``MD5``,
+      ``ASCII``, ``TO_BASE64``, ``REGEXP_REPLACE``, ``IFNULL``/``COALESCE``, ``NULLIF``, ``IF``, ``CASE``,
+      ``ABS``, ``MOD``/``%`` (sign of the dividend), ``SQRT``, ``ROUND`` (half up), ``DATE_FORMAT``/``FROM_UNIXTIME`` with the pattern letters
+      y M d H m s S E, ``UNIX_TIMESTAMP()``, ``CURRENT_DATE``, ``ts + INTERVAL``, ``COUNT``/``MIN``/
+      ``MAX``, ``FILTER (WHERE ...)``, ``LAG``/``LEAD``, OVER windows (``RANGE BETWEEN INTERVAL ...``),
+      top-N with ``ROW_NUMBER``, joins, subqueries, ``UNION``/``INTERSECT``/``EXCEPT``, ``WITH``,
+      ``VALUES``, ``ORDER BY`` (NULLs first ascending, last descending, in both), ``LIMIT``.
+
+Refused, among others: ``FOR SYSTEM_TIME AS OF``, ``MATCH_RECOGNIZE``, ``LATERAL TABLE``, ``UNNEST``,
+``CUMULATE`` and ``SESSION`` window TVFs, SQL hints, ``LN``/``LOG``/``LOG10``/``LOG2`` (seen on Flink
+2.3: NaN for x <= 0 where Spark gives NULL, and ``LOG10(11)`` 1.0413926851582251 where Spark's
+``LOG(10, 11)`` is 1.041392685158225, ``LOG(2, 3)`` 1.5849625007211563 where Spark's is 1.584962500721156), ``EXP``/``POWER`` (Flink
+computes them with java.lang.Math, Spark with StrictMath; they differ in the last digit for about one
+double in ten: ``EXP(-6.584347405493595)`` is 0.0013818288473327206 in Flink, 0.0013818288473327204 in Spark), ``INITCAP`` (Flink also capitalises after
+``_``), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``TO_TIMESTAMP``/``TO_DATE`` (NULL
+in Flink for bad input, Spark fails), ``SPLIT_INDEX``, ``FLOOR/CEIL(ts TO unit)``, ``LOCALTIMESTAMP``,
+``CAST`` of a timestamp or boolean to STRING (Flink: '2024-01-01 10:00:00.100', 'TRUE'; Spark:
+'2024-01-01 10:00:00.1', 'true'), ``STDDEV``/``VAR`` (integer results in
+Flink), ``ROLLUP``/``CUBE``/``GROUPING SETS``, ``INSERT OVERWRITE``.
+
+Known, not refused: integer overflow (Flink wraps, ``2147483647 + 1`` = -2147483648; Spark, ANSI
+by default, fails the query: never a different result); Flink identifiers are case-sensitive, Spark's
+are not (two columns differing only in case would clash in Spark).
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Mapping, Optional
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Optional
 
 import sqlglot
+import sqlglot.parser
 from sqlglot import exp
+from sqlglot.dialects.spark import Spark
+from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import Token, TokenType
+
+__all__ = [
+    "TableDef",
+    "Untranslatable",
+    "create_table",
+    "create_view",
+    "insert",
+    "query",
+    "spark_create_table",
+    "statement_kind",
+]
 
 
 class Untranslatable(Exception):
-    pass
+    """A construct with no same-meaning Spark SQL form; str(exc) names the construct, e.g. "FOR SYSTEM_TIME AS OF (temporal join)"."""
 
 
 @dataclass(frozen=True)
 class TableDef:
-    name: str
-    columns: tuple
-    computed: tuple
-    connector: str
-    options: Mapping[str, str]
-    watermark: Optional[tuple]
-    primary_key: tuple
+    name: str  # as written (unquoted)
+    columns: tuple[tuple[str, str], ...]  # physical columns: (name, Spark SQL type)
+    computed: tuple[tuple[str, str], ...]  # computed columns: (name, Spark SQL expression)
+    connector: str  # options['connector'], lower case
+    options: Mapping[str, str] = field(hash=False)  # the WITH (...) options as written
+    watermark: Optional[tuple[str, str]]  # (column, Spark delay threshold such as "5 seconds")
+    primary_key: tuple[str, ...]
+
+
+# --------------------------------------------------------------------------------------------
+# The dialect
+
+
+def _parse_window_call(self, name: str) -> exp.Expr:
+    """TUMBLE/HOP/CUMULATE/SESSION(...): a group window (``TUMBLE(ts, i)``) or a window table
+    function (``TUMBLE(TABLE t [PARTITION BY k], DESCRIPTOR(ts), i)``)."""
+    args: list[exp.Expr] = []
+    while True:
+        if self._match(TokenType.TABLE):
+            table = self._parse_table_parts()
+            parts: list[exp.Expr] = [table]
+            if self._match(TokenType.PARTITION_BY):
+                parts.append(exp.Anonymous(this="PARTITION_BY", expressions=self._parse_csv(self._parse_assignment)))
+            args.append(exp.Anonymous(this="TABLE_ARG", expressions=parts))
+        else:
+            args.append(self._parse_lambda())
+        if not self._match(TokenType.COMMA):
+            break
+    return exp.Anonymous(this=name, expressions=args)
+
+
+class FlinkDialect(Spark):
+    """Flink SQL's lexical rules on top of sqlglot's Spark dialect."""
+
+    class Tokenizer(Spark.Tokenizer):
+        QUOTES = ["'"]  # "x" is not a string in Flink SQL
+        STRING_ESCAPES = ["'"]  # '' is a quote; a backslash is an ordinary character
+        NUMERIC_ESCAPES: dict = {}
+        NUMERIC_LITERALS: dict = {}  # no Hive 10L / 10Y suffixes
+        RAW_STRINGS: list = []
+        KEYWORDS = {
+            **{k: v for k, v in Spark.Tokenizer.KEYWORDS.items() if k != "SESSION"},  # SESSION(...) windows
+            "TIMESTAMP": TokenType.TIMESTAMPNTZ,  # Flink's TIMESTAMP has no time zone
+            "TIMESTAMP_LTZ": TokenType.TIMESTAMPTZ,  # Spark's TIMESTAMP is the local-time-zone one
+            "BYTES": TokenType.VARBINARY,
+        }
+
+    class Parser(Spark.Parser):
+        # Kept as written: sqlglot would fill in Spark's defaults (REGEXP_EXTRACT's group 1) or
+        # convert the date format; the translation handles them itself.
+        FUNCTIONS = {
+            **Spark.Parser.FUNCTIONS,
+            **{
+                name: (lambda n: lambda args: exp.Anonymous(this=n, expressions=args))(name)
+                for name in ("REGEXP_EXTRACT", "DATE_FORMAT", "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_DATE", "UNIX_TIMESTAMP")
+            },
+        }
+
+        def _parse_types(self, *args, **kwargs):
+            # Not Hive's, which turns CHAR(n)/VARCHAR(n) into STRING: in Flink a CAST to them truncates.
+            return sqlglot.parser.Parser._parse_types(self, *args, **kwargs)
+
+        FUNCTION_PARSERS = {
+            **Spark.Parser.FUNCTION_PARSERS,
+            **{name: (lambda n: lambda self: _parse_window_call(self, n))(name) for name in ("TUMBLE", "HOP", "CUMULATE", "SESSION")},
+        }
+
+
+_SPARK = "spark"
+
+
+def _tokens(sql: str) -> list[Token]:
+    try:
+        return FlinkDialect().tokenize(sql)
+    except TokenError as exc:
+        raise Untranslatable(f"text that does not parse as Flink SQL ({_first_line(exc)})") from None
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+# Constructs refused before parsing: sqlglot either does not parse them or parses them as
+# something else (FOR SYSTEM_TIME AS OF becomes a time-travel clause).
+_REFUSED_TEXT = [
+    (re.compile(r"\bFOR\s+SYSTEM_TIME\s+AS\s+OF\b", re.I), "FOR SYSTEM_TIME AS OF (temporal join)"),
+    (re.compile(r"\bMATCH_RECOGNIZE\b", re.I), "MATCH_RECOGNIZE"),
+    (re.compile(r"\bLATERAL\s+TABLE\b", re.I), "LATERAL TABLE (table function join)"),
+    (re.compile(r"/\*\+"), "SQL hints (/*+ ... */)"),
+    (re.compile(r"\bCUMULATE\s*\(", re.I), "CUMULATE window"),
+]
+
+
+def _refuse_text(sql: str) -> None:
+    scrubbed = _without_strings(sql)
+    for pattern, construct in _REFUSED_TEXT:
+        if pattern.search(scrubbed if construct != "SQL hints (/*+ ... */)" else sql):
+            raise Untranslatable(construct)
+
+
+def _without_strings(sql: str) -> str:
+    return re.sub(r"'(?:[^']|'')*'", "''", sql)
+
+
+def _parse_one(sql: str) -> exp.Expr:
+    _refuse_text(sql)
+    try:
+        trees = [tree for tree in sqlglot.parse(sql, read=FlinkDialect) if tree is not None]
+    except (ParseError, TokenError) as exc:
+        raise Untranslatable(f"text that does not parse as Flink SQL ({_first_line(exc)})") from None
+    if len(trees) != 1:
+        raise Untranslatable(f"{len(trees)} statements where one was expected")
+    return trees[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Statement kinds
+
+
+def _words(tokens: list[Token], n: int = 6) -> list[str]:
+    return [token.text.upper() for token in tokens[:n]]
+
+
+_OTHER_STATEMENTS = {"SHOW", "USE", "DESCRIBE", "DESC", "EXPLAIN", "LOAD", "UNLOAD", "BEGIN", "END", "EXECUTE", "ANALYZE"}
 
 
 def statement_kind(sql: str) -> str:
-    head = sql.strip().split(None, 3)
-    words = [w.upper() for w in head]
-    if words[:2] == ["CREATE", "TABLE"] or words[:3] == ["CREATE", "TEMPORARY", "TABLE"]:
-        return "create_table"
-    if "VIEW" in words[:3]:
-        return "create_view"
-    if words[0] == "INSERT":
-        return "insert"
-    if words[0] in ("SELECT", "WITH"):
-        return "query"
-    if words[0] == "SET":
+    """One of "create_table", "create_view", "create_function", "insert", "query", "set", "drop",
+    "other"; ``Untranslatable`` for text that does not parse as Flink SQL."""
+    tokens = _tokens(sql)
+    words = [w for w in _words(tokens, 8) if w not in ("TEMPORARY", "TEMP", "OR", "REPLACE", "SYSTEM")]
+    if not words:
+        raise Untranslatable("empty statement")
+    if words[0] == "CREATE" and len(words) > 1:
+        if words[1] == "TABLE":
+            return "create_table"  # Flink DDL (WATERMARK, computed columns): parsed by create_table
+        if words[1] == "VIEW":
+            return "create_view"
+        if words[1] == "FUNCTION":
+            return "create_function"
+    if words[0] in ("SET", "RESET"):
         return "set"
+    if words[0] in _OTHER_STATEMENTS or (words[0] in ("CREATE", "ALTER") and len(words) > 1 and words[1] in ("CATALOG", "DATABASE")):
+        return "other"  # Flink's own statements (sqlglot parses few of them); nothing to translate
+
+    tree = _parse_one(sql)
+    if isinstance(tree, exp.Insert):
+        return "insert"
+    if isinstance(tree, exp.Query) or isinstance(tree, exp.Values):
+        return "query"
+    if isinstance(tree, exp.Drop) or words[0] == "DROP":
+        return "drop"
+    if isinstance(tree, exp.Create):
+        kind = (tree.args.get("kind") or "").upper()
+        return {"TABLE": "create_table", "VIEW": "create_view", "FUNCTION": "create_function"}.get(kind, "other")
     return "other"
 
 
+# --------------------------------------------------------------------------------------------
+# CREATE TABLE
+
+_SIMPLE_TYPES = {
+    "STRING": "STRING",
+    "INT": "INT",
+    "INTEGER": "INT",
+    "BIGINT": "BIGINT",
+    "TINYINT": "TINYINT",
+    "SMALLINT": "SMALLINT",
+    "BOOLEAN": "BOOLEAN",
+    "DOUBLE": "DOUBLE",
+    "FLOAT": "FLOAT",  # 4 bytes in both
+    "DATE": "DATE",
+    "BYTES": "BINARY",
+}
+_LENGTH_TYPES = {"VARCHAR": "STRING", "CHAR": "STRING", "VARBINARY": "BINARY", "BINARY": "BINARY"}
+
+
+class _Tokens:
+    def __init__(self, tokens: list[Token], sql: str):
+        # sqlglot has multi-word tokens ("PRIMARY KEY", "NOT NULL"): one word each here.
+        self.tokens = []
+        for token in tokens:
+            words = token.text.split() if token.token_type not in (TokenType.STRING, TokenType.IDENTIFIER) else [token.text]
+            if len(words) <= 1:
+                self.tokens.append(token)
+            else:
+                for word in words:
+                    self.tokens.append(Token(TokenType.VAR, word, token.line, token.col, token.start, token.end))
+        self.sql = sql
+        self.i = 0
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.tokens[j].text.upper() if j < len(self.tokens) else ""
+
+    def peek_type(self, k: int = 0):
+        j = self.i + k
+        return self.tokens[j].token_type if j < len(self.tokens) else None
+
+    def next(self) -> Token:
+        if self.i >= len(self.tokens):
+            raise Untranslatable("CREATE TABLE that does not parse (unexpected end)")
+        token = self.tokens[self.i]
+        self.i += 1
+        return token
+
+    def accept(self, *words: str) -> bool:
+        if all(self.peek(k) == w for k, w in enumerate(words)):
+            self.i += len(words)
+            return True
+        return False
+
+    def expect(self, word: str) -> Token:
+        token = self.next()
+        if token.text.upper() != word:
+            raise Untranslatable(f"CREATE TABLE that does not parse (expected {word}, got {token.text!r})")
+        return token
+
+    def done(self) -> bool:
+        return self.i >= len(self.tokens)
+
+
+def _ddl_type(ts: _Tokens) -> str:
+    """A Flink column type -> its Spark SQL type."""
+    name = ts.next().text.upper()
+    params: list[str] = []
+
+    def read_params() -> None:
+        if ts.peek() == "(":
+            ts.next()
+            while ts.peek() != ")":
+                token = ts.next()
+                if token.text != ",":
+                    params.append(token.text)
+            ts.next()
+
+    if name == "DOUBLE":
+        ts.accept("PRECISION")
+    if name in ("ARRAY", "MAP"):
+        ts.expect("<")
+        inner = [_ddl_type(ts)]
+        while ts.accept(","):
+            inner.append(_ddl_type(ts))
+        ts.expect(">")
+        if len(inner) != (1 if name == "ARRAY" else 2):
+            raise Untranslatable(f"type {name} with {len(inner)} parameters")
+        return f"{name}<{', '.join(inner)}>"
+    if name == "ROW":
+        close = {"<": ">", "(": ")"}.get(ts.peek())
+        if close is None:
+            raise Untranslatable("type ROW without fields")
+        ts.next()
+        fields = []
+        while ts.peek() != close:
+            field_name = _ident(ts.next())
+            fields.append(f"{_quote(field_name)}: {_ddl_type(ts)}")
+            if ts.peek_type() == TokenType.STRING:  # a field's description
+                ts.next()
+            ts.accept(",")
+        ts.next()
+        return f"STRUCT<{', '.join(fields)}>"
+    read_params()
+    if name in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        ltz = name == "TIMESTAMP_LTZ"
+        if ts.accept("WITH", "LOCAL", "TIME", "ZONE"):
+            ltz = True
+        elif ts.accept("WITHOUT", "TIME", "ZONE"):
+            pass
+        elif ts.peek() == "WITH":
+            raise Untranslatable("type TIMESTAMP WITH TIME ZONE")
+        if params and not (0 <= int(params[0]) <= 6):
+            raise Untranslatable(f"type {name}({params[0]}) (Spark timestamps have microseconds)")
+        return "TIMESTAMP" if ltz else "TIMESTAMP_NTZ"
+    if name in _SIMPLE_TYPES and not params:
+        return _SIMPLE_TYPES[name]
+    if name in _LENGTH_TYPES:
+        return _LENGTH_TYPES[name]
+    if name in ("DECIMAL", "DEC", "NUMERIC"):
+        precision, scale = (params + ["10", "0"][len(params):])[:2] if params else ("10", "0")
+        if int(precision) > 38:
+            raise Untranslatable(f"type DECIMAL({precision}, {scale})")
+        return f"DECIMAL({precision}, {scale})"
+    if name == "TIME":
+        raise Untranslatable("type TIME (Spark has no time-of-day type)")
+    raise Untranslatable(f"type {name}")
+
+
+def _ident(token: Token) -> str:
+    if token.token_type not in (TokenType.VAR, TokenType.IDENTIFIER) and not token.text.replace("_", "").isalnum():
+        raise Untranslatable(f"CREATE TABLE that does not parse (expected a name, got {token.text!r})")
+    return token.text
+
+
+def _quote(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else "`" + name.replace("`", "``") + "`"
+
+
+def _skip_to_element_end(ts: _Tokens) -> int:
+    """Index of the token ending the current column-list element (``,`` or the closing ``)``)."""
+    depth = 0
+    angles: list[int] = []  # depths at which a type's < > is open (ARRAY<, MAP<, ROW<)
+    j = ts.i
+    while j < len(ts.tokens):
+        text = ts.tokens[j].text
+        if text == "(":
+            depth += 1
+        elif text == "<" and j > 0 and ts.tokens[j - 1].text.upper() in ("ARRAY", "MAP", "ROW", "MULTISET"):
+            angles.append(depth)
+        elif text == ">" and angles and angles[-1] == depth:
+            angles.pop()
+        elif text == ")":
+            if depth == 0:
+                return j
+            depth -= 1
+        elif text == "," and depth == 0 and not angles:
+            return j
+        j += 1
+    raise Untranslatable("CREATE TABLE that does not parse (unclosed column list)")
+
+
+def _text_between(ts: _Tokens, start: int, end: int) -> str:
+    return ts.sql[ts.tokens[start].start : ts.tokens[end - 1].end + 1]
+
+
+_UNITS = {"SECOND": "seconds", "MINUTE": "minutes", "HOUR": "hours", "DAY": "days"}
+
+
+def _duration(interval: exp.Expr, what: str) -> str:
+    """A Flink ``INTERVAL 'n' UNIT`` -> Spark's duration string "n units"."""
+    if not isinstance(interval, exp.Interval) or not isinstance(interval.this, exp.Literal):
+        raise Untranslatable(f"{what} that is not INTERVAL 'n' SECOND|MINUTE|HOUR|DAY")
+    unit = interval.args.get("unit")
+    unit_name = unit.name.upper().rstrip("S") if isinstance(unit, exp.Var) else ""
+    value = interval.this.name.strip()
+    if unit_name not in _UNITS or not re.fullmatch(r"\d+", value):
+        raise Untranslatable(f"{what} {interval.sql(_SPARK)}")
+    return f"{int(value)} {_UNITS[unit_name]}"
+
+
+def _duration_micros(duration: str) -> int:
+    value, unit = duration.split()
+    return int(value) * {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}[unit] * 1_000_000
+
+
 def create_table(sql: str) -> TableDef:
-    m = re.match(r"\s*CREATE\s+(?:TEMPORARY\s+)?TABLE\s+`?(\w+)`?\s*\((.*)\)\s*WITH\s*\((.*)\)\s*;?\s*$", sql, re.S | re.I)
-    if not m:
-        raise Untranslatable("CREATE TABLE")
-    cols = []
-    for part in m.group(2).split(","):
-        bits = part.split()
-        cols.append((bits[0].strip("`"), bits[1].upper()))
-    options = dict(re.findall(r"'([^']*)'\s*=\s*'([^']*)'", m.group(3)))
-    return TableDef(m.group(1), tuple(cols), (), options.get("connector", "").lower(), options, None, ())
+    """A Flink ``CREATE [TEMPORARY] TABLE ... WITH (...)``; ``Untranslatable`` otherwise."""
+    ts = _Tokens(_tokens(sql.strip().rstrip(";")), sql)
+    ts.expect("CREATE")
+    ts.accept("TEMPORARY")
+    ts.expect("TABLE")
+    ts.accept("IF", "NOT", "EXISTS")
+    name_parts = [_ident(ts.next())]
+    while ts.accept("."):
+        name_parts.append(_ident(ts.next()))
+    name = ".".join(name_parts)
+    columns: list[tuple[str, str]] = []
+    computed: list[tuple[str, str]] = []
+    watermark = None
+    primary_key: tuple[str, ...] = ()
+    if ts.peek() != "(":
+        raise Untranslatable("CREATE TABLE without a column list (CREATE TABLE AS / LIKE)")
+    ts.next()
+    while True:
+        end = _skip_to_element_end(ts)
+        if ts.accept("WATERMARK"):
+            ts.expect("FOR")
+            column = _ident(ts.next())
+            ts.expect("AS")
+            watermark = (column, _watermark_delay(column, _text_between(ts, ts.i, end)))
+            ts.i = end
+        elif ts.peek() in ("PRIMARY", "CONSTRAINT"):
+            if ts.accept("CONSTRAINT"):
+                ts.next()
+            ts.expect("PRIMARY")
+            ts.expect("KEY")
+            ts.expect("(")
+            keys = [_ident(ts.next())]
+            while ts.accept(","):
+                keys.append(_ident(ts.next()))
+            ts.expect(")")
+            ts.accept("NOT", "ENFORCED")
+            primary_key = tuple(keys)
+        else:
+            column = _ident(ts.next())
+            if ts.accept("AS"):
+                computed.append((column, _expression(_text_between(ts, ts.i, end), name, columns)))
+                ts.i = end
+            else:
+                spark_type = _ddl_type(ts)
+                while ts.i < end:
+                    if ts.accept("NOT", "NULL") or ts.accept("NULL"):
+                        continue
+                    if ts.accept("PRIMARY", "KEY"):
+                        ts.accept("NOT", "ENFORCED")
+                        primary_key = (column,)
+                        continue
+                    if ts.accept("COMMENT"):
+                        ts.next()
+                        continue
+                    if ts.peek() == "METADATA":
+                        raise Untranslatable("METADATA column")
+                    raise Untranslatable(f"column clause {ts.peek()}")
+                columns.append((column, spark_type))
+        if ts.i != end:
+            raise Untranslatable(f"CREATE TABLE that does not parse (at {ts.peek()!r})")
+        if ts.accept(","):
+            continue
+        ts.expect(")")
+        break
+    options: dict[str, str] = {}
+    while not ts.done():
+        if ts.accept("COMMENT"):
+            ts.next()
+        elif ts.peek() == "PARTITIONED":
+            raise Untranslatable("PARTITIONED BY (partitioned table)")
+        elif ts.peek() == "DISTRIBUTED":
+            raise Untranslatable("DISTRIBUTED BY")
+        elif ts.peek() == "LIKE":
+            raise Untranslatable("CREATE TABLE ... LIKE")
+        elif ts.accept("WITH"):
+            ts.expect("(")
+            while ts.peek() != ")":
+                key = ts.next()
+                ts.expect("=")
+                value = ts.next()
+                if key.token_type != TokenType.STRING or value.token_type != TokenType.STRING:
+                    raise Untranslatable("WITH option that is not 'key' = 'value'")
+                options[key.text] = value.text
+                ts.accept(",")
+            ts.expect(")")
+        elif ts.peek() == "AS":
+            raise Untranslatable("CREATE TABLE AS SELECT")
+        else:
+            raise Untranslatable(f"CREATE TABLE clause {ts.peek()}")
+    if "connector" not in options:
+        raise Untranslatable("CREATE TABLE without a 'connector' option")
+    if watermark and watermark[0] not in [c for c, _ in columns + computed]:
+        raise Untranslatable(f"WATERMARK on unknown column {watermark[0]}")
+    return TableDef(
+        name=name,
+        columns=tuple(columns),
+        computed=tuple(computed),
+        connector=options["connector"].lower(),
+        options=dict(options),
+        watermark=watermark,
+        primary_key=primary_key,
+    )
+
+
+def _watermark_delay(column: str, text: str) -> str:
+    tree = _parse_one("SELECT " + text)
+    expression = tree.expressions[0]
+    if isinstance(expression, exp.Column) and expression.name == column:
+        return "0 seconds"
+    if (
+        isinstance(expression, exp.Sub)
+        and isinstance(expression.this, exp.Column)
+        and expression.this.name == column
+        and not expression.this.table
+    ):
+        return _duration(expression.expression, "WATERMARK delay")
+    raise Untranslatable(f"WATERMARK expression {text.strip()} (only ts or ts - INTERVAL 'n' unit)")
+
+
+def _expression(text: str, table: str, columns: list[tuple[str, str]]) -> str:
+    """A computed column's expression -> Spark SQL."""
+    schema = TableDef(table, tuple(columns), (), "", {}, None, ())
+    translated = query(f"SELECT {text} FROM {_quote(table)}", {table: schema})
+    tree = sqlglot.parse_one(translated, read=_SPARK)
+    return tree.expressions[0].sql(_SPARK)
+
+
+# --------------------------------------------------------------------------------------------
+# Spark DDL for filesystem tables
+
+_CSV_OPTIONS = {
+    "csv.field-delimiter": "sep",
+    "csv.quote-character": "quote",
+    "csv.escape-character": "escape",
+    "csv.null-literal": "nullValue",
+}
+# Column types whose text is the same in Flink's and Spark's csv and json files (checked by writing both).
+_TEXT_FILE_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "STRING", "BOOLEAN", "DOUBLE"}
+# Options that change how files are cut and named, not what they hold.
+_LAYOUT_OPTIONS = re.compile(r"^(sink\.rolling-policy\..*|sink\.parallelism|auto-compaction|compaction\.file-size)$")
+
+
+def _sql_string(value: str) -> str:
+    return exp.Literal.string(value).sql(_SPARK)
 
 
 def spark_create_table(table: TableDef) -> Optional[str]:
+    """Spark DDL for a table Spark reads and inserts into the same way; None when the connector is
+    not a Spark table (print, blackhole, datagen, kafka, ...: the caller handles them)."""
     if table.connector != "filesystem":
         return None
-    fmt = table.options.get("format")
-    if fmt != "csv":
-        raise Untranslatable(f"format {fmt}")
-    cols = ", ".join(f"{n} {t}" for n, t in table.columns)
-    return f"CREATE TABLE {table.name} ({cols}) USING csv OPTIONS (path '{table.options['path']}')"
+    options = dict(table.options)
+    options.pop("connector")
+    path = options.pop("path", None)
+    fmt = options.pop("format", None)
+    if not path:
+        raise Untranslatable("filesystem table without 'path'")
+    if table.computed:
+        raise Untranslatable("computed column in a filesystem table")
+    spark_options: list[tuple[str, str]] = [("path", path)]
+    columns = list(table.columns)
+    if fmt == "csv":
+        using = "csv"
+        quote = options.pop("csv.quote-character", '"')
+        if options.pop("csv.disable-quote-character", "false").lower() == "true":
+            quote = ""
+        spark_options.append(("quote", quote))
+        if quote:
+            # Flink's csv (Jackson) doubles a quote inside a quoted field; Spark escapes with \ unless told.
+            spark_options.append(("escape", options.pop("csv.escape-character", quote)))
+        lenient = options.pop("csv.ignore-parse-errors", "false").lower() == "true"
+        spark_options.append(("mode", "PERMISSIVE" if lenient else "FAILFAST"))
+        if options.pop("csv.allow-comments", "false").lower() == "true":
+            spark_options.append(("comment", "#"))
+        for key, spark_key in _CSV_OPTIONS.items():
+            if key in options:
+                spark_options.append((spark_key, options.pop(key)))
+    elif fmt == "json":
+        using = "json"
+        lenient = options.pop("json.ignore-parse-errors", "false").lower() == "true"
+        spark_options.append(("mode", "PERMISSIVE" if lenient else "FAILFAST"))
+        spark_options.append(("ignoreNullFields", "false"))  # Flink writes "k":null
+        if options.pop("json.fail-on-missing-field", "false").lower() == "true":
+            raise Untranslatable("filesystem option 'json.fail-on-missing-field' = 'true'")
+    elif fmt == "parquet":
+        using = "parquet"
+        for column, spark_type in columns:
+            if spark_type in ("TIMESTAMP", "TIMESTAMP_NTZ"):
+                # Flink's parquet writer stores timestamps as INT96 by default, which Spark reads only as a
+                # TIMESTAMP (with time zone), not into a TIMESTAMP_NTZ column.
+                raise Untranslatable(f"parquet file with a timestamp column ({column})")
+    elif fmt == "raw":
+        using = "text"
+        if len(columns) != 1 or columns[0][1] != "STRING":
+            raise Untranslatable("raw format with other than one STRING column")
+        charset = options.pop("raw.charset", "UTF-8")
+        if charset.upper().replace("-", "") != "UTF8":
+            raise Untranslatable(f"filesystem option 'raw.charset' = {charset!r}")
+    else:
+        raise Untranslatable(f"filesystem format {fmt!r}")
+    if fmt in ("csv", "json"):
+        for column, spark_type in columns:
+            if spark_type not in _TEXT_FILE_TYPES:
+                # Seen on Flink 2.3: it writes TIMESTAMP(3) 10:00:00.500 as "2024-01-01 10:00:00.5" (quoted in
+                # csv, the fewest fraction digits) and DECIMAL(10, 2) 2.50 as 2.5; Spark writes neither so.
+                raise Untranslatable(f"{fmt} file with a {spark_type} column ({column}): Flink and Spark write it differently")
+            if fmt == "csv" and spark_type == "STRING":
+                # Seen on Flink 2.3: an empty csv field (1,,x) is '' in a STRING column; Spark reads it as NULL,
+                # whatever nullValue says (an empty unquoted field is the null value).
+                raise Untranslatable(f"csv file with a STRING column ({column}): Flink reads an empty field as '', Spark as NULL")
+    for key in list(options):
+        if _LAYOUT_OPTIONS.match(key):
+            options.pop(key)
+    if options:
+        raise Untranslatable(f"filesystem option {sorted(options)[0]!r}")
+    column_sql = ", ".join(f"{_quote(n)} {t}" for n, t in columns)
+    option_sql = ", ".join(f"{k} {_sql_string(v)}" for k, v in spark_options)
+    return f"CREATE TABLE {_quote(table.name)} ({column_sql}) USING {using} OPTIONS ({option_sql})"
 
 
-def query(sql: str, tables: Mapping = {}) -> str:
-    return sqlglot.transpile(sql, read="hive", write="spark")[0]
+# --------------------------------------------------------------------------------------------
+# Queries
 
 
-def insert(sql: str, tables: Mapping = {}) -> tuple:
-    tree = sqlglot.parse_one(sql, read="hive")
+def query(sql: str, tables: Mapping[str, TableDef] = {}) -> str:
+    """A Flink query (SELECT, UNION, WITH, VALUES) -> Spark SQL with the same meaning."""
+    tree = _parse_one(sql)
+    if not isinstance(tree, (exp.Query, exp.Values)):
+        raise Untranslatable(f"{type(tree).__name__.upper()} statement where a query was expected")
+    return _translate(tree, tables).sql(_SPARK)
+
+
+def insert(sql: str, tables: Mapping[str, TableDef] = {}) -> tuple[str, str]:
+    """Flink ``INSERT INTO t [(cols)] <query>`` -> (target table, Spark SQL of the query).
+
+    ``INSERT OVERWRITE`` is refused (its meaning depends on the sink: the caller's to decide), and
+    so is a column list (the caller would have to reorder the query's columns to the table's)."""
+    tree = _parse_one(sql)
     if not isinstance(tree, exp.Insert):
-        raise Untranslatable("INSERT")
-    return tree.this.name, tree.expression.sql("spark")
+        raise Untranslatable("statement that is not INSERT INTO")
+    if tree.args.get("overwrite"):
+        raise Untranslatable("INSERT OVERWRITE")
+    target = tree.this
+    if isinstance(target, exp.Schema):
+        raise Untranslatable("INSERT INTO with a column list")
+    if not isinstance(target, exp.Table) or target.args.get("partition"):
+        raise Untranslatable("INSERT INTO with a PARTITION clause")
+    source = tree.expression
+    if not isinstance(source, (exp.Query, exp.Values)):
+        raise Untranslatable("INSERT whose source is not a query")
+    return _table_name(target), _translate(source, tables).sql(_SPARK)
 
 
-def create_view(sql: str, tables: Mapping = {}) -> tuple:
-    tree = sqlglot.parse_one(sql, read="hive")
-    return tree.this.name, tree.expression.sql("spark")
+def create_view(sql: str, tables: Mapping[str, TableDef] = {}) -> tuple[str, str]:
+    """``CREATE [TEMPORARY] VIEW v AS <query>`` -> (view name, Spark SQL of the query)."""
+    tree = _parse_one(sql)
+    if not isinstance(tree, exp.Create) or (tree.args.get("kind") or "").upper() != "VIEW":
+        raise Untranslatable("statement that is not CREATE VIEW")
+    target = tree.this
+    if isinstance(target, exp.Schema):
+        raise Untranslatable("CREATE VIEW with a column list")
+    source = tree.expression
+    if not isinstance(source, (exp.Query, exp.Values)):
+        raise Untranslatable("CREATE VIEW whose body is not a query")
+    return _table_name(target), _translate(source, tables).sql(_SPARK)
+
+
+def _table_name(table: exp.Table) -> str:
+    return ".".join(part.name for part in table.parts)
+
+
+# --------------------------------------------------------------------------------------------
+# Types: what Flink infers for the expressions whose result differs by type (/, AVG, SUM, CEIL)
+
+_INT_TYPES = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+_APPROX_TYPES = ("FLOAT", "DOUBLE")
+
+
+class _Types:
+    """Column types of the relations a SELECT reads, for the few rewrites that depend on them.
+    ``None`` is "not known": a rewrite that needs a type it does not know is refused."""
+
+    def __init__(self, tables: Mapping[str, TableDef], tree: exp.Expr):
+        self.tables = tables
+        self.ctes: dict[str, exp.Expr] = {}
+        for cte in tree.find_all(exp.CTE):
+            self.ctes[cte.alias_or_name] = cte.this
+        self._scopes: dict[int, tuple[dict, dict]] = {}
+
+    # relations ------------------------------------------------------------------------------
+    def relation(self, rel: exp.Expr) -> Optional[dict[str, Optional[str]]]:
+        if isinstance(rel, exp.Table) and isinstance(rel.this, exp.Identifier) and not rel.args.get("db"):
+            name = rel.name
+            if name in self.ctes:
+                return self.query(self.ctes[name])
+            table = self.tables.get(name)
+            if table is None:
+                return None
+            columns: dict[str, Optional[str]] = dict(table.columns)
+            for column, expression in table.computed:
+                columns[column] = "TIMESTAMP" if expression == _sql(_NOW) else None
+            return columns
+        if isinstance(rel, exp.Subquery):
+            return self.query(rel.this)
+        return None
+
+    def query(self, q: exp.Expr) -> Optional[dict[str, Optional[str]]]:
+        if isinstance(q, exp.Subquery):
+            return self.query(q.this)
+        if isinstance(q, exp.SetOperation):
+            left, right = self.query(q.left), self.query(q.right)
+            if left is None or right is None or len(left) != len(right):
+                return None
+            return {k: (t if t == u else None) for (k, t), u in zip(left.items(), right.values())}
+        if isinstance(q, exp.Select):
+            by_alias, merged = self.scope(q)
+            out: dict[str, Optional[str]] = {}
+            for projection in q.expressions:
+                if isinstance(projection, exp.Star):
+                    for columns in by_alias.values():
+                        if columns is None:
+                            return None
+                        out.update(columns)
+                elif isinstance(projection, exp.Column) and isinstance(projection.this, exp.Star):
+                    columns = by_alias.get(projection.table)
+                    if columns is None:
+                        return None
+                    out.update(columns)
+                else:
+                    out[projection.alias_or_name] = self.of(projection)
+            return out
+        return None
+
+    def scope(self, select: exp.Select) -> tuple[dict, dict]:
+        key = id(select)
+        if key not in self._scopes:
+            by_alias: dict[str, Optional[dict]] = {}
+            sources = []
+            if select.args.get("from_") is not None:
+                sources.append(select.args["from_"].this)
+            sources.extend(join.this for join in select.args.get("joins") or [])
+            for source in sources:
+                by_alias[source.alias_or_name] = self.relation(source)
+            merged: dict[str, Optional[str]] = {}
+            seen: dict[str, int] = {}
+            unknown = False
+            for columns in by_alias.values():
+                if columns is None:
+                    unknown = True
+                    continue
+                for name, type_ in columns.items():
+                    seen[name] = seen.get(name, 0) + 1
+                    merged[name] = type_
+            for name, count in seen.items():
+                if count > 1 or unknown:
+                    merged[name] = None
+            self._scopes[key] = (by_alias, merged)
+        return self._scopes[key]
+
+    # expressions ----------------------------------------------------------------------------
+    def of(self, e: exp.Expr) -> Optional[str]:
+        if isinstance(e, (exp.Alias, exp.Paren, exp.Neg)):
+            return self.of(e.this)
+        if isinstance(e, exp.Literal):
+            if e.is_string:
+                return "STRING"
+            text = e.this
+            if re.fullmatch(r"\d+", text):
+                return "INT" if int(text) <= 2**31 - 1 else "BIGINT"
+            return "DOUBLE" if "e" in text.lower() else "DECIMAL"
+        if isinstance(e, (exp.Cast, exp.TryCast)):
+            return e.to.sql(_SPARK).upper()
+        if isinstance(e, (exp.Add, exp.Sub)) and isinstance(e.expression, exp.Interval):
+            return self.of(e.this)
+        if isinstance(e, exp.CurrentDate):
+            return "DATE"
+        if isinstance(e, exp.CurrentTimestamp) or _is_call(e, "DATE_TRUNC"):
+            return "TIMESTAMP"
+        if isinstance(e, exp.Dot) and _is_call(e.this, "WINDOW", "SESSION_WINDOW"):
+            return self.of(e.this.expressions[0])  # window(ts, ...).start: of ts's type
+        if isinstance(e, exp.Column) and e.table in ("window", "session_window") and e.name in ("start", "end"):
+            select = e.find_ancestor(exp.Select)
+            group = select.args.get("group") if select else None
+            calls = [g for g in (group.expressions if group else []) if _is_call(g, e.table.upper())]
+            return self.of(calls[0].expressions[0]) if calls else None
+        if isinstance(e, exp.Column) and isinstance(e.this, exp.Identifier):
+            select = e.find_ancestor(exp.Select)
+            if select is None:
+                return None
+            by_alias, merged = self.scope(select)
+            if e.table:
+                columns = by_alias.get(e.table)
+                return columns.get(e.name) if columns else None
+            return merged.get(e.name)
+        if isinstance(e, (exp.Add, exp.Sub, exp.Mul, exp.Mod, exp.IntDiv)):
+            return _arithmetic(self.of(e.this), self.of(e.expression))
+        if isinstance(e, exp.Count):
+            return "BIGINT"
+        if isinstance(e, (exp.Sum, exp.Min, exp.Max, exp.Avg)):
+            return self.of(e.this)
+        if isinstance(e, exp.Length):
+            return "INT"
+        return None
+
+
+def _arithmetic(left: Optional[str], right: Optional[str]) -> Optional[str]:
+    if left in _INT_TYPES and right in _INT_TYPES:
+        return max(left, right, key=_INT_TYPES.index)
+    if "DOUBLE" in (left, right) and {left, right} <= {"DOUBLE", "FLOAT", *_INT_TYPES}:
+        return "DOUBLE"
+    if left == right == "FLOAT" or ("FLOAT" in (left, right) and {left, right} <= {"FLOAT", *_INT_TYPES}):
+        return "FLOAT"
+    return None
+
+
+def _cast(e: exp.Expr, type_: str) -> exp.Expr:
+    return exp.Cast(this=e, to=exp.DataType.build(type_, dialect=_SPARK))
+
+
+# --------------------------------------------------------------------------------------------
+# The translation
+
+
+def _translate(tree: exp.Expr, tables: Mapping[str, TableDef]) -> exp.Expr:
+    tree = tree.copy()
+    _refuse_nodes(tree)
+    _keep_format_functions(tree)
+    _window_tvfs(tree, tables)
+    _group_windows(tree, tables)
+    types = _Types(tables, tree)
+    for node in list(tree.walk(bfs=False))[::-1]:  # children before parents
+        replacement = _rewrite(node, types)
+        if replacement is not None and replacement is not node:
+            node.replace(replacement)
+    _check_allowed(tree)
+    return tree
+
+
+_REFUSED_NODES = {
+    exp.IntDiv: "DIV (not Flink SQL)",
+    exp.Version: "FOR SYSTEM_TIME AS OF (temporal join)",
+    exp.Lateral: "LATERAL TABLE (table function join)",
+    exp.Unnest: "UNNEST (CROSS JOIN UNNEST)",
+}
+
+
+def _refuse_nodes(tree: exp.Expr) -> None:
+    for node in tree.walk():
+        for cls, construct in _REFUSED_NODES.items():
+            if isinstance(node, cls):
+                raise Untranslatable(construct)
+
+
+# Functions whose format argument sqlglot would convert between dialects: kept as written (the
+# patterns are checked to mean the same in both).
+_DATE_LETTERS = re.compile(r"^(?:'[^']*'|[yMdHmsSE]+|[^A-Za-z'])*$")
+
+
+def _format_literal(e: exp.Expr, function: str) -> exp.Expr:
+    if not isinstance(e, exp.Literal) or not e.is_string or not _DATE_LETTERS.match(e.this):
+        raise Untranslatable(f"{function} with a format other than a literal of y M d H m s S E letters")
+    return e
+
+
+def _keep_format_functions(tree: exp.Expr) -> None:
+    """DATE_FORMAT(ts, f) and FROM_UNIXTIME(n[, f]): same names and defaults ('yyyy-MM-dd HH:mm:ss')
+    in Spark, and the same meaning for the pattern letters y M d H m s S E."""
+    for node in list(tree.find_all(exp.Anonymous)):
+        name = node.name.upper()
+        if name == "DATE_FORMAT":
+            if len(node.expressions) != 2:
+                raise Untranslatable("DATE_FORMAT with other than 2 arguments")
+            _format_literal(node.expressions[1], name)
+            node.set("this", "date_format")
+        elif name == "FROM_UNIXTIME":
+            if len(node.expressions) not in (1, 2):
+                raise Untranslatable("FROM_UNIXTIME with other than 1 or 2 arguments")
+            if len(node.expressions) == 2:
+                _format_literal(node.expressions[1], name)
+            node.set("this", "from_unixtime")
+        elif name == "UNIX_TIMESTAMP":
+            if node.expressions:
+                raise Untranslatable("UNIX_TIMESTAMP(string[, format])")
+            node.replace(exp.Anonymous(this="unix_timestamp"))
+        elif name == "TO_DATE":
+            raise Untranslatable("TO_DATE (Flink gives NULL for an unparseable date, Spark fails)")
+        elif name == "TO_TIMESTAMP":
+            raise Untranslatable("TO_TIMESTAMP (Flink: TIMESTAMP(3), NULL when unparseable; Spark fails)")
+
+
+def _is_call(node: exp.Expr, *names: str) -> bool:
+    return isinstance(node, exp.Anonymous) and node.name.upper() in names
+
+
+def _spark_window(kind: str, args: list[exp.Expr], what: str) -> tuple[exp.Expr, list[str]]:
+    """Flink TUMBLE(ts, size) / HOP(ts, slide, size) / SESSION(ts, gap) -> Spark's
+    window(ts, size[, slide]) / session_window(ts, gap), and the durations."""
+    if kind == "TUMBLE" and len(args) == 2:
+        durations = [_duration(args[1], f"{what} size")]
+    elif kind == "HOP" and len(args) == 3:
+        durations = [_duration(args[2], f"{what} size"), _duration(args[1], f"{what} slide")]
+    elif kind == "SESSION" and len(args) == 2:
+        durations = [_duration(args[1], f"{what} gap")]
+    else:
+        raise Untranslatable(f"{kind} window with an offset or other arguments")
+    if not isinstance(args[0], exp.Column):
+        raise Untranslatable(f"{kind} window over an expression (not a time column)")
+    name = "session_window" if kind == "SESSION" else "window"
+    return exp.Anonymous(this=name, expressions=[args[0].copy(), *map(exp.Literal.string, durations)]), durations
+
+
+_QUARTER_HOUR = 15 * 60 * 1_000_000
+
+
+def _check_alignment(kind: str, durations: list[str], time_type: Optional[str]) -> None:
+    """Spark aligns windows on the epoch in UTC; Flink aligns windows over a TIMESTAMP_LTZ time
+    attribute on the epoch in the session time zone.  Both agree whenever the window size and slide
+    divide a quarter hour (every time zone offset is a multiple of 15 minutes) or the time column is
+    a TIMESTAMP (without time zone)."""
+    if kind == "SESSION" or time_type == "TIMESTAMP_NTZ":
+        return
+    if all(_QUARTER_HOUR % _duration_micros(d) == 0 for d in durations):
+        return
+    reason = "a TIMESTAMP_LTZ column" if time_type == "TIMESTAMP" else "a column of unknown type"
+    raise Untranslatable(
+        f"{kind} window of {' / '.join(durations)} over {reason} (Flink aligns it in the session time zone, Spark in UTC)"
+    )
+
+
+def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
+    """FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), size)) -> a subquery over t with window_start,
+    window_end and window_time (end - 1 ms, Flink's rowtime of the window)."""
+    for table in list(tree.find_all(exp.Table)):
+        if not _is_call(table.this, "TABLE"):
+            continue
+        call = table.this.expressions[0] if len(table.this.expressions) == 1 else None
+        kind = call.name.upper() if isinstance(call, exp.Anonymous) else ""
+        if kind not in ("TUMBLE", "HOP", "SESSION", "CUMULATE"):
+            raise Untranslatable(f"table function {kind or 'TABLE(...)'} in FROM")
+        if kind in ("SESSION", "CUMULATE"):
+            raise Untranslatable(f"{kind} window table function")
+        args = call.expressions
+        if not args or not _is_call(args[0], "TABLE_ARG") or len(args[0].expressions) != 1:
+            raise Untranslatable(f"{kind} window table function with named or partitioned arguments")
+        source = args[0].expressions[0]
+        if len(args) < 2 or not _is_call(args[1], "DESCRIPTOR") or len(args[1].expressions) != 1:
+            raise Untranslatable(f"{kind} window table function without DESCRIPTOR(time column)")
+        time_column = args[1].expressions[0]
+        window, durations = _spark_window(kind, [time_column, *args[2:]], f"{kind} window table function")
+        source_def = tables.get(source.name) if not source.args.get("db") else None
+        time_type = dict(source_def.columns).get(time_column.name) if source_def else None
+        if source_def and time_column.name in dict(source_def.computed):
+            time_type = "TIMESTAMP"
+        _check_alignment(kind, durations, time_type)
+        start = exp.Dot(this=window.copy(), expression=exp.to_identifier("start"))
+        end = exp.Dot(this=window.copy(), expression=exp.to_identifier("end"))
+        one_ms = exp.Interval(this=exp.Literal.string("0.001"), unit=exp.Var(this="SECOND"))
+        alias = source.alias_or_name
+        inner = exp.select(
+            exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
+            exp.alias_(start, "window_start"),
+            exp.alias_(end, "window_end"),
+            exp.alias_(exp.Sub(this=end.copy(), expression=one_ms), "window_time"),
+        ).from_(source.copy())
+        subquery = exp.Subquery(this=inner)
+        outer_alias = table.args.get("alias")
+        subquery.set("alias", outer_alias.copy() if outer_alias else exp.TableAlias(this=exp.to_identifier(alias)))
+        table.replace(subquery)
+
+
+_GROUP_WINDOW_FUNCTIONS = {
+    "START": lambda w: exp.Column(this=exp.to_identifier("start"), table=exp.to_identifier(w)),
+    "END": lambda w: exp.Column(this=exp.to_identifier("end"), table=exp.to_identifier(w)),
+    "ROWTIME": lambda w: exp.Sub(
+        this=exp.Column(this=exp.to_identifier("end"), table=exp.to_identifier(w)),
+        expression=exp.Interval(this=exp.Literal.string("0.001"), unit=exp.Var(this="SECOND")),
+    ),
+}
+
+
+def _group_windows(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
+    """GROUP BY TUMBLE(ts, size) -> GROUP BY window(ts, 'size'); TUMBLE_START(...) -> window.start."""
+    types = _Types(tables, tree)
+    for select in list(tree.find_all(exp.Select)):
+        group = select.args.get("group")
+        windows = [e for e in (group.expressions if group else []) if _is_call(e, "TUMBLE", "HOP", "SESSION", "CUMULATE")]
+        auxiliary = [
+            node
+            for node in select.find_all(exp.Anonymous)
+            if re.fullmatch(r"(TUMBLE|HOP|SESSION)_(START|END|ROWTIME|PROCTIME)", node.name.upper())
+            and node.find_ancestor(exp.Select) is select
+        ]
+        if not windows:
+            if auxiliary:
+                raise Untranslatable(f"{auxiliary[0].name.upper()} without a group window in GROUP BY")
+            continue
+        if len(windows) > 1:
+            raise Untranslatable("several group windows in one GROUP BY")
+        (call,) = windows
+        kind = call.name.upper()
+        if kind == "CUMULATE":
+            raise Untranslatable("CUMULATE window")
+        spark_window, durations = _spark_window(kind, call.expressions, f"{kind} group window")
+        _check_alignment(kind, durations, types.of(call.expressions[0]))
+        window_name = spark_window.name
+        for node in auxiliary:
+            prefix, _, what = node.name.upper().partition("_")
+            if prefix != kind or [a.sql(_SPARK) for a in node.expressions] != [a.sql(_SPARK) for a in call.expressions]:
+                raise Untranslatable(f"{node.name.upper()} whose arguments differ from the GROUP BY {kind}")
+            if what == "PROCTIME":
+                raise Untranslatable(f"{node.name.upper()} (processing time of a window)")
+            node.replace(_GROUP_WINDOW_FUNCTIONS[what](window_name))
+        call.replace(spark_window)
+
+
+# Flink's PROCTIME() and CURRENT_TIMESTAMP are TIMESTAMP_LTZ(3): milliseconds, where Spark's
+# current_timestamp() has microseconds.
+_NOW = exp.Anonymous(this="date_trunc", expressions=[exp.Literal.string("MILLISECOND"), exp.CurrentTimestamp()])
+_DATE_PARTS = (exp.Year, exp.Month, exp.DayOfMonth, exp.DayOfWeek, exp.Quarter, exp.Hour, exp.Minute, exp.Second)
+_EXTRACT_UNITS = {"YEAR", "QUARTER", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "DOW"}
+_CAST_TO_STRING_OK = {*_INT_TYPES, "STRING", "DOUBLE", "FLOAT", "DATE"}
+
+
+def _sql(e: exp.Expr) -> str:
+    return e.sql(_SPARK)
+
+
+def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
+    if isinstance(node, exp.Div):
+        left, right = types.of(node.this), types.of(node.expression)
+        if left in _INT_TYPES and right in _INT_TYPES:
+            # Flink divides integers as Java does (truncating, in the operands' type); Spark's / gives DOUBLE.
+            return _cast(exp.IntDiv(this=node.this, expression=node.expression), _arithmetic(left, right))
+        result = _arithmetic(left, right)
+        if result == "DOUBLE":
+            return None
+        if result == "FLOAT":
+            return _cast(node.copy(), "FLOAT")
+        raise Untranslatable(f"division {_sql(node)} of {left or 'unknown type'} by {right or 'unknown type'}")
+    if isinstance(node, (exp.Avg, exp.Sum)):
+        if isinstance(node.this, exp.Distinct) and len(node.this.expressions) == 1:
+            argument_type = types.of(node.this.expressions[0])
+        else:
+            argument_type = types.of(node.this)
+        name = "AVG" if isinstance(node, exp.Avg) else "SUM"
+        if argument_type in _INT_TYPES:
+            # Flink: AVG and SUM of an integer column are of that type (AVG truncates).
+            target = node.parent if isinstance(node.parent, exp.Window) else node
+            target.replace(_cast(target.copy(), argument_type))
+            return None
+        if argument_type == "DOUBLE" or (name == "SUM" and argument_type and argument_type.startswith("DECIMAL")):
+            return None
+        raise Untranslatable(f"{name} of {argument_type or 'an expression of unknown type'}")
+    if isinstance(node, (exp.Add, exp.Sub)) and isinstance(node.expression, exp.Interval):
+        _check_interval_arithmetic(node, types)
+        return None
+    if isinstance(node, exp.Window) and isinstance(node.this, (exp.RowNumber, exp.Rank, exp.DenseRank)):
+        return _cast(node.copy(), "BIGINT")  # BIGINT in Flink, INT in Spark
+    if isinstance(node, (exp.Ceil, exp.Floor)):
+        name = "CEIL" if isinstance(node, exp.Ceil) else "FLOOR"
+        if node.args.get("to") is not None or node.args.get("decimals") is not None:
+            raise Untranslatable(f"{name}(... TO unit)")
+        argument_type = types.of(node.this)
+        if argument_type in (*_INT_TYPES, "DOUBLE", "FLOAT"):
+            return _cast(node.copy(), argument_type)  # Spark's CEIL/FLOOR give BIGINT
+        if argument_type and argument_type.startswith("DECIMAL"):
+            return None
+        raise Untranslatable(f"{name} of {argument_type or 'an expression of unknown type'}")
+    if isinstance(node, exp.Like):
+        pattern = node.expression
+        if not (isinstance(pattern, exp.Literal) and pattern.is_string):
+            raise Untranslatable("LIKE with a pattern that is not a string literal")
+        if not isinstance(node.parent, exp.Escape) and "\\" in pattern.this:
+            # Flink's LIKE has no escape character unless ESCAPE says; Spark's default is '\'.
+            node.set("expression", exp.Literal.string(pattern.this.replace("\\", "\\\\")))
+        return None
+    if _is_call(node, "REGEXP_EXTRACT"):
+        return _regexp_extract(node)
+    if _is_call(node, "PROCTIME") and not node.expressions:
+        return _NOW.copy()
+    if isinstance(node, exp.CurrentTimestamp) and not _is_call(node.parent, "DATE_TRUNC"):
+        return _NOW.copy()
+    if isinstance(node, _DATE_PARTS):
+        return _cast(node.copy(), "BIGINT")  # BIGINT in Flink, INT in Spark
+    if isinstance(node, exp.Extract):
+        unit = node.this.name.upper() if isinstance(node.this, exp.Var) else ""
+        if unit not in _EXTRACT_UNITS:
+            raise Untranslatable(f"EXTRACT({unit or _sql(node.this)} FROM ...)")
+        return _cast(node.copy(), "BIGINT")  # BIGINT in Flink; Spark's EXTRACT(SECOND) is a DECIMAL
+    if isinstance(node, exp.TsOrDsToDate) and not isinstance(node.parent, _DATE_PARTS):
+        raise Untranslatable("TO_DATE (Flink gives NULL for an unparseable date, Spark fails)")
+    if isinstance(node, exp.Pad):
+        fill = node.args.get("fill_pattern")
+        if isinstance(fill, exp.Literal) and fill.this == "":
+            raise Untranslatable("LPAD/RPAD with an empty pad (Flink fails, Spark pads nothing)")
+    if isinstance(node, (exp.Upper, exp.Lower)):
+        if isinstance(node.this, exp.Literal) and not node.this.this.isascii():
+            raise Untranslatable("UPPER/LOWER of a non-ASCII literal (Flink keeps the CHAR(n) length of the literal)")
+    if isinstance(node, (exp.Cast, exp.TryCast)):
+        _check_cast(node, types)
+    return None
+
+
+def _check_interval_arithmetic(node: exp.Expr, types: _Types) -> None:
+    """ts +/- INTERVAL 'n' SECOND|MINUTE|HOUR|DAY|MONTH|YEAR on a timestamp, date +/- INTERVAL 'n' DAY: the
+    same in both (2024-01-31 10:00 + 1 month is 2024-02-29 10:00 in both).  Seen on Flink 2.3: DATE
+    '2024-01-01' + INTERVAL '1' HOUR is the DATE 2024-01-01; in Spark the TIMESTAMP 2024-01-01 01:00."""
+    interval = node.expression
+    unit = interval.args.get("unit")
+    unit_name = unit.name.upper().rstrip("S") if isinstance(unit, exp.Var) else ""
+    operand = types.of(node.this)
+    if operand in ("TIMESTAMP_NTZ", "TIMESTAMP") and (unit_name in _UNITS or unit_name in ("MONTH", "YEAR")):
+        return
+    if operand == "DATE" and unit_name == "DAY":
+        return
+    raise Untranslatable(f"{_sql(node)} ({operand or 'operand of unknown type'} with an interval of {unit_name or _sql(interval)})")
+
+
+def _check_cast(node: exp.Expr, types: _Types) -> None:
+    to = node.to
+    kind = to.this
+    params = [p.name for p in to.expressions]
+    if kind in (exp.DataType.Type.CHAR, exp.DataType.Type.VARCHAR, exp.DataType.Type.NCHAR, exp.DataType.Type.NVARCHAR):
+        # Seen on Flink 2.3: CAST('abc' AS VARCHAR(2)) is 'ab', CAST('abc' AS CHAR(5)) 'abc  ', CAST('abc' AS VARCHAR) 'abc'.
+        if params not in ([], ["2147483647"]) or kind != exp.DataType.Type.VARCHAR:
+            raise Untranslatable(f"CAST to {kind.value}({', '.join(params) or '1'}) (Flink truncates and pads to the length)")
+        node.set("to", exp.DataType.build("STRING", dialect=_SPARK))
+    if kind in (exp.DataType.Type.TIMESTAMPNTZ, exp.DataType.Type.TIMESTAMPTZ) and params and params != ["6"]:
+        raise Untranslatable(f"CAST to a timestamp of precision {params[0]} (Spark keeps microseconds)")
+    if kind in (exp.DataType.Type.TIME, exp.DataType.Type.TIMETZ):
+        raise Untranslatable("type TIME (Spark has no time-of-day type)")
+    if node.to.this == exp.DataType.Type.TEXT or _sql(node.to).upper() == "STRING":
+        source = types.of(node.this)
+        if isinstance(node.this, exp.Null):
+            return
+        if source not in _CAST_TO_STRING_OK and not (source and source.startswith("DECIMAL")):
+            raise Untranslatable(f"CAST of {source or 'an expression of unknown type'} to STRING")
+
+
+def _regexp_extract(node: exp.Anonymous) -> exp.Expr:
+    """Flink REGEXP_EXTRACT(s, r[, i]): group i (default 0, the whole match) of the first match, NULL
+    when nothing matches.  Spark's regexp_extract defaults to group 1 and gives '' when nothing
+    matches: CASE WHEN s RLIKE r THEN regexp_extract(s, r, i) END (RLIKE finds, as Flink does)."""
+    args = node.expressions
+    if len(args) not in (2, 3):
+        raise Untranslatable("REGEXP_EXTRACT with other than 2 or 3 arguments")
+    string, pattern = args[0], args[1]
+    index = args[2] if len(args) == 3 else exp.Literal.number(0)
+    if not (isinstance(pattern, exp.Literal) and pattern.is_string):
+        raise Untranslatable("REGEXP_EXTRACT with a pattern that is not a string literal")
+    if not (isinstance(index, exp.Literal) and not index.is_string):
+        raise Untranslatable("REGEXP_EXTRACT with a group index that is not a number")
+    if int(index.this) > 0 and re.search(r"[|?*{]", pattern.this):
+        # A group that may not take part in a match: Flink gives NULL, Spark ''.
+        raise Untranslatable("REGEXP_EXTRACT of a group that may not take part in the match")
+    extract = exp.Anonymous(this="regexp_extract", expressions=[string.copy(), pattern.copy(), index.copy()])
+    return exp.Case(ifs=[exp.If(this=exp.RegexpLike(this=string.copy(), expression=pattern.copy()), true=extract)])
+
+
+_ALLOWED = (
+    # structure
+    exp.Select, exp.From, exp.Join, exp.Where, exp.Group, exp.Having, exp.Order, exp.Ordered, exp.Limit,
+    exp.Union, exp.Intersect, exp.Except, exp.With, exp.CTE, exp.Subquery, exp.Values, exp.Tuple,
+    exp.Table, exp.TableAlias, exp.Alias, exp.Column, exp.Identifier, exp.Star, exp.Dot, exp.Distinct,
+    exp.Literal, exp.Boolean, exp.Null, exp.DataType, exp.DataTypeParam, exp.Var, exp.Interval,
+    exp.Window, exp.WindowSpec, exp.Paren, exp.Filter,
+    # operators
+    exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ, exp.NullSafeNEQ,
+    exp.And, exp.Or, exp.Not, exp.Is, exp.In, exp.Between, exp.Exists, exp.Like, exp.Escape,
+    exp.Add, exp.Sub, exp.Mul, exp.Mod, exp.Neg, exp.IntDiv, exp.Div, exp.DPipe, exp.RegexpLike,
+    exp.Case, exp.If, exp.Cast, exp.TryCast, exp.Coalesce, exp.Nullif,
+    # functions checked to give the same results
+    exp.Length, exp.Substring, exp.StrPosition, exp.Upper, exp.Lower, exp.Trim, exp.Concat, exp.ConcatWs,
+    exp.Replace, exp.Reverse, exp.Repeat, exp.Pad, exp.Left, exp.Right, exp.MD5, exp.Ascii, exp.ToBase64,
+    exp.RegexpReplace, exp.Abs, exp.Sqrt, exp.Round, exp.Ceil, exp.Floor,
+    *_DATE_PARTS, exp.Extract, exp.TsOrDsToDate, exp.CurrentDate, exp.CurrentTimestamp,
+    exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max, exp.RowNumber, exp.Rank, exp.DenseRank, exp.Lag, exp.Lead,
+)
+_ALLOWED_CALLS = {"window", "session_window", "date_format", "from_unixtime", "unix_timestamp", "regexp_extract", "date_trunc"}
+
+
+def _check_allowed(tree: exp.Expr) -> None:
+    for node in tree.walk():
+        if isinstance(node, exp.Anonymous):
+            if node.name not in _ALLOWED_CALLS:
+                raise Untranslatable(f"function {node.name.upper()}")
+        elif not isinstance(node, _ALLOWED):
+            if isinstance(node, exp.Func):
+                raise Untranslatable(f"function {node.sql_name()}")
+            raise Untranslatable(f"{type(node).__name__} ({_sql(node)[:60]})")
+        if isinstance(node, exp.Column) and not node.table and node.name.upper() in ("LOCALTIMESTAMP", "CURRENT_TIME", "LOCALTIME", "CURRENT_ROW_TIMESTAMP"):
+            raise Untranslatable(f"function {node.name.upper()}")
+        if isinstance(node, exp.Join) and node.args.get("kind") and node.args["kind"].upper() not in ("INNER", "OUTER", "CROSS"):
+            raise Untranslatable(f"{node.args['kind'].upper()} JOIN")

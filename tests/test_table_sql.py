@@ -1,0 +1,411 @@
+"""rules/table/_sql.py: Flink SQL -> Spark SQL.
+
+1. TRANSLATIONS: Flink SQL in, the Spark SQL expected out (written by hand from both dialects).
+2. Every Spark SQL text the module gives here is parsed and analysed by Spark (queries over temp
+   views of the right schemas; DDL against a tmp_path).
+3. Same results: the queries of tests/table_sql_reference.py, translated and run on Spark over the
+   same data, give what Flink 2.3 gave (recorded in tests/data/table_sql_flink.json; the test marked
+   ``flink`` re-runs the recording on the reference Flink and checks the file is up to date).
+4. UNTRANSLATABLE: each raises ``Untranslatable`` naming the construct.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import json
+import os
+from collections import Counter
+
+import pytest
+
+from flink2spark.rules.table._sql import (
+    TableDef,
+    Untranslatable,
+    create_table,
+    create_view,
+    insert,
+    query,
+    spark_create_table,
+    statement_kind,
+)
+from flink_reference import flink_available, flink_python
+from table_sql_reference import CASES, ORDERED, RECORDING, TABLES, plain, run_on_flink_results
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+DDL = {
+    "t": "CREATE TABLE t (a INT, b STRING, c BIGINT, d DOUBLE, f FLOAT, ts TIMESTAMP(3), lt TIMESTAMP_LTZ(3), "
+    "pt AS PROCTIME(), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'datagen')",
+    "u": "CREATE TEMPORARY TABLE u (k INT, v STRING, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector' = 'print')",
+}
+T = {name: create_table(sql) for name, sql in DDL.items()}
+
+# Flink SQL -> the Spark SQL expected (sqlglot writes function names in upper case).
+TRANSLATIONS = [
+    ("SELECT a, b FROM t WHERE a > 1", "SELECT a, b FROM t WHERE a > 1"),
+    ("SELECT `a` + 1 AS `x` FROM `t`", "SELECT `a` + 1 AS `x` FROM `t`"),
+    ("SELECT b || 'x', CONCAT(b, 'y') FROM t", "SELECT b || 'x', CONCAT(b, 'y') FROM t"),
+    # integer division truncates in the operands' type
+    ("SELECT a / 2 FROM t", "SELECT CAST(a DIV 2 AS INT) FROM t"),
+    ("SELECT c / a FROM t", "SELECT CAST(c DIV a AS BIGINT) FROM t"),
+    ("SELECT d / a FROM t", "SELECT d / a FROM t"),
+    ("SELECT f / f FROM t", "SELECT CAST(f / f AS FLOAT) FROM t"),
+    ("SELECT a % 3, MOD(a, 3) FROM t", "SELECT a % 3, a % 3 FROM t"),
+    # aggregates keep Flink's result types
+    ("SELECT b, AVG(a), SUM(a), COUNT(*), AVG(d) FROM t GROUP BY b",
+     "SELECT b, CAST(AVG(a) AS INT), CAST(SUM(a) AS INT), COUNT(*), AVG(d) FROM t GROUP BY b"),
+    ("SELECT AVG(a) OVER (PARTITION BY b) FROM t", "SELECT CAST(AVG(a) OVER (PARTITION BY b) AS INT) FROM t"),
+    ("SELECT CEIL(d), FLOOR(a) FROM t", "SELECT CAST(CEIL(d) AS DOUBLE), CAST(FLOOR(a) AS INT) FROM t"),
+    # types
+    ("SELECT CAST(b AS TIMESTAMP), CAST(b AS TIMESTAMP_LTZ), CAST(b AS BYTES), TRY_CAST(b AS INT) FROM t",
+     "SELECT CAST(b AS TIMESTAMP_NTZ), CAST(b AS TIMESTAMP), CAST(b AS BINARY), TRY_CAST(b AS INT) FROM t"),
+    ("SELECT TIMESTAMP '2024-01-01 10:00:00' FROM t", "SELECT CAST('2024-01-01 10:00:00' AS TIMESTAMP_NTZ) FROM t"),
+    ("SELECT CAST(a AS STRING), CAST(a AS VARCHAR(2147483647)), CAST(a AS VARCHAR), CAST(a AS DECIMAL(10, 2)) FROM t",
+     "SELECT CAST(a AS STRING), CAST(a AS STRING), CAST(a AS STRING), CAST(a AS DECIMAL(10, 2)) FROM t"),
+    # strings: a backslash is an ordinary character in Flink, an escape in Spark
+    ("SELECT 'a\\b', 'it''s' FROM t", "SELECT 'a\\\\b', 'it\\'s' FROM t"),
+    ("SELECT b LIKE 'a\\_%' FROM t", "SELECT b LIKE 'a\\\\\\\\_%' FROM t"),
+    ("SELECT b LIKE 'a!_%' ESCAPE '!' FROM t", "SELECT b LIKE 'a!_%' ESCAPE '!' FROM t"),
+    ("SELECT CHAR_LENGTH(b), SUBSTRING(b FROM 2 FOR 3), POSITION('x' IN b), UPPER(b) FROM t",
+     "SELECT LENGTH(b), SUBSTRING(b, 2, 3), LOCATE('x', b), UPPER(b) FROM t"),
+    ("SELECT REGEXP_EXTRACT(b, '[0-9]+') FROM t",
+     "SELECT CASE WHEN b RLIKE '[0-9]+' THEN REGEXP_EXTRACT(b, '[0-9]+', 0) END FROM t"),
+    ("SELECT IFNULL(a, 0), NULLIF(a, 1), IF(a > 1, 'x', 'y') FROM t",
+     "SELECT COALESCE(a, 0), NULLIF(a, 1), IF(a > 1, 'x', 'y') FROM t"),
+    # dates and times
+    ("SELECT DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm'), YEAR(ts), EXTRACT(HOUR FROM ts) FROM t",
+     "SELECT DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm'), CAST(YEAR(ts) AS BIGINT), CAST(EXTRACT(HOUR FROM ts) AS BIGINT) FROM t"),
+    ("SELECT PROCTIME(), CURRENT_TIMESTAMP, CURRENT_DATE FROM t",
+     "SELECT DATE_TRUNC('MILLISECOND', CURRENT_TIMESTAMP()), DATE_TRUNC('MILLISECOND', CURRENT_TIMESTAMP()), CURRENT_DATE FROM t"),
+    ("SELECT ts + INTERVAL '1' HOUR, ts - INTERVAL '1' MONTH, CURRENT_DATE + INTERVAL '2' DAY FROM t",
+     "SELECT ts + INTERVAL '1' HOUR, ts - INTERVAL '1' MONTH, CURRENT_DATE + INTERVAL '2' DAY FROM t"),
+    ("SELECT FROM_UNIXTIME(a), UNIX_TIMESTAMP() FROM t", "SELECT FROM_UNIXTIME(a), UNIX_TIMESTAMP() FROM t"),
+    # group windows
+    ("SELECT b, TUMBLE_START(ts, INTERVAL '10' MINUTE), TUMBLE_END(ts, INTERVAL '10' MINUTE), COUNT(*) FROM t "
+     "GROUP BY TUMBLE(ts, INTERVAL '10' MINUTE), b",
+     "SELECT b, window.start, window.end, COUNT(*) FROM t GROUP BY WINDOW(ts, '10 minutes'), b"),
+    ("SELECT TUMBLE_ROWTIME(ts, INTERVAL '1' HOUR) FROM t GROUP BY TUMBLE(ts, INTERVAL '1' HOUR)",
+     "SELECT window.end - INTERVAL '0.001' SECOND FROM t GROUP BY WINDOW(ts, '1 hours')"),
+    ("SELECT HOP_START(ts, INTERVAL '5' MINUTE, INTERVAL '15' MINUTE), SUM(d) FROM t "
+     "GROUP BY HOP(ts, INTERVAL '5' MINUTE, INTERVAL '15' MINUTE)",
+     "SELECT window.start, SUM(d) FROM t GROUP BY WINDOW(ts, '15 minutes', '5 minutes')"),
+    ("SELECT SESSION_END(ts, INTERVAL '30' SECOND), b FROM t GROUP BY SESSION(ts, INTERVAL '30' SECOND), b",
+     "SELECT session_window.end, b FROM t GROUP BY SESSION_WINDOW(ts, '30 seconds'), b"),
+    # window table functions
+    ("SELECT window_start, window_end, SUM(d) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' MINUTES)) "
+     "GROUP BY window_start, window_end",
+     "SELECT window_start, window_end, SUM(d) FROM (SELECT t.*, WINDOW(ts, '10 minutes').start AS window_start, "
+     "WINDOW(ts, '10 minutes').end AS window_end, WINDOW(ts, '10 minutes').end - INTERVAL '0.001' SECOND AS window_time "
+     "FROM t) AS t GROUP BY window_start, window_end"),
+    ("SELECT window_end, b FROM TABLE(HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '2' MINUTE)) AS w",
+     "SELECT window_end, b FROM (SELECT t.*, WINDOW(ts, '2 minutes', '1 minutes').start AS window_start, "
+     "WINDOW(ts, '2 minutes', '1 minutes').end AS window_end, WINDOW(ts, '2 minutes', '1 minutes').end - INTERVAL '0.001' SECOND "
+     "AS window_time FROM t) AS w"),
+    # top-N, OVER windows, set operations, subqueries
+    ("SELECT * FROM (SELECT b, a, ROW_NUMBER() OVER (PARTITION BY b ORDER BY a DESC) AS rownum FROM t) WHERE rownum <= 3",
+     "SELECT * FROM (SELECT b, a, CAST(ROW_NUMBER() OVER (PARTITION BY b ORDER BY a DESC) AS BIGINT) AS rownum FROM t) "
+     "WHERE rownum <= 3"),
+    ("SELECT SUM(d) OVER (PARTITION BY b ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) FROM t",
+     "SELECT SUM(d) OVER (PARTITION BY b ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) FROM t"),
+    ("SELECT a FROM t UNION SELECT k FROM u", "SELECT a FROM t UNION SELECT k FROM u"),
+    ("SELECT b, COUNT(*) FILTER (WHERE a > 1) FROM t GROUP BY b", "SELECT b, COUNT(*) FILTER(WHERE a > 1) FROM t GROUP BY b"),
+    ("WITH x AS (SELECT a FROM t) SELECT a FROM x WHERE a IN (SELECT k FROM u)",
+     "WITH x AS (SELECT a FROM t) SELECT a FROM x WHERE a IN (SELECT k FROM u)"),
+    ("SELECT t.a, u.v FROM t LEFT JOIN u ON t.a = u.k", "SELECT t.a, u.v FROM t LEFT JOIN u ON t.a = u.k"),
+    ("SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS v(x, y)", "SELECT * FROM VALUES (1, 'a'), (2, 'b') AS v(x, y)"),
+]
+
+
+@pytest.fixture(scope="module")
+def spark_utc(spark):
+    key = "spark.sql.session.timeZone"
+    before = spark.conf.get(key)
+    spark.conf.set(key, "UTC")
+    yield spark
+    spark.conf.set(key, before)
+
+
+@pytest.fixture(scope="module")
+def spark_tables(spark_utc):
+    """Empty temp views with the schemas of T (what the translations are analysed against)."""
+    for table in T.values():
+        schema = ", ".join(f"`{name}` {type_}" for name, type_ in table.columns)
+        spark_utc.createDataFrame([], schema).createOrReplaceTempView(table.name)
+    return spark_utc
+
+
+@pytest.mark.parametrize("flink, expected", TRANSLATIONS, ids=[f"{i:02d}" for i in range(len(TRANSLATIONS))])
+def test_translation(flink, expected, spark_tables):
+    spark_sql = query(flink, T)
+    assert spark_sql == expected
+    spark_tables.sql(spark_sql)  # parsed and analysed by Spark (eager for queries)
+
+
+def test_statement_kinds():
+    assert statement_kind(DDL["t"]) == "create_table"
+    assert statement_kind("CREATE TEMPORARY VIEW v AS SELECT 1") == "create_view"
+    assert statement_kind("CREATE TEMPORARY SYSTEM FUNCTION f AS 'pkg.f' LANGUAGE PYTHON") == "create_function"
+    assert statement_kind("INSERT INTO u SELECT a, b FROM t") == "insert"
+    assert statement_kind("SELECT 1") == "query"
+    assert statement_kind("WITH x AS (SELECT 1 AS a) SELECT a FROM x") == "query"
+    assert statement_kind("SELECT 1 UNION ALL SELECT 2") == "query"
+    assert statement_kind("SET 'table.local-time-zone' = 'UTC'") == "set"
+    assert statement_kind("DROP TABLE t") == "drop"
+    assert statement_kind("SHOW TABLES") == "other"
+    assert statement_kind("USE CATALOG c") == "other"
+    assert statement_kind("CREATE DATABASE d") == "other"
+    assert statement_kind("EXPLAIN PLAN FOR SELECT 1") == "other"
+    with pytest.raises(Untranslatable, match="does not parse"):
+        statement_kind("SELEC 1 FROM")
+
+
+def test_create_table():
+    table = create_table(
+        "CREATE TABLE IF NOT EXISTS `orders` (id BIGINT NOT NULL, tags ARRAY<STRING>, attrs MAP<STRING, INT>, "
+        "pos ROW<x DOUBLE, y DOUBLE>, raw BYTES, name VARCHAR(20), price DECIMAL(10, 2), day DATE, "
+        "ts TIMESTAMP(3), lt TIMESTAMP_LTZ(3), pt AS PROCTIME(), "
+        "WATERMARK FOR ts AS ts - INTERVAL '5' SECOND, PRIMARY KEY (id) NOT ENFORCED) "
+        "COMMENT 'orders' WITH ('connector' = 'Kafka', 'topic' = 'o', 'format' = 'json')"
+    )
+    assert table == TableDef(
+        name="orders",
+        columns=(
+            ("id", "BIGINT"), ("tags", "ARRAY<STRING>"), ("attrs", "MAP<STRING, INT>"),
+            ("pos", "STRUCT<x: DOUBLE, y: DOUBLE>"), ("raw", "BINARY"), ("name", "STRING"),
+            ("price", "DECIMAL(10, 2)"), ("day", "DATE"), ("ts", "TIMESTAMP_NTZ"), ("lt", "TIMESTAMP"),
+        ),
+        computed=(("pt", "DATE_TRUNC('MILLISECOND', CURRENT_TIMESTAMP())"),),
+        connector="kafka",
+        options={"connector": "Kafka", "topic": "o", "format": "json"},
+        watermark=("ts", "5 seconds"),
+        primary_key=("id",),
+    )
+    assert T["u"].primary_key == ("k",) and T["u"].watermark is None
+    assert create_table(
+        "CREATE TABLE w (ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen')"
+    ).watermark == ("ts", "0 seconds")
+
+
+def test_spark_create_table_round_trip(spark_utc, tmp_path):
+    """The Spark DDL of a filesystem table: created, inserted into and read back by Spark; the files
+    it writes hold what Flink 2.3 wrote for the same rows (seen by running the same INSERT on Flink)."""
+    flink_wrote = {
+        "csv": "1,1.5,true\n2,1.0E20,false\n",
+        "json": '{"id":1,"s":"a;\\"b,c","d":1.5,"b":true}\n{"id":2,"s":null,"d":1.0E20,"b":false}\n',
+    }
+    for fmt in ("csv", "json", "parquet"):
+        folder = tmp_path / fmt
+        columns, values, want = "id INT, s STRING, d DOUBLE, b BOOLEAN", "(1, 'a;\"b,c', 1.5D, true), (2, NULL, 1.0E20D, false)", [
+            (1, 'a;"b,c', 1.5, True), (2, None, 1e20, False)]
+        if fmt == "csv":  # no STRING column: refused in csv (below)
+            columns, values, want = "id INT, d DOUBLE, b BOOLEAN", "(1, 1.5D, true), (2, 1.0E20D, false)", [(1, 1.5, True), (2, 1e20, False)]
+        table = create_table(
+            f"CREATE TABLE fs_{fmt} ({columns}) WITH ('connector' = 'filesystem', 'path' = '{folder}', 'format' = '{fmt}')"
+        )
+        ddl = spark_create_table(table)
+        if fmt == "csv":
+            assert ddl == (
+                f"CREATE TABLE fs_csv (id INT, d DOUBLE, b BOOLEAN) USING csv OPTIONS (path '{folder}', "
+                "quote '\"', escape '\"', mode 'FAILFAST')"
+            )
+        spark_utc.sql(f"DROP TABLE IF EXISTS fs_{fmt}")
+        spark_utc.sql(ddl)
+        try:
+            spark_utc.sql(f"INSERT INTO fs_{fmt} VALUES {values}")
+            rows = spark_utc.sql(f"SELECT * FROM fs_{fmt} ORDER BY id").collect()
+            assert [tuple(r) for r in rows] == want
+            if fmt in flink_wrote:
+                written = "".join(p.read_text() for p in sorted(folder.glob("part-*")))
+                assert sorted(written.splitlines()) == sorted(flink_wrote[fmt].splitlines())
+        finally:
+            spark_utc.sql(f"DROP TABLE IF EXISTS fs_{fmt}")
+    raw = create_table(f"CREATE TABLE lines (line STRING) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}/raw', 'format' = 'raw')")
+    assert spark_create_table(raw) == f"CREATE TABLE lines (line STRING) USING text OPTIONS (path '{tmp_path}/raw')"
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "f.txt").write_text("x y\nz\n")
+    spark_utc.sql("DROP TABLE IF EXISTS lines")
+    spark_utc.sql(spark_create_table(raw))
+    try:
+        assert sorted(r.line for r in spark_utc.sql("SELECT line FROM lines").collect()) == ["x y", "z"]
+    finally:
+        spark_utc.sql("DROP TABLE IF EXISTS lines")
+    for connector in ("print", "blackhole", "datagen", "kafka"):
+        assert spark_create_table(TableDef("x", (("a", "INT"),), (), connector, {"connector": connector}, None, ())) is None
+
+
+def test_insert_and_view(spark_tables):
+    assert insert("INSERT INTO u SELECT a, b FROM t WHERE a / 2 > 1", T) == ("u", "SELECT a, b FROM t WHERE CAST(a DIV 2 AS INT) > 1")
+    assert insert("INSERT INTO `u` VALUES (1, 'x'), (2, 'y')", T) == ("u", "VALUES (1, 'x'), (2, 'y')")
+    name, sql = create_view("CREATE TEMPORARY VIEW big AS SELECT b, SUM(a) AS s FROM t GROUP BY b", T)
+    assert (name, sql) == ("big", "SELECT b, CAST(SUM(a) AS INT) AS s FROM t GROUP BY b")
+    spark_tables.sql(f"SELECT * FROM ({insert('INSERT INTO u SELECT a, b FROM t', T)[1]})")
+    spark_tables.sql(sql)
+
+
+UNTRANSLATABLE = [
+    ("SELECT * FROM t JOIN u FOR SYSTEM_TIME AS OF t.pt AS r ON t.a = r.k", "FOR SYSTEM_TIME AS OF"),
+    ("SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY b ORDER BY ts MEASURES A.a AS x PATTERN (A) DEFINE A AS A.a > 1)", "MATCH_RECOGNIZE"),
+    ("SELECT a, w FROM t, LATERAL TABLE(split(b)) AS T(w)", "LATERAL TABLE"),
+    ("SELECT a, w FROM t CROSS JOIN UNNEST(ARRAY[1, 2]) AS x(w)", "UNNEST"),
+    ("SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '1' HOUR)) GROUP BY window_start", "CUMULATE"),
+    ("SELECT COUNT(*) FROM TABLE(SESSION(TABLE t PARTITION BY b, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end", "SESSION window table function"),
+    ("SELECT COUNT(*) FROM t GROUP BY TUMBLE(lt, INTERVAL '1' DAY)", "TIMESTAMP_LTZ"),
+    ("SELECT TUMBLE_PROCTIME(pt, INTERVAL '1' MINUTE) FROM t GROUP BY TUMBLE(pt, INTERVAL '1' MINUTE)", "TUMBLE_PROCTIME"),
+    ("SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE) FROM t GROUP BY TUMBLE(ts, INTERVAL '2' MINUTE)", "arguments differ"),
+    ("SELECT INITCAP(b) FROM t", "INITCAP"),
+    ("SELECT GREATEST(a, 1) FROM t", "GREATEST"),
+    ("SELECT LN(d) FROM t", "function LN"),
+    ("SELECT LOG10(d) FROM t", "function LOG"),
+    ("SELECT LOG(2, d) FROM t", "function LOG"),
+    ("SELECT EXP(d) FROM t", "function EXP"),
+    ("SELECT POWER(d, 2) FROM t", "function POW"),
+    ("SELECT CAST(a AS VARCHAR(3)) FROM t", "CAST to"),
+    ("SELECT CAST(ts AS TIMESTAMP(3)) FROM t", "precision 3"),
+    ("SELECT CAST(ts AS STRING) FROM t", "TIMESTAMP_NTZ to STRING"),
+    ("SELECT CAST(b AS TIME) FROM t", "TIME"),
+    ("SELECT x / 2 FROM some_view", "division"),
+    ("SELECT CAST(a AS CHAR) FROM t", "CHAR(1)"),
+    ("SELECT CAST(a AS DECIMAL(5, 1)) / 4 FROM t", "division"),
+    ("SELECT AVG(CAST(a AS DECIMAL(5, 1))) FROM t", "AVG of DECIMAL"),
+    ("SELECT TO_TIMESTAMP(b) FROM t", "TO_TIMESTAMP"),
+    ("SELECT REGEXP_EXTRACT(b, '(a)|(b)', 2) FROM t", "may not take part"),
+    ("SELECT b LIKE a FROM t", "LIKE with a pattern"),
+    ("SELECT DATE_FORMAT(ts, 'yyyy-MM-dd hh a') FROM t", "DATE_FORMAT"),
+    ("SELECT FLOOR(ts TO HOUR) FROM t", "FLOOR(... TO unit)"),
+    ("SELECT SPLIT_INDEX(b, ',', 1) FROM t", "SPLIT_INDEX"),
+    ("SELECT LOCALTIMESTAMP FROM t", "LOCALTIMESTAMP"),
+    ("SELECT * FROM t /*+ OPTIONS('x' = 'y') */", "SQL hints"),
+    ("SELECT a FROM t WHERE", "does not parse"),
+    ("SELECT a DIV 2 FROM t", "DIV (not Flink SQL)"),
+    ("SELECT CURRENT_DATE + INTERVAL '1' HOUR FROM t", "an interval of HOUR"),
+    ("SELECT CURRENT_DATE + INTERVAL '1' MONTH FROM t", "an interval of MONTH"),
+    ("SELECT \"b\" FROM t", "does not parse"),
+    ("SELECT b FROM t GROUP BY ROLLUP (b)", "Rollup"),
+]
+
+
+@pytest.mark.parametrize("flink, construct", UNTRANSLATABLE, ids=[c for _, c in UNTRANSLATABLE])
+def test_untranslatable(flink, construct):
+    with pytest.raises(Untranslatable) as info:
+        query(flink, T)
+    assert construct in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "sql, construct",
+    [
+        ("CREATE TABLE x (a INT, m STRING METADATA FROM 'topic') WITH ('connector' = 'kafka')", "METADATA column"),
+        ("CREATE TABLE x (a TIME) WITH ('connector' = 'datagen')", "type TIME"),
+        ("CREATE TABLE x WITH ('connector' = 'datagen') LIKE y", "without a column list"),
+        ("CREATE TABLE x (a INT) PARTITIONED BY (a) WITH ('connector' = 'filesystem')", "PARTITIONED BY"),
+        ("CREATE TABLE x (a INT) WITH ('connector' = 'datagen') LIKE y (EXCLUDING ALL)", "LIKE"),
+        ("CREATE TABLE x (ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1:30' MINUTE TO SECOND) WITH ('connector' = 'datagen')", "WATERMARK"),
+        ("CREATE TABLE x (a MULTISET<INT>) WITH ('connector' = 'datagen')", "type MULTISET"),
+    ],
+)
+def test_create_table_untranslatable(sql, construct):
+    with pytest.raises(Untranslatable) as info:
+        create_table(sql)
+    assert construct in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "options, construct",
+    [
+        ("'format' = 'avro'", "filesystem format 'avro'"),
+        ("'format' = 'csv', 'csv.array-element-delimiter' = '|'", "'csv.array-element-delimiter'"),
+        ("'format' = 'csv', 'source.monitor-interval' = '1 s'", "'source.monitor-interval'"),
+        ("'format' = 'json', 'json.fail-on-missing-field' = 'true'", "json.fail-on-missing-field"),
+        ("'format' = 'csv'", "csv file with a TIMESTAMP_NTZ column (ts)"),
+        ("'format' = 'csv'", "csv file with a STRING column (s)"),
+        ("'format' = 'parquet'", "parquet file with a timestamp column (ts)"),
+        ("'format' = 'json'", "json file with a DECIMAL(10, 2) column (m)"),
+    ],
+)
+def test_spark_create_table_untranslatable(options, construct):
+    columns = {"TIMESTAMP": "a INT, ts TIMESTAMP(3)", "DECIMAL": "a INT, m DECIMAL(10, 2)", "STRING": "a INT, s STRING"}
+    columns = next((c for word, c in columns.items() if word.lower() in construct.lower()), "a INT")
+    table = create_table(f"CREATE TABLE x ({columns}) WITH ('connector' = 'filesystem', 'path' = '/p', {options})")
+    with pytest.raises(Untranslatable) as info:
+        spark_create_table(table)
+    assert construct in str(info.value)
+
+
+def test_insert_untranslatable():
+    with pytest.raises(Untranslatable, match="INSERT OVERWRITE"):
+        insert("INSERT OVERWRITE u SELECT a, b FROM t", T)
+    with pytest.raises(Untranslatable, match="column list"):
+        insert("INSERT INTO u (k, v) SELECT a, b FROM t", T)
+
+
+# --------------------------------------------------------------------------------------------
+# Same results as Flink
+
+REFERENCE_TABLES = {
+    name: create_table(f"CREATE TABLE {name} ({', '.join(f'{c} {t}' for c, t in columns)}) WITH ('connector' = 'datagen')")
+    for name, (columns, _) in TABLES.items()
+}
+# Flink's type names (as PyFlink prints them) -> Spark's simpleString.
+FLINK_TO_SPARK_TYPE = [("INT", "int"), ("BIGINT", "bigint"), ("DOUBLE", "double"), ("FLOAT", "float"), ("BOOLEAN", "boolean"),
+                       ("VARCHAR", "string"), ("CHAR", "string"), ("STRING", "string"), ("TIMESTAMP_LTZ", "timestamp"),
+                       ("TIMESTAMP", "timestamp_ntz"), ("DECIMAL", "decimal"), ("DATE", "date")]
+
+
+def _spark_type(flink_type: str) -> str:
+    for flink, spark in FLINK_TO_SPARK_TYPE:
+        if flink_type.startswith(flink):
+            return spark
+    return flink_type
+
+
+def _python_value(value, spark_type: str):
+    if value is None:
+        return None
+    if spark_type == "TIMESTAMP_NTZ":
+        return datetime.datetime.fromisoformat(value)
+    if spark_type.startswith("DECIMAL"):
+        return decimal.Decimal(value)
+    return value
+
+
+@pytest.fixture(scope="module")
+def reference_views(spark_utc):
+    for name, (_, rows) in TABLES.items():
+        table = REFERENCE_TABLES[name]
+        schema = ", ".join(f"{c} {t}" for c, t in table.columns)
+        data = [tuple(_python_value(v, t) for v, (_, t) in zip(row, table.columns)) for row in rows]
+        spark_utc.createDataFrame(data, schema).createOrReplaceTempView(name)
+    return spark_utc
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    return json.loads(RECORDING.read_text())
+
+
+def test_recording_covers_cases(recorded):
+    assert sorted(recorded) == sorted(CASES)
+    assert len(CASES) >= 10
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_same_results_as_flink(name, reference_views, recorded):
+    spark_sql = query(CASES[name], REFERENCE_TABLES)
+    frame = reference_views.sql(spark_sql)
+    got = [[plain(v) for v in row] for row in frame.collect()]
+    want = recorded[name]["rows"]
+    if name in ORDERED:
+        assert got == want, spark_sql
+    else:
+        assert Counter(map(json.dumps, got)) == Counter(map(json.dumps, want)), spark_sql
+    assert [f.dataType.simpleString().split("(")[0] for f in frame.schema] == [
+        _spark_type(t) for t in recorded[name]["types"]
+    ], spark_sql
+
+
+@pytest.mark.flink
+@pytest.mark.skipif(not IN_CI and not flink_available(), reason=f"reference Flink not installed ({flink_python()})")
+def test_recording_up_to_date():
+    """Re-runs the cases on the reference Flink: the recorded results are what Flink gives now."""
+    assert run_on_flink_results() == json.loads(RECORDING.read_text())
