@@ -108,6 +108,28 @@ class TablesModel:
             return SqlText(raw, tuple(parts))
         return None
 
+    def _sinks(self) -> set[str]:
+        """Names of the tables the program writes: INSERT INTO, execute_insert, add_insert."""
+        found = set()
+        for call in nodes(self.resolver.module, cst.Call):
+            if not isinstance(call.func, cst.Attribute) or not call.args:
+                continue
+            method, first = call.func.attr.value, call.args[0].value
+            if method in ("execute_insert", "add_insert", "insert_into") and isinstance(first, cst.SimpleString):
+                found.add(first.evaluated_value)
+            elif method in ("execute_sql", "add_insert_sql"):
+                text = self.sql(first)
+                if text is None:
+                    continue
+                try:
+                    if _sql.statement_kind(text.text) == "insert":
+                        found.add(_sql.insert(text.text)[0])
+                except _sql.Untranslatable:
+                    match = re.match(r"\s*INSERT\s+(?:INTO|OVERWRITE)\s+`?([\w.]+)", text.text, re.I)
+                    if match:
+                        found.add(match.group(1))
+        return found
+
     def sql_tables(self) -> dict[str, _sql.TableDef]:
         """What SQL statements read: the declared tables, and the views of Tables whose schema
         is known (as tables of no connector)."""
@@ -315,6 +337,7 @@ class TablesModel:
                     self.problems[name.group(1)] = str(exc)
                 continue
             found.setdefault(table.name, []).append(table)
+        self.sinks = self._sinks()
         for name, defs in found.items():
             if len({(d.connector, tuple(d.columns)) for d in defs}) > 1:
                 self.problems[name] = "declared more than once, with other connectors or columns (which one a statement uses depends on the run)"

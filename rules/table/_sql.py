@@ -67,7 +67,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Collection, Optional
 
 import sqlglot
 import sqlglot.parser
@@ -590,6 +590,21 @@ def spark_create_table(table: TableDef) -> Optional[str]:
     not a Spark table (print, blackhole, datagen, kafka, ...: the caller handles them)."""
     if table.connector != "filesystem":
         return None
+    using, spark_options, columns = file_source(table)
+    column_sql = ", ".join(f"{_quote(n)} {t}" for n, t in columns)
+    option_sql = ", ".join(f"{k} {_sql_string(v)}" for k, v in spark_options)
+    return f"CREATE TABLE {_quote(table.name)} ({column_sql}) USING {using} OPTIONS ({option_sql})"
+
+
+def file_source(table: TableDef, read_only: bool = False) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]]]:
+    """(Spark data source, its options, the columns) of a filesystem table, or Untranslatable.
+
+    A csv ``STRING`` column: Flink reads an empty field of it as '' unless ``csv.null-literal`` is
+    '' (then NULL, as Spark). With no null literal and ``read_only`` (the table is only read, a
+    source) it is allowed too: the caller fills Spark's NULLs of those columns with '' (in a table
+    Spark also writes to, they would stay). Any other null literal is refused."""
+    if table.connector != "filesystem":
+        raise Untranslatable(f"connector {table.connector!r} is not a file source")
     options = dict(table.options)
     options.pop("connector")
     path = options.pop("path", None)
@@ -645,7 +660,8 @@ def spark_create_table(table: TableDef) -> Optional[str]:
                 # Seen on Flink 2.3: it writes TIMESTAMP(3) 10:00:00.500 as "2024-01-01 10:00:00.5" (quoted in
                 # csv, the fewest fraction digits) and DECIMAL(10, 2) 2.50 as 2.5; Spark writes neither so.
                 raise Untranslatable(f"{fmt} file with a {spark_type} column ({column}): Flink and Spark write it differently")
-            if fmt == "csv" and spark_type == "STRING":
+            literal = table.options.get("csv.null-literal")
+            if fmt == "csv" and spark_type == "STRING" and literal != "" and not (read_only and literal is None):
                 # Seen on Flink 2.3: an empty csv field (1,,x) is '' in a STRING column; Spark reads it as NULL,
                 # whatever nullValue says (an empty unquoted field is the null value).
                 raise Untranslatable(f"csv file with a STRING column ({column}): Flink reads an empty field as '', Spark as NULL")
@@ -654,24 +670,25 @@ def spark_create_table(table: TableDef) -> Optional[str]:
             options.pop(key)
     if options:
         raise Untranslatable(f"filesystem option {sorted(options)[0]!r}")
-    column_sql = ", ".join(f"{_quote(n)} {t}" for n, t in columns)
-    option_sql = ", ".join(f"{k} {_sql_string(v)}" for k, v in spark_options)
-    return f"CREATE TABLE {_quote(table.name)} ({column_sql}) USING {using} OPTIONS ({option_sql})"
+    return using, spark_options, columns
 
 
 # --------------------------------------------------------------------------------------------
 # Queries
 
 
-def query(sql: str, tables: Mapping[str, TableDef] = {}) -> str:
-    """A Flink query (SELECT, UNION, WITH, VALUES) -> Spark SQL with the same meaning."""
+def query(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> str:
+    """A Flink query (SELECT, UNION, WITH, VALUES) -> Spark SQL with the same meaning.
+
+    ``functions``: the names the program registered its Python functions under (Spark UDFs of
+    the same names): calls of them pass as they are."""
     tree = _parse_one(sql)
     if not isinstance(tree, (exp.Query, exp.Values)):
         raise Untranslatable(f"{type(tree).__name__.upper()} statement where a query was expected")
-    return _translate(tree, tables).sql(_SPARK)
+    return _translate(tree, tables, functions).sql(_SPARK)
 
 
-def insert(sql: str, tables: Mapping[str, TableDef] = {}) -> tuple[str, str]:
+def insert(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> tuple[str, str]:
     """Flink ``INSERT INTO t [(cols)] <query>`` -> (target table, Spark SQL of the query).
 
     ``INSERT OVERWRITE`` is refused (its meaning depends on the sink: the caller's to decide), and
@@ -689,10 +706,10 @@ def insert(sql: str, tables: Mapping[str, TableDef] = {}) -> tuple[str, str]:
     source = tree.expression
     if not isinstance(source, (exp.Query, exp.Values)):
         raise Untranslatable("INSERT whose source is not a query")
-    return _table_name(target), _translate(source, tables).sql(_SPARK)
+    return _table_name(target), _translate(source, tables, functions).sql(_SPARK)
 
 
-def create_view(sql: str, tables: Mapping[str, TableDef] = {}) -> tuple[str, str]:
+def create_view(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> tuple[str, str]:
     """``CREATE [TEMPORARY] VIEW v AS <query>`` -> (view name, Spark SQL of the query)."""
     tree = _parse_one(sql)
     if not isinstance(tree, exp.Create) or (tree.args.get("kind") or "").upper() != "VIEW":
@@ -703,7 +720,7 @@ def create_view(sql: str, tables: Mapping[str, TableDef] = {}) -> tuple[str, str
     source = tree.expression
     if not isinstance(source, (exp.Query, exp.Values)):
         raise Untranslatable("CREATE VIEW whose body is not a query")
-    return _table_name(target), _translate(source, tables).sql(_SPARK)
+    return _table_name(target), _translate(source, tables, functions).sql(_SPARK)
 
 
 def _table_name(table: exp.Table) -> str:
@@ -862,7 +879,7 @@ def _cast(e: exp.Expr, type_: str) -> exp.Expr:
 # The translation
 
 
-def _translate(tree: exp.Expr, tables: Mapping[str, TableDef]) -> exp.Expr:
+def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collection[str] = ()) -> exp.Expr:
     tree = tree.copy()
     _refuse_nodes(tree)
     _keep_format_functions(tree)
@@ -873,7 +890,7 @@ def _translate(tree: exp.Expr, tables: Mapping[str, TableDef]) -> exp.Expr:
         replacement = _rewrite(node, types)
         if replacement is not None and replacement is not node:
             node.replace(replacement)
-    _check_allowed(tree)
+    _check_allowed(tree, {f.lower() for f in functions})
     return tree
 
 
@@ -1220,10 +1237,13 @@ _ALLOWED = (
 _ALLOWED_CALLS = {"window", "session_window", "date_format", "from_unixtime", "unix_timestamp", "regexp_extract", "date_trunc"}
 
 
-def _check_allowed(tree: exp.Expr) -> None:
+def _check_allowed(tree: exp.Expr, functions: Collection[str] = frozenset()) -> None:
     for node in tree.walk():
+        if isinstance(node, exp.Func) and not isinstance(node, exp.Anonymous) and node.sql_name().lower() in functions:
+            # Flink's temporary system function hides the built-in one; Spark's does not
+            raise Untranslatable(f"function {node.sql_name()} registered by the program under a built-in function's name")
         if isinstance(node, exp.Anonymous):
-            if node.name not in _ALLOWED_CALLS:
+            if node.name not in _ALLOWED_CALLS and node.name.lower() not in functions:
                 raise Untranslatable(f"function {node.name.upper()}")
         elif not isinstance(node, _ALLOWED):
             if isinstance(node, exp.Func):

@@ -14,6 +14,7 @@ import libcst as cst
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table._common import program, spark_program
 from flink2spark.rules.table._connectors import datagen_view
+from flink2spark.rules.table._files import create
 from flink2spark.rules.table._program import python_string, tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -51,11 +52,12 @@ def convert(ctx):
     if table.name in model.problems:
         return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): table {table.name!r} {model.problems[table.name]}")
     try:
-        ddl = datagen_view(table) if table.connector == "datagen" else _sql.spark_create_table(table)
+        if table.connector == "filesystem":
+            return create(ctx, ctx.site.receiver, table, parts)
+        if table.connector == "datagen":
+            return ctx.expr("{env}.sql({text})", env=ctx.site.receiver, text=cst.parse_expression(python_string(datagen_view(table), parts)))
     except _sql.Untranslatable as exc:
         return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): {exc}")
-    if ddl is None:
-        if table.connector in ("print", "blackhole") and ctx.is_statement:
-            return REMOVE
-        return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): connector {table.connector!r} is not converted yet")
-    return ctx.expr("{env}.sql({text})", env=ctx.site.receiver, text=cst.parse_expression(python_string(ddl, parts)))
+    if table.connector in ("print", "blackhole") and ctx.is_statement:
+        return REMOVE
+    return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): connector {table.connector!r} is not converted yet")

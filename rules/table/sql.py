@@ -23,6 +23,7 @@ import libcst as cst
 
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table._connectors import datagen_view
+from flink2spark.rules.table._files import create
 from flink2spark.rules.table._common import program, spark_program
 from flink2spark.rules.table._program import python_string, tables
 from flink2spark.rules.table.execute import show, write_to
@@ -78,7 +79,7 @@ def _statement(ctx, env, text, what):
         kind = _sql.statement_kind(text.text)
         model = tables(ctx.resolver)
         if kind == "query":
-            spark = _sql.query(text.text, model.sql_tables())
+            spark = _sql.query(text.text, model.sql_tables(), model.registered())
             if after == ["print"]:
                 return show(ctx, _sql_call(ctx, env, spark, text.parts))
             if after == ["collect"]:
@@ -88,14 +89,15 @@ def _statement(ctx, env, text, what):
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its TableResult is used")
         if kind == "create_table":
             table = _sql.create_table(text.text)
-            ddl = datagen_view(table) if table.connector == "datagen" else _sql.spark_create_table(table)
-            if ddl is None:
-                if table.connector in ("print", "blackhole") and ctx.is_statement:
-                    return REMOVE
-                return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
-            return _sql_call(ctx, env, ddl, text.parts)
+            if table.connector == "filesystem":
+                return create(ctx, env, table, text.parts)
+            if table.connector == "datagen":
+                return _sql_call(ctx, env, datagen_view(table), text.parts)
+            if table.connector in ("print", "blackhole") and ctx.is_statement:
+                return REMOVE
+            return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
         if kind == "insert":
-            target, spark = _sql.insert(text.text, model.sql_tables())
+            target, spark = _sql.insert(text.text, model.sql_tables(), model.registered())
             table = model.catalog.get(target)
             if table is not None and table.connector in ("print", "blackhole"):
                 return write_to(ctx, _sql_call(ctx, env, spark, text.parts), target, what)
@@ -103,7 +105,7 @@ def _statement(ctx, env, text, what):
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
             return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text.parts)
         if kind == "create_view":
-            name, spark = _sql.create_view(text.text, model.sql_tables())
+            name, spark = _sql.create_view(text.text, model.sql_tables(), model.registered())
             return _sql_call(ctx, env, f"CREATE TEMPORARY VIEW {name} AS {spark}", text.parts)
         if kind == "set" and ctx.is_statement:
             ctx.note(M.TB_CONFIG, f"Flink setting dropped: {text.text.strip()}")
@@ -153,7 +155,7 @@ def convert(ctx):
         return ctx.todo(M.TB_SQL, f"{method}() of SQL text not known when converting")
     if method == "sql_query":
         try:
-            return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.sql_tables()), text.parts)
+            return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.sql_tables(), model.registered()), text.parts)
         except _sql.Untranslatable as exc:
             return ctx.todo(M.TB_SQL, f"sql_query(): {exc}")
     return _statement(ctx, ctx.site.receiver, text, "execute_sql()")
