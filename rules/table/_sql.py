@@ -576,6 +576,9 @@ _CSV_OPTIONS = {
     "csv.null-literal": "nullValue",
 }
 # Column types whose text is the same in Flink's and Spark's csv and json files (checked by writing both).
+# types a csv/json file gives alike to both engines when read (not when written: see file_source)
+_READ_TYPES = {"TIMESTAMP_NTZ", "DATE"} | {f"DECIMAL({p}, {s})" for p in range(1, 39) for s in range(0, p + 1)}
+_FLINK_TIMESTAMP = "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]"
 _TEXT_FILE_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "STRING", "BOOLEAN", "DOUBLE"}
 # Options that change how files are cut and named, not what they hold.
 _LAYOUT_OPTIONS = re.compile(r"^(sink\.rolling-policy\..*|sink\.parallelism|auto-compaction|compaction\.file-size)$")
@@ -599,6 +602,8 @@ def spark_create_table(table: TableDef) -> Optional[str]:
 def file_source(table: TableDef, read_only: bool = False) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]]]:
     """(Spark data source, its options, the columns) of a filesystem table, or Untranslatable.
 
+    A table only read (``read_only``) may also have TIMESTAMP, DATE and DECIMAL columns,
+    which both engines read alike from Flink's text forms (they write them differently).
     A csv ``STRING`` column: Flink reads an empty field of it as '' unless ``csv.null-literal`` is
     '' (then NULL, as Spark). With no null literal and ``read_only`` (the table is only read, a
     source) it is allowed too: the caller fills Spark's NULLs of those columns with '' (in a table
@@ -656,7 +661,11 @@ def file_source(table: TableDef, read_only: bool = False) -> tuple[str, list[tup
         raise Untranslatable(f"filesystem format {fmt!r}")
     if fmt in ("csv", "json"):
         for column, spark_type in columns:
-            if spark_type not in _TEXT_FILE_TYPES:
+            if spark_type in _READ_TYPES and read_only:
+                if spark_type == "TIMESTAMP_NTZ" and ("timestampNTZFormat", _FLINK_TIMESTAMP) not in spark_options:
+                    # Flink's SQL timestamp text (a space, an optional fraction); Spark's default wants a T
+                    spark_options.append(("timestampNTZFormat", _FLINK_TIMESTAMP))
+            elif spark_type not in _TEXT_FILE_TYPES:
                 # Seen on Flink 2.3: it writes TIMESTAMP(3) 10:00:00.500 as "2024-01-01 10:00:00.5" (quoted in
                 # csv, the fewest fraction digits) and DECIMAL(10, 2) 2.50 as 2.5; Spark writes neither so.
                 raise Untranslatable(f"{fmt} file with a {spark_type} column ({column}): Flink and Spark write it differently")
