@@ -3,10 +3,12 @@
 
 - ``spark.sql("CREATE TABLE name (...) USING <format> OPTIONS (...)")`` (``_sql.spark_create_table``):
   a table Spark reads and writes as Flink does;
-- for a csv table with STRING columns that the program only reads and that sets no
-  ``csv.null-literal``: ``spark.read.format("csv").options(...).schema(...).load(path)
-  .fillna("", subset=[...]).createOrReplaceTempView(name)``, since Flink reads an empty field of
-  a STRING column as '' where Spark reads NULL (``_sql.file_source``).
+- for a csv/json table the program only reads, whose columns Spark would not write as Flink
+  does (TIMESTAMP, DATE, DECIMAL) or a csv table with STRING columns:
+  ``spark.read.format(...).options(...).schema(...).load(path)[.fillna("", subset=[...])]
+  .createOrReplaceTempView(name)``; the ``fillna`` when the table sets no ``csv.null-literal``,
+  since Flink reads an empty field of a STRING column as '' where Spark reads NULL
+  (``_sql.file_source``).
 """
 
 from __future__ import annotations
@@ -23,16 +25,17 @@ def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseEx
         ddl = _sql.spark_create_table(table)
         return ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(ddl, parts)))
     except _sql.Untranslatable:
-        model = tables(ctx.resolver)
-        if table.name in model.sinks or "csv.null-literal" in table.options:
+        if table.name in tables(ctx.resolver).sinks:
             raise
         using, options, columns = _sql.file_source(table, read_only=True)
     path = python_string(dict(options)["path"], parts)
     settings = ", ".join(f"{k}={python_string(v, parts)}" for k, v in options if k != "path")
     schema = ", ".join(f"`{n}` {t}" if not n.isidentifier() else f"{n} {t}" for n, t in columns)
-    strings = [n for n, t in columns if t == "STRING"]
+    # Flink reads an empty field of a STRING column as '' (NULL only with 'csv.null-literal' = '')
+    strings = [n for n, t in columns if t == "STRING"] if using == "csv" and "csv.null-literal" not in table.options else []
     source = cst.Module([]).code_for_node(env)
     return cst.parse_expression(
         f'{source}.read.format("{using}").options({settings}).schema({python_string(schema)}).load({path})'
-        f'.fillna("", subset={strings!r}).createOrReplaceTempView({python_string(table.name)})'
+        + (f'.fillna("", subset={strings!r})' if strings else "")
+        + f".createOrReplaceTempView({python_string(table.name)})"
     )
