@@ -1,0 +1,1 @@
+"""Rules for PyFlink's Table API and SQL (pyflink.table)."""
