@@ -15,9 +15,17 @@ there decides most refusals:
   a double; a float division by zero is NaN/Infinity on Flink, an error on Spark (ANSI):
   ``/`` needs both operand types known, and a float division a non-zero literal divisor.
 * Flink ``~e`` is ``e IS NOT TRUE`` (NULL -> TRUE), not Spark's ``~`` (NULL -> NULL).
-* Integer overflow wraps on Flink (``2147483647 + 1`` -> ``-2147483648``) and fails the job on
-  Spark 4 (ANSI mode, the default): the translation is exact on every input that does not
-  overflow; on one that does, the Spark job fails instead of giving Flink's wrapped value.
+* Integer overflow wraps on Flink (``2147483647 + 1`` -> ``-2147483648``, ``-MIN`` and
+  ``abs(MIN)`` -> ``MIN``) and a DOUBLE cast to an integer saturates (``1e10`` -> ``2147483647``);
+  Spark 4 (ANSI mode, the default) fails the job. The translation is exact on every input that
+  does not overflow; on one that does, the Spark job fails instead of giving Flink's value.
+* Flink's SUM keeps the input type (an INT sum is an INT): the Spark sum of a small integer type
+  is cast back to it (an overflow then fails the job rather than giving a larger number).
+  AVG/STDDEV/VAR keep it too (an INT average is truncated): only FLOAT/DOUBLE inputs are taken.
+* Flink sorts NULL as the largest value: ``.asc`` is ``asc_nulls_last()``, ``.desc``
+  ``desc_nulls_first()`` (Spark's defaults are the opposite).
+* ``ln``/``log10``/``log2`` of x <= 0: NaN or -Infinity on Flink, NULL on Spark (refused).
+* ``lit(v, type)``: Flink accepts only a NOT NULL type of the value's own class.
 
 Column types come from literals, casts and function results; ``col("a")`` has an unknown type
 unless the caller passes ``schema={"a": "INT", ...}`` (Spark type names, as ``_types.spark_type``
@@ -255,7 +263,7 @@ class _Translator:
             if value is None:
                 raise Untranslatable(f"lit({_src(values[0])}): not a literal value")
             if len(values) == 2:
-                return self.cast(value, values[1], "cast")
+                return self.typed_literal(value, values[1])
             return replace(value, python=False)
         if name == "null_of":
             (arg,) = self.args(node, what, 1, 1)
@@ -284,8 +292,12 @@ class _Translator:
             parts = [self.string_operand(a, what) for a in self.args(node, what, 1, None)]
             return self.combine(f"F.concat({', '.join(p.code for p in parts)})", "STRING", parts)
         if name == "concat_ws":
-            parts = [self.string_operand(a, what) for a in self.args(node, what, 2, None)]
-            return self.combine(f"F.concat_ws({', '.join(p.code for p in parts)})", "STRING", parts)
+            values = self.args(node, what, 2, None)
+            separator = self.string_arg(values[0], what)  # PySpark's concat_ws takes a str separator
+            parts = [self.string_operand(a, what) for a in values[1:]]
+            return self.combine(
+                f"F.concat_ws({_str(separator)}, {', '.join(p.code for p in parts)})", "STRING", parts
+            )
         if name == "array":
             parts = [self.operand(a) for a in self.args(node, what, 1, None)]
             t = self.same_type(parts, what)
@@ -320,6 +332,21 @@ class _Translator:
             raise Untranslatable(f"{what}: random values differ between engines")
         raise Untranslatable(f"{what} has no Spark Column form")
 
+    def typed_literal(self, value: _E, type_node: cst.BaseExpression) -> _E:
+        """``lit(v, type)``: Flink takes only a NOT NULL type whose Java class is the value's
+        (an int is an Integer: INT; a float a Double: DOUBLE; a str: STRING), else fails."""
+        not_null = (
+            isinstance(type_node, cst.Call)
+            and isinstance(type_node.func, cst.Attribute)
+            and type_node.func.attr.value == "not_null"
+        )
+        target = self.type_of(type_node)
+        if not not_null:
+            raise Untranslatable("lit(value, type) with a nullable type (Flink rejects a non-null literal of it)")
+        if target != value.type:
+            raise Untranslatable(f"lit(value, {target}) of a {value.type} value (Flink rejects the value's class)")
+        return replace(value, python=False)
+
     def call_function(self, node: cst.Call) -> _E:
         values = self.args(node, "expressions.call", 1, None)
         fname = _string_value(values[0])
@@ -332,6 +359,8 @@ class _Translator:
         if len(values) - 1 != arity:
             raise Untranslatable(f'call("{fname}", ...) with {len(values) - 1} arguments')
         receiver = self.operand(values[1])
+        if method == "power":
+            return self.power(receiver, self.operand(values[2]))
         if arity == 1:
             return self.property(receiver, method)
         fake = cst.Call(func=cst.Name(method), args=[cst.Arg(v) for v in values[2:]])
@@ -380,6 +409,8 @@ class _Translator:
             fn, result, accepts = _UNARY_SPARK[name]
             self.check_input(e, accepts, what)
             return _E(f"F.{fn}({e.code})", result(e.type) if callable(result) else result, aggregate=e.aggregate)
+        if name in _DIFFERENT:
+            raise Untranslatable(f"{what}: {_DIFFERENT[name]}")
         if name == "is_null":
             return _E(f"{e.code}.isNull()", "BOOLEAN", aggregate=e.aggregate)
         if name == "is_not_null":
@@ -395,10 +426,12 @@ class _Translator:
             return self.aggregate(e, name)
         if name == "distinct":
             raise Untranslatable(f"{what} (only .sum.distinct and .count.distinct have Spark forms here)")
+        # Flink sorts NULL as the largest value (measured on 2.3: ASC puts NULLs last, DESC
+        # first); Spark's asc()/desc() do the opposite
         if name == "asc":
-            return _E(f"{e.code}.asc_nulls_first()", e.type, aggregate=e.aggregate, name=e.name)
+            return _E(f"{e.code}.asc_nulls_last()", e.type, aggregate=e.aggregate, name=e.name)
         if name == "desc":
-            return _E(f"{e.code}.desc_nulls_last()", e.type, aggregate=e.aggregate, name=e.name)
+            return _E(f"{e.code}.desc_nulls_first()", e.type, aggregate=e.aggregate, name=e.name)
         if name == "cardinality":
             if e.type and not (e.type.startswith("ARRAY") or e.type.startswith("MAP")):
                 raise Untranslatable(f"{what} of a {e.type}")
@@ -416,14 +449,14 @@ class _Translator:
 
     def aggregate(self, e: _E, name: str) -> _E:
         what = f"Expression.{name}"
-        if name in ("sum", "min", "max", "count"):
-            if name == "sum":
-                self.check_input(e, _is_numeric, what)
+        if name in ("min", "max", "count"):
             t = "BIGINT" if name == "count" else e.type
             return _E(f"F.{name}({e.code})", t, aggregate=True)
-        if name == "sum0":
-            self.check_input(e, _is_numeric, what)
-            return _E(f"F.coalesce(F.sum({e.code}), F.lit(0))", e.type, aggregate=True)
+        if name in ("sum", "sum0"):
+            code = self.sum_code("F.sum", e, what)
+            if name == "sum0":
+                code = f"F.coalesce({code}, F.lit(0))"
+            return _E(code, e.type, aggregate=True)
         if name in ("avg", "stddev_pop", "stddev_samp", "var_pop", "var_samp"):
             # Flink keeps the input type: AVG of INTs is an INT (truncated), of DOUBLEs a DOUBLE
             if e.type not in _FRACTIONAL:
@@ -435,6 +468,17 @@ class _Translator:
                   "var_samp": "var_samp"}[name]
             return _E(f"F.{fn}({e.code})", "DOUBLE", aggregate=True)
         raise Untranslatable(f"{what} has no Spark Column form")
+
+    def sum_code(self, fn: str, e: _E, what: str) -> str:
+        """Flink's SUM keeps the input type (an INT sum is an INT, wrapping on overflow); Spark
+        sums small integers as a BIGINT: cast back, so that an overflow fails (ANSI) instead of
+        giving another number."""
+        if e.type is None:
+            raise Untranslatable(f"{what} of a column of unknown type (Flink's SUM keeps the input type)")
+        self.check_input(e, _is_numeric, what)
+        if e.type in ("TINYINT", "SMALLINT", "INT"):
+            return f"{fn}({e.code}).cast({_str(e.type)})"
+        return f"{fn}({e.code})"
 
     def check_input(self, e: _E, accepts, what: str) -> None:
         if accepts is None or e.type is None:
@@ -451,6 +495,10 @@ class _Translator:
         what = f"Expression.{name}"
         if name in _PROPERTIES:
             raise Untranslatable(f"{what} is a property in PyFlink, not a method")
+        if name not in _EXPRESSION_MEMBERS:
+            raise Untranslatable(
+                f"{what}(...) is not a PyFlink Expression method ({name!r} reads a field, which is not callable)"
+            )
         if name == "alias":
             values = self.args(node, what, 1, None)
             if len(values) > 1:
@@ -558,14 +606,8 @@ class _Translator:
                     f"{what} of a {e.type or 'column of unknown type'} (Flink keeps the input type, Spark gives a BIGINT)"
                 )
             return _E(f"F.{name}({e.code}).cast({_str(e.type)})", e.type, aggregate=e.aggregate)
-        if name == "power":
-            (arg,) = self.args(node, what, 1, 1)
-            return self.power(e, self.operand(arg))
         if name == "log":
-            values = self.args(node, what, 0, 1)
-            if not values:
-                return self.property(e, "ln")
-            raise Untranslatable(f"{what} with a base")
+            raise Untranslatable(f"{what}: Flink gives NaN/-Infinity for x <= 0, Spark NULL")
         if name in ("at", "get"):
             (arg,) = self.args(node, what, 1, 1)
             return self.element(e, arg, what)
@@ -750,9 +792,13 @@ _UNARY_SPARK: dict[str, tuple] = {
     "atan": ("atan", "DOUBLE", _is_numeric),
     "degrees": ("degrees", "DOUBLE", _is_numeric),
     "radians": ("radians", "DOUBLE", _is_numeric),
-    "ln": ("ln", "DOUBLE", _is_numeric),
-    "log10": ("log10", "DOUBLE", _is_numeric),
-    "log2": ("log2", "DOUBLE", _is_numeric),
+}
+
+# properties refused for a measured difference (tests/test_table_expressions.py)
+_DIFFERENT = {
+    "ln": "Flink gives NaN for x < 0 and -Infinity for 0, Spark NULL",
+    "log10": "Flink gives NaN for x < 0 and -Infinity for 0, Spark NULL",
+    "log2": "Flink gives NaN for x < 0 and -Infinity for 0, Spark NULL",
 }
 
 _AGGREGATES = (
@@ -764,28 +810,14 @@ _AGGREGATES = (
 _CALLABLE = {
     "UPPER": ("upper_case", 1),
     "LOWER": ("lower_case", 1),
-    "CHAR_LENGTH": ("char_length", 1),
-    "CHARACTER_LENGTH": ("char_length", 1),
     "ABS": ("abs", 1),
-    "SQRT": ("sqrt", 1),
-    "EXP": ("exp", 1),
-    "LN": ("ln", 1),
-    "LOG10": ("log10", 1),
     "MD5": ("md5", 1),
-    "REVERSE": ("reverse", 1),
-    "TO_BASE64": ("to_base64", 1),
     "SUM": ("sum", 1),
     "COUNT": ("count", 1),
     "MIN": ("min", 1),
     "MAX": ("max", 1),
-    "AVG": ("avg", 1),
     "REPLACE": ("replace", 3),
-    "REGEXP_REPLACE": ("regexp_replace", 3),
-    "LPAD": ("lpad", 3),
-    "RPAD": ("rpad", 3),
     "POWER": ("power", 2),
-    "ROUND": ("round", 2),
-    "REPEAT": ("repeat", 2),
 }
 
 # every public member of PyFlink 2.3's Expression (pyflink/table/expression.py): a name not
@@ -803,7 +835,7 @@ _EXPRESSION_MEMBERS = frozenset(
     json_query json_quote json_unquote json_value is_not_false is_not_null is_not_true is_null is_true
     last_value left like list_agg ln locate log log10 log2 lower_case lpad ltrim map_entries map_keys map_union
     map_values max md5 milli millis min minute minutes month months not_between object_update over overlay
-    parse_url percentile position power printf proctime quarter quarters radians regexp regexp_count
+    parse_url percentile position printf proctime quarter quarters radians regexp regexp_count
     regexp_extract regexp_extract_all regexp_instr regexp_replace regexp_substr repeat replace reverse right
     round rowtime rpad rtrim second seconds sha1 sha2 sha224 sha256 sha384 sha512 sign similar sin sinh split
     split_index sqrt start starts_with stddev_pop stddev_samp str_to_map substr substring sum sum0 tan tanh
@@ -833,8 +865,7 @@ def _distinct_aggregate(node: cst.BaseExpression, t: _Translator) -> Optional[_E
         if e.aggregate:
             raise Untranslatable(f"Expression.{inner.attr.value}.distinct of an aggregate")
         if inner.attr.value == "sum":
-            t.check_input(e, _is_numeric, "Expression.sum.distinct")
-            return _E(f"F.sum_distinct({e.code})", e.type, aggregate=True)
+            return _E(t.sum_code("F.sum_distinct", e, "Expression.sum.distinct"), e.type, aggregate=True)
         return _E(f"F.count_distinct({e.code})", "BIGINT", aggregate=True)
     return None
 
@@ -904,7 +935,10 @@ def columns_from_string(text: str, schema: Optional[Mapping[str, str]] = None) -
             if m["distinct"]:
                 if agg not in ("count", "sum"):
                     raise Untranslatable(f"string expression {item!r}: {agg}.distinct")
-                e = _E(f"F.{'count_distinct' if agg == 'count' else 'sum_distinct'}({e.code})", None, aggregate=True)
+                if agg == "count":
+                    e = _E(f"F.count_distinct({e.code})", "BIGINT", aggregate=True)
+                else:
+                    e = _E(t.sum_code("F.sum_distinct", e, f"string expression {item!r}"), e.type, aggregate=True)
             else:
                 e = t.aggregate(e, agg)
         if alias:
