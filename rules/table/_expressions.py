@@ -432,6 +432,16 @@ class _Translator:
             return _E(f"{e.code}.asc_nulls_last()", e.type, aggregate=e.aggregate, name=e.name)
         if name == "desc":
             return _E(f"{e.code}.desc_nulls_first()", e.type, aggregate=e.aggregate, name=e.name)
+        if name in ("sha224", "sha256", "sha384", "sha512"):
+            self.check_input(e, ("STRING",), what)
+            return _E(f"F.sha2({e.code}, {name[3:]})", "STRING", aggregate=e.aggregate)
+        if name == "sign":
+            self.check_input(e, _is_numeric, what)
+            if e.type in _INTEGRAL:  # Flink's SIGN keeps the input type, Spark's signum is a DOUBLE
+                return _E(f"F.signum({e.code}).cast({_str(e.type)})", e.type, aggregate=e.aggregate)
+            if e.type != "DOUBLE":
+                raise Untranslatable(f"{what} of a {e.type or 'column of unknown type'} (Flink keeps the input type)")
+            return _E(f"F.signum({e.code})", "DOUBLE", aggregate=e.aggregate)
         if name == "cardinality":
             if e.type and not (e.type.startswith("ARRAY") or e.type.startswith("MAP")):
                 raise Untranslatable(f"{what} of a {e.type}")
@@ -614,8 +624,59 @@ class _Translator:
         if name == "over":
             raise Untranslatable(f"{what} (over windows are not translated yet)")
         if name == "extract":
-            raise Untranslatable(f"{what} (time units are not translated yet)")
+            (arg,) = self.args(node, what, 1, 1)
+            return self.extract(e, arg, what)
+        if name == "regexp_extract":
+            values = self.args(node, what, 2, 2)
+            regex = self.string_arg(values[0], what)
+            index = self.int_arg(values[1], what)
+            if index != 1 or regex.count("(") != 1 or any(c in regex for c in "|?*{\\"):
+                # a group that may take no part in a match: NULL on Flink, "" on Spark
+                raise Untranslatable(
+                    f"{what} unless the pattern has one group, taken (index 1), and no | ? * {{ or escapes"
+                )
+            self.check_input(e, ("STRING",), what)
+            # Flink gives NULL where nothing matches, Spark ""
+            return _E(
+                f"F.when({e.code}.rlike({_str(regex)}), F.regexp_extract({e.code}, {_str(regex)}, {index}))",
+                "STRING",
+                aggregate=e.aggregate,
+            )
+        if name in ("left", "right"):
+            (arg,) = self.args(node, what, 1, 1)
+            n = self.int_arg(arg, what)
+            if n < 0:
+                raise Untranslatable(f"{what} with a negative length")
+            self.check_input(e, ("STRING",), what)
+            return _E(f"F.{name}({e.code}, F.lit({n}))", "STRING", aggregate=e.aggregate)
+        if name == "array_contains":
+            (arg,) = self.args(node, what, 1, 1)
+            needle = self.operand(arg)
+            if e.type is None or not e.type.startswith("ARRAY"):
+                raise Untranslatable(f"{what} on a {e.type or 'value of unknown type'}")
+            if not needle.is_literal:
+                raise Untranslatable(f"{what} of a value that is not a literal")
+            # Flink: FALSE when not found, also in an array holding NULLs (Spark: NULL then)
+            return self.combine(
+                f"F.when({e.code}.isNotNull(), F.coalesce(F.array_contains({e.code}, {needle.code}), F.lit(False)))",
+                "BOOLEAN",
+                [e, needle],
+            )
         raise Untranslatable(f"{what} has no Spark Column form")
+
+    def extract(self, e: _E, arg: cst.BaseExpression, what: str) -> _E:
+        unit = None
+        if isinstance(arg, cst.Attribute):
+            owner = self.qualified(arg.value) or ""
+            if owner.split(".")[-1] == "TimeIntervalUnit" and owner.startswith("pyflink."):
+                unit = arg.attr.value
+        if unit is None:
+            raise Untranslatable(f"{what} with {_src(arg)} (not a TimeIntervalUnit member)")
+        if unit not in _EXTRACT:
+            raise Untranslatable(f"{what}(TimeIntervalUnit.{unit}) has no Spark Column form")
+        if e.type not in ("DATE", "TIMESTAMP_NTZ"):
+            raise Untranslatable(f"{what} from a {e.type or 'value of unknown type'} (only DATE/TIMESTAMP are taken)")
+        return _E(f"F.{_EXTRACT[unit]}({e.code})", "BIGINT", aggregate=e.aggregate)
 
     def element(self, e: _E, arg: cst.BaseExpression, what: str) -> _E:
         if what.endswith(".get"):
@@ -780,6 +841,8 @@ _UNARY_SPARK: dict[str, tuple] = {
     "lower_case": ("lower", "STRING", ("STRING",)),
     "char_length": ("char_length", "INT", ("STRING",)),
     "reverse": ("reverse", "STRING", ("STRING",)),
+    # Flink's TO_DATE fails the job on a malformed string, as Spark's to_date does (ANSI)
+    "to_date": ("to_date", "DATE", ("STRING",)),
     "to_base64": ("base64", "STRING", ("STRING", "BINARY")),
     "md5": ("md5", "STRING", ("STRING",)),
     "sha1": ("sha1", "STRING", ("STRING",)),
@@ -794,11 +857,21 @@ _UNARY_SPARK: dict[str, tuple] = {
     "radians": ("radians", "DOUBLE", _is_numeric),
 }
 
+# extract(TimeIntervalUnit.X) of a DATE/TIMESTAMP -> the Spark function of the same field
+_EXTRACT = {
+    "YEAR": "year",
+    "QUARTER": "quarter",
+    "MONTH": "month",
+    "WEEK": "weekofyear",
+    "DAY": "dayofmonth",
+}
+
 # properties refused for a measured difference (tests/test_table_expressions.py)
 _DIFFERENT = {
     "ln": "Flink gives NaN for x < 0 and -Infinity for 0, Spark NULL",
     "log10": "Flink gives NaN for x < 0 and -Infinity for 0, Spark NULL",
     "log2": "Flink gives NaN for x < 0 and -Infinity for 0, Spark NULL",
+    "init_cap": "Flink starts a word after any non-letter ('x%_y' -> 'X%_Y', 'héllo' -> 'HéLlo'), Spark after a space",
 }
 
 _AGGREGATES = (
