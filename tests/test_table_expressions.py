@@ -97,8 +97,8 @@ def test_output_name(source, name):
 
 
 def test_without_schema_columns_have_unknown_types():
-    expr = cst.parse_expression('col("a") * 2 > col("b")')
-    assert column(expr, qualified).code == '((F.col("a") * F.lit(2)) > F.col("b"))'
+    expr = cst.parse_expression('col("a") * 2 == col("b")')
+    assert column(expr, qualified).code == '((F.col("a") * F.lit(2)) == F.col("b"))'
     for source in ('col("a") + 1', 'col("a") / 2', 'col("a").avg'):
         with pytest.raises(Untranslatable):
             column(cst.parse_expression(source), qualified)
@@ -185,11 +185,10 @@ def test_spark_schema_is_spark_ddl(spark):
     "text, expected",
     [
         ("a", [('F.col("a")', False, "a")]),
-        ("a, b.max as top", [('F.col("a")', False, "a"), ('F.max(F.col("b")).alias("top")', True, "top")]),
+        ("a, b.count as n", [('F.col("a")', False, "a"), ('F.count(F.col("b")).alias("n")', True, "n")]),
         ("a.count", [('F.count(F.col("a"))', True, None)]),
         ("a.count.distinct as n", [('F.count_distinct(F.col("a")).alias("n")', True, "n")]),
         ("*", [('F.col("*")', False, None)]),
-        ("a.min, a.max", [('F.min(F.col("a"))', True, None), ('F.max(F.col("a"))', True, None)]),
     ],
 )
 def test_columns_from_string(text, expected):
@@ -205,13 +204,16 @@ def test_columns_from_string_refusals(text):
 
 def test_columns_from_string_with_types():
     schema = {"d": "DOUBLE", "i": "INT"}
-    assert [c.code for c in columns_from_string("d.avg as m, i.sum, i.sum.distinct", schema)] == [
+    assert [c.code for c in columns_from_string("d.avg as m, i.min, i.max, i.sum, i.sum.distinct", schema)] == [
         'F.avg(F.col("d")).alias("m")',
+        'F.min(F.col("i"))',
+        'F.max(F.col("i"))',
         'F.sum(F.col("i")).cast("INT")',
         'F.sum_distinct(F.col("i")).cast("INT")',
     ]
-    with pytest.raises(Untranslatable):
-        columns_from_string("x.sum")
+    for text in ("x.sum", "x.max", "d.max"):  # unknown type; a DOUBLE's NaN (Flink's MAX skips it)
+        with pytest.raises(Untranslatable):
+            columns_from_string(text, schema)
 
 
 # --- 2. same values on both engines ----------------------------------------------------------
@@ -305,6 +307,9 @@ def test_same_values_as_flink(source, rowset, spark_results):
     known = cases.KNOWN_DIFFERENCES.get((source, rowset))
     if known == "overflow":
         assert "values" in flink and "_OVERFLOW]" in got.get("error", ""), (flink, got)
+        return
+    if known == "flink fails":
+        assert "error" in flink and "values" in got, (flink, got)
         return
     assert known is None, f"unused KNOWN_DIFFERENCES entry {known}"
     if "error" in flink or "error" in got:

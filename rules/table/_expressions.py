@@ -25,6 +25,11 @@ there decides most refusals:
 * Flink sorts NULL as the largest value: ``.asc`` is ``asc_nulls_last()``, ``.desc``
   ``desc_nulls_first()`` (Spark's defaults are the opposite).
 * ``ln``/``log10``/``log2`` of x <= 0: NaN or -Infinity on Flink, NULL on Spark (refused).
+* A DOUBLE NaN: Flink's ``<``/``>`` are IEEE (``NaN > 0`` is FALSE), Spark takes NaN for the
+  largest value (TRUE); Flink's MAX skips NaN, Spark's gives it. Ordering comparisons need both
+  operand types known (with a FLOAT/DOUBLE side they are guarded with ``isnan``); ``between``
+  and MIN/MAX of FLOAT/DOUBLE or unknown types are refused. ``round(NaN)`` fails the job on
+  Flink and gives NaN on Spark.
 * ``lit(v, type)``: Flink accepts only a NOT NULL type of the value's own class.
 
 Column types come from literals, casts and function results; ``col("a")`` has an unknown type
@@ -459,6 +464,11 @@ class _Translator:
 
     def aggregate(self, e: _E, name: str) -> _E:
         what = f"Expression.{name}"
+        if name in ("min", "max") and (e.type is None or e.type in _FRACTIONAL):
+            raise Untranslatable(
+                f"{what} of a {e.type or 'column of unknown type'} (with a DOUBLE NaN, Flink's MAX skips it, "
+                "Spark's is NaN)"
+            )
         if name in ("min", "max", "count"):
             t = "BIGINT" if name == "count" else e.type
             return _E(f"F.{name}({e.code})", t, aggregate=True)
@@ -530,6 +540,12 @@ class _Translator:
         if name in ("between", "not_between"):
             low, high = (self.operand(a) for a in self.args(node, what, 2, 2))
             self.comparable(e, [low, high], what)
+            for p in (e, low, high):
+                if p.type is None or p.type in _FRACTIONAL:
+                    raise Untranslatable(
+                        f"{what} of a {p.type or 'value of unknown type'} (a DOUBLE NaN compares as FALSE on Flink, "
+                        "as the largest value on Spark)"
+                    )
             code = f"{e.code}.between({low.code}, {high.code})"
             if name == "not_between":
                 code = _paren(f"~{code}")
@@ -818,7 +834,26 @@ class _Translator:
         if left.python and right.python:
             raise Untranslatable(f"{_src(node)}: Python computes it before PyFlink sees it")
         self.comparable(left, [right], f"comparison {ops[op]}")
-        return self.combine(_paren(f"{left.code} {ops[op]} {right.code}"), "BOOLEAN", [left, right])
+        code = _paren(f"{left.code} {ops[op]} {right.code}")
+        if op not in ("Equal", "NotEqual"):
+            code = self.ordered(left, right, code, f"comparison {ops[op]}")
+        return self.combine(code, "BOOLEAN", [left, right])
+
+    def ordered(self, left: _E, right: _E, code: str, what: str) -> str:
+        """An ordering comparison as Flink means it. Flink compares DOUBLEs as IEEE does (NaN > 0
+        is FALSE), Spark takes NaN for the largest value (TRUE): with a FLOAT/DOUBLE operand the
+        comparison is FALSE when one side is NaN and the other is not NULL."""
+        if left.type is None or right.type is None:
+            raise Untranslatable(
+                f"{what} with an operand of unknown type (a DOUBLE NaN compares as FALSE on Flink, "
+                "as the largest value on Spark)"
+            )
+        floats = [p.code for p in (left, right) if p.type in _FRACTIONAL]
+        if not floats:
+            return code
+        not_nan = " & ".join(f"~F.isnan({c})" for c in floats)
+        both = f"{left.code}.isNotNull() & {right.code}.isNotNull()"
+        return f"F.when({not_nan}, {code}).otherwise(F.when({both}, F.lit(False)))"
 
     def subscript(self, node: cst.Subscript) -> _E:
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
