@@ -1,13 +1,177 @@
-"""Placeholder of the DataTypes translation (replaced by the full module)."""
+"""PyFlink ``DataTypes`` (libcst nodes) -> Spark SQL type names and DDL schema strings.
+
+``spark_type(node, qualified)``: ``DataTypes.INT()`` -> ``"INT"``; ``spark_schema(node,
+qualified)``: ``DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()), ...])`` -> ``"a INT, ..."``.
+``qualified(node)`` gives the qualified name of a Name/Attribute as imported (see
+``_expressions.column``). Anything without an exact Spark type raises ``Untranslatable``.
+
+Mapping (Flink -> Spark):
+    TINYINT SMALLINT INT BIGINT FLOAT DOUBLE BOOLEAN DATE -> the same names
+    DECIMAL(p, s) -> DECIMAL(p,s) (p <= 38 on both)
+    CHAR(n), VARCHAR(n), STRING -> STRING (Spark's CHAR/VARCHAR pad or check lengths differently)
+    BYTES, BINARY(n), VARBINARY(n) -> BINARY
+    TIMESTAMP(p) (no time zone) -> TIMESTAMP_NTZ; TIMESTAMP_LTZ(p) -> TIMESTAMP (an instant);
+        Spark keeps microseconds: precisions above 6 are refused
+    ARRAY(t) -> ARRAY<t>; MAP(k, v) -> MAP<k, v>; ROW([FIELD(n, t), ...]) -> STRUCT<n: t, ...>
+    .not_null() / .nullable() -> dropped (nullability is a constraint, not a value)
+    TIME, INTERVAL, MULTISET, RAW, NULL -> Untranslatable (no Spark value type of that meaning)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional
+
+import libcst as cst
+
+QualifiedName = Callable[[cst.CSTNode], Optional[str]]
+
+DATA_TYPES = "pyflink.table.DataTypes"
+_DATA_TYPES_ALIASES = (DATA_TYPES, "pyflink.table.types.DataTypes")
+
+_SIMPLE = {
+    "TINYINT": "TINYINT",
+    "SMALLINT": "SMALLINT",
+    "INT": "INT",
+    "BIGINT": "BIGINT",
+    "FLOAT": "FLOAT",
+    "DOUBLE": "DOUBLE",
+    "BOOLEAN": "BOOLEAN",
+    "DATE": "DATE",
+    "STRING": "STRING",
+    "CHAR": "STRING",
+    "VARCHAR": "STRING",
+    "BYTES": "BINARY",
+    "BINARY": "BINARY",
+    "VARBINARY": "BINARY",
+}
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class Untranslatable(Exception):
-    pass
+    """A construct without an exact Spark form; ``str(exc)`` names it."""
 
 
-def spark_type(node, qualified) -> str:
-    raise Untranslatable("DataTypes")
+def _data_types_member(func: cst.BaseExpression, qualified: QualifiedName) -> Optional[str]:
+    """``DataTypes.X`` (as imported) -> "X", else None."""
+    if isinstance(func, cst.Attribute):
+        q = qualified(func.value)
+        if q in _DATA_TYPES_ALIASES:
+            return func.attr.value
+        q = qualified(func)
+        for prefix in _DATA_TYPES_ALIASES:
+            if q and q.startswith(prefix + "."):
+                return q[len(prefix) + 1:]
+    return None
 
 
-def spark_schema(node, qualified) -> str:
-    raise Untranslatable("schema")
+def _int_literal(node: cst.BaseExpression) -> int:
+    if isinstance(node, cst.Integer):
+        return int(node.value, 0)
+    raise Untranslatable(f"DataTypes argument {_source(node)} is not an integer literal")
+
+
+def _string_literal(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.SimpleString) and "b" not in node.prefix.lower() and "f" not in node.prefix.lower():
+        value = node.evaluated_value
+        if isinstance(value, str):
+            return value
+    raise Untranslatable(f"{_source(node)} is not a string literal")
+
+
+def _source(node: cst.CSTNode) -> str:
+    try:
+        return cst.Module(body=[]).code_for_node(node)
+    except Exception:  # pragma: no cover - libcst renders every expression node
+        return type(node).__name__
+
+
+def _positional(call: cst.Call, what: str) -> list[cst.BaseExpression]:
+    args = []
+    for arg in call.args:
+        if arg.star or (arg.keyword is not None and arg.keyword.value != "nullable"):
+            raise Untranslatable(f"{what} with {_source(arg).strip().rstrip(',')}")
+        if arg.keyword is None:
+            args.append(arg.value)
+    return args
+
+
+def _strip_nullability(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``t.not_null()`` / ``t.nullable()`` -> ``t`` (Spark schemas carry no NOT NULL that changes values)."""
+    while (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value in ("not_null", "nullable")
+        and not node.args
+    ):
+        node = node.func.value
+    return node
+
+
+def spark_type(node: cst.BaseExpression, qualified: QualifiedName) -> str:
+    """The Spark SQL type name of a PyFlink ``DataTypes`` expression."""
+    node = _strip_nullability(node)
+    if not isinstance(node, cst.Call):
+        raise Untranslatable(f"{_source(node)} is not a DataTypes call")
+    member = _data_types_member(node.func, qualified)
+    if member is None:
+        raise Untranslatable(f"{_source(node)} is not a DataTypes call")
+    what = f"DataTypes.{member}"
+    args = _positional(node, what)
+    if member in _SIMPLE:
+        return _SIMPLE[member]
+    if member == "DECIMAL":
+        if len(args) != 2:
+            raise Untranslatable(f"{what} without precision and scale")
+        precision, scale = _int_literal(args[0]), _int_literal(args[1])
+        if not (1 <= precision <= 38 and 0 <= scale <= precision):
+            raise Untranslatable(f"{what}({precision}, {scale})")
+        return f"DECIMAL({precision},{scale})"
+    if member in ("TIMESTAMP", "TIMESTAMP_LTZ", "TIMESTAMP_WITH_LOCAL_TIME_ZONE"):
+        precision = _int_literal(args[0]) if args else 6
+        if precision > 6:
+            raise Untranslatable(f"{what}({precision}): Spark timestamps keep microseconds")
+        return "TIMESTAMP_NTZ" if member == "TIMESTAMP" else "TIMESTAMP"
+    if member == "ARRAY":
+        if len(args) != 1:
+            raise Untranslatable(what)
+        return f"ARRAY<{spark_type(args[0], qualified)}>"
+    if member == "MAP":
+        if len(args) != 2:
+            raise Untranslatable(what)
+        return f"MAP<{spark_type(args[0], qualified)}, {spark_type(args[1], qualified)}>"
+    if member == "ROW":
+        return "STRUCT<" + ", ".join(f"{n}: {t}" for n, t in _row_fields(node, args, qualified)) + ">"
+    raise Untranslatable(f"{what} has no Spark type")
+
+
+def _row_fields(node: cst.Call, args: list, qualified: QualifiedName) -> list[tuple[str, str]]:
+    if len(args) != 1 or not isinstance(args[0], (cst.List, cst.Tuple)):
+        raise Untranslatable(f"{_source(node)}: DataTypes.ROW without a literal list of fields")
+    fields = []
+    for element in args[0].elements:
+        if isinstance(element, cst.StarredElement):
+            raise Untranslatable(f"{_source(node)}: starred fields")
+        field = _strip_nullability(element.value)
+        if not isinstance(field, cst.Call) or _data_types_member(field.func, qualified) != "FIELD":
+            raise Untranslatable(f"{_source(element.value)} is not a DataTypes.FIELD")
+        fargs = _positional(field, "DataTypes.FIELD")
+        if len(fargs) not in (2, 3):  # (name, type[, description])
+            raise Untranslatable(f"{_source(field)}")
+        name = _string_literal(fargs[0])
+        if not _IDENT.match(name):
+            raise Untranslatable(f"field name {name!r} needs quoting in a Spark DDL string")
+        fields.append((name, spark_type(fargs[1], qualified)))
+    if not fields:
+        raise Untranslatable(f"{_source(node)}: a row without fields")
+    return fields
+
+
+def spark_schema(node: cst.BaseExpression, qualified: QualifiedName) -> str:
+    """A ``DataTypes.ROW([...])`` schema -> a Spark DDL schema string ``"a INT, b STRING"``."""
+    node = _strip_nullability(node)
+    if not isinstance(node, cst.Call) or _data_types_member(node.func, qualified) != "ROW":
+        raise Untranslatable(f"{_source(node)} is not a DataTypes.ROW schema")
+    fields = _row_fields(node, _positional(node, "DataTypes.ROW"), qualified)
+    return ", ".join(f"{n} {t}" for n, t in fields)
