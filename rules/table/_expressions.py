@@ -47,7 +47,7 @@ import libcst as cst
 
 from ._types import QualifiedName, Untranslatable, _source, spark_type
 
-__all__ = ["Column", "Untranslatable", "column", "columns_from_string"]
+__all__ = ["Column", "Untranslatable", "UserFunction", "column", "columns_from_string"]
 
 EXPRESSIONS = "pyflink.table.expressions"
 
@@ -58,6 +58,19 @@ class Column:
     aggregate: bool  # contains an aggregate: group_by(...).select(...) splits on it
     name: Optional[str]  # the output column name when known, else None
     uses: frozenset[str]  # pyspark names the code needs: a subset of {"F", "Window", "types"}
+    type: Optional[str] = None  # the Spark type of its values when known (the program model's schemas)
+
+
+@dataclass(frozen=True)
+class UserFunction:
+    """A Python function of the program, converted to a Spark UDF bound to ``name``: its calls
+    (``f(col("a"))``, ``call("registered_name", ...)``, ``call(f, ...)``) are calls of that UDF.
+    ``kind``: "udf" and "pandas_udf" take the columns; "udaf" (rules/table/udaf.py) takes the
+    group's rows, ``F.collect_list(F.struct(...))``, and is an aggregate."""
+
+    name: str
+    kind: str
+    type: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -73,7 +86,7 @@ class _E:
     python: bool = False  # a bare Python literal (not yet an Expression)
 
     def public(self) -> Column:
-        return Column(self.code, self.aggregate, self.name, frozenset({"F"}) if "F." in self.code else frozenset())
+        return Column(self.code, self.aggregate, self.name, frozenset({"F"}) if "F." in self.code else frozenset(), self.type)
 
 
 # --- types ---------------------------------------------------------------------------------
@@ -179,9 +192,12 @@ def _paren(code: str) -> str:
 
 
 class _Translator:
-    def __init__(self, qualified: QualifiedName, schema: Optional[Mapping[str, str]]):
+    def __init__(self, qualified: QualifiedName, schema: Optional[Mapping[str, str]],
+                 functions: Optional[Mapping[str, UserFunction]] = None, registered: Optional[Mapping[str, str]] = None):
         self.qualified = qualified
         self.schema = {k: v.upper() for k, v in (schema or {}).items()}
+        self.functions = dict(functions or {})  # Python name -> the UDF it is converted to
+        self.registered = {k.lower(): v for k, v in (registered or {}).items()}  # registered name -> Python name
 
     # entry points
 
@@ -225,7 +241,19 @@ class _Translator:
         if isinstance(func, cst.Attribute):
             receiver = self.expr(func.value)
             return self.method(receiver, func.attr.value, node)
+        if isinstance(func, cst.Name) and q is None and func.value in self.functions:
+            return self.user_call(self.functions[func.value], self.args(node, f"{func.value}()", 0, None))
         raise Untranslatable(f"{_src(func)}(...) is not a PyFlink expression function")
+
+    def user_call(self, function: UserFunction, values: list) -> _E:
+        """A call of one of the program's Python functions (a Spark UDF now)."""
+        args = [self.operand(v) for v in values]
+        codes = ", ".join(a.code for a in args)
+        if any(a.aggregate for a in args):
+            raise Untranslatable(f"{function.name}() of an aggregate")
+        if function.kind == "udaf":
+            return _E(f"{function.name}(F.collect_list(F.struct({codes})))", function.type, aggregate=True)
+        return _E(f"{function.name}({codes})", function.type)
 
     def args(self, node: cst.Call, what: str, least: int, most: Optional[int]) -> list[cst.BaseExpression]:
         values = []
@@ -355,6 +383,10 @@ class _Translator:
     def call_function(self, node: cst.Call) -> _E:
         values = self.args(node, "expressions.call", 1, None)
         fname = _string_value(values[0])
+        if fname is None and isinstance(values[0], cst.Name) and values[0].value in self.functions:
+            return self.user_call(self.functions[values[0].value], values[1:])
+        if fname is not None and fname.lower() in self.registered and self.registered[fname.lower()] in self.functions:
+            return self.user_call(self.functions[self.registered[fname.lower()]], values[1:])
         if fname is None:
             raise Untranslatable("call(...) of a user-defined function (a Python UDF, not a built-in)")
         key = fname.upper()
@@ -982,13 +1014,15 @@ def column(
     node: cst.BaseExpression,
     qualified: Callable[[cst.CSTNode], Optional[str]],
     schema: Optional[Mapping[str, str]] = None,
+    functions: Optional[Mapping[str, UserFunction]] = None,
+    registered: Optional[Mapping[str, str]] = None,
 ) -> Column:
     """The PySpark Column code of a PyFlink Table API expression; ``Untranslatable`` if none is exact.
 
     ``schema`` (optional) gives column types by name (Spark type names: "INT", "STRING", ...);
     without it ``col("a")`` has an unknown type, and what depends on the type is refused.
     """
-    e = _Translator(qualified, schema).expr(node)
+    e = _Translator(qualified, schema, functions, registered).expr(node)
     return e.public()
 
 

@@ -1,7 +1,9 @@
 """``order_by(exprs)`` -> ``orderBy(columns)``; ``fetch(n)``/``limit(n)`` -> ``limit(n)``;
 ``offset(n)`` -> ``offset(n)``; ``limit(n, offset)`` -> ``offset(offset).limit(n)``.
 
-Both sort ascending unless ``.desc`` is given.
+Both sort ascending unless ``.desc`` is given; Flink's Table API puts NULLs last in ascending
+order and first in descending order (seen on Flink 2.3; Spark's defaults are the other way), so
+every key says where its NULLs go (``asc_nulls_last()``, ``desc_nulls_first()``).
 """
 
 import libcst as cst
@@ -24,7 +26,7 @@ rule = Rule(
             ),
             spark_program(
                 'scores = t_env.createDataFrame([("a", 3)], ["name", "score"])\n'
-                'top = scores.orderBy(F.col("score").desc_nulls_last()).limit(3)\n',
+                'top = scores.orderBy(F.col("score").desc_nulls_first()).limit(3)\n',
                 functions=True,
             ),
         ),
@@ -40,7 +42,8 @@ def convert(ctx):
         cols = columns(ctx, seg.original.args, "order_by()")
         if cols is None:
             return ctx.todo_left()
-        return ctx.expr(f"{{r}}.orderBy({', '.join(c.code for c in cols)})", r=ctx.site.receiver)
+        keys = [c.code if c.code.endswith(("_nulls_last()", "_nulls_first()")) else f"{c.code}.asc_nulls_last()" for c in cols]
+        return ctx.expr(f"{{r}}.orderBy({', '.join(keys)})", r=ctx.site.receiver)
     args = [code(ctx, a.value) for a in seg.updated.args if a.keyword is None]
     keywords = {a.keyword.value: code(ctx, a.value) for a in seg.updated.args if a.keyword is not None}
     if seg.method in ("fetch", "offset") and len(args) == 1 and not keywords:
