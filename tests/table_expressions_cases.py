@@ -229,6 +229,8 @@ CASES = [
     # aggregates (over the whole table)
     ('col("i").sum', 'F.sum(F.col("i")).cast("INT")', "agg"),
     ('col("l").sum', 'F.sum(F.col("l"))', "agg"),
+    ('col("i").avg', 'F.call_function("div", F.sum(F.col("i")), F.count(F.col("i"))).cast("INT")', "agg"),
+    ('col("l").avg', 'F.call_function("div", F.sum(F.col("l")), F.count(F.col("l"))).cast("BIGINT")', "agg"),
     ('call("SUM", col("i"))', 'F.sum(F.col("i")).cast("INT")', "agg"),
     ('call("MAX", col("l"))', 'F.max(F.col("l"))', "agg"),
     ('col("d").sum', 'F.sum(F.col("d"))', "agg"),
@@ -265,7 +267,6 @@ REFUSALS = [
     ('col("d") / 0.0', "Expression /"),
     ('col("dec") / col("dec")', "Expression /"),
     ('col("d") % 2', "Expression %"),
-    ('col("i").avg', "Expression.avg of a INT"),
     ('col("a").avg', "unknown type"),
     ('col("d").floor()', "Expression.floor of a DOUBLE"),
     ('col("i").round(1)', "Expression.round of a INT"),

@@ -509,6 +509,10 @@ class _Translator:
             if name == "sum0":
                 code = f"F.coalesce({code}, F.lit(0))"
             return _E(code, e.type, aggregate=True)
+        if name == "avg" and e.type in _INTEGRAL:
+            # Flink keeps the input type: AVG of INTs is an INT, the sum divided by the count and
+            # truncated toward zero (-5 and 2 give -1), which Spark's integral div does (no double)
+            return _E(f'F.call_function("div", F.sum({e.code}), F.count({e.code})).cast({_str(e.type)})', e.type, aggregate=True)
         if name in ("avg", "stddev_pop", "stddev_samp", "var_pop", "var_samp"):
             # Flink keeps the input type: AVG of INTs is an INT (truncated), of DOUBLEs a DOUBLE
             if e.type not in _FRACTIONAL:
