@@ -61,6 +61,11 @@ def _first_arg(module, method):
         ("q = 'SELECT ' + 'a FROM x'\nt.execute_sql(q)\n", "SELECT a FROM x", ()),
         ("t.execute_sql(f\"CREATE TABLE x (a INT) WITH ('path' = '{out}/x')\")\n", "CREATE TABLE x (a INT) WITH ('path' = '__f2s_0__/x')", ("out",)),
         ("t.execute_sql(f\"'{a}'\" + f\"'{b.c}'\")\n", "'__f2s_0__''__f2s_1__'", ("a", "b.c")),
+        # Tables formatted into the SQL (Flink registers each under a name; spark.sql takes them as arguments)
+        ("o = t.from_elements([(1,)], ['a'])\nt.execute_sql('SELECT a FROM %s WHERE a > 0' % o)\n", "SELECT a FROM __f2s_t0__ WHERE a > 0", ()),
+        ("o = t.from_elements([(1,)], ['a'])\nt.execute_sql('SELECT * FROM {} JOIN {}'.format(o, o))\n", "SELECT * FROM __f2s_t0__ JOIN __f2s_t1__", ()),
+        ("o = t.from_elements([(1,)], ['a'])\nt.execute_sql(f'SELECT a FROM {o}')\n", "SELECT a FROM __f2s_t0__", ()),
+        ("o = 'x'\nt.execute_sql('SELECT a FROM %s' % o)\n", None, None),  # a string, not a Table
         # not known when converting
         ("t.execute_sql(make_sql())\n", None, None),
         ("t.execute_sql(f\"{x!r}\")\n", None, None),
@@ -70,7 +75,18 @@ def _first_arg(module, method):
 def test_sql_text(body, text, parts):
     found, module = model("t = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n" + body)
     got = found.sql(_first_arg(module, "execute_sql"))
+    if got is not None and got.tables:
+        assert (got.text, got.parts) == (text, parts) and all(t == "o" for t in got.tables)
+        return
     assert got == (None if text is None else SqlText(text, parts))
+
+
+def test_formatted_tables_become_arguments_of_spark_sql():
+    from flink2spark.rules.table._program import sql_arguments
+
+    literal, kwargs = sql_arguments("SELECT * FROM __f2s_t0__ JOIN __f2s_t1__ ON MAP('k', 1) IS NOT NULL", (), ("orders", "orders.alias('b')"))
+    assert kwargs == [("orders", "orders"), ("t1", "orders.alias('b')")]
+    assert eval(literal) == "SELECT * FROM {orders} JOIN {t1} ON MAP('k', 1) IS NOT NULL"  # noqa: S307
 
 
 @pytest.mark.parametrize(

@@ -52,6 +52,9 @@ def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optiona
     if schema is _DEFAULT:
         schema = model.schema(ctx.site.head.original.func.value)
     functions, registered = model.user_functions(), model.registered()
+
+    def is_table(node) -> bool:
+        return ctx.resolver.type_of(node) == "Table"
     out = []
     for arg in args:
         if arg.star or arg.keyword is not None:
@@ -61,7 +64,7 @@ def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optiona
             if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str):
                 out.extend(E.columns_from_string(arg.value.evaluated_value, schema))
             else:
-                out.append(E.column(arg.value, qualified(ctx), schema, functions, registered))
+                out.append(E.column(arg.value, qualified(ctx), schema, functions, registered, is_table))
         except UNTRANSLATABLE as exc:
             ctx.todo(M.TB_EXPRESSION, f"{what}: {exc}")
             return None

@@ -198,6 +198,7 @@ class _Translator:
         self.schema = {k: v.upper() for k, v in (schema or {}).items()}
         self.functions = dict(functions or {})  # Python name -> the UDF it is converted to
         self.registered = {k.lower(): v for k, v in (registered or {}).items()}  # registered name -> Python name
+        self.is_table: Callable[[cst.CSTNode], bool] = lambda node: False  # table.a is the column a
 
     # entry points
 
@@ -437,6 +438,9 @@ class _Translator:
             raise Untranslatable(f"expressions.{q[len(EXPRESSIONS) + 1:]} used without a call")
         if q and (q.startswith("pyflink.") or q == "pyflink"):
             raise Untranslatable(f"{q} is not an expression")
+        if self.is_table(node.value):  # ``table.a``: the column a of the table (which the expression is over)
+            name = node.attr.value
+            return _E(f"F.col({_str(name)})", self.schema.get(name), name=name)
         receiver = self.expr(node.value)
         return self.property(receiver, node.attr.value)
 
@@ -1020,13 +1024,17 @@ def column(
     schema: Optional[Mapping[str, str]] = None,
     functions: Optional[Mapping[str, UserFunction]] = None,
     registered: Optional[Mapping[str, str]] = None,
+    is_table: Optional[Callable[[cst.CSTNode], bool]] = None,
 ) -> Column:
     """The PySpark Column code of a PyFlink Table API expression; ``Untranslatable`` if none is exact.
 
     ``schema`` (optional) gives column types by name (Spark type names: "INT", "STRING", ...);
     without it ``col("a")`` has an unknown type, and what depends on the type is refused.
     """
-    e = _Translator(qualified, schema, functions, registered).expr(node)
+    translator = _Translator(qualified, schema, functions, registered)
+    if is_table is not None:
+        translator.is_table = is_table
+    e = translator.expr(node)
     return e.public()
 
 

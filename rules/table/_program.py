@@ -35,6 +35,8 @@ from flink2spark.transpiler.visitors import nodes
 
 _MARK = "__f2s_{}__"
 _MARK_RE = re.compile(r"__f2s_(\d+)__")
+_TABLE_MARK = "__f2s_t{}__"
+_TABLE_RE = re.compile(r"__f2s_t(\d+)__")
 _SETTINGS = ("pyflink.table.EnvironmentSettings", "pyflink.table.environment_settings.EnvironmentSettings")
 
 
@@ -45,6 +47,23 @@ class SqlText:
 
     text: str
     parts: tuple[str, ...] = ()
+    # Tables the SQL names by formatting them in (``"... FROM %s" % table``, ``f"... {table}"``,
+    # ``"... {}".format(table)``: Flink registers each under a name): their source, which the
+    # markers ``__f2s_t<i>__`` stand for. Spark's ``spark.sql(text, name=df)`` does the same.
+    tables: tuple[str, ...] = ()
+
+
+def sql_arguments(sql: str, parts: tuple[str, ...] = (), tables: tuple[str, ...] = ()) -> tuple[str, list[tuple[str, str]]]:
+    """(the Python literal of ``sql``, the keyword arguments of ``spark.sql``): the tables formatted
+    into the SQL become ``{name}`` placeholders that ``spark.sql`` fills with each DataFrame (it
+    formats the text as ``str.format`` does: other braces are doubled)."""
+    if not tables:
+        return python_string(sql, parts), []
+    names = [t if t.isidentifier() and t not in tables[:i] else f"t{i}" for i, t in enumerate(tables)]
+    body = sql.replace("{", "{{").replace("}", "}}")
+    body = _TABLE_RE.sub(lambda m: "{" + names[int(m.group(1))] + "}", body)
+    kwargs = list(dict(zip(names, tables)).items())
+    return python_string(body, parts), kwargs
 
 
 def python_string(sql: str, parts: tuple[str, ...] = ()) -> str:
@@ -76,7 +95,7 @@ class TablesModel:
         """The SQL text of ``node`` (leading and trailing whitespace removed: a statement in a
         triple-quoted string starts on its own line), or None."""
         found = self._sql(node)
-        return SqlText(found.text.strip(), found.parts) if found is not None else None
+        return SqlText(found.text.strip(), found.parts, found.tables) if found is not None else None
 
     def _sql(self, node: Optional[cst.BaseExpression]) -> Optional[SqlText]:
         code = self.resolver.module.code_for_node
@@ -92,11 +111,35 @@ class TablesModel:
             return _joined(left, right)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             return _joined(self._sql(node.left), self._sql(node.right))
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+            left = self._sql(node.left)
+            items = [e.value for e in node.right.elements] if isinstance(node.right, cst.Tuple) else [node.right]
+            if left is None or left.parts or left.tables or not all(self._is_table(i) for i in items):
+                return None
+            pieces = left.text.split("%s")
+            if len(pieces) != len(items) + 1 or any("%" in p.replace("%%", "") for p in pieces):
+                return None
+            text = "".join(p.replace("%%", "%") + (_TABLE_MARK.format(i) if i < len(items) else "") for i, p in enumerate(pieces))
+            return SqlText(text, (), tuple(code(i) for i in items))
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "format" \
+                and isinstance(node.func.value, (cst.SimpleString, cst.ConcatenatedString)):
+            left = self._sql(node.func.value)
+            items = [a.value for a in node.args]
+            if left is None or left.parts or any(a.keyword or a.star for a in node.args) or not all(self._is_table(i) for i in items):
+                return None
+            pieces = left.text.split("{}")
+            if len(pieces) != len(items) + 1 or any("{" in p or "}" in p for p in pieces):
+                return None
+            text = "".join(p + (_TABLE_MARK.format(i) if i < len(items) else "") for i, p in enumerate(pieces))
+            return SqlText(text, (), tuple(code(i) for i in items))
         if isinstance(node, cst.FormattedString):
-            text, parts = [], []
+            text, parts, found_tables = [], [], []
             for part in node.parts:
                 if isinstance(part, cst.FormattedStringText):
                     text.append(part.value)
+                elif part.conversion is None and part.format_spec is None and self._is_table(part.expression):
+                    text.append(_TABLE_MARK.format(len(found_tables)))
+                    found_tables.append(code(part.expression))
                 elif part.conversion is None and part.format_spec is None:
                     text.append(_MARK.format(len(parts)))
                     parts.append(code(part.expression))
@@ -105,7 +148,9 @@ class TablesModel:
             raw = "".join(text)
             if "\\" in raw:
                 return None  # escapes in the literal: not read here
-            return SqlText(raw, tuple(parts))
+            if parts and found_tables:
+                return None  # spark.sql takes the tables as arguments, not in an f-string
+            return SqlText(raw, tuple(parts), tuple(found_tables))
         return None
 
     def _sinks(self) -> set[str]:
@@ -192,6 +237,9 @@ class TablesModel:
                        if isinstance(a.value, cst.Call) and a.value.args and isinstance(a.value.args[0].value, cst.SimpleString)}
             return {k: v for k, v in source.items() if k not in dropped}
         return None
+
+    def _is_table(self, node) -> bool:
+        return self.resolver.type_of(node) == T.TABLE
 
     def _value(self, node):
         """What a name bound once stands for (the node itself otherwise)."""
@@ -435,6 +483,12 @@ def runtime_mode_of(resolver) -> str:
 def _joined(left: Optional[SqlText], right: Optional[SqlText]) -> Optional[SqlText]:
     if left is None or right is None:
         return None
+    if left.tables or right.tables:
+        if left.parts or right.parts:
+            return None
+        shift = len(left.tables)
+        text = _TABLE_RE.sub(lambda m: _TABLE_MARK.format(int(m.group(1)) + shift), right.text)
+        return SqlText(left.text + text, (), left.tables + right.tables)
     shift = len(left.parts)
     text = _MARK_RE.sub(lambda m: _MARK.format(int(m.group(1)) + shift), right.text)
     return SqlText(left.text + text, left.parts + right.parts)

@@ -25,7 +25,7 @@ from flink2spark.rules.table import _sql
 from flink2spark.rules.table._connectors import datagen_view
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._common import program, spark_program
-from flink2spark.rules.table._program import python_string, tables
+from flink2spark.rules.table._program import SqlText, sql_arguments, tables
 from flink2spark.rules.table.execute import show, write_to
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import table_model as T
@@ -57,8 +57,30 @@ rule = Rule(
 )
 
 
-def _sql_call(ctx, env, text: str, parts) -> cst.BaseExpression:
-    return ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(text, parts)))
+def _sql_call(ctx, env, text: str, source: SqlText) -> cst.BaseExpression:
+    """``env.sql(text)`` with the placeholders of ``source`` (f-string values, formatted tables)."""
+    literal, kwargs = sql_arguments(text, source.parts, source.tables)
+    args = [cst.Arg(cst.parse_expression(literal))]
+    args += [cst.Arg(cst.parse_expression(value), keyword=cst.Name(name), equal=cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))) for name, value in kwargs]
+    return cst.Call(func=cst.Attribute(value=env, attr=cst.Name("sql")), args=args)
+
+
+def _statements_kept(ctx, assign, model) -> bool:
+    """Whether a statement of the set ``assign`` binds stays as it is (SQL text not known when
+    converting): then the set stays too, for it."""
+    target = assign.targets[0].target if len(assign.targets) == 1 else None
+    if not isinstance(target, cst.Name):
+        return True
+    for binding in ctx.resolver.scope_bindings(target) or []:
+        for ref in binding.references:
+            attr = ctx.resolver.parent(ref.node)
+            call = ctx.resolver.parent(attr) if isinstance(attr, cst.Attribute) else None
+            if not isinstance(call, cst.Call):
+                return True
+            if attr.attr.value == "add_insert_sql" and model.sql(call.args[0].value if call.args else None) is None:
+                return True
+    return False
 
 
 def _env_of_statement_set(ctx):
@@ -81,9 +103,9 @@ def _statement(ctx, env, text, what):
         if kind == "query":
             spark = _sql.query(text.text, model.sql_tables(), model.registered())
             if after == ["print"]:
-                return show(ctx, _sql_call(ctx, env, spark, text.parts))
+                return show(ctx, _sql_call(ctx, env, spark, text))
             if after == ["collect"]:
-                return ctx.expr("{df}.collect()", df=_sql_call(ctx, env, spark, text.parts))
+                return ctx.expr("{df}.collect()", df=_sql_call(ctx, env, spark, text))
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a query is used another way than print()/collect()")
         if any(m != "wait" for m in after):
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its TableResult is used")
@@ -92,7 +114,7 @@ def _statement(ctx, env, text, what):
             if table.connector == "filesystem":
                 return create(ctx, env, table, text.parts)
             if table.connector == "datagen":
-                return _sql_call(ctx, env, datagen_view(table), text.parts)
+                return _sql_call(ctx, env, datagen_view(table), text)
             if table.connector in ("print", "blackhole") and ctx.is_statement:
                 return REMOVE
             return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
@@ -100,13 +122,13 @@ def _statement(ctx, env, text, what):
             target, spark = _sql.insert(text.text, model.sql_tables(), model.registered())
             table = model.catalog.get(target)
             if table is not None and table.connector in ("print", "blackhole"):
-                return write_to(ctx, _sql_call(ctx, env, spark, text.parts), target, what)
+                return write_to(ctx, _sql_call(ctx, env, spark, text), target, what)
             if table is None:
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
-            return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text.parts)
+            return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text)
         if kind == "create_view":
             name, spark = _sql.create_view(text.text, model.sql_tables(), model.registered())
-            return _sql_call(ctx, env, f"CREATE TEMPORARY VIEW {name} AS {spark}", text.parts)
+            return _sql_call(ctx, env, f"CREATE TEMPORARY VIEW {name} AS {spark}", text)
         if kind == "set" and ctx.is_statement:
             ctx.note(M.TB_CONFIG, f"Flink setting dropped: {text.text.strip()}")
             return REMOVE
@@ -128,7 +150,7 @@ def convert(ctx):
     if method == "create_statement_set":
         if ctx.is_statement or isinstance(ctx.resolver.parent(ctx.outer), cst.Assign):
             assign = ctx.resolver.parent(ctx.outer)
-            if isinstance(assign, cst.Assign):
+            if isinstance(assign, cst.Assign) and not _statements_kept(ctx, assign, model):
                 ctx.remove_statement(assign)
                 return ctx.keep("the statement set's statements run where they are added")
             return REMOVE
@@ -155,7 +177,7 @@ def convert(ctx):
         return ctx.todo(M.TB_SQL, f"{method}() of SQL text not known when converting")
     if method == "sql_query":
         try:
-            return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.sql_tables(), model.registered()), text.parts)
+            return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.sql_tables(), model.registered()), text)
         except _sql.Untranslatable as exc:
             return ctx.todo(M.TB_SQL, f"sql_query(): {exc}")
     return _statement(ctx, ctx.site.receiver, text, "execute_sql()")

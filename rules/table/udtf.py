@@ -5,6 +5,8 @@
   class split: def eval(self, line): ...`` (the body as it was; Flink names the columns f0, f1...
   as the return type does). Both call it once per input row and take the rows it yields
   (tuples or Rows).
+- ``table.join_lateral(split.alias("word"))`` (the function of the whole row) ->
+  ``df.lateralJoin(split(F.struct(<columns>.outer())).toDF("word"))``;
 - ``table.join_lateral(split(col("line")).alias("word", "n"))`` ->
   ``df.lateralJoin(split(F.col("line").outer()).toDF("word", "n"))``;
   ``left_outer_join_lateral`` -> ``lateralJoin(..., on=F.lit(True), how="left")`` (a row with
@@ -28,7 +30,7 @@ from flink2spark.transpiler.registry import Example, Rule
 
 rule = Rule(
     __name__,
-    matches=["flink.udtf", "Table.join_lateral", "Table.left_outer_join_lateral"],
+    matches=["flink.udtf", "Table.join_lateral", "Table.left_outer_join_lateral", "UserDefinedFunction.alias"],
     summary="@udtf generator def -> @F.udtf class; join_lateral/left_outer_join_lateral -> lateralJoin",
     codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION),
     examples=[
@@ -130,13 +132,25 @@ def _lateral(ctx):
         if not all(isinstance(n, cst.SimpleString) for n in names):
             return ctx.todo(M.TB_UNSUPPORTED, f"{seg.method}(): alias() of names that are not literals")
         value = value.func.value
-    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
-            and tables(ctx.resolver).functions.get(value.func.value) == "udtf"):
+    model = tables(ctx.resolver)
+    if isinstance(value, cst.Name) and model.functions.get(value.value) == "udtf":
+        # the function of the whole row (Flink passes it a Row, Spark a struct: a Row too)
+        schema = model.schema(seg.original.func.value)
+        receiver = seg.original.func.value
+        if schema is not None:
+            row = ", ".join(f"F.col({n!r}).outer()" for n in schema)
+        elif isinstance(receiver, cst.Name):
+            row = f"*[F.col(c).outer() for c in {receiver.value}.columns]"
+        else:
+            return ctx.todo(M.TB_UNSUPPORTED, f"{seg.method}() of a whole-row table function over a table whose columns are not known")
+        call = f"{value.value}(F.struct({row}))"
+    elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and model.functions.get(value.func.value) == "udtf":
+        inputs = columns(ctx, value.args, f"{seg.method}()")
+        if inputs is None:
+            return ctx.todo_left()
+        call = f"{value.func.value}({', '.join(f'({c.code}).outer()' if not c.code.startswith('F.col(') else c.code + '.outer()' for c in inputs)})"
+    else:
         return ctx.todo(M.TB_UNSUPPORTED, f"{seg.method}() of a call that is not one of this program's @udtf functions")
-    inputs = columns(ctx, value.args, f"{seg.method}()")
-    if inputs is None:
-        return ctx.todo_left()
-    call = f"{value.func.value}({', '.join(f'({c.code}).outer()' if not c.code.startswith('F.col(') else c.code + '.outer()' for c in inputs)})"
     if names:
         call += f".toDF({', '.join(repr(n.evaluated_value) for n in names)})"
     extra = []
@@ -156,6 +170,8 @@ def _lateral(ctx):
 
 @rule.converter
 def convert(ctx):
+    if ctx.site.receiver_type == "UserDefinedFunction":  # f.alias("a", "b"): the lateral join reads it
+        return ctx.keep("alias() of a table function: join_lateral()/left_outer_join_lateral() converts it")
     if ctx.site.head.method == "udtf":
         return _udtf(ctx)
     return _lateral(ctx)
