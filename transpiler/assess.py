@@ -57,6 +57,7 @@ WEIGHTS: tuple[Weight, ...] = (
     Weight("todo", "F2S23", "PyFlink process function, state, connect, broadcast (F2S23x)", 60),
     Weight("todo", "F2S24", "PyFlink file/Java sources and sinks, settings (F2S24x)", 30),
     Weight("todo", "F2S25", "PyFlink Kafka and unbounded streams (F2S25x)", 60),
+    Weight("todo", "F2S3", "PyFlink Table API and SQL construct (F2S3xx)", 30),
     Weight("todo", "F2S8", "API generation not converted: per Flink import (F2S8xx)", 60),
 )
 
