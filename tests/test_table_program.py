@@ -181,3 +181,19 @@ def test_datagen_with_random_fields_is_refused():
     )
     with pytest.raises(_sql.Untranslatable, match="unbounded"):
         datagen_view(unbounded)
+
+
+@pytest.mark.parametrize("size,todo", [("lit(15).minutes", False), ("lit(1).hours", True)])
+def test_group_window_over_a_column_of_unknown_type_converts_only_when_every_time_zone_aligns_it(size, todo):
+    """Flink aligns windows over a TIMESTAMP_LTZ in the session time zone, Spark in UTC: the same
+    windows only for sizes dividing a quarter hour (every zone's offset is a multiple of one)."""
+    from flink2spark.transpiler.engine import convert_source
+
+    source = (
+        HEAD + "from pyflink.table.expressions import col, lit\nfrom pyflink.table.window import Tumble\n\n"
+        "t = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+        f"w = t.from_path('clicks').window(Tumble.over({size}).on(col('ts')).alias('w'))"
+        ".group_by(col('w'), col('u')).select(col('u'), col('n').count.alias('c'))\n"
+    )
+    found = [m.message for m in convert_source(source, "job.py").markers if m.code == "F2S300"]
+    assert bool(found) == todo and all("aligns" in m for m in found)

@@ -435,7 +435,8 @@ def _duration(interval: exp.Expr, what: str) -> str:
 
 def _duration_micros(duration: str) -> int:
     value, unit = duration.split()
-    return int(value) * {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}[unit] * 1_000_000
+    return int(value) * {"milliseconds": 1_000, "seconds": 1_000_000, "minutes": 60_000_000, "hours": 3_600_000_000,
+                         "days": 86_400_000_000}[unit]
 
 
 def create_table(sql: str) -> TableDef:
@@ -979,7 +980,7 @@ def _spark_window(kind: str, args: list[exp.Expr], what: str) -> tuple[exp.Expr,
 _QUARTER_HOUR = 15 * 60 * 1_000_000
 
 
-def _check_alignment(kind: str, durations: list[str], time_type: Optional[str]) -> None:
+def check_alignment(kind: str, durations: list[str], time_type: Optional[str]) -> None:
     """Spark aligns windows on the epoch in UTC; Flink aligns windows over a TIMESTAMP_LTZ time
     attribute on the epoch in the session time zone.  Both agree whenever the window size and slide
     divide a quarter hour (every time zone offset is a multiple of 15 minutes) or the time column is
@@ -1018,7 +1019,7 @@ def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
         time_type = dict(source_def.columns).get(time_column.name) if source_def else None
         if source_def and time_column.name in dict(source_def.computed):
             time_type = "TIMESTAMP"
-        _check_alignment(kind, durations, time_type)
+        check_alignment(kind, durations, time_type)
         start = exp.Dot(this=window.copy(), expression=exp.to_identifier("start"))
         end = exp.Dot(this=window.copy(), expression=exp.to_identifier("end"))
         one_ms = exp.Interval(this=exp.Literal.string("0.001"), unit=exp.Var(this="SECOND"))
@@ -1068,7 +1069,7 @@ def _group_windows(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
         if kind == "CUMULATE":
             raise Untranslatable("CUMULATE window")
         spark_window, durations = _spark_window(kind, call.expressions, f"{kind} group window")
-        _check_alignment(kind, durations, types.of(call.expressions[0]))
+        check_alignment(kind, durations, types.of(call.expressions[0]))
         window_name = spark_window.name
         for node in auxiliary:
             prefix, _, what = node.name.upper().partition("_")

@@ -8,8 +8,9 @@ and ``.rowtime`` is the end minus 1 ms (Flink's last timestamp of the window).
 
 - ``Tumble.over(size)`` -> ``F.window(col, size)``; ``Slide.over(size).every(slide)`` ->
   ``F.window(col, size, slide)``; ``Session.with_gap(gap)`` -> ``F.session_window(col, gap)``.
-  Both engines align tumbling and sliding windows to the epoch, and end a session ``gap``
-  after its last row.
+  Both engines align tumbling and sliding windows to the epoch (over a TIMESTAMP_LTZ column Flink
+  aligns in the session time zone: a size that does not divide a quarter hour is then a TODO, as
+  over a column of unknown type), and end a session ``gap`` after its last row.
 - Sizes: ``lit(n).minutes`` (``seconds``, ``hours``, ``days``, ``millis``, singular too).
 - Row-count windows (``.rows``) have no Spark form: TODO.
 """
@@ -21,6 +22,7 @@ from typing import Optional
 import libcst as cst
 
 from flink2spark.rules.table import _expressions as E
+from flink2spark.rules.table._sql import Untranslatable, check_alignment
 from flink2spark.rules.table._common import columns, program, spark_program, use
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -41,7 +43,7 @@ rule = Rule(
             program(
                 "clicks = t_env.from_path('clicks')\n"
                 "counts = (\n"
-                "    clicks.window(Tumble.over(lit(1).hours).on(col('ts')).alias('w'))\n"
+                "    clicks.window(Tumble.over(lit(15).minutes).on(col('ts')).alias('w'))\n"
                 "    .group_by(col('w'), col('user'))\n"
                 "    .select(col('user'), col('w').start.alias('hour'), col('url').count.alias('n'))\n"
                 ")\n",
@@ -52,7 +54,7 @@ rule = Rule(
                 " catalog's): give Spark a table of that name\n"
                 'clicks = t_env.table("clicks")\n'
                 "counts = (\n"
-                '    clicks.groupBy(F.window(F.col("ts"), "1 hours").alias("w"), F.col("user"))\n'
+                '    clicks.groupBy(F.window(F.col("ts"), "15 minutes").alias("w"), F.col("user"))\n'
                 '    .agg(F.count(F.col("url")).alias("n"))\n'
                 '    .select(F.col("user"), F.col("w.start").alias("hour"), F.col("n"))\n'
                 ")\n",
@@ -114,6 +116,11 @@ def _window(ctx, spec) -> Optional[tuple[str, str]]:
             ctx.todo(M.TB_UNSUPPORTED, f"{kind} window: {step}() of a size that is not lit(n).<time unit> (row-count windows have no Spark form)")
             return None
         sizes.append(size)
+    try:  # Flink aligns windows over a TIMESTAMP_LTZ in the session time zone, Spark in UTC (_sql)
+        check_alignment(kind.upper(), sizes, time[0].type)
+    except Untranslatable as exc:
+        ctx.todo(M.TB_UNSUPPORTED, str(exc))
+        return None
     fn = "F.session_window" if kind == "Session" else "F.window"
     return f"{fn}({time[0].code}, {', '.join(repr(s) for s in sizes)}).alias({name!r})", name
 
