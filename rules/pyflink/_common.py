@@ -68,6 +68,27 @@ def followed(resolver, expr: cst.BaseExpression) -> cst.BaseExpression:
     return expr
 
 
+def flink_qualified(resolver, node) -> Optional[str]:
+    return resolver.qualified_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+
+
+def chain(resolver, node: Optional[cst.BaseExpression]) -> Optional[tuple[cst.Call, list[tuple[str, cst.Call]]]]:
+    """(first call, [(method, call), ...]) of a builder chain ``Entry(...).m1(...).m2(...)``
+    (through one variable), the first call being a call of a Flink name (Kafka builders,
+    Table API windows and descriptors)."""
+    if node is None:
+        return None
+    node = followed(resolver, node)
+    calls: list[tuple[str, cst.Call]] = []
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
+        calls.append((node.func.attr.value, node))
+        node = node.func.value
+    if not (isinstance(node, cst.Call) and flink_qualified(resolver, node.func)):
+        return None
+    calls.reverse()
+    return node, calls
+
+
 # --------------------------------------------------------------------------------------------
 # element types
 

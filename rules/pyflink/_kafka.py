@@ -27,6 +27,8 @@ import libcst as cst
 
 from flink2spark.transpiler.visitors import nodes, is_self_attribute
 from flink2spark.rules.pyflink._common import (
+    chain,
+    flink_qualified,
     EVENT_TIME_NAMES,
     _MapNames,
     assigned_uses,
@@ -114,26 +116,6 @@ class Problem(Exception):
 # reading the original program
 
 
-def _q(resolver, node) -> Optional[str]:
-    return resolver.qualified_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
-
-
-def chain(resolver, node: Optional[cst.BaseExpression]) -> Optional[tuple[cst.Call, list[tuple[str, cst.Call]]]]:
-    """(first call, [(method, call), ...]) of ``Entry(...).m1(...).m2(...)`` (through one
-    variable), the first call being a call of a PyFlink name."""
-    if node is None:
-        return None
-    node = followed(resolver, node)
-    calls: list[tuple[str, cst.Call]] = []
-    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
-        calls.append((node.func.attr.value, node))
-        node = node.func.value
-    if not (isinstance(node, cst.Call) and _q(resolver, node.func)):
-        return None
-    calls.reverse()
-    return node, calls
-
-
 def _str(node) -> Optional[str]:
     return node.evaluated_value if isinstance(node, cst.SimpleString) else None
 
@@ -183,17 +165,17 @@ def _utf8_charset(resolver, call: cst.Call, serialize: bool) -> Optional[str]:
 
 def _schema(resolver, node, serialize: bool) -> Schema:
     node = followed(resolver, node) if node is not None else None
-    if isinstance(node, cst.Call) and _q(resolver, node.func) in SIMPLE_STRING:
+    if isinstance(node, cst.Call) and flink_qualified(resolver, node.func) in SIMPLE_STRING:
         charset = _utf8_charset(resolver, node, serialize)
         return Schema("string", charset=charset)
-    if isinstance(node, cst.Call) and _q(resolver, node.func) in BYTE_ARRAY and not node.args:
+    if isinstance(node, cst.Call) and flink_qualified(resolver, node.func) in BYTE_ARRAY and not node.args:
         return Schema("bytes")
-    if serialize and isinstance(node, cst.Call) and _q(resolver, node.func) in ROW_FIELD:
+    if serialize and isinstance(node, cst.Call) and flink_qualified(resolver, node.func) in ROW_FIELD:
         index = followed(resolver, call_arg(node, 0, "field_index"))
         if not isinstance(index, cst.Integer):
             raise Problem("RowFieldExtractorSchema with a field index that is not an integer literal")
         return Schema("field", index=int(index.value, 0))
-    if isinstance(node, cst.Call) and _q(resolver, node.func) in (AVRO_SER if serialize else AVRO_DESER):
+    if isinstance(node, cst.Call) and flink_qualified(resolver, node.func) in (AVRO_SER if serialize else AVRO_DESER):
         text = call_arg(node, 1, "avro_schema_string")
         value = _str(followed(resolver, text)) if text is not None else None
         if value is None:
@@ -203,7 +185,7 @@ def _schema(resolver, node, serialize: bool) -> Schema:
     if found is None:
         raise Problem(OTHER_SCHEMA)
     first, calls = found
-    q = _q(resolver, first.func)
+    q = flink_qualified(resolver, first.func)
     if not calls:
         raise Problem(OTHER_SCHEMA)
     methods = [c[0] for c in calls]
@@ -258,7 +240,7 @@ def _schema(resolver, node, serialize: bool) -> Schema:
 def _row_field_nodes(resolver, type_info) -> list[tuple[str, cst.BaseExpression]]:
     """[(name, type expression)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``."""
     node = followed(resolver, type_info)
-    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _q(resolver, node.func.value) in P.TYPES):
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and flink_qualified(resolver, node.func.value) in P.TYPES):
         raise Problem("the record type is not a Types.ROW/ROW_NAMED expression of this module")
     kind = node.func.attr.value
     args = [followed(resolver, a.value) for a in node.args]
@@ -277,7 +259,7 @@ def _row_fields(resolver, type_info) -> list[tuple[str, str]]:
     """[(name, Flink basic type)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``."""
     fields = []
     for name, t in _row_field_nodes(resolver, type_info):
-        if not (isinstance(t, cst.Call) and isinstance(t.func, cst.Attribute) and _q(resolver, t.func.value) in P.TYPES and t.func.attr.value in DDL):
+        if not (isinstance(t, cst.Call) and isinstance(t.func, cst.Attribute) and flink_qualified(resolver, t.func.value) in P.TYPES and t.func.attr.value in DDL):
             raise Problem("a record field type other than a basic Types.X() (nested rows, arrays, dates...)")
         fields.append((name, t.func.attr.value))
     return fields
@@ -330,7 +312,7 @@ def _offsets(resolver, node, key: str) -> tuple[str, object, Optional[str]]:
         if a[0] != b[0] or not isinstance(a[1], str) or not isinstance(b[1], str):
             raise Problem("offsets chosen by a condition between initializers that set different Spark options")
         return a[0], Choice(node.test, a[1], b[1]), a[2] or b[2]
-    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and _q(resolver, node.func.value) in OFFSETS):
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and flink_qualified(resolver, node.func.value) in OFFSETS):
         raise Problem("offsets given other than by KafkaOffsetsInitializer")
     kind = node.func.attr.value
     if kind in ("earliest", "latest"):
@@ -340,7 +322,7 @@ def _offsets(resolver, node, key: str) -> tuple[str, object, Optional[str]]:
         return "startingTimestamp", ts if not isinstance(ts, cst.Integer) else ts.value, None
     if kind == "committed_offsets" and key == "startingOffsets":
         strategy = call_arg(node, 0, "offset_reset_strategy")
-        reset = strategy.attr.value if isinstance(strategy, cst.Attribute) and _q(resolver, strategy.value) in RESET else "NONE"
+        reset = strategy.attr.value if isinstance(strategy, cst.Attribute) and flink_qualified(resolver, strategy.value) in RESET else "NONE"
         start = "latest" if reset == "LATEST" else "earliest"
         return key, start, (
             f"committed_offsets(): Spark does not read the consumer group's committed offsets; it starts from"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from flink2spark.rules.pyflink._common import chain
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table import _types as TY
 
@@ -29,12 +30,12 @@ class Unreadable(Exception):
     pass
 
 
-def _chain(node):
-    calls = []
-    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        calls.append(node)
-        node = node.func.value
-    return node, list(reversed(calls))
+def _calls(resolver, node) -> list:
+    """The calls of a builder chain in order, the first one a Flink name's (``_common.chain``)."""
+    found = chain(resolver, node)
+    if found is None or not isinstance(found[0].func, cst.Attribute):
+        return []
+    return [found[0], *(call for _, call in found[1])]
 
 
 def _positional(call: cst.Call) -> list:
@@ -65,7 +66,7 @@ class _Reader:
         return node.evaluated_value
 
     def schema(self, node) -> tuple[list, list]:
-        base, calls = _chain(node)
+        calls = _calls(self.resolver, node)
         if not calls or calls[0].func.attr.value != "new_builder" or (self.names(calls[0].func.value) or "") not in _SCHEMA:
             raise Unreadable("schema() of something else than a Schema.new_builder() chain")
         columns, watermark = [], None
@@ -86,7 +87,7 @@ class _Reader:
         if isinstance(node, cst.SimpleString):
             options["format"] = node.evaluated_value
             return
-        base, calls = _chain(node)
+        calls = _calls(self.resolver, node)
         if not calls or calls[0].func.attr.value != "for_format" or (self.names(calls[0].func.value) or "") not in _FORMAT:
             raise Unreadable("format() of something else than a format name or FormatDescriptor.for_format()")
         fmt = self.literal(_positional(calls[0])[0], "a format name")
@@ -102,7 +103,7 @@ class _Reader:
         if isinstance(node, cst.Name):
             value = self.resolver.single_value(node)
             node = value if value is not None else node
-        base, calls = _chain(node)
+        calls = _calls(self.resolver, node)
         if not calls or calls[0].func.attr.value != "for_connector" or (self.names(calls[0].func.value) or "") not in _DESCRIPTOR:
             raise Unreadable("a table descriptor that is not a TableDescriptor.for_connector(...) chain")
         connector = self.literal(_positional(calls[0])[0], "a connector name")

@@ -18,6 +18,7 @@ from typing import Optional
 
 import libcst as cst
 
+from flink2spark.rules.pyflink._common import chain
 from flink2spark.rules.table._common import columns, program, spark_program, use
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -61,24 +62,15 @@ rule = Rule(
 )
 
 
-def _chain(node):
-    out = []
-    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        out.append((node.func.attr.value, node))
-        node = node.func.value
-    return node, list(reversed(out))
-
-
 def _window(ctx, spec) -> Optional[tuple[str, str]]:
     """(Window spec code, alias) of an ``Over...`` spec, or None after a TODO."""
-    if isinstance(spec, cst.Name):
-        spec = ctx.resolver.single_value(spec) or spec
-    base, calls = _chain(spec)
-    if not calls or (ctx.resolver.qualified_name(base) or "") not in _OVER:
+    found = chain(ctx.resolver, spec)
+    first = found[0] if found is not None else None
+    if first is None or not isinstance(first.func, cst.Attribute) or (ctx.resolver.qualified_name(first.func.value) or "") not in _OVER:
         ctx.todo(M.TB_UNSUPPORTED, "over_window() of a window this rule cannot read (Over.partition_by(...).order_by(...)...alias(...))")
         return None
     parts, alias, frame = ["Window"], None, _BOUNDS["pyflink.table.expressions.UNBOUNDED_RANGE"]
-    for method, call in calls:
+    for method, call in [(first.func.attr.value, first), *found[1]]:
         if method in ("partition_by", "order_by"):
             cols = columns(ctx, call.args, f"Over.{method}()", None)
             if cols is None:

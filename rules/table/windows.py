@@ -21,6 +21,7 @@ from typing import Optional
 
 import libcst as cst
 
+from flink2spark.rules.pyflink._common import chain
 from flink2spark.rules.table import _expressions as E
 from flink2spark.rules.table._sql import Untranslatable, check_alignment
 from flink2spark.rules.table._common import columns, program, spark_program, use
@@ -66,18 +67,6 @@ rule = Rule(
 )
 
 
-def _chain(node) -> Optional[list[tuple[str, cst.Call]]]:
-    """``Tumble.over(x).on(y).alias(z)`` -> [("Tumble", ...), ("over", call), ("on", call), ("alias", call)]."""
-    out = []
-    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        out.append((node.func.attr.value, node))
-        node = node.func.value
-    if not isinstance(node, (cst.Name, cst.Attribute)):
-        return None
-    out.append(("", node))
-    return list(reversed(out))
-
-
 def _interval(ctx, node) -> Optional[str]:
     """``lit(10).minutes`` -> "10 minutes"."""
     if isinstance(node, cst.Attribute) and node.attr.value in _UNITS and isinstance(node.value, cst.Call):
@@ -89,15 +78,14 @@ def _interval(ctx, node) -> Optional[str]:
 
 def _window(ctx, spec) -> Optional[tuple[str, str]]:
     """(Spark window Column code, alias) of a Tumble/Slide/Session spec, or None (a TODO)."""
-    if isinstance(spec, cst.Name):
-        spec = ctx.resolver.single_value(spec) or spec
-    chain = _chain(spec)
-    if chain is None:
+    found = chain(ctx.resolver, spec)
+    if found is None or not isinstance(found[0].func, cst.Attribute):
         ctx.todo(M.TB_UNSUPPORTED, "window() of a window this rule cannot read")
         return None
-    q = ctx.resolver.qualified_name(chain[0][1]) or ""
+    first, rest = found
+    q = (ctx.resolver.qualified_name(first.func) or "").rsplit(".", 1)[0]
     kind = next((q[len(p):] for p in _WINDOWS if q.startswith(p) and q[len(p):] in ("Tumble", "Slide", "Session")), None)
-    calls = dict(chain[1:])
+    calls = {first.func.attr.value: first, **dict(rest)}
     if kind is None or "on" not in calls or "alias" not in calls:
         ctx.todo(M.TB_UNSUPPORTED, "window() of a window this rule cannot read (Tumble/Slide/Session...on(...).alias(...))")
         return None
