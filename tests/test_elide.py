@@ -122,7 +122,7 @@ def test_setting_aside_changes_no_conversion(path, monkeypatch):
     aside = "".join(_set_aside(source))
     assert "_pad_helper" in aside and "_pad_tail" in aside
     fast = engine.convert_source(source, str(path))
-    monkeypatch.setattr(E, "elide", lambda source, tree: None)
+    monkeypatch.setattr(E, "elide", lambda source, tree, distinctive: None)
     slow = engine.convert_source(source, str(path))
     assert fast.output == slow.output
     assert fast.markers == slow.markers

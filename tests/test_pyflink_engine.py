@@ -925,3 +925,39 @@ def test_a_helper_given_a_timestamped_stream_prints_its_elements():
         "    WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(ByTime())))\n"
     )
     assert "    f2s.print(stream.values(), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.LONG()]))\n" in result.output
+
+
+def _todo_lines(result):
+    return sorted((m.line, m.code, m.message.split(" ")[0]) for m in result.markers if m.severity == "todo")
+
+
+def test_every_call_on_a_stream_from_the_table_api_is_marked_once_per_chain():
+    """A stream from ``to_data_stream`` keeps its Flink calls: the bridge, a chain of
+    operators (once, at its first call: map, not filter/name) and a print each carry a TODO,
+    whatever the method's name (before: map, filter and print had none)."""
+    result = convert(
+        "from pyflink.table import StreamTableEnvironment\n\n"
+        "t_env = StreamTableEnvironment.create(env)\n"
+        "ds = t_env.to_data_stream(t_env.sql_query('SELECT 1'))\n"
+        "clean = ds.map(lambda r: r).filter(lambda r: r is not None).name('clean')\n"
+        "ds.print()\n"
+    )
+    assert _todo_lines(result) == [
+        (8, "F2S300", "to_data_stream():"),
+        (9, "F2S210", ".map()"),
+        (10, "F2S210", ".print()"),
+    ]
+
+
+def test_flink_method_on_an_object_of_another_module_is_marked():
+    """``t_env`` from the user's own module (a star import, a from-import, an attribute) is
+    most likely a Flink object: its distinctive calls carry F2S209 (before: such statements were
+    set aside as not touching Flink, and passed through unmarked). A library's object is not
+    (pandas), and a chain of such calls is marked once."""
+    head = "from pyflink.table import DataTypes\n"
+    for binding in ("from config import *\n", "from config import t_env\n", "import config\nt_env = config.make()\n"):
+        result = convert(binding + "\nt_env.execute_sql('SELECT 1')\nt_env.get_config().set_string('a', 'b').set_string('c', 'd')\n", head=head)
+        assert [(m.code, m.message.split(" ")[0]) for m in result.markers if m.severity == "todo"] == [
+            ("F2S209", ".execute_sql()"), ("F2S209", ".set_string()")], binding
+    library = convert("from pandas import read_sql\n\nread_sql.execute_sql('x')\n", head=head)
+    assert codes(library) == []

@@ -307,6 +307,20 @@ _TOKENS = frozenset(
 )
 
 
+# top-level packages whose objects are not Flink's, though their methods may share Flink's names
+_LIBRARIES = frozenset({"flink2spark", "pyspark", "pandas", "numpy", "polars", "pyarrow", "dask", "ray", "sqlalchemy", "duckdb"})
+
+
+def _library_import(node: cst.ImportFrom) -> bool:
+    """Whether a ``from M import ...`` imports from a library's module (not the user's own)."""
+    if node.relative or node.module is None:
+        return False
+    module = node.module
+    while isinstance(module, cst.Attribute):
+        module = module.value
+    return isinstance(module, cst.Name) and module.value in _LIBRARIES
+
+
 class Converter(V.Transformer):
     def __init__(self, generation: str, codemod: I.Requests, disabled: frozenset[str] = frozenset(), path: Optional[str] = None):
         super().__init__()
@@ -335,6 +349,7 @@ class Converter(V.Transformer):
         # (def, parameter) whose calls pass streams from the Table API: its annotation is part
         # of the Table API part (imports it names say so)
         self.table_params: set[tuple[str, str]] = set()
+        self._bridges: Optional[bool] = None  # whether the module names a Table bridge (_has_bridges)
         self._changed: list[bool] = []  # per node being visited: whether something below it changed
         # id of an original statement -> what rewrites it once it is converted (Context.rewrite_statement)
         self._statement_rewrites: dict[int, Callable[[cst.CSTNode], cst.CSTNode]] = {}
@@ -692,13 +707,22 @@ class Converter(V.Transformer):
                       "import is gone the try always succeeds, so its except ImportError fallback no longer runs")
 
     def _imported_from_elsewhere(self, node: cst.BaseExpression) -> bool:
-        """True when ``node`` names an import of a module that is not Flink's (the shim, pandas...)."""
+        """True when ``node`` names an import of a module that is not Flink's (the shim, pandas...).
+        An object a ``from`` import takes from a module of the user's own (``from config import
+        t_env``) is not: it may well be a Flink object (only libraries' objects are known not to be)."""
         try:
             names = self.resolver.qualified_name_set(node)
         except KeyError:
             return False
         imported = [q.name for q in names if q.source is QualifiedNameSource.IMPORT]
-        return bool(imported) and all(module_generation(name) is None for name in imported)
+        if not imported or any(module_generation(name) is not None for name in imported):
+            return False
+        head = node
+        while isinstance(head, (cst.Attribute, cst.Call)):
+            head = head.value if isinstance(head, cst.Attribute) else head.func
+        bindings = self.resolver.referents(head) if isinstance(head, cst.Name) else []
+        own = [b for b in bindings if isinstance(b.node, cst.ImportFrom) and not _library_import(b.node)]
+        return not own
 
     def leave_Call(self, original: cst.Call, updated: cst.Call):
         func = original.func
@@ -741,11 +765,19 @@ class Converter(V.Transformer):
                 if mod.method == "with_broadcast_set" and len(mod.updated.args) == 2:
                     site.broadcast_sets.append((mod.updated.args[0].value, mod.updated.args[1].value))
             return self._apply(rule, site, original, updated)
+        if recv_t is None and isinstance(func, cst.Attribute) and "table_stream" in self.codes and self._has_bridges():
+            bridge = self.table_bridge(func.value)  # data_stream.map(...), .print(): any method of such a stream
+            chained = isinstance(func.value, cst.Call)  # marked at the chain's first call (the bridge: its own TODO)
+            if bridge is not None and not chained:
+                self._mark_table_stream(original, f".{func.attr.value}()", bridge)
+                return updated
         if isinstance(func, cst.Attribute) and func.attr.value in self.model.DISTINCTIVE_METHODS:
             if self._imported_from_elsewhere(func.value):
                 return updated  # e.g. f2s.read_csv(...) of an already converted file, pandas' pd.read_csv
             if self.resolver.plain_object(func.value):
                 return updated  # Table().key_by(len): an object of the user's own class
+            if isinstance(func.value, cst.Call) and any(m[0] is func.value for m in self.marks):
+                return updated  # a method of what a marked call gives: its TODO says it (.set_string(...).set_string(...))
             bridge = self.table_bridge(func.value)
             if bridge is not None and "table_stream" in self.codes:
                 self._mark_table_stream(original, f".{func.attr.value}()", bridge)
@@ -786,6 +818,22 @@ class Converter(V.Transformer):
             f"{what} on a stream that comes from the Table API ({self.resolver.module.code_for_node(bridge.func)}()):"
             " the Table API part is not converted yet; convert this stream with it"
         )
+
+    def _has_bridges(self) -> bool:
+        """Whether the module names a Table-to-DataStream bridge at all (a cheap filter before
+        following the stream of every call whose receiver's type is unknown)."""
+        if self._bridges is None:
+            names = self.model.TABLE_BRIDGES
+
+            class _Find(cst.CSTVisitor):
+                found = False
+
+                def visit_Attribute(self, node: cst.Attribute) -> None:
+                    _Find.found = _Find.found or node.attr.value in names
+
+            self.resolver.module.visit(_Find())
+            self._bridges = _Find.found
+        return self._bridges
 
     def table_bridge(self, expr: cst.BaseExpression) -> Optional[cst.Call]:
         """The Table API call (``t_env.to_data_stream(...)``) a stream expression may come from,

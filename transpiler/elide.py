@@ -42,15 +42,17 @@ class Elided:
         return output
 
 
-def elide(source: str, tree: ast.Module) -> Optional[Elided]:
-    """``source`` with its statements that cannot touch Flink set aside (None: nothing to set aside)."""
+def elide(source: str, tree: ast.Module, distinctive: frozenset[str] = frozenset()) -> Optional[Elided]:
+    """``source`` with its statements that cannot touch Flink set aside (None: nothing to set aside).
+    A statement calling a method only Flink's API has (``distinctive``: ``t_env.execute_sql(...)``
+    on an object of another module) is kept too: the converter marks it."""
     if PLACEHOLDER in source:
         return None
     body = tree.body
     lines = source.splitlines(keepends=True)
     spans = [_span(stmt) for stmt in body]
     keep = [_pinned(i, stmt) for i, stmt in enumerate(body)]
-    seeds = [_mentions_flink(lines, spans[i]) for i in range(len(body))]
+    seeds = [_mentions_flink(lines, spans[i]) or _calls_distinctive(body[i], distinctive) for i in range(len(body))]
     if any(seed and _star_import(stmt) for stmt, seed in zip(body, seeds)):
         return None  # the names a Flink star import binds are not known here
     if all(k or seed for k, seed in zip(keep, seeds)):
@@ -142,6 +144,14 @@ def _star_import(stmt: ast.stmt) -> bool:
     from flink2spark.transpiler.source import statements  # imports are statements
 
     return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in statements(stmt))
+
+
+def _calls_distinctive(stmt: ast.stmt, distinctive: frozenset[str]) -> bool:
+    """Whether ``stmt`` calls a method of one of the names ``distinctive``."""
+    return bool(distinctive) and any(
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in distinctive
+        for node in ast.walk(stmt)
+    )
 
 
 def _mentions_flink(lines: list[str], span: tuple[int, int]) -> bool:

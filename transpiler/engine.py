@@ -19,6 +19,7 @@ from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import positions as P
 from flink2spark.transpiler import source as S
 from flink2spark.transpiler.convert import SHIM_ALIAS, SHIM_MODULE, Converter
+from flink2spark.transpiler.models import MODELS
 from flink2spark.transpiler.result import ConversionResult, Marker
 
 CONVERTED_GENERATIONS = {"dataset", "pyflink"}
@@ -140,7 +141,8 @@ def _convert_source(source: str, path: str, disabled: frozenset = frozenset()) -
     if chains:
         message = "a chain of {} calls is too long to convert: split it into steps (ds = ...; ds = ds.map(...)) and convert again"
         return _left_as_is(source, path, generation, [(line, M.LONG_CHAIN, message.format(calls)) for line, calls in chains])
-    reduced = E.elide(source, tree)
+    model = MODELS.get(generation)  # (Jython has none: it is marked, not converted)
+    reduced = E.elide(source, tree, model.DISTINCTIVE_METHODS if model is not None else frozenset())
     if reduced is not None:
         result = _convert_module(reduced.text, path, disabled, generation)
         restored = reduced.restore(result.output) if result.output is not None else None

@@ -56,8 +56,9 @@ class GenerationModel:
     stream_kind: Optional[Callable[[Any, Any], str]] = None  # what besides its type changes a stream's conversion
 
     # -- the Table API -----------------------------------------------------------------------------
-    RULE_SETS: tuple[str, ...] = ()
-    COLUMN_TYPES: frozenset[str] = frozenset()  # types whose attributes are their columns (a Table's t.a: the DataFrame's too)  # packages of rules besides the generation's own (pyflink: "table")
+    RULE_SETS: tuple[str, ...] = ()  # packages of rules besides the generation's own (pyflink: "table")
+    COLUMN_TYPES: frozenset[str] = frozenset()  # types whose attributes are their columns (a Table's t.a: the DataFrame's too)
+    TABLE_BRIDGES: frozenset[str] = frozenset()  # methods making a stream of a Table (to_data_stream...)
     table_bridge: Optional[Callable[[Any, Any], Optional[Any]]] = None  # the Table API call a stream may come from (its program model)
 
     @classmethod

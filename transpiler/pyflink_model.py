@@ -971,5 +971,5 @@ def check_class(info, resolver) -> None:
 MODEL = GenerationModel.of(
     globals(),
     "ANY_CALLABLE", "check_class", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
-    "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge", "RULE_SETS", "COLUMN_TYPES",
+    "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge", "TABLE_BRIDGES", "RULE_SETS", "COLUMN_TYPES",
 )

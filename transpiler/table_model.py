@@ -195,5 +195,8 @@ HINTS = {
 DISTINCTIVE_METHODS = frozenset(
     {"execute_sql", "sql_query", "from_elements", "from_pandas", "from_path", "execute_insert", "add_insert_sql",
      "create_statement_set", "create_temporary_view", "create_temporary_system_function", "left_outer_join_lateral",
-     "join_lateral", "add_or_replace_columns", "flat_aggregate", "over_window"}
+     "join_lateral", "add_or_replace_columns", "flat_aggregate", "over_window", "create_temporary_table",
+     "create_temporary_function", "add_configuration", "from_data_stream", "to_data_stream", "to_append_stream",
+     "to_retract_stream", "to_changelog_stream", "sql_update", "register_table_sink", "register_table_source",
+     "get_job_client", "register_function", "register_java_function", "set_string", "set_integer", "set_boolean"}
 )
