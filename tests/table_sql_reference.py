@@ -55,6 +55,8 @@ TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple]]] = {
 }
 
 CASES: dict[str, str] = {
+    "conditional_sums": "SELECT k, SUM(CASE WHEN x > 0 THEN 1 ELSE 0 END) AS positives, SUM(CASE WHEN d > 1 THEN x END) AS big_x, "
+    "SUM(COALESCE(x, 0)) AS xs, SUM(IF(y > 1, y, 0)) AS ys, AVG(CASE WHEN x < 0 THEN -1 ELSE 1 END) AS sign_avg FROM nums GROUP BY k",
     "aggregates": "SELECT k, COUNT(*) AS n, COUNT(x) AS nx, SUM(x) AS s, AVG(x) AS a, MIN(x) AS mn, MAX(d) AS mx, AVG(d) AS ad "
     "FROM nums GROUP BY k",
     "integer_division": "SELECT x / y AS q, x % y AS r, MOD(x, y) AS m, -x / y AS nq, d / y AS dq, x * 2 + 1 AS e FROM nums",

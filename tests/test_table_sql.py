@@ -180,6 +180,9 @@ def test_create_table():
         options={"connector": "Kafka", "topic": "o", "format": "json"},
         watermark=("ts", "5 seconds"),
         primary_key=("id",),
+        declared={"id": "BIGINT", "tags": "ARRAY<STRING>", "attrs": "MAP<STRING, INT>", "pos": "ROW<X DOUBLE, Y DOUBLE>",
+                  "raw": "BYTES", "name": "VARCHAR(20)", "price": "DECIMAL(10, 2)", "day": "DATE", "ts": "TIMESTAMP(3)",
+                  "lt": "TIMESTAMP_LTZ(3)"},
     )
     assert T["u"].primary_key == ("k",) and T["u"].watermark is None
     assert create_table(

@@ -5,19 +5,79 @@ gives the filesystem ones):
   over ``range``: Flink gives the i-th row ``start + i`` in each field, and stops after
   ``number-of-rows`` rows or when the shortest sequence ends (seen on Flink 2.3: 6 rows of 1..10
   with number-of-rows 6; 4 rows of 0..3 with number-of-rows 9). Without ``number-of-rows`` the
-  table is unbounded (Flink 2.3 refuses it in batch mode); random fields give other values on
-  every run and engine: neither is translated.
+  table is unbounded (Flink 2.3 refuses it in batch mode): not translated.
+- ``random`` fields (the default kind) of the same kind of values: integers uniform in
+  [min, max] (both inclusive in Flink; the type's range by default), DOUBLE/FLOAT uniform in
+  [min, max] (given), BOOLEAN, STRING of ``length`` (100 by default) lowercase hex digits (seen on
+  Flink 2.3: ``f0db090e9123`` for length 12). The values themselves come from each engine's
+  generator: ``random_fields`` names them for the NOTE F2S307.
 """
 
 from __future__ import annotations
 
+import re
+
 from flink2spark.rules.table._sql import TableDef, Untranslatable
+from flink2spark.transpiler import markers as M
 
 _SEQUENCE_TYPES = ("TINYINT", "SMALLINT", "INT", "BIGINT", "STRING")
 
 
+_INTEGER_RANGES = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "INTEGER": 32, "BIGINT": 64}
+_FIELD_OPTIONS = ("kind", "start", "end", "min", "max", "length")
+
+
+def random_fields(table: TableDef) -> list[str]:
+    """The fields of a datagen table whose values are random (the NOTE F2S307 names them)."""
+    options = {k.lower(): v for k, v in table.options.items()}
+    return [name for name, _ in table.columns if options.get(f"fields.{name.lower()}.kind", "random") == "random"]
+
+
+def _random_value(table: TableDef, name: str, typ: str, options: dict) -> str:
+    """A Spark SQL expression of random values of the kind Flink's datagen gives ``name``."""
+    prefix = f"fields.{name.lower()}."
+    typ = typ.upper()
+
+    def bound(option: str, parse):
+        try:
+            return parse(options[prefix + option]) if prefix + option in options else None
+        except ValueError:
+            raise Untranslatable(f"datagen field {name}: {option} {options[prefix + option]!r} is not a number") from None
+
+    if typ in _INTEGER_RANGES:
+        bits = _INTEGER_RANGES[typ]
+        low, high = bound("min", int), bound("max", int)
+        low = -(2 ** (bits - 1)) if low is None else low
+        high = 2 ** (bits - 1) - 1 if high is None else high
+        if low > high:
+            raise Untranslatable(f"datagen field {name}: min above max")
+        # in [low, high + 1) before floor: both ends included, as in Flink. (Not Spark's uniform(),
+        # which truncates toward zero: uniform(-2, 3) never gave -2.)
+        return f"CAST(floor(rand() * {float(high - low + 1)!r}D + {float(low)!r}D) AS {typ})"
+    if typ in ("DOUBLE", "FLOAT"):
+        low, high = bound("min", float), bound("max", float)
+        if low is None or high is None:
+            raise Untranslatable(f"datagen field {name} of type {typ} without min and max")
+        return f"CAST(rand() * {high - low!r}D + {low!r}D AS {typ})"
+    if typ == "BOOLEAN":
+        return "rand() < 0.5D"
+    if typ == "STRING":
+        length = bound("length", int)
+        declared = re.fullmatch(r"(VAR)?CHAR\((\d+)\)", table.declared.get(name, ""))
+        if declared and int(declared.group(2)) != 2**31 - 1:  # Flink 2.3 gave VARCHAR(5) 5 digits, CHAR(3) 3
+            if length is not None:
+                raise Untranslatable(f"datagen field {name} of type {declared.group(0)} with a length option")
+            length = int(declared.group(2))
+        elif table.declared.get(name) not in ("STRING", "VARCHAR", "VARCHAR(2147483647)"):
+            raise Untranslatable(f"datagen random field {name} of a string type whose length is not known")
+        length = 100 if length is None else length
+        digests = ", ".join(["sha2(CAST(rand() AS STRING), 256)"] * max(1, -(-length // 64)))
+        return f"substring(concat({digests}), 1, {length})"
+    raise Untranslatable(f"datagen random field {name} of type {typ}")
+
+
 def datagen_view(table: TableDef) -> str:
-    """Spark SQL creating the rows of a datagen table of sequences, as a temporary view."""
+    """Spark SQL creating the rows of a bounded datagen table, as a temporary view."""
     options = {k.lower(): v for k, v in table.options.items()}
     lengths, items = [], []
     if table.computed:
@@ -25,8 +85,11 @@ def datagen_view(table: TableDef) -> str:
     for name, typ in table.columns:
         prefix = f"fields.{name.lower()}."
         kind = options.get(prefix + "kind", "random")
+        if kind == "random":
+            items.append(f"{_random_value(table, name, typ, options)} AS `{name}`")
+            continue
         if kind != "sequence":
-            raise Untranslatable(f"datagen field {name} of kind {kind!r} (random values differ from run to run and engine to engine)")
+            raise Untranslatable(f"datagen field {name} of kind {kind!r}")
         if typ.upper() not in _SEQUENCE_TYPES:
             raise Untranslatable(f"datagen sequence of type {typ}")
         try:
@@ -36,10 +99,19 @@ def datagen_view(table: TableDef) -> str:
         lengths.append(end - start + 1)
         items.append(f"CAST({start} + id AS {typ.upper()}) AS `{name}`")
     extra = set(options) - {"connector", "number-of-rows", "rows-per-second"} - {
-        f"fields.{n.lower()}.{o}" for n, _ in table.columns for o in ("kind", "start", "end")}
+        f"fields.{n.lower()}.{o}" for n, _ in table.columns for o in _FIELD_OPTIONS}
     if extra:
         raise Untranslatable(f"datagen option {sorted(extra)[0]!r}")
     if "number-of-rows" not in options:
         raise Untranslatable("datagen without number-of-rows (an unbounded source in Flink 2.3)")
     rows = min(lengths + [int(options["number-of-rows"])])
     return f"CREATE TEMPORARY VIEW `{table.name}` AS SELECT {', '.join(items)} FROM range(0, {max(rows, 0)})"
+
+
+def note_random(ctx, table: TableDef) -> None:
+    """The NOTE F2S307 of a datagen table with random fields."""
+    fields = random_fields(table)
+    if fields:
+        ctx.note(M.TB_GENERATED, f"datagen table {table.name!r}: random field{'s' if len(fields) > 1 else ''} "
+                 f"{', '.join(fields)} get Spark's random values of the same kinds and ranges, not Flink's: results that depend "
+                 "on them differ from run to run and engine to engine")

@@ -101,6 +101,7 @@ class TableDef:
     options: Mapping[str, str] = field(hash=False)  # the WITH (...) options as written
     watermark: Optional[tuple[str, str]]  # (column, Spark delay threshold such as "5 seconds")
     primary_key: tuple[str, ...]
+    declared: Mapping[str, str] = field(default_factory=dict, hash=False)  # column -> Flink type as written, upper case (DDL only)
 
 
 # --------------------------------------------------------------------------------------------
@@ -452,6 +453,7 @@ def create_table(sql: str) -> TableDef:
     name = ".".join(name_parts)
     columns: list[tuple[str, str]] = []
     computed: list[tuple[str, str]] = []
+    declared: dict[str, str] = {}
     watermark = None
     primary_key: tuple[str, ...] = ()
     if ts.peek() != "(":
@@ -483,7 +485,9 @@ def create_table(sql: str) -> TableDef:
                 computed.append((column, _expression(_text_between(ts, ts.i, end), name, columns)))
                 ts.i = end
             else:
+                type_start = ts.i
                 spark_type = _ddl_type(ts)
+                declared[column] = " ".join(_text_between(ts, type_start, ts.i).upper().split())
                 while ts.i < end:
                     if ts.accept("NOT", "NULL") or ts.accept("NULL"):
                         continue
@@ -541,6 +545,7 @@ def create_table(sql: str) -> TableDef:
         options=dict(options),
         watermark=watermark,
         primary_key=primary_key,
+        declared=declared,
     )
 
 
@@ -868,7 +873,32 @@ class _Types:
             return self.of(e.this)
         if isinstance(e, exp.Length):
             return "INT"
+        if isinstance(e, (exp.Case, exp.If, exp.Coalesce)):
+            return self.common([*_branches(e)])
         return None
+
+    def common(self, branches: list[exp.Expr]) -> Optional[str]:
+        """The type of a CASE/IF/COALESCE of ``branches`` where both engines agree: all of one
+        type, or integers of several (the widest); NULL branches take the others' type."""
+        found = {self.of(b) for b in branches if not isinstance(b, exp.Null)}
+        if len(found) == 1:
+            return found.pop()
+        if found and found <= set(_INT_TYPES):
+            return max(found, key=_INT_TYPES.index)
+        return None
+
+
+def _branches(e: exp.Expr):
+    """The values a CASE, IF or COALESCE may give."""
+    if isinstance(e, exp.Case):
+        yield from (i.args["true"] for i in e.args.get("ifs") or [])
+        yield e.args["default"] if e.args.get("default") is not None else exp.Null()
+    elif isinstance(e, exp.If):
+        yield e.args["true"]
+        yield e.args["false"] if e.args.get("false") is not None else exp.Null()
+    else:
+        yield e.this
+        yield from e.expressions
 
 
 def _arithmetic(left: Optional[str], right: Optional[str]) -> Optional[str]:

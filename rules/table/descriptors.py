@@ -13,7 +13,7 @@ import libcst as cst
 
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table._common import program, spark_program
-from flink2spark.rules.table._connectors import datagen_view
+from flink2spark.rules.table._connectors import datagen_view, note_random
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._program import python_string, tables
 from flink2spark.transpiler import markers as M
@@ -24,7 +24,7 @@ rule = Rule(
     __name__,
     matches=["TableEnvironment.create_temporary_table", "TableEnvironment.create_table"],
     summary="create_temporary_table(name, TableDescriptor...) -> Spark CREATE TABLE / removed (print, blackhole)",
-    codes=(M.TB_CONNECTOR, M.TB_SQL),
+    codes=(M.TB_CONNECTOR, M.TB_SQL, M.TB_GENERATED),
     examples=[
         Example(
             program(
@@ -55,7 +55,9 @@ def convert(ctx):
         if table.connector == "filesystem":
             return create(ctx, ctx.site.receiver, table, parts)
         if table.connector == "datagen":
-            return ctx.expr("{env}.sql({text})", env=ctx.site.receiver, text=cst.parse_expression(python_string(datagen_view(table), parts)))
+            view = ctx.expr("{env}.sql({text})", env=ctx.site.receiver, text=cst.parse_expression(python_string(datagen_view(table), parts)))
+            note_random(ctx, table)
+            return view
     except _sql.Untranslatable as exc:
         return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): {exc}")
     if table.connector in ("print", "blackhole") and ctx.is_statement:

@@ -22,7 +22,7 @@ cannot translate with the same meaning keeps its statement, with a TODO naming t
 import libcst as cst
 
 from flink2spark.rules.table import _sql
-from flink2spark.rules.table._connectors import datagen_view
+from flink2spark.rules.table._connectors import datagen_view, note_random
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._common import program, spark_program
 from flink2spark.rules.table._program import SqlText, sql_arguments, tables
@@ -38,7 +38,7 @@ rule = Rule(
              "TableEnvironment.create_statement_set", "StatementSet.add_insert_sql", "StatementSet.add_insert",
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
-    codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG),
+    codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED),
     examples=[
         Example(
             program(
@@ -114,7 +114,9 @@ def _statement(ctx, env, text, what):
             if table.connector == "filesystem":
                 return create(ctx, env, table, text.parts)
             if table.connector == "datagen":
-                return _sql_call(ctx, env, datagen_view(table), text)
+                view = _sql_call(ctx, env, datagen_view(table), text)
+                note_random(ctx, table)
+                return view
             if table.connector in ("print", "blackhole") and ctx.is_statement:
                 return REMOVE
             return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
