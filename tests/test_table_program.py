@@ -237,3 +237,60 @@ def test_group_window_over_a_column_of_unknown_type_converts_only_when_every_tim
     )
     found = [m.message for m in convert_source(source, "job.py").markers if m.code == "F2S300"]
     assert bool(found) == todo and all("aligns" in m for m in found)
+
+
+def test_drop_then_create_of_a_file_table_runs_again_and_again_on_spark(spark, tmp_path, capsys):
+    """A job that re-registers its source on every call (DROP TEMPORARY TABLE IF EXISTS, then
+    CREATE TABLE) converts with no TODO, and the converted function runs twice on Spark (Spark's
+    DROP TABLE drops the read-only source's temporary view); the print table's DROP goes away."""
+    from flink2spark.transpiler.engine import convert_source
+
+    (tmp_path / "logs.json").write_text('{"uri": "/a", "status": 200}\n{"uri": "/b", "status": 500}\n')
+    source = (
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n\n\n"
+        "def report(path):\n"
+        "    t_env.execute_sql('DROP TEMPORARY TABLE IF EXISTS logs')\n"
+        "    t_env.execute_sql(f\"CREATE TEMPORARY TABLE logs (uri STRING, status INT) WITH "
+        "('connector' = 'filesystem', 'path' = '{path}', 'format' = 'json')\")\n"
+        "    t_env.execute_sql(\"CREATE TABLE shown (uri STRING) WITH ('connector' = 'print')\")\n"
+        "    t_env.execute_sql('SELECT uri FROM logs WHERE status >= 500').print()\n"
+        "    t_env.execute_sql('DROP TABLE shown')\n"
+    )
+    result = convert_source(source, "job.py")
+    assert result.status == "converted", [m.message for m in result.markers]
+    assert "DROP TABLE IF EXISTS `logs`" in result.output and "shown" not in result.output
+    namespace = {"__name__": "job"}
+    exec(compile(result.output, "job.py", "exec"), namespace)
+    try:
+        for _ in range(2):
+            namespace["report"](str(tmp_path / "logs.json"))
+    finally:
+        spark.sql("DROP TABLE IF EXISTS logs")
+    assert capsys.readouterr().out.count("|/b ") == 2
+
+
+def test_a_table_result_kept_only_to_wait_for_goes_away_with_its_waits():
+    """``result = ...execute_sql("INSERT ...")`` / ``execute_insert(...)`` then ``result.wait()``:
+    Spark's write runs to its end where it is called, so the wait and the name go; a result used
+    for more than waiting keeps its name, and what Spark has no form for keeps a TODO."""
+    from flink2spark.transpiler.engine import convert_source
+
+    source = (
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "t_env.execute_sql(\"CREATE TABLE out (w STRING) WITH ('connector' = 'blackhole')\")\n"
+        "t_env.execute_sql(\"CREATE VIEW src AS SELECT * FROM (VALUES ('a'), ('b')) AS t(w)\")\n"
+        "table_result = t_env.execute_sql('INSERT INTO out SELECT w FROM src')\n"
+        "table_result.wait()\n"
+        "res = t_env.from_path('src').execute_insert('out')\n"
+        "res.wait()\n"
+        "other = t_env.from_path('src').execute_insert('out')\n"
+        "print(other.get_job_client())\n"
+    )
+    result = convert_source(source, "job.py")
+    lines = result.output.splitlines()
+    assert [m.message for m in result.markers if m.severity == "todo"] == ["TableResult.get_job_client() has no conversion"]
+    assert ".wait()" not in result.output and "table_result" not in result.output and "res " not in result.output
+    assert lines.count('t_env.table("src").write.format("noop").mode("overwrite").save()') == 1
+    assert 'other = t_env.table("src").write.format("noop").mode("overwrite").save()' in lines

@@ -89,3 +89,36 @@ def code(ctx, node: cst.CSTNode) -> str:
 
 def mode(ctx) -> str:
     return tables(ctx.resolver).mode
+
+
+def uses_of_single_name(resolver, value: cst.CSTNode) -> Optional[list[cst.Name]]:
+    """The reads of ``name`` where ``value`` is bound by ``name = value`` and by nothing else in
+    its scope (None otherwise, or when it is never read)."""
+    assign = resolver.parent(value)
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)):
+        return None
+    bindings = resolver.scope_bindings(assign.targets[0].target) or []
+    if len(bindings) != 1 or not bindings[0].references:
+        return None
+    return [ref.node for ref in bindings[0].references]
+
+
+def waited_result(ctx) -> Optional[cst.SimpleStatementLine]:
+    """The statement ``result = <the call being converted>`` when ``result`` is only ever waited
+    for (``result.wait()`` statements: the TableResult rule removes them), else None."""
+    resolver = ctx.resolver
+    uses = uses_of_single_name(resolver, ctx.outer)
+    line = resolver.parent(resolver.parent(ctx.outer))
+    if uses is None or not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+        return None
+    for use in uses:
+        attr = resolver.parent(use)
+        call = resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.value is use else None
+        if not (isinstance(call, cst.Call) and attr.attr.value == "wait" and isinstance(resolver.parent(call), cst.Expr)):
+            return None
+    return line
+
+
+def drop_target(ctx, line: cst.SimpleStatementLine) -> None:
+    """``result = df.write...`` -> ``df.write...`` (the call's result is only waited for)."""
+    ctx.rewrite_statement(line, lambda new: new.with_changes(body=[cst.Expr(new.body[0].value)]) if isinstance(new.body[0], cst.Assign) else new)

@@ -738,6 +738,22 @@ def create_view(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collec
     return _table_name(target), _translate(source, tables, functions).sql(_SPARK)
 
 
+def drop(sql: str) -> tuple[str, str, bool]:
+    """``DROP [TEMPORARY] TABLE|VIEW [IF EXISTS] name`` -> (TABLE or VIEW, name, if exists), for a
+    name of the current catalog and database.
+    Other DROP statements (functions, databases, catalogs) are not translated."""
+    words = [w for w in _words(_tokens(sql), 8) if w not in ("TEMPORARY", "SYSTEM")]
+    if len(words) < 2 or words[0] != "DROP" or words[1] not in ("TABLE", "VIEW"):
+        raise Untranslatable(f"DROP {words[1] if len(words) > 1 else ''} statement".replace("  ", " "))
+    tree = _parse_one(sql)
+    found = tree.args.get("tables") or [] if isinstance(tree, exp.Drop) else []
+    if len(found) != 1 or not isinstance(found[0], exp.Table) or tree.args.get("cascade") or tree.args.get("purge"):
+        raise Untranslatable("DROP statement of another form than DROP TABLE|VIEW [IF EXISTS] name")
+    if len(found[0].parts) != 1:
+        raise Untranslatable(f"DROP of {_table_name(found[0])} (a name in a Flink catalog or database)")
+    return words[1], found[0].name, bool(tree.args.get("exists"))
+
+
 def _table_name(table: exp.Table) -> str:
     return ".".join(part.name for part in table.parts)
 

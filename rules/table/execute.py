@@ -15,11 +15,12 @@
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
-from flink2spark.rules.table._common import SHOW_ALL, mode, program, spark_program
+from flink2spark.rules.table._common import SHOW_ALL, drop_target, mode, program, spark_program, waited_result
 from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.imports import need
 from flink2spark.transpiler.registry import Example, Rule
+from flink2spark.transpiler.results import Todo
 
 rule = Rule(
     __name__,
@@ -72,7 +73,11 @@ def convert(ctx):
             return ctx.todo(M.TB_UNSUPPORTED, "execute_insert() of a table named by an expression")
         if any(s.method != "wait" for s in segs[1:]):
             return ctx.todo(M.TB_UNSUPPORTED, "the result of execute_insert() is used")
-        return write_to(ctx, df, sink.evaluated_value, "execute_insert()")
+        written = write_to(ctx, df, sink.evaluated_value, "execute_insert()")
+        line = waited_result(ctx) if len(segs) == 1 else None
+        if line is not None and not isinstance(written, Todo):
+            drop_target(ctx, line)
+        return written
     if len(segs) == 1:
         return ctx.todo(M.TB_UNSUPPORTED, "Table.execute() whose result is kept: call print()/collect() on it directly")
     last = segs[1].method

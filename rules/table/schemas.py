@@ -8,7 +8,7 @@ with the TODO of the ``DataTypes`` import.
 import libcst as cst
 
 from flink2spark.rules.table import _types as TY
-from flink2spark.rules.table._common import UNTRANSLATABLE, program, qualified, spark_program
+from flink2spark.rules.table._common import UNTRANSLATABLE, program, qualified, spark_program, uses_of_single_name
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -43,14 +43,11 @@ def named_schema(ctx, node) -> bool:
 
 def _read_as_schema(ctx, value) -> bool:
     resolver = ctx.resolver
-    assign = resolver.parent(value)
-    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)):
+    uses = uses_of_single_name(resolver, value)
+    if uses is None:
         return False
-    bindings = resolver.scope_bindings(assign.targets[0].target) or []
-    if len(bindings) != 1 or not bindings[0].references:
-        return False
-    for ref in bindings[0].references:
-        arg = resolver.parent(ref.node)
+    for use in uses:
+        arg = resolver.parent(use)
         call = resolver.parent(arg) if isinstance(arg, cst.Arg) else None
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in READERS
                 and resolver.type_of(call.func.value) in ("TableEnvironment", "StreamTableEnvironment")):

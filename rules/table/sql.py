@@ -12,6 +12,9 @@ with the statement translated to Spark SQL (``_sql``, sqlglot with a Flink diale
 - ``INSERT INTO t SELECT ...`` -> ``spark.sql("INSERT INTO t ...")``, or the sink's form.
 - ``CREATE VIEW v AS ...`` -> ``spark.sql("CREATE TEMPORARY VIEW v AS ...")``.
 - ``SET 'key' = 'value'`` -> removed, with a NOTE (Flink settings).
+- ``DROP [TEMPORARY] TABLE|VIEW [IF EXISTS] t`` -> the same in Spark (its DROP TABLE drops the
+  temporary views datagen and read-only file tables become too); of a print/blackhole table ->
+  removed.
 - ``.wait()`` on the result: dropped (Spark's statements run at once).
 
 SQL text is read when it is known when converting (``_program.sql``: literals, a name bound
@@ -24,7 +27,7 @@ import libcst as cst
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table._connectors import datagen_view, note_random
 from flink2spark.rules.table._files import create
-from flink2spark.rules.table._common import program, spark_program
+from flink2spark.rules.table._common import drop_target, program, spark_program, waited_result
 from flink2spark.rules.table._program import SqlText, sql_arguments, tables
 from flink2spark.rules.table.execute import show, write_to
 from flink2spark.transpiler import markers as M
@@ -51,6 +54,14 @@ rule = Rule(
                 'words.createOrReplaceTempView("words")\n'
                 't_env.sql("SELECT word FROM words").show(2147483647, truncate=False)\n'
             ),
+        ),
+        Example(
+            program(
+                "t_env.execute_sql('DROP TEMPORARY TABLE IF EXISTS daily')\n"
+                "t_env.execute_sql(\"CREATE TABLE out (a INT) WITH ('connector' = 'print')\")\n"
+                "t_env.execute_sql('DROP TABLE out')\n"
+            ),
+            spark_program('t_env.sql("DROP TABLE IF EXISTS `daily`")\n'),
         ),
     ],
     noop=['import sqlite3\n\ndb = sqlite3.connect(":memory:")\ndb.execute("SELECT 1")\n'],
@@ -131,6 +142,13 @@ def _statement(ctx, env, text, what):
         if kind == "create_view":
             name, spark = _sql.create_view(text.text, model.sql_tables(), model.registered())
             return _sql_call(ctx, env, f"CREATE TEMPORARY VIEW {name} AS {spark}", text)
+        if kind == "drop":
+            what_kind, name, exists = _sql.drop(text.text)
+            table = model.catalog.get(name)
+            if table is not None and table.connector in ("print", "blackhole") and ctx.is_statement:
+                return REMOVE  # Spark has no table for it
+            # Spark's DROP TABLE drops a temporary view too (the form of datagen and read-only file tables)
+            return _sql_call(ctx, env, f"DROP {what_kind}{' IF EXISTS' if exists else ''} `{name}`", text)
         if kind == "set" and ctx.is_statement:
             ctx.note(M.TB_CONFIG, f"Flink setting dropped: {text.text.strip()}")
             return REMOVE
@@ -182,4 +200,8 @@ def convert(ctx):
             return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.sql_tables(), model.registered()), text)
         except _sql.Untranslatable as exc:
             return ctx.todo(M.TB_SQL, f"sql_query(): {exc}")
-    return _statement(ctx, ctx.site.receiver, text, "execute_sql()")
+    converted = _statement(ctx, ctx.site.receiver, text, "execute_sql()")
+    line = waited_result(ctx) if len(ctx.site.segments) == 1 else None
+    if line is not None and isinstance(converted, cst.BaseExpression):
+        drop_target(ctx, line)  # result = t_env.execute_sql("INSERT ..."); result.wait()
+    return converted

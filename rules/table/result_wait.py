@@ -1,0 +1,37 @@
+"""``result.wait()`` of a TableResult kept in a name (``result = t.execute_insert("sink")``,
+``t_env.execute_sql("INSERT ...")``): removed. Spark runs a write or a query to its end where
+it is called, so there is nothing left to wait for; the rule converting the call drops the name
+when waiting is all it is used for (``_common.waited_result``).
+"""
+
+import libcst as cst
+
+from flink2spark.rules.table._common import program, spark_program
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+from flink2spark.transpiler.results import REMOVE
+
+rule = Rule(
+    __name__,
+    matches=["TableResult.wait"],
+    summary="result.wait() of a kept TableResult -> removed (Spark's writes and queries run to their end where called)",
+    codes=(M.TB_UNSUPPORTED,),
+    examples=[
+        Example(
+            program(
+                "t_env.execute_sql(\"CREATE TABLE out (w STRING) WITH ('connector' = 'blackhole')\")\n"
+                "result = t_env.from_elements([('a',)], ['w']).execute_insert('out')\n"
+                "result.wait()\n"
+            ),
+            spark_program('t_env.createDataFrame([("a",)], ["w"]).write.format("noop").mode("overwrite").save()\n'),
+        ),
+    ],
+    noop=["import threading\n\ndone = threading.Event()\ndone.wait(0.1)\n"],
+)
+
+
+@rule.converter
+def convert(ctx):
+    if ctx.is_statement and isinstance(ctx.site.head.original.func.value, cst.Name):
+        return REMOVE
+    return ctx.todo(M.TB_UNSUPPORTED, "TableResult.wait() used as a value (Spark's writes and queries end where they are called)")
