@@ -126,6 +126,7 @@ TB_CHANGELOG = _code("F2S303", "note", "streaming mode: Flink prints every chang
 TB_CONFIG = _code("F2S304", "note", "Table API configuration dropped: it changes no result of the converted job")
 TB_CONNECTOR = _code("F2S305", "todo", "Table connector or format with no exact Spark counterpart")
 TB_ORDER = _code("F2S306", "note", "rows in another order than Flink prints them (results are the same as a set)")
+TB_LEGACY = _code("F2S309", "note", "Flink 1.9-1.13 Table API (connect(), insert_into, execute(job)) converted as its modern form: see the message")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")
