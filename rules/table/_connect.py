@@ -81,9 +81,10 @@ def _connector(reader: _Reader, node, options: dict) -> str:
     return "filesystem" if kind == "FileSystem" else "kafka"
 
 
-def _format(reader: _Reader, node, options: dict) -> Optional[list[str]]:
-    """The format's options into ``options``; the names of the fields the format lists (OldCsv's
-    ``field(...)``), None when it lists none."""
+def _format(reader: _Reader, node, options: dict) -> Optional[list]:
+    """The format's options into ``options``; the fields the format lists (OldCsv's
+    ``field(name, type)``: names; Json's ``schema(DataTypes.ROW(...))``: (name, type) pairs),
+    None when it lists none: they must be the table's."""
     kind, calls = _descriptor(reader, node, ("OldCsv", "Csv", "Json"))
     fmt = "json" if kind == "Json" else "csv"
     options["format"] = fmt
@@ -117,6 +118,14 @@ def _format(reader: _Reader, node, options: dict) -> Optional[list[str]]:
             pass  # the table's schema: what the SQL DDL's formats always use
         elif kind == "OldCsv" and method == "field" and len(args) == 2:
             fields = (fields or []) + [reader.literal(args[0], "a field name")]
+        elif kind == "Json" and method == "schema" and len(args) == 1:
+            try:
+                text = TY.spark_schema(reader.resolver.single_value(args[0]) or args[0] if isinstance(args[0], cst.Name) else args[0], reader.names)
+            except TY.Untranslatable as exc:
+                raise Unreadable(f"Json().schema(): {exc}") from None
+            fields = [tuple(part.strip().split(" ", 1)) for part in text.split(", ")] if "(" not in text else None
+            if fields is None:
+                raise Unreadable("Json().schema() of parameterised types")
         else:
             raise Unreadable(f"{kind}().{method}()")
     return fields
@@ -168,8 +177,8 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
         raise Unreadable("a connect() descriptor without with_schema()")
     if "format" not in options:
         raise Unreadable("a connect() descriptor without with_format()")
-    if fields is not None and fields != [n for n, _ in columns]:
-        raise Unreadable("OldCsv() fields that are not the schema's")
+    if fields is not None and fields not in ([n for n, _ in columns], [tuple(c) for c in columns]):
+        raise Unreadable("format fields that are not the schema's")
     table = _sql.TableDef(name=name, columns=tuple(columns), computed=(), connector=connector, options=options,
                           watermark=None, primary_key=())
     return name, table, tuple(reader.parts)
