@@ -98,7 +98,7 @@ def test_a_kafka_descriptor_becomes_a_kafka_table_of_the_sql_options():
     catalog, problems = _catalog(
         "t_env.connect(Kafka().version('universal').topic('clicks').property('bootstrap.servers', 'k:9092')"
         ".start_from_earliest()).with_format(Json().fail_on_missing_field(False)"
-        ".schema(DataTypes.ROW([DataTypes.FIELD('a', DataTypes.BIGINT()), DataTypes.FIELD('b', DataTypes.DOUBLE())])))" + SCHEMA
+        ".schema(DataTypes.ROW([DataTypes.FIELD('b', DataTypes.DOUBLE()), DataTypes.FIELD('a', DataTypes.BIGINT())])))" + SCHEMA
         + ".in_append_mode().create_temporary_table('clicks')\n"
     )
     assert problems == {}

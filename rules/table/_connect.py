@@ -177,7 +177,9 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
         raise Unreadable("a connect() descriptor without with_schema()")
     if "format" not in options:
         raise Unreadable("a connect() descriptor without with_format()")
-    if fields is not None and fields not in ([n for n, _ in columns], [tuple(c) for c in columns]):
+    # OldCsv's fields are the columns in order; Json's schema names the columns' (JSON reads by name)
+    same = fields == [n for n, _ in columns] if fields and isinstance(fields[0], str) else dict(fields or ()) == dict(columns)
+    if fields is not None and not same:
         raise Unreadable("format fields that are not the schema's")
     table = _sql.TableDef(name=name, columns=tuple(columns), computed=(), connector=connector, options=options,
                           watermark=None, primary_key=())
