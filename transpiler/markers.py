@@ -127,6 +127,7 @@ TB_CONFIG = _code("F2S304", "note", "Table API configuration dropped: it changes
 TB_CONNECTOR = _code("F2S305", "todo", "Table connector or format with no exact Spark counterpart")
 TB_ORDER = _code("F2S306", "note", "rows in another order than Flink prints them (results are the same as a set)")
 TB_GENERATED = _code("F2S307", "note", "random datagen fields: Spark's generator gives values of the same kinds and ranges, not Flink's values")
+TB_LEGACY = _code("F2S309", "note", "Flink 1.9-1.13 Table API (connect(), insert_into, execute(job)) converted as its modern form: see the message")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

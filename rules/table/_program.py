@@ -29,7 +29,7 @@ from typing import Optional
 
 import libcst as cst
 
-from flink2spark.rules.table import _descriptors, _sql
+from flink2spark.rules.table import _connect, _descriptors, _sql
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.visitors import nodes
 
@@ -162,7 +162,7 @@ class TablesModel:
             method, first = call.func.attr.value, call.args[0].value
             if method in ("execute_insert", "add_insert", "insert_into") and isinstance(first, cst.SimpleString):
                 found.add(first.evaluated_value)
-            elif method in ("execute_sql", "add_insert_sql"):
+            elif method in ("execute_sql", "add_insert_sql", "sql_update"):
                 text = self.sql(first)
                 if text is None:
                     continue
@@ -211,7 +211,7 @@ class TablesModel:
             if method == "from_elements" and args:
                 rows, names = (self._value(a) for a in (args[0], args[1] if len(args) > 1 else None))
                 return _literal_schema(rows, names, resolver)
-            if method == "from_path" and args and isinstance(args[0], cst.SimpleString):
+            if method in ("from_path", "scan") and args and isinstance(args[0], cst.SimpleString):
                 table = self.sql_tables().get(args[0].evaluated_value)
                 return dict(table.columns) if table is not None else None
             return None
@@ -281,6 +281,25 @@ class TablesModel:
                 found[call.args[0].value.evaluated_value] = call.args[1].value.value
         return found
 
+    def executed_after(self, call: cst.Call) -> bool:
+        """Whether a Flink 1.9-1.13 ``t_env.execute(job_name)`` runs the insert ``call`` buffers
+        (``insert_into``, ``sql_update("INSERT ...")``): one in another function (which may
+        call this one's), or after it in the same one. Flink writes nothing of an insert that no
+        execute() follows."""
+        order = {id(c): i for i, c in enumerate(nodes(self.resolver.module, cst.Call))}
+        scope = self._function_of(call)
+        for other in nodes(self.resolver.module, cst.Call):
+            if isinstance(other.func, cst.Attribute) and other.func.attr.value == "execute" \
+                    and self.resolver.type_of(other.func.value) in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                if self._function_of(other) is not scope or order[id(other)] > order[id(call)]:
+                    return True
+        return False
+
+    def _function_of(self, node):
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
+            node = self.resolver.parent(node)
+        return node
+
     # -- facts --------------------------------------------------------------------------------
     def function_kind(self, call: cst.Call) -> Optional[str]:
         """"udf", "pandas_udf", "udtf", "udaf" or "udtaf" for a call of those entry points."""
@@ -343,6 +362,21 @@ class TablesModel:
                 return "batch" if call.func.attr.value == "in_batch_mode" else "streaming"
         return None
 
+    def _read_connect(self, call: cst.Call, found: dict) -> None:
+        """A table of Flink 1.9-1.13's ``t_env.connect(...)...create_temporary_table("name")``."""
+        calls = _connect.calls_of(self.resolver, call)
+        if calls is None:
+            return
+        try:
+            name, table, parts = _connect.read(self.resolver, dotted_names(self.resolver), calls)
+        except _descriptors.Unreadable as exc:
+            arg = call.args[0].value if call.args else None
+            if isinstance(arg, cst.SimpleString):
+                self.problems[arg.evaluated_value] = str(exc)
+            return
+        self.descriptors[id(call)] = (table, parts)
+        found.setdefault(name, []).append(table)
+
     def _read_catalog(self) -> None:
         found: dict[str, list[_sql.TableDef]] = {}
         for call in nodes(self.resolver.module, cst.Call):
@@ -353,6 +387,9 @@ class TablesModel:
                 self.views.add(call.args[0].value.evaluated_value)
                 if len(call.args) == 2:
                     self._view_tables[call.args[0].value.evaluated_value] = call.args[1].value
+                continue
+            if method in _connect.REGISTER and self.resolver.type_of(call.func.value) == T.CONNECT_DESCRIPTOR:
+                self._read_connect(call, found)
                 continue
             if self.resolver.type_of(call.func.value) not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
                 continue
@@ -367,7 +404,7 @@ class TablesModel:
                 self.descriptors[id(call)] = (table, parts)
                 found.setdefault(name, []).append(table)
                 continue
-            if method not in ("execute_sql", "add_insert_sql"):
+            if method not in ("execute_sql", "add_insert_sql", "sql_update"):
                 continue
             text = self.sql(call.args[0].value if call.args else None)
             if text is None:

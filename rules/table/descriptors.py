@@ -51,15 +51,20 @@ def convert(ctx):
     table, parts = found
     if table.name in model.problems:
         return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): table {table.name!r} {model.problems[table.name]}")
+    return declare(ctx, ctx.site.receiver, table, parts, f"{ctx.site.head.method}()")
+
+
+def declare(ctx, env, table: _sql.TableDef, parts: tuple[str, ...], what: str):
+    """The Spark form of declaring ``table`` (from a descriptor) on the environment ``env``."""
     try:
         if table.connector == "filesystem":
-            return create(ctx, ctx.site.receiver, table, parts)
+            return create(ctx, env, table, parts)
         if table.connector == "datagen":
-            view = ctx.expr("{env}.sql({text})", env=ctx.site.receiver, text=cst.parse_expression(python_string(datagen_view(table), parts)))
+            view = ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(datagen_view(table), parts)))
             note_random(ctx, table)
             return view
     except _sql.Untranslatable as exc:
-        return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): {exc}")
+        return ctx.todo(M.TB_CONNECTOR, f"{what}: {exc}")
     if table.connector in ("print", "blackhole") and ctx.is_statement:
         return REMOVE
-    return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): connector {table.connector!r} is not converted yet")
+    return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
