@@ -175,6 +175,35 @@ class TablesModel:
                         found.add(match.group(1))
         return found
 
+    def reads(self, name: str) -> bool:
+        """Whether the program may read the table ``name``: ``from_path``/``scan`` of it, or a SQL
+        statement naming it other than as the table it inserts into or creates (or SQL text not
+        known when converting, or a table named by an expression)."""
+        found, unknown = self._reads()
+        return unknown or name in found
+
+    def _reads(self) -> tuple[set[str], bool]:
+        if self._read_names is None:
+            found, unknown = set(), False
+            for call in nodes(self.resolver.module, cst.Call):
+                if not isinstance(call.func, cst.Attribute) or not call.args:
+                    continue
+                method, first = call.func.attr.value, call.args[0].value
+                if method in ("from_path", "scan"):
+                    if isinstance(first, cst.SimpleString):
+                        found.add(first.evaluated_value.strip("`"))
+                    else:
+                        unknown = True
+                elif method in ("execute_sql", "sql_query", "add_insert_sql", "sql_update"):
+                    text = self.sql(first)
+                    names = _sql.tables_read(text.text) if text is not None else None
+                    if names is None:
+                        unknown = True
+                    else:
+                        found |= names
+            self._read_names = (found, unknown)
+        return self._read_names
+
     def sql_tables(self) -> dict[str, _sql.TableDef]:
         """What SQL statements read: the declared tables, and the views of Tables whose schema
         is known (as tables of no connector)."""
@@ -423,6 +452,7 @@ class TablesModel:
                 continue
             found.setdefault(table.name, []).append(table)
         self.sinks = self._sinks()
+        self._read_names: Optional[tuple[set[str], bool]] = None
         for name, defs in found.items():
             if len({(d.connector, tuple(d.columns)) for d in defs}) > 1:
                 self.problems[name] = "declared more than once, with other connectors or columns (which one a statement uses depends on the run)"

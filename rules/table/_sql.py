@@ -594,18 +594,19 @@ def _sql_string(value: str) -> str:
     return exp.Literal.string(value).sql(_SPARK)
 
 
-def spark_create_table(table: TableDef) -> Optional[str]:
-    """Spark DDL for a table Spark reads and inserts into the same way; None when the connector is
-    not a Spark table (print, blackhole, datagen, kafka, ...: the caller handles them)."""
+def spark_create_table(table: TableDef, write_only: bool = False) -> Optional[str]:
+    """Spark DDL for a table Spark reads and inserts into the same way (``write_only``: a table the
+    program only writes, which Spark writes the same way); None when the connector is not a Spark
+    table (print, blackhole, datagen, kafka, ...: the caller handles them)."""
     if table.connector != "filesystem":
         return None
-    using, spark_options, columns = file_source(table)
+    using, spark_options, columns = file_source(table, write_only=write_only)
     column_sql = ", ".join(f"{_quote(n)} {t}" for n, t in columns)
     option_sql = ", ".join(f"{k} {_sql_string(v)}" for k, v in spark_options)
     return f"CREATE TABLE {_quote(table.name)} ({column_sql}) USING {using} OPTIONS ({option_sql})"
 
 
-def file_source(table: TableDef, read_only: bool = False) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]]]:
+def file_source(table: TableDef, read_only: bool = False, write_only: bool = False) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]]]:
     """(Spark data source, its options, the columns) of a filesystem table, or Untranslatable.
 
     A table only read (``read_only``) may also have TIMESTAMP, DATE and DECIMAL columns,
@@ -613,7 +614,10 @@ def file_source(table: TableDef, read_only: bool = False) -> tuple[str, list[tup
     A csv ``STRING`` column: Flink reads an empty field of it as '' unless ``csv.null-literal`` is
     '' (then NULL, as Spark). With no null literal and ``read_only`` (the table is only read, a
     source) it is allowed too: the caller fills Spark's NULLs of those columns with '' (in a table
-    Spark also writes to, they would stay). Any other null literal is refused."""
+    Spark also writes to, they would stay). Any other null literal is refused. A table the program
+    only writes (``write_only``) may have STRING columns too, written as Flink 2.3 writes them (seen
+    there: '' and NULL as an empty field, ' ' kept): Spark's csv writer told not to quote an empty
+    string (emptyValue) nor trim spaces (ignoreLeading/TrailingWhiteSpace)."""
     if table.connector != "filesystem":
         raise Untranslatable(f"connector {table.connector!r} is not a file source")
     options = dict(table.options)
@@ -676,7 +680,11 @@ def file_source(table: TableDef, read_only: bool = False) -> tuple[str, list[tup
                 # csv, the fewest fraction digits) and DECIMAL(10, 2) 2.50 as 2.5; Spark writes neither so.
                 raise Untranslatable(f"{fmt} file with a {spark_type} column ({column}): Flink and Spark write it differently")
             literal = table.options.get("csv.null-literal")
-            if fmt == "csv" and spark_type == "STRING" and literal != "" and not (read_only and literal is None):
+            if fmt == "csv" and spark_type == "STRING" and write_only and literal is None:
+                for option in (("emptyValue", ""), ("ignoreLeadingWhiteSpace", "false"), ("ignoreTrailingWhiteSpace", "false")):
+                    if option not in spark_options:
+                        spark_options.append(option)
+            elif fmt == "csv" and spark_type == "STRING" and literal != "" and not (read_only and literal is None):
                 # Seen on Flink 2.3: an empty csv field (1,,x) is '' in a STRING column; Spark reads it as NULL,
                 # whatever nullValue says (an empty unquoted field is the null value).
                 raise Untranslatable(f"csv file with a STRING column ({column}): Flink reads an empty field as '', Spark as NULL")
@@ -722,6 +730,23 @@ def insert(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[
     if not isinstance(source, (exp.Query, exp.Values)):
         raise Untranslatable("INSERT whose source is not a query")
     return _table_name(target), _translate(source, tables, functions).sql(_SPARK)
+
+
+def tables_read(sql: str) -> Optional[set[str]]:
+    """The tables a statement may read: those its text names, but for the table an INSERT writes
+    or a CREATE TABLE declares; None when the text does not parse."""
+    try:
+        kind = statement_kind(sql)
+        if kind in ("create_table", "set", "other", "drop"):
+            return set()
+        tree = _parse_one(sql)
+    except Untranslatable:
+        return None
+    written = tree.this if isinstance(tree, exp.Insert) else None
+    if isinstance(written, exp.Schema):
+        written = written.this
+    ctes = {cte.alias_or_name for cte in tree.find_all(exp.CTE)}
+    return {_table_name(t) for t in tree.find_all(exp.Table) if t is not written and t.name and t.name not in ctes}
 
 
 def create_view(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> tuple[str, str]:
