@@ -24,7 +24,7 @@ _SEQUENCE_TYPES = ("TINYINT", "SMALLINT", "INT", "BIGINT", "STRING")
 
 
 _INTEGER_RANGES = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "INTEGER": 32, "BIGINT": 64}
-_FIELD_OPTIONS = ("kind", "start", "end", "min", "max", "length")
+_FIELD_OPTIONS = ("kind", "start", "end", "min", "max", "length", "max-past")
 
 
 def random_fields(table: TableDef) -> list[str]:
@@ -61,6 +61,22 @@ def _random_value(table: TableDef, name: str, typ: str, options: dict) -> str:
         return f"CAST(rand() * {high - low!r}D + {low!r}D AS {typ})"
     if typ == "BOOLEAN":
         return "rand() < 0.5D"
+    decimal = re.fullmatch(r"DECIMAL\((\d+),\s*(\d+)\)", typ)
+    if decimal:
+        precision, scale = int(decimal.group(1)), int(decimal.group(2))
+        low, high = bound("min", float), bound("max", float)
+        # Seen on Flink 2.3: DECIMAL(5, 1) without min/max gave values from 3.5 to 9999.7 in 2000 rows
+        # (from Java's Double.MIN_VALUE, a tiny positive number, to the type's largest)
+        low = 0.0 if low is None else low
+        high = 10.0 ** (precision - scale) - 10.0 ** -scale if high is None else high
+        return f"CAST(rand() * {high - low!r}D + {low!r}D AS {typ})"
+    if typ in ("TIMESTAMP", "TIMESTAMP_NTZ"):
+        # Seen on Flink 2.3: the time the row is made, less a random part of max-past (0 by default)
+        now = "current_timestamp()" if typ == "TIMESTAMP" else "localtimestamp()"
+        past = _duration_seconds(options.get(prefix + "max-past", "0"), name)
+        offset = f" - make_dt_interval(0, 0, 0, CAST(rand() * {past!r} AS DECIMAL(18, 6)))" if past else ""
+        value = f"date_trunc('MILLISECOND', {now}{offset})"
+        return value if typ == "TIMESTAMP" else f"CAST({value} AS TIMESTAMP_NTZ)"
     if typ == "STRING":
         length = bound("length", int)
         declared = re.fullmatch(r"(VAR)?CHAR\((\d+)\)", table.declared.get(name, ""))
@@ -74,6 +90,19 @@ def _random_value(table: TableDef, name: str, typ: str, options: dict) -> str:
         digests = ", ".join(["sha2(CAST(rand() AS STRING), 256)"] * max(1, -(-length // 64)))
         return f"substring(concat({digests}), 1, {length})"
     raise Untranslatable(f"datagen random field {name} of type {typ}")
+
+
+_DURATION_UNITS = {"ms": 0.001, "milli": 0.001, "millis": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
+                   "min": 60, "mins": 60, "minute": 60, "minutes": 60, "h": 3600, "hour": 3600, "hours": 3600,
+                   "d": 86400, "day": 86400, "days": 86400}
+
+
+def _duration_seconds(text: str, name: str) -> float:
+    """Seconds of a Flink duration option ("1 h", "30 s", "500 ms"; a bare number is milliseconds)."""
+    match = re.fullmatch(r"\s*(\d+)\s*([a-z]*)\s*", text.lower())
+    if not match or (match.group(2) and match.group(2) not in _DURATION_UNITS):
+        raise Untranslatable(f"datagen field {name}: max-past {text!r}")
+    return int(match.group(1)) * _DURATION_UNITS.get(match.group(2) or "ms", 0.001)
 
 
 def datagen_view(table: TableDef) -> str:

@@ -49,6 +49,7 @@ class _Reader:
         self.resolver = resolver
         self.names = names  # _program.dotted_names
         self.parts: list[str] = []
+        self.declared: dict[str, str] = {}  # column -> its DataTypes call as a Flink type (TableDef.declared)
 
     def string(self, node) -> str:
         """A literal, or a marker standing for the expression."""
@@ -77,6 +78,9 @@ class _Reader:
                     columns.append((self.literal(args[0], "a column name"), TY.spark_type(args[1], self.names)))
                 except TY.Untranslatable as exc:
                     raise Unreadable(str(exc)) from None
+                declared = TY.flink_type_text(args[1], self.names)
+                if declared is not None:
+                    self.declared[columns[-1][0]] = declared
             elif method == "build" and not args:
                 pass
             else:
@@ -124,7 +128,7 @@ class _Reader:
         if not columns:
             raise Unreadable("a table descriptor without a schema")
         return _sql.TableDef(name=name, columns=tuple(columns), computed=(), connector=connector.lower(),
-                             options=options, watermark=None, primary_key=())
+                             options=options, watermark=None, primary_key=(), declared=dict(self.declared))
 
 
 def read(resolver, names, name: str, node) -> tuple[_sql.TableDef, tuple[str, ...]]:
