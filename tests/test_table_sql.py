@@ -285,6 +285,8 @@ UNTRANSLATABLE = [
     ("SELECT CURRENT_DATE + INTERVAL '1' MONTH FROM t", "an interval of MONTH"),
     ("SELECT \"b\" FROM t", "does not parse"),
     ("SELECT b FROM t GROUP BY ROLLUP (b)", "Rollup"),
+    ("SELECT tags[1] FROM t", "arrays count from 1"),
+    ("SELECT attrs[b] FROM t", "not a string literal"),
 ]
 
 

@@ -1326,6 +1326,12 @@ def _check_allowed(tree: exp.Expr, functions: Collection[str] = frozenset()) -> 
         if isinstance(node, exp.Anonymous):
             if node.name not in _ALLOWED_CALLS and node.name.lower() not in functions:
                 raise Untranslatable(f"function {node.name.upper()}")
+        elif isinstance(node, exp.Bracket):
+            # m['key'] of a MAP: NULL for a missing key in both (Spark too with ANSI on: checked). An
+            # ARRAY's index counts from 1 in Flink, from 0 in Spark: refused.
+            keys = node.expressions
+            if len(keys) != 1 or not (isinstance(keys[0], exp.Literal) and keys[0].is_string):
+                raise Untranslatable(f"{_sql(node)[:60]} (an index that is not a string literal: arrays count from 1 in Flink, from 0 in Spark)")
         elif not isinstance(node, _ALLOWED):
             if isinstance(node, exp.Func):
                 raise Untranslatable(f"function {node.sql_name()}")
