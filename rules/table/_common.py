@@ -62,7 +62,7 @@ def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optiona
             return None
         try:
             if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str):
-                out.extend(E.columns_from_string(arg.value.evaluated_value, schema))
+                out.extend(E.columns_from_string(arg.value.evaluated_value, schema, functions, registered))
             else:
                 out.append(E.column(arg.value, qualified(ctx), schema, functions, registered, is_table))
         except UNTRANSLATABLE as exc:
