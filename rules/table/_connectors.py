@@ -20,8 +20,8 @@ def datagen_view(table: TableDef) -> str:
     """Spark SQL creating the rows of a datagen table of sequences, as a temporary view."""
     options = {k.lower(): v for k, v in table.options.items()}
     lengths, items = [], []
-    if table.computed:
-        raise Untranslatable("datagen table with computed columns")
+    if table.computed or table.metadata:
+        raise Untranslatable("datagen table with computed or metadata columns")
     for name, typ in table.columns:
         prefix = f"fields.{name.lower()}."
         kind = options.get(prefix + "kind", "random")

@@ -124,7 +124,8 @@ class _Reader:
         if not columns:
             raise Unreadable("a table descriptor without a schema")
         return _sql.TableDef(name=name, columns=tuple(columns), computed=(), connector=connector.lower(),
-                             options=options, watermark=None, primary_key=())
+                             options=options, watermark=None, primary_key=(), order=tuple(n for n, _ in columns),
+                             bounded=_sql.is_bounded(connector.lower(), options))
 
 
 def read(resolver, names, name: str, node) -> tuple[_sql.TableDef, tuple[str, ...]]:

@@ -11,7 +11,7 @@ builder chain into the program model's catalog):
 
 import libcst as cst
 
-from flink2spark.rules.table import _sql
+from flink2spark.rules.table import _kafka, _sql
 from flink2spark.rules.table._common import program, spark_program
 from flink2spark.rules.table._connectors import datagen_view
 from flink2spark.rules.table._files import create
@@ -56,6 +56,8 @@ def convert(ctx):
             return create(ctx, ctx.site.receiver, table, parts)
         if table.connector == "datagen":
             return ctx.expr("{env}.sql({text})", env=ctx.site.receiver, text=cst.parse_expression(python_string(datagen_view(table), parts)))
+        if table.connector == "kafka":
+            return _kafka.create(ctx, ctx.site.receiver, table, parts, model)
     except _sql.Untranslatable as exc:
         return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): {exc}")
     if table.connector in ("print", "blackhole") and ctx.is_statement:

@@ -21,7 +21,7 @@ cannot translate with the same meaning keeps its statement, with a TODO naming t
 
 import libcst as cst
 
-from flink2spark.rules.table import _sql
+from flink2spark.rules.table import _kafka, _sql
 from flink2spark.rules.table._connectors import datagen_view
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._common import program, spark_program
@@ -102,8 +102,11 @@ def _statement(ctx, env, text, what):
         model = tables(ctx.resolver)
         if kind == "query":
             spark = _sql.query(text.text, model.sql_tables(), model.registered())
+            streaming = _sql.streaming(text.text, model.sql_tables())
             if after == ["print"]:
-                return show(ctx, _sql_call(ctx, env, spark, text))
+                return show(ctx, _sql_call(ctx, env, spark, text), streaming)
+            if streaming:
+                return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a streaming query used another way than print()")
             if after == ["collect"]:
                 return ctx.expr("{df}.collect()", df=_sql_call(ctx, env, spark, text))
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a query is used another way than print()/collect()")
@@ -117,12 +120,21 @@ def _statement(ctx, env, text, what):
                 return _sql_call(ctx, env, datagen_view(table), text)
             if table.connector in ("print", "blackhole") and ctx.is_statement:
                 return REMOVE
+            if table.connector == "kafka" and table.name not in model.problems:
+                try:
+                    return _kafka.create(ctx, env, table, text.parts, model)
+                except _sql.Untranslatable as exc:
+                    return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {table.name!r}: {exc}")
             return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
         if kind == "insert":
             target, spark = _sql.insert(text.text, model.sql_tables(), model.registered())
             table = model.catalog.get(target)
-            if table is not None and table.connector in ("print", "blackhole"):
-                return write_to(ctx, _sql_call(ctx, env, spark, text), target, what)
+            streaming = _sql.streaming(text.text, model.sql_tables())
+            if table is not None and (table.connector in ("print", "blackhole", "kafka") or streaming):
+                if streaming and what == "add_insert_sql()":
+                    return ctx.todo(M.TB_UNSUPPORTED, f"{what}: a streaming INSERT in a statement set (each would be a "
+                                    "query of its own, started and awaited together)")
+                return write_to(ctx, _sql_call(ctx, env, spark, text), target, what, streaming, "wait" in after)
             if table is None:
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
             return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text)
@@ -167,6 +179,9 @@ def convert(ctx):
             sink = head.original.args[0].value if head.original.args else None
             if not isinstance(sink, cst.SimpleString) or len(head.updated.args) != 2:
                 return ctx.todo(M.TB_UNSUPPORTED, "add_insert() of a table named by an expression")
+            if not model.bounded(head.original.args[1].value):
+                return ctx.todo(M.TB_UNSUPPORTED, "add_insert(): a streaming INSERT in a statement set (each would be a "
+                                "query of its own, started and awaited together)")
             return write_to(ctx, head.updated.args[1].value, sink.evaluated_value, "add_insert()")
         text = model.sql(head.original.args[0].value if head.original.args else None)
         if text is None:
