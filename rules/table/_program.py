@@ -88,6 +88,8 @@ class TablesModel:
         # id of a create_temporary_table(name, descriptor) call -> (its table, the sources of its markers)
         self.descriptors: dict[int, tuple[_sql.TableDef, tuple[str, ...]]] = {}
         self._sql_tables: Optional[dict[str, _sql.TableDef]] = None
+        # table name -> (the call declaring it, the sources of the markers of its options)
+        self.origins: dict[str, tuple[cst.Call, tuple[str, ...]]] = {}
         self._bounded: dict = {}
         self._read_catalog()
         self.udtf_columns: dict[str, int] = {}  # @udtf def name -> how many columns it gives (f0, f1...)
@@ -217,6 +219,17 @@ class TablesModel:
                 if found and name in found:
                     return True
         return False
+
+    def options_at(self, name: str, site: cst.CSTNode) -> Optional[tuple[str, ...]]:
+        """The sources of the markers of table ``name``'s options, when they mean the same at
+        ``site`` (a statement writing the table) as where it is declared; None otherwise."""
+        call, parts = self.origins.get(name, (None, ()))
+        for part in parts:
+            for node in nodes(cst.parse_expression(part), cst.Name):
+                there = self.resolver.visible_bindings(node.value, call)
+                if there is None or there != self.resolver.visible_bindings(node.value, site):
+                    return None
+        return parts
 
     def bounded(self, node) -> bool:
         """Whether a Table expression is a bounded table (a batch DataFrame in Spark); False when
@@ -429,6 +442,7 @@ class TablesModel:
                     self.problems[name] = str(exc)
                     continue
                 self.descriptors[id(call)] = (table, parts)
+                self.origins[name] = (call, parts)
                 found.setdefault(name, []).append(table)
                 continue
             if method not in ("execute_sql", "add_insert_sql"):
@@ -451,6 +465,7 @@ class TablesModel:
                     self.problems[name.group(1)] = str(exc)
                 continue
             found.setdefault(table.name, []).append(table)
+            self.origins[table.name] = (call, text.parts)
         self.sinks = self._sinks()
         for name, defs in found.items():
             if len({(d.connector, tuple(d.columns)) for d in defs}) > 1:

@@ -75,8 +75,11 @@ def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool 
             return _stream(ctx, ctx.expr('{df}.writeStream.format("noop")', df=df), wait)
         return ctx.expr('{df}.write.format("noop").mode("overwrite").save()', df=df)
     if table.connector == "kafka":
+        parts = model.options_at(sink, ctx.outer)
+        if parts is None:
+            return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {sink!r}: its options name variables this statement does not see")
         try:
-            options, value, notes = _kafka.sink(table, ())
+            options, value, notes = _kafka.sink(table, parts)
         except _sql.Untranslatable as exc:
             return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {sink!r}: {exc}")
         for note in notes:
@@ -84,11 +87,12 @@ def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool 
         ctx.note(M.TB_KAFKA, "Kafka sink: Spark's Kafka sink is the spark-sql-kafka-0-10 package (spark-submit --packages "
                  "org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>)")
         names = ", ".join(python_string(n) for n, _ in table.columns)
-        settings = "".join(f".option({python_string(k)}, {python_string(v)})" for k, v in options)
+        settings = "".join(f".option({python_string(k)}, {{o{i}}})" for i, (k, _) in enumerate(options))
+        values = {f"o{i}": python_string(v, parts) for i, (_, v) in enumerate(options)}
         record = "{df}.toDF(%s).selectExpr(%s)" % (names, python_string(value))
         if streaming:
-            return _stream(ctx, ctx.expr(record + '.writeStream.format("kafka")' + settings, df=df), wait)
-        return ctx.expr(record + '.write.format("kafka")' + settings + ".save()", df=df)
+            return _stream(ctx, ctx.expr(record + '.writeStream.format("kafka")' + settings, df=df, **values), wait)
+        return ctx.expr(record + '.write.format("kafka")' + settings + ".save()", df=df, **values)
     if streaming:
         return ctx.todo(M.TB_CONNECTOR, f"{what}: a streaming query into a {table.connector!r} table (only print, "
                         "blackhole and kafka sinks are converted for unbounded tables)")
