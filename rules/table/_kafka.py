@@ -23,6 +23,8 @@ Flink's json writes otherwise than Spark's ``to_json`` (timestamps, decimals...)
 
 from __future__ import annotations
 
+import re
+
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table._program import python_string
 from flink2spark.rules.table._sql import TableDef, Untranslatable
@@ -42,8 +44,11 @@ def _value_format(options: dict) -> str:
     fmt = options.pop("value.format", None) or options.pop("format", None)
     if fmt is None:
         raise Untranslatable("Kafka table without 'format' / 'value.format'")
-    if fmt != "json":
-        raise Untranslatable(f"Kafka table of format {fmt!r} (only json is converted)")
+    if fmt not in ("json", "raw"):
+        raise Untranslatable(f"Kafka table of format {fmt!r} (json and raw are converted)")
+    charset = options.pop("raw.charset", options.pop("value.raw.charset", "UTF-8"))
+    if fmt == "raw" and charset.upper().replace("-", "") != "UTF8":
+        raise Untranslatable(f"raw format with charset {charset!r}")
     for key in ("key.format", "key.fields", "key.fields-prefix", "value.fields-include"):
         if key in options and not (key == "value.fields-include" and options[key] == "ALL"):
             raise Untranslatable(f"Kafka table option {key!r} (record keys are not converted)")
@@ -76,6 +81,51 @@ def _brokers(options: dict) -> list[tuple[str, str]]:
     return out
 
 
+def _top_level(text: str) -> list[str]:
+    """``text`` cut at its commas outside ``<>``."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "<("
+        depth -= ch in ">)"
+        if ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return parts + [text[start:].strip()]
+
+
+def _readable(spark_type: str, written: bool = False) -> bool:
+    """Whether Spark's from_json reads the type from the JSON Flink's json format reads it from
+    (arrays, maps of string keys and rows of such types are JSON arrays and objects in both);
+    ``written``: whether Spark's to_json writes it as Flink's json format does (seen on Flink
+    2.3 and Spark 4: INT, STRING, DOUBLE, FLOAT (1.1, 1.0E10), BOOLEAN, DATE ("0999-12-31") and
+    arrays, rows and maps of them with their NULLs; not DECIMAL, which Flink writes with its
+    trailing zeros stripped, 12.50 as 12.5 and 1000000000 as 1E+9; TIMESTAMP_NTZ only as a
+    column of its own, formatted by ``_timestamp_text``)."""
+    base = _JSON_TYPES | {"DATE", "FLOAT"}
+    if spark_type in base or (not written and (spark_type == "TIMESTAMP_NTZ" or re.fullmatch(r"DECIMAL\(\d+, \d+\)", spark_type))):
+        return True
+    match = re.fullmatch(r"(ARRAY|MAP|STRUCT)<(.*)>", spark_type)
+    if match is None:
+        return False
+    kind, inner = match.groups()
+    if kind == "ARRAY":
+        return _readable(inner, written)
+    if kind == "MAP":
+        key, _, value = inner.partition(",")
+        return key.strip() == "STRING" and _readable(value.strip(), written)
+    fields = [f.split(":", 1) for f in _top_level(inner)]
+    return all(len(f) == 2 and _readable(f[1].strip(), written) for f in fields)
+
+
+def _timestamp_text(column: str) -> str:
+    """Flink's json text of a TIMESTAMP: '2024-01-01 10:00:00', the fraction without its trailing
+    zeros ('10:00:00.5', '10:00:00.123'; seen on Flink 2.3). A TIMESTAMP (with local time zone)
+    column of the query, such as a window bound over the watermark column, is read in the
+    session time zone, as Flink's cast to TIMESTAMP does."""
+    return (f"regexp_replace(date_format(CAST({column} AS TIMESTAMP_NTZ), 'yyyy-MM-dd HH:mm:ss.SSSSSS'), "
+            "'\\\\.?0+$', '')")
+
+
 def read_columns(table: TableDef) -> TableDef:
     """``table`` as its Spark view has it: the watermark column, a TIMESTAMP (without time zone)
     in Flink, is a TIMESTAMP in Spark (the only type Spark's watermark takes)."""
@@ -94,7 +144,7 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
         raise Untranslatable(f"connector {table.connector!r} as a source")
     options = {k: v for k, v in table.options.items() if k != "connector"}
     notes = []
-    _value_format(options)
+    fmt = _value_format(options)
     json = _json_options(options, "json.")
     if json.pop("fail-on-missing-field", "false").lower() == "true":
         raise Untranslatable("json option 'fail-on-missing-field' = 'true' (Spark's from_json gives NULL)")
@@ -137,7 +187,7 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
         raise Untranslatable(f"Kafka table option {sorted(options)[0]!r}")
     fields = []
     for name, spark_type in table.columns:
-        if spark_type not in _JSON_TYPES | {"TIMESTAMP_NTZ", "DATE"} and not spark_type.startswith("DECIMAL("):
+        if not _readable(spark_type):
             raise Untranslatable(f"json value with a {spark_type} column ({name})")
         fields.append(f"{_quote(name)} {spark_type}")
     reader = [f'{env}.readStream.format("kafka")']
@@ -147,6 +197,9 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     if any(t == "TIMESTAMP_NTZ" for _, t in table.columns):
         json_options = f", map('timestampNTZFormat', '{_FLINK_TIMESTAMP}')"
     first = [f"from_json(CAST(value AS STRING), '{', '.join(fields)}'{json_options}) AS value"]
+    if fmt == "raw":  # the record value is the one column: its bytes, or their UTF-8 text
+        name, spark_type = _raw_column(table)
+        first = [f"named_struct('{name}', {'CAST(value AS STRING)' if spark_type == 'STRING' else 'value'}) AS value"]
     for name, spark_type, key in table.metadata:
         if key not in _METADATA or _METADATA[key] != spark_type:
             raise Untranslatable(f"METADATA {key!r} of type {spark_type} ({name})")
@@ -177,12 +230,15 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     if watermark is not None:
         reader.append(f".withWatermark({python_string(watermark[0])}, {python_string(watermark[1])})")
     reader.append(f".createOrReplaceTempView({python_string(table.name)})")
-    notes.append("Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package (spark-submit --packages "
-                 "org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>); "
-                 + ("with 'json.ignore-parse-errors' Flink skips a malformed record, Spark's from_json gives a row of NULLs"
-                    if lenient else
-                    "Flink's json format fails the job on a malformed record ('json.ignore-parse-errors' false), "
-                    "Spark's from_json gives NULL fields there"))
+    package = ("Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package (spark-submit --packages "
+               "org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>)")
+    if fmt == "raw":
+        notes.append(package)
+    elif lenient:
+        notes.append(package + "; with 'json.ignore-parse-errors' Flink skips a malformed record, Spark's from_json gives a row of NULLs")
+    else:
+        notes.append(package + "; Flink's json format fails the job on a malformed record ('json.ignore-parse-errors' false), "
+                     "Spark's from_json gives NULL fields there")
     if watermark is not None:
         notes.append(f"WATERMARK on {watermark[0]}: Spark moves its watermark (the largest {watermark[0]} so far minus "
                      f"{watermark[1]}) between micro-batches, Flink record by record and across Kafka partitions by the "
@@ -191,6 +247,13 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
                          f"; {watermark[0]} becomes a TIMESTAMP in the session time zone (Spark's watermark needs one)"
                          if cast else ""))
     return "".join(reader), notes
+
+
+def _raw_column(table: TableDef) -> tuple[str, str]:
+    """The one column of a raw format table (Flink's raw format has one: the record value)."""
+    if len(table.columns) != 1 or table.columns[0][1] not in ("STRING", "BINARY"):
+        raise Untranslatable("raw format of other than one STRING or BYTES column")
+    return table.columns[0]
 
 
 def _quote(name: str) -> str:
@@ -205,7 +268,7 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
     if table.computed or table.metadata:
         raise Untranslatable("Kafka sink table with computed or metadata columns")
     options = {k: v for k, v in table.options.items() if k != "connector"}
-    _value_format(options)
+    fmt = _value_format(options)
     json = _json_options(options, "json.")
     if json.pop("encode.ignore-null-fields", "false").lower() == "true":
         null_fields = "true"
@@ -233,9 +296,15 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
     options.pop("sink.parallelism", None)
     if options:
         raise Untranslatable(f"Kafka table option {sorted(options)[0]!r}")
+    if fmt == "raw":
+        name, spark_type = _raw_column(table)
+        return spark_options, f"CAST({_quote(name)} AS {spark_type}) AS value", notes
     fields = []
     for name, spark_type in table.columns:
-        if spark_type not in _JSON_TYPES:
+        if spark_type == "TIMESTAMP_NTZ":
+            fields.append(f"'{name}', {_timestamp_text(_quote(name))}")
+            continue
+        if not _readable(spark_type, written=True):
             raise Untranslatable(f"Kafka sink column {name} of type {spark_type}: Flink's json and Spark's to_json write it differently")
         fields.append(f"'{name}', CAST({_quote(name)} AS {spark_type})")
     value = f"to_json(named_struct({', '.join(fields)}), map('ignoreNullFields', '{null_fields}')) AS value"

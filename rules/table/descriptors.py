@@ -6,7 +6,9 @@ builder chain into the program model's catalog):
   with the descriptor's non-literal values (``.option("path", input_path)``) as the
   placeholders of an f-string;
 - ``print``/``blackhole`` -> removed: a ``show``/``noop`` write where a table is inserted into it;
-- ``datagen`` of sequences -> a temporary view over ``range``.
+- ``datagen`` of sequences -> a temporary view over ``range``;
+- ``kafka`` -> a temporary view over ``readStream.format("kafka")`` (``_kafka``), removed for a
+  table the program only writes.
 """
 
 import libcst as cst

@@ -9,7 +9,12 @@
 - ``table.to_pandas()`` -> ``df.toPandas()``.
 - ``table.execute_insert("sink")`` -> by the sink's connector (the program model's catalog):
   ``print`` -> a ``show`` of every row, ``blackhole`` -> Spark's ``noop`` write, a filesystem
-  table -> ``df.write.insertInto("sink")``.
+  table -> ``df.write.insertInto("sink")``, a Kafka table -> ``to_json`` values written with
+  ``format("kafka")``.
+- Over an unbounded table (it reads a Kafka table: the program model's ``bounded``), a
+  Structured Streaming query: ``writeStream`` (``foreachBatch`` show for print, ``noop``,
+  ``kafka``) with a checkpoint folder, append mode, ``start()``, and ``awaitTermination()``
+  where Flink's program waits (``.wait()``, ``execute().print()``).
 """
 
 import libcst as cst

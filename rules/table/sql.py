@@ -9,7 +9,11 @@ with the statement translated to Spark SQL (``_sql``, sqlglot with a Flink diale
   OPTIONS (path ...)``; of ``print``/``blackhole`` -> removed (Spark needs no table: an
   ``INSERT INTO`` one becomes a ``show`` or a ``noop`` write; the catalog of the program model
   knows the connector).
-- ``INSERT INTO t SELECT ...`` -> ``spark.sql("INSERT INTO t ...")``, or the sink's form.
+- ``CREATE TABLE`` of the ``kafka`` connector -> a temporary view over ``readStream.format("kafka")``
+  (``_kafka``), or removed for a table the program only writes.
+- ``INSERT INTO t SELECT ...`` -> ``spark.sql("INSERT INTO t ...")``, or the sink's form; a query
+  over an unbounded (Kafka) table becomes a streaming query (``execute.write_to``), started and,
+  with ``.wait()``, awaited.
 - ``CREATE VIEW v AS ...`` -> ``spark.sql("CREATE TEMPORARY VIEW v AS ...")``.
 - ``SET 'key' = 'value'`` -> removed, with a NOTE (Flink settings).
 - ``.wait()`` on the result: dropped (Spark's statements run at once).
