@@ -91,6 +91,7 @@ about 6-8 s (JVM mini cluster + Python worker start), whatever its size.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 import shutil
@@ -363,8 +364,14 @@ def run_fixture_raw(fixture: Path, timeout: float = 300) -> tuple[str, dict[str,
     program = Path(fixture) / "reference.py"
     if not program.is_file():
         program = Path(fixture) / "input.py"
-    with tempfile.TemporaryDirectory(prefix="flink-out-") as out:
-        stdout = run_on_flink(program, [out], timeout=timeout)
+    with tempfile.TemporaryDirectory(prefix="flink-out-") as out, tempfile.TemporaryDirectory(prefix="topics-") as topics:
+        args = [out]
+        if program.name == "reference.py":  # sys.argv[2]: a folder per topic holding its records, one a line
+            for topic, records in json.loads((Path(fixture) / "kafka_in.json").read_text()).items():
+                (Path(topics) / topic).mkdir()
+                (Path(topics) / topic / "records.json").write_text("".join(r + "\n" for r in records))
+            args.append(topics)
+        stdout = run_on_flink(program, args, timeout=timeout)
         return stdout, read_output_files(Path(out))
 
 

@@ -126,7 +126,7 @@ HAND_MARKS = {
     "execute_sql_select_print", "execute_sql_insert", "changelog_print", "datastream_print",
     "group_by_select_aggregates", "arithmetic", "string_functions", "cast", "is_null",
     "pandas_udf", "pandas_udaf", "sql_group_by", "sql_over_range", "sql_left_join",
-    "kafka_source_table", "kafka_sink_table",
+    "kafka_source_table", "kafka_sink_table", "kafka_descriptor", "kafka_computed_column",
 }
 
 
