@@ -318,3 +318,20 @@ def test_sink_options_naming_a_variable_the_write_does_not_see_are_a_todo():
         "declare('k:9092')\n"
         "t_env.from_elements([('a',)], ['k']).execute_insert('sink').wait()\n", "job.py").output
     assert "its options name variables this statement does not see" in out
+
+
+def test_a_descriptor_schema_with_computed_and_metadata_columns_and_a_watermark():
+    out = convert_source(
+        "from pyflink.table import DataTypes, EnvironmentSettings, Schema, TableDescriptor, TableEnvironment\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+        "t_env.create_temporary_table('src', TableDescriptor.for_connector('kafka').schema(\n"
+        "    Schema.new_builder().column('v', DataTypes.INT()).column('ts', DataTypes.TIMESTAMP(3))\n"
+        "    .column_by_expression('w', 'v * 2').column_by_metadata('p', DataTypes.INT(), 'partition', True)\n"
+        "    .watermark('ts', \"ts - INTERVAL '3' SECOND\").build())\n"
+        "    .option('topic', 't').option('properties.bootstrap.servers', 'k:9092')\n"
+        "    .option('scan.startup.mode', 'latest-offset').format('json').build())\n"
+        "t_env.execute_sql(\"SELECT COUNT(*) FROM src GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)\").print()\n", "job.py").output
+    assert "TODO" not in out, out
+    assert flat('.selectExpr("value.v", "CAST(value.ts AS TIMESTAMP) AS ts", "p").selectExpr("v", "ts", "v * 2 AS w", "p")'
+                '.withWatermark("ts", "3 seconds")') in flat(out)
+    assert flat('"`partition` AS p"') in flat(out)
