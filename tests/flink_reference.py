@@ -356,9 +356,22 @@ def fixture_dirs(root: Path = FIXTURES) -> list[Path]:
 
 
 def run_fixture_raw(fixture: Path, timeout: float = 300) -> tuple[str, dict[str, list[str]]]:
-    """Like ``run_fixture`` but returns the raw stdout text (for fixtures/table)."""
-    with tempfile.TemporaryDirectory(prefix="flink-out-") as out:
-        stdout = run_on_flink(Path(fixture) / "input.py", [out], timeout=timeout)
+    """Like ``run_fixture`` but returns the raw stdout text (for fixtures/table).
+
+    A fixture of a Kafka program (no broker here) has a ``reference.py``: the same program with
+    its Kafka tables replaced by what its docstring says (a monitored filesystem table over
+    the records of kafka_in.json, filesystem sinks under ``kafka/<topic>/``); that one runs."""
+    program = Path(fixture) / "reference.py"
+    if not program.is_file():
+        program = Path(fixture) / "input.py"
+    with tempfile.TemporaryDirectory(prefix="flink-out-") as out, tempfile.TemporaryDirectory(prefix="topics-") as topics:
+        args = [out]
+        if program.name == "reference.py":  # sys.argv[2]: a folder per topic holding its records, one a line
+            for topic, records in json.loads((Path(fixture) / "kafka_in.json").read_text()).items():
+                (Path(topics) / topic).mkdir()
+                (Path(topics) / topic / "records.json").write_text("".join(r + "\n" for r in records))
+            args.append(topics)
+        stdout = run_on_flink(program, args, timeout=timeout)
         return stdout, read_output_files(Path(out))
 
 

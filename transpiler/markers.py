@@ -125,8 +125,10 @@ TB_SQL = _code("F2S302", "todo", "Flink SQL with no same-meaning Spark SQL")
 TB_CHANGELOG = _code("F2S303", "note", "streaming mode: Flink prints every change (+I/-U/+U/-D) of an updating table, Spark its final rows")
 TB_CONFIG = _code("F2S304", "note", "Table API configuration dropped: it changes no result of the converted job")
 TB_CONNECTOR = _code("F2S305", "todo", "Table connector or format with no exact Spark counterpart")
+TB_KAFKA = _code("F2S307", "note", "Kafka table: Spark's Kafka source/sink and json functions differ from Flink's connector in edge cases")
+TB_STREAMING = _code("F2S308", "note", "streaming query: Structured Streaming moves its watermark and gives results per micro-batch; its checkpoint is a fresh folder per run")
 TB_ORDER = _code("F2S306", "note", "rows in another order than Flink prints them (results are the same as a set)")
-TB_GENERATED = _code("F2S307", "note", "random datagen fields: Spark's generator gives values of the same kinds and ranges, not Flink's values")
+TB_GENERATED = _code("F2S310", "note", "random datagen fields: Spark's generator gives values of the same kinds and ranges, not Flink's values")
 TB_LEGACY = _code("F2S309", "note", "Flink 1.9-1.13 Table API (connect(), insert_into, execute(job)) converted as its modern form: see the message")
 
 # Generations recognised but not converted yet

@@ -87,6 +87,15 @@ def code(ctx, node: cst.CSTNode) -> str:
     return ctx.resolver.module.code_for_node(node)
 
 
+def on_stream(ctx, what: str, why: str):
+    """A TODO when the table the chain starts from is unbounded (it reads a Kafka table: a
+    streaming DataFrame in Spark) and ``what`` has no same-result Structured Streaming form
+    (Spark would refuse it at run time, or give other rows); None otherwise."""
+    if tables(ctx.resolver).bounded(ctx.site.head.original.func.value):
+        return None
+    return ctx.todo(M.TB_UNSUPPORTED, f"{what} on an unbounded table (it reads a Kafka table): {why}")
+
+
 def mode(ctx) -> str:
     return tables(ctx.resolver).mode
 

@@ -10,7 +10,7 @@ gives the filesystem ones):
   [min, max] (both inclusive in Flink; the type's range by default), DOUBLE/FLOAT uniform in
   [min, max] (given), BOOLEAN, STRING of ``length`` (100 by default) lowercase hex digits (seen on
   Flink 2.3: ``f0db090e9123`` for length 12). The values themselves come from each engine's
-  generator: ``random_fields`` names them for the NOTE F2S307.
+  generator: ``random_fields`` names them for the NOTE F2S310.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ _FIELD_OPTIONS = ("kind", "start", "end", "min", "max", "length", "max-past")
 
 
 def random_fields(table: TableDef) -> list[str]:
-    """The fields of a datagen table whose values are random (the NOTE F2S307 names them)."""
+    """The fields of a datagen table whose values are random (the NOTE F2S310 names them)."""
     options = {k.lower(): v for k, v in table.options.items()}
     return [name for name, _ in table.columns if options.get(f"fields.{name.lower()}.kind", "random") == "random"]
 
@@ -109,8 +109,8 @@ def datagen_view(table: TableDef) -> str:
     """Spark SQL creating the rows of a bounded datagen table, as a temporary view."""
     options = {k.lower(): v for k, v in table.options.items()}
     lengths, items = [], []
-    if table.computed:
-        raise Untranslatable("datagen table with computed columns")
+    if table.computed or table.metadata:
+        raise Untranslatable("datagen table with computed or metadata columns")
     for name, typ in table.columns:
         prefix = f"fields.{name.lower()}."
         kind = options.get(prefix + "kind", "random")
@@ -138,7 +138,7 @@ def datagen_view(table: TableDef) -> str:
 
 
 def note_random(ctx, table: TableDef) -> None:
-    """The NOTE F2S307 of a datagen table with random fields."""
+    """The NOTE F2S310 of a datagen table with random fields."""
     fields = random_fields(table)
     if fields:
         ctx.note(M.TB_GENERATED, f"datagen table {table.name!r}: random field{'s' if len(fields) > 1 else ''} "

@@ -84,8 +84,13 @@ class TablesModel:
         self.views: set[str] = set()  # names of the views the program creates (create_temporary_view, CREATE VIEW)
         self._schemas: dict[int, Optional[dict[str, str]]] = {}
         self._view_tables: dict[str, cst.BaseExpression] = {}  # view name -> the Table expression it names
+        self._view_sql: dict[str, str] = {}  # view name -> the query of its CREATE VIEW
         # id of a create_temporary_table(name, descriptor) call -> (its table, the sources of its markers)
         self.descriptors: dict[int, tuple[_sql.TableDef, tuple[str, ...]]] = {}
+        self._sql_tables: Optional[dict[str, _sql.TableDef]] = None
+        # table name -> (the call declaring it, the sources of the markers of its options)
+        self.origins: dict[str, tuple[cst.Call, tuple[str, ...]]] = {}
+        self._bounded: dict = {}
         self._read_catalog()
         self.udtf_columns: dict[str, int] = {}  # @udtf def name -> how many columns it gives (f0, f1...)
         self.functions: dict[str, str] = self._functions()
@@ -205,15 +210,69 @@ class TablesModel:
         return self._read_names
 
     def sql_tables(self) -> dict[str, _sql.TableDef]:
-        """What SQL statements read: the declared tables, and the views of Tables whose schema
-        is known (as tables of no connector)."""
-        out = dict(self.catalog)
+        """What SQL statements read: the declared tables (a Kafka table with the columns of its
+        Spark view, ``_kafka.read_columns``), the views of Tables whose schema is known (as
+        tables of no connector), and the views over unbounded tables (unbounded, columns not
+        known)."""
+        if self._sql_tables is not None:
+            return self._sql_tables
+        from flink2spark.rules.table import _kafka
+
+        out = {name: (_kafka.read_columns(t) if not t.bounded else t) for name, t in self.catalog.items()}
+        self._sql_tables = out
         for name, table in self._view_tables.items():
             schema = self.schema(table)
-            if schema is not None and name not in out:
-                out[name] = _sql.TableDef(name=name, columns=tuple(schema.items()), computed=(), connector="",
-                                          options={}, watermark=None, primary_key=())
+            if name not in out and (schema is not None or not self.bounded(table)):
+                out[name] = _sql.TableDef(name=name, columns=tuple((schema or {}).items()), computed=(), connector="",
+                                          options={}, watermark=None, primary_key=(), bounded=self.bounded(table))
+        for name, text in self._view_sql.items():  # in program order: a view may read an earlier one
+            if name not in out and _sql.streaming(text, out):
+                out[name] = _sql.TableDef(name=name, columns=(), computed=(), connector="", options={},
+                                          watermark=None, primary_key=(), bounded=False)
         return out
+
+    def options_at(self, name: str, site: cst.CSTNode) -> Optional[tuple[str, ...]]:
+        """The sources of the markers of table ``name``'s options, when they mean the same at
+        ``site`` (a statement writing the table) as where it is declared; None otherwise."""
+        call, parts = self.origins.get(name, (None, ()))
+        for part in parts:
+            for node in nodes(cst.parse_expression(part), cst.Name):
+                there = self.resolver.visible_bindings(node.value, call)
+                if there is None or there != self.resolver.visible_bindings(node.value, site):
+                    return None
+        return parts
+
+    def bounded(self, node) -> bool:
+        """Whether a Table expression is a bounded table (a batch DataFrame in Spark); False when
+        it reads an unbounded one (a Kafka table: a streaming DataFrame). What cannot be
+        followed is taken as bounded, as before Kafka tables were converted."""
+        key = ("bounded", id(node))
+        if key not in self._bounded:
+            self._bounded[key] = True  # a cycle
+            self._bounded[key] = self._is_bounded(node)
+        return self._bounded[key]
+
+    def _is_bounded(self, node) -> bool:
+        if isinstance(node, cst.Name):
+            value = self.resolver.single_value(node)
+            return self.bounded(value) if value is not None and value is not node else True
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return True
+        method, receiver = node.func.attr.value, node.func.value
+        typ = self.resolver.type_of(receiver)
+        first = node.args[0].value if node.args else None
+        if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+            if method == "from_path" and isinstance(first, cst.SimpleString):
+                table = self.sql_tables().get(first.evaluated_value)
+                return table is None or table.bounded
+            if method == "sql_query":
+                text = self.sql(first)
+                return text is None or not _sql.streaming(text.text, self.sql_tables())
+            return True
+        if not isinstance(receiver, (cst.Call, cst.Name)):
+            return True
+        tables = [a.value for a in node.args if self.resolver.type_of(a.value) == T.TABLE]
+        return self.bounded(receiver) and all(self.bounded(t) for t in tables)
 
     # -- schemas ------------------------------------------------------------------------------
     def schema(self, node) -> Optional[dict[str, str]]:
@@ -431,6 +490,7 @@ class TablesModel:
                     self.problems[name] = str(exc)
                     continue
                 self.descriptors[id(call)] = (table, parts)
+                self.origins[name] = (call, parts)
                 found.setdefault(name, []).append(table)
                 continue
             if method not in ("execute_sql", "add_insert_sql", "sql_update"):
@@ -441,7 +501,9 @@ class TablesModel:
             try:
                 kind = _sql.statement_kind(text.text)
                 if kind == "create_view":
-                    self.views.add(_sql.create_view(text.text)[0])
+                    view = _sql.create_view(text.text)[0]
+                    self.views.add(view)
+                    self._view_sql[view] = text.text
                 if kind != "create_table":
                     continue
                 table = _sql.create_table(text.text)
@@ -451,6 +513,7 @@ class TablesModel:
                     self.problems[name.group(1)] = str(exc)
                 continue
             found.setdefault(table.name, []).append(table)
+            self.origins[table.name] = (call, text.parts)
         self.sinks = self._sinks()
         self._read_names: Optional[tuple[set[str], bool]] = None
         for name, defs in found.items():
@@ -458,6 +521,13 @@ class TablesModel:
                 self.problems[name] = "declared more than once, with other connectors or columns (which one a statement uses depends on the run)"
                 continue
             self.catalog[name] = defs[0]
+
+
+def _kind(sql: str) -> Optional[str]:
+    try:
+        return _sql.statement_kind(sql)
+    except _sql.Untranslatable:
+        return None
 
 
 _PYTHON_TYPES = {cst.Integer: "BIGINT", cst.Float: "DOUBLE", cst.SimpleString: "STRING"}

@@ -102,6 +102,19 @@ class TableDef:
     watermark: Optional[tuple[str, str]]  # (column, Spark delay threshold such as "5 seconds")
     primary_key: tuple[str, ...]
     declared: Mapping[str, str] = field(default_factory=dict, hash=False)  # column -> Flink type as written, upper case (DDL only)
+    # METADATA columns: (name, Spark SQL type, the connector's metadata key)
+    metadata: tuple[tuple[str, str, str], ...] = ()
+    order: tuple[str, ...] = ()  # every column's name (physical, computed, metadata) as declared
+    # False when Flink reads the table as an unbounded stream (a Kafka topic, a view over one):
+    # queries over it are streaming queries, Structured Streaming in Spark
+    bounded: bool = True
+
+
+def is_bounded(connector: str, options: Mapping[str, str]) -> bool:
+    """Whether Flink reads a table of this connector as a bounded input."""
+    if connector in ("kafka", "upsert-kafka"):
+        return "scan.bounded.mode" in options and options["scan.bounded.mode"] != "unbounded"
+    return True
 
 
 # --------------------------------------------------------------------------------------------
@@ -454,6 +467,8 @@ def create_table(sql: str) -> TableDef:
     columns: list[tuple[str, str]] = []
     computed: list[tuple[str, str]] = []
     declared: dict[str, str] = {}
+    metadata: list[tuple[str, str, str]] = []
+    order: list[str] = []
     watermark = None
     primary_key: tuple[str, ...] = ()
     if ts.peek() != "(":
@@ -481,8 +496,10 @@ def create_table(sql: str) -> TableDef:
             primary_key = tuple(keys)
         else:
             column = _ident(ts.next())
+            order.append(column)
             if ts.accept("AS"):
-                computed.append((column, _expression(_text_between(ts, ts.i, end), name, columns)))
+                visible = columns + [(n, t) for n, t, _ in metadata]
+                computed.append((column, _expression(_text_between(ts, ts.i, end), name, visible)))
                 ts.i = end
             else:
                 type_start = ts.i
@@ -498,10 +515,20 @@ def create_table(sql: str) -> TableDef:
                     if ts.accept("COMMENT"):
                         ts.next()
                         continue
-                    if ts.peek() == "METADATA":
-                        raise Untranslatable("METADATA column")
+                    if ts.accept("METADATA"):
+                        key = column
+                        if ts.accept("FROM"):
+                            token = ts.next()
+                            if token.token_type != TokenType.STRING:
+                                raise Untranslatable("METADATA FROM that is not a 'key' string")
+                            key = token.text
+                        ts.accept("VIRTUAL")
+                        metadata.append((column, spark_type, key))
+                        spark_type = None
+                        break
                     raise Untranslatable(f"column clause {ts.peek()}")
-                columns.append((column, spark_type))
+                if spark_type is not None:
+                    columns.append((column, spark_type))
         if ts.i != end:
             raise Untranslatable(f"CREATE TABLE that does not parse (at {ts.peek()!r})")
         if ts.accept(","):
@@ -535,7 +562,7 @@ def create_table(sql: str) -> TableDef:
             raise Untranslatable(f"CREATE TABLE clause {ts.peek()}")
     if "connector" not in options:
         raise Untranslatable("CREATE TABLE without a 'connector' option")
-    if watermark and watermark[0] not in [c for c, _ in columns + computed]:
+    if watermark and watermark[0] not in order:
         raise Untranslatable(f"WATERMARK on unknown column {watermark[0]}")
     return TableDef(
         name=name,
@@ -546,6 +573,9 @@ def create_table(sql: str) -> TableDef:
         watermark=watermark,
         primary_key=primary_key,
         declared=declared,
+        metadata=tuple(metadata),
+        order=tuple(order),
+        bounded=is_bounded(options["connector"].lower(), options),
     )
 
 
@@ -626,6 +656,8 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
     fmt = options.pop("format", None)
     if not path:
         raise Untranslatable("filesystem table without 'path'")
+    if table.metadata:
+        raise Untranslatable(f"METADATA column {table.metadata[0][0]} of a filesystem table")
     if table.computed:
         raise Untranslatable("computed column in a filesystem table")
     spark_options: list[tuple[str, str]] = [("path", path)]
@@ -808,9 +840,10 @@ class _Types:
             if name in self.ctes:
                 return self.query(self.ctes[name])
             table = self.tables.get(name)
-            if table is None:
+            if table is None or not (table.columns or table.computed or table.metadata):
                 return None
             columns: dict[str, Optional[str]] = dict(table.columns)
+            columns.update((n, t) for n, t, _ in table.metadata)
             for column, expression in table.computed:
                 columns[column] = "TIMESTAMP" if expression == _sql(_NOW) else None
             return columns
@@ -964,7 +997,10 @@ def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collec
     tree = tree.copy()
     _refuse_nodes(tree)
     _keep_format_functions(tree)
-    _window_tvfs(tree, tables)
+    streaming = is_streaming(tree, tables)
+    if streaming:
+        _check_streaming(tree, tables)
+    _window_tvfs(tree, tables, streaming)
     _group_windows(tree, tables)
     types = _Types(tables, tree)
     for node in list(tree.walk(bfs=False))[::-1]:  # children before parents
@@ -1066,9 +1102,14 @@ def check_alignment(kind: str, durations: list[str], time_type: Optional[str]) -
     )
 
 
-def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
+def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef], streaming: bool = False) -> None:
     """FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), size)) -> a subquery over t with window_start,
-    window_end and window_time (end - 1 ms, Flink's rowtime of the window)."""
+    window_end and window_time (end - 1 ms, Flink's rowtime of the window).
+
+    In a streaming query the subquery gives the window itself (``__f2s_window``), which the
+    aggregation groups by: Spark finalises a window in append mode only when the grouping key
+    carries the watermark, which ``window(ts, ...)`` does and its ``.start`` does not (seen on
+    Spark 4: "append ... not supported for streaming aggregations without watermark")."""
     for table in list(tree.find_all(exp.Table)):
         if not _is_call(table.this, "TABLE"):
             continue
@@ -1095,16 +1136,119 @@ def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
         end = exp.Dot(this=window.copy(), expression=exp.to_identifier("end"))
         one_ms = exp.Interval(this=exp.Literal.string("0.001"), unit=exp.Var(this="SECOND"))
         alias = source.alias_or_name
-        inner = exp.select(
-            exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
-            exp.alias_(start, "window_start"),
-            exp.alias_(end, "window_end"),
-            exp.alias_(exp.Sub(this=end.copy(), expression=one_ms), "window_time"),
-        ).from_(source.copy())
+        if streaming:
+            outer = table.find_ancestor(exp.Select)
+            inner = exp.select(
+                exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
+                exp.alias_(window.copy(), _STREAM_WINDOW),
+            ).from_(source.copy())
+        else:
+            inner = exp.select(
+                exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
+                exp.alias_(start, "window_start"),
+                exp.alias_(end, "window_end"),
+                exp.alias_(exp.Sub(this=end.copy(), expression=one_ms), "window_time"),
+            ).from_(source.copy())
         subquery = exp.Subquery(this=inner)
         outer_alias = table.args.get("alias")
         subquery.set("alias", outer_alias.copy() if outer_alias else exp.TableAlias(this=exp.to_identifier(alias)))
         table.replace(subquery)
+        if streaming:
+            _group_by_stream_window(outer, one_ms)
+
+
+_STREAM_WINDOW = "__f2s_window"
+_WINDOW_COLUMNS = ("window_start", "window_end", "window_time")
+
+
+def _group_by_stream_window(select: Optional[exp.Select], one_ms: exp.Expr) -> None:
+    """The aggregation over a window TVF of a streaming query: GROUP BY window_start, window_end
+    -> GROUP BY the window; window_start/_end/_time -> its start, end, end - 1 ms."""
+    group = select.args.get("group") if select is not None else None
+    keys = [e for e in (group.expressions if group else []) if isinstance(e, exp.Column) and e.name in _WINDOW_COLUMNS]
+    if {k.name for k in keys} != {"window_start", "window_end"}:
+        raise Untranslatable("window table function of a streaming query without GROUP BY window_start, window_end")
+    window = exp.column(_STREAM_WINDOW)
+    fields = {
+        "window_start": lambda: exp.Dot(this=window.copy(), expression=exp.to_identifier("start")),
+        "window_end": lambda: exp.Dot(this=window.copy(), expression=exp.to_identifier("end")),
+        "window_time": lambda: exp.Sub(this=exp.Dot(this=window.copy(), expression=exp.to_identifier("end")), expression=one_ms.copy()),
+    }
+    group.set("expressions", [e for e in group.expressions if e not in keys] + [window.copy()])
+    for projection in list(select.expressions):
+        if isinstance(projection, exp.Column) and projection.name in _WINDOW_COLUMNS:
+            projection.replace(exp.alias_(fields[projection.name](), projection.name))
+    for node in list(select.find_all(exp.Column)):
+        if node.name in _WINDOW_COLUMNS and node.find_ancestor(exp.Select) is select and node.parent is not None:
+            node.replace(fields[node.name]())
+
+
+def streaming(sql: str, tables: Mapping[str, TableDef]) -> bool:
+    """Whether a statement (query, INSERT, CREATE VIEW) reads an unbounded table; False when it
+    does not parse (its translation is refused anyway)."""
+    try:
+        return is_streaming(_parse_one(sql), tables)
+    except Untranslatable:
+        return False
+
+
+def is_streaming(tree: exp.Expr, tables: Mapping[str, TableDef]) -> bool:
+    """Whether the statement reads an unbounded table (the program model's fact)."""
+    return any(not t.bounded for t in _read_tables(tree, tables))
+
+
+def _read_tables(tree: exp.Expr, tables: Mapping[str, TableDef]) -> list[TableDef]:
+    ctes = {cte.alias_or_name for cte in tree.find_all(exp.CTE)}
+    names = [t.name for t in tree.find_all(exp.Table) if isinstance(t.this, exp.Identifier) and not t.args.get("db")]
+    for call in tree.find_all(exp.Anonymous):  # TABLE t inside a window table function
+        if call.name.upper() == "TABLE_ARG":
+            names.extend(e.name for e in call.expressions)
+    return [tables[n] for n in names if n in tables and n not in ctes]
+
+
+def _check_streaming(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
+    """Refuse what Structured Streaming refuses or computes otherwise on a streaming query
+    (Spark would fail at run time, or give other rows): what passes is projections, filters,
+    UNION ALL and one window aggregation (group window or window TVF) on the time column the
+    source's WATERMARK is declared on, which Spark finalises as Flink does (append mode)."""
+    what = "on a streaming query (a Kafka table)"
+    for node in tree.walk():
+        if isinstance(node, exp.Order) and not isinstance(node.parent, exp.Window):
+            raise Untranslatable(f"ORDER BY {what}: Spark sorts a stream only after a complete-mode aggregation")
+        if isinstance(node, (exp.Limit, exp.Fetch, exp.Offset)):
+            raise Untranslatable(f"LIMIT/FETCH {what}")
+        if isinstance(node, exp.Join):
+            raise Untranslatable(f"JOIN {what}: Flink keeps both inputs as state, Spark's stream joins need watermarks and time bounds")
+        if isinstance(node, exp.Window):
+            raise Untranslatable(f"OVER window {what}")
+        if isinstance(node, exp.Select) and node.args.get("distinct"):
+            raise Untranslatable(f"SELECT DISTINCT {what}: an updating table in Flink")
+        if isinstance(node, (exp.Intersect, exp.Except)) or (isinstance(node, exp.Union) and node.args.get("distinct")):
+            raise Untranslatable(f"{type(node).__name__.upper()} {what}")
+        if isinstance(node, exp.Distinct) and isinstance(node.parent, exp.AggFunc):
+            raise Untranslatable(f"DISTINCT aggregate {what}: Spark refuses it on streams")
+        if isinstance(node, (exp.Exists, exp.In)) and node.find(exp.Select):
+            raise Untranslatable(f"subquery in a condition {what}")
+    watermarks = {t.watermark[0] for t in _read_tables(tree, tables) if not t.bounded and t.watermark}
+    aggregating = [s for s in tree.find_all(exp.Select) if s.args.get("group") or any(
+        a.find_ancestor(exp.Select) is s for a in s.find_all(exp.AggFunc))]
+    if len(aggregating) > 1:
+        raise Untranslatable(f"aggregation over an aggregation {what}")
+    for select in aggregating:
+        group = select.args.get("group")
+        keys = group.expressions if group else []
+        windows = [k for k in keys if _is_call(k, "TUMBLE", "HOP", "SESSION", "CUMULATE")]
+        time = windows[0].expressions[0] if windows and windows[0].expressions else None
+        if not windows:
+            source = select.args.get("from_")
+            call = source.this.this if source is not None and isinstance(source.this, exp.Table) else None
+            if _is_call(call, "TABLE") and call.expressions and isinstance(call.expressions[0], exp.Anonymous):
+                args = call.expressions[0].expressions
+                time = args[1].expressions[0] if len(args) > 1 and _is_call(args[1], "DESCRIPTOR") and args[1].expressions else None
+            elif not any(isinstance(k, exp.Column) and k.name in ("window_start", "window_end") for k in keys):
+                raise Untranslatable(f"aggregation without a window {what}: Flink updates its rows as records come (an updating table)")
+        if not isinstance(time, exp.Column) or time.name not in watermarks:
+            raise Untranslatable(f"window {what} on a column without WATERMARK (Spark finalises windows by the watermark)")
 
 
 _GROUP_WINDOW_FUNCTIONS = {

@@ -6,12 +6,14 @@ builder chain into the program model's catalog):
   with the descriptor's non-literal values (``.option("path", input_path)``) as the
   placeholders of an f-string;
 - ``print``/``blackhole`` -> removed: a ``show``/``noop`` write where a table is inserted into it;
-- ``datagen`` of sequences -> a temporary view over ``range``.
+- ``datagen`` of sequences -> a temporary view over ``range``;
+- ``kafka`` -> a temporary view over ``readStream.format("kafka")`` (``_kafka``), removed for a
+  table the program only writes.
 """
 
 import libcst as cst
 
-from flink2spark.rules.table import _sql
+from flink2spark.rules.table import _kafka, _sql
 from flink2spark.rules.table._common import program, spark_program
 from flink2spark.rules.table._connectors import datagen_view, note_random
 from flink2spark.rules.table._files import create
@@ -63,6 +65,8 @@ def declare(ctx, env, table: _sql.TableDef, parts: tuple[str, ...], what: str):
             view = ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(datagen_view(table), parts)))
             note_random(ctx, table)
             return view
+        if table.connector == "kafka":
+            return _kafka.create(ctx, env, table, parts, tables(ctx.resolver))
     except _sql.Untranslatable as exc:
         return ctx.todo(M.TB_CONNECTOR, f"{what}: {exc}")
     if table.connector in ("print", "blackhole") and ctx.is_statement:

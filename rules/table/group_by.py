@@ -7,7 +7,7 @@ unnamed aggregate) is left with a TODO. ``group_by(...).aggregate(udaf)`` is not
 """
 
 from flink2spark.rules.table import _expressions as E
-from flink2spark.rules.table._common import columns, program, spark_program
+from flink2spark.rules.table._common import columns, program, spark_program, on_stream
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -37,6 +37,9 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     segs = ctx.site.segments
+    refused = on_stream(ctx, "group_by() without a window", "Flink updates each group's row as records come (an updating table)")
+    if refused is not None:
+        return refused
     if len(segs) != 2 or segs[1].method != "select":
         what = segs[1].method if len(segs) > 1 else "nothing"
         return ctx.todo(M.TB_UNSUPPORTED, f"group_by() followed by {what}() is not converted yet")
