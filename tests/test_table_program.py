@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import libcst as cst
 import pytest
 
@@ -325,3 +326,43 @@ def test_a_csv_table_with_string_columns_converts_when_the_program_only_writes_i
         assert any("Flink reads an empty field as ''" in t for t in todos), todos
     else:
         assert todos == [] and "emptyValue ''" in result.output and "ignoreTrailingWhiteSpace 'false'" in result.output
+
+
+def test_an_unbounded_datagen_table_is_a_stream_of_the_rate_source(spark):
+    """Without number-of-rows (and with no sequence field) Flink's datagen never ends: the view
+    is a streaming DataFrame of Spark's rate source with the same random columns, its computed
+    column and watermark as a Kafka table's; rows-per-second is Flink's (10000 by default)."""
+    import time
+
+    from flink2spark.rules.table import _sql
+    from flink2spark.rules.table._connectors import datagen_stream
+
+    table = _sql.create_table(
+        "CREATE TABLE ticks (sensor INT, reading DOUBLE, ts TIMESTAMP(3), doubled AS reading * 2, "
+        "WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
+        "WITH ('connector' = 'datagen', 'rows-per-second' = '50', 'fields.sensor.min' = '1', 'fields.sensor.max' = '3', "
+        "'fields.reading.min' = '0', 'fields.reading.max' = '1')"
+    )
+    assert not table.bounded and _sql.is_bounded("datagen", {"number-of-rows": "5"})
+    code = datagen_stream(table, "spark")
+    assert '.option("rowsPerSecond", 50)' in code and ".withWatermark(" in code
+    exec(code, {"spark": spark})
+    frame = spark.table("ticks")
+    assert frame.isStreaming and frame.columns == ["sensor", "reading", "ts", "doubled"]
+    query = frame.writeStream.format("memory").queryName("ticks_out").start()
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and spark.table("ticks_out").count() < 20:
+            time.sleep(1)
+    finally:
+        query.stop()
+        spark.catalog.dropTempView("ticks")
+    row = spark.sql("SELECT COUNT(*) n, MIN(sensor) s0, MAX(sensor) s1, MIN(reading) >= 0 AND MAX(reading) <= 1 r, "
+                    "COUNT(ts) t, MIN(doubled = reading * 2) d FROM ticks_out").first()
+    assert row.n >= 20 and 1 <= row.s0 <= row.s1 <= 3 and row.r and row.t == row.n and row.d
+    sequence = _sql.create_table(
+        "CREATE TABLE s (a INT) WITH ('connector' = 'datagen', 'fields.a.kind' = 'sequence', 'fields.a.start' = '1', 'fields.a.end' = '9')"
+    )
+    assert sequence.bounded  # a sequence ends: Flink's table is bounded
+    with pytest.raises(_sql.Untranslatable, match="not random"):
+        datagen_stream(dataclasses.replace(sequence, bounded=False), "spark")

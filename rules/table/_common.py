@@ -93,7 +93,7 @@ def on_stream(ctx, what: str, why: str):
     (Spark would refuse it at run time, or give other rows); None otherwise."""
     if tables(ctx.resolver).bounded(ctx.site.head.original.func.value):
         return None
-    return ctx.todo(M.TB_UNSUPPORTED, f"{what} on an unbounded table (it reads a Kafka table): {why}")
+    return ctx.todo(M.TB_UNSUPPORTED, f"{what} on an unbounded table (it reads a Kafka topic or an unbounded datagen table): {why}")
 
 
 def mode(ctx) -> str:

@@ -16,9 +16,12 @@ gives the filesystem ones):
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from flink2spark.rules.table._sql import TableDef, Untranslatable
 from flink2spark.transpiler import markers as M
+
+PLACEHOLDER = re.compile(r"__f2s_\d+__")  # a value the program computes (_program._MARK)
 
 _SEQUENCE_TYPES = ("TINYINT", "SMALLINT", "INT", "BIGINT", "STRING")
 
@@ -33,8 +36,9 @@ def random_fields(table: TableDef) -> list[str]:
     return [name for name, _ in table.columns if options.get(f"fields.{name.lower()}.kind", "random") == "random"]
 
 
-def _random_value(table: TableDef, name: str, typ: str, options: dict) -> str:
-    """A Spark SQL expression of random values of the kind Flink's datagen gives ``name``."""
+def _random_value(table: TableDef, name: str, typ: str, options: dict, made_at: Optional[str] = None) -> str:
+    """A Spark SQL expression of random values of the kind Flink's datagen gives ``name`` (``made_at``: the
+    time a row is made, for timestamps; the query's current time by default)."""
     prefix = f"fields.{name.lower()}."
     typ = typ.upper()
 
@@ -46,6 +50,11 @@ def _random_value(table: TableDef, name: str, typ: str, options: dict) -> str:
 
     if typ in _INTEGER_RANGES:
         bits = _INTEGER_RANGES[typ]
+        given = [options.get(prefix + o) for o in ("min", "max")]
+        if any(v is not None and PLACEHOLDER.fullmatch(v) for v in given):
+            # a bound the program computes (str(len(words) - 1)): the same arithmetic in SQL, at run time
+            lo, hi = (v if v is not None else str(d) for v, d in zip(given, (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)))
+            return f"CAST(floor(rand() * (CAST({hi} AS DOUBLE) - CAST({lo} AS DOUBLE) + 1D) + CAST({lo} AS DOUBLE)) AS {typ})"
         low, high = bound("min", int), bound("max", int)
         low = -(2 ** (bits - 1)) if low is None else low
         high = 2 ** (bits - 1) - 1 if high is None else high
@@ -72,7 +81,7 @@ def _random_value(table: TableDef, name: str, typ: str, options: dict) -> str:
         return f"CAST(rand() * {high - low!r}D + {low!r}D AS {typ})"
     if typ in ("TIMESTAMP", "TIMESTAMP_NTZ"):
         # Seen on Flink 2.3: the time the row is made, less a random part of max-past (0 by default)
-        now = "current_timestamp()" if typ == "TIMESTAMP" else "localtimestamp()"
+        now = made_at or ("current_timestamp()" if typ == "TIMESTAMP" else "localtimestamp()")
         past = _duration_seconds(options.get(prefix + "max-past", "0"), name)
         offset = f" - make_dt_interval(0, 0, 0, CAST(rand() * {past!r} AS DECIMAL(18, 6)))" if past else ""
         value = f"date_trunc('MILLISECOND', {now}{offset})"
@@ -103,6 +112,38 @@ def _duration_seconds(text: str, name: str) -> float:
     if not match or (match.group(2) and match.group(2) not in _DURATION_UNITS):
         raise Untranslatable(f"datagen field {name}: max-past {text!r}")
     return int(match.group(1)) * _DURATION_UNITS.get(match.group(2) or "ms", 0.001)
+
+
+def datagen_stream(table: TableDef, env: str, parts: tuple[str, ...] = ()) -> str:
+    """The Python statement creating the view of an unbounded datagen table (no number-of-rows,
+    random fields only): a streaming DataFrame of Spark's rate source, ``rows-per-second``
+    (Flink's default 10000) random rows a second, its computed columns and watermark as a Kafka
+    table's (``_kafka.stream_columns``)."""
+    from flink2spark.rules.table._kafka import stream_columns
+    from flink2spark.rules.table._program import python_string
+
+    options = {k.lower(): v for k, v in table.options.items()}
+    extra = set(options) - {"connector", "rows-per-second"} - {
+        f"fields.{n.lower()}.{o}" for n, _ in table.columns for o in _FIELD_OPTIONS}
+    if extra:
+        raise Untranslatable(f"datagen option {sorted(extra)[0]!r}")
+    if table.metadata:
+        raise Untranslatable("datagen table with metadata columns")
+    if any(options.get(f"fields.{n.lower()}.kind", "random") != "random" for n, _ in table.columns):
+        raise Untranslatable("unbounded datagen table with a field that is not random")
+    try:
+        rate = int(options.get("rows-per-second", "10000"))
+    except ValueError:
+        raise Untranslatable(f"datagen rows-per-second {options['rows-per-second']!r}") from None
+    # a timestamp is the time the row is made (the rate source's timestamp), not the micro-batch's
+    first = [f"{_random_value(table, name, typ, options, '`timestamp`')} AS `{name}`" for name, typ in table.columns]
+    reader = [f'{env}.readStream.format("rate").option("rowsPerSecond", {rate}).load()']
+    for step in stream_columns(table, first):
+        reader.append(".selectExpr(" + ", ".join(python_string(e, parts) for e in step) + ")")
+    if table.watermark is not None:
+        reader.append(f".withWatermark({python_string(table.watermark[0])}, {python_string(table.watermark[1])})")
+    reader.append(f".createOrReplaceTempView({python_string(table.name)})")
+    return "".join(reader)
 
 
 def datagen_view(table: TableDef) -> str:
@@ -142,5 +183,22 @@ def note_random(ctx, table: TableDef) -> None:
     fields = random_fields(table)
     if fields:
         ctx.note(M.TB_GENERATED, f"datagen table {table.name!r}: random field{'s' if len(fields) > 1 else ''} "
-                 f"{', '.join(fields)} get Spark's random values of the same kinds and ranges, not Flink's: results that depend "
+                 f"{', '.join(fields)} get{'' if len(fields) > 1 else 's'} Spark's random values of the same kinds and ranges, not Flink's: results that depend "
                  "on them differ from run to run and engine to engine")
+
+
+def declare_datagen(ctx, env, table: TableDef, parts: tuple[str, ...]):
+    """The Spark statement declaring a datagen table on ``env``: a view over ``range`` (bounded),
+    or over the rate source (unbounded: a streaming table), with the NOTEs it needs."""
+    import libcst as cst
+
+    from flink2spark.rules.table._program import python_string
+
+    if table.bounded:
+        code = f"{cst.Module([]).code_for_node(env)}.sql({python_string(datagen_view(table), parts)})"
+    else:
+        code = datagen_stream(table, cst.Module([]).code_for_node(env), parts)
+        ctx.note(M.TB_STREAMING, f"datagen table {table.name!r} without number-of-rows: an unbounded stream, Spark's rate "
+                 "source (rows-per-second rows a second); queries over it are streaming queries")
+    note_random(ctx, table)
+    return cst.parse_expression(code)

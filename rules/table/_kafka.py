@@ -138,6 +138,41 @@ def read_columns(table: TableDef) -> TableDef:
     return replace(table, columns=columns)
 
 
+def _watermark_cast(table: TableDef) -> bool:
+    """Whether the watermark column is cast to TIMESTAMP (a TIMESTAMP_NTZ or a computed one)."""
+    column = table.watermark[0] if table.watermark is not None else None
+    return column is not None and (dict(table.columns).get(column) == "TIMESTAMP_NTZ" or column in dict(table.computed))
+
+
+def stream_columns(table: TableDef, first: list[str], prefix: str = "") -> list[list[str]]:
+    """The ``selectExpr`` steps of a streaming table's view after ``first`` (which gives its
+    physical columns, under ``prefix``, and metadata columns): the columns in declared order, the
+    watermark column cast to TIMESTAMP (Spark's watermark refuses a TIMESTAMP_NTZ), then the
+    computed columns, which read the others by name."""
+    watermark = table.watermark
+    physical = dict(table.columns)
+    computed = dict(table.computed)
+    cast = _watermark_cast(table)
+    order = table.order or tuple(physical)
+    second = []  # physical and metadata columns as declared, the watermark column cast
+    for name in order:
+        if name in physical:
+            value = f"{prefix}{_quote(name)}"
+            second.append(f"CAST({value} AS TIMESTAMP) AS {_quote(name)}" if cast and name == watermark[0] else value)
+        elif name not in computed:
+            second.append(_quote(name))
+    steps = [first, second]
+    if computed:  # computed columns read the others by name: one more projection
+        def item(n):
+            if n not in computed:
+                return _quote(n)
+            if watermark is not None and n == watermark[0]:  # TIMESTAMP(3) or TIMESTAMP_LTZ(3) in Flink
+                return f"CAST({computed[n]} AS TIMESTAMP) AS {_quote(n)}"
+            return f"{computed[n]} AS {_quote(n)}"
+        steps.append([item(n) for n in order])
+    return steps
+
+
 def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list[str]]:
     """(the Python statement creating the view of a Kafka source table, the NOTEs it needs)."""
     if table.connector != "kafka":
@@ -205,27 +240,8 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
             raise Untranslatable(f"METADATA {key!r} of type {spark_type} ({name})")
         first.append(f"{_quote(key)} AS {_quote(name)}")
     watermark = table.watermark
-    physical = dict(table.columns)
-    computed = dict(table.computed)
-    cast = watermark is not None and (physical.get(watermark[0]) == "TIMESTAMP_NTZ" or watermark[0] in computed)
-    order = table.order or tuple(physical)
-    second = []  # physical and metadata columns as declared, the watermark column cast
-    for name in order:
-        if name in physical:
-            value = f"value.{_quote(name)}"
-            second.append(f"CAST({value} AS TIMESTAMP) AS {_quote(name)}" if cast and name == watermark[0] else value)
-        elif name not in computed:
-            second.append(_quote(name))
-    steps = [first, second]
-    if computed:  # computed columns read the others by name: one more projection
-        def item(n):
-            if n not in computed:
-                return _quote(n)
-            if watermark is not None and n == watermark[0]:  # TIMESTAMP(3) or TIMESTAMP_LTZ(3) in Flink
-                return f"CAST({computed[n]} AS TIMESTAMP) AS {_quote(n)}"
-            return f"{computed[n]} AS {_quote(n)}"
-        steps.append([item(n) for n in order])
-    for step in steps:
+    cast = _watermark_cast(table)
+    for step in stream_columns(table, first, "value."):
         reader.append(".selectExpr(" + ", ".join(python_string(e) for e in step) + ")")
     if watermark is not None:
         reader.append(f".withWatermark({python_string(watermark[0])}, {python_string(watermark[1])})")

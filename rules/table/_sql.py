@@ -114,6 +114,9 @@ def is_bounded(connector: str, options: Mapping[str, str]) -> bool:
     """Whether Flink reads a table of this connector as a bounded input."""
     if connector in ("kafka", "upsert-kafka"):
         return "scan.bounded.mode" in options and options["scan.bounded.mode"] != "unbounded"
+    if connector == "datagen":  # ends after number-of-rows rows, or where a sequence field ends
+        return "number-of-rows" in options or any(
+            k.lower().endswith(".kind") and v == "sequence" for k, v in options.items())
     return True
 
 

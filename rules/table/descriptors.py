@@ -15,7 +15,7 @@ import libcst as cst
 
 from flink2spark.rules.table import _kafka, _sql
 from flink2spark.rules.table._common import program, spark_program
-from flink2spark.rules.table._connectors import datagen_view, note_random
+from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._program import python_string, tables
 from flink2spark.transpiler import markers as M
@@ -62,9 +62,7 @@ def declare(ctx, env, table: _sql.TableDef, parts: tuple[str, ...], what: str):
         if table.connector == "filesystem":
             return create(ctx, env, table, parts)
         if table.connector == "datagen":
-            view = ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(datagen_view(table), parts)))
-            note_random(ctx, table)
-            return view
+            return declare_datagen(ctx, env, table, parts)
         if table.connector == "kafka":
             return _kafka.create(ctx, env, table, parts, tables(ctx.resolver))
     except _sql.Untranslatable as exc:

@@ -57,7 +57,7 @@ def convert(ctx):
         refused = on_stream(ctx, f"{method}()", "Flink keeps both inputs as state; Spark's stream joins need watermarks and "
                             "time bounds, its set operations on streams other than a union of two streams are refused")
         if refused is None and not model.bounded(seg.original.args[0].value):
-            refused = ctx.todo(M.TB_UNSUPPORTED, f"{method}() of an unbounded table (it reads a Kafka table)")
+            refused = ctx.todo(M.TB_UNSUPPORTED, f"{method}() of an unbounded table (it reads a Kafka topic or an unbounded datagen table)")
         if refused is not None:
             return refused
     if method in _SET:

@@ -29,7 +29,7 @@ cannot translate with the same meaning keeps its statement, with a TODO naming t
 import libcst as cst
 
 from flink2spark.rules.table import _kafka, _sql
-from flink2spark.rules.table._connectors import datagen_view, note_random
+from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._common import drop_target, program, spark_program, waited_result
 from flink2spark.rules.table._program import SqlText, sql_arguments, tables
@@ -133,9 +133,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
             if table.connector == "filesystem":
                 return create(ctx, env, table, text.parts)
             if table.connector == "datagen":
-                view = _sql_call(ctx, env, datagen_view(table), text)
-                note_random(ctx, table)
-                return view
+                return declare_datagen(ctx, env, table, text.parts)
             if table.connector in ("print", "blackhole") and ctx.is_statement:
                 return REMOVE
             if table.connector == "kafka" and table.name not in model.problems:
