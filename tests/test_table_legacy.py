@@ -177,3 +177,27 @@ def test_a_legacy_csv_source_without_quote_reads_quotes_as_text_on_spark(spark, 
     exec(compile(out, "job.py", "exec"), {})  # its SparkSession.builder.getOrCreate() is this session
     assert sorted(tuple(r) for r in spark.table("src").collect()) == [(1, '"x"'), (2, "y")]
     spark.catalog.dropTempView("src")
+
+
+def test_a_group_window_in_strings_converts_as_its_expression_dsl_form():
+    """Flink 1.x wrote group windows with strings (``Tumble.over("15.minutes").on("ts")``,
+    ``group_by("w, usr")``, ``select("usr, w.start as s, usr.count as n")``): they convert to the
+    Spark code of the same window in the expression DSL (whose results are checked elsewhere)."""
+    from flink2spark.transpiler.engine import convert_source
+
+    head = (
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n"
+        "from pyflink.table.expressions import col, lit\n"
+        "from pyflink.table.window import Tumble\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "clicks = t_env.from_elements([('a', 1)], ['usr', 'n'])\n"
+    )
+    legacy = convert_source(head + "clicks.window(Tumble.over('15.minutes').on('ts').alias('w')).group_by('w, usr')"
+                            ".select('usr, w.start as s, w.end, usr.count as n').execute().print()\n", "a.py")
+    modern = convert_source(head + "clicks.window(Tumble.over(lit(15).minutes).on(col('ts')).alias('w')).group_by(col('w'), col('usr'))"
+                            ".select(col('usr'), col('w').start.alias('s'), col('w').end, col('usr').count.alias('n')).execute().print()\n", "b.py")
+    assert [m.message for m in legacy.markers if m.severity == "todo"] == []
+    assert legacy.output.splitlines()[-6:] == modern.output.splitlines()[-6:]
+    assert 'F.window(F.col("ts"), "15 minutes")' in legacy.output
+    rows = convert_source(head + "clicks.window(Tumble.over('2.rows').on('ts').alias('w')).group_by('w').select('n.sum').execute().print()\n", "c.py")
+    assert any("row-count windows" in m.message for m in rows.markers)

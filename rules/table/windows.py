@@ -17,6 +17,7 @@ and ``.rowtime`` is the end minus 1 ms (Flink's last timestamp of the window).
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import libcst as cst
@@ -67,8 +68,16 @@ rule = Rule(
 )
 
 
+_LEGACY_SIZE = re.compile(r"^\s*(\d+)\s*\.\s*([a-z]+)\s*$")
+
+
 def _interval(ctx, node) -> Optional[str]:
-    """``lit(10).minutes`` -> "10 minutes"."""
+    """``lit(10).minutes`` (or Flink 1.x's string ``"10.minutes"``) -> "10 minutes"."""
+    if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
+        found = _LEGACY_SIZE.match(node.evaluated_value)
+        if found and found.group(2) in _UNITS:
+            return f"{found.group(1)} {_UNITS[found.group(2)]}"
+        return None
     if isinstance(node, cst.Attribute) and node.attr.value in _UNITS and isinstance(node.value, cst.Call):
         q = ctx.resolver.qualified_name(node.value.func)
         if q == "pyflink.table.expressions.lit" and len(node.value.args) == 1 and isinstance(node.value.args[0].value, cst.Integer):
@@ -113,6 +122,31 @@ def _window(ctx, spec) -> Optional[tuple[str, str]]:
     return f"{fn}({time[0].code}, {', '.join(repr(s) for s in sizes)}).alias({name!r})", name
 
 
+def _items(args) -> list:
+    """The arguments of group_by()/select(), a string of several items (Flink 1.x's ``"w, user"``)
+    split into one string argument per item."""
+    out = []
+    for arg in args:
+        if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str) and arg.keyword is None:
+            out.extend(cst.Arg(cst.SimpleString(repr(item))) for item in E._split_top_level(arg.value.evaluated_value))
+        else:
+            out.append(arg)
+    return out
+
+
+_LEGACY_PROPERTY = re.compile(r"^\s*(\w+)\.(start|end|rowtime)\s*(?:\s+as\s+(\w+)\s*)?$", re.IGNORECASE)
+
+
+def _legacy_property(node, window: str) -> Optional[str]:
+    """``"w.start as s"`` (Flink 1.x's string for ``col("w").start.alias("s")``) -> its Spark
+    Column code, as ``_property`` gives it; None for anything else."""
+    found = _LEGACY_PROPERTY.match(node.evaluated_value) if isinstance(node, cst.SimpleString) else None
+    if found is None or found.group(1) != window:
+        return None
+    prop, alias = found.group(2).lower(), found.group(3)
+    return _property_code(window, prop, alias)
+
+
 def _property(ctx, node, window: str) -> Optional[str]:
     """``col("w").start`` (or ``.end``/``.rowtime``, aliased or not) -> its Spark Column code."""
     alias = None
@@ -126,8 +160,12 @@ def _property(ctx, node, window: str) -> Optional[str]:
         return None
     if not (isinstance(inner.args[0].value, cst.SimpleString) and inner.args[0].value.evaluated_value == window):
         return None
-    code = _PROPERTIES[node.attr.value].format(w=window)
-    return f"({code}).alias({alias!r})" if alias and node.attr.value == "rowtime" else f"{code}.alias({alias!r})" if alias else code
+    return _property_code(window, node.attr.value, alias)
+
+
+def _property_code(window: str, prop: str, alias: Optional[str]) -> str:
+    code = _PROPERTIES[prop].format(w=window)
+    return f"({code}).alias({alias!r})" if alias and prop == "rowtime" else f"{code}.alias({alias!r})" if alias else code
 
 
 @rule.converter
@@ -143,20 +181,22 @@ def convert(ctx):
         return ctx.todo_left() if ctx.todos else ctx.todo(M.TB_UNSUPPORTED, "window() without a window")
     window, name = found
     keys, key_args = [], []
-    for arg in segs[1].original.args:
+    for arg in _items(segs[1].original.args):
         v = arg.value
+        if isinstance(v, cst.SimpleString) and v.evaluated_value == name:
+            continue  # group_by("w, user"): Flink 1.x's string expressions
         if isinstance(v, cst.Call) and ctx.resolver.qualified_name(v.func) == "pyflink.table.expressions.col" \
                 and v.args and isinstance(v.args[0].value, cst.SimpleString) and v.args[0].value.evaluated_value == name:
             continue
         key_args.append(arg)
-    if len(key_args) == len(segs[1].original.args):
+    if len(key_args) == len(_items(segs[1].original.args)):
         return ctx.todo(M.TB_UNSUPPORTED, f"group_by() of window() does not name the window {name!r}")
     keys = columns(ctx, key_args, "group_by()") or ([] if not key_args else None)
     if keys is None:
         return ctx.todo_left()
     aggregates, items = [], []
-    for index, arg in enumerate(segs[2].original.args):
-        prop = _property(ctx, arg.value, name)
+    for index, arg in enumerate(_items(segs[2].original.args)):
+        prop = _legacy_property(arg.value, name) or _property(ctx, arg.value, name)
         if prop is not None:
             items.append(prop)
             continue
