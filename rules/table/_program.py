@@ -31,7 +31,7 @@ import libcst as cst
 
 from flink2spark.rules.table import _connect, _descriptors, _sql
 from flink2spark.transpiler import table_model as T
-from flink2spark.transpiler.visitors import nodes
+from flink2spark.transpiler.visitors import nodes, walk
 
 _MARK = "__f2s_{}__"
 _MARK_RE = re.compile(r"__f2s_(\d+)__")
@@ -91,6 +91,9 @@ class TablesModel:
         # table name -> (the call declaring it, the sources of the markers of its options)
         self.origins: dict[str, tuple[cst.Call, tuple[str, ...]]] = {}
         self._bounded: dict = {}
+        # table name -> (the If statement, the table its body declares, the table its else declares):
+        # a table declared in each branch of an if whose test gives the same answer where it is written
+        self.conditional: dict[str, tuple[cst.If, _sql.TableDef, _sql.TableDef]] = {}
         self._read_catalog()
         self.udtf_columns: dict[str, int] = {}  # @udtf def name -> how many columns it gives (f0, f1...)
         self.functions: dict[str, str] = self._functions()
@@ -463,10 +466,10 @@ class TablesModel:
                 self.problems[arg.evaluated_value] = str(exc)
             return
         self.descriptors[id(call)] = (table, parts)
-        found.setdefault(name, []).append(table)
+        found.setdefault(name, []).append((table, call))
 
     def _read_catalog(self) -> None:
-        found: dict[str, list[_sql.TableDef]] = {}
+        found: dict[str, list[tuple[_sql.TableDef, cst.Call]]] = {}
         for call in nodes(self.resolver.module, cst.Call):
             if not isinstance(call.func, cst.Attribute):
                 continue
@@ -491,7 +494,7 @@ class TablesModel:
                     continue
                 self.descriptors[id(call)] = (table, parts)
                 self.origins[name] = (call, parts)
-                found.setdefault(name, []).append(table)
+                found.setdefault(name, []).append((table, call))
                 continue
             if method not in ("execute_sql", "add_insert_sql", "sql_update"):
                 continue
@@ -512,15 +515,71 @@ class TablesModel:
                 if name:
                     self.problems[name.group(1)] = str(exc)
                 continue
-            found.setdefault(table.name, []).append(table)
+            found.setdefault(table.name, []).append((table, call))
             self.origins[table.name] = (call, text.parts)
         self.sinks = self._sinks()
         self._read_names: Optional[tuple[set[str], bool]] = None
-        for name, defs in found.items():
+        for name, declared in found.items():
+            defs = [d for d, _ in declared]
             if len({(d.connector, tuple(d.columns)) for d in defs}) > 1:
+                branches = self._branches(declared)
+                if branches is not None:
+                    self.conditional[name] = branches
+                    continue
                 self.problems[name] = "declared more than once, with other connectors or columns (which one a statement uses depends on the run)"
                 continue
             self.catalog[name] = defs[0]
+
+    def _bindings(self, name: str) -> int:
+        """How many places of the module bind ``name`` (assignments, parameters, loop and with
+        targets, imports): a test reading a name bound once has the same value wherever it is read."""
+        count = 0
+        for node in nodes(self.resolver.module, cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.Param,
+                          cst.AsName, cst.NamedExpr, cst.CompFor):
+            target = node.name if isinstance(node, (cst.Param, cst.AsName)) else node.target
+            count += sum(1 for n in nodes(target, cst.Name) if n.value == name)
+        return count
+
+    def _branches(self, declared: list) -> Optional[tuple[cst.If, _sql.TableDef, _sql.TableDef]]:
+        """(the if, its body's table, its else's table) when the two declarations of a table stand
+        in the body and in the else of one ``if`` whose test reads only names bound once (and
+        their attributes): ``if output_path is not None: <filesystem> else: <print>``."""
+        if len(declared) != 2:
+            return None
+        resolver = self.resolver
+        (first, first_call), (second, second_call) = declared
+        node = resolver.parent(first_call)
+        while node is not None and not isinstance(node, cst.If):
+            node = resolver.parent(node)
+        if node is None or not isinstance(node.orelse, cst.Else):
+            return None
+
+        def within(call, block) -> bool:
+            up = call
+            while up is not None and up is not block:
+                up = resolver.parent(up)
+            return up is block
+
+        if within(first_call, node.body) and within(second_call, node.orelse):
+            then, other = first, second
+        elif within(second_call, node.body) and within(first_call, node.orelse):
+            then, other = second, first
+        else:
+            return None
+        for part in walk(node.test):
+            if isinstance(part, cst.Name):
+                parent = resolver.parent(part)
+                if isinstance(parent, cst.Attribute) and parent.attr is part:
+                    continue  # known_args.output: an attribute of a name bound once
+                if part.value not in ("None", "True", "False") and (
+                        len(resolver.referents(part)) != 1 or self._bindings(part.value) != 1):
+                    return None
+            elif not isinstance(part, (cst.Attribute, cst.Comparison, cst.ComparisonTarget, cst.BaseCompOp, cst.BooleanOperation,
+                                       cst.BaseBooleanOp, cst.UnaryOperation, cst.Not, cst.BaseString, cst.Integer, cst.Dot,
+                                       cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.Newline, cst.TrailingWhitespace,
+                                       cst.LeftParen, cst.RightParen, cst.EmptyLine, cst.Comment)):
+                return None
+        return node, then, other
 
 
 def _kind(sql: str) -> Optional[str]:

@@ -70,10 +70,18 @@ def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool 
     """``df`` written to the catalog's table ``sink`` (or a TODO); a streaming query when
     ``df`` reads an unbounded table, awaited when ``wait`` (Flink's program waits for it)."""
     model = tables(ctx.resolver)
+    if sink in model.conditional:
+        return _write_either(ctx, df, sink, what, streaming, wait)
     table = model.catalog.get(sink)
     if table is None or sink in model.problems:
         why = model.problems.get(sink)
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} " + (f"not converted ({why})" if why else "is not declared by this program's SQL"))
+    return _write(ctx, df, table, sink, what, streaming, wait)
+
+
+def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool):
+    """``df`` written to ``table`` (the declaration of ``sink`` that the write sees)."""
+    model = tables(ctx.resolver)
     if table.connector == "print":
         return show(ctx, df, streaming, wait)
     if table.connector == "blackhole":
@@ -105,6 +113,31 @@ def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool 
     if table.connector == "filesystem":
         return ctx.expr("{df}.write.insertInto(%r)" % sink, df=df)
     return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} of table {sink!r} is not converted yet")
+
+
+def _write_either(ctx, df, sink: str, what: str, streaming: bool, wait: bool):
+    """``df`` written to a table declared in both branches of an ``if`` (``if output_path: <a
+    file table> else: <print>``): the write statement becomes that ``if`` again, each branch
+    writing to its own table (the test reads names bound once: the same answer here)."""
+    model = tables(ctx.resolver)
+    branch, then, other = model.conditional[sink]
+    line = ctx.resolver.parent(ctx.resolver.parent(ctx.outer))
+    if not (ctx.is_statement and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+        return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} is declared in each branch of an if: its write must be a statement of its own")
+    writes = []
+    for table in (then, other):
+        writes.append(_write(ctx, df, table, sink, what, streaming, wait))
+        if isinstance(writes[-1], Todo):
+            return writes[-1]
+    test = branch.test
+
+    def rewrite(new):
+        body = [cst.SimpleStatementLine([cst.Expr(w)]) for w in writes]
+        return cst.If(test=test, body=cst.IndentedBlock([body[0]]),
+                      orelse=cst.Else(body=cst.IndentedBlock([body[1]])), leading_lines=new.leading_lines)
+
+    ctx.rewrite_statement(line, rewrite)
+    return writes[0]
 
 
 @rule.converter
