@@ -126,6 +126,7 @@ TB_CHANGELOG = _code("F2S303", "note", "streaming mode: Flink prints every chang
 TB_CONFIG = _code("F2S304", "note", "Table API configuration dropped: it changes no result of the converted job")
 TB_CONNECTOR = _code("F2S305", "todo", "Table connector or format with no exact Spark counterpart")
 TB_ORDER = _code("F2S306", "note", "rows in another order than Flink prints them (results are the same as a set)")
+TB_LIFECYCLE = _code("F2S308", "note", "a Python function's open()/close(): run once per Spark Python worker or task, not per Flink subtask")
 TB_GENERATED = _code("F2S307", "note", "random datagen fields: Spark's generator gives values of the same kinds and ranges, not Flink's values")
 
 # Generations recognised but not converted yet

@@ -15,8 +15,8 @@
   (rule ``udf``).
 
 With one result type Flink's function yields the values themselves: each ``yield x`` becomes
-``yield (x,)``. A ``TableFunction`` class and a UDTF in SQL (``LATERAL TABLE(...)``) are not
-converted yet (TODO).
+``yield (x,)``. In SQL, ``LATERAL TABLE(f(...))`` of a registered one -> Spark's ``LATERAL
+f(...)`` (``_sql``). A ``TableFunction`` class is not converted yet (TODO).
 """
 
 import libcst as cst
