@@ -267,7 +267,7 @@ class TablesModel:
         the Spark UDFs they become (``_expressions.UserFunction`` by Python name)."""
         from flink2spark.rules.table import _expressions as E
 
-        found = {name: E.UserFunction(name, kind) for name, kind in self.functions.items() if kind in ("udf", "pandas_udf", "udaf")}
+        found = {name: E.UserFunction(name, kind) for name, kind in self.functions.items() if kind in ("udf", "pandas_udf", "udaf", "pandas_udaf")}
         for name, kind in self._inline_registered().items():
             found.setdefault(name, E.UserFunction(name, kind, by_name=True))
         return found

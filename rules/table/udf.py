@@ -60,6 +60,50 @@ rule = Rule(
                 functions=True,
             ),
         ),
+        Example(
+            program(
+                "\n\nclass Rates(ScalarFunction):\n    def open(self, function_context):\n        self.rates = {'USD': 0.5}\n\n"
+                "    def eval(self, currency, amount):\n        return self.rates.get(currency, 0.0) * amount\n\n\n"
+                "to_euro = udf(Rates(), result_type=DataTypes.DOUBLE())\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import ScalarFunction, udf\n",
+            ),
+            spark_program(
+                '\n\nclass Rates:\n    def open(self, function_context):\n        self.rates = {"USD": 0.5}\n\n'
+                "    def eval(self, currency, amount):\n        return self.rates.get(currency, 0.0) * amount\n\n\n"
+                "# NOTE(flink2spark): F2S308 Rates: open() runs once per Spark Python worker, at its first row\n"
+                "to_euro_function = None\n\n\n"
+                '@F.udf(returnType="DOUBLE")\n'
+                "def to_euro(currency, amount):\n"
+                "    global to_euro_function\n"
+                "    if to_euro_function is None:\n"
+                "        # open() once per Python worker, before its first row\n"
+                "        to_euro_function = Rates()\n"
+                "        to_euro_function.open(None)\n"
+                "    return to_euro_function.eval(currency, amount)\n",
+                functions=True,
+            ),
+        ),
+        Example(
+            program(
+                "\n\nclass Score(ScalarFunction):\n    def open(self, function_context):\n        self.weight = 0.5\n\n"
+                "    def eval(self, x):\n        return x * self.weight\n\n\n"
+                "score = udf(Score(), result_type=DataTypes.DOUBLE(), func_type='pandas')\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import ScalarFunction, udf\n",
+            ),
+            spark_program(
+                "\n\nclass Score:\n    def open(self, function_context):\n        self.weight = 0.5\n\n"
+                "    def eval(self, x):\n        return x * self.weight\n\n\n"
+                "# NOTE(flink2spark): F2S308 Score: open() runs once per Spark task before its first batch\n"
+                '@F.pandas_udf("DOUBLE")\n'
+                "def score(batches: Iterator[pd.Series]) -> Iterator[pd.Series]:\n"
+                "    function = Score()\n"
+                "    function.open(None)  # once per task, before its first batch\n"
+                "    for x in batches:\n"
+                "        yield function.eval(x)\n",
+                imports="import pandas as pd\n",
+                functions=True,
+            ).replace("functions as F\n", "functions as F\nfrom typing import Iterator\n"),
+        ),
     ],
     noop=['import functools\n\n\n@functools.lru_cache(maxsize=None)\ndef twice(x):\n    return x * 2\n'],
 )
@@ -130,8 +174,11 @@ def _opened(ctx, info, f, result: str, pandas: bool):
         if why is not None:
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: {why}")
     taken = {n.value for n in nodes(ctx.resolver.module, cst.Name)}
-    name = _snake(cls.name.value)
-    while name in taken:
+    assign = ctx.resolver.parent(ctx.outer)
+    bound = isinstance(assign, cst.Assign) and isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
+        and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+    name = assign.targets[0].target.value if bound else _snake(cls.name.value)  # name = udf(...): the def takes its place
+    while name in taken and not bound:
         name += "_udf"
     create = ctx.resolver.module.code_for_node(f)
     use(ctx, {"F"})
@@ -155,6 +202,8 @@ def _opened(ctx, info, f, result: str, pandas: bool):
     added = list(cst.parse_module(code).body)
 
     def rewrite(node):
+        if bound:
+            return cst.FlattenSentinel([added[0].with_changes(leading_lines=node.leading_lines), *added[1:]])
         return cst.FlattenSentinel([*added, node.with_changes(leading_lines=[cst.EmptyLine(), *node.leading_lines])])
 
     if not ctx.rewrite_statement(statement, rewrite):
