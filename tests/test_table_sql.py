@@ -302,6 +302,10 @@ def test_lateral_table_of_a_python_table_function(flink, spark):
     assert query(flink, T, {"words": "udtf"}) == spark
 
 
+def test_lateral_table_text_in_a_string_literal_is_text():
+    assert query("SELECT a FROM t WHERE b = 'LATERAL TABLE(x'", T) == "SELECT a FROM t WHERE b = 'LATERAL TABLE(x'"
+
+
 @pytest.mark.parametrize("flink, functions, construct", [
     ("SELECT a, w FROM t, LATERAL TABLE(words(b)) AS T(w)", {"words": "udf"}, "LATERAL TABLE"),
     ("SELECT a, w FROM t, LATERAL TABLE(words(b)) AS T(w)", ["words"], "LATERAL TABLE"),
