@@ -256,7 +256,9 @@ def fake_kafka(spark, tmp_path, monkeypatch):
 
         monkeypatch.setattr(cls, method, wrapper)
 
-    for cls in (DataStreamReader, DataFrameWriter):
+    from pyspark.sql.streaming import DataStreamWriter
+
+    for cls in (DataStreamReader, DataFrameWriter, DataStreamWriter):
         recording(cls, "format")
         recording(cls, "option")
 
@@ -299,11 +301,25 @@ def fake_kafka(spark, tmp_path, monkeypatch):
     monkeypatch.setattr(DataFrameWriter, "save", fake_save)
 
     # every query runs with the available-now trigger: what the topics hold, then the batch with no data
-    # that moves the watermark on (timers and windows it passes fire), then it stops
-    from pyspark.sql.streaming import DataStreamWriter
-
+    # that moves the watermark on (timers and windows it passes fire), then it stops. A streaming
+    # Kafka sink (writeStream.format("kafka")) writes each micro-batch to the capture.
     start = DataStreamWriter.start
-    monkeypatch.setattr(DataStreamWriter, "start", lambda self, *a, **k: start(self.trigger(availableNow=True), *a, **k))
+
+    def fake_start(self, *args, **kwargs):
+        state = settings.get(id(self), {})
+        if state.get("format") == "kafka":
+            options = dict(state["options"])
+            assert "kafka.bootstrap.servers" in options and "topic" in options and "checkpointLocation" in options
+
+            def write(batch, _):
+                writer = batch.write.format("kafka")
+                for key, value in options.items():
+                    writer = writer.option(key, value)
+                writer.save()
+            self.foreachBatch(write)
+        return start(self.trigger(availableNow=True), *args, **kwargs)
+
+    monkeypatch.setattr(DataStreamWriter, "start", fake_start)
 
     def drain(session):
         for query in list(session.streams.active):

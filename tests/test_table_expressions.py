@@ -24,7 +24,7 @@ import libcst as cst
 import pytest
 
 import table_expressions_cases as cases
-from flink2spark.rules.table._expressions import Column, Untranslatable, column, columns_from_string
+from flink2spark.rules.table._expressions import Column, Untranslatable, UserFunction, column, columns_from_string
 from flink2spark.rules.table._types import spark_schema, spark_type
 
 HERE = Path(__file__).resolve().parent
@@ -196,10 +196,41 @@ def test_columns_from_string(text, expected):
     assert got == expected
 
 
-@pytest.mark.parametrize("text", ["a + 1 as b", "a.avg", "upper(a)", "'x'", "a.sum.distinct.x", ""])
+@pytest.mark.parametrize("text", ["a + 1 as b", "a.avg", "avg(a)", "a.sum.distinct.x", "", "a.cast(STRING)", "frob(a)", "a ===", "null"])
 def test_columns_from_string_refusals(text):
     with pytest.raises(Untranslatable):
         columns_from_string(text)
+
+
+LEGACY_PAIRS = [
+    # Flink 1.x string expression, the same expression in the DSL (Flink's docs give both forms)
+    ("count(1)", "call('count', lit(1))"),
+    ("sum(i) as total", "col('i').sum.alias('total')"),
+    ("i.sum as total", "call('sum', col('i')).alias('total')"),
+    ("max(i)", "col('i').max"),
+    ("avg(d)", "col('d').avg"),
+    ("s.upperCase() as u", "col('s').upper_case.alias('u')"),
+    ("upper(s)", "col('s').upper_case"),
+    ("s.isNull", "col('s').is_null"),
+    ("i + 1", "col('i') + lit(1)"),
+    ("i * 2 as twice", "(col('i') * 2).alias('twice')"),
+    ("s === 'x' && i > 1 || !(i < 0)", "((col('s') == 'x') & (col('i') > 1)) | ~(col('i') < 0)"),
+    ("s !== 'x'", "col('s') != 'x'"),
+    ("true", "lit(True)"),
+    ("shout(s) as loud", "call('shout', col('s')).alias('loud')"),
+]
+
+
+@pytest.mark.parametrize("legacy, dsl", LEGACY_PAIRS, ids=[p[0] for p in LEGACY_PAIRS])
+def test_legacy_string_expression_is_translated_as_its_dsl_form(legacy, dsl):
+    """A legacy string expression (Flink 1.9-1.13) gives the Column its expression-DSL form gives
+    (whose values are compared with Flink 2.3's in this file): fields, literals, function calls
+    (built-ins and functions registered by name), postfix members, && || ! === !==."""
+    schema = {"i": "INT", "d": "DOUBLE", "s": "STRING"}
+    functions, registered = {"shout": UserFunction("shout", "udf", "STRING")}, {"shout": "shout"}
+    (got,) = columns_from_string(legacy, schema, functions, registered)
+    want = column(cst.parse_expression(dsl), qualified, schema, functions, registered)
+    assert (got.code, got.aggregate, got.name) == (want.code, want.aggregate, want.name)
 
 
 def test_columns_from_string_with_types():

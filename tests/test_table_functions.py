@@ -57,7 +57,7 @@ def test_scalar_function_with_open_converts_with_a_literal_argument():
     out = convert(SCALAR.replace("{open}", "self.rates = 0.5") + "f = udf(Rates(2.0), result_type=DataTypes.DOUBLE())\n")
     assert todos(out) == []
     assert "        f_function = Rates(2.0)\n        f_function.open(None)\n" in out
-    assert "F2S308 Rates: open() runs once per Spark Python worker" in out
+    assert "F2S311 Rates: open() runs once per Spark Python worker" in out
 
 
 def test_scalar_function_with_open_converted_twice_is_unchanged():

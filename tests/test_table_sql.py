@@ -183,7 +183,16 @@ def test_create_table():
         declared={"id": "BIGINT", "tags": "ARRAY<STRING>", "attrs": "MAP<STRING, INT>", "pos": "ROW<X DOUBLE, Y DOUBLE>",
                   "raw": "BYTES", "name": "VARCHAR(20)", "price": "DECIMAL(10, 2)", "day": "DATE", "ts": "TIMESTAMP(3)",
                   "lt": "TIMESTAMP_LTZ(3)"},
+        order=("id", "tags", "attrs", "pos", "raw", "name", "price", "day", "ts", "lt", "pt"),
+        bounded=False,
     )
+    kafka = create_table(
+        "CREATE TABLE k (a INT, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL, p INT METADATA FROM 'partition', "
+        "`offset` BIGINT METADATA, b AS a + 1) WITH ('connector' = 'kafka', 'scan.bounded.mode' = 'latest-offset')"
+    )
+    assert kafka.columns == (("a", "INT"),) and kafka.order == ("a", "ts", "p", "offset", "b")
+    assert kafka.metadata == (("ts", "TIMESTAMP", "timestamp"), ("p", "INT", "partition"), ("offset", "BIGINT", "offset"))
+    assert kafka.bounded  # scan.bounded.mode: Flink stops at the offsets of the start
     assert T["u"].primary_key == ("k",) and T["u"].watermark is None
     assert create_table(
         "CREATE TABLE w (ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen')"
@@ -285,6 +294,8 @@ UNTRANSLATABLE = [
     ("SELECT CURRENT_DATE + INTERVAL '1' MONTH FROM t", "an interval of MONTH"),
     ("SELECT \"b\" FROM t", "does not parse"),
     ("SELECT b FROM t GROUP BY ROLLUP (b)", "Rollup"),
+    ("SELECT tags[1] FROM t", "arrays count from 1"),
+    ("SELECT attrs[b] FROM t", "not a string literal"),
 ]
 
 
@@ -329,7 +340,7 @@ def test_untranslatable(flink, construct):
 @pytest.mark.parametrize(
     "sql, construct",
     [
-        ("CREATE TABLE x (a INT, m STRING METADATA FROM 'topic') WITH ('connector' = 'kafka')", "METADATA column"),
+        ("CREATE TABLE x (a INT, m STRING METADATA FROM topic) WITH ('connector' = 'kafka')", "METADATA FROM"),
         ("CREATE TABLE x (a TIME) WITH ('connector' = 'datagen')", "type TIME"),
         ("CREATE TABLE x WITH ('connector' = 'datagen') LIKE y", "without a column list"),
         ("CREATE TABLE x (a INT) PARTITIONED BY (a) WITH ('connector' = 'filesystem')", "PARTITIONED BY"),

@@ -682,6 +682,12 @@ class Converter(V.Transformer):
         return updated
 
     # -- calls --------------------------------------------------------------------------------
+    def _api_name(self, typ: Optional[str], method: Optional[str] = None) -> str:
+        """The API a type (or, for a receiver of unknown type, a method name) belongs to, in
+        messages: the generation's, or another its model names (PyFlink's Table API)."""
+        api_of = self.model.api_name_of
+        return api_of(typ, method) if api_of is not None else self.api_name
+
     def _continued(self, original: cst.Call, ret: str) -> bool:
         parent = self.resolver.parent(original)
         if not (isinstance(parent, cst.Attribute) and parent.value is original):
@@ -757,7 +763,7 @@ class Converter(V.Transformer):
             method = func.attr.value
             known, ret = self.model.method_return(recv_t, method)
             if not known:
-                self.mark(original, "todo", self.codes["unsupported"], f"{recv_t}.{method}() is not part of Flink's {self.api_name} API")
+                self.mark(original, "todo", self.codes["unsupported"], f"{recv_t}.{method}() is not part of Flink's {self._api_name(recv_t)} API")
                 return updated
             if ret in self.model.CONTINUATIONS and self._continued(original, ret):
                 return updated
@@ -796,7 +802,7 @@ class Converter(V.Transformer):
                 original,
                 "todo",
                 self.codes["unknown_receiver"],
-                f".{func.attr.value}() looks like Flink's {self.api_name} API but the receiver's type could not be"
+                f".{func.attr.value}() looks like Flink's {self._api_name(None, func.attr.value)} API but the receiver's type could not be"
                 " followed (attribute, container or another module): convert it by hand",
             )
             return updated

@@ -56,6 +56,7 @@ class GenerationModel:
     stream_kind: Optional[Callable[[Any, Any], str]] = None  # what besides its type changes a stream's conversion
 
     # -- the Table API -----------------------------------------------------------------------------
+    api_name_of: Optional[Callable[[Optional[str], Optional[str]], str]] = None  # (type, method) -> the API messages name, when not API_NAME
     RULE_SETS: tuple[str, ...] = ()  # packages of rules besides the generation's own (pyflink: "table")
     COLUMN_TYPES: frozenset[str] = frozenset()  # types whose attributes are their columns (a Table's t.a: the DataFrame's too)
     TABLE_BRIDGES: frozenset[str] = frozenset()  # methods making a stream of a Table (to_data_stream...)

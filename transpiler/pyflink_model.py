@@ -406,6 +406,14 @@ INCOMPLETE: frozenset[str] = frozenset()
 MODIFIERS = frozenset(_SETTINGS)
 
 
+def api_name_of(typ: Optional[str], method: Optional[str] = None) -> str:
+    """"PyFlink Table" for a type of the Table API (or, for an unknown receiver, a method only
+    the Table API has), API_NAME otherwise: the API messages name."""
+    if typ in T.METHODS or (typ is None and method in T.DISTINCTIVE_METHODS):
+        return "PyFlink Table"
+    return API_NAME
+
+
 def supertypes(t: str):
     while t is not None:
         yield t
@@ -440,6 +448,10 @@ _ENV = "StreamExecutionEnvironment.get_execution_environment"
 ENTRY_POINTS = {
     f"pyflink.datastream.{_ENV}": ENVIRONMENT,
     f"pyflink.datastream.stream_execution_environment.{_ENV}": ENVIRONMENT,
+    # Flink 1.9-1.13's batch environment, given to BatchTableEnvironment.create(env): its settings
+    # (set_parallelism...) are those of the stream environment
+    "pyflink.dataset.ExecutionEnvironment.get_execution_environment": ENVIRONMENT,
+    "pyflink.dataset.execution_environment.ExecutionEnvironment.get_execution_environment": ENVIRONMENT,
     "pyflink.datastream.connectors.file_system.FileSource.for_record_stream_format": FILE_SOURCE_BUILDER,
     "pyflink.datastream.connectors.FileSource.for_record_stream_format": FILE_SOURCE_BUILDER,
     "pyflink.datastream.connectors.number_seq.NumberSequenceSource": NUMBER_SEQUENCE,
@@ -972,4 +984,5 @@ MODEL = GenerationModel.of(
     globals(),
     "ANY_CALLABLE", "check_class", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
     "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge", "TABLE_BRIDGES", "RULE_SETS", "COLUMN_TYPES",
+    "api_name_of",
 )

@@ -29,6 +29,8 @@ ENV_SETTINGS = "EnvironmentSettings"
 ENV_SETTINGS_BUILDER = "EnvironmentSettingsBuilder"  # EnvironmentSettings.new_instance()
 TABLE_ITERATOR = "TableResultIterator"
 DATA_TYPE = "DataType"  # DataTypes.ROW(...): a schema (rules/table/schemas.py)
+CONNECT_DESCRIPTOR = "ConnectTableDescriptor"  # t_env.connect(...) of Flink 1.9-1.13 (StreamTableDescriptor...)
+CONFIGURATION = "Configuration"  # TableConfig.get_configuration(): pyflink.common.Configuration (pyflink_model)
 UDF = "UserDefinedFunction"  # what udf()/udtf()/udaf()/udtaf() return (or decorate a def into)  # TableResult.collect(): a CloseableIterator of Rows
 
 SAME = "<same>"  # the method returns its receiver (pyflink_model.SAME)
@@ -50,6 +52,10 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "execute_sql": TABLE_RESULT,
         "create_statement_set": STATEMENT_SET,
         "get_config": TABLE_CONFIG,
+        # Flink 1.9-1.13 (removed since): connect() descriptors, scan(), sql_update(), execute(job_name)
+        "connect": CONNECT_DESCRIPTOR,
+        "scan": TABLE,
+        **_none("sql_update execute register_table_source register_table_sink insert_into explain"),
         **_none(
             "create_catalog register_catalog get_catalog load_module unload_module use_modules"
             " create_java_temporary_system_function create_temporary_system_function drop_temporary_system_function"
@@ -117,11 +123,16 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "execute": TABLE_RESULT,
         **_none("attach_as_datastream explain print_explain compile_plan"),
     },
+    CONNECT_DESCRIPTOR: {
+        **{name: SAME for name in "with_format with_schema in_append_mode in_retract_mode in_upsert_mode".split()},
+        **_none("create_temporary_table register_table_source register_table_sink register_table_source_and_sink"),
+    },
     TABLE_CONFIG: {
         "set": TABLE_CONFIG,
+        "get_configuration": CONFIGURATION,
         **_none(
             "get get_local_timezone set_local_timezone get_max_generated_code_length set_max_generated_code_length"
-            " set_idle_state_retention get_idle_state_retention get_configuration add_configuration to_map"
+            " set_idle_state_retention get_idle_state_retention add_configuration to_map"
             " get_sql_dialect set_sql_dialect set_python_executable get_python_executable get_default"
         ),
     },
@@ -138,6 +149,8 @@ CONTINUATIONS: dict[str, frozenset[str]] = {
     AGGREGATED_TABLE: frozenset({"select"}),
     FLAT_AGGREGATE_TABLE: frozenset({"select"}),
     TABLE_RESULT: frozenset({"print", "wait", "collect"}),
+    # t_env.connect(...).with_format(...).with_schema(...).create_temporary_table("name"): one table
+    CONNECT_DESCRIPTOR: frozenset(METHODS[CONNECT_DESCRIPTOR]),
 }
 
 _ENVIRONMENTS = {
@@ -160,6 +173,9 @@ ENTRY_POINTS.update(
 
 ENTRY_POINTS.update({f"pyflink.table.{module}{name}": UDF for name in ("udf", "udtf", "udaf", "udtaf") for module in ("", "udf.")})
 
+# TableConfig(): Flink 1.9-1.13's table_config argument of TableEnvironment.create
+ENTRY_POINTS.update({f"pyflink.table.{module}TableConfig": TABLE_CONFIG for module in ("", "table_config.")})
+
 ENTRY_POINTS.update({f"pyflink.table.{module}DataTypes.ROW": DATA_TYPE for module in ("", "types.")})
 
 # What the Table API's modules export (their __all__ in PyFlink 2.3): names a star import brings.
@@ -170,7 +186,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         " Module ModuleEntry OverWindowedTable PlanReference ResultKind Row RowKind ScalarFunction Schema SqlDialect"
         " StatementSet StreamTableEnvironment Table TableAggregateFunction TableConfig TableDescriptor TableEnvironment"
         " TableFunction TablePipeline TableResult TableSchema UserDefinedType WindowGroupedTable".split()
-    ),
+    ) + ("BatchTableEnvironment", "CsvTableSink", "CsvTableSource", "TableSink", "TableSource", "WriteMode"),  # 1.9-1.13
     "pyflink.table.expressions": tuple(
         "CURRENT_RANGE CURRENT_ROW UNBOUNDED_RANGE UNBOUNDED_ROW and_ array atan2 call call_sql col concat concat_ws"
         " convert_tz current_database current_date current_time current_timestamp current_watermark date_format"
@@ -179,6 +195,10 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         " row_interval source_watermark temporal_overlaps timestamp_diff to_date to_timestamp to_timestamp_ltz"
         " unix_timestamp uuid with_columns without_columns".split()
     ),
+    # Flink 1.9-1.13 (removed since): what their star imports brought besides
+    "pyflink.table.descriptors": ("Avro", "Csv", "CustomConnectorDescriptor", "CustomFormatDescriptor",
+                                  "Elasticsearch", "FileSystem", "HBase", "Json", "Kafka", "OldCsv", "Rowtime",
+                                  "Schema"),
     "pyflink.table.window": ("GroupWindow", "Over", "OverWindow", "Session", "Slide", "Tumble"),
     "pyflink.table.udf": ("AggregateFunction", "AsyncScalarFunction", "FunctionContext", "ScalarFunction",
                           "TableAggregateFunction", "TableFunction", "udaf", "udf", "udtaf", "udtf"),
@@ -198,5 +218,6 @@ DISTINCTIVE_METHODS = frozenset(
      "join_lateral", "add_or_replace_columns", "flat_aggregate", "over_window", "create_temporary_table",
      "create_temporary_function", "add_configuration", "from_data_stream", "to_data_stream", "to_append_stream",
      "to_retract_stream", "to_changelog_stream", "sql_update", "register_table_sink", "register_table_source",
-     "get_job_client", "register_function", "register_java_function", "set_string", "set_integer", "set_boolean"}
+     "get_job_client", "register_function", "register_java_function", "set_string", "set_integer", "set_boolean",
+     "insert_into"}
 )

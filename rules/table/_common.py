@@ -75,7 +75,7 @@ def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optiona
             return None
         try:
             if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str):
-                out.extend(E.columns_from_string(arg.value.evaluated_value, schema))
+                out.extend(E.columns_from_string(arg.value.evaluated_value, schema, functions, registered))
             else:
                 out.append(E.column(arg.value, qualified(ctx), schema, functions, registered, is_table))
         except UNTRANSLATABLE as exc:
@@ -98,6 +98,15 @@ def use(ctx, names) -> None:
 
 def code(ctx, node: cst.CSTNode) -> str:
     return ctx.resolver.module.code_for_node(node)
+
+
+def on_stream(ctx, what: str, why: str):
+    """A TODO when the table the chain starts from is unbounded (it reads a Kafka table: a
+    streaming DataFrame in Spark) and ``what`` has no same-result Structured Streaming form
+    (Spark would refuse it at run time, or give other rows); None otherwise."""
+    if tables(ctx.resolver).bounded(ctx.site.head.original.func.value):
+        return None
+    return ctx.todo(M.TB_UNSUPPORTED, f"{what} on an unbounded table (it reads a Kafka table): {why}")
 
 
 def mode(ctx) -> str:

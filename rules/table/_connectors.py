@@ -10,7 +10,7 @@ gives the filesystem ones):
   [min, max] (both inclusive in Flink; the type's range by default), DOUBLE/FLOAT uniform in
   [min, max] (given), BOOLEAN, STRING of ``length`` (100 by default) lowercase hex digits (seen on
   Flink 2.3: ``f0db090e9123`` for length 12). The values themselves come from each engine's
-  generator: ``random_fields`` names them for the NOTE F2S307.
+  generator: ``random_fields`` names them for the NOTE F2S310.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ _SEQUENCE_TYPES = ("TINYINT", "SMALLINT", "INT", "BIGINT", "STRING")
 
 
 _INTEGER_RANGES = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "INTEGER": 32, "BIGINT": 64}
-_FIELD_OPTIONS = ("kind", "start", "end", "min", "max", "length")
+_FIELD_OPTIONS = ("kind", "start", "end", "min", "max", "length", "max-past")
 
 
 def random_fields(table: TableDef) -> list[str]:
-    """The fields of a datagen table whose values are random (the NOTE F2S307 names them)."""
+    """The fields of a datagen table whose values are random (the NOTE F2S310 names them)."""
     options = {k.lower(): v for k, v in table.options.items()}
     return [name for name, _ in table.columns if options.get(f"fields.{name.lower()}.kind", "random") == "random"]
 
@@ -61,6 +61,22 @@ def _random_value(table: TableDef, name: str, typ: str, options: dict) -> str:
         return f"CAST(rand() * {high - low!r}D + {low!r}D AS {typ})"
     if typ == "BOOLEAN":
         return "rand() < 0.5D"
+    decimal = re.fullmatch(r"DECIMAL\((\d+),\s*(\d+)\)", typ)
+    if decimal:
+        precision, scale = int(decimal.group(1)), int(decimal.group(2))
+        low, high = bound("min", float), bound("max", float)
+        # Seen on Flink 2.3: DECIMAL(5, 1) without min/max gave values from 3.5 to 9999.7 in 2000 rows
+        # (from Java's Double.MIN_VALUE, a tiny positive number, to the type's largest)
+        low = 0.0 if low is None else low
+        high = 10.0 ** (precision - scale) - 10.0 ** -scale if high is None else high
+        return f"CAST(rand() * {high - low!r}D + {low!r}D AS {typ})"
+    if typ in ("TIMESTAMP", "TIMESTAMP_NTZ"):
+        # Seen on Flink 2.3: the time the row is made, less a random part of max-past (0 by default)
+        now = "current_timestamp()" if typ == "TIMESTAMP" else "localtimestamp()"
+        past = _duration_seconds(options.get(prefix + "max-past", "0"), name)
+        offset = f" - make_dt_interval(0, 0, 0, CAST(rand() * {past!r} AS DECIMAL(18, 6)))" if past else ""
+        value = f"date_trunc('MILLISECOND', {now}{offset})"
+        return value if typ == "TIMESTAMP" else f"CAST({value} AS TIMESTAMP_NTZ)"
     if typ == "STRING":
         length = bound("length", int)
         declared = re.fullmatch(r"(VAR)?CHAR\((\d+)\)", table.declared.get(name, ""))
@@ -76,12 +92,25 @@ def _random_value(table: TableDef, name: str, typ: str, options: dict) -> str:
     raise Untranslatable(f"datagen random field {name} of type {typ}")
 
 
+_DURATION_UNITS = {"ms": 0.001, "milli": 0.001, "millis": 0.001, "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
+                   "min": 60, "mins": 60, "minute": 60, "minutes": 60, "h": 3600, "hour": 3600, "hours": 3600,
+                   "d": 86400, "day": 86400, "days": 86400}
+
+
+def _duration_seconds(text: str, name: str) -> float:
+    """Seconds of a Flink duration option ("1 h", "30 s", "500 ms"; a bare number is milliseconds)."""
+    match = re.fullmatch(r"\s*(\d+)\s*([a-z]*)\s*", text.lower())
+    if not match or (match.group(2) and match.group(2) not in _DURATION_UNITS):
+        raise Untranslatable(f"datagen field {name}: max-past {text!r}")
+    return int(match.group(1)) * _DURATION_UNITS.get(match.group(2) or "ms", 0.001)
+
+
 def datagen_view(table: TableDef) -> str:
     """Spark SQL creating the rows of a bounded datagen table, as a temporary view."""
     options = {k.lower(): v for k, v in table.options.items()}
     lengths, items = [], []
-    if table.computed:
-        raise Untranslatable("datagen table with computed columns")
+    if table.computed or table.metadata:
+        raise Untranslatable("datagen table with computed or metadata columns")
     for name, typ in table.columns:
         prefix = f"fields.{name.lower()}."
         kind = options.get(prefix + "kind", "random")
@@ -109,7 +138,7 @@ def datagen_view(table: TableDef) -> str:
 
 
 def note_random(ctx, table: TableDef) -> None:
-    """The NOTE F2S307 of a datagen table with random fields."""
+    """The NOTE F2S310 of a datagen table with random fields."""
     fields = random_fields(table)
     if fields:
         ctx.note(M.TB_GENERATED, f"datagen table {table.name!r}: random field{'s' if len(fields) > 1 else ''} "

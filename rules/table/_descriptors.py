@@ -30,6 +30,10 @@ class Unreadable(Exception):
     pass
 
 
+def _is_none(node) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
 def _calls(resolver, node) -> list:
     """The calls of a builder chain in order, the first one a Flink name's (``_common.chain``)."""
     found = chain(resolver, node)
@@ -49,6 +53,7 @@ class _Reader:
         self.resolver = resolver
         self.names = names  # _program.dotted_names
         self.parts: list[str] = []
+        self.declared: dict[str, str] = {}  # column -> its DataTypes call as a Flink type (TableDef.declared)
 
     def string(self, node) -> str:
         """A literal, or a marker standing for the expression."""
@@ -65,23 +70,45 @@ class _Reader:
             raise Unreadable(f"{what} that is not a string literal")
         return node.evaluated_value
 
-    def schema(self, node) -> tuple[list, list]:
+    def schema(self, node) -> dict:
+        """The columns of a ``Schema.new_builder()`` chain: ``columns`` (physical), ``computed``
+        (``column_by_expression``), ``metadata`` (``column_by_metadata``), ``order`` and
+        ``watermark``, as ``_sql.create_table`` gives them."""
         calls = _calls(self.resolver, node)
         if not calls or calls[0].func.attr.value != "new_builder" or (self.names(calls[0].func.value) or "") not in _SCHEMA:
             raise Unreadable("schema() of something else than a Schema.new_builder() chain")
-        columns, watermark = [], None
-        for call in calls[1:]:
-            method, args = call.func.attr.value, _positional(call)
-            if method == "column" and len(args) == 2:
-                try:
-                    columns.append((self.literal(args[0], "a column name"), TY.spark_type(args[1], self.names)))
-                except TY.Untranslatable as exc:
-                    raise Unreadable(str(exc)) from None
-            elif method == "build" and not args:
-                pass
-            else:
-                raise Unreadable(f"Schema builder's {method}()")
-        return columns, watermark
+        found = {"columns": [], "computed": [], "metadata": [], "order": [], "watermark": None}
+        try:
+            for call in calls[1:]:
+                method, args = call.func.attr.value, _positional(call)
+                if method == "column" and len(args) == 2:
+                    name = self.literal(args[0], "a column name")
+                    found["columns"].append((name, TY.spark_type(args[1], self.names)))
+                    declared = TY.flink_type_text(args[1], self.names)
+                    if declared is not None:
+                        self.declared[name] = declared
+                elif method == "column_by_expression" and len(args) == 2:
+                    name = self.literal(args[0], "a column name")
+                    visible = found["columns"] + [(n, t) for n, t, _ in found["metadata"]]
+                    found["computed"].append((name, _sql._expression(self.literal(args[1], "an expression"), "t", visible)))
+                elif method == "column_by_metadata" and 2 <= len(args) <= 4:
+                    name = self.literal(args[0], "a column name")
+                    key = self.literal(args[2], "a metadata key") if len(args) > 2 and not _is_none(args[2]) else name
+                    found["metadata"].append((name, TY.spark_type(args[1], self.names), key))
+                elif method == "watermark" and len(args) == 2:
+                    column = self.literal(args[0], "a column name")
+                    found["watermark"] = (column, _sql._watermark_delay(column, self.literal(args[1], "a watermark expression")))
+                    continue
+                elif method == "build" and not args:
+                    continue
+                else:
+                    raise Unreadable(f"Schema builder's {method}()")
+                found["order"].append(name)
+        except (TY.Untranslatable, _sql.Untranslatable) as exc:
+            raise Unreadable(str(exc)) from None
+        if found["watermark"] and found["watermark"][0] not in found["order"]:
+            raise Unreadable(f"watermark on unknown column {found['watermark'][0]}")
+        return found
 
     def format(self, node, options: dict) -> None:
         if isinstance(node, cst.SimpleString):
@@ -108,11 +135,11 @@ class _Reader:
             raise Unreadable("a table descriptor that is not a TableDescriptor.for_connector(...) chain")
         connector = self.literal(_positional(calls[0])[0], "a connector name")
         options = {"connector": connector}
-        columns: list = []
+        schema: dict = {"columns": []}
         for call in calls[1:]:
             method, args = call.func.attr.value, _positional(call)
             if method == "schema" and len(args) == 1:
-                columns, _ = self.schema(args[0])
+                schema = self.schema(args[0])
             elif method == "option" and len(args) == 2:
                 options[self.literal(args[0], "an option key")] = self.string(args[1])
             elif method == "format" and len(args) == 1:
@@ -121,10 +148,12 @@ class _Reader:
                 pass
             else:
                 raise Unreadable(f"TableDescriptor builder's {method}()")
-        if not columns:
+        if not schema["columns"]:
             raise Unreadable("a table descriptor without a schema")
-        return _sql.TableDef(name=name, columns=tuple(columns), computed=(), connector=connector.lower(),
-                             options=options, watermark=None, primary_key=())
+        return _sql.TableDef(name=name, columns=tuple(schema["columns"]), computed=tuple(schema["computed"]),
+                             connector=connector.lower(), options=options, watermark=schema["watermark"], primary_key=(),
+                             metadata=tuple(schema["metadata"]), order=tuple(schema["order"]),
+                             bounded=_sql.is_bounded(connector.lower(), options), declared=dict(self.declared))
 
 
 def read(resolver, names, name: str, node) -> tuple[_sql.TableDef, tuple[str, ...]]:

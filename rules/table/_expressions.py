@@ -973,6 +973,7 @@ _CALLABLE = {
     "COUNT": ("count", 1),
     "MIN": ("min", 1),
     "MAX": ("max", 1),
+    "AVG": ("avg", 1),
     "REPLACE": ("replace", 3),
     "POWER": ("power", 2),
 }
@@ -1049,22 +1050,25 @@ def column(
 
 # --- legacy string expressions -------------------------------------------------------------
 
-_STRING_ITEM = re.compile(
-    r"^(?P<field>[A-Za-z_][A-Za-z0-9_]*)"
-    r"(?:\.(?P<agg>sum|count|avg|min|max)(?:\(\))?(?P<distinct>\.distinct(?:\(\))?)?)?"
-    r"(?:\s+as\s+(?P<alias>[A-Za-z_][A-Za-z0-9_]*))?$",
-    re.IGNORECASE,
-)
+_ALIAS = re.compile(r"^(?P<expr>.*?)\s+as\s+(?P<alias>[A-Za-z_][A-Za-z0-9_]*)\s*$", re.IGNORECASE | re.DOTALL)
+# && and || bind less than comparisons in Flink's grammar, & and | more in Python's: each side in parentheses
+_OPERATORS = {"===": "==", "!==": "!=", "<>": "!=", "&&": ") & (", "||": ")) | (("}
+_LEGACY_LITERALS = {"true": "lit(True)", "false": "lit(False)"}
+_DSL = frozenset({"col", "lit", "call"})
 
 
 def _split_top_level(text: str) -> list[str]:
-    parts, depth, current = [], 0, []
+    parts, depth, current, quote = [], 0, [], None
     for ch in text:
-        if ch == "(":
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
-        if ch == "," and depth == 0:
+        if ch == "," and depth == 0 and not quote:
             parts.append("".join(current))
             current = []
         else:
@@ -1073,38 +1077,103 @@ def _split_top_level(text: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
-def columns_from_string(text: str, schema: Optional[Mapping[str, str]] = None) -> list[Column]:
-    """PyFlink's legacy string expressions: ``"a, b.sum as total"``, ``"a.count"``, ``"*"``.
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
-    The subset translated: ``*``, a field, ``field.sum/count/min/max`` (``.distinct`` after
-    ``count``/``sum``), ``field.avg`` of a FLOAT/DOUBLE field (``schema``), each with ``as name``.
-    Anything else (arithmetic, functions, literals) raises ``Untranslatable``.
-    """
+
+def _legacy_to_dsl(text: str) -> str:
+    """A legacy string expression (``"a.sum"``, ``"count(1)"``, ``"to_upper(ticker)"``,
+    ``"a === 'x' && b > 1"``) as Python source of the expression DSL (``col("a").sum``,
+    ``call("count", lit(1))``, ...): fields become ``col``, literals ``lit``, function calls
+    ``call`` (built-ins and functions registered by name alike), postfix members snake_case."""
+    import io
+    import tokenize
+
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                  if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT)]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        raise Untranslatable(f"string expression {text!r} does not parse") from None
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        nxt = tokens[i + 1].string if i + 1 < len(tokens) else ""
+        prev = out[-1] if out else ""
+        if tok.type == tokenize.OP:
+            three = "".join(t.string for t in tokens[i:i + 3])
+            two = "".join(t.string for t in tokens[i:i + 2])
+            if three in _OPERATORS and all(t.type == tokenize.OP for t in tokens[i:i + 3]):
+                out.append(_OPERATORS[three]); i += 3; continue
+            if two in _OPERATORS and all(t.type == tokenize.OP for t in tokens[i:i + 2]):
+                out.append(_OPERATORS[two]); i += 2; continue
+            if tok.string == "!" and nxt != "=":
+                out.append("~"); i += 1; continue
+            out.append(tok.string)
+        elif tok.type == tokenize.ERRORTOKEN and tok.string == "!":
+            out.append("~")
+        elif tok.type == tokenize.ERRORTOKEN and not tok.string.strip():
+            pass
+        elif tok.type == tokenize.NAME:
+            if prev == ".":
+                out.append(_snake(tok.string))
+                if nxt == "(" and i + 2 < len(tokens) and tokens[i + 2].string == ")":
+                    i += 3  # upperCase(): a property of the expression DSL (none of its methods takes no argument)
+                    continue
+            elif tok.string.lower() in _LEGACY_LITERALS and nxt != "(":
+                out.append(_LEGACY_LITERALS[tok.string.lower()])
+            elif tok.string.lower() == "null" and nxt != "(":
+                raise Untranslatable(f"string expression {text!r}: an untyped null")
+            elif nxt == "(":
+                out.append(f"call({tok.string!r}, ")
+                i += 2
+                if i < len(tokens) and tokens[i].string == ")":
+                    out[-1] = f"call({tok.string!r})"
+                    i += 1
+                continue
+            else:
+                out.append(f"col({tok.string!r})")
+        elif tok.type == tokenize.NUMBER:
+            out.append(f"lit({tok.string})")
+        elif tok.type == tokenize.STRING:
+            out.append(f"lit({tok.string})")
+        else:
+            raise Untranslatable(f"string expression {text!r}: {tok.string!r}")
+        i += 1
+    return "((" + " ".join(out).replace("( ", "(").replace(" )", ")").replace(" . ", ".") + "))"
+
+
+def columns_from_string(
+    text: str,
+    schema: Optional[Mapping[str, str]] = None,
+    functions: Optional[Mapping[str, UserFunction]] = None,
+    registered: Optional[Mapping[str, str]] = None,
+) -> list[Column]:
+    """PyFlink's legacy string expressions: ``"a, b.sum as total"``, ``"count(1)"``,
+    ``"to_upper(ticker) as t"``, ``"*"``: each item is read as the expression DSL it stands for
+    (``_legacy_to_dsl``) and translated by ``column``, with its refusals; ``as name`` aliases it."""
     if not text.strip():
         raise Untranslatable("an empty string expression")
-    types = {k: v.upper() for k, v in (schema or {}).items()}
     out = []
     for item in _split_top_level(text):
         if item == "*":
             out.append(Column('F.col("*")', False, None, frozenset({"F"})))
             continue
-        m = _STRING_ITEM.match(item)
-        if not m:
-            raise Untranslatable(f"string expression {item!r} is outside the translated subset")
-        field, agg, alias = m["field"], (m["agg"] or "").lower(), m["alias"]
-        e = _E(f"F.col({_str(field)})", types.get(field), name=field)
-        t = _Translator(lambda n: None, schema)
-        if agg:
-            if m["distinct"]:
-                if agg not in ("count", "sum"):
-                    raise Untranslatable(f"string expression {item!r}: {agg}.distinct")
-                if agg == "count":
-                    e = _E(f"F.count_distinct({e.code})", "BIGINT", aggregate=True)
-                else:
-                    e = _E(t.sum_code("F.sum_distinct", e, f"string expression {item!r}"), e.type, aggregate=True)
-            else:
-                e = t.aggregate(e, agg)
+        m = _ALIAS.match(item)
+        body, alias = (m["expr"], m["alias"]) if m else (item, None)
+        try:
+            node = cst.parse_expression(_legacy_to_dsl(body))
+        except cst.ParserSyntaxError:
+            raise Untranslatable(f"string expression {item!r} does not parse") from None
         if alias:
-            e = replace(e, code=f"{e.code}.alias({_str(alias)})", name=alias)
-        out.append(e.public())
+            node = cst.Call(cst.Attribute(node, cst.Name("alias")), [cst.Arg(cst.SimpleString(repr(alias)))])
+        try:
+            out.append(column(node, _dsl_names, schema, functions, registered))
+        except Untranslatable as exc:
+            raise Untranslatable(f"string expression {item!r}: {exc}") from None
     return out
+
+
+def _dsl_names(node: cst.CSTNode) -> Optional[str]:
+    """Qualified names of the DSL written by ``_legacy_to_dsl``."""
+    return f"{EXPRESSIONS}.{node.value}" if isinstance(node, cst.Name) and node.value in _DSL else None

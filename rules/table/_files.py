@@ -8,7 +8,9 @@
   ``spark.read.format(...).options(...).schema(...).load(path)[.fillna("", subset=[...])]
   .createOrReplaceTempView(name)``; the ``fillna`` when the table sets no ``csv.null-literal``,
   since Flink reads an empty field of a STRING column as '' where Spark reads NULL
-  (``_sql.file_source``).
+  (``_sql.file_source``);
+- a csv table the program only writes (no query or ``from_path`` reads it) may have STRING
+  columns: Spark writes them as Flink does when told to (``_sql.file_source``'s ``write_only``).
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from flink2spark.rules.table._program import python_string, tables
 
 def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseExpression:
     """The Spark expression declaring ``table``; Untranslatable when there is none."""
+    model = tables(ctx.resolver)
     try:
-        ddl = _sql.spark_create_table(table)
+        ddl = _sql.spark_create_table(table, write_only=table.name in model.sinks and not model.reads(table.name))
         return ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(ddl, parts)))
     except _sql.Untranslatable:
-        if table.name in tables(ctx.resolver).sinks:
+        if table.name in model.sinks:
             raise
         using, options, columns = _sql.file_source(table, read_only=True)
     path = python_string(dict(options)["path"], parts)

@@ -29,7 +29,7 @@ from typing import Optional
 
 import libcst as cst
 
-from flink2spark.rules.table import _descriptors, _sql
+from flink2spark.rules.table import _connect, _descriptors, _sql
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.visitors import nodes
 
@@ -84,8 +84,13 @@ class TablesModel:
         self.views: set[str] = set()  # names of the views the program creates (create_temporary_view, CREATE VIEW)
         self._schemas: dict[int, Optional[dict[str, str]]] = {}
         self._view_tables: dict[str, cst.BaseExpression] = {}  # view name -> the Table expression it names
+        self._view_sql: dict[str, str] = {}  # view name -> the query of its CREATE VIEW
         # id of a create_temporary_table(name, descriptor) call -> (its table, the sources of its markers)
         self.descriptors: dict[int, tuple[_sql.TableDef, tuple[str, ...]]] = {}
+        self._sql_tables: Optional[dict[str, _sql.TableDef]] = None
+        # table name -> (the call declaring it, the sources of the markers of its options)
+        self.origins: dict[str, tuple[cst.Call, tuple[str, ...]]] = {}
+        self._bounded: dict = {}
         self._read_catalog()
         self.udtf_columns: dict[str, int] = {}  # @udtf def name -> how many columns it gives (f0, f1...)
         self.functions: dict[str, str] = self._functions()
@@ -162,7 +167,7 @@ class TablesModel:
             method, first = call.func.attr.value, call.args[0].value
             if method in ("execute_insert", "add_insert", "insert_into") and isinstance(first, cst.SimpleString):
                 found.add(first.evaluated_value)
-            elif method in ("execute_sql", "add_insert_sql"):
+            elif method in ("execute_sql", "add_insert_sql", "sql_update"):
                 text = self.sql(first)
                 if text is None:
                     continue
@@ -175,16 +180,99 @@ class TablesModel:
                         found.add(match.group(1))
         return found
 
+    def reads(self, name: str) -> bool:
+        """Whether the program may read the table ``name``: ``from_path``/``scan`` of it, or a SQL
+        statement naming it other than as the table it inserts into or creates (or SQL text not
+        known when converting, or a table named by an expression)."""
+        found, unknown = self._reads()
+        return unknown or name in found
+
+    def _reads(self) -> tuple[set[str], bool]:
+        if self._read_names is None:
+            found, unknown = set(), False
+            for call in nodes(self.resolver.module, cst.Call):
+                if not isinstance(call.func, cst.Attribute) or not call.args:
+                    continue
+                method, first = call.func.attr.value, call.args[0].value
+                if method in ("from_path", "scan"):
+                    if isinstance(first, cst.SimpleString):
+                        found.add(first.evaluated_value.strip("`"))
+                    else:
+                        unknown = True
+                elif method in ("execute_sql", "sql_query", "add_insert_sql", "sql_update"):
+                    text = self.sql(first)
+                    names = _sql.tables_read(text.text) if text is not None else None
+                    if names is None:
+                        unknown = True
+                    else:
+                        found |= names
+            self._read_names = (found, unknown)
+        return self._read_names
+
     def sql_tables(self) -> dict[str, _sql.TableDef]:
-        """What SQL statements read: the declared tables, and the views of Tables whose schema
-        is known (as tables of no connector)."""
-        out = dict(self.catalog)
+        """What SQL statements read: the declared tables (a Kafka table with the columns of its
+        Spark view, ``_kafka.read_columns``), the views of Tables whose schema is known (as
+        tables of no connector), and the views over unbounded tables (unbounded, columns not
+        known)."""
+        if self._sql_tables is not None:
+            return self._sql_tables
+        from flink2spark.rules.table import _kafka
+
+        out = {name: (_kafka.read_columns(t) if not t.bounded else t) for name, t in self.catalog.items()}
+        self._sql_tables = out
         for name, table in self._view_tables.items():
             schema = self.schema(table)
-            if schema is not None and name not in out:
-                out[name] = _sql.TableDef(name=name, columns=tuple(schema.items()), computed=(), connector="",
-                                          options={}, watermark=None, primary_key=())
+            if name not in out and (schema is not None or not self.bounded(table)):
+                out[name] = _sql.TableDef(name=name, columns=tuple((schema or {}).items()), computed=(), connector="",
+                                          options={}, watermark=None, primary_key=(), bounded=self.bounded(table))
+        for name, text in self._view_sql.items():  # in program order: a view may read an earlier one
+            if name not in out and _sql.streaming(text, out):
+                out[name] = _sql.TableDef(name=name, columns=(), computed=(), connector="", options={},
+                                          watermark=None, primary_key=(), bounded=False)
         return out
+
+    def options_at(self, name: str, site: cst.CSTNode) -> Optional[tuple[str, ...]]:
+        """The sources of the markers of table ``name``'s options, when they mean the same at
+        ``site`` (a statement writing the table) as where it is declared; None otherwise."""
+        call, parts = self.origins.get(name, (None, ()))
+        for part in parts:
+            for node in nodes(cst.parse_expression(part), cst.Name):
+                there = self.resolver.visible_bindings(node.value, call)
+                if there is None or there != self.resolver.visible_bindings(node.value, site):
+                    return None
+        return parts
+
+    def bounded(self, node) -> bool:
+        """Whether a Table expression is a bounded table (a batch DataFrame in Spark); False when
+        it reads an unbounded one (a Kafka table: a streaming DataFrame). What cannot be
+        followed is taken as bounded, as before Kafka tables were converted."""
+        key = ("bounded", id(node))
+        if key not in self._bounded:
+            self._bounded[key] = True  # a cycle
+            self._bounded[key] = self._is_bounded(node)
+        return self._bounded[key]
+
+    def _is_bounded(self, node) -> bool:
+        if isinstance(node, cst.Name):
+            value = self.resolver.single_value(node)
+            return self.bounded(value) if value is not None and value is not node else True
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return True
+        method, receiver = node.func.attr.value, node.func.value
+        typ = self.resolver.type_of(receiver)
+        first = node.args[0].value if node.args else None
+        if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+            if method == "from_path" and isinstance(first, cst.SimpleString):
+                table = self.sql_tables().get(first.evaluated_value)
+                return table is None or table.bounded
+            if method == "sql_query":
+                text = self.sql(first)
+                return text is None or not _sql.streaming(text.text, self.sql_tables())
+            return True
+        if not isinstance(receiver, (cst.Call, cst.Name)):
+            return True
+        tables = [a.value for a in node.args if self.resolver.type_of(a.value) == T.TABLE]
+        return self.bounded(receiver) and all(self.bounded(t) for t in tables)
 
     # -- schemas ------------------------------------------------------------------------------
     def schema(self, node) -> Optional[dict[str, str]]:
@@ -211,7 +299,7 @@ class TablesModel:
             if method == "from_elements" and args:
                 rows, names = (self._value(a) for a in (args[0], args[1] if len(args) > 1 else None))
                 return _literal_schema(rows, names, resolver)
-            if method == "from_path" and args and isinstance(args[0], cst.SimpleString):
+            if method in ("from_path", "scan") and args and isinstance(args[0], cst.SimpleString):
                 table = self.sql_tables().get(args[0].evaluated_value)
                 return dict(table.columns) if table is not None else None
             return None
@@ -300,6 +388,25 @@ class TablesModel:
         "udtf"...; "" when not known)."""
         return {name: self.functions.get(fn, "") for name, fn in self.registered().items()} | self._inline_registered()
 
+    def executed_after(self, call: cst.Call) -> bool:
+        """Whether a Flink 1.9-1.13 ``t_env.execute(job_name)`` runs the insert ``call`` buffers
+        (``insert_into``, ``sql_update("INSERT ...")``): one in another function (which may
+        call this one's), or after it in the same one. Flink writes nothing of an insert that no
+        execute() follows."""
+        order = {id(c): i for i, c in enumerate(nodes(self.resolver.module, cst.Call))}
+        scope = self._function_of(call)
+        for other in nodes(self.resolver.module, cst.Call):
+            if isinstance(other.func, cst.Attribute) and other.func.attr.value == "execute" \
+                    and self.resolver.type_of(other.func.value) in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                if self._function_of(other) is not scope or order[id(other)] > order[id(call)]:
+                    return True
+        return False
+
+    def _function_of(self, node):
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
+            node = self.resolver.parent(node)
+        return node
+
     # -- facts --------------------------------------------------------------------------------
     def function_kind(self, call: cst.Call) -> Optional[str]:
         """"udf", "pandas_udf", "udtf", "udaf" or "udtaf" for a call of those entry points."""
@@ -362,6 +469,21 @@ class TablesModel:
                 return "batch" if call.func.attr.value == "in_batch_mode" else "streaming"
         return None
 
+    def _read_connect(self, call: cst.Call, found: dict) -> None:
+        """A table of Flink 1.9-1.13's ``t_env.connect(...)...create_temporary_table("name")``."""
+        calls = _connect.calls_of(self.resolver, call)
+        if calls is None:
+            return
+        try:
+            name, table, parts = _connect.read(self.resolver, dotted_names(self.resolver), calls)
+        except _descriptors.Unreadable as exc:
+            arg = call.args[0].value if call.args else None
+            if isinstance(arg, cst.SimpleString):
+                self.problems[arg.evaluated_value] = str(exc)
+            return
+        self.descriptors[id(call)] = (table, parts)
+        found.setdefault(name, []).append(table)
+
     def _read_catalog(self) -> None:
         found: dict[str, list[_sql.TableDef]] = {}
         for call in nodes(self.resolver.module, cst.Call):
@@ -372,6 +494,9 @@ class TablesModel:
                 self.views.add(call.args[0].value.evaluated_value)
                 if len(call.args) == 2:
                     self._view_tables[call.args[0].value.evaluated_value] = call.args[1].value
+                continue
+            if method in _connect.REGISTER and self.resolver.type_of(call.func.value) == T.CONNECT_DESCRIPTOR:
+                self._read_connect(call, found)
                 continue
             if self.resolver.type_of(call.func.value) not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
                 continue
@@ -384,9 +509,10 @@ class TablesModel:
                     self.problems[name] = str(exc)
                     continue
                 self.descriptors[id(call)] = (table, parts)
+                self.origins[name] = (call, parts)
                 found.setdefault(name, []).append(table)
                 continue
-            if method not in ("execute_sql", "add_insert_sql"):
+            if method not in ("execute_sql", "add_insert_sql", "sql_update"):
                 continue
             text = self.sql(call.args[0].value if call.args else None)
             if text is None:
@@ -394,7 +520,9 @@ class TablesModel:
             try:
                 kind = _sql.statement_kind(text.text)
                 if kind == "create_view":
-                    self.views.add(_sql.create_view(text.text)[0])
+                    view = _sql.create_view(text.text)[0]
+                    self.views.add(view)
+                    self._view_sql[view] = text.text
                 if kind != "create_table":
                     continue
                 table = _sql.create_table(text.text)
@@ -404,12 +532,21 @@ class TablesModel:
                     self.problems[name.group(1)] = str(exc)
                 continue
             found.setdefault(table.name, []).append(table)
+            self.origins[table.name] = (call, text.parts)
         self.sinks = self._sinks()
+        self._read_names: Optional[tuple[set[str], bool]] = None
         for name, defs in found.items():
             if len({(d.connector, tuple(d.columns)) for d in defs}) > 1:
                 self.problems[name] = "declared more than once, with other connectors or columns (which one a statement uses depends on the run)"
                 continue
             self.catalog[name] = defs[0]
+
+
+def _kind(sql: str) -> Optional[str]:
+    try:
+        return _sql.statement_kind(sql)
+    except _sql.Untranslatable:
+        return None
 
 
 _PYTHON_TYPES = {cst.Integer: "BIGINT", cst.Float: "DOUBLE", cst.SimpleString: "STRING"}

@@ -106,6 +106,19 @@ class TableDef:
     watermark: Optional[tuple[str, str]]  # (column, Spark delay threshold such as "5 seconds")
     primary_key: tuple[str, ...]
     declared: Mapping[str, str] = field(default_factory=dict, hash=False)  # column -> Flink type as written, upper case (DDL only)
+    # METADATA columns: (name, Spark SQL type, the connector's metadata key)
+    metadata: tuple[tuple[str, str, str], ...] = ()
+    order: tuple[str, ...] = ()  # every column's name (physical, computed, metadata) as declared
+    # False when Flink reads the table as an unbounded stream (a Kafka topic, a view over one):
+    # queries over it are streaming queries, Structured Streaming in Spark
+    bounded: bool = True
+
+
+def is_bounded(connector: str, options: Mapping[str, str]) -> bool:
+    """Whether Flink reads a table of this connector as a bounded input."""
+    if connector in ("kafka", "upsert-kafka"):
+        return "scan.bounded.mode" in options and options["scan.bounded.mode"] != "unbounded"
+    return True
 
 
 # --------------------------------------------------------------------------------------------
@@ -480,6 +493,8 @@ def create_table(sql: str) -> TableDef:
     columns: list[tuple[str, str]] = []
     computed: list[tuple[str, str]] = []
     declared: dict[str, str] = {}
+    metadata: list[tuple[str, str, str]] = []
+    order: list[str] = []
     watermark = None
     primary_key: tuple[str, ...] = ()
     if ts.peek() != "(":
@@ -507,8 +522,10 @@ def create_table(sql: str) -> TableDef:
             primary_key = tuple(keys)
         else:
             column = _ident(ts.next())
+            order.append(column)
             if ts.accept("AS"):
-                computed.append((column, _expression(_text_between(ts, ts.i, end), name, columns)))
+                visible = columns + [(n, t) for n, t, _ in metadata]
+                computed.append((column, _expression(_text_between(ts, ts.i, end), name, visible)))
                 ts.i = end
             else:
                 type_start = ts.i
@@ -524,10 +541,20 @@ def create_table(sql: str) -> TableDef:
                     if ts.accept("COMMENT"):
                         ts.next()
                         continue
-                    if ts.peek() == "METADATA":
-                        raise Untranslatable("METADATA column")
+                    if ts.accept("METADATA"):
+                        key = column
+                        if ts.accept("FROM"):
+                            token = ts.next()
+                            if token.token_type != TokenType.STRING:
+                                raise Untranslatable("METADATA FROM that is not a 'key' string")
+                            key = token.text
+                        ts.accept("VIRTUAL")
+                        metadata.append((column, spark_type, key))
+                        spark_type = None
+                        break
                     raise Untranslatable(f"column clause {ts.peek()}")
-                columns.append((column, spark_type))
+                if spark_type is not None:
+                    columns.append((column, spark_type))
         if ts.i != end:
             raise Untranslatable(f"CREATE TABLE that does not parse (at {ts.peek()!r})")
         if ts.accept(","):
@@ -561,7 +588,7 @@ def create_table(sql: str) -> TableDef:
             raise Untranslatable(f"CREATE TABLE clause {ts.peek()}")
     if "connector" not in options:
         raise Untranslatable("CREATE TABLE without a 'connector' option")
-    if watermark and watermark[0] not in [c for c, _ in columns + computed]:
+    if watermark and watermark[0] not in order:
         raise Untranslatable(f"WATERMARK on unknown column {watermark[0]}")
     return TableDef(
         name=name,
@@ -572,6 +599,9 @@ def create_table(sql: str) -> TableDef:
         watermark=watermark,
         primary_key=primary_key,
         declared=declared,
+        metadata=tuple(metadata),
+        order=tuple(order),
+        bounded=is_bounded(options["connector"].lower(), options),
     )
 
 
@@ -620,18 +650,19 @@ def _sql_string(value: str) -> str:
     return exp.Literal.string(value).sql(_SPARK)
 
 
-def spark_create_table(table: TableDef) -> Optional[str]:
-    """Spark DDL for a table Spark reads and inserts into the same way; None when the connector is
-    not a Spark table (print, blackhole, datagen, kafka, ...: the caller handles them)."""
+def spark_create_table(table: TableDef, write_only: bool = False) -> Optional[str]:
+    """Spark DDL for a table Spark reads and inserts into the same way (``write_only``: a table the
+    program only writes, which Spark writes the same way); None when the connector is not a Spark
+    table (print, blackhole, datagen, kafka, ...: the caller handles them)."""
     if table.connector != "filesystem":
         return None
-    using, spark_options, columns = file_source(table)
+    using, spark_options, columns = file_source(table, write_only=write_only)
     column_sql = ", ".join(f"{_quote(n)} {t}" for n, t in columns)
     option_sql = ", ".join(f"{k} {_sql_string(v)}" for k, v in spark_options)
     return f"CREATE TABLE {_quote(table.name)} ({column_sql}) USING {using} OPTIONS ({option_sql})"
 
 
-def file_source(table: TableDef, read_only: bool = False) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]]]:
+def file_source(table: TableDef, read_only: bool = False, write_only: bool = False) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]]]:
     """(Spark data source, its options, the columns) of a filesystem table, or Untranslatable.
 
     A table only read (``read_only``) may also have TIMESTAMP, DATE and DECIMAL columns,
@@ -639,7 +670,10 @@ def file_source(table: TableDef, read_only: bool = False) -> tuple[str, list[tup
     A csv ``STRING`` column: Flink reads an empty field of it as '' unless ``csv.null-literal`` is
     '' (then NULL, as Spark). With no null literal and ``read_only`` (the table is only read, a
     source) it is allowed too: the caller fills Spark's NULLs of those columns with '' (in a table
-    Spark also writes to, they would stay). Any other null literal is refused."""
+    Spark also writes to, they would stay). Any other null literal is refused. A table the program
+    only writes (``write_only``) may have STRING columns too, written as Flink 2.3 writes them (seen
+    there: '' and NULL as an empty field, ' ' kept): Spark's csv writer told not to quote an empty
+    string (emptyValue) nor trim spaces (ignoreLeading/TrailingWhiteSpace)."""
     if table.connector != "filesystem":
         raise Untranslatable(f"connector {table.connector!r} is not a file source")
     options = dict(table.options)
@@ -648,6 +682,8 @@ def file_source(table: TableDef, read_only: bool = False) -> tuple[str, list[tup
     fmt = options.pop("format", None)
     if not path:
         raise Untranslatable("filesystem table without 'path'")
+    if table.metadata:
+        raise Untranslatable(f"METADATA column {table.metadata[0][0]} of a filesystem table")
     if table.computed:
         raise Untranslatable("computed column in a filesystem table")
     spark_options: list[tuple[str, str]] = [("path", path)]
@@ -702,7 +738,11 @@ def file_source(table: TableDef, read_only: bool = False) -> tuple[str, list[tup
                 # csv, the fewest fraction digits) and DECIMAL(10, 2) 2.50 as 2.5; Spark writes neither so.
                 raise Untranslatable(f"{fmt} file with a {spark_type} column ({column}): Flink and Spark write it differently")
             literal = table.options.get("csv.null-literal")
-            if fmt == "csv" and spark_type == "STRING" and literal != "" and not (read_only and literal is None):
+            if fmt == "csv" and spark_type == "STRING" and write_only and literal is None:
+                for option in (("emptyValue", ""), ("ignoreLeadingWhiteSpace", "false"), ("ignoreTrailingWhiteSpace", "false")):
+                    if option not in spark_options:
+                        spark_options.append(option)
+            elif fmt == "csv" and spark_type == "STRING" and literal != "" and not (read_only and literal is None):
                 # Seen on Flink 2.3: an empty csv field (1,,x) is '' in a STRING column; Spark reads it as NULL,
                 # whatever nullValue says (an empty unquoted field is the null value).
                 raise Untranslatable(f"csv file with a STRING column ({column}): Flink reads an empty field as '', Spark as NULL")
@@ -748,6 +788,23 @@ def insert(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[
     if not isinstance(source, (exp.Query, exp.Values)):
         raise Untranslatable("INSERT whose source is not a query")
     return _table_name(target), _translate(source, tables, functions).sql(_SPARK)
+
+
+def tables_read(sql: str) -> Optional[set[str]]:
+    """The tables a statement may read: those its text names, but for the table an INSERT writes
+    or a CREATE TABLE declares; None when the text does not parse."""
+    try:
+        kind = statement_kind(sql)
+        if kind in ("create_table", "set", "other", "drop"):
+            return set()
+        tree = _parse_one(sql)
+    except Untranslatable:
+        return None
+    written = tree.this if isinstance(tree, exp.Insert) else None
+    if isinstance(written, exp.Schema):
+        written = written.this
+    ctes = {cte.alias_or_name for cte in tree.find_all(exp.CTE)}
+    return {_table_name(t) for t in tree.find_all(exp.Table) if t is not written and t.name and t.name not in ctes}
 
 
 def create_view(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> tuple[str, str]:
@@ -809,9 +866,10 @@ class _Types:
             if name in self.ctes:
                 return self.query(self.ctes[name])
             table = self.tables.get(name)
-            if table is None:
+            if table is None or not (table.columns or table.computed or table.metadata):
                 return None
             columns: dict[str, Optional[str]] = dict(table.columns)
+            columns.update((n, t) for n, t, _ in table.metadata)
             for column, expression in table.computed:
                 columns[column] = "TIMESTAMP" if expression == _sql(_NOW) else None
             return columns
@@ -966,7 +1024,10 @@ def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collec
     _refuse_nodes(tree)
     _laterals(tree, functions)
     _keep_format_functions(tree)
-    _window_tvfs(tree, tables)
+    streaming = is_streaming(tree, tables)
+    if streaming:
+        _check_streaming(tree, tables)
+    _window_tvfs(tree, tables, streaming)
     _group_windows(tree, tables)
     types = _Types(tables, tree)
     for node in list(tree.walk(bfs=False))[::-1]:  # children before parents
@@ -1089,9 +1150,14 @@ def check_alignment(kind: str, durations: list[str], time_type: Optional[str]) -
     )
 
 
-def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
+def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef], streaming: bool = False) -> None:
     """FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), size)) -> a subquery over t with window_start,
-    window_end and window_time (end - 1 ms, Flink's rowtime of the window)."""
+    window_end and window_time (end - 1 ms, Flink's rowtime of the window).
+
+    In a streaming query the subquery gives the window itself (``__f2s_window``), which the
+    aggregation groups by: Spark finalises a window in append mode only when the grouping key
+    carries the watermark, which ``window(ts, ...)`` does and its ``.start`` does not (seen on
+    Spark 4: "append ... not supported for streaming aggregations without watermark")."""
     for table in list(tree.find_all(exp.Table)):
         if not _is_call(table.this, "TABLE"):
             continue
@@ -1118,16 +1184,119 @@ def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
         end = exp.Dot(this=window.copy(), expression=exp.to_identifier("end"))
         one_ms = exp.Interval(this=exp.Literal.string("0.001"), unit=exp.Var(this="SECOND"))
         alias = source.alias_or_name
-        inner = exp.select(
-            exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
-            exp.alias_(start, "window_start"),
-            exp.alias_(end, "window_end"),
-            exp.alias_(exp.Sub(this=end.copy(), expression=one_ms), "window_time"),
-        ).from_(source.copy())
+        if streaming:
+            outer = table.find_ancestor(exp.Select)
+            inner = exp.select(
+                exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
+                exp.alias_(window.copy(), _STREAM_WINDOW),
+            ).from_(source.copy())
+        else:
+            inner = exp.select(
+                exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
+                exp.alias_(start, "window_start"),
+                exp.alias_(end, "window_end"),
+                exp.alias_(exp.Sub(this=end.copy(), expression=one_ms), "window_time"),
+            ).from_(source.copy())
         subquery = exp.Subquery(this=inner)
         outer_alias = table.args.get("alias")
         subquery.set("alias", outer_alias.copy() if outer_alias else exp.TableAlias(this=exp.to_identifier(alias)))
         table.replace(subquery)
+        if streaming:
+            _group_by_stream_window(outer, one_ms)
+
+
+_STREAM_WINDOW = "__f2s_window"
+_WINDOW_COLUMNS = ("window_start", "window_end", "window_time")
+
+
+def _group_by_stream_window(select: Optional[exp.Select], one_ms: exp.Expr) -> None:
+    """The aggregation over a window TVF of a streaming query: GROUP BY window_start, window_end
+    -> GROUP BY the window; window_start/_end/_time -> its start, end, end - 1 ms."""
+    group = select.args.get("group") if select is not None else None
+    keys = [e for e in (group.expressions if group else []) if isinstance(e, exp.Column) and e.name in _WINDOW_COLUMNS]
+    if {k.name for k in keys} != {"window_start", "window_end"}:
+        raise Untranslatable("window table function of a streaming query without GROUP BY window_start, window_end")
+    window = exp.column(_STREAM_WINDOW)
+    fields = {
+        "window_start": lambda: exp.Dot(this=window.copy(), expression=exp.to_identifier("start")),
+        "window_end": lambda: exp.Dot(this=window.copy(), expression=exp.to_identifier("end")),
+        "window_time": lambda: exp.Sub(this=exp.Dot(this=window.copy(), expression=exp.to_identifier("end")), expression=one_ms.copy()),
+    }
+    group.set("expressions", [e for e in group.expressions if e not in keys] + [window.copy()])
+    for projection in list(select.expressions):
+        if isinstance(projection, exp.Column) and projection.name in _WINDOW_COLUMNS:
+            projection.replace(exp.alias_(fields[projection.name](), projection.name))
+    for node in list(select.find_all(exp.Column)):
+        if node.name in _WINDOW_COLUMNS and node.find_ancestor(exp.Select) is select and node.parent is not None:
+            node.replace(fields[node.name]())
+
+
+def streaming(sql: str, tables: Mapping[str, TableDef]) -> bool:
+    """Whether a statement (query, INSERT, CREATE VIEW) reads an unbounded table; False when it
+    does not parse (its translation is refused anyway)."""
+    try:
+        return is_streaming(_parse_one(sql), tables)
+    except Untranslatable:
+        return False
+
+
+def is_streaming(tree: exp.Expr, tables: Mapping[str, TableDef]) -> bool:
+    """Whether the statement reads an unbounded table (the program model's fact)."""
+    return any(not t.bounded for t in _read_tables(tree, tables))
+
+
+def _read_tables(tree: exp.Expr, tables: Mapping[str, TableDef]) -> list[TableDef]:
+    ctes = {cte.alias_or_name for cte in tree.find_all(exp.CTE)}
+    names = [t.name for t in tree.find_all(exp.Table) if isinstance(t.this, exp.Identifier) and not t.args.get("db")]
+    for call in tree.find_all(exp.Anonymous):  # TABLE t inside a window table function
+        if call.name.upper() == "TABLE_ARG":
+            names.extend(e.name for e in call.expressions)
+    return [tables[n] for n in names if n in tables and n not in ctes]
+
+
+def _check_streaming(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
+    """Refuse what Structured Streaming refuses or computes otherwise on a streaming query
+    (Spark would fail at run time, or give other rows): what passes is projections, filters,
+    UNION ALL and one window aggregation (group window or window TVF) on the time column the
+    source's WATERMARK is declared on, which Spark finalises as Flink does (append mode)."""
+    what = "on a streaming query (a Kafka table)"
+    for node in tree.walk():
+        if isinstance(node, exp.Order) and not isinstance(node.parent, exp.Window):
+            raise Untranslatable(f"ORDER BY {what}: Spark sorts a stream only after a complete-mode aggregation")
+        if isinstance(node, (exp.Limit, exp.Fetch, exp.Offset)):
+            raise Untranslatable(f"LIMIT/FETCH {what}")
+        if isinstance(node, exp.Join):
+            raise Untranslatable(f"JOIN {what}: Flink keeps both inputs as state, Spark's stream joins need watermarks and time bounds")
+        if isinstance(node, exp.Window):
+            raise Untranslatable(f"OVER window {what}")
+        if isinstance(node, exp.Select) and node.args.get("distinct"):
+            raise Untranslatable(f"SELECT DISTINCT {what}: an updating table in Flink")
+        if isinstance(node, (exp.Intersect, exp.Except)) or (isinstance(node, exp.Union) and node.args.get("distinct")):
+            raise Untranslatable(f"{type(node).__name__.upper()} {what}")
+        if isinstance(node, exp.Distinct) and isinstance(node.parent, exp.AggFunc):
+            raise Untranslatable(f"DISTINCT aggregate {what}: Spark refuses it on streams")
+        if isinstance(node, (exp.Exists, exp.In)) and node.find(exp.Select):
+            raise Untranslatable(f"subquery in a condition {what}")
+    watermarks = {t.watermark[0] for t in _read_tables(tree, tables) if not t.bounded and t.watermark}
+    aggregating = [s for s in tree.find_all(exp.Select) if s.args.get("group") or any(
+        a.find_ancestor(exp.Select) is s for a in s.find_all(exp.AggFunc))]
+    if len(aggregating) > 1:
+        raise Untranslatable(f"aggregation over an aggregation {what}")
+    for select in aggregating:
+        group = select.args.get("group")
+        keys = group.expressions if group else []
+        windows = [k for k in keys if _is_call(k, "TUMBLE", "HOP", "SESSION", "CUMULATE")]
+        time = windows[0].expressions[0] if windows and windows[0].expressions else None
+        if not windows:
+            source = select.args.get("from_")
+            call = source.this.this if source is not None and isinstance(source.this, exp.Table) else None
+            if _is_call(call, "TABLE") and call.expressions and isinstance(call.expressions[0], exp.Anonymous):
+                args = call.expressions[0].expressions
+                time = args[1].expressions[0] if len(args) > 1 and _is_call(args[1], "DESCRIPTOR") and args[1].expressions else None
+            elif not any(isinstance(k, exp.Column) and k.name in ("window_start", "window_end") for k in keys):
+                raise Untranslatable(f"aggregation without a window {what}: Flink updates its rows as records come (an updating table)")
+        if not isinstance(time, exp.Column) or time.name not in watermarks:
+            raise Untranslatable(f"window {what} on a column without WATERMARK (Spark finalises windows by the watermark)")
 
 
 _GROUP_WINDOW_FUNCTIONS = {
@@ -1349,6 +1518,12 @@ def _check_allowed(tree: exp.Expr, functions: Collection[str] = frozenset()) -> 
         if isinstance(node, exp.Anonymous):
             if node.name not in _ALLOWED_CALLS and node.name.lower() not in functions:
                 raise Untranslatable(f"function {node.name.upper()}")
+        elif isinstance(node, exp.Bracket):
+            # m['key'] of a MAP: NULL for a missing key in both (Spark too with ANSI on: checked). An
+            # ARRAY's index counts from 1 in Flink, from 0 in Spark: refused.
+            keys = node.expressions
+            if len(keys) != 1 or not (isinstance(keys[0], exp.Literal) and keys[0].is_string):
+                raise Untranslatable(f"{_sql(node)[:60]} (an index that is not a string literal: arrays count from 1 in Flink, from 0 in Spark)")
         elif not isinstance(node, _ALLOWED):
             if isinstance(node, exp.Func):
                 raise Untranslatable(f"function {node.sql_name()}")

@@ -109,6 +109,21 @@ def _strip_nullability(node: cst.BaseExpression) -> cst.BaseExpression:
     return node
 
 
+def flink_type_text(node: cst.BaseExpression, qualified: QualifiedName) -> Optional[str]:
+    """The Flink SQL type a simple ``DataTypes`` call names (``DataTypes.VARCHAR(5)`` ->
+    ``"VARCHAR(5)"``), as a DDL declares it; None for other expressions (rows, arrays, names)."""
+    node = _strip_nullability(node)
+    if not isinstance(node, cst.Call):
+        return None
+    member = _data_types_member(node.func, qualified)
+    if member is None or any(a.keyword is not None for a in node.args):
+        return None
+    values = [a.value.value for a in node.args if isinstance(a.value, cst.Integer)]
+    if len(values) != len(node.args):
+        return None
+    return member + (f"({', '.join(values)})" if values else "")
+
+
 def spark_type(node: cst.BaseExpression, qualified: QualifiedName) -> str:
     """The Spark SQL type name of a PyFlink ``DataTypes`` expression."""
     node = _strip_nullability(node)

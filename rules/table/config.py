@@ -22,7 +22,7 @@ DEPENDENCIES = ("add_python_file", "set_python_requirements", "add_python_archiv
 
 rule = Rule(
     __name__,
-    matches=["TableEnvironment.get_config", "TableConfig.set", *[f"TableEnvironment.{m}" for m in DEPENDENCIES]],
+    matches=["TableEnvironment.get_config", "TableConfig.set", "TableConfig.get_configuration", *[f"TableEnvironment.{m}" for m in DEPENDENCIES]],
     summary="get_config().set(k, v) -> spark.conf.set for table.local-time-zone, else removed (NOTE); Python dependencies removed (NOTE)",
     exact=False,
     codes=(M.TB_CONFIG, M.PF_DEPLOYMENT),
@@ -48,9 +48,31 @@ def _setting(ctx, stmt_call):
     return stmt_call.args[0].value, stmt_call.args[1].value
 
 
+def _assigned_setters(ctx, assign):
+    """``config = t_env.get_config()[.get_configuration()]`` whose every use is a statement
+    ``config.set*("key", value)`` of a key Spark has no counterpart of: [(statement, key)]."""
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+        return None
+    bindings = ctx.resolver.scope_bindings(assign.targets[0].target) or []
+    if len(bindings) != 1:
+        return None
+    found = []
+    for ref in bindings[0].references:
+        attr = ctx.resolver.parent(ref.node)
+        call = ctx.resolver.parent(attr) if isinstance(attr, cst.Attribute) else None
+        stmt = ctx.resolver.parent(call) if isinstance(call, cst.Call) and call.func is attr else None
+        setting = _setting(ctx, call) if isinstance(stmt, cst.Expr) else None
+        if setting is None or not isinstance(setting[0], cst.SimpleString) or setting[0].evaluated_value in SPARK_CONF:
+            return None
+        found.append((stmt, setting[0].evaluated_value))
+    return found
+
+
 @rule.converter
 def convert(ctx):
     method = ctx.site.head.method
+    if method == "get_configuration":
+        return ctx.keep("get_config().get_configuration(): the get_config() rule removes its statement or leaves a TODO")
     if ctx.site.receiver_type == "TableConfig":
         key, value = (ctx.arg(ctx.site.head, 0, "key"), ctx.arg(ctx.site.head, 1, "value"))
         if key is None or value is None or not isinstance(key[0], cst.SimpleString) or key[0].evaluated_value not in SPARK_CONF:
@@ -69,6 +91,14 @@ def convert(ctx):
         ctx.note(M.PF_DEPLOYMENT, f"{method}(): give Spark the job's Python dependencies with spark-submit --py-files/--archives")
         ctx.remove_statement(stmt)
         return ctx.keep(f"{method}(): its statement is removed")
+    if isinstance(stmt, cst.Assign):
+        setters = _assigned_setters(ctx, stmt)
+        if setters is not None:
+            for setter, key in setters:
+                ctx.note(M.TB_CONFIG, f"Flink setting dropped: {key}")
+                ctx.remove_statement(setter)
+            ctx.remove_statement(stmt)
+            return ctx.keep("a configuration whose settings are all dropped: its statements are removed")
     if not isinstance(stmt, cst.Expr):
         return ctx.todo(M.TB_UNSUPPORTED, "a TableConfig kept or passed on: set Spark settings with spark.conf.set(...) by hand")
     found = _setting(ctx, stmt.value)

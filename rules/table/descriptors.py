@@ -6,12 +6,14 @@ builder chain into the program model's catalog):
   with the descriptor's non-literal values (``.option("path", input_path)``) as the
   placeholders of an f-string;
 - ``print``/``blackhole`` -> removed: a ``show``/``noop`` write where a table is inserted into it;
-- ``datagen`` of sequences -> a temporary view over ``range``.
+- ``datagen`` of sequences -> a temporary view over ``range``;
+- ``kafka`` -> a temporary view over ``readStream.format("kafka")`` (``_kafka``), removed for a
+  table the program only writes.
 """
 
 import libcst as cst
 
-from flink2spark.rules.table import _sql
+from flink2spark.rules.table import _kafka, _sql
 from flink2spark.rules.table._common import program, spark_program
 from flink2spark.rules.table._connectors import datagen_view, note_random
 from flink2spark.rules.table._files import create
@@ -51,15 +53,22 @@ def convert(ctx):
     table, parts = found
     if table.name in model.problems:
         return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): table {table.name!r} {model.problems[table.name]}")
+    return declare(ctx, ctx.site.receiver, table, parts, f"{ctx.site.head.method}()")
+
+
+def declare(ctx, env, table: _sql.TableDef, parts: tuple[str, ...], what: str):
+    """The Spark form of declaring ``table`` (from a descriptor) on the environment ``env``."""
     try:
         if table.connector == "filesystem":
-            return create(ctx, ctx.site.receiver, table, parts)
+            return create(ctx, env, table, parts)
         if table.connector == "datagen":
-            view = ctx.expr("{env}.sql({text})", env=ctx.site.receiver, text=cst.parse_expression(python_string(datagen_view(table), parts)))
+            view = ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(datagen_view(table), parts)))
             note_random(ctx, table)
             return view
+        if table.connector == "kafka":
+            return _kafka.create(ctx, env, table, parts, tables(ctx.resolver))
     except _sql.Untranslatable as exc:
-        return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): {exc}")
+        return ctx.todo(M.TB_CONNECTOR, f"{what}: {exc}")
     if table.connector in ("print", "blackhole") and ctx.is_statement:
         return REMOVE
-    return ctx.todo(M.TB_CONNECTOR, f"{ctx.site.head.method}(): connector {table.connector!r} is not converted yet")
+    return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")

@@ -4,7 +4,9 @@
 
 Given inline to ``TableEnvironment.create(...)`` they go with it (rule ``environment``). A
 statement ``settings = EnvironmentSettings...`` read only by table environments is removed; one
-read elsewhere stays, with the TODO of its import.
+read elsewhere stays, with the TODO of its import. So is Flink 1.9-1.13's ``t_config =
+TableConfig()`` given to ``BatchTableEnvironment.create(env, t_config)`` (a default TableConfig
+sets nothing).
 """
 
 import libcst as cst
@@ -16,9 +18,9 @@ from flink2spark.transpiler.results import REMOVE
 
 rule = Rule(
     __name__,
-    matches=["flink.in_batch_mode", "flink.in_streaming_mode", "flink.new_instance",
+    matches=["flink.in_batch_mode", "flink.in_streaming_mode", "flink.new_instance", "flink.TableConfig",
              *[f"{T.ENV_SETTINGS_BUILDER}.{m}" for m in T.METHODS[T.ENV_SETTINGS_BUILDER]]],
-    summary="EnvironmentSettings (batch/streaming mode): read by the program model, removed",
+    summary="EnvironmentSettings (batch/streaming mode): read by the program model, removed; so is a TableConfig() only given to create()",
     examples=[
         Example(
             "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"

@@ -9,14 +9,20 @@
 - ``table.to_pandas()`` -> ``df.toPandas()``.
 - ``table.execute_insert("sink")`` -> by the sink's connector (the program model's catalog):
   ``print`` -> a ``show`` of every row, ``blackhole`` -> Spark's ``noop`` write, a filesystem
-  table -> ``df.write.insertInto("sink")``.
+  table -> ``df.write.insertInto("sink")``, a Kafka table -> ``to_json`` values written with
+  ``format("kafka")``.
+- Over an unbounded table (it reads a Kafka table: the program model's ``bounded``), a
+  Structured Streaming query: ``writeStream`` (``foreachBatch`` show for print, ``noop``,
+  ``kafka``) with a checkpoint folder, append mode, ``start()``, and ``awaitTermination()``
+  where Flink's program waits (``.wait()``, ``execute().print()``).
 """
 
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table._common import SHOW_ALL, drop_target, mode, program, spark_program, waited_result
-from flink2spark.rules.table._program import tables
+from flink2spark.rules.table import _kafka, _sql
+from flink2spark.rules.table._program import python_string, tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.imports import need
 from flink2spark.transpiler.registry import Example, Rule
@@ -37,24 +43,65 @@ rule = Rule(
 )
 
 
-def show(ctx, df):
-    """Every row of ``df`` printed (a NOTE in streaming mode, where Flink prints changes)."""
+def show(ctx, df, streaming: bool = False, wait: bool = True):
+    """Every row of ``df`` printed (a NOTE in streaming mode, where Flink prints changes); a
+    streaming DataFrame (an unbounded table) shows each micro-batch's rows."""
+    if streaming:
+        return _stream(ctx, ctx.expr("{df}.writeStream.foreachBatch(lambda batch, _: %s)" % SHOW_ALL.format(df="batch"), df=df), wait)
     if mode(ctx) == "streaming":
         ctx.note(M.TB_CHANGELOG, "streaming mode: Flink prints every change (+I/-U/+U/-D) of an updating table, Spark shows its final rows")
     return ctx.expr(SHOW_ALL, df=df)
 
 
-def write_to(ctx, df, sink: str, what: str):
-    """``df`` written to the catalog's table ``sink`` (or a TODO)."""
+def _stream(ctx, writer, wait: bool):
+    """A streaming query of ``writer`` (a DataStreamWriter) started, with a checkpoint folder
+    and the append mode (what _sql lets through on streams are appending queries: projections,
+    filters, windows finalised by the watermark); awaited where Flink's program waits."""
+    need(ctx.conv.codemod, "tempfile")
+    ctx.note(M.TB_STREAMING, "streaming query: rows come out per micro-batch (a window's in the micro-batch after the watermark "
+             "passes its end); the checkpoint is a fresh folder per run, so the query starts from its starting offsets as a "
+             "newly submitted Flink job: give a durable folder to resume across runs")
+    return ctx.expr(
+        '{w}.option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode("append").start()'
+        + (".awaitTermination()" if wait else ""), w=writer)
+
+
+def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool = True):
+    """``df`` written to the catalog's table ``sink`` (or a TODO); a streaming query when
+    ``df`` reads an unbounded table, awaited when ``wait`` (Flink's program waits for it)."""
     model = tables(ctx.resolver)
     table = model.catalog.get(sink)
     if table is None or sink in model.problems:
         why = model.problems.get(sink)
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} " + (f"not converted ({why})" if why else "is not declared by this program's SQL"))
     if table.connector == "print":
-        return show(ctx, df)
+        return show(ctx, df, streaming, wait)
     if table.connector == "blackhole":
+        if streaming:
+            return _stream(ctx, ctx.expr('{df}.writeStream.format("noop")', df=df), wait)
         return ctx.expr('{df}.write.format("noop").mode("overwrite").save()', df=df)
+    if table.connector == "kafka":
+        parts = model.options_at(sink, ctx.outer)
+        if parts is None:
+            return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {sink!r}: its options name variables this statement does not see")
+        try:
+            options, value, notes = _kafka.sink(table, parts)
+        except _sql.Untranslatable as exc:
+            return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {sink!r}: {exc}")
+        for note in notes:
+            ctx.note(M.TB_KAFKA, note)
+        ctx.note(M.TB_KAFKA, "Kafka sink: Spark's Kafka sink is the spark-sql-kafka-0-10 package (spark-submit --packages "
+                 "org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>)")
+        names = ", ".join(python_string(n) for n, _ in table.columns)
+        settings = "".join(f".option({python_string(k)}, {{o{i}}})" for i, (k, _) in enumerate(options))
+        values = {f"o{i}": python_string(v, parts) for i, (_, v) in enumerate(options)}
+        record = "{df}.toDF(%s).selectExpr(%s)" % (names, python_string(value))
+        if streaming:
+            return _stream(ctx, ctx.expr(record + '.writeStream.format("kafka")' + settings, df=df, **values), wait)
+        return ctx.expr(record + '.write.format("kafka")' + settings + ".save()", df=df, **values)
+    if streaming:
+        return ctx.todo(M.TB_CONNECTOR, f"{what}: a streaming query into a {table.connector!r} table (only print, "
+                        "blackhole and kafka sinks are converted for unbounded tables)")
     if table.connector == "filesystem":
         return ctx.expr("{df}.write.insertInto(%r)" % sink, df=df)
     return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} of table {sink!r} is not converted yet")
@@ -73,16 +120,20 @@ def convert(ctx):
             return ctx.todo(M.TB_UNSUPPORTED, "execute_insert() of a table named by an expression")
         if any(s.method != "wait" for s in segs[1:]):
             return ctx.todo(M.TB_UNSUPPORTED, "the result of execute_insert() is used")
-        written = write_to(ctx, df, sink.evaluated_value, "execute_insert()")
-        line = waited_result(ctx) if len(segs) == 1 else None
+        streaming = not tables(ctx.resolver).bounded(head.original.func.value)
+        line = waited_result(ctx) if len(segs) == 1 else None  # result = t.execute_insert(...); result.wait()
+        written = write_to(ctx, df, sink.evaluated_value, "execute_insert()", streaming, len(segs) > 1 or line is not None)
         if line is not None and not isinstance(written, Todo):
             drop_target(ctx, line)
         return written
     if len(segs) == 1:
         return ctx.todo(M.TB_UNSUPPORTED, "Table.execute() whose result is kept: call print()/collect() on it directly")
     last = segs[1].method
+    streaming = not tables(ctx.resolver).bounded(head.original.func.value)
+    if streaming and last != "print":
+        return ctx.todo(M.TB_UNSUPPORTED, f"execute().{last}() of an unbounded table (a streaming query)")
     if last == "print":
-        return show(ctx, df)
+        return show(ctx, df, streaming)
     if last == "wait":
         return ctx.expr("{df}.collect()", df=df)
     if last == "collect":

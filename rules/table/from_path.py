@@ -14,8 +14,8 @@ from flink2spark.transpiler.registry import Example, Rule
 
 rule = Rule(
     __name__,
-    matches=["TableEnvironment.from_path"],
-    summary="from_path(name) -> SparkSession.table(name)",
+    matches=["TableEnvironment.from_path", "TableEnvironment.scan"],
+    summary="from_path(name) (and the legacy scan(name)) -> SparkSession.table(name)",
     codes=(M.TB_CONNECTOR,),
     examples=[
         Example(
@@ -29,11 +29,12 @@ rule = Rule(
 
 @rule.converter
 def convert(ctx):
+    method = ctx.site.head.method
     name = call_arg(ctx.site.head.original, 0, "path")
-    if not isinstance(name, cst.SimpleString):
-        return ctx.todo(M.TB_UNSUPPORTED, "from_path() of a name given by an expression")
+    if not isinstance(name, cst.SimpleString) or (method == "scan" and len(ctx.site.head.original.args) != 1):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{method}() of a name given by an expression")
     table = name.evaluated_value
     model = tables(ctx.resolver)
     if table not in model.catalog and table not in model.views:
-        ctx.todo(M.TB_CONNECTOR, f"from_path({table!r}): the table is not declared by this program (a Flink catalog's): give Spark a table of that name")
+        ctx.todo(M.TB_CONNECTOR, f"{method}({table!r}): the table is not declared by this program (a Flink catalog's): give Spark a table of that name")
     return ctx.expr("{env}.table({name})", env=ctx.site.receiver, name=ctx.site.head.updated.args[0].value)

@@ -16,8 +16,8 @@ Flink's final result (in streaming mode Flink prints the changes that lead to it
 import libcst as cst
 
 from flink2spark.rules.table import _expressions as E
+from flink2spark.rules.table._common import columns, on_stream, program, row_columns, spark_program
 from flink2spark.rules.table._program import tables
-from flink2spark.rules.table._common import columns, program, row_columns, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -116,6 +116,9 @@ def _flat_aggregate(ctx, segs):
 @rule.converter
 def convert(ctx):
     segs = ctx.site.segments
+    refused = on_stream(ctx, "group_by() without a window", "Flink updates each group's row as records come (an updating table)")
+    if refused is not None:
+        return refused
     if len(segs) == 3 and segs[1].method == "flat_aggregate" and segs[2].method == "select":
         return _flat_aggregate(ctx, segs)
     if len(segs) != 2 or segs[1].method != "select":

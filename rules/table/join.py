@@ -12,7 +12,7 @@
 
 import libcst as cst
 
-from flink2spark.rules.table._common import columns, program, spark_program
+from flink2spark.rules.table._common import columns, program, spark_program, on_stream
 from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -52,6 +52,14 @@ def convert(ctx):
     if not args or args[0].keyword is not None:
         return ctx.todo(M.TB_UNSUPPORTED, f"{method}() without the other table")
     other = args[0].value
+    model = tables(ctx.resolver)
+    if method != "union_all" or model.bounded(seg.original.func.value) != model.bounded(seg.original.args[0].value):
+        refused = on_stream(ctx, f"{method}()", "Flink keeps both inputs as state; Spark's stream joins need watermarks and "
+                            "time bounds, its set operations on streams other than a union of two streams are refused")
+        if refused is None and not model.bounded(seg.original.args[0].value):
+            refused = ctx.todo(M.TB_UNSUPPORTED, f"{method}() of an unbounded table (it reads a Kafka table)")
+        if refused is not None:
+            return refused
     if method in _SET:
         if len(args) != 1:
             return ctx.todo(M.TB_UNSUPPORTED, f"{method}() with more than one argument")
@@ -65,7 +73,6 @@ def convert(ctx):
         if not (isinstance(grand, cst.Call) and parent.attr.value in ("where", "filter")):
             return ctx.todo(M.TB_UNSUPPORTED, "join() with no condition and no where() after it (a cross join)")
         return ctx.expr("{r}.crossJoin({o})", r=ctx.site.receiver, o=other)
-    model = tables(ctx.resolver)
     left, right = model.schema(seg.original.func.value), model.schema(seg.original.args[0].value)
     cond = columns(ctx, [seg.original.args[1]], f"{method}()", {**left, **right} if left and right else None)
     if cond is None:

@@ -8,7 +8,7 @@ every key says where its NULLs go (``asc_nulls_last()``, ``desc_nulls_first()``)
 
 import libcst as cst
 
-from flink2spark.rules.table._common import code, columns, program, spark_program
+from flink2spark.rules.table._common import code, columns, program, spark_program, on_stream
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -38,6 +38,9 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    refused = on_stream(ctx, f"{seg.method}()", "Spark sorts and limits a stream only after a complete-mode aggregation")
+    if refused is not None:
+        return refused
     if seg.method == "order_by":
         cols = columns(ctx, seg.original.args, "order_by()")
         if cols is None:

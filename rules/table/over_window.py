@@ -19,7 +19,7 @@ from typing import Optional
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import chain
-from flink2spark.rules.table._common import columns, program, spark_program, use
+from flink2spark.rules.table._common import columns, program, spark_program, use, on_stream
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -116,6 +116,9 @@ def _over(node, alias: str):
 @rule.converter
 def convert(ctx):
     segs = ctx.site.segments
+    refused = on_stream(ctx, "over_window()", "Spark has no OVER windows on streams")
+    if refused is not None:
+        return refused
     if [s.method for s in segs] != ["over_window", "select"]:
         return ctx.todo(M.TB_UNSUPPORTED, "over_window() not followed by select()")
     if len(segs[0].original.args) != 1:

@@ -13,7 +13,7 @@ Expressions are translated by ``_expressions`` (exact or a TODO naming what has 
 
 import libcst as cst
 
-from flink2spark.rules.table._common import columns, program, spark_program
+from flink2spark.rules.table._common import columns, program, spark_program, on_stream
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -78,6 +78,9 @@ def convert(ctx):
     seg = ctx.site.head
     method = seg.method
     if method == "distinct":
+        refused = on_stream(ctx, "distinct()", "an updating table in Flink; Spark keeps no such state without a watermark")
+        if refused is not None:
+            return refused
         return _call(ctx, "distinct", [])
     if method == "alias":  # renames every column, in order
         names = [a.value for a in seg.original.args]

@@ -9,7 +9,11 @@ with the statement translated to Spark SQL (``_sql``, sqlglot with a Flink diale
   OPTIONS (path ...)``; of ``print``/``blackhole`` -> removed (Spark needs no table: an
   ``INSERT INTO`` one becomes a ``show`` or a ``noop`` write; the catalog of the program model
   knows the connector).
-- ``INSERT INTO t SELECT ...`` -> ``spark.sql("INSERT INTO t ...")``, or the sink's form.
+- ``CREATE TABLE`` of the ``kafka`` connector -> a temporary view over ``readStream.format("kafka")``
+  (``_kafka``), or removed for a table the program only writes.
+- ``INSERT INTO t SELECT ...`` -> ``spark.sql("INSERT INTO t ...")``, or the sink's form; a query
+  over an unbounded (Kafka) table becomes a streaming query (``execute.write_to``), started and,
+  with ``.wait()``, awaited.
 - ``CREATE VIEW v AS ...`` -> ``spark.sql("CREATE TEMPORARY VIEW v AS ...")``.
 - ``SET 'key' = 'value'`` -> removed, with a NOTE (Flink settings).
 - ``DROP [TEMPORARY] TABLE|VIEW [IF EXISTS] t`` -> the same in Spark (its DROP TABLE drops the
@@ -24,7 +28,7 @@ cannot translate with the same meaning keeps its statement, with a TODO naming t
 
 import libcst as cst
 
-from flink2spark.rules.table import _sql
+from flink2spark.rules.table import _kafka, _sql
 from flink2spark.rules.table._connectors import datagen_view, note_random
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._common import drop_target, program, spark_program, waited_result
@@ -104,17 +108,21 @@ def _env_of_statement_set(ctx):
     return None
 
 
-def _statement(ctx, env, text, what):
-    """The conversion of one SQL statement run by execute_sql/add_insert_sql."""
+def _statement(ctx, env, text, what, waited: bool = False):
+    """The conversion of one SQL statement run by execute_sql/add_insert_sql (``waited``: its
+    result is kept in a name only to be waited for, as ``.wait()`` on it would)."""
     segs = ctx.site.segments
-    after = [s.method for s in segs[1:]]
+    after = [s.method for s in segs[1:]] + (["wait"] if waited else [])
     try:
         kind = _sql.statement_kind(text.text)
         model = tables(ctx.resolver)
         if kind == "query":
             spark = _sql.query(text.text, model.sql_tables(), model.sql_functions())
+            streaming = _sql.streaming(text.text, model.sql_tables())
             if after == ["print"]:
-                return show(ctx, _sql_call(ctx, env, spark, text))
+                return show(ctx, _sql_call(ctx, env, spark, text), streaming)
+            if streaming:
+                return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a streaming query used another way than print()")
             if after == ["collect"]:
                 return ctx.expr("{df}.collect()", df=_sql_call(ctx, env, spark, text))
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a query is used another way than print()/collect()")
@@ -130,12 +138,21 @@ def _statement(ctx, env, text, what):
                 return view
             if table.connector in ("print", "blackhole") and ctx.is_statement:
                 return REMOVE
+            if table.connector == "kafka" and table.name not in model.problems:
+                try:
+                    return _kafka.create(ctx, env, table, text.parts, model)
+                except _sql.Untranslatable as exc:
+                    return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {table.name!r}: {exc}")
             return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
         if kind == "insert":
             target, spark = _sql.insert(text.text, model.sql_tables(), model.sql_functions())
             table = model.catalog.get(target)
-            if table is not None and table.connector in ("print", "blackhole"):
-                return write_to(ctx, _sql_call(ctx, env, spark, text), target, what)
+            streaming = _sql.streaming(text.text, model.sql_tables())
+            if table is not None and (table.connector in ("print", "blackhole", "kafka") or streaming):
+                if streaming and what == "add_insert_sql()":
+                    return ctx.todo(M.TB_UNSUPPORTED, f"{what}: a streaming INSERT in a statement set (each would be a "
+                                    "query of its own, started and awaited together)")
+                return write_to(ctx, _sql_call(ctx, env, spark, text), target, what, streaming, "wait" in after)
             if table is None:
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
             return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text)
@@ -187,6 +204,9 @@ def convert(ctx):
             sink = head.original.args[0].value if head.original.args else None
             if not isinstance(sink, cst.SimpleString) or len(head.updated.args) != 2:
                 return ctx.todo(M.TB_UNSUPPORTED, "add_insert() of a table named by an expression")
+            if not model.bounded(head.original.args[1].value):
+                return ctx.todo(M.TB_UNSUPPORTED, "add_insert(): a streaming INSERT in a statement set (each would be a "
+                                "query of its own, started and awaited together)")
             return write_to(ctx, head.updated.args[1].value, sink.evaluated_value, "add_insert()")
         text = model.sql(head.original.args[0].value if head.original.args else None)
         if text is None:
@@ -200,8 +220,8 @@ def convert(ctx):
             return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.sql_tables(), model.sql_functions()), text)
         except _sql.Untranslatable as exc:
             return ctx.todo(M.TB_SQL, f"sql_query(): {exc}")
-    converted = _statement(ctx, ctx.site.receiver, text, "execute_sql()")
     line = waited_result(ctx) if len(ctx.site.segments) == 1 else None
+    converted = _statement(ctx, ctx.site.receiver, text, "execute_sql()", waited=line is not None)
     if line is not None and isinstance(converted, cst.BaseExpression):
         drop_target(ctx, line)  # result = t_env.execute_sql("INSERT ..."); result.wait()
     return converted

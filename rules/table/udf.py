@@ -9,7 +9,7 @@
   dropped) -> ``F.udf(MyScalarFunction().eval, ...)``.
 - A class with ``open(function_context)``/``close()`` (a model loaded once, say): Spark's UDFs
   have no such calls, so a function before the statement of the udf() call creates and opens an instance once per
-  Python worker (NOTE F2S308) -- for a general function lazily, at its first row (an
+  Python worker (NOTE F2S311) -- for a general function lazily, at its first row (an
   instance in a global or nonlocal variable; ``close()`` is not called); for a pandas one in an iterator
   ``pandas_udf`` (``Iterator[pd.Series] -> Iterator[pd.Series]``, Spark's form for "initialise
   once, then score every batch"), which calls ``open()`` before its first batch and
@@ -70,7 +70,7 @@ rule = Rule(
             spark_program(
                 '\n\nclass Rates:\n    def open(self, function_context):\n        self.rates = {"USD": 0.5}\n\n'
                 "    def eval(self, currency, amount):\n        return self.rates.get(currency, 0.0) * amount\n\n\n"
-                "# NOTE(flink2spark): F2S308 Rates: open() runs once per Spark Python worker, at its first row\n"
+                "# NOTE(flink2spark): F2S311 Rates: open() runs once per Spark Python worker, at its first row\n"
                 "to_euro_function = None\n\n\n"
                 '@F.udf(returnType="DOUBLE")\n'
                 "def to_euro(currency, amount):\n"
@@ -93,7 +93,7 @@ rule = Rule(
             spark_program(
                 "\n\nclass Score:\n    def open(self, function_context):\n        self.weight = 0.5\n\n"
                 "    def eval(self, x):\n        return x * self.weight\n\n\n"
-                "# NOTE(flink2spark): F2S308 Score: open() runs once per Spark task before its first batch\n"
+                "# NOTE(flink2spark): F2S311 Score: open() runs once per Spark task before its first batch\n"
                 '@F.pandas_udf("DOUBLE")\n'
                 "def score(batches: Iterator[pd.Series]) -> Iterator[pd.Series]:\n"
                 "    function = Score()\n"

@@ -1,0 +1,331 @@
+"""Kafka tables (``'connector' = 'kafka'``) as Structured Streaming code.
+
+Source (``source(table, parts, env)``): the table becomes a temporary view over
+``spark.readStream.format("kafka")``: the topic(s) (``topic`` 'a;b' -> ``subscribe`` "a,b",
+``topic-pattern`` -> ``subscribePattern``), ``properties.bootstrap.servers`` ->
+``kafka.bootstrap.servers`` (and the other ``properties.*`` -> ``kafka.*``),
+``scan.startup.mode`` -> ``startingOffsets``, the record value read with
+``from_json(CAST(value AS STRING), schema)`` (format ``json``), the ``timestamp``/``partition``/
+``offset``/``topic`` metadata columns from Spark's Kafka columns, computed columns in the declared
+order, and ``WATERMARK FOR ts AS ts - INTERVAL ...`` -> ``withWatermark("ts", "...")``. Spark's
+watermark needs a TIMESTAMP (with local time zone) column: a TIMESTAMP(3) watermark column is
+cast to one in the session time zone (``read_columns`` gives the translator that type, and the
+window alignment check of ``_sql`` refuses sizes that the zone could shift).
+
+Sink (``sink(table, parts)``): the Spark options of a ``writeStream.format("kafka")`` (or
+``write`` for a bounded query) and the ``to_json`` value of the sink's columns, cast to its
+types (``INSERT INTO`` maps columns by position).
+
+What is not converted raises ``Untranslatable`` naming the option: other formats (csv, avro,
+raw...), ``key.format``/``key.fields``, ``specific-offsets``, ``upsert-kafka``, sink columns
+Flink's json writes otherwise than Spark's ``to_json`` (timestamps, decimals...).
+"""
+
+from __future__ import annotations
+
+import re
+
+from flink2spark.rules.table import _sql
+from flink2spark.rules.table._program import python_string
+from flink2spark.rules.table._sql import TableDef, Untranslatable
+
+# Flink's default scan.startup.mode is group-offsets (Flink 2.x)
+_STARTING = {"earliest-offset": "earliest", "latest-offset": "latest"}
+# consumer settings Spark's Kafka source sets itself and refuses (Spark's Kafka integration guide)
+_SPARK_OWNED = {"group.id", "auto.offset.reset", "key.deserializer", "value.deserializer", "enable.auto.commit",
+                "interceptor.classes", "key.serializer", "value.serializer"}
+_METADATA = {"timestamp": "TIMESTAMP", "partition": "INT", "offset": "BIGINT", "topic": "STRING"}
+# types whose JSON text Flink's json format and Spark's from_json/to_json agree on
+_JSON_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "STRING", "BOOLEAN", "DOUBLE"}
+_FLINK_TIMESTAMP = "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]"
+
+
+def _value_format(options: dict) -> str:
+    fmt = options.pop("value.format", None) or options.pop("format", None)
+    if fmt is None:
+        raise Untranslatable("Kafka table without 'format' / 'value.format'")
+    if fmt not in ("json", "raw"):
+        raise Untranslatable(f"Kafka table of format {fmt!r} (json and raw are converted)")
+    charset = options.pop("raw.charset", options.pop("value.raw.charset", "UTF-8"))
+    if fmt == "raw" and charset.upper().replace("-", "") != "UTF8":
+        raise Untranslatable(f"raw format with charset {charset!r}")
+    for key in ("key.format", "key.fields", "key.fields-prefix", "value.fields-include"):
+        if key in options and not (key == "value.fields-include" and options[key] == "ALL"):
+            raise Untranslatable(f"Kafka table option {key!r} (record keys are not converted)")
+        options.pop(key, None)
+    return fmt
+
+
+def _json_options(options: dict, prefix: str) -> dict[str, str]:
+    """The json format's options (``json.`` or ``value.json.``), removed from ``options``."""
+    found = {}
+    for key in list(options):
+        for p in ("value.json.", "json."):
+            if key.startswith(p):
+                found[key[len(p):]] = options.pop(key)
+    return found
+
+
+def _brokers(options: dict) -> list[tuple[str, str]]:
+    out = []
+    servers = options.pop("properties.bootstrap.servers", None)
+    if servers is None:
+        raise Untranslatable("Kafka table without 'properties.bootstrap.servers'")
+    out.append(("kafka.bootstrap.servers", servers))
+    for key in sorted(options):
+        if key.startswith("properties."):
+            name = key[len("properties."):]
+            if name in _SPARK_OWNED:
+                continue  # read by the caller (group.id, auto.offset.reset) or Spark's own
+            out.append(("kafka." + name, options.pop(key)))
+    return out
+
+
+def _top_level(text: str) -> list[str]:
+    """``text`` cut at its commas outside ``<>``."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "<("
+        depth -= ch in ">)"
+        if ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return parts + [text[start:].strip()]
+
+
+def _readable(spark_type: str, written: bool = False) -> bool:
+    """Whether Spark's from_json reads the type from the JSON Flink's json format reads it from
+    (arrays, maps of string keys and rows of such types are JSON arrays and objects in both);
+    ``written``: whether Spark's to_json writes it as Flink's json format does (seen on Flink
+    2.3 and Spark 4: INT, STRING, DOUBLE, FLOAT (1.1, 1.0E10), BOOLEAN, DATE ("0999-12-31") and
+    arrays, rows and maps of them with their NULLs; not DECIMAL, which Flink writes with its
+    trailing zeros stripped, 12.50 as 12.5 and 1000000000 as 1E+9; TIMESTAMP_NTZ only as a
+    column of its own, formatted by ``_timestamp_text``)."""
+    base = _JSON_TYPES | {"DATE", "FLOAT"}
+    if spark_type in base or (not written and (spark_type == "TIMESTAMP_NTZ" or re.fullmatch(r"DECIMAL\(\d+, \d+\)", spark_type))):
+        return True
+    match = re.fullmatch(r"(ARRAY|MAP|STRUCT)<(.*)>", spark_type)
+    if match is None:
+        return False
+    kind, inner = match.groups()
+    if kind == "ARRAY":
+        return _readable(inner, written)
+    if kind == "MAP":
+        key, _, value = inner.partition(",")
+        return key.strip() == "STRING" and _readable(value.strip(), written)
+    fields = [f.split(":", 1) for f in _top_level(inner)]
+    return all(len(f) == 2 and _readable(f[1].strip(), written) for f in fields)
+
+
+def _timestamp_text(column: str) -> str:
+    """Flink's json text of a TIMESTAMP: '2024-01-01 10:00:00', the fraction without its trailing
+    zeros ('10:00:00.5', '10:00:00.123'; seen on Flink 2.3). A TIMESTAMP (with local time zone)
+    column of the query, such as a window bound over the watermark column, is read in the
+    session time zone, as Flink's cast to TIMESTAMP does."""
+    return (f"regexp_replace(date_format(CAST({column} AS TIMESTAMP_NTZ), 'yyyy-MM-dd HH:mm:ss.SSSSSS'), "
+            "'\\\\.?0+$', '')")
+
+
+def read_columns(table: TableDef) -> TableDef:
+    """``table`` as its Spark view has it: the watermark column, a TIMESTAMP (without time zone)
+    in Flink, is a TIMESTAMP in Spark (the only type Spark's watermark takes)."""
+    if table.watermark is None:
+        return table
+    column = table.watermark[0]
+    columns = tuple((n, "TIMESTAMP" if n == column and t == "TIMESTAMP_NTZ" else t) for n, t in table.columns)
+    from dataclasses import replace
+
+    return replace(table, columns=columns)
+
+
+def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list[str]]:
+    """(the Python statement creating the view of a Kafka source table, the NOTEs it needs)."""
+    if table.connector != "kafka":
+        raise Untranslatable(f"connector {table.connector!r} as a source")
+    options = {k: v for k, v in table.options.items() if k != "connector"}
+    notes = []
+    fmt = _value_format(options)
+    json = _json_options(options, "json.")
+    if json.pop("fail-on-missing-field", "false").lower() == "true":
+        raise Untranslatable("json option 'fail-on-missing-field' = 'true' (Spark's from_json gives NULL)")
+    lenient = json.pop("ignore-parse-errors", "false").lower() == "true"
+    if json.pop("timestamp-format.standard", "SQL") != "SQL":
+        raise Untranslatable("json option 'timestamp-format.standard' other than SQL")
+    if json:
+        raise Untranslatable(f"json option {sorted(json)[0]!r}")
+    spark_options = _brokers(options)
+    group = options.pop("properties.group.id", None)
+    reset = options.pop("properties.auto.offset.reset", None)
+    if "topic" in options:
+        spark_options.append(("subscribe", ",".join(t.strip() for t in options.pop("topic").split(";"))))
+    elif "topic-pattern" in options:
+        spark_options.append(("subscribePattern", options.pop("topic-pattern")))
+    else:
+        raise Untranslatable("Kafka source without 'topic' or 'topic-pattern'")
+    mode = options.pop("scan.startup.mode", "group-offsets")
+    if mode in _STARTING:
+        spark_options.append(("startingOffsets", _STARTING[mode]))
+        if group is not None:
+            notes.append("properties.group.id: Spark's Kafka source uses a consumer group of its own and keeps the offsets "
+                         "in the query's checkpoint, not in the group")
+    elif mode == "group-offsets":
+        start = {"earliest": "earliest", "latest": "latest"}.get((reset or "").lower())
+        if start is None:
+            raise Untranslatable("scan.startup.mode 'group-offsets' without properties.auto.offset.reset earliest/latest "
+                                 "(Flink starts from the group's committed offsets, Spark cannot)")
+        spark_options.append(("startingOffsets", start))
+        notes.append(f"scan.startup.mode 'group-offsets': Flink starts from the committed offsets of group {group!r} "
+                     f"({reset} where it has none); Spark starts from the {start} offsets at its first run and from its "
+                     "checkpoint afterwards, never from the group's offsets")
+    elif mode == "timestamp" and "scan.startup.timestamp-millis" in options:
+        spark_options.append(("startingTimestamp", options.pop("scan.startup.timestamp-millis")))
+    else:
+        raise Untranslatable(f"scan.startup.mode {mode!r}")
+    for key in ("scan.topic-partition-discovery.interval", "scan.parallelism"):
+        options.pop(key, None)
+    if options:
+        raise Untranslatable(f"Kafka table option {sorted(options)[0]!r}")
+    fields = []
+    for name, spark_type in table.columns:
+        if not _readable(spark_type):
+            raise Untranslatable(f"json value with a {spark_type} column ({name})")
+        fields.append(f"{_quote(name)} {spark_type}")
+    reader = [f'{env}.readStream.format("kafka")']
+    reader += [f".option({python_string(k)}, {python_string(v, parts)})" for k, v in spark_options]
+    reader.append(".load()")
+    json_options = ""
+    if any(t == "TIMESTAMP_NTZ" for _, t in table.columns):
+        json_options = f", map('timestampNTZFormat', '{_FLINK_TIMESTAMP}')"
+    first = [f"from_json(CAST(value AS STRING), '{', '.join(fields)}'{json_options}) AS value"]
+    if fmt == "raw":  # the record value is the one column: its bytes, or their UTF-8 text
+        name, spark_type = _raw_column(table)
+        first = [f"named_struct('{name}', {'CAST(value AS STRING)' if spark_type == 'STRING' else 'value'}) AS value"]
+    for name, spark_type, key in table.metadata:
+        if key not in _METADATA or _METADATA[key] != spark_type:
+            raise Untranslatable(f"METADATA {key!r} of type {spark_type} ({name})")
+        first.append(f"{_quote(key)} AS {_quote(name)}")
+    watermark = table.watermark
+    physical = dict(table.columns)
+    computed = dict(table.computed)
+    cast = watermark is not None and (physical.get(watermark[0]) == "TIMESTAMP_NTZ" or watermark[0] in computed)
+    order = table.order or tuple(physical)
+    second = []  # physical and metadata columns as declared, the watermark column cast
+    for name in order:
+        if name in physical:
+            value = f"value.{_quote(name)}"
+            second.append(f"CAST({value} AS TIMESTAMP) AS {_quote(name)}" if cast and name == watermark[0] else value)
+        elif name not in computed:
+            second.append(_quote(name))
+    steps = [first, second]
+    if computed:  # computed columns read the others by name: one more projection
+        def item(n):
+            if n not in computed:
+                return _quote(n)
+            if watermark is not None and n == watermark[0]:  # TIMESTAMP(3) or TIMESTAMP_LTZ(3) in Flink
+                return f"CAST({computed[n]} AS TIMESTAMP) AS {_quote(n)}"
+            return f"{computed[n]} AS {_quote(n)}"
+        steps.append([item(n) for n in order])
+    for step in steps:
+        reader.append(".selectExpr(" + ", ".join(python_string(e) for e in step) + ")")
+    if watermark is not None:
+        reader.append(f".withWatermark({python_string(watermark[0])}, {python_string(watermark[1])})")
+    reader.append(f".createOrReplaceTempView({python_string(table.name)})")
+    package = ("Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package (spark-submit --packages "
+               "org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>)")
+    if fmt == "raw":
+        notes.append(package)
+    elif lenient:
+        notes.append(package + "; with 'json.ignore-parse-errors' Flink skips a malformed record, Spark's from_json gives a row of NULLs")
+    else:
+        notes.append(package + "; Flink's json format fails the job on a malformed record ('json.ignore-parse-errors' false), "
+                     "Spark's from_json gives NULL fields there")
+    if watermark is not None:
+        notes.append(f"WATERMARK on {watermark[0]}: Spark moves its watermark (the largest {watermark[0]} so far minus "
+                     f"{watermark[1]}) between micro-batches, Flink record by record and across Kafka partitions by the "
+                     "smallest; a window is emitted in the micro-batch after its end passes the watermark, and records "
+                     "behind the watermark are dropped by both" + (
+                         f"; {watermark[0]} becomes a TIMESTAMP in the session time zone (Spark's watermark needs one)"
+                         if cast else ""))
+    return "".join(reader), notes
+
+
+def _raw_column(table: TableDef) -> tuple[str, str]:
+    """The one column of a raw format table (Flink's raw format has one: the record value)."""
+    if len(table.columns) != 1 or table.columns[0][1] not in ("STRING", "BINARY"):
+        raise Untranslatable("raw format of other than one STRING or BYTES column")
+    return table.columns[0]
+
+
+def _quote(name: str) -> str:
+    return name if name.isidentifier() and name.lower() not in ("value", "timestamp", "offset", "partition", "topic") else f"`{name}`"
+
+
+def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]], str, list[str]]:
+    """(the Spark Kafka options, the SQL expression of the record value, the NOTEs) of a Kafka
+    sink table; the value reads the query's columns renamed to the table's (by position)."""
+    if table.connector != "kafka":
+        raise Untranslatable(f"connector {table.connector!r} as a sink")
+    if table.computed or table.metadata:
+        raise Untranslatable("Kafka sink table with computed or metadata columns")
+    options = {k: v for k, v in table.options.items() if k != "connector"}
+    fmt = _value_format(options)
+    json = _json_options(options, "json.")
+    if json.pop("encode.ignore-null-fields", "false").lower() == "true":
+        null_fields = "true"
+    else:
+        null_fields = "false"
+    for key in ("ignore-parse-errors", "fail-on-missing-field"):
+        json.pop(key, None)  # reading options
+    if json:
+        raise Untranslatable(f"json option {sorted(json)[0]!r}")
+    spark_options = _brokers(options)
+    options.pop("properties.group.id", None)
+    options.pop("scan.startup.mode", None)
+    topic = options.pop("topic", None)
+    if topic is None or ";" in topic:
+        raise Untranslatable("Kafka sink without one 'topic'")
+    spark_options.append(("topic", topic))
+    notes = []
+    guarantee = options.pop("sink.delivery-guarantee", "at-least-once")
+    options.pop("sink.transactional-id-prefix", None)
+    if guarantee == "exactly-once":
+        notes.append("sink.delivery-guarantee 'exactly-once': Spark's Kafka sink writes at least once "
+                     "(a record may be written again after a failure)")
+    if options.pop("sink.partitioner", "default") != "default":
+        raise Untranslatable(f"Kafka sink option 'sink.partitioner' = {table.options['sink.partitioner']!r}")
+    options.pop("sink.parallelism", None)
+    if options:
+        raise Untranslatable(f"Kafka table option {sorted(options)[0]!r}")
+    if fmt == "raw":
+        name, spark_type = _raw_column(table)
+        return spark_options, f"CAST({_quote(name)} AS {spark_type}) AS value", notes
+    fields = []
+    for name, spark_type in table.columns:
+        if spark_type == "TIMESTAMP_NTZ":
+            fields.append(f"'{name}', {_timestamp_text(_quote(name))}")
+            continue
+        if not _readable(spark_type, written=True):
+            raise Untranslatable(f"Kafka sink column {name} of type {spark_type}: Flink's json and Spark's to_json write it differently")
+        fields.append(f"'{name}', CAST({_quote(name)} AS {spark_type})")
+    value = f"to_json(named_struct({', '.join(fields)}), map('ignoreNullFields', '{null_fields}')) AS value"
+    return spark_options, value, notes
+
+
+def create(ctx, env, table: TableDef, parts: tuple[str, ...], model) -> object:
+    """The conversion of the declaration of a Kafka table: the view of a table the program
+    reads, REMOVE for a table it only writes (its writes carry the options); Untranslatable."""
+    import libcst as cst
+
+    from flink2spark.transpiler import markers as M
+    from flink2spark.transpiler.results import REMOVE
+
+    if table.name in model.sinks and not model.reads(table.name):
+        sink(table, parts)  # refused here if the writes would be
+        if not ctx.is_statement:
+            raise Untranslatable("the declaration of a Kafka sink table used as a value")
+        return REMOVE
+    code, notes = source(table, parts, cst.Module([]).code_for_node(env))
+    for note in notes:
+        ctx.note(M.TB_KAFKA, note)
+    return cst.parse_expression(code)
+

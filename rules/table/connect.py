@@ -1,0 +1,62 @@
+"""``t_env.connect(FileSystem().path(p)).with_format(OldCsv()...).with_schema(Schema().field(...))
+.create_temporary_table("name")`` of Flink 1.9-1.13 (also ``register_table_source``,
+``register_table_sink``): the table ``_connect`` reads into the program model's catalog, declared
+as a ``CREATE TABLE``/``TableDescriptor`` of the same connector is (rule ``descriptors``): a
+filesystem table -> Spark's ``CREATE TABLE ... USING csv OPTIONS (...)``.
+
+Flink's legacy csv sink writes one file at the path (with parallelism 1), Spark a folder of part
+files there: a NOTE says so where the table is written.
+"""
+
+from flink2spark.rules.table._common import program, spark_program
+from flink2spark.rules.table._connect import REGISTER
+from flink2spark.rules.table._program import tables
+from flink2spark.rules.table.descriptors import declare
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["TableEnvironment.connect"],
+    summary="connect(FileSystem()/Kafka()).with_format(OldCsv()/Csv()/Json()).with_schema(...).create_temporary_table(name) -> as CREATE TABLE",
+    codes=(M.TB_CONNECTOR, M.TB_UNSUPPORTED, M.TB_LEGACY),
+    examples=[
+        Example(
+            program(
+                "t_env.connect(FileSystem().path('/tmp/in.csv')) \\\n"
+                "    .with_format(OldCsv().field_delimiter(',')) \\\n"
+                "    .with_schema(Schema().field('n', DataTypes.BIGINT())) \\\n"
+                "    .create_temporary_table('numbers')\n"
+                "t_env.from_path('numbers').execute().print()\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.descriptors import FileSystem, OldCsv, Schema\n",
+            ),
+            spark_program(
+                "t_env.sql(\n"
+                '    "CREATE TABLE numbers (n BIGINT) USING csv OPTIONS (path \'/tmp/in.csv\', quote \'\', mode \'FAILFAST\', sep \',\')"\n'
+                ")\n"
+                't_env.table("numbers").show(2147483647, truncate=False)\n'
+            ),
+        ),
+    ],
+    noop=['import socket\n\ns = socket.socket()\ns.connect(("localhost", 80))\n'],
+)
+
+
+@rule.converter
+def convert(ctx):
+    last = ctx.site.segments[-1]
+    if last.method not in REGISTER:
+        return ctx.todo(M.TB_UNSUPPORTED, "a connect() descriptor kept or passed on: end its chain with create_temporary_table(name)")
+    model = tables(ctx.resolver)
+    found = model.descriptors.get(id(last.original))
+    what = f"connect()...{last.method}()"
+    if found is None:
+        name = last.original.args[0].value if len(last.original.args) == 1 else None
+        why = model.problems.get(getattr(name, "evaluated_value", None))
+        return ctx.todo(M.TB_CONNECTOR, f"{what}: " + (why or "a descriptor this rule cannot read"))
+    table, parts = found
+    if table.name in model.problems:
+        return ctx.todo(M.TB_CONNECTOR, f"{what}: table {table.name!r} {model.problems[table.name]}")
+    if table.connector == "filesystem" and table.name in model.sinks and table.options.get("format") == "csv":
+        ctx.note(M.TB_LEGACY, "Flink's legacy csv sink writes a single file at the path when it runs with parallelism 1 (a folder of files otherwise), Spark a folder of part files")
+    return declare(ctx, ctx.site.receiver, table, parts, what)

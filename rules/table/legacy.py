@@ -1,0 +1,72 @@
+"""The buffered inserts of Flink 1.9-1.13's Table API:
+
+- ``table.insert_into("sink")`` and ``t_env.sql_update("INSERT INTO ...")`` only add an insert
+  to the environment's job; ``t_env.execute("job name")`` runs the inserts added so far. Spark
+  writes at once: the insert becomes the write ``execute_insert("sink")`` becomes (by the sink's
+  connector: ``df.write.insertInto("sink")``, a ``show`` for ``print``...) and the
+  ``execute(job_name)`` statement is removed: the same rows are written, at the same point
+  before the program goes on. An insert no ``execute()`` follows (Flink writes nothing of it)
+  keeps a TODO.
+- ``t_env.sql_update("CREATE TABLE ...")`` (DDL runs at once) -> as ``execute_sql``.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import call_arg
+from flink2spark.rules.table._common import program, spark_program
+from flink2spark.rules.table._program import tables
+from flink2spark.rules.table.execute import write_to
+from flink2spark.rules.table import _sql
+from flink2spark.rules.table.sql import _statement
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler.registry import Example, Rule
+from flink2spark.transpiler.results import REMOVE
+
+rule = Rule(
+    __name__,
+    matches=["Table.insert_into", "TableEnvironment.execute", "TableEnvironment.sql_update"],
+    summary="Flink 1.9-1.13: insert_into(sink)/sql_update(INSERT) + t_env.execute(job) -> a write at the insert, execute() removed",
+    codes=(M.TB_UNSUPPORTED, M.TB_SQL, M.TB_CONNECTOR),
+    examples=[
+        Example(
+            program(
+                "t_env.execute_sql(\"CREATE TABLE out (word STRING) WITH ('connector' = 'print')\")\n"
+                "t_env.from_elements([('a',)], ['word']).insert_into('out')\n"
+                "t_env.execute('words')\n"
+            ),
+            spark_program('t_env.createDataFrame([("a",)], ["word"]).show(2147483647, truncate=False)\n'),
+        ),
+    ],
+    noop=['import subprocess\n\nsubprocess.run(["true"]).check_returncode()\n'],
+)
+
+_NOT_RUN = "no t_env.execute() follows it, so Flink writes nothing of it: remove it, or write at once"
+
+
+@rule.converter
+def convert(ctx):
+    head = ctx.site.head
+    model = tables(ctx.resolver)
+    if head.method == "execute":
+        if not ctx.is_statement:
+            return ctx.todo(M.TB_UNSUPPORTED, "the result of TableEnvironment.execute() (a JobExecutionResult) is used")
+        return REMOVE
+    if head.method == "insert_into":
+        sink = call_arg(head.original, 0, "table_path")
+        if not isinstance(sink, cst.SimpleString) or len(head.original.args) != 1:
+            return ctx.todo(M.TB_UNSUPPORTED, "insert_into() of a table named by an expression")
+        if not model.executed_after(head.original):
+            return ctx.todo(M.TB_UNSUPPORTED, f"insert_into(): {_NOT_RUN}")
+        if not ctx.is_statement:
+            return ctx.todo(M.TB_UNSUPPORTED, "the result of insert_into() is used")
+        return write_to(ctx, ctx.site.receiver, sink.evaluated_value, "insert_into()")
+    text = model.sql(head.original.args[0].value if head.original.args else None)
+    if text is None:
+        return ctx.todo(M.TB_SQL, "sql_update() of SQL text not known when converting")
+    try:
+        insert = _sql.statement_kind(text.text) == "insert"
+    except _sql.Untranslatable as exc:
+        return ctx.todo(M.TB_SQL, f"sql_update(): {exc}")
+    if insert and not model.executed_after(head.original):
+        return ctx.todo(M.TB_UNSUPPORTED, f"sql_update(INSERT ...): {_NOT_RUN}")
+    return _statement(ctx, ctx.site.receiver, text, "sql_update()")

@@ -1,0 +1,179 @@
+"""Flink 1.9-1.13's Table API (connect() descriptors, insert_into/sql_update + t_env.execute,
+scan, get_configuration().set_string, BatchTableEnvironment): read into the same program model
+as the modern API, converted as the modern form is.
+
+The legacy fixtures of fixtures/table/ (those with a "twin" in fixture.json) run on Spark in
+tests/test_table_fixtures.py against what their modern twin printed on Flink 2.3; here, their
+conversion is the twin's, and the model's readings and refusals one by one."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from flink2spark.rules.table._program import tables
+from flink2spark.transpiler.engine import convert_source
+from flink2spark.transpiler.infer import Resolver
+from flink2spark.transpiler.models import MODELS
+
+ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "table"
+LEGACY = sorted(p for p in ROOT.iterdir() if (p / "fixture.json").is_file() and "twin" in json.loads((p / "fixture.json").read_text()))
+
+HEAD = (
+    "from pyflink.table import BatchTableEnvironment, DataTypes, EnvironmentSettings\n"
+    "from pyflink.table.descriptors import FileSystem, Json, Kafka, OldCsv, Schema\n"
+    "t_env = BatchTableEnvironment.create(environment_settings=EnvironmentSettings.new_instance().in_batch_mode().build())\n"
+)
+SCHEMA = ".with_schema(Schema().field('a', DataTypes.BIGINT()).field('b', DataTypes.DOUBLE()))"
+
+
+def _code(text: str) -> list[str]:
+    """The statements of a converted program: no docstring, comments, nor the lines creating the
+    session (a legacy program makes one for its pyflink.dataset environment too)."""
+    body = cst.parse_module(text)
+    if body.body and isinstance(body.body[0], cst.SimpleStatementLine) and isinstance(body.body[0].body[0], cst.Expr):
+        body = body.with_changes(body=body.body[1:])
+    lines = [line for line in body.code.splitlines() if line.strip() and not line.strip().startswith("#")]
+    return [line for line in lines if not re.search(r"= SparkSession\.builder\.getOrCreate\(\)", line)]
+
+
+@pytest.mark.parametrize("fixture", LEGACY, ids=[p.name for p in LEGACY])
+def test_a_legacy_fixture_converts_to_its_twins_spark_code(fixture):
+    twin = ROOT / json.loads((fixture / "fixture.json").read_text())["twin"]
+    legacy = convert_source((fixture / "input.py").read_text(), "input.py").output
+    modern = convert_source((twin / "input.py").read_text(), "input.py").output
+    assert "TODO(flink2spark)" not in legacy
+    assert _code(legacy) == _code(modern)
+
+
+def _convert(body: str) -> str:
+    return convert_source(HEAD + body, "job.py").output
+
+
+def _catalog(body: str):
+    model = tables(Resolver(cst.parse_module(HEAD + body), MODELS["pyflink"]))
+    return model.catalog, model.problems
+
+
+def test_old_csv_reads_as_a_csv_table_without_quote_character():
+    catalog, problems = _catalog(
+        "t_env.connect(FileSystem().path('/in.csv')).with_format(OldCsv().field_delimiter('|').ignore_parse_errors())"
+        + SCHEMA + ".in_append_mode().register_table_source('src')\n"
+    )
+    assert problems == {}
+    table = catalog["src"]
+    assert table.connector == "filesystem" and table.columns == (("a", "BIGINT"), ("b", "DOUBLE"))
+    assert dict(table.options) == {"connector": "filesystem", "path": "/in.csv", "format": "csv",
+                                   "csv.disable-quote-character": "true", "csv.field-delimiter": "|",
+                                   "csv.ignore-parse-errors": "true"}
+
+
+def test_old_csv_with_a_quote_character_quotes():
+    catalog, _ = _catalog(
+        "t_env.connect(FileSystem().path('/in.csv')).with_format(OldCsv().quote_character(\"'\"))"
+        + SCHEMA + ".create_temporary_table('src')\n"
+    )
+    assert dict(catalog["src"].options)["csv.quote-character"] == "'"
+    assert "csv.disable-quote-character" not in catalog["src"].options
+
+
+@pytest.mark.parametrize("call,why", [
+    ("ignore_first_line()", "OldCsv().ignore_first_line()"),
+    ("line_delimiter('\\r\\n')", "OldCsv().line_delimiter()"),
+    ("field('x', DataTypes.BIGINT())", "format fields that are not the schema's"),
+])
+def test_old_csv_options_spark_has_no_same_form_for_are_refused(call, why):
+    body = (f"t_env.connect(FileSystem().path('/in.csv')).with_format(OldCsv().{call})" + SCHEMA
+            + ".create_temporary_table('src')\nt_env.from_path('src').execute().print()\n")
+    catalog, problems = _catalog(body)
+    assert "src" not in catalog and why in problems["src"]
+    assert "TODO(flink2spark): F2S305 connect()...create_temporary_table()" in _convert(body)
+
+
+def test_a_kafka_descriptor_becomes_a_kafka_table_of_the_sql_options():
+    catalog, problems = _catalog(
+        "t_env.connect(Kafka().version('universal').topic('clicks').property('bootstrap.servers', 'k:9092')"
+        ".start_from_earliest()).with_format(Json().fail_on_missing_field(False)"
+        ".schema(DataTypes.ROW([DataTypes.FIELD('b', DataTypes.DOUBLE()), DataTypes.FIELD('a', DataTypes.BIGINT())])))" + SCHEMA
+        + ".in_append_mode().create_temporary_table('clicks')\n"
+    )
+    assert problems == {}
+    assert catalog["clicks"].connector == "kafka"
+    assert dict(catalog["clicks"].options) == {
+        "connector": "kafka", "topic": "clicks", "properties.bootstrap.servers": "k:9092",
+        "scan.startup.mode": "earliest-offset", "format": "json", "json.fail-on-missing-field": "false"}
+
+
+SINK = ("t_env.connect(FileSystem().path('/out')).with_format(OldCsv())" + SCHEMA + ".create_temporary_table('out')\n"
+        "t_env.connect(FileSystem().path('/in.csv')).with_format(OldCsv())" + SCHEMA + ".create_temporary_table('src')\n")
+
+
+def test_a_json_format_schema_other_than_the_tables_is_refused():
+    _, problems = _catalog(
+        "t_env.connect(Kafka().topic('t')).with_format(Json().schema(DataTypes.ROW([DataTypes.FIELD('a', DataTypes.INT())])))"
+        + SCHEMA + ".create_temporary_table('t')\n")
+    assert problems["t"] == "format fields that are not the schema's"
+
+
+def test_insert_into_followed_by_execute_writes_at_the_insert():
+    out = _convert(SINK + "t_env.from_path('src').insert_into('out')\nt_env.execute('job')\n")
+    assert 't_env.table("src").write.insertInto("out")' in out
+    assert "execute(" not in out and "TODO" not in out
+
+
+def test_insert_into_with_no_execute_after_it_is_not_a_write():
+    # Flink writes nothing of an insert no execute() runs: the converted program must not write
+    out = _convert(SINK + "t_env.execute('job')\nt_env.from_path('src').insert_into('out')\n")
+    assert "insertInto" not in out
+    assert "F2S300 insert_into(): no t_env.execute() follows it" in out
+
+
+def test_insert_into_in_a_helper_the_caller_executes_after():
+    out = _convert(SINK + "def build(env):\n    env.from_path('src').insert_into('out')\n\n\nbuild(t_env)\nt_env.execute('job')\n")
+    assert 'write.insertInto("out")' in out
+
+
+def test_sql_update_insert_without_execute_keeps_a_todo_and_its_ddl_converts():
+    out = _convert(
+        "t_env.sql_update(\"CREATE TABLE out (a BIGINT) WITH ('connector' = 'print')\")\n"
+        "t_env.sql_update('INSERT INTO out SELECT 1')\n"
+    )
+    assert "F2S300 sql_update(INSERT ...): no t_env.execute() follows it" in out
+    assert "CREATE TABLE" not in out  # a print table needs no Spark table
+
+
+def test_the_result_of_execute_used_keeps_a_todo():
+    out = _convert(SINK + "t_env.from_path('src').insert_into('out')\nresult = t_env.execute('job')\n")
+    assert "F2S300 the result of TableEnvironment.execute()" in out
+
+
+def test_a_configuration_variable_of_setters_is_dropped_with_notes():
+    out = _convert("config = t_env.get_config().get_configuration()\nconfig.set_string('pipeline.name', 'x')\n"
+                   "config.set_integer('parallelism.default', 1)\n")
+    assert "config" not in out.replace("# NOTE", "")
+    assert "F2S304 Flink setting dropped: pipeline.name" in out and "F2S304 Flink setting dropped: parallelism.default" in out
+
+
+def test_table_api_calls_of_unknown_receivers_name_the_table_api():
+    out = convert_source(
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n\nclass Job:\n    def __init__(self):\n"
+        "        self.t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n\n"
+        "    def run(self):\n        self.t_env.execute_sql('SELECT 1')\n", "job.py").output
+    assert "looks like Flink's PyFlink Table API" in out
+
+
+def test_a_legacy_csv_source_without_quote_reads_quotes_as_text_on_spark(spark, tmp_path):
+    # OldCsv parses no quote character: 1,"x" is the text "x" with its quotes; so does Spark with quote ''
+    path = tmp_path / "in.csv"
+    path.write_text('1,"x"\n2,y\n')
+    out = convert_source(
+        HEAD + f"t_env.connect(FileSystem().path({str(path)!r})).with_format(OldCsv())"
+        ".with_schema(Schema().field('a', DataTypes.BIGINT()).field('b', DataTypes.STRING()))"
+        ".create_temporary_table('src')\n", "job.py").output
+    exec(compile(out, "job.py", "exec"), {})  # its SparkSession.builder.getOrCreate() is this session
+    assert sorted(tuple(r) for r in spark.table("src").collect()) == [(1, '"x"'), (2, "y")]
+    spark.catalog.dropTempView("src")
