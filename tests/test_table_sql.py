@@ -258,7 +258,7 @@ def test_insert_and_view(spark_tables):
 UNTRANSLATABLE = [
     ("SELECT * FROM t JOIN u FOR SYSTEM_TIME AS OF t.pt AS r ON t.a = r.k", "FOR SYSTEM_TIME AS OF"),
     ("SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY b ORDER BY ts MEASURES A.a AS x PATTERN (A) DEFINE A AS A.a > 1)", "MATCH_RECOGNIZE"),
-    ("SELECT a, w FROM t, LATERAL TABLE(split(b)) AS T(w)", "LATERAL TABLE"),
+    ("SELECT a, w FROM t, LATERAL TABLE(words(b)) AS T(w)", "LATERAL TABLE"),
     ("SELECT a, w FROM t CROSS JOIN UNNEST(ARRAY[1, 2]) AS x(w)", "UNNEST"),
     ("SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '1' HOUR)) GROUP BY window_start", "CUMULATE"),
     ("SELECT COUNT(*) FROM TABLE(SESSION(TABLE t PARTITION BY b, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end", "SESSION window table function"),
@@ -297,6 +297,37 @@ UNTRANSLATABLE = [
     ("SELECT tags[1] FROM t", "arrays count from 1"),
     ("SELECT attrs[b] FROM t", "not a string literal"),
 ]
+
+
+LATERALS = [
+    ("SELECT a, w FROM t, LATERAL TABLE(words(b)) AS T(w, n)", "SELECT a, w FROM t CROSS JOIN LATERAL WORDS(b) AS T(w, n)"),
+    ("SELECT a, w FROM t LEFT JOIN LATERAL TABLE( words(b) ) AS T(w, n) ON TRUE",
+     "SELECT a, w FROM t LEFT JOIN LATERAL WORDS(b) AS T(w, n) ON TRUE"),
+    ("SELECT a, f0 FROM t JOIN LATERAL TABLE(words(CONCAT(b, ')'))) ON TRUE WHERE f1 > 1",
+     "SELECT a, f0 FROM t JOIN LATERAL WORDS(CONCAT(b, ')')) ON TRUE WHERE f1 > 1"),
+]
+
+
+@pytest.mark.parametrize("flink, spark", LATERALS)
+def test_lateral_table_of_a_python_table_function(flink, spark):
+    assert query(flink, T, {"words": "udtf"}) == spark
+
+
+def test_lateral_table_text_in_a_string_literal_is_text():
+    assert query("SELECT a FROM t WHERE b = 'LATERAL TABLE(x'", T) == "SELECT a FROM t WHERE b = 'LATERAL TABLE(x'"
+
+
+@pytest.mark.parametrize("flink, functions, construct", [
+    ("SELECT a, w FROM t, LATERAL TABLE(words(b)) AS T(w)", {"words": "udf"}, "LATERAL TABLE"),
+    ("SELECT a, w FROM t, LATERAL TABLE(words(b)) AS T(w)", ["words"], "LATERAL TABLE"),
+    ("SELECT a, w FROM t LEFT JOIN LATERAL TABLE(words(b)) AS T(w) ON a = w", {"words": "udtf"}, "other than ON TRUE"),
+    ("SELECT a, w FROM t RIGHT JOIN LATERAL TABLE(words(b)) AS T(w) ON TRUE", {"words": "udtf"}, "RIGHT JOIN LATERAL"),
+    ("SELECT a FROM t, LATERAL (SELECT b FROM t)", {"words": "udtf"}, "LATERAL TABLE"),
+])
+def test_lateral_untranslatable(flink, functions, construct):
+    with pytest.raises(Untranslatable) as info:
+        query(flink, T, functions)
+    assert construct in str(info.value)
 
 
 @pytest.mark.parametrize("flink, construct", UNTRANSLATABLE, ids=[c for _, c in UNTRANSLATABLE])

@@ -138,11 +138,16 @@ class Context:
         rule moved elsewhere); its comments move to the next statement."""
         self.conv._remove_exprs.add(id(small))
 
-    def rewrite_statement(self, stmt: cst.CSTNode, rewrite: Callable[[cst.CSTNode], cst.CSTNode]) -> None:
+    def rewrite_statement(self, stmt: cst.CSTNode, rewrite: Callable[[cst.CSTNode], cst.CSTNode]) -> bool:
         """Have the statement ``stmt`` (an original node around the call being converted, a
         ``def`` whose decorator it is, say) rewritten by ``rewrite`` once its own parts are
-        converted: ``rewrite`` gets the converted statement and returns its replacement."""
+        converted: ``rewrite`` gets the converted statement (with its markers) and returns its
+        replacement, or a ``cst.FlattenSentinel`` of it and statements a rule adds around it.
+        One rewrite per statement: False when the statement has one already."""
+        if id(stmt) in self.conv._statement_rewrites:
+            return False
         self.conv._statement_rewrites[id(stmt)] = rewrite
+        return True
 
     @property
     def is_statement(self) -> bool:
@@ -400,9 +405,18 @@ class Converter(V.Transformer):
 
     def on_leave(self, original_node, updated_node):
         updated = super().on_leave(original_node, updated_node)
+        updated = self._with_comments(original_node, updated)
         rewrite = self._statement_rewrites.pop(id(original_node), None)
         if rewrite is not None:
             updated = rewrite(updated)
+        if not self._changed.pop() and updated is updated_node:
+            return original_node
+        if self._changed:
+            self._changed[-1] = True
+        return updated
+
+    def _with_comments(self, original_node, updated):
+        """``updated`` with the markers written on the statement ``original_node`` above it."""
         comments = self._stmt_comments.get(id(original_node))
         if comments and isinstance(updated, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             existing = self._header_comments | {ln.comment.value for ln in updated.leading_lines if ln.comment is not None}
@@ -412,10 +426,6 @@ class Converter(V.Transformer):
                 updated = updated.with_changes(leading_lines=[*updated.leading_lines, *new])
                 if removed:
                     self._removed_lines[id(updated)] = updated
-        if not self._changed.pop() and updated is updated_node:
-            return original_node
-        if self._changed:
-            self._changed[-1] = True
         return updated
 
     # -- shim and imports --------------------------------------------------------------------

@@ -35,6 +35,19 @@ def spark_program(body: str, imports: str = "", functions: bool = False) -> str:
     return imports + (SPARK_IMPORTS if functions else SPARK_IMPORT) + SPARK_HEAD + body
 
 
+def row_columns(ctx, receiver: cst.BaseExpression, outer: bool = False) -> Optional[str]:
+    """The Columns of a whole row of the table ``receiver`` (for ``F.struct(...)``), from its
+    schema in the program model or, for a name, its ``columns`` when the program runs; None when
+    neither is known. ``outer``: the lateral join form, ``.outer()`` references."""
+    schema = tables(ctx.resolver).schema(receiver)
+    suffix = ".outer()" if outer else ""
+    if schema is not None:
+        return ", ".join(f"F.col({n!r}){suffix}" for n in schema)
+    if isinstance(receiver, cst.Name):
+        return f"*[F.col(c){suffix} for c in {receiver.value}.columns]"
+    return None
+
+
 def qualified(ctx):
     """The translators' view of qualified names (``_program.dotted_names``)."""
     return dotted_names(ctx.resolver)

@@ -66,11 +66,16 @@ class UserFunction:
     """A Python function of the program, converted to a Spark UDF bound to ``name``: its calls
     (``f(col("a"))``, ``call("registered_name", ...)``, ``call(f, ...)``) are calls of that UDF.
     ``kind``: "udf" and "pandas_udf" take the columns; "udaf" (rules/table/udaf.py) takes the
-    group's rows, ``F.collect_list(F.struct(...))``, and is an aggregate."""
+    group's rows, ``F.collect_list(F.struct(...))``, and is an aggregate; "pandas_udaf" takes
+    the columns and is an aggregate. ``by_name``: a
+    function the program registered without binding it to a Python name
+    (``create_temporary_system_function("n", udf(...))``): called by its registered name,
+    ``F.call_function("n", ...)``."""
 
     name: str
     kind: str
     type: Optional[str] = None
+    by_name: bool = False
 
 
 @dataclass(frozen=True)
@@ -254,6 +259,10 @@ class _Translator:
             raise Untranslatable(f"{function.name}() of an aggregate")
         if function.kind == "udaf":
             return _E(f"{function.name}(F.collect_list(F.struct({codes})))", function.type, aggregate=True)
+        if function.kind == "pandas_udaf":  # a grouped aggregate pandas_udf of the columns
+            return _E(f"{function.name}({codes})", function.type, aggregate=True)
+        if function.by_name:
+            return _E(f"F.call_function({function.name!r}, {codes})".replace("'", '"'), function.type)
         return _E(f"{function.name}({codes})", function.type)
 
     def args(self, node: cst.Call, what: str, least: int, most: Optional[int]) -> list[cst.BaseExpression]:

@@ -358,19 +358,38 @@ class TablesModel:
         the Spark UDFs they become (``_expressions.UserFunction`` by Python name)."""
         from flink2spark.rules.table import _expressions as E
 
-        return {name: E.UserFunction(name, kind) for name, kind in self.functions.items() if kind in ("udf", "pandas_udf", "udaf")}
+        found = {name: E.UserFunction(name, kind) for name, kind in self.functions.items() if kind in ("udf", "pandas_udf", "udaf", "pandas_udaf")}
+        for name, kind in self._inline_registered().items():
+            found.setdefault(name, E.UserFunction(name, kind, by_name=True))
+        return found
 
-    def registered(self) -> dict[str, str]:
-        """Names functions are registered under (``create_temporary_system_function("n", f)``...)
-        -> the Python name of the function."""
-        found = {}
+    def _registrations(self):
+        """(registered name, function expression) of each ``create_temporary_system_function("n",
+        f)`` (``create_temporary_function``, ``register_function``)."""
         for call in nodes(self.resolver.module, cst.Call):
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in (
                     "create_temporary_system_function", "create_temporary_function", "register_function") \
-                    and len(call.args) == 2 and isinstance(call.args[0].value, cst.SimpleString) \
-                    and isinstance(call.args[1].value, cst.Name):
-                found[call.args[0].value.evaluated_value] = call.args[1].value.value
+                    and len(call.args) == 2 and isinstance(call.args[0].value, cst.SimpleString):
+                yield call.args[0].value.evaluated_value, call.args[1].value
+
+    def _inline_registered(self) -> dict[str, str]:
+        """Functions registered as they are made (``create_temporary_system_function("n",
+        udf(...))``): registered name -> kind ("udf", "pandas_udf")."""
+        kinds = {name: self.function_kind(f) for name, f in self._registrations() if isinstance(f, cst.Call)}
+        return {name: kind for name, kind in kinds.items() if kind in ("udf", "pandas_udf")}
+
+    def registered(self) -> dict[str, str]:
+        """Names functions are registered under (``create_temporary_system_function("n", f)``...)
+        -> the Python name of the function (the registered name for one made in the call)."""
+        found = {name: f.value for name, f in self._registrations() if isinstance(f, cst.Name)}
+        for name in self._inline_registered():
+            found.setdefault(name, name)
         return found
+
+    def sql_functions(self) -> dict[str, str]:
+        """What SQL statements may call: registered name -> kind of the function ("udf",
+        "udtf"...; "" when not known)."""
+        return {name: self.functions.get(fn, "") for name, fn in self.registered().items()} | self._inline_registered()
 
     def executed_after(self, call: cst.Call) -> bool:
         """Whether a Flink 1.9-1.13 ``t_env.execute(job_name)`` runs the insert ``call`` buffers

@@ -44,8 +44,12 @@ Rewritten (each seen on Flink 2.3 and Spark 4; tests/test_table_sql.py, tests/ta
       ``MAX``, ``FILTER (WHERE ...)``, ``LAG``/``LEAD``, OVER windows (``RANGE BETWEEN INTERVAL ...``),
       top-N with ``ROW_NUMBER``, joins, subqueries, ``UNION``/``INTERSECT``/``EXCEPT``, ``WITH``,
       ``VALUES``, ``ORDER BY`` (NULLs first ascending, last descending, in both), ``LIMIT``.
+    - ``[LEFT] JOIN LATERAL TABLE(f(...)) [AS t(a, b)] [ON TRUE]`` (or after a comma) of a table
+      function the program registered -> ``LATERAL f(...)``, Spark's lateral join of its Python
+      UDTF (``_laterals``).
 
-Refused, among others: ``FOR SYSTEM_TIME AS OF``, ``MATCH_RECOGNIZE``, ``LATERAL TABLE``, ``UNNEST``,
+Refused, among others: ``FOR SYSTEM_TIME AS OF``, ``MATCH_RECOGNIZE``, ``LATERAL TABLE`` of anything
+else than the program's Python table functions, ``UNNEST``,
 ``CUMULATE`` and ``SESSION`` window TVFs, SQL hints, ``LN``/``LOG``/``LOG10``/``LOG2`` (seen on Flink
 2.3: NaN for x <= 0 where Spark gives NULL, and ``LOG10(11)`` 1.0413926851582251 where Spark's
 ``LOG(10, 11)`` is 1.041392685158225, ``LOG(2, 3)`` 1.5849625007211563 where Spark's is 1.584962500721156), ``EXP``/``POWER`` (Flink
@@ -198,7 +202,6 @@ def _first_line(exc: Exception) -> str:
 _REFUSED_TEXT = [
     (re.compile(r"\bFOR\s+SYSTEM_TIME\s+AS\s+OF\b", re.I), "FOR SYSTEM_TIME AS OF (temporal join)"),
     (re.compile(r"\bMATCH_RECOGNIZE\b", re.I), "MATCH_RECOGNIZE"),
-    (re.compile(r"\bLATERAL\s+TABLE\b", re.I), "LATERAL TABLE (table function join)"),
     (re.compile(r"/\*\+"), "SQL hints (/*+ ... */)"),
     (re.compile(r"\bCUMULATE\s*\(", re.I), "CUMULATE window"),
 ]
@@ -215,8 +218,31 @@ def _without_strings(sql: str) -> str:
     return re.sub(r"'(?:[^']|'')*'", "''", sql)
 
 
+_LATERAL_TABLE = re.compile(r"\bLATERAL\s+TABLE\s*\(", re.I)
+
+
+def _lateral_tables(sql: str) -> str:
+    """Flink's ``LATERAL TABLE(f(args))`` -> ``LATERAL f(args)`` (the form sqlglot and Spark
+    read); ``_translate`` keeps it only when ``f`` is one of the program's table functions."""
+    out, pos = [], 0
+    masked = re.sub(r"'(?:[^']|'')*'", lambda m: "_" * len(m.group()), sql)  # positions kept
+    for m in _LATERAL_TABLE.finditer(masked):
+        if m.start() < pos:
+            continue
+        depth, end = 1, m.end()
+        while end < len(masked) and depth:
+            depth += {"(": 1, ")": -1}.get(masked[end], 0)
+            end += 1
+        if depth:
+            raise Untranslatable("LATERAL TABLE( without its closing parenthesis")
+        out.append(sql[pos:m.start()] + "LATERAL " + sql[m.end():end - 1])
+        pos = end
+    return "".join(out) + sql[pos:]
+
+
 def _parse_one(sql: str) -> exp.Expr:
     _refuse_text(sql)
+    sql = _lateral_tables(sql)
     try:
         trees = [tree for tree in sqlglot.parse(sql, read=FlinkDialect) if tree is not None]
     except (ParseError, TokenError) as exc:
@@ -999,6 +1025,7 @@ def _cast(e: exp.Expr, type_: str) -> exp.Expr:
 def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collection[str] = ()) -> exp.Expr:
     tree = tree.copy()
     _refuse_nodes(tree)
+    _laterals(tree, functions)
     _keep_format_functions(tree)
     streaming = is_streaming(tree, tables)
     if streaming:
@@ -1017,7 +1044,6 @@ def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collec
 _REFUSED_NODES = {
     exp.IntDiv: "DIV (not Flink SQL)",
     exp.Version: "FOR SYSTEM_TIME AS OF (temporal join)",
-    exp.Lateral: "LATERAL TABLE (table function join)",
     exp.Unnest: "UNNEST (CROSS JOIN UNNEST)",
 }
 
@@ -1027,6 +1053,28 @@ def _refuse_nodes(tree: exp.Expr) -> None:
         for cls, construct in _REFUSED_NODES.items():
             if isinstance(node, cls):
                 raise Untranslatable(construct)
+
+
+def _laterals(tree: exp.Expr, functions: Collection[str]) -> None:
+    """``[LEFT] JOIN LATERAL f(args) [AS t(a, b)] [ON TRUE]`` (or after a comma) of a table
+    function the program registered (``functions`` maps names to kinds, "udtf" for those):
+    Spark's Python UDTF registered under the same name joins as Flink's does (each row with
+    the rows ``f`` gives for it; LEFT keeps a row it gives none for, with NULLs; checked on
+    both). Its columns are named by the alias, else f0, f1... on both sides."""
+    udtfs = {n.lower() for n, kind in functions.items() if kind == "udtf"} if isinstance(functions, Mapping) else set()
+    for lateral in tree.find_all(exp.Lateral):
+        call = lateral.this
+        if not (isinstance(call, exp.Anonymous) and call.name.lower() in udtfs) or lateral.args.get("view") \
+                or lateral.args.get("ordinality"):
+            raise Untranslatable("LATERAL TABLE (table function join) of something else than a Python table function of the program")
+        join = lateral.parent
+        if not isinstance(join, exp.Join) or join.this is not lateral:
+            raise Untranslatable("LATERAL TABLE (table function join) outside a FROM clause's join")
+        on = join.args.get("on")
+        if join.args.get("using") or (on is not None and not (isinstance(on, exp.Boolean) and on.this is True)):
+            raise Untranslatable("LATERAL TABLE join with a condition other than ON TRUE")
+        if (join.side or "").upper() not in ("", "LEFT"):
+            raise Untranslatable(f"{join.side.upper()} JOIN LATERAL TABLE")
 
 
 # Functions whose format argument sqlglot would convert between dialects: kept as written (the
@@ -1449,7 +1497,7 @@ _ALLOWED = (
     exp.Union, exp.Intersect, exp.Except, exp.With, exp.CTE, exp.Subquery, exp.Values, exp.Tuple,
     exp.Table, exp.TableAlias, exp.Alias, exp.Column, exp.Identifier, exp.Star, exp.Dot, exp.Distinct,
     exp.Literal, exp.Boolean, exp.Null, exp.DataType, exp.DataTypeParam, exp.Var, exp.Interval,
-    exp.Window, exp.WindowSpec, exp.Paren, exp.Filter,
+    exp.Window, exp.WindowSpec, exp.Paren, exp.Filter, exp.Lateral,
     # operators
     exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ, exp.NullSafeNEQ,
     exp.And, exp.Or, exp.Not, exp.Is, exp.In, exp.Between, exp.Exists, exp.Like, exp.Escape,

@@ -4,10 +4,20 @@ The items of the select are group keys or aggregate expressions; Spark's ``agg``
 keys first, then the aggregates, so a ``select`` of the names follows when the items come in
 another order or leave a key out (an unnamed aggregate is then named ``_c<position>``). An item that is neither (an expression over a key, an
 unnamed aggregate) is left with a TODO. ``group_by(...).aggregate(udaf)`` is not converted yet.
+
+``group_by(keys).flat_aggregate(f(args)).select(items)`` (``flat_aggregate(f)``: of the whole
+row, ``F.struct`` of the columns) of a table aggregate function (rule
+``udaf``: ``f`` becomes a UDF over the group's rows giving the list of rows ``emit_value``
+yields) -> ``groupBy(keys).agg(f(F.collect_list(F.struct(args))).alias("_rows"))
+.select(keys, F.inline("_rows")).select(items)``: per group the keys and each row emitted, as
+Flink's final result (in streaming mode Flink prints the changes that lead to it).
 """
 
+import libcst as cst
+
 from flink2spark.rules.table import _expressions as E
-from flink2spark.rules.table._common import columns, program, spark_program, on_stream
+from flink2spark.rules.table._common import columns, on_stream, program, row_columns, spark_program
+from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -29,9 +39,78 @@ rule = Rule(
                 functions=True,
             ),
         ),
+        Example(
+            program(
+                "\n\nclass Top(TableAggregateFunction):\n"
+                "    def create_accumulator(self):\n        return [None]\n\n"
+                "    def accumulate(self, acc, n):\n        acc[0] = n if acc[0] is None else max(acc[0], n)\n\n"
+                "    def emit_value(self, acc):\n        yield acc[0], 1\n\n\n"
+                "top = udtaf(Top(), result_type=DataTypes.ROW([DataTypes.FIELD('n', DataTypes.INT()), DataTypes.FIELD('rank', DataTypes.INT())]))\n"
+                "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
+                "best = words.group_by(col('word')).flat_aggregate(top(col('n'))).select(col('word'), col('n'))\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.expressions import col\n"
+                        "from pyflink.table.udf import TableAggregateFunction, udtaf\n",
+            ),
+            spark_program(
+                "\n\nclass Top:\n"
+                "    def create_accumulator(self):\n        return [None]\n\n"
+                "    def accumulate(self, acc, n):\n        acc[0] = n if acc[0] is None else max(acc[0], n)\n\n"
+                "    def emit_value(self, acc):\n        yield acc[0], 1\n\n\n"
+                "# NOTE(flink2spark): F2S306 top: the rows of a group reach accumulate() in Spark's order, which may"
+                " differ from Flink's (the same result unless the function depends on it)\n"
+                '@F.udf(returnType="ARRAY<STRUCT<n: INT, rank: INT>>")\n'
+                "def top(rows):\n"
+                "    function = Top()\n"
+                "    acc = function.create_accumulator()\n"
+                "    for row in rows:\n"
+                "        function.accumulate(acc, *row)\n"
+                "    return [tuple(row) for row in function.emit_value(acc)]\n\n\n"
+                'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\n'
+                "best = (\n"
+                '    words.groupBy(F.col("word"))\n'
+                '    .agg(top(F.collect_list(F.struct(F.col("n")))).alias("_rows"))\n'
+                '    .select("word", F.inline("_rows"))\n'
+                '    .select(F.col("word"), F.col("n"))\n'
+                ")\n",
+                functions=True,
+            ),
+        ),
     ],
     noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\ng = frame.groupby("a").sum()\n'],
 )
+
+
+def _flat_aggregate(ctx, segs):
+    args = segs[1].original.args
+    call = args[0].value if len(args) == 1 and args[0].keyword is None else None
+    model = tables(ctx.resolver)
+    receiver = ctx.site.head.original.func.value
+    if isinstance(call, cst.Name) and model.functions.get(call.value) == "udtaf":
+        # the function of the whole row: Flink passes it a Row, Spark a struct (a Row too)
+        row = row_columns(ctx, receiver)
+        if row is None:
+            return ctx.todo(M.TB_UNSUPPORTED, "flat_aggregate() of a whole-row function over a table whose columns are not known")
+        name, code = call.value, [f"F.struct({row})"]
+    elif isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and model.functions.get(call.func.value) == "udtaf":
+        inputs = columns(ctx, call.args, "flat_aggregate()")
+        if inputs is None:
+            return ctx.todo_left()
+        name, code = call.func.value, [i.code for i in inputs]
+    else:
+        return ctx.todo(M.TB_UNSUPPORTED, "flat_aggregate() of something else than one of this program's udtaf() functions")
+    keys = columns(ctx, segs[0].original.args, "group_by()")
+    if keys is None:
+        return ctx.todo_left()
+    if any(k.name is None or k.aggregate for k in keys):
+        return ctx.todo(M.TB_EXPRESSION, "group_by() of an expression before flat_aggregate()")
+    items = columns(ctx, segs[2].original.args, "select() of flat_aggregate()", None)
+    if items is None:
+        return ctx.todo_left()
+    rows = f"{name}(F.collect_list(F.struct({', '.join(code)})))"
+    out = (f"{{r}}.groupBy({', '.join(k.code for k in keys)}).agg({rows}.alias(\"_rows\"))"
+           f".select({', '.join(repr(k.name).replace(chr(39), chr(34)) for k in keys)}, F.inline(\"_rows\"))"
+           f".select({', '.join(i.code for i in items)})")
+    return ctx.expr(out, r=ctx.site.receiver)
 
 
 @rule.converter
@@ -40,6 +119,8 @@ def convert(ctx):
     refused = on_stream(ctx, "group_by() without a window", "Flink updates each group's row as records come (an updating table)")
     if refused is not None:
         return refused
+    if len(segs) == 3 and segs[1].method == "flat_aggregate" and segs[2].method == "select":
+        return _flat_aggregate(ctx, segs)
     if len(segs) != 2 or segs[1].method != "select":
         what = segs[1].method if len(segs) > 1 else "nothing"
         return ctx.todo(M.TB_UNSUPPORTED, f"group_by() followed by {what}() is not converted yet")

@@ -13,7 +13,7 @@
 
 import libcst as cst
 
-from flink2spark.rules.table._common import program, spark_program, use
+from flink2spark.rules.table._common import program, row_columns, spark_program, use
 from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -56,13 +56,8 @@ def convert(ctx):
         return ctx.expr('{r}.select({f}(F.struct("*")).alias("_row")).select("_row.*")', r=ctx.site.receiver, f=seg.updated.args[0].value)
     if kind != "udtf" or fn.value not in model.udtf_columns:
         return ctx.todo(M.TB_UNSUPPORTED, "flat_map() of something else than a @udtf function of this program")
-    schema = model.schema(seg.original.func.value)
-    receiver = seg.original.func.value
-    if schema is not None:
-        inputs = ", ".join(f"F.col({n!r}).outer()" for n in schema)
-    elif isinstance(receiver, cst.Name):
-        inputs = f"*[F.col(c).outer() for c in {receiver.value}.columns]"
-    else:
+    inputs = row_columns(ctx, seg.original.func.value, outer=True)
+    if inputs is None:
         return ctx.todo(M.TB_UNSUPPORTED, "flat_map() of a table whose columns are not known when converting")
     outputs = ", ".join(repr(f"f{i}") for i in range(model.udtf_columns[fn.value]))
     use(ctx, {"F"})

@@ -117,7 +117,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
         kind = _sql.statement_kind(text.text)
         model = tables(ctx.resolver)
         if kind == "query":
-            spark = _sql.query(text.text, model.sql_tables(), model.registered())
+            spark = _sql.query(text.text, model.sql_tables(), model.sql_functions())
             streaming = _sql.streaming(text.text, model.sql_tables())
             if after == ["print"]:
                 return show(ctx, _sql_call(ctx, env, spark, text), streaming)
@@ -143,7 +143,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
                     return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {table.name!r}: {exc}")
             return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
         if kind == "insert":
-            target, spark = _sql.insert(text.text, model.sql_tables(), model.registered())
+            target, spark = _sql.insert(text.text, model.sql_tables(), model.sql_functions())
             table = model.catalog.get(target)
             streaming = _sql.streaming(text.text, model.sql_tables())
             if table is not None and (table.connector in ("print", "blackhole", "kafka") or streaming):
@@ -155,7 +155,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
             return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text)
         if kind == "create_view":
-            name, spark = _sql.create_view(text.text, model.sql_tables(), model.registered())
+            name, spark = _sql.create_view(text.text, model.sql_tables(), model.sql_functions())
             return _sql_call(ctx, env, f"CREATE TEMPORARY VIEW {name} AS {spark}", text)
         if kind == "drop":
             what_kind, name, exists = _sql.drop(text.text)
@@ -215,7 +215,7 @@ def convert(ctx):
         return ctx.todo(M.TB_SQL, f"{method}() of SQL text not known when converting")
     if method == "sql_query":
         try:
-            return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.sql_tables(), model.registered()), text)
+            return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.sql_tables(), model.sql_functions()), text)
         except _sql.Untranslatable as exc:
             return ctx.todo(M.TB_SQL, f"sql_query(): {exc}")
     line = waited_result(ctx) if len(ctx.site.segments) == 1 else None

@@ -6,8 +6,15 @@
 - ``func_type="pandas"`` -> ``F.pandas_udf("BIGINT")``: both call it with pandas Series of a
   batch of rows and take a Series back.
 - ``udf(MyScalarFunction(), result_type=...)`` of a ``ScalarFunction`` class (its base
-  dropped) -> ``F.udf(MyScalarFunction().eval, ...)``; a class with ``open()``/``close()`` is
-  left with a TODO (Spark's UDFs have no such calls).
+  dropped) -> ``F.udf(MyScalarFunction().eval, ...)``.
+- A class with ``open(function_context)``/``close()`` (a model loaded once, say): Spark's UDFs
+  have no such calls, so a function before the statement of the udf() call creates and opens an instance once per
+  Python worker (NOTE F2S311) -- for a general function lazily, at its first row (an
+  instance in a global or nonlocal variable; ``close()`` is not called); for a pandas one in an iterator
+  ``pandas_udf`` (``Iterator[pd.Series] -> Iterator[pd.Series]``, Spark's form for "initialise
+  once, then score every batch"), which calls ``open()`` before its first batch and
+  ``close()`` after its last. The udf() call becomes that function. An ``open()`` that uses
+  its ``function_context`` (job parameters, metric groups) is left with a TODO.
 - ``input_types``, ``deterministic`` and ``name`` are dropped (Spark takes the arguments'
   types as they are).
 - ``t_env.create_temporary_system_function("name", f)``, ``create_temporary_function`` and
@@ -19,14 +26,16 @@ Table functions: rule ``udtf``; aggregate functions: rule ``udaf``.
 """
 
 import re
+from typing import Optional
 
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._common import UNTRANSLATABLE, qualified, program, spark_program, use
-from flink2spark.rules.table._program import tables
+from flink2spark.rules.table._program import nodes, tables
 from flink2spark.transpiler import functions as F_
+from flink2spark.transpiler import imports as I_
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -51,9 +60,155 @@ rule = Rule(
                 functions=True,
             ),
         ),
+        Example(
+            program(
+                "\n\nclass Rates(ScalarFunction):\n    def open(self, function_context):\n        self.rates = {'USD': 0.5}\n\n"
+                "    def eval(self, currency, amount):\n        return self.rates.get(currency, 0.0) * amount\n\n\n"
+                "to_euro = udf(Rates(), result_type=DataTypes.DOUBLE())\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import ScalarFunction, udf\n",
+            ),
+            spark_program(
+                '\n\nclass Rates:\n    def open(self, function_context):\n        self.rates = {"USD": 0.5}\n\n'
+                "    def eval(self, currency, amount):\n        return self.rates.get(currency, 0.0) * amount\n\n\n"
+                "# NOTE(flink2spark): F2S311 Rates: open() runs once per Spark Python worker, at its first row\n"
+                "to_euro_function = None\n\n\n"
+                '@F.udf(returnType="DOUBLE")\n'
+                "def to_euro(currency, amount):\n"
+                "    global to_euro_function\n"
+                "    if to_euro_function is None:\n"
+                "        # open() once per Python worker, before its first row\n"
+                "        to_euro_function = Rates()\n"
+                "        to_euro_function.open(None)\n"
+                "    return to_euro_function.eval(currency, amount)\n",
+                functions=True,
+            ),
+        ),
+        Example(
+            program(
+                "\n\nclass Score(ScalarFunction):\n    def open(self, function_context):\n        self.weight = 0.5\n\n"
+                "    def eval(self, x):\n        return x * self.weight\n\n\n"
+                "score = udf(Score(), result_type=DataTypes.DOUBLE(), func_type='pandas')\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import ScalarFunction, udf\n",
+            ),
+            spark_program(
+                "\n\nclass Score:\n    def open(self, function_context):\n        self.weight = 0.5\n\n"
+                "    def eval(self, x):\n        return x * self.weight\n\n\n"
+                "# NOTE(flink2spark): F2S311 Score: open() runs once per Spark task before its first batch\n"
+                '@F.pandas_udf("DOUBLE")\n'
+                "def score(batches: Iterator[pd.Series]) -> Iterator[pd.Series]:\n"
+                "    function = Score()\n"
+                "    function.open(None)  # once per task, before its first batch\n"
+                "    for x in batches:\n"
+                "        yield function.eval(x)\n",
+                imports="import pandas as pd\n",
+                functions=True,
+            ).replace("functions as F\n", "functions as F\nfrom typing import Iterator\n"),
+        ),
     ],
     noop=['import functools\n\n\n@functools.lru_cache(maxsize=None)\ndef twice(x):\n    return x * 2\n'],
 )
+
+
+_LAZY = (
+    "{instance} = None\n\n"
+    "@F.udf(returnType={returns})\n"
+    "def {name}({params}):\n"
+    "    {scope} {instance}\n"
+    "    if {instance} is None:\n"
+    "        # open() once per Python worker, before its first row\n"
+    "        {instance} = {create}\n"
+    "        {instance}.open(None)\n"
+    "    return {instance}.eval({params})\n"
+)
+_ITERATOR = (
+    "@F.pandas_udf({returns})\n"
+    "def {name}(batches: Iterator[{batch}]) -> Iterator[pd.Series]:\n"
+    "    function = {create}\n"
+    "    function.open(None)  # once per task, before its first batch\n"
+    "    for {params} in batches:\n"
+    "        yield function.eval({params})\n"
+    "{close}"
+)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def _context_uses(open_def: cst.FunctionDef) -> Optional[str]:
+    """Why ``open()``'s use of its FunctionContext cannot convert (None: it does not use it)."""
+    params = open_def.params.params
+    if len(params) != 2:
+        return "open() without its (self, function_context) parameters"
+    context = params[1].name.value
+    for name in F_.names_in(open_def.body, skip_nested=False):
+        if name.value == context:
+            return (f"open() uses {context} (job parameters, metric groups...), which Spark's UDFs do not have:"
+                    " read the values another way")
+    return None
+
+
+def _opened(ctx, info, f, result: str, pandas: bool):
+    """The Spark UDF of ``udf(Cls(...), ...)`` of a class with open()/close() (module docstring)."""
+    cls = info.node
+    what = f"udf() of {cls.name.value}, whose open()/close() Spark's UDFs never call"
+    ev = F_._method(cls, "eval")
+    if not isinstance(f, cst.Call) or ctx.resolver.parent(cls) is not ctx.resolver.module:
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: only a new instance of a module-level class converts")
+    statement, block = ctx.outer, ctx.resolver.parent(ctx.outer)
+    while block is not None and not isinstance(block, (cst.Module, cst.IndentedBlock)):
+        statement, block = block, ctx.resolver.parent(block)
+    scope = ctx.resolver.parent(block) if isinstance(block, cst.IndentedBlock) else block
+    if not isinstance(scope, (cst.Module, cst.FunctionDef)):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: udf() in a statement of a class body or a compound statement")
+    if any(n.value not in ("True", "False", "None") for a in f.args for n in F_.names_in(a.value, skip_nested=False)):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its constructor's arguments are not literals")
+    params = ev.params if ev is not None else None
+    if params is None or params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params or params.posonly_params \
+            or params.star_kwarg is not None or len(params.params) < 2 or any(p.default is not None for p in params.params):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: eval() has other parameters than (self, a, b...)")
+    names = [p.name.value for p in params.params[1:]]
+    open_def = F_._method(cls, "open")
+    if open_def is not None:
+        why = _context_uses(open_def)
+        if why is not None:
+            return ctx.todo(M.TB_UNSUPPORTED, f"{what}: {why}")
+    taken = {n.value for n in nodes(ctx.resolver.module, cst.Name)}
+    assign = ctx.resolver.parent(ctx.outer)
+    bound = isinstance(assign, cst.Assign) and isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
+        and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+    name = assign.targets[0].target.value if bound else _snake(cls.name.value)  # name = udf(...): the def takes its place
+    while name in taken and not bound:
+        name += "_udf"
+    create = ctx.resolver.module.code_for_node(f)
+    use(ctx, {"F"})
+    rtype = repr(result).replace("'", '"')
+    if pandas:
+        ctx.import_name("typing", "Iterator")
+        I_.need(ctx.conv.codemod, "pandas", None, "pd")
+        batch = "pd.Series" if len(names) == 1 else f"tuple[{', '.join(['pd.Series'] * len(names))}]"
+        close = "    function.close()  # after its last batch\n" if F_._method(cls, "close") is not None else ""
+        code = _ITERATOR.format(name=name, returns=rtype, batch=batch, create=create, params=", ".join(names), close=close)
+        ctx.note(M.TB_LIFECYCLE, f"{cls.name.value}: open() runs once per Spark task before its first batch"
+                 + (", close() after its last" if close else ""))
+    else:
+        instance = f"{name}_function"
+        while instance in taken:
+            instance += "_"
+        code = _LAZY.format(name=name, instance=instance, returns=rtype, create=create, params=", ".join(names),
+                            scope="global" if isinstance(scope, cst.Module) else "nonlocal")
+        ctx.note(M.TB_LIFECYCLE, f"{cls.name.value}: open() runs once per Spark Python worker, at its first row"
+                 + ("; close() is never called" if F_._method(cls, "close") is not None else ""))
+    added = list(cst.parse_module(code).body)
+
+    def rewrite(node):
+        if bound:
+            return cst.FlattenSentinel([added[0].with_changes(leading_lines=node.leading_lines), *added[1:]])
+        return cst.FlattenSentinel([*added, node.with_changes(leading_lines=[cst.EmptyLine(), *node.leading_lines])])
+
+    if not ctx.rewrite_statement(statement, rewrite):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the statement has another function of this kind")
+    return ctx.expr(name)
 
 
 def _result_type(ctx, call):
@@ -106,8 +261,7 @@ def convert(ctx):
             if info.kind != "TableScalarFunction" or not info.convertible:
                 return ctx.todo(M.TB_UNSUPPORTED, "udf() of a function object this rule cannot convert")
             if any(F_._method(info.node, m) is not None for m in ("open", "close")):
-                return ctx.todo(M.TB_UNSUPPORTED, f"udf() of {info.node.name.value}, whose open()/close() Spark's UDFs never call:"
-                                " build its state in __init__ or at the first eval() call")
+                return _opened(ctx, info, f, result, pandas)
             method = "eval"  # Spark calls the bound method as Flink calls eval()
         elif isinstance(f, cst.Call):
             return ctx.todo(M.TB_UNSUPPORTED, "udf() of an object that is not a ScalarFunction of this program")

@@ -15,15 +15,15 @@
   (rule ``udf``).
 
 With one result type Flink's function yields the values themselves: each ``yield x`` becomes
-``yield (x,)``. A ``TableFunction`` class and a UDTF in SQL (``LATERAL TABLE(...)``) are not
-converted yet (TODO).
+``yield (x,)``. In SQL, ``LATERAL TABLE(f(...))`` of a registered one -> Spark's ``LATERAL
+f(...)`` (``_sql``). A ``TableFunction`` class is not converted yet (TODO).
 """
 
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table import _types as TY
-from flink2spark.rules.table._common import UNTRANSLATABLE, columns, program, qualified, spark_program, use
+from flink2spark.rules.table._common import UNTRANSLATABLE, columns, program, qualified, row_columns, spark_program, use
 from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -135,13 +135,8 @@ def _lateral(ctx):
     model = tables(ctx.resolver)
     if isinstance(value, cst.Name) and model.functions.get(value.value) == "udtf":
         # the function of the whole row (Flink passes it a Row, Spark a struct: a Row too)
-        schema = model.schema(seg.original.func.value)
-        receiver = seg.original.func.value
-        if schema is not None:
-            row = ", ".join(f"F.col({n!r}).outer()" for n in schema)
-        elif isinstance(receiver, cst.Name):
-            row = f"*[F.col(c).outer() for c in {receiver.value}.columns]"
-        else:
+        row = row_columns(ctx, seg.original.func.value, outer=True)
+        if row is None:
             return ctx.todo(M.TB_UNSUPPORTED, f"{seg.method}() of a whole-row table function over a table whose columns are not known")
         call = f"{value.value}(F.struct({row}))"
     elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and model.functions.get(value.func.value) == "udtf":

@@ -1,0 +1,109 @@
+"""Python functions of the Table API whose conversion depends on what the function class does
+(rules/table/udf.py, udaf.py, group_by.py): what converts and what stays a TODO naming why.
+
+The converted forms themselves are compared with Flink's records by the fixtures
+(currency_scalar_function_open, churn_pandas_predict_open, shop_pandas_udaf_batch,
+exam_top2_flat_aggregate, stock_moves_flat_aggregate, order_lines_lateral_sql).
+"""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from flink2spark.transpiler.engine import convert_source
+
+HEAD = (
+    "from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment\n"
+    "from pyflink.table.expressions import col\n"
+    "from pyflink.table.udf import ScalarFunction, TableAggregateFunction, udf, udaf, udtaf\n\n"
+    "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+)
+
+SCALAR = (
+    "\n\nclass Rates(ScalarFunction):\n"
+    "    def __init__(self, base=1.0):\n        self.base = base\n\n"
+    "    def open(self, function_context):\n        {open}\n\n"
+    "    def eval(self, amount):\n        return amount * self.rates * self.base\n\n\n"
+)
+
+
+def convert(body: str) -> str:
+    out = convert_source(HEAD + body, "job.py").output
+    ast.parse(out)
+    return out
+
+
+def todos(out: str) -> list[str]:
+    return [line.strip() for line in out.splitlines() if "TODO(flink2spark): F2S3" in line]
+
+
+@pytest.mark.parametrize("open_body, call, why", [
+    ("self.rates = float(function_context.get_job_parameter('rate', '0.5'))", "udf(Rates(), result_type=DataTypes.DOUBLE())",
+     "open() uses function_context"),
+    ("self.counter = function_context.get_metric_group().counter('n')", "udf(Rates(), result_type=DataTypes.DOUBLE())",
+     "function_context.get_metric_group() is not converted yet"),
+    ("self.rates = 0.5", "udf(Rates(base), result_type=DataTypes.DOUBLE())", "constructor's arguments are not literals"),
+])
+def test_scalar_function_with_open_left_as_todo(open_body, call, why):
+    out = convert(SCALAR.replace("{open}", open_body) + f"base = 2.0\nf = {call}\n")
+    found = [line for line in out.splitlines() if "TODO(flink2spark)" in line and "F2S208" not in line]
+    assert any(why in line for line in found), found
+    assert "f = udf(Rates(" in out  # the call stays for porting by hand
+
+
+def test_scalar_function_with_open_converts_with_a_literal_argument():
+    out = convert(SCALAR.replace("{open}", "self.rates = 0.5") + "f = udf(Rates(2.0), result_type=DataTypes.DOUBLE())\n")
+    assert todos(out) == []
+    assert "        f_function = Rates(2.0)\n        f_function.open(None)\n" in out
+    assert "F2S311 Rates: open() runs once per Spark Python worker" in out
+
+
+def test_scalar_function_with_open_converted_twice_is_unchanged():
+    out = convert(SCALAR.replace("{open}", "self.rates = 0.5") + "f = udf(Rates(), result_type=DataTypes.DOUBLE())\n")
+    assert convert_source(out, "job.py").output == out
+
+
+TOP = (
+    "\n\nclass Top(TableAggregateFunction):\n"
+    "    def create_accumulator(self):\n        return [None]\n\n"
+    "    def accumulate(self, acc, n):\n        acc[0] = n if acc[0] is None else max(acc[0], n)\n\n"
+    "{extra}"
+    "    def emit_value(self, acc):\n        yield acc[0], 1\n\n\n"
+    "top = udtaf(Top(){result})\n"
+    "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
+    "best = words.group_by(col('word')).flat_aggregate(top(col('n'))).select(col('word'), col('n'))\n"
+)
+ROW = ", result_type=DataTypes.ROW([DataTypes.FIELD('n', DataTypes.INT()), DataTypes.FIELD('rank', DataTypes.INT())])"
+
+
+def test_table_aggregate_with_emit_update_with_retract_is_a_todo():
+    extra = "    def emit_update_with_retract(self, acc, retract_out):\n        pass\n\n"
+    found = todos(convert(TOP.replace("{extra}", extra).replace("{result}", ROW)))
+    assert any("emit_update_with_retract()" in t for t in found), found
+
+
+def test_table_aggregate_result_type_from_get_result_type():
+    extra = ("    def get_result_type(self):\n"
+             "        return DataTypes.ROW([DataTypes.FIELD('n', DataTypes.INT()), DataTypes.FIELD('rank', DataTypes.INT())])\n\n")
+    out = convert(TOP.replace("{extra}", extra).replace("{result}", ""))
+    assert '@F.udf(returnType="ARRAY<STRUCT<n: INT, rank: INT>>")' in out
+
+
+def test_table_aggregate_of_a_result_that_is_not_a_row_is_a_todo():
+    found = todos(convert(TOP.replace("{extra}", "").replace("{result}", ", result_type=DataTypes.INT()")))
+    assert any("udtaf() whose result type is not a ROW" in t for t in found), found
+
+
+@pytest.mark.parametrize("result, converts", [
+    ("DataTypes.DOUBLE()", True),
+    ("DataTypes.BIGINT()", True),
+    ("DataTypes.ROW([DataTypes.FIELD('a', DataTypes.DOUBLE())])", False),
+    ("DataTypes.DECIMAL(10, 2)", False),
+])
+def test_pandas_aggregate_result_types(result, converts):
+    body = f"\n\n@udaf(result_type={result}, func_type='pandas')\ndef mid(v):\n    return v.median()\n"
+    out = convert(body)
+    assert ("@F.pandas_udf(" in out) == converts
+    assert bool(todos(out)) != converts
