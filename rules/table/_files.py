@@ -19,11 +19,43 @@ import libcst as cst
 
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table._program import python_string, tables
+from flink2spark.transpiler.results import REMOVE
+
+
+_CANAL_TYPES = ("STRING", "TINYINT", "SMALLINT", "INT", "BIGINT", "BOOLEAN")
+
+
+def canal_json_sink(model, table: _sql.TableDef) -> None:
+    """Untranslatable unless ``table`` is a ``canal-json`` file table the program only writes, in
+    batch mode (its rows are all inserts: each a ``{"data":[{...}],"type":"INSERT"}`` line, seen
+    on Flink 2.3), of columns ``to_json`` writes as Flink's json does."""
+    if model.mode != "batch":
+        raise _sql.Untranslatable("filesystem format 'canal-json' in streaming mode (updates become UPDATE/DELETE messages)")
+    if table.name not in model.sinks or model.reads(table.name):
+        raise _sql.Untranslatable("filesystem format 'canal-json' of a table the program reads")
+    options = {k: v for k, v in table.options.items() if k not in ("connector", "path", "format")}
+    if options or "path" not in table.options or table.computed:
+        raise _sql.Untranslatable("canal-json table with " + (f"option {sorted(options)[0]!r}" if options else "no path or computed columns"))
+    for name, spark_type in table.columns:
+        if spark_type not in _CANAL_TYPES:
+            raise _sql.Untranslatable(f"canal-json with a {spark_type} column ({name})")
+
+
+def canal_json_rows(table: _sql.TableDef) -> str:
+    """The Spark SQL of a canal-json line of a row of ``table`` (``to_json``, nulls kept)."""
+    fields = ", ".join(f"'{n}', `{n}`" for n, _ in table.columns)
+    return f"to_json(named_struct('data', array(named_struct({fields})), 'type', 'INSERT'), map('ignoreNullFields', 'false')) AS value"
 
 
 def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseExpression:
-    """The Spark expression declaring ``table``; Untranslatable when there is none."""
+    """The Spark expression declaring ``table``; Untranslatable when there is none. A canal-json
+    table the program only writes needs none: its writes are text lines (``canal_json_rows``)."""
     model = tables(ctx.resolver)
+    if table.options.get("format") == "canal-json":
+        canal_json_sink(model, table)
+        if not ctx.is_statement:
+            raise _sql.Untranslatable("the declaration of a canal-json table used as a value")
+        return REMOVE
     try:
         ddl = _sql.spark_create_table(table, write_only=table.name in model.sinks and not model.reads(table.name))
         return ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(ddl, parts)))

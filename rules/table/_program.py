@@ -75,6 +75,13 @@ def python_string(sql: str, parts: tuple[str, ...] = ()) -> str:
     return 'f"' + body + '"'
 
 
+def python_value(text: str, parts: tuple[str, ...] = ()) -> str:
+    """``python_string``, but the expression itself where ``text`` is all one marker (a descriptor's
+    ``.option("path", output_path)``: Flink takes only a str there)."""
+    found = _MARK_RE.fullmatch(text)
+    return parts[int(found.group(1))] if found and parts else python_string(text, parts)
+
+
 class TablesModel:
     def __init__(self, resolver):
         self.resolver = resolver

@@ -22,7 +22,8 @@ import libcst as cst
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table._common import SHOW_ALL, drop_target, mode, program, spark_program, waited_result
 from flink2spark.rules.table import _kafka, _sql
-from flink2spark.rules.table._program import python_string, tables
+from flink2spark.rules.table._files import canal_json_rows, canal_json_sink
+from flink2spark.rules.table._program import python_string, python_value, tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.imports import need
 from flink2spark.transpiler.registry import Example, Rule
@@ -110,6 +111,17 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool):
     if streaming:
         return ctx.todo(M.TB_CONNECTOR, f"{what}: a streaming query into a {table.connector!r} table (only print, "
                         "blackhole and kafka sinks are converted for unbounded tables)")
+    if table.connector == "filesystem" and table.options.get("format") == "canal-json":
+        parts = model.options_at(sink, ctx.outer)
+        try:
+            canal_json_sink(model, table)
+        except _sql.Untranslatable as exc:
+            return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r}: {exc}")
+        if parts is None:
+            return ctx.todo(M.TB_CONNECTOR, f"{what}: canal-json table {sink!r}: its path names variables this statement does not see")
+        names = ", ".join(python_string(n) for n, _ in table.columns)
+        return ctx.expr('{df}.toDF(%s).selectExpr(%s).write.mode("append").text(%s)' % (
+            names, python_string(canal_json_rows(table)), python_value(table.options["path"], parts)), df=df)
     if table.connector == "filesystem":
         return ctx.expr("{df}.write.insertInto(%r)" % sink, df=df)
     return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} of table {sink!r} is not converted yet")

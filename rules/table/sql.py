@@ -146,7 +146,9 @@ def _statement(ctx, env, text, what, waited: bool = False):
             target, spark = _sql.insert(text.text, model.sql_tables(), model.sql_functions())
             table = model.catalog.get(target)
             streaming = _sql.streaming(text.text, model.sql_tables())
-            if table is not None and (table.connector in ("print", "blackhole", "kafka") or streaming):
+            written_as_data = table is not None and table.options.get("format") == "canal-json"  # text lines, not a Spark table
+            if target in model.conditional or written_as_data or (
+                    table is not None and (table.connector in ("print", "blackhole", "kafka") or streaming)):
                 if streaming and what == "add_insert_sql()":
                     return ctx.todo(M.TB_UNSUPPORTED, f"{what}: a streaming INSERT in a statement set (each would be a "
                                     "query of its own, started and awaited together)")
