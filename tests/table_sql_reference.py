@@ -55,6 +55,13 @@ TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple]]] = {
 }
 
 CASES: dict[str, str] = {
+    "json_value": "SELECT n, JSON_VALUE(js, '$.a') AS a, JSON_VALUE(js, '$.b') AS b, JSON_VALUE(js, '$.c') AS c, "
+    "JSON_VALUE(js, '$.c.d') AS cd, JSON_VALUE(js, '$.e') AS e, JSON_VALUE(js, '$.e[1]') AS e1, JSON_VALUE(js, '$.f') AS f, "
+    "JSON_VALUE(js, '$.missing') AS x, JSON_VALUE(js, '$.h') AS h, JSON_VALUE(js, '$.j') AS j, JSON_VALUE(js, '$.l') AS l, "
+    "JSON_VALUE(js, '$[0]') AS first, JSON_VALUE(js, '$') AS root FROM (VALUES "
+    "(1, '{\"a\": 1, \"b\": \"x\", \"c\": {\"d\": true}, \"e\": [1, 2], \"f\": null, \"h\": \"\\u00e9\", "
+    "\"j\": 12345678901234, \"l\": \"{\\\"z\\\": 1}\"}'), (2, '{'), (3, ''), (4, '[7, 8]'), (5, '{\"a\": \"1\", \"c\": []}'), "
+    "(6, CAST(NULL AS STRING))) AS v(n, js)",
     "conditional_sums": "SELECT k, SUM(CASE WHEN x > 0 THEN 1 ELSE 0 END) AS positives, SUM(CASE WHEN d > 1 THEN x END) AS big_x, "
     "SUM(COALESCE(x, 0)) AS xs, SUM(IF(y > 1, y, 0)) AS ys, AVG(CASE WHEN x < 0 THEN -1 ELSE 1 END) AS sign_avg FROM nums GROUP BY k",
     "aggregates": "SELECT k, COUNT(*) AS n, COUNT(x) AS nx, SUM(x) AS s, AVG(x) AS a, MIN(x) AS mn, MAX(d) AS mx, AVG(d) AS ad "

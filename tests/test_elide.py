@@ -133,3 +133,13 @@ def test_setting_aside_changes_no_conversion(path, monkeypatch):
 def test_a_flink_star_import_sets_nothing_aside():
     source = "from flink.plan.Environment import *\n\nenv = get_environment()\nX = 1\n"
     assert E.elide(source, ast.parse(source)) is None
+
+
+def test_a_statement_calling_a_method_only_flink_has_is_kept():
+    """``t_env.execute_sql(...)`` on an object of another module links to no Flink name, but the
+    converter must see it to mark it (F2S209): a call of a distinctive method keeps its statement."""
+    source = "import pyflink\nfrom config import t_env\n\nUNUSED = 1\nt_env.execute_sql('SELECT 1')\npyflink.run()\n"
+    kept_with = "".join(E.elide(source, ast.parse(source), frozenset({"execute_sql"})).originals.values())
+    kept_without = "".join(E.elide(source, ast.parse(source)).originals.values())
+    assert "UNUSED" in kept_with and "execute_sql" not in kept_with
+    assert "execute_sql" in kept_without

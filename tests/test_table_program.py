@@ -459,3 +459,17 @@ def test_a_sql_insert_into_a_sink_declared_in_each_branch_becomes_the_same_if():
     result = convert_source(source, "job.py")
     assert [m.message for m in result.markers if m.severity == "todo"] == []
     assert result.output.count("if output_path is not None:") == 2 and '.write.insertInto(\n            "sink"' in result.output
+
+
+def test_json_value_in_sql_carries_the_note_on_number_text():
+    """JSON_VALUE gives Flink's values (tests/table_sql_reference.py: json_value) but for the text of
+    numbers with a fraction or exponent: the NOTE F2S312 says so where it is used."""
+    from flink2spark.transpiler.engine import convert_source
+
+    source = (
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "t_env.execute_sql(\"SELECT JSON_VALUE(js, '$.user.name') AS name FROM (VALUES ('{}')) AS v(js)\").print()\n"
+    )
+    result = convert_source(source, "job.py")
+    assert [m.code for m in result.markers] == ["F2S312"] and "GET_JSON_OBJECT(js, '$.user.name')" in result.output

@@ -131,6 +131,7 @@ TB_ORDER = _code("F2S306", "note", "rows in another order than Flink prints them
 TB_GENERATED = _code("F2S310", "note", "random datagen fields: Spark's generator gives values of the same kinds and ranges, not Flink's values")
 TB_LEGACY = _code("F2S309", "note", "Flink 1.9-1.13 Table API (connect(), insert_into, execute(job)) converted as its modern form: see the message")
 TB_LIFECYCLE = _code("F2S311", "note", "a Python function's open()/close(): run once per Spark Python worker or task, not per Flink subtask")
+TB_JSON = _code("F2S312", "note", "JSON_VALUE: a number with a fraction or an exponent reads as Spark's double text (1.5), Flink's decimal text (1.50)")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

@@ -1114,6 +1114,31 @@ def _keep_format_functions(tree: exp.Expr) -> None:
             raise Untranslatable("TO_TIMESTAMP (Flink: TIMESTAMP(3), NULL when unparseable; Spark fails)")
 
 
+_JSON_PATH = re.compile(r"^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$")
+
+
+def _json_path(node: exp.Anonymous) -> str:
+    """The path of ``JSON_VALUE(s, 'path')``: fields and array indexes only (no lax/strict mode,
+    wildcards, filters, RETURNING or ON EMPTY/ERROR clauses)."""
+    if len(node.expressions) != 2 or not (isinstance(node.expressions[1], exp.Literal) and node.expressions[1].is_string):
+        raise Untranslatable("JSON_VALUE with other than (text, 'path')")
+    path = node.expressions[1].this
+    if not _JSON_PATH.match(path):
+        raise Untranslatable(f"JSON_VALUE path {path!r} (only $.field and [index] steps)")
+    return path
+
+
+def json_value(text: str, path: str) -> str:
+    """Spark SQL of Flink's ``JSON_VALUE(text, path)`` (Flink 2.3, default RETURNING STRING, NULL
+    ON EMPTY/ERROR): the scalar's text (get_json_object), NULL for an object or array (Flink's
+    lax mode gives NULL there, get_json_object their JSON text) and for text that is not JSON.
+    A number with a fraction or an exponent reads as Flink's BigDecimal text in Flink (1.50,
+    1E+10) and as its double text in Spark (1.5, 1.0E10): the NOTE of the caller."""
+    quoted = "'" + path + "'"
+    return (f"CASE WHEN schema_of_variant(try_variant_get(try_parse_json({text}), {quoted})) RLIKE '^(OBJECT|ARRAY)' "
+            f"THEN NULL ELSE get_json_object({text}, {quoted}) END")
+
+
 def _is_call(node: exp.Expr, *names: str) -> bool:
     return isinstance(node, exp.Anonymous) and node.name.upper() in names
 
@@ -1410,6 +1435,8 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         return None
     if _is_call(node, "REGEXP_EXTRACT"):
         return _regexp_extract(node)
+    if _is_call(node, "JSON_VALUE"):
+        return exp.maybe_parse(json_value(_sql(node.expressions[0]), _json_path(node)), dialect=_SPARK)
     if _is_call(node, "PROCTIME") and not node.expressions:
         return _NOW.copy()
     if isinstance(node, exp.CurrentTimestamp) and not _is_call(node.parent, "DATE_TRUNC"):
@@ -1509,8 +1536,11 @@ _ALLOWED = (
     exp.RegexpReplace, exp.Abs, exp.Sqrt, exp.Round, exp.Ceil, exp.Floor,
     *_DATE_PARTS, exp.Extract, exp.TsOrDsToDate, exp.CurrentDate, exp.CurrentTimestamp,
     exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max, exp.RowNumber, exp.Rank, exp.DenseRank, exp.Lag, exp.Lead,
+    # what JSON_VALUE becomes (json_value): no Flink SQL function parses to these
+    exp.JSONExtractScalar, exp.JSONPath, exp.JSONPathKey, exp.JSONPathRoot, exp.JSONPathSubscript,
 )
-_ALLOWED_CALLS = {"window", "session_window", "date_format", "from_unixtime", "unix_timestamp", "regexp_extract", "date_trunc"}
+_ALLOWED_CALLS = {"window", "session_window", "date_format", "from_unixtime", "unix_timestamp", "regexp_extract", "date_trunc",
+                  "schema_of_variant", "try_variant_get", "try_parse_json"}
 
 
 def _check_allowed(tree: exp.Expr, functions: Collection[str] = frozenset()) -> None:

@@ -45,7 +45,7 @@ rule = Rule(
              "TableEnvironment.create_statement_set", "StatementSet.add_insert_sql", "StatementSet.add_insert",
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
-    codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED),
+    codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON),
     examples=[
         Example(
             program(
@@ -74,6 +74,10 @@ rule = Rule(
 
 def _sql_call(ctx, env, text: str, source: SqlText) -> cst.BaseExpression:
     """``env.sql(text)`` with the placeholders of ``source`` (f-string values, formatted tables)."""
+    if "GET_JSON_OBJECT(" in text:  # only JSON_VALUE becomes it (_sql.json_value)
+        ctx.note(M.TB_JSON, "JSON_VALUE: a number with a fraction or an exponent reads as its double text in Spark (1.5, "
+                 "1.0E10), as its decimal text in Flink (1.50, 1E+10); other scalars, objects and arrays (NULL), missing "
+                 "paths and text that is not JSON give the same values")
     literal, kwargs = sql_arguments(text, source.parts, source.tables)
     args = [cst.Arg(cst.parse_expression(literal))]
     args += [cst.Arg(cst.parse_expression(value), keyword=cst.Name(name), equal=cst.AssignEqual(
