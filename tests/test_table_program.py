@@ -473,3 +473,38 @@ def test_json_value_in_sql_carries_the_note_on_number_text():
     )
     result = convert_source(source, "job.py")
     assert [m.code for m in result.markers] == ["F2S312"] and "GET_JSON_OBJECT(js, '$.user.name')" in result.output
+
+
+def test_a_file_table_the_program_never_uses_is_declared_lazily(spark, tmp_path):
+    """Flink's CREATE TABLE does not look at the path; a table neither read nor written must not
+    become a spark.read of it (which fails on a folder that does not exist: seen on a public program)."""
+    from flink2spark.transpiler.engine import convert_source
+
+    missing = tmp_path / "not-yet"
+    source = (
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        f"t_env.execute_sql(\"CREATE TABLE unused_out (word STRING, n BIGINT) WITH ('connector' = 'filesystem', 'path' = '{missing}', 'format' = 'csv')\")\n"
+    )
+    result = convert_source(source, "job.py")
+    assert [m.message for m in result.markers if m.severity == "todo"] == [] and ".read." not in result.output
+    try:
+        exec(compile(result.output, "job.py", "exec"), {"__name__": "job"})
+    finally:
+        spark.sql("DROP TABLE IF EXISTS unused_out")
+    assert not missing.exists()
+
+
+def test_a_string_expression_written_as_adjacent_literals_is_read_as_one():
+    """select('topic, ' 'n.sum as total') is one string expression (before: a constant column of
+    its text, with no TODO: seen on a public program)."""
+    from flink2spark.transpiler.engine import convert_source
+
+    source = (
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "logs = t_env.from_elements([('a', 1)], ['topic', 'n'])\n"
+        "logs.group_by('topic').select('topic, '\n    'n.sum as total').execute().print()\n"
+    )
+    result = convert_source(source, "job.py")
+    assert "F.lit(" not in result.output and 'F.sum(F.col("n")).alias("total")' in result.output

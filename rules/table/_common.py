@@ -74,7 +74,7 @@ def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optiona
             ctx.todo(M.TB_EXPRESSION, f"{what}: arguments given with * or keywords")
             return None
         try:
-            if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str):
+            if isinstance(arg.value, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(arg.value.evaluated_value, str):
                 out.extend(E.columns_from_string(arg.value.evaluated_value, schema, functions, registered))
             else:
                 out.append(E.column(arg.value, qualified(ctx), schema, functions, registered, is_table))

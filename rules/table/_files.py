@@ -57,7 +57,9 @@ def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseEx
             raise _sql.Untranslatable("the declaration of a canal-json table used as a value")
         return REMOVE
     try:
-        ddl = _sql.spark_create_table(table, write_only=table.name in model.sinks and not model.reads(table.name))
+        # a table the program never reads is declared lazily (Spark's CREATE TABLE, like Flink's, does not
+        # look at the path: a spark.read here would fail on a folder that does not exist yet)
+        ddl = _sql.spark_create_table(table, write_only=not model.reads(table.name))
         return ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(ddl, parts)))
     except _sql.Untranslatable:
         if table.name in model.sinks:

@@ -127,7 +127,7 @@ def _items(args) -> list:
     split into one string argument per item."""
     out = []
     for arg in args:
-        if isinstance(arg.value, cst.SimpleString) and isinstance(arg.value.evaluated_value, str) and arg.keyword is None:
+        if isinstance(arg.value, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(arg.value.evaluated_value, str) and arg.keyword is None:
             out.extend(cst.Arg(cst.SimpleString(repr(item))) for item in E._split_top_level(arg.value.evaluated_value))
         else:
             out.append(arg)
