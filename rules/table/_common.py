@@ -94,6 +94,8 @@ def use(ctx, names) -> None:
         need(ctx.conv.codemod, "pyspark.sql", "Window")
     if "types" in names:
         need(ctx.conv.codemod, "pyspark.sql", "types")
+    if "T" in names:
+        need(ctx.conv.codemod, "pyspark.sql", "types", "T")
 
 
 def code(ctx, node: cst.CSTNode) -> str:

@@ -190,3 +190,64 @@ def spark_schema(node: cst.BaseExpression, qualified: QualifiedName) -> str:
         raise Untranslatable(f"{_source(node)} is not a DataTypes.ROW schema")
     fields = _row_fields(node, _positional(node, "DataTypes.ROW"), qualified)
     return ", ".join(f"{n} {t}" for n, t in fields)
+
+
+_TYPE_CLASSES = {
+    "STRING": "StringType", "INT": "IntegerType", "BIGINT": "LongType", "SMALLINT": "ShortType", "TINYINT": "ByteType",
+    "DOUBLE": "DoubleType", "FLOAT": "FloatType", "BOOLEAN": "BooleanType", "DATE": "DateType",
+    "TIMESTAMP": "TimestampType", "TIMESTAMP_NTZ": "TimestampNTZType", "BINARY": "BinaryType",
+}
+_TYPE_TOKEN = re.compile(r"\s*(`(?:[^`]|``)*`|[A-Za-z_][A-Za-z0-9_]*|\d+|[<>(),:])")
+
+
+def type_code(ddl: str) -> str:
+    """The ``pyspark.sql.types`` constructors (as ``T.…``) of a Spark SQL type (``MAP<STRING, INT>``
+    -> ``T.MapType(T.StringType(), T.IntegerType())``). A UDF's return type must be one: PySpark
+    parses a type string only with a SparkSession running, and a converted module defines its
+    UDFs before it starts one (seen on PySpark 4.3: SESSION_OR_CONTEXT_NOT_EXISTS at import)."""
+    tokens, at = [], 0
+    while ddl[at:].strip():
+        found = _TYPE_TOKEN.match(ddl, at)
+        if found is None:
+            raise Untranslatable(f"type {ddl!r}")
+        tokens.append(found.group(1))
+        at = found.end()
+    pos = 0
+
+    def take(expected=None) -> str:
+        nonlocal pos
+        if pos >= len(tokens) or (expected is not None and tokens[pos].upper() != expected):
+            raise Untranslatable(f"type {ddl!r}")
+        pos += 1
+        return tokens[pos - 1]
+
+    def parse() -> str:
+        name = take().upper()
+        if name == "ARRAY":
+            take("<"); inner = parse(); take(">")
+            return f"T.ArrayType({inner})"
+        if name == "MAP":
+            take("<"); key = parse(); take(","); value = parse(); take(">")
+            return f"T.MapType({key}, {value})"
+        if name == "STRUCT":
+            take("<")
+            fields = []
+            while True:
+                field = take()
+                field = field[1:-1].replace("``", "`") if field.startswith("`") else field
+                take(":")
+                fields.append(f"T.StructField({field!r}, {parse()})")
+                if take() == ">":
+                    break
+            return f"T.StructType([{', '.join(fields)}])"
+        if name == "DECIMAL":
+            take("("); precision = take(); take(","); scale = take(); take(")")
+            return f"T.DecimalType({int(precision)}, {int(scale)})"
+        if name not in _TYPE_CLASSES:
+            raise Untranslatable(f"type {ddl!r}")
+        return f"T.{_TYPE_CLASSES[name]}()"
+
+    code = parse()
+    if pos != len(tokens):
+        raise Untranslatable(f"type {ddl!r}")
+    return code

@@ -115,7 +115,7 @@ _BODY = (
 def _replace(name: str, instance: str, returns: str, result: str):
     def rewrite(line: cst.SimpleStatementLine) -> cst.CSTNode:
         fn = cst.parse_statement(_BODY.format(name=name, instance=instance, result=result))
-        decorator = cst.Decorator(cst.parse_expression(f'F.udf(returnType="{returns}")'))
+        decorator = cst.Decorator(cst.parse_expression(f"F.udf(returnType={TY.type_code(returns)})"))
         return fn.with_changes(decorators=[decorator], leading_lines=line.leading_lines)
 
     return rewrite
@@ -129,7 +129,7 @@ _HINTS = {"DOUBLE": "float", "FLOAT": "float", "TINYINT": "int", "SMALLINT": "in
 def _series_def(fn: cst.FunctionDef, returns: str, hint: str) -> cst.FunctionDef:
     series = cst.Annotation(cst.parse_expression("pd.Series"))
     params = fn.params.with_changes(params=[p.with_changes(annotation=series) for p in fn.params.params])
-    decorator = cst.Decorator(cst.parse_expression(f'F.pandas_udf("{returns}")'))
+    decorator = cst.Decorator(cst.parse_expression(f"F.pandas_udf({TY.type_code(returns)})"))
     return fn.with_changes(params=params, returns=cst.Annotation(cst.Name(hint)), decorators=[decorator])
 
 
@@ -163,7 +163,7 @@ def _pandas(ctx, call):
     else:
         return ctx.todo(M.TB_UNSUPPORTED, "udaf(func_type='pandas') of something else than a def it decorates"
                         " or a lambda assigned to a name")
-    use(ctx, {"F"})
+    use(ctx, {"F", "T"})
     I_.need(ctx.conv.codemod, "pandas", None, "pd")
     ctx.rewrite_statement(target, rewrite)
     return ctx.keep("the def (or assignment) becomes a grouped aggregate pandas_udf (its statement is rewritten)")
@@ -211,7 +211,7 @@ def convert(ctx):
     if table and not returns.startswith("STRUCT<"):
         return ctx.todo(M.TB_UNSUPPORTED, "udtaf() whose result type is not a ROW")
     name = assign.targets[0].target.value
-    use(ctx, {"F"})
+    use(ctx, {"F", "T"})
     ctx.note(M.TB_ORDER, f"{name}: the rows of a group reach accumulate() in Spark's order, which may differ from Flink's"
              " (the same result unless the function depends on it)")
     ctx.rewrite_statement(line, _replace(name, ctx.resolver.module.code_for_node(f), f"ARRAY<{returns}>" if table else returns,

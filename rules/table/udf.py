@@ -181,8 +181,8 @@ def _opened(ctx, info, f, result: str, pandas: bool):
     while name in taken and not bound:
         name += "_udf"
     create = ctx.resolver.module.code_for_node(f)
-    use(ctx, {"F"})
-    rtype = repr(result).replace("'", '"')
+    use(ctx, {"F", "T"})
+    rtype = TY.type_code(result)  # not a type string: PySpark parses one only with a session running
     if pandas:
         ctx.import_name("typing", "Iterator")
         I_.need(ctx.conv.codemod, "pandas", None, "pd")
@@ -265,9 +265,9 @@ def convert(ctx):
             method = "eval"  # Spark calls the bound method as Flink calls eval()
         elif isinstance(f, cst.Call):
             return ctx.todo(M.TB_UNSUPPORTED, "udf() of an object that is not a ScalarFunction of this program")
-    use(ctx, {"F"})
+    use(ctx, {"F", "T"})
     fn = "F.pandas_udf" if pandas else "F.udf"
-    rtype = cst.SimpleString(repr(result).replace("'", '"'))
+    rtype = cst.parse_expression(TY.type_code(result))  # not a type string: PySpark parses one only with a session running
     if f is None:  # a decorator
         return ctx.expr(fn + ("({t})" if pandas else "(returnType={t})"), t=rtype)
     found = ctx.arg(seg, 0, "f")
