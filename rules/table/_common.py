@@ -16,6 +16,7 @@ IMPORT = "from pyflink.table import EnvironmentSettings, TableEnvironment\n"
 HEAD = "\nt_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
 SPARK_IMPORT = "from pyspark.sql import SparkSession\n"
 SPARK_IMPORTS = "from pyspark.sql import SparkSession, functions as F\n"
+SPARK_TYPES_IMPORTS = "from pyspark.sql import SparkSession, functions as F, types as T\n"
 SPARK_HEAD = "\nt_env = SparkSession.builder.getOrCreate()\n"
 
 # DataFrame.show() of every row, values not cut: Flink's print() shows them all (an int, which
@@ -30,9 +31,9 @@ def program(body: str, imports: str = "") -> str:
     return IMPORT + imports + HEAD + body
 
 
-def spark_program(body: str, imports: str = "", functions: bool = False) -> str:
-    """The expected conversion of ``program``."""
-    return imports + (SPARK_IMPORTS if functions else SPARK_IMPORT) + SPARK_HEAD + body
+def spark_program(body: str, imports: str = "", functions: bool = False, types: bool = False) -> str:
+    """The expected conversion of ``program`` (``types``: it imports pyspark.sql.types as T too)."""
+    return imports + (SPARK_TYPES_IMPORTS if types else SPARK_IMPORTS if functions else SPARK_IMPORT) + SPARK_HEAD + body
 
 
 def row_columns(ctx, receiver: cst.BaseExpression, outer: bool = False) -> Optional[str]:

@@ -58,7 +58,16 @@ rule = Rule(
                 "    def emit_value(self, acc):\n        yield acc[0], 1\n\n\n"
                 "# NOTE(flink2spark): F2S306 top: the rows of a group reach accumulate() in Spark's order, which may"
                 " differ from Flink's (the same result unless the function depends on it)\n"
-                '@F.udf(returnType="ARRAY<STRUCT<n: INT, rank: INT>>")\n'
+                '@F.udf(\n'
+                '    returnType=T.ArrayType(\n'
+                '        T.StructType(\n'
+                '            [\n'
+                '                T.StructField("n", T.IntegerType()),\n'
+                '                T.StructField("rank", T.IntegerType()),\n'
+                '            ]\n'
+                '        )\n'
+                '    )\n'
+                ')\n'
                 "def top(rows):\n"
                 "    function = Top()\n"
                 "    acc = function.create_accumulator()\n"
@@ -72,7 +81,7 @@ rule = Rule(
                 '    .select("word", F.inline("_rows"))\n'
                 '    .select(F.col("word"), F.col("n"))\n'
                 ")\n",
-                functions=True,
+                functions=True, types=True,
             ),
         ),
     ],

@@ -32,9 +32,9 @@ rule = Rule(
                 imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import udf\n",
             ),
             spark_program(
-                '\n\n@F.udf(returnType="STRUCT<word: STRING, n: INT>")\ndef shout(row):\n    return row.word.upper(), row.n\n\n\n'
+                '\n\n@F.udf(\n    returnType=T.StructType(\n        [T.StructField("word", T.StringType()), T.StructField("n", T.IntegerType())]\n    )\n)\ndef shout(row):\n    return row.word.upper(), row.n\n\n\n'
                 'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\nloud = words.select(shout(F.struct("*")).alias("_row")).select("_row.*")\n',
-                functions=True,
+                functions=True, types=True,
             ),
         ),
     ],

@@ -72,14 +72,14 @@ rule = Rule(
                 "    def get_value(self, acc):\n        return acc[0]\n\n\n"
                 "# NOTE(flink2spark): F2S306 total: the rows of a group reach accumulate() in Spark's order, which may"
                 " differ from Flink's (the same result unless the function depends on it)\n"
-                '@F.udf(returnType="BIGINT")\n'
+                '@F.udf(returnType=T.LongType())\n'
                 "def total(rows):\n"
                 "    function = Total()\n"
                 "    acc = function.create_accumulator()\n"
                 "    for row in rows:\n"
                 "        function.accumulate(acc, *row)\n"
                 "    return function.get_value(acc)\n",
-                functions=True,
+                functions=True, types=True,
             ),
         ),
         Example(
@@ -90,12 +90,12 @@ rule = Rule(
                 imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import udaf\n",
             ),
             spark_program(
-                '\n\n@F.pandas_udf("DOUBLE")\ndef middle(values: pd.Series) -> float:\n'
+                '\n\n@F.pandas_udf(T.DoubleType())\ndef middle(values: pd.Series) -> float:\n'
                 "    return float(values.median())\n\n\n"
-                '@F.pandas_udf("DOUBLE")\ndef spread(v: pd.Series) -> float:\n'
+                '@F.pandas_udf(T.DoubleType())\ndef spread(v: pd.Series) -> float:\n'
                 "    return float(v.max() - v.min())\n",
                 imports="import pandas as pd\n",
-                functions=True,
+                functions=True, types=True,
             ),
         ),
     ],

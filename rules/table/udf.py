@@ -55,9 +55,9 @@ rule = Rule(
                 imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import udf\n",
             ),
             spark_program(
-                '\n\n@F.udf(returnType="BIGINT")\ndef twice(x):\n    return x * 2\n\n\n'
+                '\n\n@F.udf(returnType=T.LongType())\ndef twice(x):\n    return x * 2\n\n\n'
                 't_env.udf.register("twice", twice)\n',
-                functions=True,
+                functions=True, types=True,
             ),
         ),
         Example(
@@ -72,7 +72,7 @@ rule = Rule(
                 "    def eval(self, currency, amount):\n        return self.rates.get(currency, 0.0) * amount\n\n\n"
                 "# NOTE(flink2spark): F2S311 Rates: open() runs once per Spark Python worker, at its first row\n"
                 "to_euro_function = None\n\n\n"
-                '@F.udf(returnType="DOUBLE")\n'
+                '@F.udf(returnType=T.DoubleType())\n'
                 "def to_euro(currency, amount):\n"
                 "    global to_euro_function\n"
                 "    if to_euro_function is None:\n"
@@ -80,7 +80,7 @@ rule = Rule(
                 "        to_euro_function = Rates()\n"
                 "        to_euro_function.open(None)\n"
                 "    return to_euro_function.eval(currency, amount)\n",
-                functions=True,
+                functions=True, types=True,
             ),
         ),
         Example(
@@ -94,15 +94,15 @@ rule = Rule(
                 "\n\nclass Score:\n    def open(self, function_context):\n        self.weight = 0.5\n\n"
                 "    def eval(self, x):\n        return x * self.weight\n\n\n"
                 "# NOTE(flink2spark): F2S311 Score: open() runs once per Spark task before its first batch\n"
-                '@F.pandas_udf("DOUBLE")\n'
+                '@F.pandas_udf(T.DoubleType())\n'
                 "def score(batches: Iterator[pd.Series]) -> Iterator[pd.Series]:\n"
                 "    function = Score()\n"
                 "    function.open(None)  # once per task, before its first batch\n"
                 "    for x in batches:\n"
                 "        yield function.eval(x)\n",
                 imports="import pandas as pd\n",
-                functions=True,
-            ).replace("functions as F\n", "functions as F\nfrom typing import Iterator\n"),
+                functions=True, types=True,
+            ).replace("types as T\n", "types as T\nfrom typing import Iterator\n"),
         ),
     ],
     noop=['import functools\n\n\n@functools.lru_cache(maxsize=None)\ndef twice(x):\n    return x * 2\n'],
