@@ -88,7 +88,8 @@ def test_table_aggregate_result_type_from_get_result_type():
     extra = ("    def get_result_type(self):\n"
              "        return DataTypes.ROW([DataTypes.FIELD('n', DataTypes.INT()), DataTypes.FIELD('rank', DataTypes.INT())])\n\n")
     out = convert(TOP.replace("{extra}", extra).replace("{result}", ""))
-    assert '@F.udf(returnType="ARRAY<STRUCT<n: INT, rank: INT>>")' in out
+    assert 'T.StructField("n", T.IntegerType())' in out and 'T.StructField("rank", T.IntegerType())' in out
+    assert "returnType=T.ArrayType(" in out
 
 
 def test_table_aggregate_of_a_result_that_is_not_a_row_is_a_todo():
