@@ -412,6 +412,25 @@ class TablesModel:
                     return True
         return False
 
+    def streaming_buffered_inserts(self) -> int:
+        """How many Flink 1.9-1.13 buffered inserts of the program (``table.insert_into``,
+        ``sql_update("INSERT ...")``) read an unbounded table: Flink runs all the inserts one
+        ``execute()`` follows as one job; Spark needs a streaming query each."""
+        if "streaming_inserts" not in self._bounded:
+            count = 0
+            for call in nodes(self.resolver.module, cst.Call):
+                if not isinstance(call.func, cst.Attribute) or not call.args:
+                    continue
+                method, receiver = call.func.attr.value, call.func.value
+                typ = self.resolver.type_of(receiver)
+                if method == "insert_into" and typ == T.TABLE:
+                    count += not self.bounded(receiver)
+                elif method == "sql_update" and typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                    text = self.sql(call.args[0].value)
+                    count += text is not None and _sql.streaming(text.text, self.sql_tables())
+            self._bounded["streaming_inserts"] = count
+        return self._bounded["streaming_inserts"]
+
     def _function_of(self, node):
         while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
             node = self.resolver.parent(node)
