@@ -441,6 +441,10 @@ class Converter(V.Transformer):
             return updated
         q = self.resolver.qualified_name(original)
         if q in self.model.NAME_MAP:
+            spark = self.model.spark_name(self.resolver, q) if self.model.spark_name is not None else None
+            if spark is not None:
+                I.need(self.codemod, spark[0], spark[1])
+                return cst.Name(spark[1])
             return self.shim(self.model.NAME_MAP[q][1])
         return updated
 

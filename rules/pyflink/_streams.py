@@ -49,6 +49,10 @@ from flink2spark.transpiler import pyflink_model as P
 _CYCLE = object()
 
 
+_STREAM_TYPES = frozenset({P.DATASTREAM, P.KEYED, P.WINDOWED, P.ALL_WINDOWED, P.CONNECTED, P.BROADCAST,
+                           P.BROADCAST_CONNECTED, P.CACHED})
+
+
 class StreamGraph:
     """The facts of the module's streams, each kept once computed (``Resolver.program``)."""
 
@@ -131,6 +135,13 @@ class StreamGraph:
         if len(values) == 1 and None not in values:
             return True, values.pop()
         return False, None
+
+    @cached_property
+    def has_streams(self) -> bool:
+        """Whether the module makes any DataStream (a DataStream API call gives one: a source,
+        an operator, a Table's ``to_data_stream``): without one, a program of the Table API
+        alone, its PyFlink ``Row`` values are Spark's ``Row`` (UDF results, rows of elements)."""
+        return any(self.resolver.type_of(call) in _STREAM_TYPES for call in nodes(self.resolver.module, cst.Call))
 
     @cached_property
     def reads_unbounded(self) -> bool:
