@@ -64,3 +64,27 @@ def test_annotations_become_spark_classes_and_plain_code_stays():
     assert "def size(items: list) -> int:\n    return  len( items )\n" in result.output  # byte for byte
     assert "pyflink" not in result.output and not result.markers
     assert convert(result.output).output == result.output
+
+
+def test_table_name_given_to_a_helper():
+    src = HEAD + (
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n\n\n"
+        "def read(name):\n    return t_env.from_path(name)\n\n\n"
+        "t_env.execute_sql(\"CREATE TEMPORARY VIEW orders AS SELECT 1 AS a\")\n"
+        "n = 'orders'\nread(n).execute().print()\n"
+    )
+    once = convert(src)
+    assert "return t_env.table(name)" in once.output and not [m for m in once.markers if m.severity == "todo"]
+    twice = convert(src + "read('other').execute().print()\n")  # two names: which one is not known in the helper
+    assert "return t_env.from_path(name)" in twice.output
+    assert "F2S300" in _codes(twice)
+
+
+def test_a_recursive_helper_passing_its_parameter_on_keeps_its_todo():
+    src = HEAD + (
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n\n\n"
+        "def read(name, n):\n    if n:\n        return read(name, n - 1)\n    return t_env.from_path(name)\n\n\n"
+        "read('x', 2).execute().print()\n"
+    )
+    result = convert(src)
+    assert "return t_env.from_path(name)" in result.output and "F2S300" in _codes(result)

@@ -176,7 +176,9 @@ ANNOTATION_TYPES: dict[str, str] = {
         *[("StatementSet", STATEMENT_SET, m) for m in ("", "statement_set.")],
     ]
 }
-ANNOTATION_CLASSES: dict[str, str] = {TABLE_ENV: "SparkSession", STREAM_TABLE_ENV: "SparkSession", TABLE: "DataFrame"}
+# A statement set given to a helper is the session it was created on (rules/table/sql.py).
+ANNOTATION_CLASSES: dict[str, str] = {TABLE_ENV: "SparkSession", STREAM_TABLE_ENV: "SparkSession", TABLE: "DataFrame",
+                                      STATEMENT_SET: "SparkSession"}
 
 _SETTINGS = {"in_batch_mode": ENV_SETTINGS, "in_streaming_mode": ENV_SETTINGS, "new_instance": ENV_SETTINGS_BUILDER}
 ENTRY_POINTS.update(

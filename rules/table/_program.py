@@ -89,6 +89,7 @@ class TablesModel:
         # while the SQL a helper function returns is read (``source_ddl("orders", path)``): for each
         # helper call being read, its parameters (by id) -> what the call passes for them
         self._bound: list[dict[int, cst.BaseExpression]] = []
+        self._following: set[int] = set()  # parameters whose calls' arguments are being read
         self.mode = self._mode()
         self.catalog: dict[str, _sql.TableDef] = {}
         self.problems: dict[str, str] = {}  # table name -> why its DDL is not translated
@@ -125,6 +126,18 @@ class TablesModel:
             if arg is not None:
                 return self._outside(arg)
             value = self.resolver.single_value(node)
+            if value is None and not self._bound:  # a helper's parameter: the text every call passes, when they agree
+                refs = self.resolver.referents(node)
+                key = id(refs[0].node) if len(refs) == 1 else None
+                if key is None or key in self._following:
+                    return None  # a recursive helper passing its parameter on
+                self._following.add(key)
+                try:
+                    found = {self._sql(a) for a in self.resolver.arguments_of(node)}
+                finally:
+                    self._following.discard(key)
+                text = found.pop() if len(found) == 1 else None
+                return text if text is not None and not text.parts and not text.tables else None
             return self._sql(value) if value is not None and value is not node else None
         if isinstance(node, cst.SimpleString):
             return SqlText(node.evaluated_value)
