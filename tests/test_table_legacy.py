@@ -184,10 +184,11 @@ def test_a_configuration_variable_of_setters_is_dropped_with_notes():
 
 
 def test_table_api_calls_of_unknown_receivers_name_the_table_api():
+    # an environment kept in a container (an attribute of the class's own is followed: test_table_receivers.py)
     out = convert_source(
         "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n\nclass Job:\n    def __init__(self):\n"
-        "        self.t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n\n"
-        "    def run(self):\n        self.t_env.execute_sql('SELECT 1')\n", "job.py").output
+        "        self.envs = [TableEnvironment.create(EnvironmentSettings.in_batch_mode())]\n\n"
+        "    def run(self):\n        self.envs[0].execute_sql('SELECT 1')\n", "job.py").output
     assert "looks like Flink's PyFlink Table API" in out
 
 

@@ -483,6 +483,8 @@ ENTRY_POINTS = {
 }
 
 ENTRY_POINTS.update(T.ENTRY_POINTS)
+ANNOTATION_TYPES = T.ANNOTATION_TYPES
+ANNOTATION_CLASSES = T.ANNOTATION_CLASSES
 ENTRY_POINTS.update(
     {
         f"pyflink.datastream.connectors.{module}{name}": typ
@@ -995,5 +997,5 @@ MODEL = GenerationModel.of(
     globals(),
     "ANY_CALLABLE", "check_class", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
     "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge", "TABLE_BRIDGES", "RULE_SETS", "COLUMN_TYPES",
-    "api_name_of", "spark_name",
+    "api_name_of", "spark_name", "ANNOTATION_TYPES", "ANNOTATION_CLASSES",
 )

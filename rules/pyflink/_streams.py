@@ -722,11 +722,11 @@ def _table_bridge(g: StreamGraph, expr) -> Optional[cst.Call]:
             return g.node(arg).table_bridge if arg is not None else None
         return g.node(expr.func.value).table_bridge
     if isinstance(expr, cst.Call):  # a def of this module: what it returns
-        from flink2spark.transpiler.infer import _returns
+        from flink2spark.transpiler.infer import returns_of
 
         target = resolver.local_def(expr.func)
         if isinstance(target, cst.FunctionDef):
-            for value in _returns(target):
+            for value in returns_of(target):
                 found = g.node(value).table_bridge
                 if found is not None:
                     return found
