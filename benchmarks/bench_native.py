@@ -56,6 +56,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,7 +94,7 @@ class Job:
     what: str
     flink: str
     spark: str
-    make_input: object
+    make_input: Callable[[Path, int], None]
     pyflink: bool
 
 
