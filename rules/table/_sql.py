@@ -833,11 +833,12 @@ def query_columns(sql: str, tables: Mapping[str, TableDef]) -> Optional[dict[str
         return None
     if not isinstance(tree, exp.Query):
         return None
+    if not isinstance(tree, exp.Select) or not all(
+            isinstance(p, exp.Alias) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Identifier)) for p in tree.expressions):
+        return None  # Flink names an unnamed expression EXPR$n; a star's columns come from each source
     found = _Types(tables, tree).query(tree)
-    if not found or any(not name or type_ is None for name, type_ in found.items()):
-        return None
-    names = [p.alias_or_name for p in tree.expressions] if isinstance(tree, exp.Select) else list(found)
-    if len(set(names)) != len(names) or len(names) != len(found) and not any(isinstance(p, exp.Star) for p in tree.expressions):
+    names = [p.alias_or_name for p in tree.expressions]
+    if not found or len(set(names)) != len(names) or list(found) != names or any(t is None for t in found.values()):
         return None
     return found  # type: ignore[return-value]
 
