@@ -189,6 +189,11 @@ CASES = [
         t_env = StreamTableEnvironment.create(env)
         probe = t_env.to_append_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
      """, dict(origin="table", element_type="Types.ROW([Types.LONG(), Types.STRING()])")),
+    ("to_retract_stream: (flag, record) pairs of the given type", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_retract_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
+     """, dict(origin="table", element_type="Types.TUPLE([Types.BOOLEAN(), Types.ROW([Types.LONG(), Types.STRING()])])")),
     ("an updating table's changelog is left to the Table API part (no element type)", """
         from pyflink.table import StreamTableEnvironment
         from pyflink.table.expressions import col

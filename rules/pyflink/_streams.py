@@ -34,7 +34,7 @@ from flink2spark.rules.pyflink._common import (
     PICKLED,
     SAME_TYPE,
     SourceType,
-    TableRows,
+    type_code,
     _agreed,
     _is_none,
     _output_type,
@@ -328,9 +328,7 @@ class StreamFacts:
 def _shown(resolver, t: SourceType) -> object:
     if t is None or isinstance(t, str):
         return t
-    if isinstance(t, TableRows):
-        return str(t)
-    return "PICKLED" if t is PICKLED else resolver.module.code_for_node(t)
+    return "PICKLED" if t is PICKLED else type_code(resolver, t)
 
 
 # --------------------------------------------------------------------------------------------

@@ -109,6 +109,11 @@ _APPENDING = frozenset({"select", "filter", "where", "alias", "add_columns", "ad
                         "rename_columns", "union_all", "map", "flat_map", "join_lateral", "left_outer_join_lateral"})
 
 
+def unnamed(position: int) -> str:
+    """Flink's name of an unnamed item of ``Table.select`` (seen on Flink 2.3: ``_c1``)."""
+    return f"_c{position}"
+
+
 def _field_reference(resolver, node) -> Optional[tuple[str, Optional[str]]]:
     """("a", None) for ``col("a")``, ("a", "b") for ``col("a").alias("b")``; else None."""
     alias = None
@@ -167,6 +172,7 @@ class TablesModel:
         self.conditional: dict[str, tuple[cst.If, _sql.TableDef, _sql.TableDef]] = {}
         self._read_catalog()
         self.udtf_columns: dict[str, int] = {}  # @udtf def name -> how many columns it gives (f0, f1...)
+        self.result_types: dict[str, str] = {}  # a scalar function's name -> the Spark type of its result_type
         self.functions: dict[str, str] = self._functions()
 
     # -- SQL text -----------------------------------------------------------------------------
@@ -405,7 +411,7 @@ class TablesModel:
                       "intersect", "intersect_all", "minus", "minus_all"):
             return source
         if method == "select":
-            return self._selected(node.args, source)
+            return self._selected(node.args, source, unnamed)
         if method in ("add_columns", "add_or_replace_columns") and source is not None:
             added = self._selected(node.args, source)
             return {**source, **added} if added is not None else None
@@ -437,6 +443,8 @@ class TablesModel:
             fields = list(t.fields)
         elif isinstance(t, str):
             fields = [("f0", t)]
+        elif not isinstance(t, cst.BaseExpression):
+            return None, "a stream of (flag, row) pairs of to_retract_stream() is not converted yet"
         else:
             fields = _stream_fields(self.resolver, t)
             if isinstance(fields, str):
@@ -557,7 +565,7 @@ class TablesModel:
         return self._bounded[key]
 
     def _stream_of(self, call: cst.Call) -> tuple[object, Optional[str]]:
-        from flink2spark.rules.pyflink._common import TableRows
+        from flink2spark.rules.pyflink._common import RetractPairs, TableRows
 
         method = call.func.attr.value  # type: ignore[attr-defined]
         if self.resolver.type_of(call.func.value) != T.STREAM_TABLE_ENV:  # type: ignore[attr-defined]
@@ -565,8 +573,6 @@ class TablesModel:
         args = [a for a in call.args if a.keyword is None and not a.star]
         if len(args) != len(call.args) or not args or len(args) != {"to_append_stream": 2, "to_retract_stream": 2}.get(method, 1):
             return None, f"{method}() with these arguments (a target schema, a changelog mode...) is not converted yet"
-        if method == "to_retract_stream":
-            return None, "to_retract_stream() is not converted yet: its (flag, row) pairs"
         table = args[0].value
         if not self.bounded(table):
             return None, f"{method}() of an unbounded table (it reads a Kafka topic or an unbounded datagen table) is not converted yet"
@@ -583,15 +589,15 @@ class TablesModel:
             if kind is None:
                 return None, f"{method}(): column {name} of type {spark} (only basic types are converted yet)"
             fields.append((name, kind))
-        if method != "to_append_stream":
+        if method not in ("to_append_stream", "to_retract_stream"):
             return TableRows(tuple(fields)), None
         info = args[1].value
         wanted = _stream_fields(self.resolver, info)
         if isinstance(wanted, str) or len(wanted) != len(fields) or any(w[1] != f[1] for w, f in zip(wanted, fields)):
-            return None, "to_append_stream() of a type whose fields are not the table's columns' types, by position"
+            return None, f"{method}() of a type whose fields are not the table's columns' types, by position"
         if isinstance(_stream_fields(self.resolver, info, rows_only=True), str):
-            return None, "to_append_stream() of a type other than Types.ROW/ROW_NAMED/TUPLE is not converted yet"
-        return info, None
+            return None, f"{method}() of a type other than Types.ROW/ROW_NAMED/TUPLE is not converted yet"
+        return (RetractPairs(info) if method == "to_retract_stream" else info), None
 
     def _is_table(self, node) -> bool:
         return self.resolver.type_of(node) == T.TABLE
@@ -603,18 +609,21 @@ class TablesModel:
             return value if value is not None else node
         return node
 
-    def _selected(self, args, source) -> Optional[dict[str, str]]:
+    def _selected(self, args, source, name_unnamed=None) -> Optional[dict[str, str]]:
+        """The columns of a projection; an item without a name has the name ``name_unnamed(i)``
+        gives (``Table.select``: Flink's ``_c<i>``), else the columns are not known."""
         from flink2spark.rules.table import _expressions as E
 
         out = {}
-        for arg in args:
+        for i, arg in enumerate(args):
             try:
-                col = E.column(arg.value, dotted_names(self.resolver), source)
+                col = E.column(arg.value, dotted_names(self.resolver), source, self.user_functions())
             except E.Untranslatable:
                 return None
-            if col.name is None or col.type is None:
+            name = col.name if col.name is not None or name_unnamed is None else name_unnamed(i)
+            if name is None or col.type is None:
                 return None
-            out[col.name] = col.type
+            out[name] = col.type
         return out
 
     def user_functions(self) -> dict:
@@ -622,7 +631,8 @@ class TablesModel:
         the Spark UDFs they become (``_expressions.UserFunction`` by Python name)."""
         from flink2spark.rules.table import _expressions as E
 
-        found = {name: E.UserFunction(name, kind) for name, kind in self.functions.items() if kind in ("udf", "pandas_udf", "udaf", "pandas_udaf")}
+        found = {name: E.UserFunction(name, kind, self.result_types.get(name)) for name, kind in self.functions.items()
+                 if kind in ("udf", "pandas_udf", "udaf", "pandas_udaf")}
         for name, kind in self._inline_registered().items():
             found.setdefault(name, E.UserFunction(name, kind, by_name=True))
         return found
@@ -695,6 +705,7 @@ class TablesModel:
                     kind = self.function_kind(deco.decorator)
                     if kind is not None:
                         found[node.name.value] = kind
+                        self._result_type(node.name.value, kind, deco.decorator)
                         types = next((a.value for a in deco.decorator.args if a.keyword is not None
                                       and a.keyword.value == "result_types"), None)
                         if kind == "udtf" and types is not None:
@@ -704,7 +715,19 @@ class TablesModel:
                 kind = self.function_kind(node.value)
                 if kind is not None:
                     found[node.targets[0].target.value] = kind
+                    self._result_type(node.targets[0].target.value, kind, node.value)
         return found
+
+    def _result_type(self, name: str, kind: str, call: cst.Call) -> None:
+        """The Spark type of a scalar function's ``result_type=DataTypes.X()`` (``result_types``)."""
+        from flink2spark.rules.table import _types as TY
+
+        node = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "result_type"), None)
+        if kind in ("udf", "pandas_udf") and node is not None:
+            try:
+                self.result_types[name] = TY.spark_type(node, dotted_names(self.resolver))
+            except TY.Untranslatable:
+                pass
 
     def _mode(self) -> str:
         modes = set()

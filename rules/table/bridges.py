@@ -1,6 +1,6 @@
 """The bridges between a DataStream and a Table: ``t_env.from_data_stream(ds[, fields or
 Schema])``, ``to_data_stream(table)``, ``to_changelog_stream(table)`` and the 1.x
-``to_append_stream(table, type_info)``.
+``to_append_stream(table, type_info)`` / ``to_retract_stream(table, type_info)``.
 
 A bounded DataStream is an RDD of the objects PyFlink hands Python (``f2s.Row``s, tuples,
 basic values: rules/pyflink); a Table is a DataFrame. What each side is, is the program models':
@@ -18,17 +18,18 @@ and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
   inserts -> ``df.rdd.map(f2s.decoded(Types.ROW_NAMED([...], [...])))``: Rows with the table's
   columns as names, as Flink hands them to Python (every record an insert, +I), so the
   DataStream rules convert the operators that follow. ``to_append_stream(table, type_info)``
-  the same with the given Row/Tuple type (fields by position). An updating table (streaming
-  mode: aggregations without a window, joins, DISTINCT...), an unbounded one,
-  ``to_retract_stream``, a target schema or changelog mode: TODO F2S300 saying why, and the
-  stream's operators TODO F2S210.
+  the same with the given Row/Tuple type (fields by position); ``to_retract_stream(table,
+  type_info)`` then ``(True, row)`` pairs (every record an add message). An updating table
+  (streaming mode: aggregations without a window, joins, DISTINCT...), an unbounded one, a
+  target schema or changelog mode: TODO F2S300 saying why, and the stream's operators TODO
+  F2S210.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, RDD_NOTE, SHIM_IMPORT, type_expression
+from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, RDD_NOTE, SHIM_IMPORT, RetractPairs, type_code, type_expression
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.rules.table._program import StreamTable, tables
 from flink2spark.transpiler import markers as M
@@ -124,7 +125,11 @@ def convert(ctx):
     t, problem = model.stream_of(seg.original)
     if problem is not None:  # the stream's operators carry TODO F2S210 (the program model follows it)
         return ctx.todo(M.TB_UNSUPPORTED, problem)
-    known, info = type_expression(ctx, t, seg.original)
+    row = t.row if isinstance(t, RetractPairs) else t
+    known, info = type_expression(ctx, row, seg.original)
     if not known or info is None:
-        return ctx.todo(M.TB_UNSUPPORTED, f"{method}(): the type {ctx.resolver.module.code_for_node(t)} means something else here")
-    return ctx.expr("{df}.rdd.map({decoded}({t}))", df=seg.updated.args[0].value, decoded=ctx.shim("decoded"), t=info)
+        return ctx.todo(M.TB_UNSUPPORTED, f"{method}(): the type {type_code(ctx.resolver, row)} means something else here")
+    stream = ctx.expr("{df}.rdd.map({decoded}({t}))", df=seg.updated.args[0].value, decoded=ctx.shim("decoded"), t=info)
+    if isinstance(t, RetractPairs):  # every record an add message (the table gives only inserts)
+        stream = ctx.expr("{s}.map(lambda row: (True, row))", s=stream)
+    return stream
