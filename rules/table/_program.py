@@ -547,6 +547,10 @@ class TablesModel:
             return self._insert_only_sql(self._view_sql[name])
         return False
 
+    def sql_insert_only(self, text: str) -> bool:
+        """Whether a query's result gives only inserts (``insert_only`` of SQL text)."""
+        return self.mode == "batch" or self._insert_only_sql(text)
+
     def _insert_only_sql(self, text: str) -> bool:
         try:
             names = _sql.appending_query(text)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, RDD_NOTE, SHIM_IMPORT, RetractPairs, type_code, type_expression
+from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, RDD_NOTE, SHIM_IMPORT, RetractPairs, as_stream, type_code, type_expression
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.rules.table._program import StreamTable, tables
 from flink2spark.transpiler import markers as M
@@ -89,7 +89,9 @@ def _ddl(columns) -> str:
 def stream_frame(ctx, session: cst.BaseExpression, table: StreamTable, stream: cst.BaseExpression) -> cst.BaseExpression:
     """``session.createDataFrame(<stream's values as tuples>, "<columns>")`` of the (converted)
     ``stream`` the (original) ``table.stream`` became, with the fields ``table`` picks."""
-    if facts(ctx.resolver, table.stream).timestamped:  # (timestamp, value) pairs: Flink drops the timestamps here
+    found = facts(ctx.resolver, table.stream)
+    stream = as_stream(ctx, stream, found.api_type)  # a keyed stream: its elements
+    if found.timestamped:  # (timestamp, value) pairs: Flink drops the timestamps here
         stream = ctx.expr("{s}.values()", s=stream)
     rows = ctx.expr("{s}.map(lambda value: (value,))" if table.scalar else "{s}.map(tuple)", s=stream)
     picked = table.picked

@@ -126,7 +126,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
             spark = _sql.query(text.text, model.sql_tables(), model.sql_functions())
             streaming = _sql.streaming(text.text, model.sql_tables())
             if after == ["print"]:
-                return show(ctx, _sql_call(ctx, env, spark, text), streaming)
+                return show(ctx, _sql_call(ctx, env, spark, text), streaming, inserts=model.sql_insert_only(text.text))
             if streaming:
                 return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a streaming query used another way than print()")
             if after == ["collect"]:
