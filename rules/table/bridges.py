@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, RDD_NOTE, SHIM_IMPORT, RetractPairs, as_stream, type_code, type_expression
+from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, RDD_NOTE, SHIM_IMPORT, RetractPairs, as_stream, decoding, type_code, type_expression
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.rules.table._program import StreamTable, tables
 from flink2spark.transpiler import markers as M
@@ -77,6 +77,33 @@ rule = Rule(
             "    f2s.Types.INT(),\n"
             ")\n",
         ),
+        Example(  # a function's named Row crosses the stream type's serializer (fields by name); an updating table
+            "from pyflink.common import Row\nfrom pyflink.table.expressions import col\n" + _HEAD
+            + "words = env.from_collection(['a'], type_info=Types.STRING()).map(\n"
+            "    lambda w: Row(n=len(w), w=w), output_type=Types.ROW_NAMED(['w', 'n'], [Types.STRING(), Types.INT()]))\n"
+            "table = t_env.from_data_stream(words, col('n'), col('w').alias('word'))\n"
+            "t_env.to_changelog_stream(table.group_by(col('word')).select(col('word'), col('n').sum)).print()\n",
+            "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession, functions as F\n\n"
+            + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            'words = env.sparkContext.parallelize(["a"]).map(lambda w: f2s.Row(n=len(w), w=w))\n'
+            "table = (\n"
+            "    t_env.createDataFrame(\n"
+            "        words.map(\n"
+            "            f2s.decoded(\n"
+            '                f2s.Types.ROW_NAMED(["w", "n"], [f2s.Types.STRING(), f2s.Types.INT()])\n'
+            "            )\n"
+            "        ).map(tuple),\n"
+            '        "w STRING, n INT",\n'
+            "    )\n"
+            '    .select("n", "w")\n'
+            '    .toDF("n", "word")\n'
+            ")\n"
+            "# TODO(flink2spark): F2S300 to_changelog_stream() of a table that may be updating in streaming mode:"
+            " Flink gives its changes (-U/+U/-D records)\n"
+            "t_env.to_changelog_stream(\n"
+            '    table.groupBy(F.col("word")).agg(F.sum(F.col("n")).cast("INT"))\n'
+            ").print()\n",
+        ),
     ],
     noop=['streams = {"a": 1}\nfirst = streams.get("a")\n'],
 )
@@ -93,6 +120,9 @@ def stream_frame(ctx, session: cst.BaseExpression, table: StreamTable, stream: c
     stream = as_stream(ctx, stream, found.api_type)  # a keyed stream: its elements
     if found.timestamped:  # (timestamp, value) pairs: Flink drops the timestamps here
         stream = ctx.expr("{s}.values()", s=stream)
+    decode = decoding(ctx, [table.stream], table.stream)  # a function's objects cross the stream type's serializer
+    if decode is not None:
+        stream = ctx.expr("{s}.map({d})", s=stream, d=decode)
     rows = ctx.expr("{s}.map(lambda value: (value,))" if table.scalar else "{s}.map(tuple)", s=stream)
     picked = table.picked
     if picked is not None and [src for src, _ in picked] == [n for n, _ in table.columns]:  # renamed in place
