@@ -658,7 +658,9 @@ def assess(
 
 
 @app.command(
-    help="List the conversion rules: id, API generation, what they match, exact or approximate. "
+    help="List the conversion rules: id, API generation, what they match, exact or approximate, and "
+    "their Spark form: native (Spark's own API only) or shim (some conversions call the runtime shim "
+    "flink2spark.runtime, as the rule's examples show). "
     "The ids (and generations) are what convert --select/--ignore take.\n\n"
     "Examples:\n\n"
     "\b\n"
@@ -678,6 +680,7 @@ def rules(as_json: bool = typer.Option(False, "--json", help="Print JSON instead
             "generation": rule.generation,
             "matches": list(rule.matches),
             "exact": bool(rule.exact),
+            "form": rule.form,
             "summary": rule.summary,
         }
         for rule in all_rules()
@@ -686,9 +689,16 @@ def rules(as_json: bool = typer.Option(False, "--json", help="Print JSON instead
         typer.echo(json.dumps(rows, indent=2))
         return
     _print_table(
-        ["id", "generation", "matches", "kind", "summary"],
+        ["id", "generation", "matches", "kind", "form", "summary"],
         [
-            [r["id"], r["generation"], ", ".join(r["matches"]), "exact" if r["exact"] else "approximate", r["summary"]]
+            [
+                r["id"],
+                r["generation"],
+                ", ".join(r["matches"]),
+                "exact" if r["exact"] else "approximate",
+                r["form"],
+                r["summary"],
+            ]
             for r in rows
         ],
     )

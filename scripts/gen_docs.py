@@ -49,11 +49,12 @@ def rules_table() -> Optional[str]:
             rule.generation,
             ", ".join(f"`{m}`" for m in rule.matches),
             "exact" if rule.exact else "approximate",
+            rule.form,
             rule.summary,
         ]
         for rule in all_rules()
     ]
-    return _table(["rule", "generation", "matches", "kind", "summary"], rows)
+    return _table(["rule", "generation", "matches", "kind", "form", "summary"], rows)
 
 
 SECTIONS: dict[str, Callable[[], Optional[str]]] = {"codes": codes_table, "rules": rules_table}

@@ -533,8 +533,10 @@ def test_rules_lists_every_rule():
             "generation": rule.generation,
             "matches": list(rule.matches),
             "exact": bool(rule.exact),
+            "form": rule.form,
             "summary": rule.summary,
         }
+        assert row["form"] in ("native", "shim")
     table = run("rules")
     assert table.exit_code == 0
     for rule in rules:

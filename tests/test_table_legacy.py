@@ -108,6 +108,31 @@ def test_a_kafka_descriptor_becomes_a_kafka_table_of_the_sql_options():
         "scan.startup.mode": "earliest-offset", "format": "json", "json.fail-on-missing-field": "false"}
 
 
+KAFKA_TABLES = "".join(
+    f"t_env.connect(Kafka().version('universal').topic('{name}').property('bootstrap.servers', 'k:9092')"
+    ".start_from_earliest()).with_format(Json().fail_on_missing_field(True)"
+    ".schema(DataTypes.ROW([DataTypes.FIELD('b', DataTypes.DOUBLE()), DataTypes.FIELD('a', DataTypes.BIGINT())])))"
+    + SCHEMA + f".in_append_mode().create_temporary_table('{name}')\n" for name in ("clicks", "out", "out2"))
+
+
+def test_a_kafka_descriptor_table_is_unbounded_and_its_insert_a_streaming_query_awaited_as_execute_waits():
+    catalog, _ = _catalog(KAFKA_TABLES)
+    assert not catalog["clicks"].bounded
+    out = _convert(KAFKA_TABLES + "t_env.from_path('clicks').insert_into('out')\nt_env.execute('job')\n")
+    assert "TODO" not in out, out
+    assert '.writeStream.format("kafka")' in out and ".write.format(" not in out
+    assert out.count(".start().awaitTermination()") == 1
+    assert "'json.fail-on-missing-field' true" in out  # the NOTE: Flink fails the job where Spark reads NULL
+
+
+def test_several_streaming_inserts_of_one_execute_are_a_todo():
+    # one Flink job of two inserts; awaited one by one, the second Spark query would never start
+    out = _convert(KAFKA_TABLES + "t_env.from_path('clicks').insert_into('out')\n"
+                   "t_env.sql_update('INSERT INTO out2 SELECT * FROM clicks')\nt_env.execute('job')\n")
+    assert out.count("TODO(flink2spark): F2S300") == 2 and "awaitAnyTermination" in out
+    assert "writeStream" not in out
+
+
 SINK = ("t_env.connect(FileSystem().path('/out')).with_format(OldCsv())" + SCHEMA + ".create_temporary_table('out')\n"
         "t_env.connect(FileSystem().path('/in.csv')).with_format(OldCsv())" + SCHEMA + ".create_temporary_table('src')\n")
 
@@ -159,10 +184,11 @@ def test_a_configuration_variable_of_setters_is_dropped_with_notes():
 
 
 def test_table_api_calls_of_unknown_receivers_name_the_table_api():
+    # an environment kept in a container (an attribute of the class's own is followed: test_table_receivers.py)
     out = convert_source(
         "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n\nclass Job:\n    def __init__(self):\n"
-        "        self.t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n\n"
-        "    def run(self):\n        self.t_env.execute_sql('SELECT 1')\n", "job.py").output
+        "        self.envs = [TableEnvironment.create(EnvironmentSettings.in_batch_mode())]\n\n"
+        "    def run(self):\n        self.envs[0].execute_sql('SELECT 1')\n", "job.py").output
     assert "looks like Flink's PyFlink Table API" in out
 
 

@@ -66,11 +66,31 @@ def _first_arg(module, method):
         ("o = t.from_elements([(1,)], ['a'])\nt.execute_sql('SELECT a FROM %s WHERE a > 0' % o)\n", "SELECT a FROM __f2s_t0__ WHERE a > 0", ()),
         ("o = t.from_elements([(1,)], ['a'])\nt.execute_sql('SELECT * FROM {} JOIN {}'.format(o, o))\n", "SELECT * FROM __f2s_t0__ JOIN __f2s_t1__", ()),
         ("o = t.from_elements([(1,)], ['a'])\nt.execute_sql(f'SELECT a FROM {o}')\n", "SELECT a FROM __f2s_t0__", ()),
-        ("o = 'x'\nt.execute_sql('SELECT a FROM %s' % o)\n", None, None),  # a string, not a Table
+        # a string bound once to a literal is formatted in as its text, as Python does
+        ("o = 'x'\nt.execute_sql('SELECT a FROM %s' % o)\n", "SELECT a FROM x", ()),
+        ("o = 'x'\nt.execute_sql('INSERT INTO {0} SELECT * FROM {1}'.format(o, 'y'))\n", "INSERT INTO x SELECT * FROM y", ()),
+        # SQL a helper function of the module returns, its parameters given literals or names bound once to them
+        ("def ddl(name, path, fmt='csv'):\n    return f\"CREATE TABLE {name} WITH ('path' = '{path}', 'format' = '{fmt}')\"\n"
+         "n = 'orders'\nt.execute_sql(ddl(n, '/in'))\n", "CREATE TABLE orders WITH ('path' = '/in', 'format' = 'csv')", ()),
+        # ... or a name of the caller's, which the converted f-string reads where the call stands
+        ("def ddl(name, path):\n    return f\"CREATE TABLE {name} WITH ('path' = '{path}')\"\n"
+         "def run(out):\n    t.execute_sql(ddl('x', out))\n", "CREATE TABLE x WITH ('path' = '__f2s_0__')", ("out",)),
+        ("def ddl(name, path):\n    return f\"CREATE TABLE {name} WITH ('path' = '{path}')\"\n"
+         "t.execute_sql(ddl('x', os.path.join(d, 'a')))\n", "CREATE TABLE x WITH ('path' = '__f2s_0__')", ("os.path.join(d, 'a')",)),
+        ("def ddl(name):\n    return 'CREATE TABLE {} (a INT)'.format(name)\nt.execute_sql(ddl('x'))\n", "CREATE TABLE x (a INT)", ()),
+        # a name bound twice: its value where the call stands, as a placeholder (as an f-string of the caller's)
+        ("def ddl(name):\n    return f'CREATE TABLE {name} (a INT)'\nn = 'a'\nn = 'b'\nt.execute_sql(ddl(n))\n",
+         "CREATE TABLE __f2s_0__ (a INT)", ("n",)),
         # not known when converting
         ("t.execute_sql(make_sql())\n", None, None),
         ("t.execute_sql(f\"{x!r}\")\n", None, None),
         ("q = 'a'\nq = 'b'\nt.execute_sql(q)\n", None, None),
+        # a helper's argument not known (a call), a helper with two returns
+        ("def ddl(name):\n    return f'CREATE TABLE {name} (a INT)'\nt.execute_sql(ddl(input()))\n",
+         "CREATE TABLE __f2s_0__ (a INT)", ("input()",)),  # read once: evaluated once in the converted f-string too
+        ("def ddl(name, path):\n    return f\"CREATE TABLE {name} WITH ('path' = '{path}', 'x' = '{path}')\"\n"
+         "t.execute_sql(ddl('x', input()))\n", None, None),  # read twice: the converted f-string would call it twice
+        ("def ddl(x):\n    if x:\n        return 'SELECT 1'\n    return 'SELECT 2'\nt.execute_sql(ddl(True))\n", None, None),
     ],
 )
 def test_sql_text(body, text, parts):

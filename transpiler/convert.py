@@ -441,8 +441,23 @@ class Converter(V.Transformer):
             return updated
         q = self.resolver.qualified_name(original)
         if q in self.model.NAME_MAP:
+            spark = self.model.spark_name(self.resolver, q) if self.model.spark_name is not None else None
+            if spark is not None:
+                I.need(self.codemod, spark[0], spark[1])
+                return cst.Name(spark[1])
             return self.shim(self.model.NAME_MAP[q][1])
         return updated
+
+    def leave_Annotation(self, original: cst.Annotation, updated: cst.Annotation):
+        """An annotation naming a Flink class the model converts (``t_env: TableEnvironment``,
+        ``-> Table``) names the pyspark.sql class its objects become (``SparkSession``,
+        ``DataFrame``), so that no Flink import stays for an annotation alone."""
+        says, typ = self.resolver.annotation_type(original)
+        spark = self.model.ANNOTATION_CLASSES.get(typ or "") if says else None
+        if spark is None:
+            return updated
+        I.need(self.codemod, "pyspark.sql", spark)
+        return updated.with_changes(annotation=cst.Name(spark))
 
     def visit_Param(self, node: cst.Param) -> None:
         if node.annotation is None or "table_stream" not in self.codes:
@@ -748,7 +763,7 @@ class Converter(V.Transformer):
                 original,
                 "todo",
                 self.codes["unknown_receiver"],
-                f".{func.attr.value}() on '{func.value.value}', which is bound to streams of different kinds"  # type: ignore[attr-defined]
+                f".{func.attr.value}() on '{self.resolver.module.code_for_node(func.value)}', which is bound to streams of different kinds"
                 f" ({', '.join(mixed)}): one conversion cannot fit them all (a helper called with each, say): give each"
                 " its own variable or helper",
             )

@@ -61,6 +61,10 @@ class GenerationModel:
     COLUMN_TYPES: frozenset[str] = frozenset()  # types whose attributes are their columns (a Table's t.a: the DataFrame's too)
     TABLE_BRIDGES: frozenset[str] = frozenset()  # methods making a stream of a Table (to_data_stream...)
     table_bridge: Optional[Callable[[Any, Any], Optional[Any]]] = None  # the Table API call a stream may come from (its program model)
+    # (resolver, qualified Flink name) -> (Spark module, name) where the program's use of a NAME_MAP name is Spark's own
+    spark_name: Optional[Callable[[Any, str], Optional[tuple[str, str]]]] = None
+    ANNOTATION_TYPES: Mapping[str, str] = field(default_factory=dict)  # qualified class of an annotation -> the type it says
+    ANNOTATION_CLASSES: Mapping[str, str] = field(default_factory=dict)  # type -> the pyspark.sql class its annotations become
 
     @classmethod
     def of(cls, namespace: Mapping[str, Any], *optional: str) -> "GenerationModel":

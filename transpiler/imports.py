@@ -27,7 +27,10 @@ def finish_imports(module: cst.Module, context: Requests, used: set[str] | None 
     module's ``used_names`` when the caller has them (adding imports changes none).
     """
     module = _add_imports(module, context)
-    return _drop_unused_flink_imports(module, used)
+    # a name the conversion imports from elsewhere now means that: the Flink import of the same
+    # name goes (``Row`` of a Table API program: pyspark.sql's, PyFlink's no longer)
+    superseded = {alias or obj for mod, obj, alias in context.wanted if obj is not None and not _flink_module(mod)}
+    return _drop_unused_flink_imports(module, used, superseded)
 
 
 class Requests:
@@ -182,8 +185,8 @@ def used_names(module: cst.Module) -> set[str]:
     return _used_names(module)
 
 
-def _drop_unused_flink_imports(module: cst.Module, used: set[str] | None = None) -> cst.Module:
-    used = _used_names(module) if used is None else used
+def _drop_unused_flink_imports(module: cst.Module, used: set[str] | None = None, superseded: Collection[str] = ()) -> cst.Module:
+    used = (_used_names(module) if used is None else used) - set(superseded)
 
     class T(_StatementsOnly, _TypeCheckingDepth, Transformer):
         def leave_SimpleStatementSuite(self, original, updated):  # if x: import y

@@ -17,6 +17,7 @@ from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler.scope import Binding, Scopes
 
 _RECURSION = object()
+_OTHER = "an object of another kind"  # in mixed_types: what the resolver cannot type
 
 
 def dotted(node: cst.BaseExpression) -> Optional[str]:
@@ -77,6 +78,10 @@ class Resolver:
         self.star_modules: list[str] = []
         self.assign_values: dict[int, cst.BaseExpression] = {}
         self.call_sites: dict[int, list[cst.Call]] = {}
+        self._instantiations: set[int] = set()  # ids of the calls of call_sites that instantiate a class (Job(t_env))
+        # (attribute name -> [(the Attribute target, the value)]) of ``x.attr = value`` anywhere: what
+        # ``self.attr`` in a class's methods holds is the values its methods assign it
+        self._attribute_assigns: dict[str, list[tuple[cst.Attribute, cst.BaseExpression]]] = {}
         self._parents: dict[int, cst.CSTNode] = {}  # id(node) -> its parent, for nodes of the module
         self._order: dict[int, int] = {}  # id(node) -> its place in the walk: the order of the text
         # an index of the module, from the same walk: rules look calls and classes up here
@@ -123,9 +128,13 @@ class Resolver:
                 for t in node.targets:  # type: ignore[attr-defined]
                     if isinstance(t.target, cst.Name):
                         self.assign_values[id(t.target)] = node.value  # type: ignore[attr-defined]
+                    elif isinstance(t.target, cst.Attribute):
+                        self._attribute_assigns.setdefault(t.target.attr.value, []).append((t.target, node.value))  # type: ignore[attr-defined]
             elif kind is cst.AnnAssign:
                 if isinstance(node.target, cst.Name) and node.value is not None:  # type: ignore[attr-defined]
                     self.assign_values[id(node.target)] = node.value  # type: ignore[attr-defined]
+                elif isinstance(node.target, cst.Attribute):  # type: ignore[attr-defined]
+                    self._attribute_assigns.setdefault(node.target.attr.value, []).append((node.target, node.value))  # type: ignore[attr-defined]
             elif kind is cst.ClassDef:
                 self.class_defs.append(node)  # type: ignore[arg-type]
             elif kind is cst.ImportFrom:
@@ -145,6 +154,11 @@ class Resolver:
             for a in self.referents(node.func):
                 if isinstance(a.node, cst.FunctionDef):
                     self.call_sites.setdefault(id(a.node), []).append(node)
+                elif isinstance(a.node, cst.ClassDef):  # Job(t_env): a call of its __init__, self not passed
+                    init = _init_of(a.node)
+                    if init is not None:
+                        self.call_sites.setdefault(id(init), []).append(node)
+                        self._instantiations.add(id(node))
 
     def calls_of(self, *methods: str) -> list[cst.Call]:
         """The module's calls ``x.<method>(...)`` of these methods (every method call without
@@ -317,10 +331,18 @@ class Resolver:
             q = self.qualified_name(func)
             if q in self.model.ENTRY_POINTS:
                 return self.model.ENTRY_POINTS[q]
-            target = self.local_def(func)
+            method = isinstance(func, cst.Attribute)  # self.levels(): a method of the module's class
+            target = self.method_of(func) if method else self.local_def(func)  # type: ignore[arg-type]
             if isinstance(target, cst.FunctionDef):
-                return self._join(self._type(r) for r in _returns(target))
+                says, typ = self.annotation_type(target.returns)  # def transform(t: Table) -> Table
+                if not says:
+                    typ = self._join(self._type(r) for r in returns_of(target))
+                return typ if not method or typ is _RECURSION or typ in self.model.ANNOTATION_CLASSES else None
             return None
+        if isinstance(expr, cst.Attribute):  # self.t_env: followed for the types annotations convert (the Table API's)
+            values = self.attribute_values(expr)
+            t = self._join(self._type(v) if v is not None else None for v in values) if values else None
+            return t if t is _RECURSION or t in self.model.ANNOTATION_CLASSES else None
         if isinstance(expr, cst.Name):
             value = self.reaching_value(expr)
             if value is not None:  # ds = ds.key_by(...).window(...): the value assigned last
@@ -350,15 +372,75 @@ class Resolver:
             return None
         index = params.index(param)
         found: list[Optional[cst.BaseExpression]] = []
-        for call in self.call_sites.get(id(func), []):
+        # self.write(t) / job.write(t): a method's calls pass its second parameter first, as Job(t_env) __init__'s
+        methods = [c for c in self._method_calls.get(func.name.value, ()) if self.method_of(c.func) is func]  # type: ignore[arg-type]
+        for call in [*self.call_sites.get(id(func), []), *methods]:
             arg = None
+            shift = 1 if id(call) in self._instantiations or isinstance(call.func, cst.Attribute) else 0
             for i, a in enumerate(call.args):
+                if a.star:
+                    arg = None
+                    break
                 if a.keyword is not None:
                     if a.keyword.value == param.name.value:
                         arg = a.value
-                elif a.star == "" and i == index:
+                elif i + shift == index:
                     arg = a.value
             found.append(arg)
+        return found
+
+    def self_class(self, name: cst.Name) -> Optional[cst.ClassDef]:
+        """The class whose instance ``name`` is, when it reads the first parameter of a method
+        (``self``) of a class (not a staticmethod nor a classmethod)."""
+        refs = self.referents(name)
+        if len(refs) != 1 or not isinstance(refs[0].node, cst.Param):
+            return None
+        param = refs[0].node
+        func = self.parent(self.parent(param)) if self.parent(param) else None
+        if not isinstance(func, cst.FunctionDef) or not func.params.params or func.params.params[0] is not param:
+            return None
+        if any(dotted(d.decorator) in ("staticmethod", "classmethod") for d in func.decorators):
+            return None
+        block = self.parent(func)
+        owner = self.parent(block) if block is not None else None
+        return owner if isinstance(owner, cst.ClassDef) else None
+
+    def instance_class(self, expr: cst.BaseExpression) -> Optional[cst.ClassDef]:
+        """The class of this module whose instance ``expr`` is: ``self`` in its methods, or a name
+        holding ``Job(...)``."""
+        if not isinstance(expr, cst.Name):
+            return None
+        cls = self.self_class(expr)
+        if cls is not None:
+            return cls
+        value = self.value_at(expr)
+        target = self.local_def(value.func) if isinstance(value, cst.Call) else None
+        return target if isinstance(target, cst.ClassDef) else None
+
+    def method_of(self, func: cst.Attribute) -> Optional[cst.FunctionDef]:
+        """The def of ``self.method`` (``job.method``) in the class of this module the receiver is
+        an instance of (None when its body defines no such method, or defines it twice)."""
+        cls = self.instance_class(func.value)
+        if cls is None or not isinstance(cls.body, cst.IndentedBlock):
+            return None
+        found = [s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == func.attr.value]
+        return found[0] if len(found) == 1 else None
+
+    def attribute_values(self, expr: cst.Attribute) -> list[Optional[cst.BaseExpression]]:
+        """What ``self.attr`` may hold in a method of a class: the values the methods of that class
+        assign to ``self.attr`` (None for an annotation without a value); [] when ``expr`` is not
+        such an attribute, or something outside the class's methods assigns ``attr`` to one of its
+        instances (``job.t_env = ...``: not followed) or no method assigns it."""
+        cls = self.instance_class(expr.value)
+        if cls is None:
+            return []
+        found: list[Optional[cst.BaseExpression]] = []
+        for target, value in self._attribute_assigns.get(expr.attr.value, ()):
+            owner = self.self_class(target.value) if isinstance(target.value, cst.Name) else None
+            if owner is cls:
+                found.append(value)
+            elif owner is None:
+                return []  # assigned from outside its methods (or through another name): not followed
         return found
 
     def arguments_of(self, name: cst.Name) -> list[cst.BaseExpression]:
@@ -412,6 +494,12 @@ class Resolver:
         fits them all; [] otherwise. Kinds are API types with no common type (a helper called
         with a keyed stream and with a plain one) and, for a helper's parameter, the model's
         ``stream_kind`` of what each call passes (an unbounded stream and a bounded one)."""
+        if isinstance(expr, cst.Attribute):  # self.t_env: what the class's methods assign it
+            values = self.attribute_values(expr)
+            found = {self.type_of(v) if v is not None else None for v in values}
+            if self.type_of(expr) is None and len(found) > 1 and found & set(self.model.ANNOTATION_CLASSES):
+                return sorted(t or _OTHER for t in found)
+            return []
         if not isinstance(expr, cst.Name):
             return []
         kind = self.model.stream_kind
@@ -422,8 +510,14 @@ class Resolver:
             if id(node) in self.assign_values:
                 types.add(self.type_of(self.assign_values[id(node)]) or "")
             elif isinstance(node, cst.Param):
-                for arg in self.param_arguments(node) or ():
-                    t = self.type_of(arg) if arg is not None else None
+                if self.annotation_type(node.annotation)[0]:
+                    continue  # its annotation says what it is
+                args = self.param_arguments(node) or ()
+                typed = [self.type_of(arg) if arg is not None else None for arg in args]
+                if None in typed and any(t in self.model.ANNOTATION_CLASSES for t in typed):
+                    # a helper called with a table environment (or a Table) and with something else
+                    return sorted({t or _OTHER for t in typed})
+                for arg, t in zip(args, typed):
                     types.add(t or "")
                     if t and kind is not None:
                         prefix = kind(self, arg)
@@ -433,7 +527,26 @@ class Resolver:
             return sorted(types)
         return sorted(kinds.values()) if len(kinds) > 1 else []
 
+    def annotation_type(self, annotation: Optional[cst.Annotation]) -> tuple[bool, Optional[str]]:
+        """(whether the annotation says what the value is, the model's type it says): a Flink
+        class of the model's ``ANNOTATION_TYPES`` gives its type; another class (``str``, a class
+        of the program's own or of a library) says the value is no Flink object: (True, None);
+        no annotation, ``Any``/``object``, another Flink class, a subscript or a string: (False, None)."""
+        node = annotation.annotation if annotation is not None else None
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return False, None
+        names = self.qualified_names(node)
+        for q in names:
+            if q in self.model.ANNOTATION_TYPES:
+                return True, self.model.ANNOTATION_TYPES[q]
+        if not names or any(q.startswith(self.prefixes) or q in ("typing.Any", "object", "builtins.object") for q in names):
+            return False, None
+        return True, None
+
     def _param_type(self, param: cst.Param):
+        says, typ = self.annotation_type(param.annotation)
+        if says:
+            return typ
         args = self.param_arguments(param)
         if not args:
             return None
@@ -458,7 +571,18 @@ class Resolver:
         return None
 
 
-def _returns(func: cst.FunctionDef) -> list[cst.BaseExpression]:
+def _init_of(cls: cst.ClassDef) -> Optional[cst.FunctionDef]:
+    """The ``__init__`` a class's body defines (the last, if several)."""
+    found = None
+    if isinstance(cls.body, cst.IndentedBlock):
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                found = stmt
+    return found
+
+
+def returns_of(func: cst.FunctionDef) -> list[cst.BaseExpression]:
+    """The values the ``return`` statements of ``func`` give (not those of nested defs)."""
     found: list[cst.BaseExpression] = []
 
     class V(Visitor):

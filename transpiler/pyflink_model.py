@@ -483,6 +483,8 @@ ENTRY_POINTS = {
 }
 
 ENTRY_POINTS.update(T.ENTRY_POINTS)
+ANNOTATION_TYPES = T.ANNOTATION_TYPES
+ANNOTATION_CLASSES = T.ANNOTATION_CLASSES
 ENTRY_POINTS.update(
     {
         f"pyflink.datastream.connectors.{module}{name}": typ
@@ -978,11 +980,22 @@ def check_class(info, resolver) -> None:
 
 
 
+def spark_name(resolver, name: str):
+    """``Row`` in a program with no DataStream (the Table API alone: rows its UDFs return or
+    yield) is Spark's ``pyspark.sql.Row``, which Spark builds a struct or a row of by position
+    as Flink does; with streams it stays the shim's (PyFlink's row kinds and print format)."""
+    from flink2spark.rules.pyflink._streams import graph
+
+    if name in ROWS and not graph(resolver).has_streams:
+        return "pyspark.sql", "Row"
+    return None
+
+
 # What the engine reads of this generation (transpiler/generation.py): the constants above of
 # the required fields' names, and of these optional ones.
 MODEL = GenerationModel.of(
     globals(),
     "ANY_CALLABLE", "check_class", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
     "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge", "TABLE_BRIDGES", "RULE_SETS", "COLUMN_TYPES",
-    "api_name_of",
+    "api_name_of", "spark_name", "ANNOTATION_TYPES", "ANNOTATION_CLASSES",
 )

@@ -10,6 +10,7 @@ examples; ``tests/test_rule_examples.py`` runs all of them.
 from __future__ import annotations
 
 import importlib
+import re
 import pkgutil
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -44,6 +45,14 @@ class Rule:
         return ".".join(parts[-2:])
 
     @property
+    def form(self) -> str:
+        """``"shim"`` when one of the rule's examples converts to code calling the runtime shim
+        (``flink2spark.runtime``, imported as ``f2s``), else ``"native"`` (Spark's own API only).
+        Every example is a real conversion (``tests/test_rule_examples.py`` runs them), so a rule
+        with a shim path must show it in an example to be listed as one."""
+        return "shim" if any(_SHIM_CALL.search(e.after) for e in self.examples) else "native"
+
+    @property
     def generation(self) -> str:
         return self.module.split(".")[-2]
 
@@ -52,6 +61,7 @@ class Rule:
         return fn
 
 
+_SHIM_CALL = re.compile(r"\bf2s(?:_\w+)?\.")
 _RULES: Optional[list[Rule]] = None
 
 

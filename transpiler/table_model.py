@@ -165,6 +165,21 @@ ENTRY_POINTS: dict[str, str] = {
     for module in ("", "table_environment.")
 }
 
+# Classes whose name as a type annotation (``def f(t_env: TableEnvironment)``, ``-> Table``) says
+# what a parameter holds, and what the annotation becomes in the converted program (a class of
+# pyspark.sql): a table environment is a SparkSession, a Table a DataFrame.
+ANNOTATION_TYPES: dict[str, str] = {
+    f"pyflink.table.{module}{name}": typ
+    for name, typ, module in [
+        *[(n, t, m) for n, t in _ENVIRONMENTS.items() for m in ("", "table_environment.")],
+        *[("Table", TABLE, m) for m in ("", "table.")],
+        *[("StatementSet", STATEMENT_SET, m) for m in ("", "statement_set.")],
+    ]
+}
+# A statement set given to a helper is the session it was created on (rules/table/sql.py).
+ANNOTATION_CLASSES: dict[str, str] = {TABLE_ENV: "SparkSession", STREAM_TABLE_ENV: "SparkSession", TABLE: "DataFrame",
+                                      STATEMENT_SET: "SparkSession"}
+
 _SETTINGS = {"in_batch_mode": ENV_SETTINGS, "in_streaming_mode": ENV_SETTINGS, "new_instance": ENV_SETTINGS_BUILDER}
 ENTRY_POINTS.update(
     {f"pyflink.table.{module}EnvironmentSettings.{name}": typ for name, typ in _SETTINGS.items()

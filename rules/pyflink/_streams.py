@@ -50,6 +50,10 @@ from flink2spark.transpiler import pyflink_model as P
 _CYCLE = object()
 
 
+_STREAM_TYPES = frozenset({P.DATASTREAM, P.KEYED, P.WINDOWED, P.ALL_WINDOWED, P.CONNECTED, P.BROADCAST,
+                           P.BROADCAST_CONNECTED, P.CACHED})
+
+
 class StreamGraph:
     """The facts of the module's streams, each kept once computed (``Resolver.program``)."""
 
@@ -132,6 +136,13 @@ class StreamGraph:
         if len(values) == 1 and None not in values:
             return True, values.pop()
         return False, None
+
+    @cached_property
+    def has_streams(self) -> bool:
+        """Whether the module makes any DataStream (a DataStream API call gives one: a source,
+        an operator, a Table's ``to_data_stream``): without one, a program of the Table API
+        alone, its PyFlink ``Row`` values are Spark's ``Row`` (UDF results, rows of elements)."""
+        return any(self.resolver.type_of(call) in _STREAM_TYPES for call in nodes(self.resolver.module, cst.Call))
 
     @cached_property
     def reads_unbounded(self) -> bool:
@@ -728,11 +739,11 @@ def _table_bridge(g: StreamGraph, expr, converted: bool) -> Optional[cst.Call]:
             return getattr(g.node(arg), fact) if arg is not None else None
         return getattr(g.node(expr.func.value), fact)
     if isinstance(expr, cst.Call):  # a def of this module: what it returns
-        from flink2spark.transpiler.infer import _returns
+        from flink2spark.transpiler.infer import returns_of
 
         target = resolver.local_def(expr.func)
         if isinstance(target, cst.FunctionDef):
-            for value in _returns(target):
+            for value in returns_of(target):
                 found = getattr(g.node(value), fact)
                 if found is not None:
                     return found

@@ -182,7 +182,7 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
     if fields is not None and not same:
         raise Unreadable("format fields that are not the schema's")
     table = _sql.TableDef(name=name, columns=tuple(columns), computed=(), connector=connector, options=options,
-                          watermark=None, primary_key=())
+                          watermark=None, primary_key=(), bounded=_sql.is_bounded(connector.lower(), options))
     return name, table, tuple(reader.parts)
 
 

@@ -181,9 +181,10 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     notes = []
     fmt = _value_format(options)
     json = _json_options(options, "json.")
-    if json.pop("fail-on-missing-field", "false").lower() == "true":
-        raise Untranslatable("json option 'fail-on-missing-field' = 'true' (Spark's from_json gives NULL)")
+    strict = json.pop("fail-on-missing-field", "false").lower() == "true"
     lenient = json.pop("ignore-parse-errors", "false").lower() == "true"
+    if strict and lenient:  # Flink refuses the table
+        raise Untranslatable("json options 'fail-on-missing-field' and 'ignore-parse-errors' both 'true' (Flink refuses them)")
     if json.pop("timestamp-format.standard", "SQL") != "SQL":
         raise Untranslatable("json option 'timestamp-format.standard' other than SQL")
     if json:
@@ -253,8 +254,9 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     elif lenient:
         notes.append(package + "; with 'json.ignore-parse-errors' Flink skips a malformed record, Spark's from_json gives a row of NULLs")
     else:
-        notes.append(package + "; Flink's json format fails the job on a malformed record ('json.ignore-parse-errors' false), "
-                     "Spark's from_json gives NULL fields there")
+        notes.append(package + "; Flink's json format fails the job on a malformed record ('json.ignore-parse-errors' false)"
+                     + (" or one without a field of the table ('json.fail-on-missing-field' true)" if strict else "")
+                     + ", Spark's from_json gives NULL fields there")
     if watermark is not None:
         notes.append(f"WATERMARK on {watermark[0]}: Spark moves its watermark (the largest {watermark[0]} so far minus "
                      f"{watermark[1]}) between micro-batches, Flink record by record and across Kafka partitions by the "

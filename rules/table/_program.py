@@ -32,6 +32,7 @@ import libcst as cst
 from flink2spark.rules.table import _connect, _descriptors, _sql
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
+from flink2spark.transpiler.infer import returns_of
 from flink2spark.transpiler.visitors import nodes, walk
 
 _MARK = "__f2s_{}__"
@@ -154,6 +155,10 @@ def _stream_fields(resolver, info, rows_only: bool = False):
 class TablesModel:
     def __init__(self, resolver):
         self.resolver = resolver
+        # while the SQL a helper function returns is read (``source_ddl("orders", path)``): for each
+        # helper call being read, its parameters (by id) -> what the call passes for them
+        self._bound: list[dict[int, cst.BaseExpression]] = []
+        self._following: set[int] = set()  # parameters whose calls' arguments are being read
         self.mode = self._mode()
         self.catalog: dict[str, _sql.TableDef] = {}
         self.problems: dict[str, str] = {}  # table name -> why its DDL is not translated
@@ -187,10 +192,27 @@ class TablesModel:
         if node is None:
             return None
         if isinstance(node, cst.Name):
+            arg = self._argument(node)
+            if arg is not None:
+                return self._outside(arg)
             value = self.resolver.single_value(node)
+            if value is None and not self._bound:  # a helper's parameter: the text every call passes, when they agree
+                refs = self.resolver.referents(node)
+                key = id(refs[0].node) if len(refs) == 1 else None
+                if key is None or key in self._following:
+                    return None  # a recursive helper passing its parameter on
+                self._following.add(key)
+                try:
+                    found = {self._sql(a) for a in self.resolver.arguments_of(node)}
+                finally:
+                    self._following.discard(key)
+                text = found.pop() if len(found) == 1 else None
+                return text if text is not None and not text.parts and not text.tables else None
             return self._sql(value) if value is not None and value is not node else None
         if isinstance(node, cst.SimpleString):
             return SqlText(node.evaluated_value)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+            return self._helper_sql(node)
         if isinstance(node, cst.ConcatenatedString):
             left, right = self._sql(node.left), self._sql(node.right)
             return _joined(left, right)
@@ -199,37 +221,52 @@ class TablesModel:
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
             left = self._sql(node.left)
             items = [e.value for e in node.right.elements] if isinstance(node.right, cst.Tuple) else [node.right]
-            if left is None or left.parts or left.tables or not all(self._is_table(i) for i in items):
+            if left is None or left.parts or left.tables:
                 return None
             pieces = left.text.split("%s")
             if len(pieces) != len(items) + 1 or any("%" in p.replace("%%", "") for p in pieces):
                 return None
-            text = "".join(p.replace("%%", "%") + (_TABLE_MARK.format(i) if i < len(items) else "") for i, p in enumerate(pieces))
-            return SqlText(text, (), tuple(code(i) for i in items))
+            return self._formatted([p.replace("%%", "%") for p in pieces], items)
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "format" \
                 and isinstance(node.func.value, (cst.SimpleString, cst.ConcatenatedString)):
             left = self._sql(node.func.value)
             items = [a.value for a in node.args]
-            if left is None or left.parts or any(a.keyword or a.star for a in node.args) or not all(self._is_table(i) for i in items):
+            if left is None or left.parts or left.tables or any(a.keyword or a.star for a in node.args):
                 return None
-            pieces = left.text.split("{}")
+            numbered = re.split(r"\{(\d+)\}", left.text)  # "INSERT INTO {0} SELECT * FROM {1}"
+            if len(numbered) > 1 and not re.search(r"\{\}", left.text):
+                order = [int(i) for i in numbered[1::2]]
+                if any(i >= len(items) for i in order):
+                    return None
+                pieces, items = numbered[0::2], [items[i] for i in order]
+            else:
+                pieces = left.text.split("{}")
             if len(pieces) != len(items) + 1 or any("{" in p or "}" in p for p in pieces):
                 return None
-            text = "".join(p + (_TABLE_MARK.format(i) if i < len(items) else "") for i, p in enumerate(pieces))
-            return SqlText(text, (), tuple(code(i) for i in items))
+            return self._formatted(pieces, items)
         if isinstance(node, cst.FormattedString):
             text, parts, found_tables = [], [], []
             for part in node.parts:
                 if isinstance(part, cst.FormattedStringText):
                     text.append(part.value)
-                elif part.conversion is None and part.format_spec is None and self._is_table(part.expression):
+                elif part.conversion is not None or part.format_spec is not None:
+                    return None
+                elif self._bound:  # inside a helper: its parameters' values, or a module-level name
+                    value = self._sql(part.expression)
+                    source = self._placeholder(part.expression)
+                    if value is not None and not value.parts and not value.tables:
+                        text.append(value.text)
+                    elif source is not None and not self._is_table(part.expression):
+                        text.append(_MARK.format(len(parts)))
+                        parts.append(source)
+                    else:
+                        return None
+                elif self._is_table(part.expression):
                     text.append(_TABLE_MARK.format(len(found_tables)))
                     found_tables.append(code(part.expression))
-                elif part.conversion is None and part.format_spec is None:
+                else:
                     text.append(_MARK.format(len(parts)))
                     parts.append(code(part.expression))
-                else:
-                    return None
             raw = "".join(text)
             if "\\" in raw:
                 return None  # escapes in the literal: not read here
@@ -238,6 +275,117 @@ class TablesModel:
             return SqlText(raw, tuple(parts), tuple(found_tables))
         return None
 
+    def _formatted(self, pieces: list[str], items: list[cst.BaseExpression]) -> Optional[SqlText]:
+        """SQL text ``pieces`` with ``items`` formatted in between (``"... {}".format(a)``,
+        ``"... %s" % a``): a Table is registered under a name (a table marker), a name known
+        when converting (``output_table``, bound once to a literal) is its text; None otherwise."""
+        code = self.resolver.module.code_for_node
+        text, found_tables, parts = [], [], []
+        for i, piece in enumerate(pieces):
+            text.append(piece)
+            if i == len(items):
+                break
+            item = items[i]
+            if not self._bound and self._is_table(item):
+                text.append(_TABLE_MARK.format(len(found_tables)))
+                found_tables.append(code(item))
+                continue
+            value = self._sql(item)
+            if value is not None and not value.parts and not value.tables:
+                text.append(value.text)
+                continue
+            # another value (a path the caller computes): a placeholder of the converted f-string
+            source = self._placeholder(item) if self._bound else code(item) if isinstance(item, (cst.Name, cst.Attribute)) else None
+            if source is None or self._is_table(item):
+                return None
+            text.append(_MARK.format(len(parts)))
+            parts.append(source)
+        if parts and found_tables:
+            return None  # spark.sql takes the tables as arguments, not in an f-string
+        return SqlText("".join(text), tuple(parts), tuple(found_tables))
+
+    def name(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
+        """A table's name given as ``node`` when it is known when converting: a string literal, or
+        a name bound once to one (``from_path(input_table)``); None otherwise."""
+        if node is None or isinstance(node, (cst.FormattedString, cst.BinaryOperation, cst.Call)):
+            return None  # built text: a name only through the SQL it is part of
+        found = self._sql(node)
+        return found.text if found is not None and not found.parts and not found.tables else None
+
+    def _argument(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+        """What the helper call being read passes for the parameter ``name`` reads (its default
+        when it passes nothing); None when ``name`` is no parameter of it."""
+        if not self._bound:
+            return None
+        refs = self.resolver.referents(name)
+        if len(refs) != 1 or id(refs[0].node) not in self._bound[-1]:
+            return None
+        return self._bound[-1][id(refs[0].node)]
+
+    def _outside(self, node: cst.BaseExpression) -> Optional[SqlText]:
+        """The SQL text of ``node`` read where the helper call being read stands."""
+        frame = self._bound.pop()
+        try:
+            return self._sql(node)
+        finally:
+            self._bound.append(frame)
+
+    def _placeholder(self, expr: cst.BaseExpression) -> Optional[str]:
+        """The source of an f-string placeholder of a helper's SQL as the caller can write it: the
+        argument a parameter is given (a name, a dotted name, or any expression when the helper
+        reads the parameter once: evaluated once either way); a module-level name the helper
+        reads; None otherwise."""
+        if isinstance(expr, cst.Name):
+            arg = self._argument(expr)
+            if arg is not None:
+                reads = [r for b in self.resolver.scope_bindings(expr) or () if isinstance(b.node, cst.Param) for r in b.references]
+                if not isinstance(arg, (cst.Name, cst.Attribute)) and len(reads) != 1:
+                    return None
+                frame = self._bound.pop()
+                try:
+                    return self._placeholder(arg) if self._bound else self.resolver.module.code_for_node(arg)
+                finally:
+                    self._bound.append(frame)
+            refs = self.resolver.referents(expr)
+            if refs and all(r.scope.kind == "global" for r in refs):
+                return expr.value
+        return None
+
+    def _helper_sql(self, call: cst.Call) -> Optional[SqlText]:
+        """The SQL text a helper function of the module returns for this call (``def
+        source_ddl(name, path): return f"CREATE TABLE {name} ..."``): its one ``return``, read
+        with its parameters standing for what the call passes (literals, names bound once to
+        them; a name of the caller's for a placeholder); None otherwise."""
+        target = self.resolver.local_def(call.func)
+        if not isinstance(target, cst.FunctionDef) or len(self._bound) > 5:
+            return None
+        values = returns_of(target)
+        params = target.params
+        if len(values) != 1 or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
+            return None
+        bound: dict[int, cst.BaseExpression] = {}
+        positional = [a for a in call.args if a.keyword is None]
+        if any(a.star for a in call.args) or len(positional) > len(params.params):
+            return None
+        for param, arg in zip(params.params, positional):
+            bound[id(param)] = arg.value
+        for arg in call.args:
+            if arg.keyword is not None:
+                param = next((p for p in (*params.params, *params.kwonly_params) if p.name.value == arg.keyword.value), None)
+                if param is None:
+                    return None
+                bound[id(param)] = arg.value
+        for param in (*params.params, *params.kwonly_params):
+            if id(param) not in bound:
+                if param.default is None:
+                    return None
+                bound[id(param)] = param.default
+        self._bound.append(bound)
+        try:
+            return self._sql(values[0])
+        finally:
+            self._bound.pop()
+
     def _sinks(self) -> set[str]:
         """Names of the tables the program writes: INSERT INTO, execute_insert, add_insert."""
         found = set()
@@ -245,8 +393,8 @@ class TablesModel:
             if not isinstance(call.func, cst.Attribute) or not call.args:
                 continue
             method, first = call.func.attr.value, call.args[0].value
-            if method in ("execute_insert", "add_insert", "insert_into") and isinstance(first, cst.SimpleString):
-                found.add(first.evaluated_value)
+            if method in ("execute_insert", "add_insert", "insert_into") and self.name(first) is not None:
+                found.add(self.name(first))
             elif method in ("execute_sql", "add_insert_sql", "sql_update"):
                 text = self.sql(first)
                 if text is None:
@@ -275,8 +423,8 @@ class TablesModel:
                     continue
                 method, first = call.func.attr.value, call.args[0].value
                 if method in ("from_path", "scan"):
-                    if isinstance(first, cst.SimpleString):
-                        found.add(first.evaluated_value.strip("`"))
+                    if self.name(first) is not None:
+                        found.add(self.name(first).strip("`"))
                     else:
                         unknown = True
                 elif method in ("execute_sql", "sql_query", "add_insert_sql", "sql_update"):
@@ -339,7 +487,9 @@ class TablesModel:
             return not (facts(self.resolver, node).micro_batches or facts(self.resolver, node).unbounded_source)
         if isinstance(node, cst.Name):
             value = self.resolver.single_value(node)
-            return self.bounded(value) if value is not None and value is not node else True
+            if value is None:  # a helper's parameter: what each call passes
+                return all(self.bounded(a) for a in self.resolver.arguments_of(node))
+            return self.bounded(value) if value is not node else True
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
             return True
         method, receiver = node.func.attr.value, node.func.value
@@ -348,8 +498,8 @@ class TablesModel:
         if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
             if method == "from_data_stream" and first is not None:
                 return self.bounded(first)
-            if method == "from_path" and isinstance(first, cst.SimpleString):
-                table = self.sql_tables().get(first.evaluated_value)
+            if method == "from_path" and self.name(first) is not None:
+                table = self.sql_tables().get(self.name(first))
                 return table is None or table.bounded
             if method == "sql_query":
                 text = self.sql(first)
@@ -378,7 +528,16 @@ class TablesModel:
             return table.schema if table is not None else None
         if isinstance(node, cst.Name):
             value = resolver.value_at(node)  # also table = table.select(...): the value reaching the use
-            return self.schema(value) if value is not None and value is not node else None
+            if value is None:  # a helper's parameter: the schema every call passes, when they agree
+                found = [self.schema(a) for a in resolver.arguments_of(node)]
+                return found[0] if found and found[0] is not None and all(f == found[0] for f in found) else None
+            return self.schema(value) if value is not node else None
+        if isinstance(node, cst.Call) and resolver.type_of(node) == T.TABLE and not isinstance(node.func, cst.Attribute):
+            target = resolver.local_def(node.func)  # transform(t): the schema of what the helper returns
+            if isinstance(target, cst.FunctionDef):
+                found = [self.schema(r) for r in returns_of(target)]
+                return found[0] if found and found[0] is not None and all(f == found[0] for f in found) else None
+            return None
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
             return None
         method, receiver = node.func.attr.value, node.func.value
@@ -394,8 +553,8 @@ class TablesModel:
             if method == "from_elements" and args:
                 rows, names = (self._value(a) for a in (args[0], args[1] if len(args) > 1 else None))
                 return _literal_schema(rows, names, resolver)
-            if method in ("from_path", "scan") and args and isinstance(args[0], cst.SimpleString):
-                table = self.sql_tables().get(args[0].evaluated_value)
+            if method in ("from_path", "scan") and args and self.name(args[0]) is not None:
+                table = self.sql_tables().get(self.name(args[0]))
                 return dict(table.columns) if table is not None else None
             return None
         if typ != T.TABLE:
@@ -682,6 +841,25 @@ class TablesModel:
                 if self._function_of(other) is not scope or order[id(other)] > order[id(call)]:
                     return True
         return False
+
+    def streaming_buffered_inserts(self) -> int:
+        """How many Flink 1.9-1.13 buffered inserts of the program (``table.insert_into``,
+        ``sql_update("INSERT ...")``) read an unbounded table: Flink runs all the inserts one
+        ``execute()`` follows as one job; Spark needs a streaming query each."""
+        if "streaming_inserts" not in self._bounded:
+            count = 0
+            for call in nodes(self.resolver.module, cst.Call):
+                if not isinstance(call.func, cst.Attribute) or not call.args:
+                    continue
+                method, receiver = call.func.attr.value, call.func.value
+                typ = self.resolver.type_of(receiver)
+                if method == "insert_into" and typ == T.TABLE:
+                    count += not self.bounded(receiver)
+                elif method == "sql_update" and typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                    text = self.sql(call.args[0].value)
+                    count += text is not None and _sql.streaming(text.text, self.sql_tables())
+            self._bounded["streaming_inserts"] = count
+        return self._bounded["streaming_inserts"]
 
     def _function_of(self, node):
         while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):

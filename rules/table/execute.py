@@ -162,13 +162,14 @@ def convert(ctx):
         return ctx.expr("{df}.toPandas()", df=df)
     if head.method == "execute_insert":
         sink = call_arg(head.original, 0, "table_path_or_descriptor")
-        if not isinstance(sink, cst.SimpleString):
+        name = tables(ctx.resolver).name(sink)  # a literal, or a name bound once to one
+        if name is None:
             return ctx.todo(M.TB_UNSUPPORTED, "execute_insert() of a table named by an expression")
         if any(s.method != "wait" for s in segs[1:]):
             return ctx.todo(M.TB_UNSUPPORTED, "the result of execute_insert() is used")
         streaming = not tables(ctx.resolver).bounded(head.original.func.value)
         line = waited_result(ctx) if len(segs) == 1 else None  # result = t.execute_insert(...); result.wait()
-        written = write_to(ctx, df, sink.evaluated_value, "execute_insert()", streaming, len(segs) > 1 or line is not None)
+        written = write_to(ctx, df, name, "execute_insert()", streaming, len(segs) > 1 or line is not None)
         if line is not None and not isinstance(written, Todo):
             drop_target(ctx, line)
         return written

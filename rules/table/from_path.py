@@ -4,8 +4,6 @@ declare comes from a Flink catalog outside it: the call converts, with a TODO to
 table.
 """
 
-import libcst as cst
-
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table._common import program, spark_program
 from flink2spark.rules.table._program import tables
@@ -31,10 +29,10 @@ rule = Rule(
 def convert(ctx):
     method = ctx.site.head.method
     name = call_arg(ctx.site.head.original, 0, "path")
-    if not isinstance(name, cst.SimpleString) or (method == "scan" and len(ctx.site.head.original.args) != 1):
-        return ctx.todo(M.TB_UNSUPPORTED, f"{method}() of a name given by an expression")
-    table = name.evaluated_value
     model = tables(ctx.resolver)
+    table = model.name(name)  # a literal, or a name bound once to one
+    if table is None or (method == "scan" and len(ctx.site.head.original.args) != 1):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{method}() of a name given by an expression")
     if table not in model.catalog and table not in model.views:
         ctx.todo(M.TB_CONNECTOR, f"{method}({table!r}): the table is not declared by this program (a Flink catalog's): give Spark a table of that name")
     return ctx.expr("{env}.table({name})", env=ctx.site.receiver, name=ctx.site.head.updated.args[0].value)

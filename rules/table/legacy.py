@@ -6,7 +6,8 @@
   connector: ``df.write.insertInto("sink")``, a ``show`` for ``print``...) and the
   ``execute(job_name)`` statement is removed: the same rows are written, at the same point
   before the program goes on. An insert no ``execute()`` follows (Flink writes nothing of it)
-  keeps a TODO.
+  keeps a TODO. An insert from an unbounded table (Kafka) is a streaming query, awaited as
+  ``execute()`` waits for its job; where several such inserts make one job, a TODO.
 - ``t_env.sql_update("CREATE TABLE ...")`` (DDL runs at once) -> as ``execute_sql``.
 """
 
@@ -41,6 +42,8 @@ rule = Rule(
 )
 
 _NOT_RUN = "no t_env.execute() follows it, so Flink writes nothing of it: remove it, or write at once"
+_SEVERAL = ("one of several inserts from unbounded tables that t_env.execute() runs as one streaming job: Spark "
+            "needs a query each, started together and then awaited (spark.streams.awaitAnyTermination())")
 
 
 @rule.converter
@@ -59,7 +62,10 @@ def convert(ctx):
             return ctx.todo(M.TB_UNSUPPORTED, f"insert_into(): {_NOT_RUN}")
         if not ctx.is_statement:
             return ctx.todo(M.TB_UNSUPPORTED, "the result of insert_into() is used")
-        return write_to(ctx, ctx.site.receiver, sink.evaluated_value, "insert_into()")
+        streaming = not model.bounded(head.original.func.value)
+        if streaming and model.streaming_buffered_inserts() > 1:
+            return ctx.todo(M.TB_UNSUPPORTED, f"insert_into(): {_SEVERAL}")
+        return write_to(ctx, ctx.site.receiver, sink.evaluated_value, "insert_into()", streaming)
     text = model.sql(head.original.args[0].value if head.original.args else None)
     if text is None:
         return ctx.todo(M.TB_SQL, "sql_update() of SQL text not known when converting")
@@ -69,4 +75,7 @@ def convert(ctx):
         return ctx.todo(M.TB_SQL, f"sql_update(): {exc}")
     if insert and not model.executed_after(head.original):
         return ctx.todo(M.TB_UNSUPPORTED, f"sql_update(INSERT ...): {_NOT_RUN}")
-    return _statement(ctx, ctx.site.receiver, text, "sql_update()")
+    if insert and _sql.streaming(text.text, model.sql_tables()) and model.streaming_buffered_inserts() > 1:
+        return ctx.todo(M.TB_UNSUPPORTED, f"sql_update(INSERT ...): {_SEVERAL}")
+    # t_env.execute() runs the job and waits for it: a streaming insert's query is awaited
+    return _statement(ctx, ctx.site.receiver, text, "sql_update()", waited=insert)

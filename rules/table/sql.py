@@ -104,13 +104,31 @@ def _statements_kept(ctx, assign, model) -> bool:
     return False
 
 
+def _passed_on(ctx) -> bool:
+    """Whether the statement set ``name = t_env.create_statement_set()`` makes is passed to a
+    call (a helper adding statements to it)."""
+    assign = ctx.resolver.parent(ctx.outer)
+    target = assign.targets[0].target if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
+    if not isinstance(target, cst.Name):
+        return False
+    return any(isinstance(ctx.resolver.parent(ref.node), cst.Arg)
+               for binding in ctx.resolver.scope_bindings(target) or [] for ref in binding.references)
+
+
 def _env_of_statement_set(ctx):
-    """The (converted) environment that created the statement set the call is on."""
+    """The (converted) environment that created the statement set the call is on; for a helper's
+    parameter given such sets (converted to their sessions), the parameter itself."""
     receiver = ctx.site.head.original.func.value
     resolver = ctx.resolver
     value = resolver.single_value(receiver) if isinstance(receiver, cst.Name) else receiver
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "create_statement_set":
         return value.func.value
+    if value is None and isinstance(receiver, cst.Name):
+        args = resolver.arguments_of(receiver)
+        sets = [resolver.single_value(a) if isinstance(a, cst.Name) else None for a in args]
+        if args and all(isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value == "create_statement_set"
+                        and isinstance(resolver.parent(v), cst.Assign) for v in sets):
+            return ctx.site.head.updated.func.value  # the set is its session (create_statement_set passed on)
     return None
 
 
@@ -196,6 +214,10 @@ def convert(ctx):
             table = stream_frame(ctx, ctx.site.receiver, found, table)
         return ctx.expr("{t}.createOrReplaceTempView({n})", t=table, n=name)
     if method == "create_statement_set":
+        if _passed_on(ctx):
+            # given to a helper (write_all(t_env, statements)): the set becomes the session, on which
+            # each statement added runs where it is added (as the set's statements run at execute())
+            return ctx.site.receiver
         if ctx.is_statement or isinstance(ctx.resolver.parent(ctx.outer), cst.Assign):
             assign = ctx.resolver.parent(ctx.outer)
             if isinstance(assign, cst.Assign) and not _statements_kept(ctx, assign, model):
