@@ -47,8 +47,10 @@ Spark's outputs (``spark_records``)
 ``DataFrame.show()`` boxes (``+---+`` borders, ``|a  |b  |`` cells: left-aligned with
 ``truncate=False``, right-aligned otherwise); cut at the border's ``+`` and stripped; the
 header row and ``only showing top N rows`` are skipped.  ``show()``'s default truncation (20
-characters, ``...``) is not undone: converted programs use ``truncate=False``.  Other lines
-are one-field records as above.
+characters, ``...``) is not undone: converted programs use ``truncate=False``.  DataStream
+``print()`` lines of a converted stream (``f2s.print`` writes Flink's ``[name> ]+I[a,1]``: a
+Table turned into a stream) are read and folded per sink as Flink's.  Other lines are one-field
+records as above.
 
 Values (``normalise_value``): see its docstring; each rule was found by printing the same
 values on Flink 2.3 and Spark 4 (evidence: tests/test_table_output.py).
@@ -227,30 +229,43 @@ def flink_records(stdout: str) -> Counter:
         line = lines[start]
         if not line.strip() or _ROW_COUNT.match(line):
             continue
-        m = _PRINT_LINE.match(line)
-        if m:
-            sink = _SUBTASK.sub("", m["prefix"] or "")
-            record = tuple(normalise_value(f) for f in _print_fields(m["body"]))
-            sinks.setdefault(sink, []).append((m["kind"], record))
-        else:
+        if not _print_line(line, sinks):
             records[(line,)] += 1
+    return records + _folded_sinks(sinks)
+
+
+def _print_line(line: str, sinks: dict[str, list[tuple[str, Record]]]) -> bool:
+    """Whether ``line`` is a print line ``[prefix> ]+I[...]`` (then added to its sink's changes)."""
+    m = _PRINT_LINE.match(line)
+    if m:
+        sink = _SUBTASK.sub("", m["prefix"] or "")
+        record = tuple(normalise_value(f) for f in _print_fields(m["body"]))
+        sinks.setdefault(sink, []).append((m["kind"], record))
+    return m is not None
+
+
+def _folded_sinks(sinks: dict[str, list[tuple[str, Record]]]) -> Counter:
+    records: Counter = Counter()
     for sink, changes in sinks.items():
         records += _fold(changes, f"print sink {sink!r}" if sink else "print sink")
     return records
 
 
 def spark_records(stdout: str) -> Counter:
-    """Records of a Spark program's stdout: ``show()`` boxes' rows, other lines as one field."""
+    """Records of a Spark program's stdout: ``show()`` boxes' rows, the DataStream print lines
+    of a converted stream (``f2s.print`` writes Flink's ``[name> ]+I[a,1]``, read as Flink's),
+    other lines as one field."""
     lines = [line.rstrip() for line in stdout.splitlines()]
     records: Counter = Counter()
+    sinks: dict[str, list[tuple[str, Record]]] = {}
     for start, _end, border, _header, rows in _boxes(lines):
         if border:
             records.update(tuple(normalise_value(c) for c in row) for row in rows)
             continue
         line = lines[start]
-        if line.strip() and not _SHOWING.match(line):
+        if line.strip() and not _SHOWING.match(line) and not _print_line(line, sinks):
             records[(line,)] += 1
-    return records
+    return records + _folded_sinks(sinks)
 
 
 # --- values ---------------------------------------------------------------------------------

@@ -27,7 +27,12 @@ import pytest
 
 from test_table_fixtures import KAFKA, RUNNABLE, _lines_by_folder
 
-CONNECT_NOT_YET: dict[str, str] = {}
+_DATASTREAM_PART = "its DataStream part runs on RDDs (sparkContext: NOTE F2S205), which Connect does not offer"
+CONNECT_NOT_YET: dict[str, str] = {
+    "meter_readings_stream_sql_totals": _DATASTREAM_PART,
+    "parcel_scans_stream_view_sql": _DATASTREAM_PART,
+    "shipments_table_to_stream_map": _DATASTREAM_PART,
+}
 
 SERVER = """
 import sys

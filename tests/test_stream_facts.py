@@ -176,6 +176,31 @@ CASES = [
             probe = stream.filter(bool)
         show(t_env.to_append_stream(t_env.from_elements([1]), Types.INT()))
      """, dict(origin="table")),
+    # a Table's rows: Row with the table's column names, Flink's types for the columns (BIGINT
+    # -> LONG); decoded from the table's serializers (PyFlink's to_data_stream)
+    ("rows of an insert-only table", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_data_stream(t_env.from_elements([(1, 'a')], ['id', 'name']))
+     """, dict(origin="table", element_type='Types.ROW_NAMED(["id", "name"], [Types.LONG(), Types.STRING()])',
+               undecoded=False, micro_batches=False, timestamped=False)),
+    ("to_append_stream: the given type", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_append_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
+     """, dict(origin="table", element_type="Types.ROW([Types.LONG(), Types.STRING()])")),
+    ("to_retract_stream: (flag, record) pairs of the given type", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_retract_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
+     """, dict(origin="table", element_type="Types.TUPLE([Types.BOOLEAN(), Types.ROW([Types.LONG(), Types.STRING()])])")),
+    ("an updating table's changelog is left to the Table API part (no element type)", """
+        from pyflink.table import StreamTableEnvironment
+        from pyflink.table.expressions import col
+        t_env = StreamTableEnvironment.create(env)
+        words = t_env.from_elements([('a', 1)], ['w', 'n'])
+        probe = t_env.to_changelog_stream(words.group_by(col('w')).select(col('w'), col('n').sum))
+     """, dict(origin="table", element_type=None)),
     ("the function classes an operator runs", """
         from pyflink.datastream.functions import ProcessFunction, AggregateFunction
         class Enrich(ProcessFunction):

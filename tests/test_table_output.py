@@ -386,3 +386,13 @@ def test_table_sink_part_files_are_renamed(tmp_path):
     part.parent.mkdir()
     part.write_text("b\na\n")
     assert read_output_files(tmp_path) == {"out/part-UUID-N": ["a", "b"]}
+
+
+def test_spark_datastream_print_lines_read_as_flinks():
+    """A Table turned into a DataStream is printed by the converted program with f2s.print in
+    Flink's DataStream format: both sides read such lines as records of their sink."""
+    spark = "large> +I[ACME,1260.0]\nlarge> +I[INIT,19700.0]\nplain line\n"
+    flink = "large> +I[ACME,1260.0]\nlarge> +I[INIT,19700.0]\nplain line\n"
+    assert spark_records(spark) == flink_records(flink) == Counter(
+        {("ACME", "1260.0"): 1, ("INIT", "19700.0"): 1, ("plain line",): 1})
+    assert spark_records("large> +I[ACME,1260.0]\n") != flink_records("large> +I[ACME,1260.5]\n")

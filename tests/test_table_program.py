@@ -528,3 +528,34 @@ def test_a_string_expression_written_as_adjacent_literals_is_read_as_one():
     )
     result = convert_source(source, "job.py")
     assert "F.lit(" not in result.output and 'F.sum(F.col("n")).alias("total")' in result.output
+
+
+# Flink's streaming mode: a group_by without a window, DISTINCT or a join update their rows
+# (-U/+U: to_data_stream fails on them); projections, filters and group windows only insert
+_STREAM_ENV = "from pyflink.table.expressions import col, lit\nfrom pyflink.table.window import Tumble\nt_env = StreamTableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+
+
+@pytest.mark.parametrize("expr, expected", [
+    ("t_env.from_elements([(1, 'a')], ['n', 'w']).where(col('n') > lit(0)).select(col('w'))", True),
+    ("t_env.from_elements([(1, 'a')], ['n', 'w']).group_by(col('w')).select(col('w'), col('n').sum)", False),
+    ("t_env.from_elements([(1, 'a')], ['n', 'w']).distinct()", False),
+    ("t_env.sql_query('SELECT w FROM src WHERE n > 1')", True),
+    ("t_env.sql_query('SELECT w, COUNT(*) AS c FROM src GROUP BY w')", False),
+    ("t_env.sql_query('SELECT w, COUNT(*) AS c FROM src GROUP BY TUMBLE(ts, INTERVAL \\'1\\' MINUTE), w')", True),
+    ("t_env.sql_query('SELECT DISTINCT w FROM src')", False),
+])
+def test_insert_only_in_streaming_mode(expr, expected):
+    found, module = model(_STREAM_ENV + "t_env.execute_sql(\"CREATE TABLE src (n INT, w STRING, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '/i', 'format' = 'csv')\")\nprobe = " + expr + "\n")
+    probe = next(a.value for a in nodes(module, cst.Assign) if a.targets[0].target.value == "probe")
+    assert found.insert_only(probe) is expected
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("SELECT w, n * 10 AS m FROM src", {"w": "STRING", "m": "INT"}),
+    ("SELECT 1 FROM src", None),  # Flink names it EXPR$0
+    ("SELECT * FROM src", None),
+])
+def test_columns_of_a_query(query, expected):
+    found, module = model(_STREAM_ENV + "t_env.execute_sql(\"CREATE TABLE src (n INT, w STRING) WITH ('connector' = 'filesystem', 'path' = '/i', 'format' = 'csv')\")\nprobe = t_env.sql_query('" + query + "')\n")
+    probe = next(a.value for a in nodes(module, cst.Assign) if a.targets[0].target.value == "probe")
+    assert found.schema(probe) == expected

@@ -772,7 +772,8 @@ class Converter(V.Transformer):
         if recv_t is not None and "table_stream" in self.codes:
             bridge = self.table_bridge(func.value)  # e.g. the result of async I/O on a Table API stream
             if bridge is not None:
-                self._mark_table_stream(original, f".{func.attr.value}()", bridge)
+                if not isinstance(func.value, cst.Call):  # marked at the chain's first call (the bridge: its own TODO)
+                    self._mark_table_stream(original, f".{func.attr.value}()", bridge)
                 return updated
         if recv_t is not None:
             method = func.attr.value

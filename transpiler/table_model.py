@@ -74,7 +74,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "from_changelog_stream": TABLE,
         # to a DataStream: the stream graph follows it (pyflink_model.TABLE_BRIDGES; its
         # operators carry TODO F2S210 until the bridges are converted)
-        **_none("to_data_stream to_changelog_stream to_append_stream to_retract_stream"),
+        **{name: "DataStream" for name in ("to_data_stream", "to_changelog_stream", "to_append_stream", "to_retract_stream")},
     },
     TABLE: {
         **{

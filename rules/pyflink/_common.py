@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Optional, Union
 
 import libcst as cst
@@ -99,7 +101,43 @@ class _Pickled:
 
 
 PICKLED = _Pickled()  # no type information: pickled Python objects
-SourceType = Union[None, _Pickled, str, cst.BaseExpression]  # str: a basic type made by a source
+
+
+@dataclass(frozen=True)
+class TableRows:
+    """The element type of a stream of a Table's rows (``t_env.to_data_stream(table)``), which no
+    expression of the program writes: ``Types.ROW_NAMED`` of the table's columns, each a PyFlink
+    basic type (``(("symbol", "STRING"), ("shares", "INT"))``)."""
+
+    fields: tuple[tuple[str, str], ...]
+
+    def __str__(self) -> str:
+        names = ", ".join(json.dumps(n) for n, _ in self.fields)
+        return f"Types.ROW_NAMED([{names}], [{', '.join(f'Types.{t}()' for _, t in self.fields)}])"
+
+
+@dataclass(frozen=True)
+class RetractPairs:
+    """The element type of ``t_env.to_retract_stream(table, type_info)``: ``Types.TUPLE`` of the
+    add (True) / retract (False) flag and a record of the program's ``type_info``."""
+
+    row: cst.BaseExpression
+
+
+SourceType = Union[None, _Pickled, str, TableRows, RetractPairs, cst.BaseExpression]  # str: a basic type made by a source
+
+
+def type_code(resolver, t: SourceType) -> str:
+    """A text of the element type ``t`` (the same text for the same type)."""
+    if isinstance(t, str):
+        return t
+    if t is PICKLED or t is None:
+        return repr(t)
+    if isinstance(t, TableRows):
+        return str(t)
+    if isinstance(t, RetractPairs):
+        return f"Types.TUPLE([Types.BOOLEAN(), {resolver.module.code_for_node(t.row)}])"
+    return resolver.module.code_for_node(t)
 
 # Operators whose output has the type of their input (KeyedStream reductions keep the type
 # the stream had before key_by, which is what the keyed stream's elements are).
@@ -131,7 +169,7 @@ def _agreed(resolver, types: list[SourceType]) -> SourceType:
     """The one element type of ``types`` (the same code), or None."""
     if not types or any(t is None for t in types):
         return None
-    codes = {t if isinstance(t, str) else "<pickled>" if t is PICKLED else resolver.module.code_for_node(t) for t in types}
+    codes = {type_code(resolver, t) for t in types}
     return types[0] if len(codes) == 1 else None
 
 
@@ -477,6 +515,13 @@ def type_expression(ctx, t: SourceType, site: cst.CSTNode) -> tuple[bool, Option
         return True, ctx.expr("{t}.PRIMITIVE_ARRAY({t}.BYTE())", t=ctx.shim("Types"))
     if isinstance(t, str):
         return True, ctx.expr("{t}.%s()" % t, t=ctx.shim("Types"))
+    if isinstance(t, TableRows):
+        return True, ctx.expr(str(t).replace("Types.", "{t}."), t=ctx.shim("Types"))
+    if isinstance(t, RetractPairs):
+        known, row = type_expression(ctx, t.row, site)
+        if not known or row is None:
+            return False, None
+        return True, ctx.expr("{t}.TUPLE([{t}.BOOLEAN(), {row}])", t=ctx.shim("Types"), row=row)
     if not visible_at(ctx, t, site):
         return False, None
     return True, t.visit(_MapNames(ctx.conv))  # type: ignore[return-value]

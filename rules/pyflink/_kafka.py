@@ -237,17 +237,18 @@ def _schema(resolver, node, serialize: bool) -> Schema:
     raise Problem(OTHER_SCHEMA)
 
 
-def _row_field_nodes(resolver, type_info) -> list[tuple[str, cst.BaseExpression]]:
-    """[(name, type expression)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``."""
+def _row_field_nodes(resolver, type_info, tuples: bool = False) -> list[tuple[str, cst.BaseExpression]]:
+    """[(name, type expression)] of a literal ``Types.ROW([...])``/``ROW_NAMED([...], [...])``
+    (and ``Types.TUPLE([...])``, fields f0, f1..., with ``tuples``)."""
     node = followed(resolver, type_info)
     if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and flink_qualified(resolver, node.func.value) in P.TYPES):
         raise Problem("the record type is not a Types.ROW/ROW_NAMED expression of this module")
     kind = node.func.attr.value
     args = [followed(resolver, a.value) for a in node.args]
-    if kind not in ("ROW", "ROW_NAMED") or not args or not isinstance(args[-1], cst.List):
-        raise Problem(f"records of Types.{kind}: only Types.ROW/ROW_NAMED records are converted")
+    if kind not in ("ROW", "ROW_NAMED", *(("TUPLE",) if tuples else ())) or not args or not isinstance(args[-1], cst.List):
+        raise Problem(f"records of Types.{kind}: only Types.ROW/ROW_NAMED{'/TUPLE' if tuples else ''} records are converted")
     types = [followed(resolver, e.value) for e in args[-1].elements]  # type: ignore[attr-defined]
-    if kind == "ROW":
+    if kind in ("ROW", "TUPLE"):
         return [(f"f{i}", t) for i, t in enumerate(types)]
     names = args[0]
     if not isinstance(names, cst.List) or not all(isinstance(e.value, cst.SimpleString) for e in names.elements):

@@ -34,6 +34,7 @@ from flink2spark.rules.pyflink._common import (
     PICKLED,
     SAME_TYPE,
     SourceType,
+    type_code,
     _agreed,
     _is_none,
     _output_type,
@@ -263,11 +264,17 @@ class StreamFacts:
 
     @property
     def table_bridge(self) -> Optional[cst.Call]:
-        """The ``t_env.to_data_stream(...)``-style call (``P.TABLE_BRIDGES``) the stream may come
+        """The ``t_env.to_data_stream(...)``-style call (``P.TABLE_BRIDGES``) left unconverted
+        (the Table API's model says why: ``TablesModel.stream_of``) that the stream may come
         from: through method chains and async I/O, any binding of a name, what any call of a
         helper passes for its parameter, what a def returns; None when it comes from none (a
-        stream that may come from the Table API is left with it: TODO F2S210)."""
-        return self.graph.fact("table_bridge", self.expr, _table_bridge, None)
+        stream that may come from such a call is left with it: TODO F2S210)."""
+        return self.graph.fact("table_bridge", self.expr, _table_bridge, None, False)
+
+    @property
+    def from_table(self) -> Optional[cst.Call]:
+        """The Table API call (``to_data_stream``...) the stream may come from, converted or not."""
+        return self.graph.fact("from_table", self.expr, _table_bridge, None, True)
 
     @property
     def origin(self) -> str:
@@ -276,7 +283,7 @@ class StreamFacts:
         returns), "parameter" (a helper's parameter: what its calls pass), "reassigned" (a name
         assigned several times: the value that reaches the use), "name" (a name assigned once),
         or "unknown"."""
-        if self.table_bridge is not None:
+        if self.from_table is not None:
             return "table"
         resolver, expr = self.graph.resolver, self.expr
         if isinstance(expr, cst.Name):
@@ -332,7 +339,7 @@ class StreamFacts:
 def _shown(resolver, t: SourceType) -> object:
     if t is None or isinstance(t, str):
         return t
-    return "PICKLED" if t is PICKLED else resolver.module.code_for_node(t)
+    return "PICKLED" if t is PICKLED else type_code(resolver, t)
 
 
 # --------------------------------------------------------------------------------------------
@@ -364,6 +371,10 @@ def _element_type(g: StreamGraph, expr) -> SourceType:
         return async_output_type(expr)
     recv, method = expr.func.value, expr.func.attr.value
     typ = resolver.type_of(recv)
+    if method in P.TABLE_BRIDGES:  # a Table's rows: what the Table API's model says they are
+        from flink2spark.rules.table._program import tables
+
+        return tables(resolver).stream_of(expr)[0]
     if typ == P.ENVIRONMENT:
         if method == "from_collection":
             info = call_arg(expr, 1, "type_info")
@@ -688,6 +699,8 @@ def _undecoded(g: StreamGraph, expr) -> bool:
     typ = resolver.type_of(recv)
     if typ == P.ENVIRONMENT and method in ("from_collection", "from_source", "read_text_file", "add_source"):
         return False
+    if method in P.TABLE_BRIDGES:  # rows decoded from the table's serializers
+        return False
     if P.is_stream(typ):
         if method in ("key_by", "union"):
             return False
@@ -711,23 +724,27 @@ def _window_call(g: StreamGraph, windowed) -> Optional[cst.Call]:
     return call if call.func.attr.value in ("window", "count_window", "window_all") else None
 
 
-def _table_bridge(g: StreamGraph, expr) -> Optional[cst.Call]:
+def _table_bridge(g: StreamGraph, expr, converted: bool) -> Optional[cst.Call]:
+    """The bridge call the stream comes from (only one left unconverted unless ``converted``)."""
     resolver = g.resolver
+    fact = "from_table" if converted else "table_bridge"
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
         if expr.func.attr.value in P.TABLE_BRIDGES:
-            return expr
+            from flink2spark.rules.table._program import tables
+
+            return expr if converted or tables(resolver).stream_of(expr)[1] is not None else None
         through = P.STREAM_ARGUMENT_CALLS.get(resolver.qualified_name(expr.func) or "")
         if through is not None:  # AsyncDataStream.unordered_wait(stream, ...): the stream it reads
             arg = call_arg(expr, *through)
-            return g.node(arg).table_bridge if arg is not None else None
-        return g.node(expr.func.value).table_bridge
+            return getattr(g.node(arg), fact) if arg is not None else None
+        return getattr(g.node(expr.func.value), fact)
     if isinstance(expr, cst.Call):  # a def of this module: what it returns
         from flink2spark.transpiler.infer import returns_of
 
         target = resolver.local_def(expr.func)
         if isinstance(target, cst.FunctionDef):
             for value in returns_of(target):
-                found = g.node(value).table_bridge
+                found = getattr(g.node(value), fact)
                 if found is not None:
                     return found
         return None
@@ -737,7 +754,7 @@ def _table_bridge(g: StreamGraph, expr) -> Optional[cst.Call]:
             # a parameter: what the module's calls of its def pass
             values = [value] if value is not None else (resolver.param_arguments(ref.node) if isinstance(ref.node, cst.Param) else None)
             for value in values or ():
-                found = g.node(value).table_bridge if value is not None else None
+                found = getattr(g.node(value), fact) if value is not None else None
                 if found is not None:
                     return found
     return None

@@ -160,3 +160,21 @@ def read(resolver, names, name: str, node) -> tuple[_sql.TableDef, tuple[str, ..
     """(the table ``node`` describes, the source of the expressions its markers stand for)."""
     reader = _Reader(resolver, names)
     return reader.table(name, node), tuple(reader.parts)
+
+
+def is_schema(resolver, names, node) -> bool:
+    """Whether ``node`` (or what a name bound once holds) is a ``Schema.new_builder()...`` chain."""
+    if isinstance(node, cst.Name):
+        value = resolver.single_value(node)
+        node = value if value is not None else node
+    calls = _calls(resolver, node)
+    return bool(calls) and calls[0].func.attr.value == "new_builder" and (names(calls[0].func.value) or "") in _SCHEMA
+
+
+def schema_of(resolver, names, node) -> dict:
+    """The columns of a ``Schema.new_builder()`` chain (``_Reader.schema``), for a Schema given
+    elsewhere than a table descriptor (``from_data_stream(ds, schema)``)."""
+    if isinstance(node, cst.Name):
+        value = resolver.single_value(node)
+        node = value if value is not None else node
+    return _Reader(resolver, names).schema(node)

@@ -24,12 +24,13 @@ module (``Resolver.tables``), not re-derived by rules.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import libcst as cst
 
 from flink2spark.rules.table import _connect, _descriptors, _sql
+from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.infer import returns_of
 from flink2spark.transpiler.visitors import nodes, walk
@@ -83,6 +84,74 @@ def python_value(text: str, parts: tuple[str, ...] = ()) -> str:
     return parts[int(found.group(1))] if found and parts else python_string(text, parts)
 
 
+@dataclass(frozen=True)
+class StreamTable:
+    """A Table made of a DataStream (``from_data_stream``): the stream (original expression),
+    its columns (name, Spark type) and, when the call picks or renames fields, the
+    (input column, table column) pairs in the table's order."""
+
+    stream: cst.BaseExpression
+    columns: tuple[tuple[str, str], ...]
+    picked: Optional[tuple[tuple[str, str], ...]] = None
+    scalar: bool = False  # a stream of basic values (one column f0), not of rows or tuples
+
+    @property
+    def schema(self) -> dict[str, str]:
+        types = dict(self.columns)
+        return {dst: types[src] for src, dst in self.picked} if self.picked is not None else dict(self.columns)
+
+
+# PyFlink basic types of a stream's fields -> the Spark types of Flink's table columns for them
+_STREAM_TYPES = {"STRING": "STRING", "BOOLEAN": "BOOLEAN", "BYTE": "TINYINT", "SHORT": "SMALLINT", "INT": "INT",
+                 "LONG": "BIGINT", "FLOAT": "FLOAT", "DOUBLE": "DOUBLE"}
+_TABLE_TYPES = {v: k for k, v in _STREAM_TYPES.items()}
+# Table methods whose result gives only inserts when their inputs do (streaming mode)
+_APPENDING = frozenset({"select", "filter", "where", "alias", "add_columns", "add_or_replace_columns", "drop_columns",
+                        "rename_columns", "union_all", "map", "flat_map", "join_lateral", "left_outer_join_lateral"})
+
+
+def unnamed(position: int) -> str:
+    """Flink's name of an unnamed item of ``Table.select`` (seen on Flink 2.3: ``_c1``)."""
+    return f"_c{position}"
+
+
+def _field_reference(resolver, node) -> Optional[tuple[str, Optional[str]]]:
+    """("a", None) for ``col("a")``, ("a", "b") for ``col("a").alias("b")``; else None."""
+    alias = None
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "alias":
+        if len(node.args) != 1 or not isinstance(node.args[0].value, cst.SimpleString):
+            return None
+        alias, node = node.args[0].value.evaluated_value, node.func.value
+    if not (isinstance(node, cst.Call) and dotted_names(resolver)(node.func) in _COL and len(node.args) == 1):
+        return None
+    arg = node.args[0].value
+    return (arg.evaluated_value, alias) if isinstance(arg, cst.SimpleString) and node.args[0].keyword is None else None
+
+
+_COL = ("pyflink.table.expressions.col",)
+
+
+def _stream_fields(resolver, info, rows_only: bool = False):
+    """[(name, PyFlink basic type)] of a stream type expression: ``Types.ROW``/``ROW_NAMED``/
+    ``TUPLE`` fields (f0, f1... unless named), one f0 for a basic type; else why not (a str)."""
+    from flink2spark.rules.pyflink import _kafka as K
+    from flink2spark.rules.pyflink._common import basic_type
+
+    kind = basic_type(resolver, info)
+    if kind in _STREAM_TYPES and not rows_only:
+        return [("f0", kind)]
+    try:
+        nodes_ = K._row_field_nodes(resolver, info, tuples=True)
+    except K.Problem as exc:
+        return str(exc)
+    fields = [(name, basic_type(resolver, t)) for name, t in nodes_]
+    bad = next((code for (name, k), (_, t) in zip(fields, nodes_) if k not in _STREAM_TYPES
+                for code in [resolver.module.code_for_node(t)]), None)
+    if bad is not None:
+        return f"a field of type {bad} (only basic types are converted yet)"
+    return fields
+
+
 class TablesModel:
     def __init__(self, resolver):
         self.resolver = resolver
@@ -108,6 +177,7 @@ class TablesModel:
         self.conditional: dict[str, tuple[cst.If, _sql.TableDef, _sql.TableDef]] = {}
         self._read_catalog()
         self.udtf_columns: dict[str, int] = {}  # @udtf def name -> how many columns it gives (f0, f1...)
+        self.result_types: dict[str, str] = {}  # a scalar function's name -> the Spark type of its result_type
         self.functions: dict[str, str] = self._functions()
 
     # -- SQL text -----------------------------------------------------------------------------
@@ -411,6 +481,10 @@ class TablesModel:
         return self._bounded[key]
 
     def _is_bounded(self, node) -> bool:
+        if P.is_stream(self.resolver.type_of(node)):  # a DataStream (from_data_stream, a view of one)
+            from flink2spark.rules.pyflink._streams import facts
+
+            return not (facts(self.resolver, node).micro_batches or facts(self.resolver, node).unbounded_source)
         if isinstance(node, cst.Name):
             value = self.resolver.single_value(node)
             if value is None:  # a helper's parameter: what each call passes
@@ -422,6 +496,8 @@ class TablesModel:
         typ = self.resolver.type_of(receiver)
         first = node.args[0].value if node.args else None
         if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+            if method == "from_data_stream" and first is not None:
+                return self.bounded(first)
             if method == "from_path" and self.name(first) is not None:
                 table = self.sql_tables().get(self.name(first))
                 return table is None or table.bounded
@@ -447,8 +523,11 @@ class TablesModel:
         from flink2spark.rules.table import _types as TY
 
         resolver = self.resolver
+        if P.is_stream(resolver.type_of(node)):  # a view of a DataStream (create_temporary_view)
+            table = self.stream_columns(node)[0]
+            return table.schema if table is not None else None
         if isinstance(node, cst.Name):
-            value = resolver.single_value(node)
+            value = resolver.value_at(node)  # also table = table.select(...): the value reaching the use
             if value is None:  # a helper's parameter: the schema every call passes, when they agree
                 found = [self.schema(a) for a in resolver.arguments_of(node)]
                 return found[0] if found and found[0] is not None and all(f == found[0] for f in found) else None
@@ -464,7 +543,13 @@ class TablesModel:
         method, receiver = node.func.attr.value, node.func.value
         typ = resolver.type_of(receiver)
         args = [a.value for a in node.args if a.keyword is None and not a.star]
+        if typ == T.STREAM_TABLE_ENV and method == "from_data_stream":
+            table = self.from_stream(node)[0]
+            return table.schema if table is not None else None
         if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+            if method == "sql_query" and args:
+                text = self.sql(args[0])
+                return _sql.query_columns(text.text, self.sql_tables()) if text is not None and not text.parts and not text.tables else None
             if method == "from_elements" and args:
                 rows, names = (self._value(a) for a in (args[0], args[1] if len(args) > 1 else None))
                 return _literal_schema(rows, names, resolver)
@@ -485,7 +570,7 @@ class TablesModel:
                       "intersect", "intersect_all", "minus", "minus_all"):
             return source
         if method == "select":
-            return self._selected(node.args, source)
+            return self._selected(node.args, source, unnamed)
         if method in ("add_columns", "add_or_replace_columns") and source is not None:
             added = self._selected(node.args, source)
             return {**source, **added} if added is not None else None
@@ -494,6 +579,188 @@ class TablesModel:
                        if isinstance(a.value, cst.Call) and a.value.args and isinstance(a.value.args[0].value, cst.SimpleString)}
             return {k: v for k, v in source.items() if k not in dropped}
         return None
+
+    # -- bridges between DataStreams and Tables ----------------------------------------------
+    def stream_columns(self, stream) -> tuple[Optional["StreamTable"], Optional[str]]:
+        """(table, None): the (name, Spark type) columns Flink gives a Table made of the
+        (original) DataStream expression ``stream`` (``from_data_stream(ds)``,
+        ``create_temporary_view(name, ds)``), from the stream model's facts: a row's or a
+        tuple's fields (``ROW_NAMED``'s names, else f0, f1...) or one column f0 of a basic type.
+        (None, why) when such a table is not converted."""
+        from flink2spark.rules.pyflink._common import PICKLED, TableRows, basic_type
+        from flink2spark.rules.pyflink._streams import facts
+
+        found = facts(self.resolver, stream)
+        if found.micro_batches or found.unbounded_source:
+            return None, "a table of an unbounded stream (Kafka, monitored files) is not converted yet"
+        t = found.element_type
+        if t is None:
+            return None, "the stream's type could not be followed (Flink derives the table's columns from it)"
+        if t is PICKLED:
+            return None, "a stream without type information: Flink's table has one RAW column of pickled objects"
+        if isinstance(t, TableRows):
+            fields = list(t.fields)
+        elif isinstance(t, str):
+            fields = [("f0", t)]
+        elif not isinstance(t, cst.BaseExpression):
+            return None, "a stream of (flag, row) pairs of to_retract_stream() is not converted yet"
+        else:
+            fields = _stream_fields(self.resolver, t)
+            if isinstance(fields, str):
+                return None, fields
+        bad = [k for _, k in fields if k not in _STREAM_TYPES]
+        if bad:
+            return None, f"a field of Types.{bad[0]}() (only basic types are converted yet)"
+        scalar = isinstance(t, str) or (isinstance(t, cst.BaseExpression) and basic_type(self.resolver, t) in _STREAM_TYPES)
+        return StreamTable(stream, tuple((name, _STREAM_TYPES[k]) for name, k in fields), None, scalar), None
+
+    def from_stream(self, call: cst.Call) -> tuple[Optional["StreamTable"], Optional[str]]:
+        """The Table of ``t_env.from_data_stream(ds, *fields_or_schema)`` (original call), or
+        (None, why it is not converted): the stream's columns (``stream_columns``), then what
+        the arguments make of them: ``col("a")``/``col("a").alias("b")`` of input fields
+        (reordered, projected, renamed), as many new names as fields (renamed by position), or
+        a ``Schema`` declaring the same physical columns. Rowtime/proctime attributes, computed
+        columns and watermarks are not converted."""
+        if self.resolver.type_of(call.func.value) != T.STREAM_TABLE_ENV or not call.args or call.args[0].keyword is not None:
+            return None, "from_data_stream() of something else than a StreamTableEnvironment and a stream"
+        table, problem = self.stream_columns(call.args[0].value)
+        if table is None:
+            return None, problem
+        args = [a.value for a in call.args[1:]]
+        if any(a.keyword is not None or a.star for a in call.args[1:]):
+            return None, "keyword or starred arguments"
+        if not args:
+            return table, None
+        columns = table.columns
+        if len(args) == 1 and _descriptors.is_schema(self.resolver, dotted_names(self.resolver), args[0]):
+            return self._declared(table, args[0])
+        picked = [_field_reference(self.resolver, a) for a in args]
+        if None in picked:
+            return None, 'an expression other than col("name") or col("name").alias("new") (rowtime/proctime attributes are not converted yet)'
+        names = dict(columns)
+        if all(src in names for src, _ in picked):  # fields by name: reordered, projected, renamed
+            return replace(table, picked=tuple((src, dst or src) for src, dst in picked)), None  # type: ignore[misc]
+        if not any(src in names for src, _ in picked) and all(dst is None for _, dst in picked) and len(picked) == len(columns):
+            return replace(table, picked=tuple((n, src) for (n, _), (src, _) in zip(columns, picked))), None  # type: ignore[misc]
+        return None, "fields that mix input field names and new names, or rename fewer fields than the stream has"
+
+    def _declared(self, table: "StreamTable", schema) -> tuple[Optional["StreamTable"], Optional[str]]:
+        try:
+            declared = _descriptors.schema_of(self.resolver, dotted_names(self.resolver), schema)
+        except _descriptors.Unreadable as exc:
+            return None, f"a Schema: {exc}"
+        if declared["computed"] or declared["metadata"] or declared["watermark"]:
+            return None, "a Schema of computed or metadata columns or a watermark (rowtime attributes are not converted yet)"
+        if [(n, t.upper()) for n, t in declared["columns"]] != list(table.columns):
+            return None, ("a Schema whose columns are not the stream's own"
+                          f" ({', '.join(f'{n} {t}' for n, t in table.columns)}): casts and reordering are not converted yet")
+        return table, None
+
+    def insert_only(self, node) -> bool:
+        """Whether the Table expression gives only inserts (no -U/+U/-D changes): every table in
+        batch mode; in streaming mode one made of sources, projections, filters, UNION ALL,
+        lateral joins and group windows (what cannot be followed counts as updating)."""
+        if self.mode == "batch":
+            return True
+        key = ("insert_only", id(node))
+        if key not in self._bounded:
+            self._bounded[key] = False  # a cycle
+            self._bounded[key] = self._insert_only(node)
+        return self._bounded[key]
+
+    def _insert_only(self, node) -> bool:
+        resolver = self.resolver
+        if isinstance(node, cst.Name):
+            value = resolver.value_at(node)
+            return value is not None and value is not node and self.insert_only(value)
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return False
+        method, receiver = node.func.attr.value, node.func.value
+        typ = resolver.type_of(receiver)
+        first = node.args[0].value if node.args else None
+        if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+            if method in ("from_elements", "from_pandas", "from_data_stream"):
+                return True
+            if method in ("from_path", "scan") and isinstance(first, cst.SimpleString):
+                return self._insert_only_table(first.evaluated_value)
+            if method == "sql_query":
+                text = self.sql(first)
+                return text is not None and not text.tables and self._insert_only_sql(text.text)
+            return False
+        if typ == T.WINDOW_GROUPED_TABLE and method == "select":  # a group window: one final row per window
+            window = receiver.func.value if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) else None
+            table = window.func.value if isinstance(window, cst.Call) and isinstance(window.func, cst.Attribute) else None
+            return table is not None and self.insert_only(table)
+        if typ != T.TABLE or method not in _APPENDING:
+            return False
+        tables = [a.value for a in node.args if resolver.type_of(a.value) == T.TABLE]
+        return self.insert_only(receiver) and all(self.insert_only(t) for t in tables)
+
+    def _insert_only_table(self, name: str) -> bool:
+        if name in self.catalog:
+            return True
+        if name in self._view_tables:
+            view = self._view_tables[name]
+            return P.is_stream(self.resolver.type_of(view)) or self.insert_only(view)
+        if name in self._view_sql:
+            return self._insert_only_sql(self._view_sql[name])
+        return False
+
+    def sql_insert_only(self, text: str) -> bool:
+        """Whether a query's result gives only inserts (``insert_only`` of SQL text)."""
+        return self.mode == "batch" or self._insert_only_sql(text)
+
+    def _insert_only_sql(self, text: str) -> bool:
+        try:
+            names = _sql.appending_query(text)
+        except _sql.Untranslatable:
+            return False
+        return names is not None and all(self._insert_only_table(n) for n in names)
+
+    def stream_of(self, call: cst.Call) -> tuple[object, Optional[str]]:
+        """(the element type, None) of the DataStream a Table becomes through the bridge
+        ``call`` (``to_data_stream(table)``, ``to_changelog_stream(table)``,
+        ``to_append_stream(table, type_info)``): Rows with the table's columns, of the PyFlink
+        types Flink hands Python for them; (None, why) when the bridge is not converted."""
+        key = ("stream_of", id(call))
+        if key not in self._bounded:
+            self._bounded[key] = self._stream_of(call)
+        return self._bounded[key]
+
+    def _stream_of(self, call: cst.Call) -> tuple[object, Optional[str]]:
+        from flink2spark.rules.pyflink._common import RetractPairs, TableRows
+
+        method = call.func.attr.value  # type: ignore[attr-defined]
+        if self.resolver.type_of(call.func.value) != T.STREAM_TABLE_ENV:  # type: ignore[attr-defined]
+            return None, f"{method}() of something else than a StreamTableEnvironment"
+        args = [a for a in call.args if a.keyword is None and not a.star]
+        if len(args) != len(call.args) or not args or len(args) != {"to_append_stream": 2, "to_retract_stream": 2}.get(method, 1):
+            return None, f"{method}() with these arguments (a target schema, a changelog mode...) is not converted yet"
+        table = args[0].value
+        if not self.bounded(table):
+            return None, f"{method}() of an unbounded table (it reads a Kafka topic or an unbounded datagen table) is not converted yet"
+        if not self.insert_only(table):
+            if method == "to_changelog_stream":
+                return None, f"{method}() of a table that may be updating in streaming mode: Flink gives its changes (-U/+U/-D records)"
+            return None, f"{method}() of a table that may be updating in streaming mode: Flink's {method}() fails on an updating table"
+        schema = self.schema(table)
+        if schema is None:
+            return None, f"{method}(): the table's columns are not known"
+        fields = []
+        for name, spark in schema.items():
+            kind = _TABLE_TYPES.get(spark.upper())
+            if kind is None:
+                return None, f"{method}(): column {name} of type {spark} (only basic types are converted yet)"
+            fields.append((name, kind))
+        if method not in ("to_append_stream", "to_retract_stream"):
+            return TableRows(tuple(fields)), None
+        info = args[1].value
+        wanted = _stream_fields(self.resolver, info)
+        if isinstance(wanted, str) or len(wanted) != len(fields) or any(w[1] != f[1] for w, f in zip(wanted, fields)):
+            return None, f"{method}() of a type whose fields are not the table's columns' types, by position"
+        if isinstance(_stream_fields(self.resolver, info, rows_only=True), str):
+            return None, f"{method}() of a type other than Types.ROW/ROW_NAMED/TUPLE is not converted yet"
+        return (RetractPairs(info) if method == "to_retract_stream" else info), None
 
     def _is_table(self, node) -> bool:
         return self.resolver.type_of(node) == T.TABLE
@@ -505,18 +772,21 @@ class TablesModel:
             return value if value is not None else node
         return node
 
-    def _selected(self, args, source) -> Optional[dict[str, str]]:
+    def _selected(self, args, source, name_unnamed=None) -> Optional[dict[str, str]]:
+        """The columns of a projection; an item without a name has the name ``name_unnamed(i)``
+        gives (``Table.select``: Flink's ``_c<i>``), else the columns are not known."""
         from flink2spark.rules.table import _expressions as E
 
         out = {}
-        for arg in args:
+        for i, arg in enumerate(args):
             try:
-                col = E.column(arg.value, dotted_names(self.resolver), source)
+                col = E.column(arg.value, dotted_names(self.resolver), source, self.user_functions())
             except E.Untranslatable:
                 return None
-            if col.name is None or col.type is None:
+            name = col.name if col.name is not None or name_unnamed is None else name_unnamed(i)
+            if name is None or col.type is None:
                 return None
-            out[col.name] = col.type
+            out[name] = col.type
         return out
 
     def user_functions(self) -> dict:
@@ -524,7 +794,8 @@ class TablesModel:
         the Spark UDFs they become (``_expressions.UserFunction`` by Python name)."""
         from flink2spark.rules.table import _expressions as E
 
-        found = {name: E.UserFunction(name, kind) for name, kind in self.functions.items() if kind in ("udf", "pandas_udf", "udaf", "pandas_udaf")}
+        found = {name: E.UserFunction(name, kind, self.result_types.get(name)) for name, kind in self.functions.items()
+                 if kind in ("udf", "pandas_udf", "udaf", "pandas_udaf")}
         for name, kind in self._inline_registered().items():
             found.setdefault(name, E.UserFunction(name, kind, by_name=True))
         return found
@@ -616,6 +887,7 @@ class TablesModel:
                     kind = self.function_kind(deco.decorator)
                     if kind is not None:
                         found[node.name.value] = kind
+                        self._result_type(node.name.value, kind, deco.decorator)
                         types = next((a.value for a in deco.decorator.args if a.keyword is not None
                                       and a.keyword.value == "result_types"), None)
                         if kind == "udtf" and types is not None:
@@ -625,7 +897,19 @@ class TablesModel:
                 kind = self.function_kind(node.value)
                 if kind is not None:
                     found[node.targets[0].target.value] = kind
+                    self._result_type(node.targets[0].target.value, kind, node.value)
         return found
+
+    def _result_type(self, name: str, kind: str, call: cst.Call) -> None:
+        """The Spark type of a scalar function's ``result_type=DataTypes.X()`` (``result_types``)."""
+        from flink2spark.rules.table import _types as TY
+
+        node = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "result_type"), None)
+        if kind in ("udf", "pandas_udf") and node is not None:
+            try:
+                self.result_types[name] = TY.spark_type(node, dotted_names(self.resolver))
+            except TY.Untranslatable:
+                pass
 
     def _mode(self) -> str:
         modes = set()

@@ -824,6 +824,57 @@ def create_view(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collec
     return _table_name(target), _translate(source, tables, functions).sql(_SPARK)
 
 
+def query_columns(sql: str, tables: Mapping[str, TableDef]) -> Optional[dict[str, str]]:
+    """The columns (name -> Spark type) of a Flink query's result, when every one is known: named
+    (a column or an alias) and of a type ``_Types`` follows; None otherwise."""
+    try:
+        tree = _parse_one(sql)
+    except Untranslatable:
+        return None
+    if not isinstance(tree, exp.Query):
+        return None
+    if not isinstance(tree, exp.Select) or not all(
+            isinstance(p, exp.Alias) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Identifier)) for p in tree.expressions):
+        return None  # Flink names an unnamed expression EXPR$n; a star's columns come from each source
+    found = _Types(tables, tree).query(tree)
+    names = [p.alias_or_name for p in tree.expressions]
+    if not found or len(set(names)) != len(names) or list(found) != names or any(t is None for t in found.values()):
+        return None
+    return found  # type: ignore[return-value]
+
+
+def appending_query(sql: str) -> Optional[set[str]]:
+    """The tables a query (or the query of a ``CREATE VIEW``) reads when it gives only inserts in
+    Flink's streaming mode: projections, filters, UNION ALL and group windows (``GROUP BY
+    TUMBLE/HOP/SESSION(...)``, a window TVF's ``window_start, window_end``); None for anything
+    that may update its rows (aggregations without a window, DISTINCT, joins, ORDER BY, LIMIT,
+    OVER, set operations other than UNION ALL, subqueries in conditions)."""
+    tree = _parse_one(sql)
+    if isinstance(tree, exp.Create):
+        tree = tree.expression
+    if not isinstance(tree, exp.Query):
+        return None
+    for node in tree.walk():
+        if isinstance(node, (exp.Order, exp.Limit, exp.Fetch, exp.Offset, exp.Join, exp.Window, exp.Intersect, exp.Except)):
+            return None
+        if isinstance(node, exp.Union) and node.args.get("distinct"):
+            return None
+        if isinstance(node, exp.Select) and node.args.get("distinct"):
+            return None
+        if isinstance(node, (exp.Exists, exp.In)) and node.find(exp.Select):
+            return None
+    for select in tree.find_all(exp.Select):
+        group = select.args.get("group")
+        keys = group.expressions if group else []
+        aggregating = group is not None or any(a.find_ancestor(exp.Select) is select for a in select.find_all(exp.AggFunc))
+        windowed = any(_is_call(k, "TUMBLE", "HOP", "SESSION") for k in keys) or {"window_start", "window_end"} <= {
+            k.name for k in keys if isinstance(k, exp.Column)}
+        if aggregating and not windowed:
+            return None
+    ctes = {cte.alias_or_name for cte in tree.find_all(exp.CTE)}
+    return {t.name for t in tree.find_all(exp.Table) if isinstance(t.this, exp.Identifier) and t.name not in ctes}
+
+
 def drop(sql: str) -> tuple[str, str, bool]:
     """``DROP [TEMPORARY] TABLE|VIEW [IF EXISTS] name`` -> (TABLE or VIEW, name, if exists), for a
     name of the current catalog and database.

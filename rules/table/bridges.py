@@ -1,44 +1,167 @@
-"""``t_env.from_data_stream(ds)``, ``to_data_stream(table)`` and the other bridges between a
-Table and a DataStream: not converted yet. The stream graph (rules/pyflink/_streams.py) follows
-a stream that comes from the Table API, and its operators carry TODO F2S210; a table from a
-stream carries TODO F2S300.
+"""The bridges between a DataStream and a Table: ``t_env.from_data_stream(ds[, fields or
+Schema])``, ``to_data_stream(table)``, ``to_changelog_stream(table)`` and the 1.x
+``to_append_stream(table, type_info)`` / ``to_retract_stream(table, type_info)``.
+
+A bounded DataStream is an RDD of the objects PyFlink hands Python (``f2s.Row``s, tuples,
+basic values: rules/pyflink); a Table is a DataFrame. What each side is, is the program models':
+the stream's element type and boundedness (``rules/pyflink/_streams.py``), the table's columns
+and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
+``stream_columns``, ``stream_of``).
+
+* ``from_data_stream(ds)`` -> ``spark.createDataFrame(ds.map(tuple), "<columns>")``: the
+  columns Flink derives from the stream's type (``Types.ROW_NAMED``'s names, f0, f1... for
+  ``Types.ROW``/``TUPLE``, one f0 for a basic type; Flink's table types for PyFlink's basic
+  types). ``col("a")``/``col("a").alias("b")`` arguments pick, reorder and rename fields;
+  a ``Schema`` of the same physical columns changes nothing. Rowtime/proctime attributes,
+  computed columns and watermarks: TODO F2S300.
+* ``to_data_stream(table)`` / ``to_changelog_stream(table)`` of a bounded table that gives only
+  inserts -> ``df.rdd.map(f2s.decoded(Types.ROW_NAMED([...], [...])))``: Rows with the table's
+  columns as names, as Flink hands them to Python (every record an insert, +I), so the
+  DataStream rules convert the operators that follow. ``to_append_stream(table, type_info)``
+  the same with the given Row/Tuple type (fields by position); ``to_retract_stream(table,
+  type_info)`` then ``(True, row)`` pairs (every record an add message). An updating table
+  (streaming mode: aggregations without a window, joins, DISTINCT...), an unbounded one, a
+  target schema or changelog mode: TODO F2S300 saying why, and the stream's operators TODO
+  F2S210.
 """
 
-from flink2spark.rules.table._common import program
+from __future__ import annotations
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, RDD_NOTE, SHIM_IMPORT, RetractPairs, as_stream, decoding, type_code, type_expression
+from flink2spark.rules.pyflink._streams import facts
+from flink2spark.rules.table._program import StreamTable, tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
+
+_HEAD = (
+    STREAM_IMPORT + "from pyflink.common import Types\n"
+    "from pyflink.table import StreamTableEnvironment\n\n"
+    "env = StreamExecutionEnvironment.get_execution_environment()\n"
+    "t_env = StreamTableEnvironment.create(env)\n"
+)
+_SPARK_HEAD = (
+    SHIM_IMPORT + "from pyspark.sql import SparkSession\n\n" + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\n"
+    "t_env = SparkSession.builder.getOrCreate()\n"
+)
 
 rule = Rule(
     __name__,
     matches=["StreamTableEnvironment.to_data_stream", "StreamTableEnvironment.to_changelog_stream",
              "StreamTableEnvironment.to_append_stream", "StreamTableEnvironment.to_retract_stream",
              "StreamTableEnvironment.from_data_stream", "StreamTableEnvironment.from_changelog_stream"],
-    summary="Table <-> DataStream bridges: not converted yet (TODO F2S210 on the stream's operators, F2S300 on from_*)",
-    exact=False,
+    summary="from_data_stream(ds) -> createDataFrame(rdd.map(tuple), columns); to_data_stream(table) of an insert-only"
+            " table -> df.rdd.map(f2s.decoded(Types.ROW_NAMED(...))); updating tables, rowtime attributes: TODO",
     codes=(M.TB_UNSUPPORTED,),
     examples=[
         Example(
-            "from pyflink.datastream import StreamExecutionEnvironment\n"
-            "from pyflink.table import StreamTableEnvironment\n\n"
-            "env = StreamExecutionEnvironment.get_execution_environment()\n"
-            "t_env = StreamTableEnvironment.create(env)\n"
-            "table = t_env.from_data_stream(env.from_collection([1]))\n",
-            "from pyspark.sql import SparkSession\n\n"
-            "# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the"
-            " RDD API (SparkContext), which Spark Connect does not offer\n"
-            "env = SparkSession.builder.getOrCreate()\n"
-            "t_env = SparkSession.builder.getOrCreate()\n"
-            "# TODO(flink2spark): F2S300 from_data_stream(): a Table from a DataStream is not converted yet\n"
-            "table = t_env.from_data_stream(env.sparkContext.parallelize([1]))\n",
+            _HEAD
+            + "orders = env.from_collection([('a', 2)], type_info=Types.ROW_NAMED(['item', 'qty'], [Types.STRING(), Types.INT()]))\n"
+            "table = t_env.from_data_stream(orders)\n"
+            "t_env.to_data_stream(table).map(lambda row: row.qty, output_type=Types.INT()).print()\n",
+            _SPARK_HEAD
+            + "orders = env.sparkContext.parallelize(\n"
+            "    f2s.typed(\n"
+            '        [("a", 2)],\n'
+            '        f2s.Types.ROW_NAMED(["item", "qty"], [f2s.Types.STRING(), f2s.Types.INT()]),\n'
+            "    )\n"
+            ")\n"
+            'table = t_env.createDataFrame(orders.map(tuple), "item STRING, qty INT")\n'
+            "f2s.print(\n"
+            "    table.rdd.map(\n"
+            "        f2s.decoded(\n"
+            '            f2s.Types.ROW_NAMED(["item", "qty"], [f2s.Types.STRING(), f2s.Types.INT()])\n'
+            "        )\n"
+            "    ).map(lambda row: row.qty),\n"
+            "    f2s.Types.INT(),\n"
+            ")\n",
+        ),
+        Example(  # a function's named Row crosses the stream type's serializer (fields by name); an updating table
+            "from pyflink.common import Row\nfrom pyflink.table.expressions import col\n" + _HEAD
+            + "words = env.from_collection(['a'], type_info=Types.STRING()).map(\n"
+            "    lambda w: Row(n=len(w), w=w), output_type=Types.ROW_NAMED(['w', 'n'], [Types.STRING(), Types.INT()]))\n"
+            "table = t_env.from_data_stream(words, col('n'), col('w').alias('word'))\n"
+            "t_env.to_changelog_stream(table.group_by(col('word')).select(col('word'), col('n').sum)).print()\n",
+            "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession, functions as F\n\n"
+            + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            'words = env.sparkContext.parallelize(["a"]).map(lambda w: f2s.Row(n=len(w), w=w))\n'
+            "table = (\n"
+            "    t_env.createDataFrame(\n"
+            "        words.map(\n"
+            "            f2s.decoded(\n"
+            '                f2s.Types.ROW_NAMED(["w", "n"], [f2s.Types.STRING(), f2s.Types.INT()])\n'
+            "            )\n"
+            "        ).map(tuple),\n"
+            '        "w STRING, n INT",\n'
+            "    )\n"
+            '    .select("n", "w")\n'
+            '    .toDF("n", "word")\n'
+            ")\n"
+            "# TODO(flink2spark): F2S300 to_changelog_stream() of a table that may be updating in streaming mode:"
+            " Flink gives its changes (-U/+U/-D records)\n"
+            "t_env.to_changelog_stream(\n"
+            '    table.groupBy(F.col("word")).agg(F.sum(F.col("n")).cast("INT"))\n'
+            ").print()\n",
         ),
     ],
     noop=['streams = {"a": 1}\nfirst = streams.get("a")\n'],
 )
 
 
+def _ddl(columns) -> str:
+    return ", ".join(f"{n if n.isidentifier() else '`' + n.replace('`', '``') + '`'} {t}" for n, t in columns)
+
+
+def stream_frame(ctx, session: cst.BaseExpression, table: StreamTable, stream: cst.BaseExpression) -> cst.BaseExpression:
+    """``session.createDataFrame(<stream's values as tuples>, "<columns>")`` of the (converted)
+    ``stream`` the (original) ``table.stream`` became, with the fields ``table`` picks."""
+    found = facts(ctx.resolver, table.stream)
+    stream = as_stream(ctx, stream, found.api_type)  # a keyed stream: its elements
+    if found.timestamped:  # (timestamp, value) pairs: Flink drops the timestamps here
+        stream = ctx.expr("{s}.values()", s=stream)
+    decode = decoding(ctx, [table.stream], table.stream)  # a function's objects cross the stream type's serializer
+    if decode is not None:
+        stream = ctx.expr("{s}.map({d})", s=stream, d=decode)
+    rows = ctx.expr("{s}.map(lambda value: (value,))" if table.scalar else "{s}.map(tuple)", s=stream)
+    picked = table.picked
+    if picked is not None and [src for src, _ in picked] == [n for n, _ in table.columns]:  # renamed in place
+        columns, picked = [(dst, t) for (dst, (_, t)) in zip((d for _, d in picked), table.columns)], None
+    else:
+        columns = list(table.columns)
+    frame = ctx.expr("{e}.createDataFrame({r}, %s)" % _string(_ddl(columns)), e=session, r=rows)
+    if picked is None:
+        return frame
+    frame = ctx.expr("{f}.select(%s)" % ", ".join(_string(src) for src, _ in picked), f=frame)
+    if any(src != dst for src, dst in picked):
+        frame = ctx.expr("{f}.toDF(%s)" % ", ".join(_string(dst) for _, dst in picked), f=frame)
+    return frame
+
+
+def _string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 @rule.converter
 def convert(ctx):
-    method = ctx.site.head.method
-    if method.startswith("to_"):  # the stream's operators carry TODO F2S210 (the program model follows it)
-        return ctx.todo(M.TB_UNSUPPORTED, f"{method}(): a DataStream from a Table is not converted yet")
-    return ctx.todo(M.TB_UNSUPPORTED, f"{method}(): a Table from a DataStream is not converted yet")
+    seg = ctx.site.head
+    method = seg.method
+    model = tables(ctx.resolver)
+    if method == "from_changelog_stream":
+        return ctx.todo(M.TB_UNSUPPORTED, "from_changelog_stream(): a Table of a changelog stream is not converted yet")
+    if method == "from_data_stream":
+        table, problem = model.from_stream(seg.original)
+        if table is None:
+            return ctx.todo(M.TB_UNSUPPORTED, f"from_data_stream(): {problem}")
+        return stream_frame(ctx, ctx.site.receiver, table, seg.updated.args[0].value)
+    t, problem = model.stream_of(seg.original)
+    if problem is not None:  # the stream's operators carry TODO F2S210 (the program model follows it)
+        return ctx.todo(M.TB_UNSUPPORTED, problem)
+    row = t.row if isinstance(t, RetractPairs) else t
+    known, info = type_expression(ctx, row, seg.original)
+    if not known or info is None:
+        return ctx.todo(M.TB_UNSUPPORTED, f"{method}(): the type {type_code(ctx.resolver, row)} means something else here")
+    stream = ctx.expr("{df}.rdd.map({decoded}({t}))", df=seg.updated.args[0].value, decoded=ctx.shim("decoded"), t=info)
+    if isinstance(t, RetractPairs):  # every record an add message (the table gives only inserts)
+        stream = ctx.expr("{s}.map(lambda row: (True, row))", s=stream)
+    return stream

@@ -44,12 +44,13 @@ rule = Rule(
 )
 
 
-def show(ctx, df, streaming: bool = False, wait: bool = True):
-    """Every row of ``df`` printed (a NOTE in streaming mode, where Flink prints changes); a
-    streaming DataFrame (an unbounded table) shows each micro-batch's rows."""
+def show(ctx, df, streaming: bool = False, wait: bool = True, inserts: bool = False):
+    """Every row of ``df`` printed (a NOTE in streaming mode, where Flink prints the changes of
+    an updating table, unless the table gives only ``inserts``); a streaming DataFrame (an
+    unbounded table) shows each micro-batch's rows."""
     if streaming:
         return _stream(ctx, ctx.expr("{df}.writeStream.foreachBatch(lambda batch, _: %s)" % SHOW_ALL.format(df="batch"), df=df), wait)
-    if mode(ctx) == "streaming":
+    if mode(ctx) == "streaming" and not inserts:
         ctx.note(M.TB_CHANGELOG, "streaming mode: Flink prints every change (+I/-U/+U/-D) of an updating table, Spark shows its final rows")
     return ctx.expr(SHOW_ALL, df=df)
 
@@ -179,7 +180,7 @@ def convert(ctx):
     if streaming and last != "print":
         return ctx.todo(M.TB_UNSUPPORTED, f"execute().{last}() of an unbounded table (a streaming query)")
     if last == "print":
-        return show(ctx, df, streaming)
+        return show(ctx, df, streaming, inserts=tables(ctx.resolver).insert_only(head.original.func.value))
     if last == "wait":
         return ctx.expr("{df}.collect()", df=df)
     if last == "collect":

@@ -14,6 +14,7 @@ Expressions are translated by ``_expressions`` (exact or a TODO naming what has 
 import libcst as cst
 
 from flink2spark.rules.table._common import columns, program, spark_program, on_stream
+from flink2spark.rules.table._program import unnamed
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -90,8 +91,8 @@ def convert(ctx):
     cols = columns(ctx, seg.original.args, f"{method}()")
     if cols is None:
         return ctx.todo_left()
-    if method == "select":
-        return _call(ctx, "select", [c.code for c in cols])
+    if method == "select":  # an unnamed item gets Flink's name, _c<position> (as the program model names it)
+        return _call(ctx, "select", [c.code if c.name is not None else f"{c.code}.alias({unnamed(i)!r})" for i, c in enumerate(cols)])
     if method in ("filter", "where"):
         if len(cols) != 1:
             return ctx.todo(M.TB_EXPRESSION, f"{method}() with {len(cols)} predicates")

@@ -29,12 +29,14 @@ cannot translate with the same meaning keeps its statement, with a TODO naming t
 import libcst as cst
 
 from flink2spark.rules.table import _kafka, _sql
+from flink2spark.rules.table.bridges import stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._common import drop_target, program, spark_program, waited_result
 from flink2spark.rules.table._program import SqlText, sql_arguments, tables
 from flink2spark.rules.table.execute import show, write_to
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.registry import Example, Rule
 from flink2spark.transpiler.results import REMOVE
@@ -142,7 +144,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
             spark = _sql.query(text.text, model.sql_tables(), model.sql_functions())
             streaming = _sql.streaming(text.text, model.sql_tables())
             if after == ["print"]:
-                return show(ctx, _sql_call(ctx, env, spark, text), streaming)
+                return show(ctx, _sql_call(ctx, env, spark, text), streaming, inserts=model.sql_insert_only(text.text))
             if streaming:
                 return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a streaming query used another way than print()")
             if after == ["collect"]:
@@ -205,6 +207,11 @@ def convert(ctx):
         if len(head.updated.args) != 2 or head.original.args[0].keyword is not None:
             return ctx.todo(M.TB_UNSUPPORTED, "create_temporary_view() with other arguments than (name, table)")
         name, table = head.updated.args[0].value, head.updated.args[1].value
+        if P.is_stream(ctx.resolver.type_of(head.original.args[1].value)):  # a view of a DataStream
+            found, problem = model.stream_columns(head.original.args[1].value)
+            if found is None:
+                return ctx.todo(M.TB_UNSUPPORTED, f"create_temporary_view() of a DataStream: {problem}")
+            table = stream_frame(ctx, ctx.site.receiver, found, table)
         return ctx.expr("{t}.createOrReplaceTempView({n})", t=table, n=name)
     if method == "create_statement_set":
         if _passed_on(ctx):
