@@ -122,6 +122,7 @@ CASES = [
     Case("filter-int", "lambda t: t[0] % 3", INTS, predicate=True),
     Case("filter-compare", "lambda r: r.amount > 10 and r.name.startswith('a')", SALE, predicate=True),
     Case("bool-eq", "lambda r: r.ok == (r.n > 0)", FLAGS),
+    Case("eq-other-kinds", "lambda r: (r.qty == 'x', r.name != 3)", OPT, code=None),
     # strings
     Case("upper-lower", "lambda r: (r.name.upper(), r.name.lower())", SALE, notes=1, chars=_case_stable),
     Case("strip", "lambda value: value.strip()", WORD, code=f"F.btrim(F.col(\"value\"), F.lit({PY_WHITESPACE!r}))"),
@@ -162,6 +163,10 @@ CASES = [
     Case("format-spec", "lambda t: f'{t[1]:>5}'", PAIR, refuses="format spec"),
     Case("if-statement", "def f(v):\n    if v:\n        return 1\n    return 2\n", NUM, refuses="statements"),
     Case("float-in", "lambda t: t[1] in (1.0, 2.0)", FLOATS, refuses="floats"),
+    Case("bool-eq-int", "lambda r: r.ok == 1", FLAGS, refuses="True == 1"),
+    Case("mod-zero", "lambda t: t[0] % 0", INTS, refuses="by zero"),
+    Case("string-repeat", "lambda r: 'ab' * 1000000000", SALE, refuses="Multiply"),
+    Case("empty-tuple", "lambda r: ()", SALE, refuses="empty tuple"),
 ]
 
 
@@ -454,3 +459,74 @@ def test_flink_fails_on_integer_outputs_out_of_range(tmp_path):
     lines = [line for line in run_on_flink(program, timeout=600).splitlines() if line.split(" ")[0] in
              ("control", "int", "long", "tuple")]
     assert lines == ["control ok [2147483646, 2147483647]", "int failed True", "long failed True", "tuple failed True"]
+
+
+# ---- the record's shape from a PyFlink program (rules/pyflink/_common.record_shape) ----------
+
+_PROGRAM = """\
+from pyflink.common import Types, Row
+from pyflink.datastream import StreamExecutionEnvironment
+
+SALE = Types.ROW_NAMED(['name', 'amount'], [Types.STRING(), Types.INT()])
+env = StreamExecutionEnvironment.get_execution_environment()
+sales = env.from_collection([('a', 1)], type_info=SALE)
+pairs = env.from_collection([('a', 1)], type_info=Types.TUPLE([Types.STRING(), Types.LONG()]))
+rows = env.from_collection([(1.5, True)], type_info=Types.ROW([Types.FLOAT(), Types.BOOLEAN()]))
+words = env.from_collection(['a'], type_info=Types.STRING())
+maps = env.from_collection([{}], type_info=Types.MAP(Types.STRING(), Types.INT()))
+sales.map(lambda r: Row(who=r.name.upper(), twice=r['amount'] * 2),
+          output_type=Types.ROW_NAMED(['who', 'twice'], [Types.STRING(), Types.INT()]))
+pairs.map(lambda t: t[1] % 10)
+words.filter(lambda w: w.startswith('a'))
+"""
+
+
+def _program():
+    from flink2spark.transpiler.infer import Resolver
+    from flink2spark.transpiler.models import MODELS
+
+    module = cst.parse_module(_PROGRAM)
+    resolver = Resolver(module, MODELS["pyflink"])
+    assigned = {s.body[0].targets[0].target.value: s.body[0].value for s in module.body
+                if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Assign)}
+    calls = [s.body[0].value for s in module.body
+             if isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Expr)]
+    return resolver, assigned, calls
+
+
+def test_record_shapes_of_pyflink_types():
+    from flink2spark.rules.pyflink._common import record_shape
+    from flink2spark.rules.pyflink._streams import facts
+
+    resolver, assigned, _ = _program()
+
+    def shape(name, nullable=True):
+        return record_shape(resolver, facts(resolver, assigned[name]).element_type, nullable)
+
+    assert shape("sales") == Shape.row(Field("name", "string", True), Field("amount", "int", True))
+    assert shape("pairs", False) == Shape.tuple(Field("f0", "string"), Field("f1", "bigint"))
+    assert shape("rows") == Shape.row(Field("f0", "float", True), Field("f1", "boolean", True))
+    assert shape("words", False) == Shape.value(Field("value", "string"))
+    assert shape("maps") is None
+
+
+def test_translating_the_functions_of_a_program():
+    """The path a rule takes: the stream's element type (program model) -> the record's shape
+    -> the function's Columns. ROW fields may hold None, so the arithmetic of a nullable field
+    is refused; with fields known not null it translates."""
+    from flink2spark.rules.pyflink._common import record_shape
+    from flink2spark.rules.pyflink._streams import facts
+
+    resolver, _, calls = _program()
+    results = []
+    for call, nullable in [(calls[0], True), (calls[0], False), (calls[1], False), (calls[2], False)]:
+        fn = call.args[0].value
+        shape = record_shape(resolver, facts(resolver, call.func.value).element_type, nullable)
+        results.append(translate(fn, shape, predicate=call.func.attr.value == "filter",
+                                 checked=call.args[-1].keyword is not None,
+                                 qualified=resolver.qualified_name))
+    assert isinstance(results[0], Refusal) and "may be None" in results[0].reason
+    assert [(o.name, o.code, o.type) for o in results[1].outputs] == [
+        ("who", 'F.upper(F.col("name"))', "string"), ("twice", 'F.col("amount").cast("long") * 2', "bigint")]
+    assert results[2].code == 'F.pmod(F.col("f1"), F.lit(10))'
+    assert results[3].code == 'F.col("value").startswith(\'a\')'

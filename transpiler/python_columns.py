@@ -335,6 +335,8 @@ class _Translator:
         if isinstance(node, cst.Tuple):
             if any(not isinstance(el, cst.Element) for el in node.elements):
                 raise _Refuse("a starred tuple element")
+            if not node.elements:
+                raise _Refuse("an empty tuple")
             return [self._output(self.expr(el.value, root=True)) for el in node.elements]
         outs = []
         for arg in node.args:
@@ -423,6 +425,8 @@ class _Translator:
         e = self.expr(node.expression)
         if op == "Not":
             t = self.truth(e)
+            if t.literal is not _NOLIT:
+                return _literal(not t.literal)
             return _E(f"~{_operand(t, _UNARY)}", "boolean", prec=_UNARY, raises=t.raises)
         e = self._nonnull(e, "arithmetic")
         if e.kind not in ("int", "float"):
@@ -512,7 +516,7 @@ class _Translator:
         import operator as o
         fn = {"Add": o.add, "Subtract": o.sub, "Multiply": o.mul, "Divide": o.truediv,
               "FloorDivide": o.floordiv, "Modulo": o.mod}.get(op)
-        if fn is None:
+        if fn is None or (isinstance(x, str) or isinstance(y, str)) and op != "Add":
             raise _Refuse(f"the operator {op}")
         try:
             return _literal(fn(x, y))
@@ -530,6 +534,8 @@ class _Translator:
     def _floor_div_mod(self, op: str, a: _E, b: _E) -> _E:
         (alo, ahi), (blo, bhi) = a.range, b.range
         zero = blo <= 0 <= bhi
+        if blo == bhi == 0:
+            raise _Refuse(f"{'%' if op == 'Modulo' else '//'} by zero (Python raises on every record)")
         if op == "Modulo":
             # |a % b| < |b|, with the sign of b
             m = max(abs(blo), abs(bhi)) - 1
@@ -547,8 +553,6 @@ class _Translator:
             for y in (blo, bhi, -1, 1):
                 if blo <= y <= bhi and y != 0:
                     cands.append(x // y)
-        if not cands:
-            raise _Refuse("// by zero")
         r = (min(cands), max(cands))
         natural = _wider_int(a.type, b.type)
         t = natural if _fits(r, natural) else "bigint"
@@ -616,10 +620,10 @@ class _Translator:
                       raises=other.raises)
         ka, kb = a.kind, b.kind
         numeric = ka in ("int", "float") and kb in ("int", "float")
+        if "bool" in (ka, kb) and ka != kb and {ka, kb} & {"int", "float"}:
+            raise _Refuse(f"{sym} of a bool and a number (Python: True == 1)")
         if not numeric and ka != kb:
-            if sym in ("==", "!="):  # Python: values of other kinds are never equal
-                if a.nullable or b.nullable:
-                    raise _Refuse("== between values of other kinds that may be None")
+            if sym in ("==", "!="):  # Python: a str and a number (or None) are never equal
                 return _literal(sym == "!=")
             raise _Refuse(f"{sym} of a {ka} and a {kb} (Python raises)")
         if ka == "bool" and sym not in ("==", "!="):

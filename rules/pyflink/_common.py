@@ -411,6 +411,43 @@ def decoding(ctx, streams: list[cst.BaseExpression], site: cst.CSTNode) -> Optio
     return ctx.expr("{decoded}({t})", decoded=ctx.shim("decoded"), t=type_info)
 
 
+# PyFlink basic types whose Python values Spark holds with the same meaning (a FLOAT is a 32-bit
+# value, handed to Python as a float; CHAR a one-character str)
+_COLUMN_TYPES = {"STRING": "string", "CHAR": "string", "BYTE": "tinyint", "SHORT": "smallint", "INT": "int",
+                 "LONG": "bigint", "FLOAT": "float", "DOUBLE": "double", "BOOLEAN": "boolean"}
+
+
+def record_shape(resolver, info: cst.BaseExpression, nullable: bool = True):
+    """The ``python_columns.Shape`` of records of the type ``info`` (``Types.ROW_NAMED``,
+    ``ROW``, ``TUPLE`` of basic types, or a basic type), or None. Columns are named as the
+    record's fields (``f0, f1...`` for ROW and TUPLE); ``nullable``: whether a field may hold
+    None (the caller knows better only from the values)."""
+    from flink2spark.transpiler.python_columns import Field, Shape
+
+    node = followed(resolver, info)
+    kind = _types_call(resolver, node)
+    if kind in _COLUMN_TYPES:
+        return Shape.value(Field("value", _COLUMN_TYPES[kind], nullable))
+    if kind not in ("TUPLE", "ROW", "ROW_NAMED"):
+        return None
+    args = [followed(resolver, a.value) for a in node.args]  # type: ignore[attr-defined]
+    fields = args[-1] if args else None
+    if not isinstance(fields, cst.List):
+        return None
+    types = [_COLUMN_TYPES.get(_types_call(resolver, followed(resolver, e.value)) or "") for e in fields.elements]
+    if not all(types):
+        return None
+    names = [f"f{i}" for i in range(len(types))]
+    if kind == "ROW_NAMED":
+        given = args[0] if len(args) == 2 else None
+        if not isinstance(given, cst.List) or len(given.elements) != len(types) or not all(
+                isinstance(e.value, cst.SimpleString) for e in given.elements):
+            return None
+        names = [e.value.evaluated_value for e in given.elements]  # type: ignore[attr-defined]
+    cols = tuple(Field(n, t, nullable) for n, t in zip(names, types))
+    return Shape("tuple" if kind == "TUPLE" else "row", cols)
+
+
 def basic_type(resolver, node: cst.BaseExpression) -> Optional[str]:
     """``X`` when ``node`` (or the constant it names) is ``Types.X()``."""
     return _types_call(resolver, followed(resolver, node))
