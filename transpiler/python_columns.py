@@ -153,6 +153,7 @@ class _E:
     literal: object = _NOLIT
     prec: int = _ATOM
     nan: bool = False  # a double that may be NaN
+    concat: tuple[str, ...] = ()  # an F.concat: the codes of its arguments
 
     @property
     def kind(self) -> str:
@@ -840,14 +841,11 @@ class _Translator:
         for p in parts:
             if p.kind != "str":
                 raise _Refuse(f"concatenation of a {p.kind}")
-            if p.code.startswith("F.concat(") and p.prec == _ATOM and getattr(p, "literal") is _NOLIT:
-                flat.append(p.code[len("F.concat("):-1])
-            else:
-                flat.append(_arg(p))
+            flat.extend(p.concat or (_arg(p),))  # a + b + c: one F.concat
         if all(p.literal is not _NOLIT for p in parts):
             return _literal("".join(p.literal for p in parts))
         return _E(f"F.concat({', '.join(flat)})", "string", nullable=any(p.nullable for p in parts),
-                  raises=any(p.raises for p in parts))
+                  raises=any(p.raises for p in parts), concat=tuple(flat))
 
     def _FormattedString(self, node) -> _E:
         parts = []
