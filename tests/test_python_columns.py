@@ -425,40 +425,60 @@ def test_case_mapping_note_is_real(spark):
     assert rows[0][0] != "\u019b".upper()
 
 
-_FLINK_OVERFLOW = '''
-from pyflink.common import Types
+_FLINK_FACTS = '''
+from pyflink.common import Row, Types
 from pyflink.datastream import StreamExecutionEnvironment
 
 env = StreamExecutionEnvironment.get_execution_environment()
 env.set_parallelism(1)
+
+
+def run(name, build):
+    try:
+        with build().execute_and_collect() as results:
+            print(name, "ok", sorted(map(str, results)))
+    except Exception as exc:  # the job failed
+        print(name, "failed", "OverflowError" in str(exc))
+
+
+# integer outputs out of the declared type's range
 for name, out_type, values in [("control", Types.INT(), [2147483645, 2147483646]),
                                ("int", Types.INT(), [2147483646, 2147483647]),
                                ("long", Types.LONG(), [2**63 - 2, 2**63 - 1]),
                                ("tuple", Types.TUPLE([Types.INT()]), [2147483646, 2147483647])]:
     wrap = (lambda v: (v,)) if name == "tuple" else (lambda v: v)
-    ds = env.from_collection(values, type_info=Types.LONG()).map(lambda v, w=wrap: w(v + 1), output_type=out_type)
-    try:
-        with ds.execute_and_collect() as results:
-            print(name, "ok", list(results))
-    except Exception as exc:  # the job failed
-        print(name, "failed", "OverflowError" in str(exc))
+    run(name, lambda: env.from_collection(values, type_info=Types.LONG()).map(
+        lambda v, w=wrap: w(v + 1), output_type=out_type))
+
+# None in records of each kind: which reach the function
+for name, values, t in [("null-tuple", [("a", 1), ("b", None)], Types.TUPLE([Types.STRING(), Types.INT()])),
+                        ("null-int", [1, None], Types.INT()),
+                        ("null-row", [Row(name="a", n=1), Row(name=None, n=None)],
+                         Types.ROW_NAMED(["name", "n"], [Types.STRING(), Types.INT()]))]:
+    run(name, lambda: env.from_collection(values, type_info=t).map(repr, output_type=Types.STRING()))
 '''
 
 
 @pytest.mark.flink
-def test_flink_fails_on_integer_outputs_out_of_range(tmp_path):
-    """What ``checked=True`` rests on: a map whose output_type is INT/LONG (alone or in a tuple)
-    fails the Flink 2.3 job when Python's value is out of range (OverflowError in the
-    serializer), as Spark's ANSI arithmetic and cast to the declared type fail the Spark job."""
+def test_flink_facts_the_translation_rests_on(tmp_path):
+    """On Flink 2.3: (1) ``checked=True``: a map whose output_type is INT/LONG (alone or in a
+    tuple) fails the job when Python's value is out of range (OverflowError in the serializer),
+    as Spark's ANSI arithmetic and cast to the declared type fail the Spark job; (2)
+    ``record_shape``'s nullability: a None in a TUPLE field or as a basic value fails the job
+    before any function sees it, a ROW's None fields reach the function."""
     from flink_reference import flink_available, run_on_flink
 
     if not flink_available():
         pytest.skip("reference Flink not installed (scripts/flink_reference.sh)")
-    program = tmp_path / "overflow.py"
-    program.write_text(_FLINK_OVERFLOW)
-    lines = [line for line in run_on_flink(program, timeout=600).splitlines() if line.split(" ")[0] in
-             ("control", "int", "long", "tuple")]
-    assert lines == ["control ok [2147483646, 2147483647]", "int failed True", "long failed True", "tuple failed True"]
+    program = tmp_path / "facts.py"
+    program.write_text(_FLINK_FACTS)
+    lines = [line for line in run_on_flink(program, timeout=900).splitlines()
+             if line.split(" ")[0] in ("control", "int", "long", "tuple", "null-tuple", "null-int", "null-row")]
+    assert lines[:6] == [
+        "control ok ['2147483646', '2147483647']", "int failed True", "long failed True", "tuple failed True",
+        "null-tuple failed False", "null-int failed False",
+    ]
+    assert lines[6].startswith("null-row ok") and "Row(name=None, n=None)" in lines[6]
 
 
 # ---- the record's shape from a PyFlink program (rules/pyflink/_common.record_shape) ----------
@@ -500,26 +520,28 @@ def test_record_shapes_of_pyflink_types():
 
     resolver, assigned, _ = _program()
 
-    def shape(name, nullable=True):
+    def shape(name, nullable=None):
         return record_shape(resolver, facts(resolver, assigned[name]).element_type, nullable)
 
     assert shape("sales") == Shape.row(Field("name", "string", True), Field("amount", "int", True))
-    assert shape("pairs", False) == Shape.tuple(Field("f0", "string"), Field("f1", "bigint"))
+    assert shape("sales", False) == Shape.row(Field("name", "string"), Field("amount", "int"))
+    assert shape("pairs") == Shape.tuple(Field("f0", "string"), Field("f1", "bigint"))
     assert shape("rows") == Shape.row(Field("f0", "float", True), Field("f1", "boolean", True))
-    assert shape("words", False) == Shape.value(Field("value", "string"))
+    assert shape("words") == Shape.value(Field("value", "string"))
     assert shape("maps") is None
 
 
 def test_translating_the_functions_of_a_program():
     """The path a rule takes: the stream's element type (program model) -> the record's shape
     -> the function's Columns. ROW fields may hold None, so the arithmetic of a nullable field
-    is refused; with fields known not null it translates."""
+    is refused; with fields known not null it translates. TUPLE fields and basic values never
+    hold None on Flink."""
     from flink2spark.rules.pyflink._common import record_shape
     from flink2spark.rules.pyflink._streams import facts
 
     resolver, _, calls = _program()
     results = []
-    for call, nullable in [(calls[0], True), (calls[0], False), (calls[1], False), (calls[2], False)]:
+    for call, nullable in [(calls[0], None), (calls[0], False), (calls[1], None), (calls[2], None)]:
         fn = call.args[0].value
         shape = record_shape(resolver, facts(resolver, call.func.value).element_type, nullable)
         results.append(translate(fn, shape, predicate=call.func.attr.value == "filter",
