@@ -31,9 +31,11 @@ evaluated by Spark and the function by Python on the same generated inputs):
   ``//`` the truncated quotient corrected likewise. On floats both are refused (Python's rules
   for signed zeros and rounding of the quotient). ``/`` is a double division, exact while both
   integer operands stay within 2**53. A zero divisor fails the job in both.
-* None: Python raises on ``None + 1`` and ``None < 1`` where Spark gives NULL: a nullable field
-  may only be passed through, tested (``is None``, ``== None``, ``==``/``!=`` by
-  ``eqNullSafe``) or taken for its truth value.
+* None: Python raises on ``None + 1``, ``None < 1``, ``len(None)`` where Spark gives NULL: a
+  nullable value used there is ``F.coalesce(x, F.raise_error(...))``, failing the Spark job as
+  the Flink one fails. Where Python gives a value (``str(None)``, f-strings, ``None in (1,)``)
+  it is refused; ``is None``, ``== None`` and ``==``/``!=`` (``eqNullSafe``) and truth values
+  are Python's.
 * ``and``/``or`` only between booleans (Python returns an operand); a right side that can fail
   the job is evaluated under ``F.when`` (Spark does not promise to evaluate ``&``'s operands
   in order). Truth values of ints, floats, strings and None are Python's (``!= 0``, non-empty).
@@ -415,10 +417,17 @@ class _Translator:
             return self._char_at(s, self.expr(sl.value))
         return self._slice(s, sl)
 
-    def _nonnull(self, e: _E, what: str) -> _E:
-        if e.nullable:
-            raise _Refuse(f"{what} of a value that may be None (Python raises, Spark gives NULL)")
-        return e
+    def _nonnull(self, e: _E, what: str, raises: bool = True) -> _E:
+        """``e`` where Python needs a value. ``raises``: Python raises on None there
+        (``None + 1``, ``None < 1``, ``len(None)``): the Column fails the Spark job on NULL
+        as well (``F.raise_error`` runs only when ``F.coalesce`` reaches it); else refused."""
+        if not e.nullable:
+            return e
+        if not raises:
+            raise _Refuse(f"{what} of a value that may be None (Python gives a value, Spark NULL)")
+        msg = f"TypeError: {what} of None"
+        return _E(f"F.coalesce({e.code}, F.raise_error(F.lit({msg!r})))", e.type, range=e.range, raises=True,
+                  nan=e.nan)
 
     # ---- arithmetic ----------------------------------------------------------------------
     def _UnaryOperation(self, node, root) -> _E:
@@ -634,9 +643,9 @@ class _Translator:
                 if e.kind == "int" and not (-_EXACT_DOUBLE <= e.range[0] and e.range[1] <= _EXACT_DOUBLE):
                     raise _Refuse("a comparison of a float with an integer beyond 2**53 (Python compares exactly)")
             a, b = self._float_side(a), self._float_side(b)
+        if (a.nullable or b.nullable) and sym not in ("==", "!="):
+            a, b = self._nonnull(a, sym), self._nonnull(b, sym)  # Python raises on None < 1
         if a.nullable or b.nullable:
-            if sym not in ("==", "!="):
-                raise _Refuse(f"{sym} of a value that may be None (Python raises, Spark gives NULL)")
             eq = _E(f"{_operand(a, _ATOM)}.eqNullSafe({_arg(b)})", "boolean", raises=a.raises or b.raises)
             return eq if sym == "==" else _E(f"~{eq.code}", "boolean", prec=_UNARY, raises=eq.raises)
         cmp = _binop(a, sym, b, _CMP, "boolean")
@@ -653,7 +662,7 @@ class _Translator:
         values = [self.expr(el.value) for el in node.elements if isinstance(el, cst.Element)]
         if len(values) != len(node.elements) or any(v.literal is _NOLIT for v in values):
             raise _Refuse("`in` of a tuple of non-literals")
-        a = self._nonnull(a, "`in`")
+        a = self._nonnull(a, "`in`", raises=False)
         if any(v.literal is None or v.kind != a.kind and not {v.kind, a.kind} <= {"int", "float"} for v in values):
             raise _Refuse("`in` with values of another kind")
         if a.nan or any(v.kind != a.kind for v in values):
@@ -759,7 +768,7 @@ class _Translator:
 
     def _call_str(self, args, root) -> _E:
         (v,) = _n(args, 1, "str")
-        v = self._nonnull(v, "str()")
+        v = self._nonnull(v, "str()", raises=False)
         if v.kind == "str":
             return v
         if v.kind != "int":
@@ -856,7 +865,7 @@ class _Translator:
                 continue
             if p.format_spec or p.conversion or p.equal:
                 raise _Refuse("an f-string with a format spec, !r/!s or =")
-            v = self._nonnull(self.expr(p.expression), "an f-string field")
+            v = self._nonnull(self.expr(p.expression), "an f-string field", raises=False)
             if v.kind == "int":
                 v = _E(f'{_operand(v, _ATOM)}.cast("string")', "string", raises=v.raises)
             elif v.kind != "str":
