@@ -365,12 +365,19 @@ def _shape(resolver, info: cst.BaseExpression):
         return None
     if kind == "TUPLE":
         return ("tuple", len(fields.elements))
-    if kind == "ROW":
-        return ("row", [f"f{i}" for i in range(len(fields.elements))])
-    names = args[0]
+    names = _field_names(kind, args, len(fields.elements))
+    return None if names is None else ("row", names)
+
+
+def _field_names(kind: str, args: list, count: int) -> Optional[list[str]]:
+    """The field names of a ``Types.ROW_NAMED(names, types)`` (literal strings), ``f0, f1...``
+    for ROW and TUPLE."""
+    if kind != "ROW_NAMED":
+        return [f"f{i}" for i in range(count)]
+    names = args[0] if len(args) == 2 else None
     if not isinstance(names, cst.List) or not all(isinstance(e.value, cst.SimpleString) for e in names.elements):
         return None
-    return ("row", [e.value.evaluated_value for e in names.elements])  # type: ignore[attr-defined]
+    return [e.value.evaluated_value for e in names.elements]  # type: ignore[attr-defined]
 
 
 def _produced(resolver, fn: cst.BaseExpression, method: str) -> Optional[list[cst.BaseExpression]]:
@@ -447,6 +454,43 @@ def decoding(ctx, streams: list[cst.BaseExpression], site: cst.CSTNode) -> Optio
     if "MAP" in type_kinds(ctx.resolver, t) and map_order_unknown(ctx.resolver, t):
         ctx.note(M.PF_MAP_ORDER, MAP_ORDER_NOTE)
     return ctx.expr("{decoded}({t})", decoded=ctx.shim("decoded"), t=type_info)
+
+
+# PyFlink basic types whose Python values Spark holds with the same meaning (a FLOAT is a 32-bit
+# value, handed to Python as a float; CHAR a one-character str)
+_COLUMN_TYPES = {"STRING": "string", "CHAR": "string", "BYTE": "tinyint", "SHORT": "smallint", "INT": "int",
+                 "LONG": "bigint", "FLOAT": "float", "DOUBLE": "double", "BOOLEAN": "boolean"}
+
+
+def record_shape(resolver, info: cst.BaseExpression, nullable: Optional[bool] = None):
+    """The ``python_columns.Shape`` of records of the type ``info`` (``Types.ROW_NAMED``,
+    ``ROW``, ``TUPLE`` of basic types, or a basic type), or None. Columns are named as the
+    record's fields (``f0, f1...`` for ROW and TUPLE). ``nullable``: whether a field may hold
+    None; by default Flink's: ROW fields may (a Row reaches the function with None fields),
+    TUPLE fields and basic values not (Flink 2.3 fails the job on a None there before any
+    function sees it: tests/test_python_columns.py)."""
+    from flink2spark.transpiler.python_columns import Field, Shape
+
+    node = followed(resolver, info)
+    kind = _types_call(resolver, node)
+    if kind in _COLUMN_TYPES:
+        return Shape.value(Field("value", _COLUMN_TYPES[kind], bool(nullable)))
+    if kind not in ("TUPLE", "ROW", "ROW_NAMED"):
+        return None
+    args = [followed(resolver, a.value) for a in node.args]  # type: ignore[attr-defined]
+    fields = args[-1] if args else None
+    if not isinstance(fields, cst.List):
+        return None
+    types = [_COLUMN_TYPES.get(_types_call(resolver, followed(resolver, e.value)) or "") for e in fields.elements]
+    if not all(types):
+        return None
+    names = _field_names(kind, args, len(types))
+    if names is None or len(names) != len(types):
+        return None
+    if nullable is None:
+        nullable = kind != "TUPLE"
+    cols = tuple(Field(n, t, nullable) for n, t in zip(names, types))
+    return Shape("tuple" if kind == "TUPLE" else "row", cols)
 
 
 def basic_type(resolver, node: cst.BaseExpression) -> Optional[str]:

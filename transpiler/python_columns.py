@@ -1,0 +1,1025 @@
+"""Python functions over records (libcst) -> PySpark Column code, kept exact or refused.
+
+Shared by the PyFlink DataStream and DataSet rule sets (it is not a rule): a ``map`` or
+``filter`` function over a typed record becomes a Column expression over the DataFrame's
+columns where Spark computes what Python computes, on every input.
+
+``translate(function, shape)`` takes a libcst ``Lambda`` or ``FunctionDef`` of one parameter
+(the record) whose body is ``return EXPR`` (local assignments ``x = EXPR`` before it are
+inlined) and the record's ``Shape``: its fields (DataFrame column name, Spark type,
+nullability) and how the function reaches them (``Shape.row``: ``r[0]``, ``r["name"]``,
+``r.name``; ``Shape.tuple``: ``r[0]`` only; ``Shape.value``: a basic value, the parameter is
+the column). It returns a ``Translation``: one ``Output`` per result column (several for a
+tuple or ``Row(...)`` built at the top: the caller gets one Column per field, named by the
+``Row``'s keywords, else None for the caller to name), each with its PySpark code (``F`` is
+``pyspark.sql.functions``), its Spark type, nullability and, for integers, the range of its
+values. Or a ``Refusal`` with a short reason for a NOTE/TODO or to fall back to Python over the
+DataFrame.
+
+What decides exactness (each case checked in tests/test_python_columns.py: the Column is
+evaluated by Spark and the function by Python on the same generated inputs):
+
+* Python integers are unbounded; Spark 4 (ANSI mode, the default) fails the job when a 32/64
+  bit operation overflows. Every integer expression carries the range of its values, computed
+  from the fields' types: an operation is widened to BIGINT when its range needs it and refused
+  when its range passes 64 bits, except at the result when the caller says the result is
+  declared as an integer type (``checked=True``: a Flink ``Types.INT()``/``LONG()``
+  ``output_type``, whose serializer fails the job on a value out of range, as Spark's cast
+  then does).
+* ``//`` and ``%`` floor in Python; Spark's ``%`` and integer division truncate: ``%`` is
+  ``F.pmod`` by a positive literal, else Spark's remainder corrected by the divisor's sign, and
+  ``//`` the truncated quotient corrected likewise. On floats both are refused (Python's rules
+  for signed zeros and rounding of the quotient). ``/`` is a double division, exact while both
+  integer operands stay within 2**53. A zero divisor fails the job in both.
+* None: Python raises on ``None + 1``, ``None < 1``, ``len(None)`` where Spark gives NULL: a
+  nullable value used there is ``F.coalesce(x, F.raise_error(...))``, failing the Spark job as
+  the Flink one fails. Where Python gives a value (``str(None)``, f-strings, ``None in (1,)``)
+  it is refused; ``is None``, ``== None`` and ``==``/``!=`` (``eqNullSafe``) and truth values
+  are Python's.
+* ``and``/``or`` only between booleans (Python returns an operand); a right side that can fail
+  the job is evaluated under ``F.when`` (Spark does not promise to evaluate ``&``'s operands
+  in order). Truth values of ints, floats, strings and None are Python's (``!= 0``, non-empty).
+* DOUBLE comparisons: NaN compares false in Python (largest in Spark): guarded with
+  ``F.isnan``; ``min``/``max`` of floats are Python's definitions (``b < a``).
+* Strings: ``upper``/``lower`` are Spark's case mappings, of a newer Unicode than Python
+  3.11's 14.0: compared over every code point, 55 characters map differently (unassigned in
+  14.0, and ƛ ɤ ꟓ ꟕ whose case partners came later): a note. ``strip()`` strips Python's
+  whitespace set (``F.btrim`` with it), ``split(sep)[i]`` splits on the literal separator,
+  slices take Python's negative and out-of-range indices.
+* ``str()`` of an int; f-strings of ints and strings; ``int()`` of a float truncates (the
+  result's range is unbounded: only at a checked result); ``int()``/``float()`` of a string
+  are refused (Python accepts underscores, Unicode digits and whitespace, Spark's cast accepts
+  ``"3.5"``); ``round(x)`` of a float is ``F.bround`` (both round half to even), with digits
+  refused (Python rounds the binary value, Spark its decimal text).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+import sys
+from dataclasses import dataclass, replace
+from typing import Callable, Optional, Union
+
+import libcst as cst
+
+__all__ = ["Field", "Shape", "Output", "Translation", "Refusal", "translate"]
+
+INT_RANGES = {
+    "tinyint": (-(2**7), 2**7 - 1),
+    "smallint": (-(2**15), 2**15 - 1),
+    "int": (-(2**31), 2**31 - 1),
+    "bigint": (-(2**63), 2**63 - 1),
+}
+_INT_ORDER = ["tinyint", "smallint", "int", "bigint"]
+_FLOATS = ("double", "float")
+_EXACT_DOUBLE = 2**53  # integers up to this size are doubles exactly
+
+# Python's whitespace (str.isspace, str.strip()): Spark's trim strips spaces only.
+PY_WHITESPACE = "".join(chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace())
+
+ROW_NAMES = ("pyflink.common.Row", "pyflink.common.types.Row")
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str  # the DataFrame column
+    type: str  # Spark type: tinyint smallint int bigint float double string boolean
+    nullable: bool = False
+    key: Optional[str] = None  # the name the function uses (r.key, r["key"]); default: name
+
+
+@dataclass(frozen=True)
+class Shape:
+    kind: str  # "row" (r[i], r["n"], r.n), "tuple" (r[i]), "value" (the parameter is the column)
+    fields: tuple[Field, ...]
+
+    @staticmethod
+    def row(*fields: Field) -> "Shape":
+        return Shape("row", tuple(fields))
+
+    @staticmethod
+    def tuple(*fields: Field) -> "Shape":
+        return Shape("tuple", tuple(fields))
+
+    @staticmethod
+    def value(f: Field) -> "Shape":
+        return Shape("value", (f,))
+
+
+@dataclass(frozen=True)
+class Output:
+    code: str  # PySpark Column code
+    type: str  # Spark type of its values
+    nullable: bool
+    name: Optional[str] = None  # Row(name=...) keyword; None: the caller names it
+    range: Optional[tuple[int, int]] = None  # integers: the values Python gives lie within
+
+
+@dataclass(frozen=True)
+class Translation:
+    outputs: tuple[Output, ...]
+    tuple: bool  # the function builds a tuple/Row: one Output per field
+    notes: tuple[str, ...] = ()  # approximations for a NOTE (empty: exact)
+
+    @property
+    def code(self) -> str:
+        """The single Column's code (a function that builds no tuple)."""
+        assert not self.tuple and len(self.outputs) == 1
+        return self.outputs[0].code
+
+
+@dataclass(frozen=True)
+class Refusal:
+    reason: str
+
+
+class _Refuse(Exception):
+    pass
+
+
+_NOLIT = object()
+
+# precedence of the generated Column code (Python's own)
+_ATOM, _UNARY, _MUL, _ADD, _AND, _OR, _CMP = 9, 7, 6, 5, 3, 1, 0
+
+
+@dataclass(frozen=True)
+class _E:
+    code: str
+    type: str  # Spark type of the code's values (int kinds, "double", "string", "boolean", "null")
+    nullable: bool = False
+    range: Optional[tuple[int, int]] = None  # ints: Python's values lie within
+    raises: bool = False  # evaluating it can fail the job (Python raises there too)
+    literal: object = _NOLIT
+    prec: int = _ATOM
+    nan: bool = False  # a double that may be NaN
+    concat: tuple[str, ...] = ()  # an F.concat: the codes of its arguments
+
+    @property
+    def kind(self) -> str:
+        if self.type in INT_RANGES:
+            return "int"
+        if self.type in _FLOATS:
+            return "float"
+        return {"string": "str", "boolean": "bool", "null": "none"}.get(self.type, self.type)
+
+
+def _lit_code(v) -> str:
+    return f"F.lit({v!r})"
+
+
+def _literal(v) -> _E:
+    if v is None:
+        return _E("F.lit(None)", "null", nullable=True, literal=None)
+    if isinstance(v, bool):
+        return _E(_lit_code(v), "boolean", literal=v)
+    if isinstance(v, int):
+        if not INT_RANGES["bigint"][0] <= v <= INT_RANGES["bigint"][1]:
+            raise _Refuse(f"integer literal {v} beyond 64 bits")
+        t = "int" if INT_RANGES["int"][0] <= v <= INT_RANGES["int"][1] else "bigint"
+        return _E(_lit_code(v), t, range=(v, v), literal=v)
+    if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            raise _Refuse("a NaN or infinite float literal")
+        return _E(_lit_code(v), "double", literal=v)
+    if isinstance(v, str):
+        return _E(_lit_code(v), "string", literal=v)
+    raise _Refuse(f"a literal of type {type(v).__name__}")
+
+
+def _operand(e: _E, prec: int) -> str:
+    """Code of ``e`` as an operand of an operator of precedence ``prec``: a literal as the
+    Python value (Column operators take it), parenthesised when it binds less tightly."""
+    if e.literal is not _NOLIT and e.literal is not None and not isinstance(e.literal, bool):
+        code = repr(e.literal)
+        return f"({code})" if code.startswith("-") and prec >= _UNARY else code
+    return e.code if e.prec >= prec else f"({e.code})"
+
+
+def _binop(a: _E, op: str, b: _E, prec: int, type_: str, **kw) -> _E:
+    # A Column must be on one side: two literals were folded before.
+    left = _operand(a, prec)
+    right = _operand(b, prec + 1)
+    if a.literal is not _NOLIT and b.literal is _NOLIT and not left.startswith("F."):
+        left = _lit_code(a.literal)  # 2 - F.col("x") works, but F.lit(2) - ... reads plainly
+    return _E(f"{left} {op} {right}", type_, prec=prec,
+              raises=kw.pop("raises", False) or a.raises or b.raises, **kw)
+
+
+def _wider_int(a: str, b: str) -> str:
+    return _INT_ORDER[max(_INT_ORDER.index(a), _INT_ORDER.index(b))]
+
+
+def _fits(r: tuple[int, int], t: str) -> bool:
+    lo, hi = INT_RANGES[t]
+    return lo <= r[0] and r[1] <= hi
+
+
+def _as_long(e: _E) -> _E:
+    if e.type == "bigint":
+        return e
+    if e.literal is not _NOLIT:
+        return replace(e, code=f"F.lit({e.literal!r}).cast(\"long\")", type="bigint", literal=_NOLIT)
+    return replace(e, code=f"{_operand(e, _ATOM)}.cast(\"long\")", type="bigint", prec=_ATOM)
+
+
+def _as_int(e: _E) -> _E:
+    return replace(e, code=f"{_operand(e, _ATOM)}.cast(\"int\")", type="int", prec=_ATOM)
+
+
+def _as_double(e: _E) -> _E:
+    if e.kind == "float":
+        return e
+    if e.literal is not _NOLIT:
+        return _literal(float(e.literal))
+    return replace(e, code=f"{_operand(e, _ATOM)}.cast(\"double\")", type="double", range=None, prec=_ATOM)
+
+
+class _Translator:
+    def __init__(self, shape: Shape, qualified, checked: bool, shadowed: frozenset[str]):
+        self.shape = shape
+        self.qualified = qualified or (lambda node: None)
+        self.checked = checked
+        self.shadowed = shadowed
+        self.param: Optional[str] = None
+        self.env: dict[str, _E] = {}
+        self.notes: list[str] = []
+        self.is_predicate = False
+
+    # ---- records -------------------------------------------------------------------------
+    def _field(self, f: Field) -> _E:
+        code = f'F.col("{f.name}")'
+        t = f.type
+        if t == "float":  # Python sees a double: compute as one
+            code, t = f'{code}.cast("double")', "double"
+        if t not in INT_RANGES and t not in ("double", "string", "boolean"):
+            raise _Refuse(f"a field of Spark type {f.type}")
+        return _E(code, t, nullable=f.nullable, range=INT_RANGES.get(t), nan=t == "double")
+
+    def _record_index(self, i: int) -> _E:
+        fields = self.shape.fields
+        if not -len(fields) <= i < len(fields):
+            raise _Refuse(f"index {i} of a record of {len(fields)} fields")
+        return self._field(fields[i])
+
+    def _record_key(self, key: str) -> _E:
+        for f in self.shape.fields:
+            if (f.key or f.name) == key:
+                return self._field(f)
+        raise _Refuse(f"field {key!r} not in the record")
+
+    def _is_record(self, node) -> bool:
+        return (isinstance(node, cst.Name) and node.value == self.param and node.value not in self.env
+                and self.shape.kind != "value")
+
+    # ---- entry ---------------------------------------------------------------------------
+    def function(self, fn) -> Translation:
+        if isinstance(fn, cst.Lambda):
+            params, body = fn.params, fn.body
+            self._params(params)
+        elif isinstance(fn, cst.FunctionDef):
+            if fn.decorators or fn.asynchronous:
+                raise _Refuse("a decorated or async def")
+            self._params(fn.params)
+            body = self._body(fn)
+        else:
+            raise _Refuse("not a lambda or def")
+        if self.is_predicate:  # a filter: Python keeps the records whose result is truthy
+            return Translation((self._output(self.truth(self.expr(body))),), False, tuple(self.notes))
+        if isinstance(body, (cst.Tuple,)) or self._row_call(body):
+            outs = self._tuple(body)
+            return Translation(tuple(outs), True, tuple(self.notes))
+        e = self.expr(body, root=True)
+        return Translation((self._output(e),), False, tuple(self.notes))
+
+    def _params(self, params: cst.Parameters) -> None:
+        if (len(params.params) != 1 or params.posonly_params or params.kwonly_params
+                or not isinstance(params.star_arg, cst.MaybeSentinel) and params.star_arg is not None
+                or params.star_kwarg is not None or params.params[0].default is not None):
+            raise _Refuse("a function of other than one parameter")
+        self.param = params.params[0].name.value
+
+    def _body(self, fn: cst.FunctionDef) -> cst.BaseExpression:
+        stmts = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else [fn.body]
+        lines = []
+        for s in stmts:
+            if isinstance(s, cst.SimpleStatementLine):
+                lines.extend(s.body)
+            else:
+                raise _Refuse("a def with statements other than assignments and return")
+        for i, s in enumerate(lines):
+            last = i == len(lines) - 1
+            if isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString)) and i == 0:
+                continue  # docstring
+            if isinstance(s, cst.Return) and last and s.value is not None:
+                return s.value
+            if (isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, cst.Name)
+                    and not last):
+                name = s.targets[0].target.value
+                if name == self.param:
+                    raise _Refuse("the parameter is reassigned")
+                self.env[name] = self.expr(s.value)
+                continue
+            raise _Refuse("a def with statements other than assignments and return")
+        raise _Refuse("a def without a final return")
+
+    def _output(self, e: _E) -> Output:
+        if e.type == "null":
+            raise _Refuse("a result that is always None")
+        return Output(e.code, e.type, e.nullable, None, e.range)
+
+    # ---- tuples and rows -----------------------------------------------------------------
+    def _row_call(self, node) -> bool:
+        return isinstance(node, cst.Call) and self.qualified(node.func) in ROW_NAMES
+
+    def _tuple(self, node) -> list[Output]:
+        if isinstance(node, cst.Tuple):
+            if any(not isinstance(el, cst.Element) for el in node.elements):
+                raise _Refuse("a starred tuple element")
+            if not node.elements:
+                raise _Refuse("an empty tuple")
+            return [self._output(self.expr(el.value, root=True)) for el in node.elements]
+        outs = []
+        for arg in node.args:
+            if arg.star:
+                raise _Refuse("Row(*...)")
+            name = arg.keyword.value if arg.keyword else None
+            outs.append(replace(self._output(self.expr(arg.value, root=True)), name=name))
+        if len({o.name is None for o in outs}) > 1:
+            raise _Refuse("Row(...) of positional and keyword fields")
+        return outs
+
+    # ---- expressions ---------------------------------------------------------------------
+    def expr(self, node, root: bool = False) -> _E:
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is None:
+            raise _Refuse(f"a {type(node).__name__} expression")
+        e = method(node, root) if type(node).__name__ in ("BinaryOperation", "IfExp", "Call", "UnaryOperation") else method(node)
+        if e.range is not None and not _fits(e.range, "bigint") and not (root and self.checked):
+            raise _Refuse("an integer that can pass 64 bits (Python's ints are unbounded, Spark's overflow fails the job)")
+        return e
+
+    def _Integer(self, node) -> _E:
+        return _literal(node.evaluated_value)
+
+    def _Float(self, node) -> _E:
+        return _literal(node.evaluated_value)
+
+    def _SimpleString(self, node) -> _E:
+        v = node.evaluated_value
+        if not isinstance(v, str):
+            raise _Refuse("a bytes literal")
+        return _literal(v)
+
+    def _ConcatenatedString(self, node) -> _E:
+        return self._concat([self.expr(node.left), self.expr(node.right)])
+
+    def _Name(self, node) -> _E:
+        v = node.value
+        if v in self.env:
+            return self.env[v]
+        if v == self.param:
+            if self.shape.kind == "value":
+                return self._field(self.shape.fields[0])
+            raise _Refuse("the whole record used as a value")
+        if v in ("None", "True", "False") and v not in self.shadowed:
+            return _literal({"None": None, "True": True, "False": False}[v])
+        raise _Refuse(f"the name {v} (not the record)")
+
+    def _Attribute(self, node) -> _E:
+        if self._is_record(node.value) and self.shape.kind == "row":
+            return self._record_key(node.attr.value)
+        raise _Refuse(f"attribute .{node.attr.value}")
+
+    def _Subscript(self, node) -> _E:
+        if len(node.slice) != 1:
+            raise _Refuse("a subscript of several indices")
+        sl = node.slice[0].slice
+        if self._is_record(node.value):
+            if not isinstance(sl, cst.Index):
+                raise _Refuse("a subscript of the record other than r[i] or r['name']")
+            key = self.expr(sl.value)
+            if key.kind == "int" and key.literal is not _NOLIT:
+                return self._record_index(key.literal)
+            if key.kind == "str" and key.literal is not _NOLIT and self.shape.kind == "row":
+                return self._record_key(key.literal)
+            raise _Refuse("a record subscript that is not a literal")
+        if isinstance(node.value, cst.Call) and self._split_call(node.value):
+            if not isinstance(sl, cst.Index):
+                raise _Refuse("a slice of split()")
+            return self._split_index(node.value, self.expr(sl.value))
+        s = self._nonnull(self.expr(node.value), "subscript")
+        if s.kind != "str":
+            raise _Refuse(f"a subscript of a {s.kind}")
+        if isinstance(sl, cst.Index):
+            return self._char_at(s, self.expr(sl.value))
+        return self._slice(s, sl)
+
+    def _nonnull(self, e: _E, what: str, raises: bool = True) -> _E:
+        """``e`` where Python needs a value. ``raises``: Python raises on None there
+        (``None + 1``, ``None < 1``, ``len(None)``): the Column fails the Spark job on NULL
+        as well (``F.raise_error`` runs only when ``F.coalesce`` reaches it); else refused."""
+        if not e.nullable:
+            return e
+        if not raises:
+            raise _Refuse(f"{what} of a value that may be None (Python gives a value, Spark NULL)")
+        msg = f"TypeError: {what} of None"
+        return _E(f"F.coalesce({e.code}, F.raise_error(F.lit({msg!r})))", e.type, range=e.range, raises=True,
+                  nan=e.nan)
+
+    # ---- arithmetic ----------------------------------------------------------------------
+    def _UnaryOperation(self, node, root) -> _E:
+        op = type(node.operator).__name__
+        e = self.expr(node.expression)
+        if op == "Not":
+            t = self.truth(e)
+            if t.literal is not _NOLIT:
+                return _literal(not t.literal)
+            return _E(f"~{_operand(t, _UNARY)}", "boolean", prec=_UNARY, raises=t.raises)
+        e = self._nonnull(e, "arithmetic")
+        if e.kind not in ("int", "float"):
+            raise _Refuse(f"unary {op} of a {e.kind}")
+        if e.literal is not _NOLIT:
+            return _literal(-e.literal if op == "Minus" else +e.literal if op == "Plus" else ~e.literal)
+        if op == "Plus":
+            return e
+        if op != "Minus":
+            raise _Refuse(f"unary {op}")
+        if e.kind == "float":
+            return _E(f"-{_operand(e, _UNARY)}", "double", prec=_UNARY, raises=e.raises, nan=e.nan)
+        r = (-e.range[1], -e.range[0])
+        e = self._widen(e, r, e.type)
+        return _E(f"-{_operand(e, _UNARY)}", e.type, prec=_UNARY, range=r, raises=e.raises)
+
+    def _widen(self, e: _E, r, natural: str) -> _E:
+        """``e`` cast to BIGINT when the operation's range passes its natural type."""
+        if _fits(r, natural):
+            return e
+        return _as_long(e)
+
+    def _BinaryOperation(self, node, root) -> _E:
+        op = type(node.operator).__name__
+        a, b = self.expr(node.left), self.expr(node.right)
+        if a.literal is not _NOLIT and b.literal is not _NOLIT:
+            return self._fold(op, a.literal, b.literal)
+        if op == "Add" and (a.kind == "str" or b.kind == "str"):
+            if a.kind != b.kind:
+                raise _Refuse("+ of a string and a non-string")
+            return self._concat([self._nonnull(a, "+"), self._nonnull(b, "+")])
+        if op == "Modulo" and a.kind == "str":
+            raise _Refuse("%-formatting of a string")
+        a, b = self._nonnull(a, "arithmetic"), self._nonnull(b, "arithmetic")
+        for e in (a, b):
+            if e.kind not in ("int", "float"):
+                raise _Refuse(f"arithmetic on a {e.kind}")
+        if op == "Divide":
+            return self._divide(a, b)
+        if a.kind == "float" or b.kind == "float":
+            if op in ("FloorDivide", "Modulo"):
+                raise _Refuse("// or % of floats (Python's signed zeros and quotient rounding)")
+            if op not in ("Add", "Subtract", "Multiply"):
+                raise _Refuse(f"{op} of floats")
+            sym = {"Add": "+", "Subtract": "-", "Multiply": "*"}[op]
+            prec = _MUL if op == "Multiply" else _ADD
+            a2, b2 = self._float_side(a), self._float_side(b)
+            return _binop(a2, sym, b2, prec, "double", nan=True)
+        if op in ("Add", "Subtract", "Multiply"):
+            (alo, ahi), (blo, bhi) = a.range, b.range
+            if op == "Add":
+                r = (alo + blo, ahi + bhi)
+            elif op == "Subtract":
+                r = (alo - bhi, ahi - blo)
+            else:
+                ps = [alo * blo, alo * bhi, ahi * blo, ahi * bhi]
+                r = (min(ps), max(ps))
+            natural = _wider_int(a.type, b.type)
+            t = natural
+            if not _fits(r, natural):
+                a, b, t = self._long_pair(a, b, r)
+            sym = {"Add": "+", "Subtract": "-", "Multiply": "*"}[op]
+            return _binop(a, sym, b, _MUL if op == "Multiply" else _ADD, t, range=r)
+        if op in ("FloorDivide", "Modulo"):
+            return self._floor_div_mod(op, a, b)
+        raise _Refuse(f"the operator {op}")
+
+    def _float_side(self, e: _E) -> _E:
+        if e.kind == "float":
+            return e
+        if e.literal is not _NOLIT:
+            return _literal(float(e.literal))
+        return e  # Spark widens an integer operand to double as Python does (round to nearest)
+
+    def _long_pair(self, a: _E, b: _E, r=None):
+        """Operands cast so that Spark computes in the narrowest of INT/BIGINT holding ``r``
+        (one operand of the type makes Spark compute in it)."""
+        t = "int" if r is not None and _fits(r, "int") else "bigint"
+        if _INT_ORDER.index(_wider_int(a.type, b.type)) >= _INT_ORDER.index(t):
+            return a, b, _wider_int(a.type, b.type)
+        cast = _as_long if t == "bigint" else _as_int
+        if a.literal is _NOLIT:
+            return cast(a), b, t
+        return a, cast(b), t
+
+    def _fold(self, op, x, y) -> _E:
+        import operator as o
+        fn = {"Add": o.add, "Subtract": o.sub, "Multiply": o.mul, "Divide": o.truediv,
+              "FloorDivide": o.floordiv, "Modulo": o.mod}.get(op)
+        if fn is None or (isinstance(x, str) or isinstance(y, str)) and op != "Add":
+            raise _Refuse(f"the operator {op}")
+        try:
+            return _literal(fn(x, y))
+        except Exception as exc:  # noqa: BLE001 - Python would raise it at each record
+            raise _Refuse(f"a constant expression that raises {type(exc).__name__}")
+
+    def _divide(self, a: _E, b: _E) -> _E:
+        for e in (a, b):
+            if e.kind == "int" and not (-_EXACT_DOUBLE <= e.range[0] and e.range[1] <= _EXACT_DOUBLE):
+                raise _Refuse("/ of integers beyond 2**53 (Python divides them exactly, Spark as doubles)")
+        zero_free = b.literal is not _NOLIT and b.literal != 0
+        a2 = a if a.kind == "float" or b.kind == "float" or b.literal is not _NOLIT else a
+        return _binop(a2, "/", b, _MUL, "double", raises=not zero_free, nan=True)
+
+    def _floor_div_mod(self, op: str, a: _E, b: _E) -> _E:
+        (alo, ahi), (blo, bhi) = a.range, b.range
+        zero = blo <= 0 <= bhi
+        if blo == bhi == 0:
+            raise _Refuse(f"{'%' if op == 'Modulo' else '//'} by zero (Python raises on every record)")
+        if op == "Modulo":
+            # |a % b| < |b|, with the sign of b
+            m = max(abs(blo), abs(bhi)) - 1
+            r = (-m if blo < 0 else 0, m if bhi > 0 else 0)
+            t = _wider_int(a.type, b.type)
+            if b.literal is not _NOLIT and b.literal > 0:
+                return _E(f"F.pmod({_arg(a)}, {_arg(b)})", t, range=r, raises=a.raises)
+            rem = _binop(a, "%", b, _MUL, t, raises=zero)
+            cond = f"({rem.code} != 0) & (({rem.code} < 0) != ({_operand(b, _CMP + 1)} < 0))"
+            return _E(f"F.when({cond}, {rem.code} + {_operand(b, _ADD + 1)}).otherwise({rem.code})",
+                      t, range=r, raises=rem.raises)
+        # floor division: the truncated quotient, one less when the signs differ and it is inexact
+        cands = []
+        for x in (alo, ahi):
+            for y in (blo, bhi, -1, 1):
+                if blo <= y <= bhi and y != 0:
+                    cands.append(x // y)
+        r = (min(cands), max(cands))
+        natural = _wider_int(a.type, b.type)
+        t = natural if _fits(r, natural) else "bigint"
+        raises = zero or a.raises or b.raises
+        if all(abs(v) <= _EXACT_DOUBLE for v in (alo, ahi, blo, bhi)):
+            # doubles hold these operands exactly, and their correctly rounded quotient never
+            # crosses the next integer: the floor of the double quotient is Python's
+            q = f"F.floor({_operand(a, _MUL)} / {_operand(b, _MUL + 1)})"
+            return _E(q if t == "bigint" else f'{q}.cast("{t}")', t, range=r, raises=raises)
+        # beyond 2**53: Spark's integral division (truncates), one less when inexact and the signs differ
+        x, y = _sql(a), _sql(b)
+        if x is None or y is None:
+            raise _Refuse("// of 64-bit integers other than fields and literals")
+        return _E(f'F.expr("{x} div {y} - CASE WHEN {x} % {y} != 0 AND ({x} < 0) != ({y} < 0) THEN 1 ELSE 0 END")',
+                  "bigint", range=r, raises=raises)
+
+    # ---- comparisons and booleans --------------------------------------------------------
+    def _Comparison(self, node) -> _E:
+        parts = []
+        left_node = node.left
+        left = self.expr(left_node)
+        for target in node.comparisons:
+            op = type(target.operator).__name__
+            if op in ("In", "NotIn"):
+                if len(node.comparisons) > 1:
+                    raise _Refuse("`in` in a chained comparison")
+                return self._in(left, target.comparator, op == "NotIn")
+            right = self.expr(target.comparator)
+            parts.append(self._compare(left, op, right))
+            left = right
+        out = parts[0]
+        for p in parts[1:]:
+            out = self._and(out, p)
+        return out
+
+    def _compare(self, a: _E, op: str, b: _E) -> _E:
+        if op in ("Is", "IsNot"):
+            if b.type != "null":
+                raise _Refuse("`is` with something other than None")
+            neg = op == "IsNot"
+            if a.type == "null":
+                return _literal(not neg)
+            if not a.nullable:
+                return _literal(neg)
+            return _E(f"{_operand(a, _ATOM)}.{'isNotNull' if neg else 'isNull'}()", "boolean", raises=a.raises)
+        if a.literal is not _NOLIT and b.literal is not _NOLIT:
+            import operator as o
+            fn = {"Equal": o.eq, "NotEqual": o.ne, "LessThan": o.lt, "LessThanEqual": o.le,
+                  "GreaterThan": o.gt, "GreaterThanEqual": o.ge}[op]
+            try:
+                return _literal(fn(a.literal, b.literal))
+            except TypeError:
+                raise _Refuse("a comparison Python refuses")
+        sym = {"Equal": "==", "NotEqual": "!=", "LessThan": "<", "LessThanEqual": "<=",
+               "GreaterThan": ">", "GreaterThanEqual": ">="}.get(op)
+        if sym is None:
+            raise _Refuse(f"the comparison {op}")
+        if a.type == "null" or b.type == "null":
+            if sym not in ("==", "!="):
+                raise _Refuse("an ordering comparison with None (Python raises)")
+            other = b if a.type == "null" else a
+            if not other.nullable:
+                return _literal(sym == "!=")
+            return _E(f"{_operand(other, _ATOM)}.{'isNull' if sym == '==' else 'isNotNull'}()", "boolean",
+                      raises=other.raises)
+        ka, kb = a.kind, b.kind
+        numeric = ka in ("int", "float") and kb in ("int", "float")
+        if "bool" in (ka, kb) and ka != kb and {ka, kb} & {"int", "float"}:
+            raise _Refuse(f"{sym} of a bool and a number (Python: True == 1)")
+        if not numeric and ka != kb:
+            if sym in ("==", "!="):  # Python: a str and a number (or None) are never equal
+                return _literal(sym == "!=")
+            raise _Refuse(f"{sym} of a {ka} and a {kb} (Python raises)")
+        if ka == "bool" and sym not in ("==", "!="):
+            raise _Refuse("ordering of booleans")
+        if numeric and ka != kb:
+            for e in (a, b):
+                if e.kind == "int" and not (-_EXACT_DOUBLE <= e.range[0] and e.range[1] <= _EXACT_DOUBLE):
+                    raise _Refuse("a comparison of a float with an integer beyond 2**53 (Python compares exactly)")
+            a, b = self._float_side(a), self._float_side(b)
+        if (a.nullable or b.nullable) and sym not in ("==", "!="):
+            a, b = self._nonnull(a, sym), self._nonnull(b, sym)  # Python raises on None < 1
+        if a.nullable or b.nullable:
+            eq = _E(f"{_operand(a, _ATOM)}.eqNullSafe({_arg(b)})", "boolean", raises=a.raises or b.raises)
+            return eq if sym == "==" else _E(f"~{eq.code}", "boolean", prec=_UNARY, raises=eq.raises)
+        cmp = _binop(a, sym, b, _CMP, "boolean")
+        if a.nan or b.nan:
+            # Python: NaN is not ==, <, >, <=, >= anything (and != everything); Spark: NaN = NaN, largest
+            nans = " | ".join(f"F.isnan({_arg(e)})" for e in (a, b) if e.nan)
+            return _E(f"F.when({nans}, {_lit_code(sym == '!=')}).otherwise({cmp.code})", "boolean",
+                      raises=cmp.raises)
+        return cmp
+
+    def _in(self, a: _E, node, negate: bool) -> _E:
+        if not isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+            raise _Refuse("`in` of something other than a literal tuple, list or set")
+        values = [self.expr(el.value) for el in node.elements if isinstance(el, cst.Element)]
+        if len(values) != len(node.elements) or any(v.literal is _NOLIT for v in values):
+            raise _Refuse("`in` of a tuple of non-literals")
+        a = self._nonnull(a, "`in`", raises=False)
+        if any(v.literal is None or v.kind != a.kind and not {v.kind, a.kind} <= {"int", "float"} for v in values):
+            raise _Refuse("`in` with values of another kind")
+        if a.nan or any(v.kind != a.kind for v in values):
+            raise _Refuse("`in` of floats (NaN) or of ints and floats mixed")
+        isin = f"{_operand(a, _ATOM)}.isin({', '.join(repr(v.literal) for v in values)})"
+        return _E(f"~{isin}" if negate else isin, "boolean", prec=_UNARY if negate else _ATOM, raises=a.raises)
+
+    def truth(self, e: _E) -> _E:
+        """Python's truth value of ``e`` as a non-null boolean Column."""
+        if e.literal is not _NOLIT:
+            return _literal(bool(e.literal))
+        k = e.kind
+        if k == "bool":
+            t = e
+        elif k == "int":
+            t = _binop(e, "!=", _literal(0), _CMP, "boolean")
+        elif k == "float":
+            t = _binop(e, "!=", _literal(0.0), _CMP, "boolean")  # NaN is true in both
+        elif k == "str":
+            t = _E(f"F.length({_arg(e)}) > 0", "boolean", prec=_CMP, raises=e.raises)
+        else:
+            raise _Refuse(f"the truth value of a {k}")
+        if e.nullable:
+            return _E(f"F.coalesce({t.code}, F.lit(False))", "boolean", raises=t.raises)
+        return replace(t, nullable=False)
+
+    def _bool(self, e: _E, what: str) -> _E:
+        if e.kind != "bool" or e.nullable:
+            raise _Refuse(f"`{what}` of a non-boolean (Python returns an operand)")
+        return e
+
+    def _and(self, a: _E, b: _E) -> _E:
+        if b.raises:  # Python does not evaluate b when a is false: neither must Spark
+            return _E(f"F.when({a.code}, {b.code}).otherwise(False)", "boolean", raises=True)
+        return _binop(a, "&", b, _AND, "boolean")
+
+    def _or(self, a: _E, b: _E) -> _E:
+        if b.raises:
+            return _E(f"F.when({a.code}, True).otherwise({b.code})", "boolean", raises=True)
+        return _binop(a, "|", b, _OR, "boolean")
+
+    def _BooleanOperation(self, node) -> _E:
+        op = type(node.operator).__name__
+        a = self._bool(self.expr(node.left), op.lower())
+        b = self._bool(self.expr(node.right), op.lower())
+        if a.literal is not _NOLIT or b.literal is not _NOLIT:
+            raise _Refuse(f"`{op.lower()}` with a constant")
+        return self._and(a, b) if op == "And" else self._or(a, b)
+
+    def _IfExp(self, node, root) -> _E:
+        cond = self.truth(self.expr(node.test))
+        yes, no = self.expr(node.body, root), self.expr(node.orelse, root)
+        t = self._common_type(yes, no)
+        nullable = yes.nullable or no.nullable or yes.type == "null" or no.type == "null"
+        rng = None
+        if t in INT_RANGES:
+            rs = [e.range for e in (yes, no) if e.range]
+            rng = (min(r[0] for r in rs), max(r[1] for r in rs))
+        return _E(f"F.when({cond.code}, {_arg(yes)}).otherwise({_arg(no)})", t, nullable=nullable, range=rng,
+                  raises=cond.raises or yes.raises or no.raises, nan=yes.nan or no.nan)
+
+    def _common_type(self, a: _E, b: _E) -> str:
+        if a.type == "null":
+            return b.type
+        if b.type == "null":
+            return a.type
+        if a.kind != b.kind:
+            raise _Refuse(f"branches of a {a.kind} and a {b.kind} (Python keeps each type)")
+        if a.kind == "int":
+            return _wider_int(a.type, b.type)
+        return a.type
+
+    # ---- calls ---------------------------------------------------------------------------
+    def _Call(self, node, root) -> _E:
+        if any(a.star for a in node.args):
+            raise _Refuse("a call with *args")
+        if isinstance(node.func, cst.Name):
+            name = node.func.value
+            if name in self.shadowed or name in self.env or name == self.param:
+                raise _Refuse(f"{name}() is the program's own")
+            handler = getattr(self, f"_call_{name}", None)
+            if handler is None or any(a.keyword for a in node.args) and name != "round":
+                raise _Refuse(f"a call of {name}()")
+            return handler([self.expr(a.value) for a in node.args], root)
+        if isinstance(node.func, cst.Attribute):
+            recv = self.expr(node.func.value)
+            meth = node.func.attr.value
+            if recv.kind != "str":
+                raise _Refuse(f".{meth}() of a {recv.kind}")
+            recv = self._nonnull(recv, f".{meth}()")
+            handler = getattr(self, f"_str_{meth}", None)
+            if handler is None or any(a.keyword for a in node.args):
+                raise _Refuse(f"str.{meth}()")
+            return handler(recv, [self.expr(a.value) for a in node.args])
+        raise _Refuse("a call")
+
+    def _call_len(self, args, root) -> _E:
+        (s,) = _n(args, 1, "len")
+        s = self._nonnull(s, "len()")
+        if s.kind != "str":
+            raise _Refuse(f"len() of a {s.kind}")
+        return _E(f"F.char_length({_arg(s)})", "int", range=(0, 2**31 - 1), raises=s.raises)
+
+    def _call_str(self, args, root) -> _E:
+        (v,) = _n(args, 1, "str")
+        v = self._nonnull(v, "str()", raises=False)
+        if v.kind == "str":
+            return v
+        if v.kind != "int":
+            raise _Refuse(f"str() of a {v.kind} (Python's text differs from Spark's)")
+        return _E(f'{_operand(v, _ATOM)}.cast("string")', "string", raises=v.raises)
+
+    def _call_int(self, args, root) -> _E:
+        (v,) = _n(args, 1, "int")
+        v = self._nonnull(v, "int()")
+        if v.kind == "int":
+            return v
+        if v.kind == "bool":
+            return _E(f'{_operand(v, _ATOM)}.cast("int")', "int", range=(0, 1), raises=v.raises)
+        if v.kind == "float":
+            # truncates toward zero in both; NaN/infinity raise in Python, fail Spark's ANSI cast
+            return _E(f'{_operand(v, _ATOM)}.cast("long")', "bigint", range=(-(2**1024), 2**1024), raises=True)
+        raise _Refuse("int() of a string (Python accepts underscores, Unicode digits and spaces; Spark's cast accepts '3.5')")
+
+    def _call_float(self, args, root) -> _E:
+        (v,) = _n(args, 1, "float")
+        v = self._nonnull(v, "float()")
+        if v.kind == "float":
+            return v
+        if v.kind == "int":
+            return _as_double(v)
+        raise _Refuse(f"float() of a {v.kind}")
+
+    def _call_abs(self, args, root) -> _E:
+        (v,) = _n(args, 1, "abs")
+        v = self._nonnull(v, "abs()")
+        if v.kind == "float":
+            return _E(f"F.abs({_arg(v)})", "double", raises=v.raises, nan=v.nan)
+        if v.kind != "int":
+            raise _Refuse(f"abs() of a {v.kind}")
+        lo, hi = v.range
+        r = (0 if lo <= 0 <= hi else min(abs(lo), abs(hi)), max(abs(lo), abs(hi)))
+        v = self._widen(v, r, v.type)
+        return _E(f"F.abs({_arg(v)})", v.type, range=r, raises=v.raises)
+
+    def _call_min(self, args, root) -> _E:
+        return self._minmax(args, "min")
+
+    def _call_max(self, args, root) -> _E:
+        return self._minmax(args, "max")
+
+    def _minmax(self, args, which) -> _E:
+        a, b = _n(args, 2, which)
+        a, b = self._nonnull(a, f"{which}()"), self._nonnull(b, f"{which}()")
+        if a.kind != b.kind or a.kind not in ("int", "float", "str"):
+            raise _Refuse(f"{which}() of a {a.kind} and a {b.kind}")
+        if a.kind == "float":
+            # Python: min(a, b) is b if b < a else a (NaN compares false)
+            test = self._compare(b, "LessThan" if which == "min" else "GreaterThan", a)
+            return _E(f"F.when({test.code}, {_arg(b)}).otherwise({_arg(a)})", "double",
+                      raises=a.raises or b.raises, nan=True)
+        rng = None
+        t = a.type if a.kind == "str" else _wider_int(a.type, b.type)
+        if a.kind == "int":
+            rng = ((min if which == "min" else max)(a.range[0], b.range[0]),
+                   (min if which == "min" else max)(a.range[1], b.range[1]))
+        fn = "least" if which == "min" else "greatest"
+        return _E(f"F.{fn}({_arg(a)}, {_arg(b)})", t, range=rng, raises=a.raises or b.raises)
+
+    def _call_round(self, args, root) -> _E:
+        if len(args) != 1:
+            raise _Refuse("round() with digits (Python rounds the binary value, Spark its decimal text)")
+        (v,) = args
+        v = self._nonnull(v, "round()")
+        if v.kind == "int":
+            return v
+        if v.kind != "float":
+            raise _Refuse(f"round() of a {v.kind}")
+        # half to even in both; NaN/infinity raise in Python, fail Spark's ANSI cast
+        return _E(f'F.bround({_arg(v)}, 0).cast("long")', "bigint", range=(-(2**1024), 2**1024), raises=True)
+
+    # ---- strings -------------------------------------------------------------------------
+    def _concat(self, parts: list[_E]) -> _E:
+        flat = []
+        for p in parts:
+            if p.kind != "str":
+                raise _Refuse(f"concatenation of a {p.kind}")
+            flat.extend(p.concat or (_arg(p),))  # a + b + c: one F.concat
+        if all(p.literal is not _NOLIT for p in parts):
+            return _literal("".join(p.literal for p in parts))
+        return _E(f"F.concat({', '.join(flat)})", "string", nullable=any(p.nullable for p in parts),
+                  raises=any(p.raises for p in parts), concat=tuple(flat))
+
+    def _FormattedString(self, node) -> _E:
+        parts = []
+        for p in node.parts:
+            if isinstance(p, cst.FormattedStringText):
+                text = ast.literal_eval(node.end + p.value + node.end)  # its escapes, as Python reads them
+                parts.append(_literal(text.replace("{{", "{").replace("}}", "}")))
+                continue
+            if p.format_spec or p.conversion or p.equal:
+                raise _Refuse("an f-string with a format spec, !r/!s or =")
+            v = self._nonnull(self.expr(p.expression), "an f-string field", raises=False)
+            if v.kind == "int":
+                v = _E(f'{_operand(v, _ATOM)}.cast("string")', "string", raises=v.raises)
+            elif v.kind != "str":
+                raise _Refuse(f"an f-string of a {v.kind} (Python's text differs from Spark's)")
+            parts.append(v)
+        if node.start.lower().startswith(("rf", "fr", "b")) or "r" in node.start.lower():
+            raise _Refuse("a raw or bytes f-string")
+        return self._concat(parts)
+
+    def _str_upper(self, s: _E, args) -> _E:
+        _n(args, 0, "upper")
+        self._case_note()
+        return _E(f"F.upper({_arg(s)})", "string", raises=s.raises)
+
+    def _str_lower(self, s: _E, args) -> _E:
+        _n(args, 0, "lower")
+        self._case_note()
+        return _E(f"F.lower({_arg(s)})", "string", raises=s.raises)
+
+    def _case_note(self):
+        note = ("str.upper()/lower(): Spark's case mapping follows a newer Unicode than Python 3.11's "
+                "(14.0): 55 characters map differently, those unassigned in 14.0 and ƛ ɤ ꟓ ꟕ")
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def _str_strip(self, s: _E, args) -> _E:
+        if not args:
+            chars = PY_WHITESPACE
+        else:
+            (c,) = _n(args, 1, "strip")
+            if c.kind != "str" or c.literal is _NOLIT:
+                raise _Refuse("strip() of non-literal characters")
+            chars = c.literal
+        return _E(f"F.btrim({_arg(s)}, {_lit_code(chars)})", "string", raises=s.raises)
+
+    def _str_startswith(self, s: _E, args) -> _E:
+        return self._affix(s, args, "startswith")
+
+    def _str_endswith(self, s: _E, args) -> _E:
+        return self._affix(s, args, "endswith")
+
+    def _affix(self, s: _E, args, meth) -> _E:
+        (p,) = _n(args, 1, meth)
+        if p.kind != "str" or p.nullable:
+            raise _Refuse(f"{meth}() of a non-string")
+        col_meth = "startswith" if meth == "startswith" else "endswith"
+        return _E(f"{_operand(s, _ATOM)}.{col_meth}({_arg(p) if p.literal is _NOLIT else repr(p.literal)})",
+                  "boolean", raises=s.raises or p.raises)
+
+    def _split_call(self, node: cst.Call) -> bool:
+        return isinstance(node.func, cst.Attribute) and node.func.attr.value == "split"
+
+    def _str_split(self, s, args) -> _E:
+        raise _Refuse("split() other than split(sep)[i]")
+
+    def _split_index(self, call: cst.Call, idx: _E) -> _E:
+        s = self._nonnull(self.expr(call.func.value), "split()")
+        if s.kind != "str":
+            raise _Refuse(f".split() of a {s.kind}")
+        if len(call.args) != 1 or call.args[0].keyword:
+            raise _Refuse("split() without one separator (whitespace splitting)")
+        sep = self.expr(call.args[0].value)
+        if sep.kind != "str" or sep.literal is _NOLIT or sep.literal == "":
+            raise _Refuse("split() of a non-literal or empty separator")
+        if idx.kind != "int" or idx.literal is _NOLIT:
+            raise _Refuse("split(sep)[i] of a non-literal index")
+        i = idx.literal
+        pattern = _java_quote(sep.literal)
+        # element_at is 1-based and counts negatives from the end; out of range fails (ANSI) as Python raises
+        return _E(f"F.element_at(F.split({_arg(s)}, {pattern!r}, -1), {i + 1 if i >= 0 else i})", "string",
+                  raises=True)
+
+    def _char_at(self, s: _E, idx: _E) -> _E:
+        if idx.kind != "int" or idx.literal is _NOLIT:
+            raise _Refuse("a string index that is not a literal")
+        i = idx.literal
+        n = f"F.char_length({_arg(s)})"
+        # out of range: Python raises IndexError; fail the job with Spark's raise_error
+        ok = f"{n} > {i}" if i >= 0 else f"{n} >= {-i}"
+        pos = i + 1 if i >= 0 else i
+        return _E(f'F.when({ok}, F.substring({_arg(s)}, {pos}, 1)).otherwise(F.raise_error(F.lit("string index out of range")))',
+                  "string", raises=True)
+
+    def _slice(self, s: _E, sl: cst.Slice) -> _E:
+        if sl.step is not None:
+            raise _Refuse("a slice with a step")
+        bounds = []
+        for part in (sl.lower, sl.upper):
+            if part is None:
+                bounds.append(None)
+                continue
+            b = self.expr(part)
+            if b.kind != "int" or b.literal is _NOLIT:
+                raise _Refuse("a slice bound that is not a literal")
+            bounds.append(b.literal)
+        a, b = bounds
+        sa = _arg(s)
+        if (a is None or a >= 0) and (b is None or b >= 0):
+            start = a or 0
+            if b is None:
+                return _E(f"F.substr({sa}, F.lit({start + 1}))", "string", raises=s.raises)
+            return _E(f"F.substring({sa}, {start + 1}, {max(b - start, 0)})", "string", raises=s.raises)
+        # a negative bound counts from the end, clamped at 0 (Python's slice.indices)
+        n = f"F.char_length({sa})"
+
+        def bound(v, default):
+            if v is None:
+                return default
+            return f"F.lit({v})" if v >= 0 else f"F.greatest({n} - {-v}, F.lit(0))"
+
+        lo, hi = bound(a, "F.lit(0)"), bound(b, n)
+        return _E(f"F.substr({sa}, {lo} + 1, F.greatest({hi} - {lo}, F.lit(0)))", "string", raises=s.raises)
+
+
+def _n(args, n, name):
+    if len(args) != n:
+        raise _Refuse(f"{name}() of {len(args)} arguments")
+    return args
+
+
+def _arg(e: _E) -> str:
+    """``e`` as an argument of an F function (literals as F.lit)."""
+    return e.code
+
+
+def _sql(e: _E) -> Optional[str]:
+    """SQL text of a field or a literal integer, else None."""
+    if e.literal is not _NOLIT:
+        return repr(e.literal) if isinstance(e.literal, int) and not isinstance(e.literal, bool) else None
+    m = re.fullmatch(r'F\.col\("([A-Za-z_][A-Za-z0-9_]*)"\)', e.code)
+    return f"`{m.group(1)}`" if m else None
+
+
+def _java_quote(s: str) -> str:
+    """A Java regex matching the literal text ``s`` (Spark's split takes a pattern)."""
+    special = set("\\^$.|?*+()[]{}")
+    return "".join("\\" + c if c in special else c for c in s)
+
+
+def translate(function: Union[cst.Lambda, cst.FunctionDef], shape: Shape, *,
+              predicate: bool = False, checked: bool = False,
+              qualified: Optional[Callable[[cst.CSTNode], Optional[str]]] = None,
+              shadowed: frozenset[str] = frozenset()) -> Union[Translation, Refusal]:
+    """``function`` over records of ``shape`` -> Column code, or why not.
+
+    ``predicate``: a filter function (the result is Python's truth value of what it returns).
+    ``checked``: the result is declared an integer type whose overflow fails the Flink job
+    (an ``output_type``): a result whose range passes 64 bits is kept, and the caller casts it
+    to the declared type (ANSI: out of range fails the Spark job too). ``qualified`` gives the
+    qualified name of a name as imported (for ``Row``); ``shadowed``: builtins the program
+    rebinds (``len``, ``str``...), which are then not Python's."""
+    t = _Translator(shape, qualified, checked, shadowed)
+    try:
+        t.is_predicate = predicate
+        return t.function(function)
+    except _Refuse as r:
+        return Refusal(str(r))
