@@ -288,6 +288,7 @@ UNTRANSLATABLE = [
     ("SELECT TO_TIMESTAMP_LTZ(d, 3) FROM t", "TO_TIMESTAMP_LTZ of DOUBLE"),
     ("SELECT TO_TIMESTAMP_LTZ(c, 6) FROM t", "TO_TIMESTAMP_LTZ with other than"),
     ("SELECT LISTAGG(DISTINCT b) FROM t", "LISTAGG other than"),
+    ("SELECT GROUP_CONCAT(b) FROM t", "function GROUP_CONCAT"),
     ("SELECT SPLIT(b, '.') FROM t", "SPLIT with a delimiter"),
     ("SELECT UNIX_TIMESTAMP(b) FROM t", "-9223372036854775808"),
     ("SELECT b, AVG(a + q) FROM t GROUP BY b", "the type of q is not known"),

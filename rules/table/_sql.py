@@ -197,7 +197,10 @@ class FlinkDialect(Spark):
             **Spark.Parser.FUNCTIONS,
             **{
                 name: (lambda n: lambda args: exp.Anonymous(this=n, expressions=args))(name)
-                for name in ("REGEXP_EXTRACT", "DATE_FORMAT", "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "TO_DATE", "UNIX_TIMESTAMP")
+                for name in ("REGEXP_EXTRACT", "DATE_FORMAT", "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "TO_DATE", "UNIX_TIMESTAMP",
+                             # not a Flink built-in (sqlglot reads it as LISTAGG): a function of the
+                             # program's, else unknown
+                             "GROUP_CONCAT")
             },
         }
 
@@ -1752,6 +1755,9 @@ def _check_allowed(tree: exp.Expr, functions: Collection[str] = frozenset()) -> 
             raise Untranslatable(f"function {node.sql_name()} registered by the program under a built-in function's name")
         if isinstance(node, exp.Anonymous):
             if node.name not in _ALLOWED_CALLS and node.name.lower() not in functions:
+                if node.name.upper() == "GROUP_CONCAT":
+                    raise Untranslatable("function GROUP_CONCAT (not a Flink built-in, nor a function the program registers: "
+                                         "Flink's is LISTAGG)")
                 raise Untranslatable(f"function {node.name.upper()}")
         elif isinstance(node, exp.Bracket):
             # m['key'] of a MAP: NULL for a missing key in both (Spark too with ANSI on: checked). An
