@@ -52,6 +52,17 @@ TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple]]] = {
         [("oid", "BIGINT"), ("cid", "INT"), ("price", "DECIMAL(10, 2)"), ("note", "STRING")],
         [(100, 1, "9.99", "first order"), (101, 1, "20.00", "a_b\\c"), (102, 2, "5.50", None), (103, 4, "1.25", "x123y45")],
     ),
+    # time as text and epoch milliseconds, arrays (TO_TIMESTAMP, TO_TIMESTAMP_LTZ, UNNEST)
+    "visits": (
+        [("vid", "INT"), ("tags", "ARRAY<STRING>"), ("line", "STRING"), ("ts_text", "STRING"), ("day_text", "STRING"), ("ms", "BIGINT")],
+        [
+            (1, ["a", "b"], "red green  red", "2024-01-01 10:00:00", "01/02/2024 10:11", 1704103200123),
+            (2, ["c"], "blue ", "2024-1-5 08:30:00.123456", "15/03/2024 23:59", 1704103260000),
+            (3, None, None, "x", "2024-13-01", None),
+            (4, ["a", None, "b"], "green", "2024-02-29", "31/12/2023 00:00", 0),
+            (5, ["d"], " red", "2024-02-29 23:59:59.5", "30/04/2024 10:00", -1500),
+        ],
+    ),
 }
 
 CASES: dict[str, str] = {
@@ -133,6 +144,27 @@ CASES: dict[str, str] = {
     "CAST(ts AS DATE) + INTERVAL '1' DAY AS tomorrow, CURRENT_DATE >= CAST(ts AS DATE) AS past, "
     "MONTH(ts) AS mo, DAYOFMONTH(ts) AS dm, DAYOFWEEK(ts) AS dw, QUARTER(ts) AS q FROM events",
     "avg_window": "SELECT k, x, AVG(x) OVER (PARTITION BY k) AS ax FROM nums",
+    # FOLLOWING: run by Flink 2.3 in batch mode only ("OVER RANGE FOLLOWING windows are not supported yet" in streaming)
+    "over_rows_following": "SELECT k, x, SUM(x) OVER (PARTITION BY k ORDER BY x ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS s, "
+    "MAX(d) OVER (PARTITION BY k ORDER BY x ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) AS m FROM nums",
+    "case_double_int": "SELECT k, SUM(CASE WHEN x > 0 THEN d ELSE 0 END) AS sd, MAX(CASE WHEN x > 0 THEN d ELSE 0 END) AS md FROM nums GROUP BY k",
+    "to_timestamp": "SELECT vid, TO_TIMESTAMP(ts_text) AS t1, TO_TIMESTAMP(day_text, 'dd/MM/yyyy HH:mm') AS t2, "
+    "TO_TIMESTAMP(CONCAT(day_text, ':07'), 'dd/MM/yyyy HH:mm:ss') AS t3, TO_TIMESTAMP(ts_text) + INTERVAL '1' HOUR AS t4, "
+    "TO_TIMESTAMP(ts_text, 'dd/MM/yyyy HH:mm') AS t5, TO_TIMESTAMP(day_text, 'yyyy-MM-dd') AS t6 FROM visits",
+    "to_timestamp_ltz": "SELECT vid, DATE_FORMAT(TO_TIMESTAMP_LTZ(ms, 3), 'yyyy-MM-dd HH:mm:ss.SSS') AS m, "
+    "DATE_FORMAT(TO_TIMESTAMP_LTZ(ms / 1000, 0), 'yyyy-MM-dd HH:mm:ss') AS s, DATE_FORMAT(TO_TIMESTAMP_LTZ(ms), 'HH') AS h FROM visits",
+    "window_over_parsed_time": "SELECT TUMBLE_START(t, INTERVAL '1' HOUR) AS ws, TUMBLE_END(t, INTERVAL '1' HOUR) - INTERVAL '0.001' SECOND AS we, "
+    "COUNT(*) AS n FROM (SELECT TO_TIMESTAMP(ts_text) AS t FROM visits) WHERE t IS NOT NULL GROUP BY TUMBLE(t, INTERVAL '1' HOUR)",
+    "window_bound_arithmetic": "SELECT user_name, TUMBLE_END(ts, INTERVAL '5' MINUTE) - INTERVAL '0.001' SECOND AS last_ms, "
+    "TUMBLE_START(ts, INTERVAL '5' MINUTE) + INTERVAL '30' SECOND AS mid, COUNT(*) AS n FROM events "
+    "GROUP BY TUMBLE(ts, INTERVAL '5' MINUTE), user_name",
+    "tvf_bound_arithmetic": "SELECT window_start + INTERVAL '1' MINUTE AS s1, window_end - INTERVAL '0.001' SECOND AS e1, "
+    "window_time - INTERVAL '1' HOUR AS t1, SUM(amount) AS total FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '10' MINUTES)) "
+    "GROUP BY window_start, window_end, window_time",
+    "unnest": "SELECT vid, tag FROM visits CROSS JOIN UNNEST(tags) AS u(tag)",
+    "unnest_split": "SELECT w, COUNT(*) AS n FROM visits, UNNEST(SPLIT(line, ' ')) AS u(w) GROUP BY w",
+    "listagg": "SELECT user_name, LISTAGG(CAST(amount AS STRING)) AS amounts, LISTAGG(user_name, '|') AS names, "
+    "LISTAGG(CASE WHEN amount > 100 THEN user_name END) AS none_big FROM events GROUP BY user_name",
 }
 
 # Cases whose rows are compared in order (they have ORDER BY).
@@ -146,6 +178,8 @@ STREAMING = {"session_group_window", "over_range"}
 
 def literal(value, flink_type: str) -> str:
     """A value as a typed SQL literal both engines read the same (the type written Flink's way)."""
+    if isinstance(value, list):
+        return f"CAST(ARRAY[{', '.join(literal(v, 'STRING') for v in value)}] AS {flink_type})"
     if value is None:
         text = "NULL"
     elif isinstance(value, str):

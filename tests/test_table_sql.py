@@ -81,6 +81,25 @@ TRANSLATIONS = [
     ("SELECT ts + INTERVAL '1' HOUR, ts - INTERVAL '1' MONTH, CURRENT_DATE + INTERVAL '2' DAY FROM t",
      "SELECT ts + INTERVAL '1' HOUR, ts - INTERVAL '1' MONTH, CURRENT_DATE + INTERVAL '2' DAY FROM t"),
     ("SELECT FROM_UNIXTIME(a), UNIX_TIMESTAMP() FROM t", "SELECT FROM_UNIXTIME(a), UNIX_TIMESTAMP() FROM t"),
+    # text and epoch numbers to timestamps: NULL for text that does not parse (try_), TIMESTAMP(3) without zone
+    ("SELECT TO_TIMESTAMP(b), TO_TIMESTAMP(b, 'yyyy/MM/dd HH:mm') FROM t",
+     "SELECT CAST(DATE_TRUNC('MILLISECOND', TRY_TO_TIMESTAMP(b, 'yyyy-M-d[ H:m:s[.SSSSSSSSS]]')) AS TIMESTAMP_NTZ), "
+     "CAST(COALESCE(TRY_TO_TIMESTAMP(b, 'yyyy/MM/dd HH:mm'), DATE_TRUNC('MILLISECOND', "
+     "TRY_TO_TIMESTAMP(b, 'yyyy-M-d[ H:m:s[.SSSSSSSSS]]'))) AS TIMESTAMP_NTZ) FROM t"),
+    ("SELECT TO_TIMESTAMP_LTZ(c, 3), TO_TIMESTAMP_LTZ(a, 0), TO_TIMESTAMP_LTZ(c) FROM t",
+     "SELECT TIMESTAMP_MILLIS(c), TIMESTAMP_SECONDS(a), TIMESTAMP_MILLIS(c) FROM t"),
+    # a CASE of a DOUBLE and an INT is a DOUBLE in both
+    ("SELECT SUM(CASE WHEN a > 0 THEN d ELSE 0 END) FROM t", "SELECT SUM(CASE WHEN a > 0 THEN d ELSE 0 END) FROM t"),
+    # LISTAGG: Flink's default separator is ',', Spark's ''
+    ("SELECT b, LISTAGG(b), LISTAGG(b, '; ') FROM t GROUP BY b", "SELECT b, LISTAGG(b, ','), LISTAGG(b, '; ') FROM t GROUP BY b"),
+    # UNNEST of an array of scalars
+    ("SELECT a, w FROM t CROSS JOIN UNNEST(SPLIT(b, ',')) AS x(w)", "SELECT a, w FROM t LATERAL VIEW EXPLODE(SPLIT(b, ',')) x AS w"),
+    ("SELECT a, x.w FROM t, UNNEST(ARRAY[a, 2]) AS x(w) WHERE x.w > 1",
+     "SELECT a, x.w FROM t LATERAL VIEW EXPLODE(ARRAY(a, 2)) x AS w WHERE x.w > 1"),
+    # arithmetic on window bounds
+    ("SELECT TUMBLE_END(ts, INTERVAL '1' MINUTE) - INTERVAL '0.001' SECOND, TUMBLE_START(ts, INTERVAL '1' MINUTE) + INTERVAL '1' HOUR "
+     "FROM t GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)",
+     "SELECT window.end - INTERVAL '0.001' SECOND, window.start + INTERVAL '1' HOUR FROM t GROUP BY WINDOW(ts, '1 minutes')"),
     # group windows
     ("SELECT b, TUMBLE_START(ts, INTERVAL '10' MINUTE), TUMBLE_END(ts, INTERVAL '10' MINUTE), COUNT(*) FROM t "
      "GROUP BY TUMBLE(ts, INTERVAL '10' MINUTE), b",
@@ -185,6 +204,7 @@ def test_create_table():
                   "lt": "TIMESTAMP_LTZ(3)"},
         order=("id", "tags", "attrs", "pos", "raw", "name", "price", "day", "ts", "lt", "pt"),
         bounded=False,
+        computed_types={"pt": "TIMESTAMP"},
     )
     kafka = create_table(
         "CREATE TABLE k (a INT, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL, p INT METADATA FROM 'partition', "
@@ -259,7 +279,19 @@ UNTRANSLATABLE = [
     ("SELECT * FROM t JOIN u FOR SYSTEM_TIME AS OF t.pt AS r ON t.a = r.k", "FOR SYSTEM_TIME AS OF"),
     ("SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY b ORDER BY ts MEASURES A.a AS x PATTERN (A) DEFINE A AS A.a > 1)", "MATCH_RECOGNIZE"),
     ("SELECT a, w FROM t, LATERAL TABLE(words(b)) AS T(w)", "LATERAL TABLE"),
-    ("SELECT a, w FROM t CROSS JOIN UNNEST(ARRAY[1, 2]) AS x(w)", "UNNEST"),
+    ("SELECT a, w FROM t LEFT JOIN UNNEST(ARRAY[1, 2]) AS x(w) ON TRUE", "UNNEST other than in FROM t CROSS JOIN"),
+    ("SELECT a, w, i FROM t CROSS JOIN UNNEST(ARRAY[1, 2]) WITH ORDINALITY AS x(w, i)", "UNNEST other than of one array"),
+    ("SELECT a, w FROM t CROSS JOIN UNNEST(ARRAY[ROW(1, 'x')]) AS x(w)", "UNNEST of"),
+    ("SELECT a, w FROM t CROSS JOIN UNNEST(b) AS x(w)", "UNNEST of STRING"),
+    ("SELECT TO_TIMESTAMP(b, 'yyyy-MM-dd HH:mm:ss.SSSSSS') FROM t", "at most SSS"),
+    ("SELECT TO_TIMESTAMP(b, 'yyyy-MM-dd''T''HH:mm:ssXXX') FROM t", "TO_TIMESTAMP with a format"),
+    ("SELECT TO_TIMESTAMP_LTZ(d, 3) FROM t", "TO_TIMESTAMP_LTZ of DOUBLE"),
+    ("SELECT TO_TIMESTAMP_LTZ(c, 6) FROM t", "TO_TIMESTAMP_LTZ with other than"),
+    ("SELECT LISTAGG(DISTINCT b) FROM t", "LISTAGG other than"),
+    ("SELECT GROUP_CONCAT(b) FROM t", "function GROUP_CONCAT"),
+    ("SELECT SPLIT(b, '.') FROM t", "SPLIT with a delimiter"),
+    ("SELECT UNIX_TIMESTAMP(b) FROM t", "-9223372036854775808"),
+    ("SELECT b, AVG(a + q) FROM t GROUP BY b", "the type of q is not known"),
     ("SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '1' HOUR)) GROUP BY window_start", "CUMULATE"),
     ("SELECT COUNT(*) FROM TABLE(SESSION(TABLE t PARTITION BY b, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end", "SESSION window table function"),
     ("SELECT COUNT(*) FROM t GROUP BY TUMBLE(lt, INTERVAL '1' DAY)", "TIMESTAMP_LTZ"),
@@ -280,7 +312,6 @@ UNTRANSLATABLE = [
     ("SELECT CAST(a AS CHAR) FROM t", "CHAR(1)"),
     ("SELECT CAST(a AS DECIMAL(5, 1)) / 4 FROM t", "division"),
     ("SELECT AVG(CAST(a AS DECIMAL(5, 1))) FROM t", "AVG of DECIMAL"),
-    ("SELECT TO_TIMESTAMP(b) FROM t", "TO_TIMESTAMP"),
     ("SELECT REGEXP_EXTRACT(b, '(a)|(b)', 2) FROM t", "may not take part"),
     ("SELECT b LIKE a FROM t", "LIKE with a pattern"),
     ("SELECT DATE_FORMAT(ts, 'yyyy-MM-dd hh a') FROM t", "DATE_FORMAT"),

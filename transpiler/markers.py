@@ -132,6 +132,8 @@ TB_GENERATED = _code("F2S310", "note", "random datagen fields: Spark's generator
 TB_LEGACY = _code("F2S309", "note", "Flink 1.9-1.13 Table API (connect(), insert_into, execute(job)) converted as its modern form: see the message")
 TB_LIFECYCLE = _code("F2S311", "note", "a Python function's open()/close(): run once per Spark Python worker or task, not per Flink subtask")
 TB_JSON = _code("F2S312", "note", "JSON_VALUE: a number with a fraction or an exponent reads as Spark's double text (1.5), Flink's decimal text (1.50)")
+TB_PARSE = _code("F2S313", "note", "TO_TIMESTAMP: Flink's lenient parser reads some text Spark's gives NULL for (a day past the month's end, text after the pattern)")
+TB_LISTAGG = _code("F2S314", "note", "LISTAGG: a group's values joined in the order they reach the aggregate, which may differ from Flink's")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

@@ -77,7 +77,7 @@ class _Reader:
         calls = _calls(self.resolver, node)
         if not calls or calls[0].func.attr.value != "new_builder" or (self.names(calls[0].func.value) or "") not in _SCHEMA:
             raise Unreadable("schema() of something else than a Schema.new_builder() chain")
-        found = {"columns": [], "computed": [], "metadata": [], "order": [], "watermark": None}
+        found = {"columns": [], "computed": [], "computed_types": {}, "metadata": [], "order": [], "watermark": None}
         try:
             for call in calls[1:]:
                 method, args = call.func.attr.value, _positional(call)
@@ -90,7 +90,8 @@ class _Reader:
                 elif method == "column_by_expression" and len(args) == 2:
                     name = self.literal(args[0], "a column name")
                     visible = found["columns"] + [(n, t) for n, t, _ in found["metadata"]]
-                    found["computed"].append((name, _sql._expression(self.literal(args[1], "an expression"), "t", visible)))
+                    expression, found["computed_types"][name] = _sql._expression(self.literal(args[1], "an expression"), "t", visible)
+                    found["computed"].append((name, expression))
                 elif method == "column_by_metadata" and 2 <= len(args) <= 4:
                     name = self.literal(args[0], "a column name")
                     key = self.literal(args[2], "a metadata key") if len(args) > 2 and not _is_none(args[2]) else name
@@ -153,7 +154,8 @@ class _Reader:
         return _sql.TableDef(name=name, columns=tuple(schema["columns"]), computed=tuple(schema["computed"]),
                              connector=connector.lower(), options=options, watermark=schema["watermark"], primary_key=(),
                              metadata=tuple(schema["metadata"]), order=tuple(schema["order"]),
-                             bounded=_sql.is_bounded(connector.lower(), options), declared=dict(self.declared))
+                             bounded=_sql.is_bounded(connector.lower(), options), declared=dict(self.declared),
+                             computed_types=dict(schema["computed_types"]))
 
 
 def read(resolver, names, name: str, node) -> tuple[_sql.TableDef, tuple[str, ...]]:

@@ -454,9 +454,15 @@ class TablesModel:
                 out[name] = _sql.TableDef(name=name, columns=tuple((schema or {}).items()), computed=(), connector="",
                                           options={}, watermark=None, primary_key=(), bounded=self.bounded(table))
         for name, text in self._view_sql.items():  # in program order: a view may read an earlier one
-            if name not in out and _sql.streaming(text, out):
+            if name in out:
+                continue
+            if _sql.streaming(text, out):
                 out[name] = _sql.TableDef(name=name, columns=(), computed=(), connector="", options={},
                                           watermark=None, primary_key=(), bounded=False)
+            elif (columns := _sql.view_columns(text, out, self.sql_functions())) is not None:
+                # the types of its columns (AVG, division, windows over them depend on them)
+                out[name] = _sql.TableDef(name=name, columns=columns, computed=(), connector="", options={},
+                                          watermark=None, primary_key=())
         return out
 
     def options_at(self, name: str, site: cst.CSTNode) -> Optional[tuple[str, ...]]:
@@ -992,7 +998,7 @@ class TablesModel:
             try:
                 kind = _sql.statement_kind(text.text)
                 if kind == "create_view":
-                    view = _sql.create_view(text.text)[0]
+                    view = _sql.view_name(text.text)
                     self.views.add(view)
                     self._view_sql[view] = text.text
                 if kind != "create_table":

@@ -44,19 +44,38 @@ Rewritten (each seen on Flink 2.3 and Spark 4; tests/test_table_sql.py, tests/ta
       ``MAX``, ``FILTER (WHERE ...)``, ``LAG``/``LEAD``, OVER windows (``RANGE BETWEEN INTERVAL ...``),
       top-N with ``ROW_NUMBER``, joins, subqueries, ``UNION``/``INTERSECT``/``EXCEPT``, ``WITH``,
       ``VALUES``, ``ORDER BY`` (NULLs first ascending, last descending, in both), ``LIMIT``.
+    * ``TO_TIMESTAMP(s)`` -> ``CAST(date_trunc('MILLISECOND', try_to_timestamp(s, 'yyyy-M-d[
+      H:m:s[.S...]]')) AS TIMESTAMP_NTZ)`` (Flink's default pattern, milliseconds);
+      ``TO_TIMESTAMP(s, 'dd/MM/yyyy HH:mm:ss')`` (letters y M d H m s, at most SSS) ->
+      ``CAST(COALESCE(try_to_timestamp(s, fmt), <the default>) AS TIMESTAMP_NTZ)`` (Flink reads
+      text the format does not read with its default pattern): the same TIMESTAMP(3) for text
+      either reads, NULL for text neither reads; Flink's lenient parser also reads 2024-02-30
+      and text after the pattern (NOTE F2S313).
+      ``TO_TIMESTAMP_LTZ(n[, 3|0])`` of an integer -> ``timestamp_millis(n)``/``timestamp_seconds(n)``.
+    * ``LISTAGG(s[, sep])`` -> ``listagg(s, sep)`` (Flink's default separator ',', Spark's '';
+      NULLs skipped in both; the order of a group's values: NOTE F2S314).
+    * ``FROM t CROSS JOIN UNNEST(a) AS u(x)`` (or ``, UNNEST(...)``) of an array of scalars ->
+      ``LATERAL VIEW explode(a) u AS x``; ``SPLIT(s, 'd')`` with a delimiter that is no regular
+      expression -> ``split`` (empty strings kept between and after delimiters in both).
+    * ``window_end``/``TUMBLE_END(...)``/``window_start`` +/- an interval: of the time column's
+      type; a computed column (``ts AS TO_TIMESTAMP(...)``) and a SQL view's columns have the
+      types of their translation (``TableDef.computed_types``, ``view_columns``).
+    * OVER frames ending ``FOLLOWING`` pass as they are (the same rows in batch mode, seen on
+      Flink 2.3; in streaming mode Flink refuses them: ``following_frame``, for the caller).
     - ``[LEFT] JOIN LATERAL TABLE(f(...)) [AS t(a, b)] [ON TRUE]`` (or after a comma) of a table
       function the program registered -> ``LATERAL f(...)``, Spark's lateral join of its Python
       UDTF (``_laterals``).
 
 Refused, among others: ``FOR SYSTEM_TIME AS OF``, ``MATCH_RECOGNIZE``, ``LATERAL TABLE`` of anything
-else than the program's Python table functions, ``UNNEST``,
+else than the program's Python table functions, ``LEFT JOIN UNNEST``, ``UNNEST`` of ROWs or MAPs,
 ``CUMULATE`` and ``SESSION`` window TVFs, SQL hints, ``LN``/``LOG``/``LOG10``/``LOG2`` (seen on Flink
 2.3: NaN for x <= 0 where Spark gives NULL, and ``LOG10(11)`` 1.0413926851582251 where Spark's
 ``LOG(10, 11)`` is 1.041392685158225, ``LOG(2, 3)`` 1.5849625007211563 where Spark's is 1.584962500721156), ``EXP``/``POWER`` (Flink
 computes them with java.lang.Math, Spark with StrictMath; they differ in the last digit for about one
 double in ten: ``EXP(-6.584347405493595)`` is 0.0013818288473327206 in Flink, 0.0013818288473327204 in Spark), ``INITCAP`` (Flink also capitalises after
-``_``), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``TO_TIMESTAMP``/``TO_DATE`` (NULL
-in Flink for bad input, Spark fails), ``SPLIT_INDEX``, ``FLOOR/CEIL(ts TO unit)``, ``LOCALTIMESTAMP``,
+``_``), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``TO_DATE`` (NULL
+in Flink for bad input, Spark fails), ``UNIX_TIMESTAMP(s[, fmt])`` (Flink: -9223372036854775808
+for bad input), ``SPLIT_INDEX``, ``FLOOR/CEIL(ts TO unit)``, ``LOCALTIMESTAMP``,
 ``CAST`` of a timestamp or boolean to STRING (Flink: '2024-01-01 10:00:00.100', 'TRUE'; Spark:
 '2024-01-01 10:00:00.1', 'true'), ``STDDEV``/``VAR`` (integer results in
 Flink), ``ROLLUP``/``CUBE``/``GROUPING SETS``, ``INSERT OVERWRITE``.
@@ -112,6 +131,15 @@ class TableDef:
     # False when Flink reads the table as an unbounded stream (a Kafka topic, a view over one):
     # queries over it are streaming queries, Structured Streaming in Spark
     bounded: bool = True
+    # computed column -> the Spark SQL type of its expression (None: not known)
+    computed_types: Mapping[str, Optional[str]] = field(default_factory=dict, hash=False)
+
+    def computed_type(self, column: str) -> Optional[str]:
+        """The type of a computed column in Spark: the view of an unbounded table casts its
+        watermark column to TIMESTAMP (Spark's watermark refuses a TIMESTAMP_NTZ)."""
+        if not self.bounded and self.watermark is not None and self.watermark[0] == column:
+            return "TIMESTAMP"
+        return self.computed_types.get(column)
 
 
 def is_bounded(connector: str, options: Mapping[str, str]) -> bool:
@@ -169,7 +197,10 @@ class FlinkDialect(Spark):
             **Spark.Parser.FUNCTIONS,
             **{
                 name: (lambda n: lambda args: exp.Anonymous(this=n, expressions=args))(name)
-                for name in ("REGEXP_EXTRACT", "DATE_FORMAT", "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_DATE", "UNIX_TIMESTAMP")
+                for name in ("REGEXP_EXTRACT", "DATE_FORMAT", "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "TO_DATE", "UNIX_TIMESTAMP",
+                             # not a Flink built-in (sqlglot reads it as LISTAGG): a function of the
+                             # program's, else unknown
+                             "GROUP_CONCAT")
             },
         }
 
@@ -495,6 +526,7 @@ def create_table(sql: str) -> TableDef:
     name = ".".join(name_parts)
     columns: list[tuple[str, str]] = []
     computed: list[tuple[str, str]] = []
+    computed_types: dict[str, Optional[str]] = {}
     declared: dict[str, str] = {}
     metadata: list[tuple[str, str, str]] = []
     order: list[str] = []
@@ -528,7 +560,8 @@ def create_table(sql: str) -> TableDef:
             order.append(column)
             if ts.accept("AS"):
                 visible = columns + [(n, t) for n, t, _ in metadata]
-                computed.append((column, _expression(_text_between(ts, ts.i, end), name, visible)))
+                spark_expression, computed_types[column] = _expression(_text_between(ts, ts.i, end), name, visible)
+                computed.append((column, spark_expression))
                 ts.i = end
             else:
                 type_start = ts.i
@@ -605,6 +638,7 @@ def create_table(sql: str) -> TableDef:
         metadata=tuple(metadata),
         order=tuple(order),
         bounded=is_bounded(options["connector"].lower(), options),
+        computed_types=computed_types,
     )
 
 
@@ -623,12 +657,12 @@ def _watermark_delay(column: str, text: str) -> str:
     raise Untranslatable(f"WATERMARK expression {text.strip()} (only ts or ts - INTERVAL 'n' unit)")
 
 
-def _expression(text: str, table: str, columns: list[tuple[str, str]]) -> str:
-    """A computed column's expression -> Spark SQL."""
+def _expression(text: str, table: str, columns: list[tuple[str, str]]) -> tuple[str, Optional[str]]:
+    """A computed column's expression -> (Spark SQL, its type, None when not known)."""
     schema = TableDef(table, tuple(columns), (), "", {}, None, ())
-    translated = query(f"SELECT {text} FROM {_quote(table)}", {table: schema})
-    tree = sqlglot.parse_one(translated, read=_SPARK)
-    return tree.expressions[0].sql(_SPARK)
+    tree = _translate(_parse_one(f"SELECT {text} FROM {_quote(table)}"), {table: schema})
+    spark = sqlglot.parse_one(tree.sql(_SPARK), read=_SPARK).expressions[0].sql(_SPARK)
+    return spark, _Types({table: schema}, tree).of(tree.expressions[0])
 
 
 # --------------------------------------------------------------------------------------------
@@ -812,6 +846,16 @@ def tables_read(sql: str) -> Optional[set[str]]:
 
 def create_view(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> tuple[str, str]:
     """``CREATE [TEMPORARY] VIEW v AS <query>`` -> (view name, Spark SQL of the query)."""
+    name, source = _view(sql)
+    return name, _translate(source, tables, functions).sql(_SPARK)
+
+
+def view_name(sql: str) -> str:
+    """The name ``CREATE [TEMPORARY] VIEW v AS <query>`` declares (its query not translated)."""
+    return _view(sql)[0]
+
+
+def _view(sql: str) -> tuple[str, exp.Expr]:
     tree = _parse_one(sql)
     if not isinstance(tree, exp.Create) or (tree.args.get("kind") or "").upper() != "VIEW":
         raise Untranslatable("statement that is not CREATE VIEW")
@@ -821,7 +865,18 @@ def create_view(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collec
     source = tree.expression
     if not isinstance(source, (exp.Query, exp.Values)):
         raise Untranslatable("CREATE VIEW whose body is not a query")
-    return _table_name(target), _translate(source, tables, functions).sql(_SPARK)
+    return _table_name(target), source
+
+
+def view_columns(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> Optional[tuple[tuple[str, Optional[str]], ...]]:
+    """The columns of ``CREATE VIEW v AS <query>`` with the Spark types of their translation
+    (None: not known), for the queries that read the view; None when the view does not translate."""
+    try:
+        translated = _translate(_view(sql)[1], tables, functions)
+    except Untranslatable:
+        return None
+    columns = _Types(tables, translated).query(translated)
+    return tuple(columns.items()) if columns else None
 
 
 def query_columns(sql: str, tables: Mapping[str, TableDef]) -> Optional[dict[str, str]]:
@@ -925,10 +980,14 @@ class _Types:
             columns: dict[str, Optional[str]] = dict(table.columns)
             columns.update((n, t) for n, t, _ in table.metadata)
             for column, expression in table.computed:
-                columns[column] = "TIMESTAMP" if expression == _sql(_NOW) else None
+                columns[column] = "TIMESTAMP" if expression == _sql(_NOW) else table.computed_type(column)
             return columns
         if isinstance(rel, exp.Subquery):
             return self.query(rel.this)
+        if isinstance(rel, exp.Unnest):
+            alias = rel.args.get("alias")
+            names = [c.name for c in alias.columns] if alias is not None else []
+            return {names[0]: _element_type(self.of(rel.expressions[0]))} if len(names) == 1 and len(rel.expressions) == 1 else None
         return None
 
     def query(self, q: exp.Expr) -> Optional[dict[str, Optional[str]]]:
@@ -967,21 +1026,13 @@ class _Types:
                 sources.append(select.args["from_"].this)
             sources.extend(join.this for join in select.args.get("joins") or [])
             for source in sources:
-                by_alias[source.alias_or_name] = self.relation(source)
-            merged: dict[str, Optional[str]] = {}
-            seen: dict[str, int] = {}
-            unknown = False
-            for columns in by_alias.values():
-                if columns is None:
-                    unknown = True
-                    continue
-                for name, type_ in columns.items():
-                    seen[name] = seen.get(name, 0) + 1
-                    merged[name] = type_
-            for name, count in seen.items():
-                if count > 1 or unknown:
-                    merged[name] = None
-            self._scopes[key] = (by_alias, merged)
+                if not isinstance(source, exp.Unnest):
+                    by_alias[source.alias_or_name] = self.relation(source)
+            self._scopes[key] = (by_alias, _merged(by_alias))
+            unnests = [source for source in sources if isinstance(source, exp.Unnest)]
+            if unnests:  # their arrays are columns of the other relations, typed above
+                by_alias = {**by_alias, **{u.alias_or_name: self.relation(u) for u in unnests}}
+                self._scopes[key] = (by_alias, _merged(by_alias))
         return self._scopes[key]
 
     # expressions ----------------------------------------------------------------------------
@@ -1001,10 +1052,22 @@ class _Types:
             return self.of(e.this)
         if isinstance(e, exp.CurrentDate):
             return "DATE"
-        if isinstance(e, exp.CurrentTimestamp) or _is_call(e, "DATE_TRUNC"):
+        if isinstance(e, exp.CurrentTimestamp) or _is_call(e, "DATE_TRUNC", "TIMESTAMP_MILLIS", "TIMESTAMP_SECONDS"):
             return "TIMESTAMP"
-        if isinstance(e, exp.Dot) and _is_call(e.this, "WINDOW", "SESSION_WINDOW"):
-            return self.of(e.this.expressions[0])  # window(ts, ...).start: of ts's type
+        if isinstance(e, exp.GroupConcat):
+            return "STRING"
+        if isinstance(e, exp.RegexpSplit):
+            return "ARRAY<STRING>"
+        if isinstance(e, exp.Array):
+            element = self.common(list(e.expressions))
+            return f"ARRAY<{element}>" if element else None
+        if _is_call(e, "WINDOW", "SESSION_WINDOW"):  # a struct of start and end of ts's type
+            time_type = self.of(e.expressions[0])
+            return f"STRUCT<start: {time_type}, end: {time_type}>" if time_type else None
+        if isinstance(e, exp.Dot) and e.expression.name in ("start", "end"):
+            window = self.of(e.this)  # window(ts, ...).start, or of a column holding the window
+            found = re.fullmatch(r"STRUCT<start: (.+), end: \1>", window or "")
+            return found.group(1) if found else None
         if isinstance(e, exp.Column) and e.table in ("window", "session_window") and e.name in ("start", "end"):
             select = e.find_ancestor(exp.Select)
             group = select.args.get("group") if select else None
@@ -1033,13 +1096,41 @@ class _Types:
 
     def common(self, branches: list[exp.Expr]) -> Optional[str]:
         """The type of a CASE/IF/COALESCE of ``branches`` where both engines agree: all of one
-        type, or integers of several (the widest); NULL branches take the others' type."""
+        type, integers of several (the widest), DOUBLEs and integers (DOUBLE); NULL branches
+        take the others' type."""
         found = {self.of(b) for b in branches if not isinstance(b, exp.Null)}
         if len(found) == 1:
             return found.pop()
         if found and found <= set(_INT_TYPES):
             return max(found, key=_INT_TYPES.index)
+        if "DOUBLE" in found and found <= {"DOUBLE", *_INT_TYPES}:
+            return "DOUBLE"  # integers widen to DOUBLE in both (CASE WHEN ... THEN d ELSE 0 END)
         return None
+
+
+def _merged(by_alias: dict[str, Optional[dict]]) -> dict[str, Optional[str]]:
+    """The columns of a SELECT's relations by name: None for a name in several of them, and for
+    every name when a relation's columns are not known."""
+    merged: dict[str, Optional[str]] = {}
+    seen: dict[str, int] = {}
+    unknown = False
+    for columns in by_alias.values():
+        if columns is None:
+            unknown = True
+            continue
+        for name, type_ in columns.items():
+            seen[name] = seen.get(name, 0) + 1
+            merged[name] = type_
+    for name, count in seen.items():
+        if count > 1 or unknown:
+            merged[name] = None
+    return merged
+
+
+def _element_type(array_type: Optional[str]) -> Optional[str]:
+    """The element type of an ARRAY type, None when not an array's or not known."""
+    found = re.fullmatch(r"ARRAY<(.+)>", array_type or "")
+    return found.group(1) if found else None
 
 
 def _branches(e: exp.Expr):
@@ -1095,7 +1186,6 @@ def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collec
 _REFUSED_NODES = {
     exp.IntDiv: "DIV (not Flink SQL)",
     exp.Version: "FOR SYSTEM_TIME AS OF (temporal join)",
-    exp.Unnest: "UNNEST (CROSS JOIN UNNEST)",
 }
 
 
@@ -1157,12 +1247,69 @@ def _keep_format_functions(tree: exp.Expr) -> None:
             node.set("this", "from_unixtime")
         elif name == "UNIX_TIMESTAMP":
             if node.expressions:
-                raise Untranslatable("UNIX_TIMESTAMP(string[, format])")
+                # seen on Flink 2.3: UNIX_TIMESTAMP('x') is -9223372036854775808
+                raise Untranslatable("UNIX_TIMESTAMP(string[, format]) (Flink gives -9223372036854775808 for text that does "
+                                     "not parse, Spark NULL)")
             node.replace(exp.Anonymous(this="unix_timestamp"))
         elif name == "TO_DATE":
             raise Untranslatable("TO_DATE (Flink gives NULL for an unparseable date, Spark fails)")
         elif name == "TO_TIMESTAMP":
-            raise Untranslatable("TO_TIMESTAMP (Flink: TIMESTAMP(3), NULL when unparseable; Spark fails)")
+            node.replace(_to_timestamp(node.expressions))
+        elif name == "TO_TIMESTAMP_LTZ":
+            node.replace(_to_timestamp_ltz(node.expressions))
+
+
+# Flink's TO_TIMESTAMP(s) reads 'yyyy-M-d' with an optional ' H:m:s' and fraction (not 'T', no
+# zone, no spaces around: seen on Flink 2.3); Spark's one-argument to_timestamp is a CAST, which
+# reads those too.
+_FLINK_TIMESTAMP_TEXT = "yyyy-M-d[ H:m:s[.SSSSSSSSS]]"
+# the pattern letters TO_TIMESTAMP's format may have, and their longest runs (SSS: Flink's milliseconds)
+_PARSE_LETTERS = {"y": 4, "M": 2, "d": 2, "H": 2, "m": 2, "s": 2, "S": 3}
+
+
+def _parse_format(fmt: str) -> bool:
+    """Whether ``fmt`` is made of quoted text, other characters than letters, and runs of the
+    letters of ``_PARSE_LETTERS`` no longer than theirs."""
+    if fmt.count("'") % 2:
+        return False
+    runs = re.finditer(r"([A-Za-z])\1*", re.sub(r"'[^']*'", "", fmt))
+    return all(len(run.group()) <= _PARSE_LETTERS.get(run.group(1), 0) for run in runs)
+
+
+def _to_timestamp(args: list[exp.Expr]) -> exp.Expr:
+    """Flink ``TO_TIMESTAMP(s[, format])``: a TIMESTAMP(3), NULL for text that does not parse ->
+    ``CAST(try_to_timestamp(s, format) AS TIMESTAMP_NTZ)`` (``try_``: NULL where Spark's
+    to_timestamp fails; the cast: Flink's TIMESTAMP has no time zone, Spark's to_timestamp gives
+    one of the session time zone, read back in it: the same wall-clock time but in a daylight
+    saving gap).  Without a format, or for text the format does not read, Flink's default
+    pattern and its milliseconds (``date_trunc``).  Flink's parser is lenient where Spark's gives
+    NULL (a day past the month's end, text after the pattern): the NOTE of the caller (F2S313)."""
+    if len(args) not in (1, 2):
+        raise Untranslatable("TO_TIMESTAMP with other than 1 or 2 arguments")
+    default = exp.Anonymous(this="try_to_timestamp", expressions=[args[0].copy(), exp.Literal.string(_FLINK_TIMESTAMP_TEXT)])
+    parsed: exp.Expr = exp.Anonymous(this="date_trunc", expressions=[exp.Literal.string("MILLISECOND"), default])
+    if len(args) == 2:
+        fmt = args[1]
+        if not (isinstance(fmt, exp.Literal) and fmt.is_string and _parse_format(fmt.this)):
+            raise Untranslatable("TO_TIMESTAMP with a format other than a literal of y M d H m s S (at most SSS) letters")
+        # Seen on Flink 2.3: text the format does not read is read as in TO_TIMESTAMP(s) (Flink's
+        # DateTimeUtils falls back to java.sql.Timestamp/Date.valueOf): '2024-03-01 09:21:00' with
+        # 'dd/MM/yyyy HH:mm:ss' is 2024-03-01 09:21.
+        parsed = exp.Coalesce(this=exp.Anonymous(this="try_to_timestamp", expressions=[args[0].copy(), fmt.copy()]),
+                              expressions=[parsed])
+    return _cast(parsed, "TIMESTAMP_NTZ")
+
+
+def _to_timestamp_ltz(args: list[exp.Expr]) -> exp.Expr:
+    """Flink ``TO_TIMESTAMP_LTZ(n[, precision])``: n milliseconds (precision 3, the default) or
+    seconds (0) since the epoch, a TIMESTAMP_LTZ(3) -> Spark's ``timestamp_millis(n)`` /
+    ``timestamp_seconds(n)`` (Spark's TIMESTAMP is the local-time-zone one); integer ``n`` only
+    (checked in ``_rewrite``, where the types are known)."""
+    precision = args[1] if len(args) == 2 else exp.Literal.number(3)
+    if len(args) not in (1, 2) or not (isinstance(precision, exp.Literal) and precision.this in ("0", "3")):
+        raise Untranslatable("TO_TIMESTAMP_LTZ with other than (epoch, 0 or 3)")
+    function = "timestamp_millis" if precision.this == "3" else "timestamp_seconds"
+    return exp.Anonymous(this=function, expressions=[args[0].copy()])
 
 
 _JSON_PATH = re.compile(r"^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$")
@@ -1257,7 +1404,7 @@ def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef], streaming: bool
         source_def = tables.get(source.name) if not source.args.get("db") else None
         time_type = dict(source_def.columns).get(time_column.name) if source_def else None
         if source_def and time_column.name in dict(source_def.computed):
-            time_type = "TIMESTAMP"
+            time_type = source_def.computed_type(time_column.name) or "TIMESTAMP"
         check_alignment(kind, durations, time_type)
         start = exp.Dot(this=window.copy(), expression=exp.to_identifier("start"))
         end = exp.Dot(this=window.copy(), expression=exp.to_identifier("end"))
@@ -1310,6 +1457,17 @@ def _group_by_stream_window(select: Optional[exp.Select], one_ms: exp.Expr) -> N
             node.replace(fields[node.name]())
 
 
+def following_frame(sql: str) -> bool:
+    """Whether an OVER window of the statement has a frame ending after the current row (``...
+    AND n FOLLOWING``): Flink 2.3 runs it in batch mode only ("OVER RANGE FOLLOWING windows are
+    not supported yet" in streaming mode, for ROWS too); False when the text does not parse."""
+    try:
+        tree = _parse_one(sql)
+    except Untranslatable:
+        return False
+    return any((spec.args.get("end_side") or "").upper() == "FOLLOWING" for spec in tree.find_all(exp.WindowSpec))
+
+
 def streaming(sql: str, tables: Mapping[str, TableDef]) -> bool:
     """Whether a statement (query, INSERT, CREATE VIEW) reads an unbounded table; False when it
     does not parse (its translation is refused anyway)."""
@@ -1344,7 +1502,7 @@ def _check_streaming(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
             raise Untranslatable(f"ORDER BY {what}: Spark sorts a stream only after a complete-mode aggregation")
         if isinstance(node, (exp.Limit, exp.Fetch, exp.Offset)):
             raise Untranslatable(f"LIMIT/FETCH {what}")
-        if isinstance(node, exp.Join):
+        if isinstance(node, exp.Join) and not isinstance(node.this, exp.Unnest):  # explode: a projection
             raise Untranslatable(f"JOIN {what}: Flink keeps both inputs as state, Spark's stream joins need watermarks and time bounds")
         if isinstance(node, exp.Window):
             raise Untranslatable(f"OVER window {what}")
@@ -1460,7 +1618,12 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
             return None
         if argument_type == "DOUBLE" or (name == "SUM" and argument_type and argument_type.startswith("DECIMAL")):
             return None
-        raise Untranslatable(f"{name} of {argument_type or 'an expression of unknown type'}")
+        if argument_type is None:
+            unknown = sorted({c.sql(_SPARK) for c in node.find_all(exp.Column) if types.of(c) is None})
+            raise Untranslatable(f"{name} of an expression of unknown type: {_sql(node)[:60]}"
+                                 + (f" (the type of {', '.join(unknown)} is not known)" if unknown else "")
+                                 + f" (Flink's {name} of INTs is an INT, Spark's {'a DOUBLE' if name == 'AVG' else 'a BIGINT'})")
+        raise Untranslatable(f"{name} of {argument_type}")
     if isinstance(node, (exp.Add, exp.Sub)) and isinstance(node.expression, exp.Interval):
         _check_interval_arithmetic(node, types)
         return None
@@ -1488,6 +1651,28 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         return _regexp_extract(node)
     if _is_call(node, "JSON_VALUE"):
         return exp.maybe_parse(json_value(_sql(node.expressions[0]), _json_path(node)), dialect=_SPARK)
+    if isinstance(node, exp.GroupConcat):
+        separator = node.args.get("separator")
+        if isinstance(node.this, (exp.Distinct, exp.Order)) or not (separator is None or (isinstance(separator, exp.Literal) and separator.is_string)):
+            raise Untranslatable("LISTAGG other than LISTAGG(value[, 'separator'])")
+        if separator is None:  # Flink's default separator; Spark's is ''
+            node.set("separator", exp.Literal.string(","))
+        return None
+    if isinstance(node, exp.RegexpSplit):
+        delimiter = node.expression
+        if not (isinstance(delimiter, exp.Literal) and delimiter.is_string and delimiter.this
+                and not re.search(r"[\\.\[\]{}()*+\-?^$|]", delimiter.this)) or node.args.get("limit") is not None:
+            # Flink splits at the text of the delimiter, Spark at a regular expression
+            raise Untranslatable("SPLIT with a delimiter other than a literal without regular expression characters")
+        return None
+    if isinstance(node, exp.Unnest):
+        _check_unnest(node, types)
+        return None
+    if _is_call(node, "TIMESTAMP_MILLIS", "TIMESTAMP_SECONDS"):
+        argument_type = types.of(node.expressions[0])
+        if argument_type not in _INT_TYPES:
+            raise Untranslatable(f"TO_TIMESTAMP_LTZ of {argument_type or 'an expression of unknown type'} (integers only)")
+        return None
     if _is_call(node, "PROCTIME") and not node.expressions:
         return _NOW.copy()
     if isinstance(node, exp.CurrentTimestamp) and not _is_call(node.parent, "DATE_TRUNC"):
@@ -1511,6 +1696,24 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
     if isinstance(node, (exp.Cast, exp.TryCast)):
         _check_cast(node, types)
     return None
+
+
+def _check_unnest(node: exp.Unnest, types: _Types) -> None:
+    """``FROM t CROSS JOIN UNNEST(a) AS u(x)`` (or ``FROM t, UNNEST(a) AS u(x)``): each row of t
+    with each element of its array a, in the array's order, none for an empty or NULL array
+    (checked on both) -> Spark's ``LATERAL VIEW explode(a) u AS x`` (sqlglot writes it).  Flink
+    spreads an array of ROWs over several columns, and a MAP over two: only arrays of other
+    element types; LEFT JOIN UNNEST (explode_outer), WITH ORDINALITY: not translated."""
+    join = node.parent
+    alias = node.args.get("alias")
+    if not isinstance(join, exp.Join) or join.side or (join.kind or "CROSS").upper() != "CROSS" or join.args.get("on") is not None:
+        raise Untranslatable("UNNEST other than in FROM t CROSS JOIN UNNEST(array) AS u(x)")
+    if node.args.get("offset") or len(node.expressions) != 1 or alias is None or len(alias.columns) != 1:
+        raise Untranslatable("UNNEST other than of one array named by AS u(x) (WITH ORDINALITY, several arrays)")
+    array_type = types.of(node.expressions[0])
+    element = _element_type(array_type)
+    if element is None or element.startswith(("STRUCT<", "MAP<")):
+        raise Untranslatable(f"UNNEST of {array_type or 'an expression of unknown type'} (an ARRAY of other than ROWs is translated)")
 
 
 def _check_interval_arithmetic(node: exp.Expr, types: _Types) -> None:
@@ -1575,7 +1778,7 @@ _ALLOWED = (
     exp.Union, exp.Intersect, exp.Except, exp.With, exp.CTE, exp.Subquery, exp.Values, exp.Tuple,
     exp.Table, exp.TableAlias, exp.Alias, exp.Column, exp.Identifier, exp.Star, exp.Dot, exp.Distinct,
     exp.Literal, exp.Boolean, exp.Null, exp.DataType, exp.DataTypeParam, exp.Var, exp.Interval,
-    exp.Window, exp.WindowSpec, exp.Paren, exp.Filter, exp.Lateral,
+    exp.Window, exp.WindowSpec, exp.Paren, exp.Filter, exp.Lateral, exp.Unnest, exp.Array,
     # operators
     exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ, exp.NullSafeNEQ,
     exp.And, exp.Or, exp.Not, exp.Is, exp.In, exp.Between, exp.Exists, exp.Like, exp.Escape,
@@ -1586,11 +1789,13 @@ _ALLOWED = (
     exp.Replace, exp.Reverse, exp.Repeat, exp.Pad, exp.Left, exp.Right, exp.MD5, exp.Ascii, exp.ToBase64,
     exp.RegexpReplace, exp.Abs, exp.Sqrt, exp.Round, exp.Ceil, exp.Floor,
     *_DATE_PARTS, exp.Extract, exp.TsOrDsToDate, exp.CurrentDate, exp.CurrentTimestamp,
+    exp.RegexpSplit, exp.GroupConcat,
     exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max, exp.RowNumber, exp.Rank, exp.DenseRank, exp.Lag, exp.Lead,
     # what JSON_VALUE becomes (json_value): no Flink SQL function parses to these
     exp.JSONExtractScalar, exp.JSONPath, exp.JSONPathKey, exp.JSONPathRoot, exp.JSONPathSubscript,
 )
 _ALLOWED_CALLS = {"window", "session_window", "date_format", "from_unixtime", "unix_timestamp", "regexp_extract", "date_trunc",
+                  "try_to_timestamp", "timestamp_millis", "timestamp_seconds",
                   "schema_of_variant", "try_variant_get", "try_parse_json"}
 
 
@@ -1601,6 +1806,9 @@ def _check_allowed(tree: exp.Expr, functions: Collection[str] = frozenset()) -> 
             raise Untranslatable(f"function {node.sql_name()} registered by the program under a built-in function's name")
         if isinstance(node, exp.Anonymous):
             if node.name not in _ALLOWED_CALLS and node.name.lower() not in functions:
+                if node.name.upper() == "GROUP_CONCAT":
+                    raise Untranslatable("function GROUP_CONCAT (not a Flink built-in, nor a function the program registers: "
+                                         "Flink's is LISTAGG)")
                 raise Untranslatable(f"function {node.name.upper()}")
         elif isinstance(node, exp.Bracket):
             # m['key'] of a MAP: NULL for a missing key in both (Spark too with ANSI on: checked). An

@@ -8,8 +8,12 @@ F.sum(F.col("v")).over(<window>).alias("total"))`` with the window
   both engines.
 - ``UNBOUNDED_ROW`` -> ``rowsBetween(Window.unboundedPreceding, Window.currentRow)``.
 - ``lit(n).rows`` -> ``rowsBetween(-n, Window.currentRow)``.
+- ``.following(CURRENT_ROW)`` after a rows bound, ``.following(CURRENT_RANGE)`` after a range
+  bound: Flink's default end, the same frame; other ends: TODO.
 - a time interval (``lit(1).hours``): Spark's DataFrame frames range over numbers, not
   timestamps: TODO (Spark SQL's ``RANGE BETWEEN INTERVAL ...`` does it: the SQL rule).
+- in a batch program: TODO (seen on Flink 2.3: the Table API's over windows fail there with
+  "Invalid function call: over(...)", whatever their frame and order column).
 """
 
 from __future__ import annotations
@@ -19,15 +23,24 @@ from typing import Optional
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import chain
-from flink2spark.rules.table._common import columns, program, spark_program, use, on_stream
+from flink2spark.rules.table._common import IMPORT, columns, spark_program, use, on_stream
+from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
 _OVER = ("pyflink.table.window.Over", "pyflink.table.Over")
+# following(CURRENT_ROW / CURRENT_RANGE): Flink's default end of a rows / range frame (the frame
+# of _BOUNDS, ending at Window.currentRow); other ends (n rows following) are not converted.
+_CURRENT = {"pyflink.table.expressions.CURRENT_ROW": "rows", "pyflink.table.expressions.CURRENT_RANGE": "range"}
 _BOUNDS = {
     "pyflink.table.expressions.UNBOUNDED_RANGE": "rangeBetween(Window.unboundedPreceding, Window.currentRow)",
     "pyflink.table.expressions.UNBOUNDED_ROW": "rowsBetween(Window.unboundedPreceding, Window.currentRow)",
 }
+
+def _streaming_program(body: str, imports: str) -> str:
+    """A small streaming-mode Table API program (Flink runs over windows in streaming mode only)."""
+    return IMPORT + imports + "\nt_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n" + body
+
 
 rule = Rule(
     __name__,
@@ -36,7 +49,7 @@ rule = Rule(
     codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION),
     examples=[
         Example(
-            program(
+            _streaming_program(
                 "tx = t_env.from_elements([('a', 1, 2.0)], ['account', 'seq', 'amount'])\n"
                 "running = tx.over_window(\n"
                 "    Over.partition_by(col('account')).order_by(col('seq')).preceding(UNBOUNDED_ROW).alias('w')\n"
@@ -57,6 +70,29 @@ rule = Rule(
             '    .alias("balance"),\n'
             ")\n",
         ),
+        Example(
+            _streaming_program(
+                "tx = t_env.from_elements([('a', 1, 2.0)], ['account', 'seq', 'amount'])\n"
+                "running = tx.over_window(\n"
+                "    Over.partition_by(col('account')).order_by(col('seq')).preceding(UNBOUNDED_RANGE).following(CURRENT_RANGE)\n"
+                "    .alias('w')\n"
+                ").select(col('account'), col('seq').max.over(col('w')).alias('top'))\n",
+                imports="from pyflink.table.expressions import CURRENT_RANGE, UNBOUNDED_RANGE, col\nfrom pyflink.table.window import Over\n",
+            ),
+            "from pyspark.sql import SparkSession, Window, functions as F\n\n"
+            "t_env = SparkSession.builder.getOrCreate()\n"
+            'tx = t_env.createDataFrame([("a", 1, 2.0)], ["account", "seq", "amount"])\n'
+            "running = tx.select(\n"
+            '    F.col("account"),\n'
+            '    F.max(F.col("seq"))\n'
+            "    .over(\n"
+            '        Window.partitionBy(F.col("account"))\n'
+            '        .orderBy(F.col("seq"))\n'
+            "        .rangeBetween(Window.unboundedPreceding, Window.currentRow)\n"
+            "    )\n"
+            '    .alias("top"),\n'
+            ")\n",
+        ),
     ],
     noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\nrunning = frame.expanding().sum()\n'],
 )
@@ -70,6 +106,7 @@ def _window(ctx, spec) -> Optional[tuple[str, str]]:
         ctx.todo(M.TB_UNSUPPORTED, "over_window() of a window this rule cannot read (Over.partition_by(...).order_by(...)...alias(...))")
         return None
     parts, alias, frame = ["Window"], None, _BOUNDS["pyflink.table.expressions.UNBOUNDED_RANGE"]
+    following = None
     for method, call in [(first.func.attr.value, first), *found[1]]:
         if method in ("partition_by", "order_by"):
             cols = columns(ctx, call.args, f"Over.{method}()", None)
@@ -87,6 +124,8 @@ def _window(ctx, spec) -> Optional[tuple[str, str]]:
             else:
                 ctx.todo(M.TB_UNSUPPORTED, "over_window(): a preceding range of time: Spark's DataFrame frames range over numbers (use Spark SQL's RANGE BETWEEN INTERVAL)")
                 return None
+        elif method == "following" and len(call.args) == 1 and (ctx.resolver.qualified_name(call.args[0].value) or "") in _CURRENT:
+            following = _CURRENT[ctx.resolver.qualified_name(call.args[0].value)]
         elif method == "alias" and len(call.args) == 1 and isinstance(call.args[0].value, cst.SimpleString):
             alias = call.args[0].value.evaluated_value
         else:
@@ -94,6 +133,9 @@ def _window(ctx, spec) -> Optional[tuple[str, str]]:
             return None
     if alias is None or not any(p.startswith("orderBy") for p in parts):
         ctx.todo(M.TB_UNSUPPORTED, "over_window() without order_by() or alias()")
+        return None
+    if following is not None and not frame.startswith(following):
+        ctx.todo(M.TB_UNSUPPORTED, "over_window(): Over...following() of another kind (rows/range) than preceding()")
         return None
     return ".".join(parts + [frame]), alias
 
@@ -119,6 +161,13 @@ def convert(ctx):
     refused = on_stream(ctx, "over_window()", "Spark has no OVER windows on streams")
     if refused is not None:
         return refused
+    if tables(ctx.resolver).mode == "batch":
+        # Seen on Flink 2.3: every over_window().select(agg.over(w)) of a batch program fails with
+        # "ValidationException: Invalid function call: over(...)" (rows and range frames, over a
+        # time attribute or a number); the same program in streaming mode over a time attribute runs.
+        return ctx.todo(M.TB_UNSUPPORTED, "over_window() in batch mode: Flink 2.3 refuses the Table API's over windows "
+                        "there (ValidationException: Invalid function call over(...)); Spark SQL's OVER (...) is what "
+                        "both run in batch mode")
     if [s.method for s in segs] != ["over_window", "select"]:
         return ctx.todo(M.TB_UNSUPPORTED, "over_window() not followed by select()")
     if len(segs[0].original.args) != 1:

@@ -47,7 +47,8 @@ rule = Rule(
              "TableEnvironment.create_statement_set", "StatementSet.add_insert_sql", "StatementSet.add_insert",
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
-    codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON),
+    codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
+           M.TB_PARSE, M.TB_LISTAGG),
     examples=[
         Example(
             program(
@@ -74,12 +75,25 @@ rule = Rule(
 )
 
 
-def _sql_call(ctx, env, text: str, source: SqlText) -> cst.BaseExpression:
-    """``env.sql(text)`` with the placeholders of ``source`` (f-string values, formatted tables)."""
+def sql_notes(ctx, text: str) -> None:
+    """The NOTEs of the Spark SQL ``text`` (or of a computed column's expression) translated from
+    Flink SQL: by the functions only these translations write."""
     if "GET_JSON_OBJECT(" in text:  # only JSON_VALUE becomes it (_sql.json_value)
         ctx.note(M.TB_JSON, "JSON_VALUE: a number with a fraction or an exponent reads as its double text in Spark (1.5, "
                  "1.0E10), as its decimal text in Flink (1.50, 1E+10); other scalars, objects and arrays (NULL), missing "
                  "paths and text that is not JSON give the same values")
+    if "TRY_TO_TIMESTAMP(" in text:  # only TO_TIMESTAMP becomes it (_sql._to_timestamp)
+        ctx.note(M.TB_PARSE, "TO_TIMESTAMP: text in the pattern, or else in Flink's yyyy-M-d[ H:m:s[.fraction]], gives the "
+                 "same TIMESTAMP(3) in both; Flink's lenient parser also reads a day past the month's end (2024-02-30) and "
+                 "text after the pattern, where Spark gives NULL")
+    if "LISTAGG(" in text:  # only Flink's LISTAGG becomes it
+        ctx.note(M.TB_LISTAGG, "LISTAGG: each group's values are joined in the order they reach the aggregate in Spark, "
+                 "which may differ from Flink's (the same values, separator and NULLs skipped)")
+
+
+def _sql_call(ctx, env, text: str, source: SqlText) -> cst.BaseExpression:
+    """``env.sql(text)`` with the placeholders of ``source`` (f-string values, formatted tables)."""
+    sql_notes(ctx, text)
     literal, kwargs = sql_arguments(text, source.parts, source.tables)
     args = [cst.Arg(cst.parse_expression(literal))]
     args += [cst.Arg(cst.parse_expression(value), keyword=cst.Name(name), equal=cst.AssignEqual(
@@ -140,6 +154,9 @@ def _statement(ctx, env, text, what, waited: bool = False):
     try:
         kind = _sql.statement_kind(text.text)
         model = tables(ctx.resolver)
+        if model.mode == "streaming" and kind in ("query", "insert", "create_view") and _sql.following_frame(text.text):
+            return ctx.todo(M.TB_SQL, f"{what}: OVER window ending FOLLOWING in streaming mode (Flink 2.3 refuses it: \"OVER "
+                            "RANGE FOLLOWING windows are not supported yet\"; batch mode runs it)")
         if kind == "query":
             spark = _sql.query(text.text, model.sql_tables(), model.sql_functions())
             streaming = _sql.streaming(text.text, model.sql_tables())
@@ -162,7 +179,9 @@ def _statement(ctx, env, text, what, waited: bool = False):
                 return REMOVE
             if table.connector == "kafka" and table.name not in model.problems:
                 try:
-                    return _kafka.create(ctx, env, table, text.parts, model)
+                    declared = _kafka.create(ctx, env, table, text.parts, model)
+                    sql_notes(ctx, " ".join(expression for _, expression in table.computed))
+                    return declared
                 except _sql.Untranslatable as exc:
                     return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {table.name!r}: {exc}")
             return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
