@@ -80,8 +80,11 @@ def test_fixtures_converted_without_todo():
 
 @pytest.fixture
 def clean_catalog(spark):
-    """Tables and views a program declared are dropped after it (one Spark session runs all)."""
+    """Tables and views a program declared are dropped after it, and the session time zone it
+    set (``table.local-time-zone``) is put back: one Spark session runs all tests."""
+    zone = spark.conf.get("spark.sql.session.timeZone")
     yield
+    spark.conf.set("spark.sql.session.timeZone", zone)
     for table in spark.catalog.listTables():
         if table.isTemporary:
             spark.catalog.dropTempView(table.name)
