@@ -20,7 +20,8 @@ A csv value (``'format' = 'csv'``) is read by ``from_csv`` as text, then cast (`
 
 What is not converted raises ``Untranslatable`` naming the option: other formats (avro...),
 csv sinks, ``key.format``/``key.fields``, ``specific-offsets``, ``upsert-kafka``, sink columns
-Flink's json writes otherwise than Spark's ``to_json`` (timestamps, decimals...).
+Flink's json writes otherwise than Spark's ``to_json`` (TIMESTAMP_LTZ, decimals unless
+'json.encode.decimal-as-plain-number', ``_plain_decimal``...).
 """
 
 from __future__ import annotations
@@ -123,6 +124,16 @@ def _readable(spark_type: str, written: bool = False) -> bool:
         return key.strip() == "STRING" and _readable(value.strip(), written)
     fields = [f.split(":", 1) for f in _top_level(inner)]
     return all(len(f) == 2 and _readable(f[1].strip(), written) for f in fields)
+
+
+def _plain_decimal(spark_type: str) -> bool:
+    """Whether Spark's to_json writes a DECIMAL as Flink's json does with
+    'json.encode.decimal-as-plain-number' (seen on Flink 2.3 and Spark 4: both write every digit
+    of the scale, 12.50, 1000000000.00, 0.0000): Flink the plain text of the BigDecimal, Spark its
+    toString, which is the same text unless the scale is above 6 (0E-7 where Flink writes
+    0.0000000)."""
+    match = re.fullmatch(r"DECIMAL\((\d+), (\d+)\)", spark_type)
+    return match is not None and int(match.group(2)) <= 6
 
 
 def _timestamp_text(column: str) -> str:
@@ -354,6 +365,7 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
         null_fields = "true"
     else:
         null_fields = "false"
+    plain = json.pop("encode.decimal-as-plain-number", "false").lower() == "true"
     for key in ("ignore-parse-errors", "fail-on-missing-field"):
         json.pop(key, None)  # reading options
     if json:
@@ -384,7 +396,7 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
         if spark_type == "TIMESTAMP_NTZ":
             fields.append(f"'{name}', {_timestamp_text(_quote(name))}")
             continue
-        if not _readable(spark_type, written=True):
+        if not (_readable(spark_type, written=True) or (plain and _plain_decimal(spark_type))):
             raise Untranslatable(f"Kafka sink column {name} of type {spark_type}: Flink's json and Spark's to_json write it differently")
         fields.append(f"'{name}', CAST({_quote(name)} AS {spark_type})")
     value = f"to_json(named_struct({', '.join(fields)}), map('ignoreNullFields', '{null_fields}')) AS value"
