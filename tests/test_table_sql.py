@@ -395,7 +395,7 @@ def test_create_table_untranslatable(sql, construct):
         ("'format' = 'avro'", "filesystem format 'avro'"),
         ("'format' = 'csv', 'csv.array-element-delimiter' = '|'", "'csv.array-element-delimiter'"),
         ("'format' = 'csv', 'source.monitor-interval' = '1 s'", "'source.monitor-interval'"),
-        ("'format' = 'json', 'json.fail-on-missing-field' = 'true'", "json.fail-on-missing-field"),
+        ("'format' = 'json', 'json.fail-on-missing-field' = 'true', 'json.ignore-parse-errors' = 'true'", "both 'true'"),
         ("'format' = 'csv'", "csv file with a TIMESTAMP_NTZ column (ts)"),
         ("'format' = 'csv'", "csv file with a STRING column (s)"),
         ("'format' = 'parquet'", "parquet file with a timestamp column (ts)"),
@@ -409,6 +409,33 @@ def test_spark_create_table_untranslatable(options, construct):
     with pytest.raises(Untranslatable) as info:
         spark_create_table(table)
     assert construct in str(info.value)
+
+
+def test_json_fail_on_missing_field_is_a_note(spark, tmp_path):
+    """'json.fail-on-missing-field' of a filesystem table the program reads: the conversion notes
+    (F2S315) that Flink fails the job on a record without a field, where Spark's json reader reads
+    NULL (seen here); a record with every field, a null one too, reads alike (fixture
+    payments_json_strict_fields compares a whole program with Flink's records)."""
+    from flink2spark.transpiler.engine import convert_source
+
+    (tmp_path / "p.json").write_text('{"a": 1, "b": null}\n{"a": 2}\n')
+    program = (
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        f"t_env.execute_sql(\"CREATE TABLE p (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}/p.json', "
+        "'format' = 'json', 'json.fail-on-missing-field' = 'true')\")\n"
+        "t_env.sql_query('SELECT a, b FROM p').execute().print()\n"
+    )
+    out = convert_source(program, "p.py").output
+    assert "# NOTE(flink2spark): F2S315 'json.fail-on-missing-field' true" in out and "TODO" not in out
+    import re
+
+    spark.sql(re.search(r'"(CREATE TABLE p [^"]*)"', out).group(1))
+    try:
+        rows = [tuple(r) for r in spark.sql("SELECT a, b FROM p ORDER BY a").collect()]
+    finally:
+        spark.sql("DROP TABLE IF EXISTS p")
+    assert rows == [(1, None), (2, None)]  # the second record: Flink fails the job there (the NOTE)
 
 
 def test_insert_untranslatable():

@@ -18,6 +18,7 @@ from __future__ import annotations
 import libcst as cst
 
 from flink2spark.rules.table import _sql
+from flink2spark.transpiler import markers as M
 from flink2spark.rules.table._program import python_string, tables
 from flink2spark.transpiler.results import REMOVE
 
@@ -47,6 +48,14 @@ def canal_json_rows(table: _sql.TableDef) -> str:
     return f"to_json(named_struct('data', array(named_struct({fields})), 'type', 'INSERT'), map('ignoreNullFields', 'false')) AS value"
 
 
+def _strict_json_note(ctx, model, table: _sql.TableDef) -> None:
+    """'json.fail-on-missing-field' of a table the program reads: both engines read a record with
+    every field alike (Flink as without the option); Flink fails the job on one without."""
+    if table.options.get("json.fail-on-missing-field", "false").lower() == "true" and model.reads(table.name):
+        ctx.note(M.TB_FILE_FORMAT, "'json.fail-on-missing-field' true: Flink fails the job on a record without one of "
+                 f"the fields of table {table.name!r}, Spark's json reader reads NULL there")
+
+
 def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseExpression:
     """The Spark expression declaring ``table``; Untranslatable when there is none. A canal-json
     table the program only writes needs none: its writes are text lines (``canal_json_rows``)."""
@@ -60,6 +69,7 @@ def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseEx
         # a table the program never reads is declared lazily (Spark's CREATE TABLE, like Flink's, does not
         # look at the path: a spark.read here would fail on a folder that does not exist yet)
         ddl = _sql.spark_create_table(table, write_only=not model.reads(table.name))
+        _strict_json_note(ctx, model, table)
         return ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(ddl, parts)))
     except _sql.Untranslatable:
         if table.name in model.sinks:
@@ -71,6 +81,7 @@ def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseEx
     # Flink reads an empty field of a STRING column as '' (NULL only with 'csv.null-literal' = '')
     strings = [n for n, t in columns if t == "STRING"] if using == "csv" and "csv.null-literal" not in table.options else []
     source = cst.Module([]).code_for_node(env)
+    _strict_json_note(ctx, model, table)
     return cst.parse_expression(
         f'{source}.read.format("{using}").options({settings}).schema({python_string(schema)}).load({path})'
         + (f'.fillna("", subset={strings!r})' if strings else "")

@@ -16,9 +16,12 @@ Sink (``sink(table, parts)``): the Spark options of a ``writeStream.format("kafk
 ``write`` for a bounded query) and the ``to_json`` value of the sink's columns, cast to its
 types (``INSERT INTO`` maps columns by position).
 
-What is not converted raises ``Untranslatable`` naming the option: other formats (csv, avro,
-raw...), ``key.format``/``key.fields``, ``specific-offsets``, ``upsert-kafka``, sink columns
-Flink's json writes otherwise than Spark's ``to_json`` (timestamps, decimals...).
+A csv value (``'format' = 'csv'``) is read by ``from_csv`` as text, then cast (``_CSV_TYPES``).
+
+What is not converted raises ``Untranslatable`` naming the option: other formats (avro...),
+csv sinks, ``key.format``/``key.fields``, ``specific-offsets``, ``upsert-kafka``, sink columns
+Flink's json writes otherwise than Spark's ``to_json`` (TIMESTAMP_LTZ, decimals unless
+'json.encode.decimal-as-plain-number', ``_plain_decimal``...).
 """
 
 from __future__ import annotations
@@ -38,14 +41,20 @@ _METADATA = {"timestamp": "TIMESTAMP", "partition": "INT", "offset": "BIGINT", "
 # types whose JSON text Flink's json format and Spark's from_json/to_json agree on
 _JSON_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "STRING", "BOOLEAN", "DOUBLE"}
 _FLINK_TIMESTAMP = "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]"
+# types of a csv record value read alike (seen on Flink 2.3 and Spark 4 with the text read as STRING
+# by from_csv, then try_cast): Flink parses the trimmed text (' 6 ' is 6), as Spark's cast does; a
+# field that does not parse (an empty number too) fails Flink's job, or is NULL with
+# 'csv.ignore-parse-errors', as in Spark; an empty STRING field is '' in Flink (no
+# 'csv.null-literal'), NULL in from_csv. Not BOOLEAN: Flink reads any text but 'true' as false
+_CSV_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "DOUBLE", "FLOAT", "STRING"}
 
 
 def _value_format(options: dict) -> str:
     fmt = options.pop("value.format", None) or options.pop("format", None)
     if fmt is None:
         raise Untranslatable("Kafka table without 'format' / 'value.format'")
-    if fmt not in ("json", "raw"):
-        raise Untranslatable(f"Kafka table of format {fmt!r} (json and raw are converted)")
+    if fmt not in ("json", "raw", "csv"):
+        raise Untranslatable(f"Kafka table of format {fmt!r} (json, csv and raw are converted)")
     charset = options.pop("raw.charset", options.pop("value.raw.charset", "UTF-8"))
     if fmt == "raw" and charset.upper().replace("-", "") != "UTF8":
         raise Untranslatable(f"raw format with charset {charset!r}")
@@ -117,6 +126,16 @@ def _readable(spark_type: str, written: bool = False) -> bool:
     return all(len(f) == 2 and _readable(f[1].strip(), written) for f in fields)
 
 
+def _plain_decimal(spark_type: str) -> bool:
+    """Whether Spark's to_json writes a DECIMAL as Flink's json does with
+    'json.encode.decimal-as-plain-number' (seen on Flink 2.3 and Spark 4: both write every digit
+    of the scale, 12.50, 1000000000.00, 0.0000): Flink the plain text of the BigDecimal, Spark its
+    toString, which is the same text unless the scale is above 6 (0E-7 where Flink writes
+    0.0000000)."""
+    match = re.fullmatch(r"DECIMAL\((\d+), (\d+)\)", spark_type)
+    return match is not None and int(match.group(2)) <= 6
+
+
 def _timestamp_text(column: str) -> str:
     """Flink's json text of a TIMESTAMP: '2024-01-01 10:00:00', the fraction without its trailing
     zeros ('10:00:00.5', '10:00:00.123'; seen on Flink 2.3). A TIMESTAMP (with local time zone)
@@ -180,6 +199,7 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     options = {k: v for k, v in table.options.items() if k != "connector"}
     notes = []
     fmt = _value_format(options)
+    csv = _csv_options(options) if fmt == "csv" else {}
     json = _json_options(options, "json.")
     strict = json.pop("fail-on-missing-field", "false").lower() == "true"
     lenient = json.pop("ignore-parse-errors", "false").lower() == "true"
@@ -223,7 +243,7 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
         raise Untranslatable(f"Kafka table option {sorted(options)[0]!r}")
     fields = []
     for name, spark_type in table.columns:
-        if not _readable(spark_type):
+        if fmt == "json" and not _readable(spark_type):
             raise Untranslatable(f"json value with a {spark_type} column ({name})")
         fields.append(f"{_quote(name)} {spark_type}")
     reader = [f'{env}.readStream.format("kafka")']
@@ -233,7 +253,10 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     if any(t == "TIMESTAMP_NTZ" for _, t in table.columns):
         json_options = f", map('timestampNTZFormat', '{_FLINK_TIMESTAMP}')"
     first = [f"from_json(CAST(value AS STRING), '{', '.join(fields)}'{json_options}) AS value"]
-    if fmt == "raw":  # the record value is the one column: its bytes, or their UTF-8 text
+    if fmt == "csv":  # read as text, then cast (see _CSV_TYPES); metadata columns pass through
+        reader.append(".selectExpr(" + ", ".join(python_string(e) for e in _csv_record(table, csv)) + ")")
+        first = [_csv_row(table)]
+    elif fmt == "raw":  # the record value is the one column: its bytes, or their UTF-8 text
         name, spark_type = _raw_column(table)
         first = [f"named_struct('{name}', {'CAST(value AS STRING)' if spark_type == 'STRING' else 'value'}) AS value"]
     for name, spark_type, key in table.metadata:
@@ -251,6 +274,14 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
                "org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>)")
     if fmt == "raw":
         notes.append(package)
+    elif fmt == "csv":
+        notes.append(package + (
+            "; with 'csv.ignore-parse-errors' Flink reads a field that does not parse as its column's type as NULL, "
+            "as Spark does, but skips a record that is not well-formed csv (more fields than the table's, an unclosed "
+            "quote), where Spark's from_csv reads what it can"
+            if csv["lenient"] else
+            "; Flink's csv format fails the job on a field that does not parse as its column's type (an empty "
+            "number too; 'csv.ignore-parse-errors' false), Spark's from_csv and try_cast give NULL there"))
     elif lenient:
         notes.append(package + "; with 'json.ignore-parse-errors' Flink skips a malformed record, Spark's from_json gives a row of NULLs")
     else:
@@ -265,6 +296,46 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
                          f"; {watermark[0]} becomes a TIMESTAMP in the session time zone (Spark's watermark needs one)"
                          if cast else ""))
     return "".join(reader), notes
+
+
+def _csv_options(options: dict) -> dict:
+    """The csv format's options of a Kafka source (``csv.`` or ``value.csv.``), removed from
+    ``options``: ``sep`` (Spark's from_csv option) and ``lenient`` ('csv.ignore-parse-errors')."""
+    found = {}
+    for key in list(options):
+        for p in ("value.csv.", "csv."):
+            if key.startswith(p):
+                found[key[len(p):]] = options.pop(key)
+    sep = found.pop("field-delimiter", ",")
+    lenient = found.pop("ignore-parse-errors", "false").lower() == "true"
+    if found.pop("quote-character", '"') != '"' or found.pop("disable-quote-character", "false").lower() == "true":
+        raise Untranslatable("csv quote character other than '\"'")
+    if found:
+        raise Untranslatable(f"csv option {sorted(found)[0]!r}")
+    if len(sep) != 1 or sep in "'\\\n\r\"":
+        raise Untranslatable(f"csv field delimiter {sep!r}")
+    return {"sep": sep, "lenient": lenient}
+
+
+def _csv_record(table: TableDef, csv: dict) -> list[str]:
+    """The first projection of a csv Kafka source: the record value's fields as text (a quote
+    inside a quoted field doubled, as Flink's csv format writes it) and the metadata columns."""
+    for name, spark_type in table.columns:
+        if spark_type not in _CSV_TYPES:
+            raise Untranslatable(f"csv value with a {spark_type} column ({name})")
+    fields = ", ".join(f"{_quote(n)} STRING" for n, _ in table.columns)
+    options = "map('escape', '\"'" + (f", 'sep', '{csv['sep']}'" if csv["sep"] != "," else "") + ")"
+    return [f"from_csv(CAST(value AS STRING), '{fields}', {options}) AS value"] + [
+        _quote(key) for _, _, key in table.metadata]
+
+
+def _csv_row(table: TableDef) -> str:
+    """The record value of a csv Kafka source with its columns' types: an empty STRING field ''
+    (Flink's, without 'csv.null-literal'), the others cast from their text."""
+    fields = ", ".join(
+        f"'{n}', " + (f"coalesce(value.{_quote(n)}, '')" if t == "STRING" else f"try_cast(value.{_quote(n)} AS {t})")
+        for n, t in table.columns)
+    return f"named_struct({fields}) AS value"
 
 
 def _raw_column(table: TableDef) -> tuple[str, str]:
@@ -287,11 +358,14 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
         raise Untranslatable("Kafka sink table with computed or metadata columns")
     options = {k: v for k, v in table.options.items() if k != "connector"}
     fmt = _value_format(options)
+    if fmt == "csv":
+        raise Untranslatable("Kafka sink of format 'csv' (Flink's csv writer quotes fields otherwise than Spark's to_csv)")
     json = _json_options(options, "json.")
     if json.pop("encode.ignore-null-fields", "false").lower() == "true":
         null_fields = "true"
     else:
         null_fields = "false"
+    plain = json.pop("encode.decimal-as-plain-number", "false").lower() == "true"
     for key in ("ignore-parse-errors", "fail-on-missing-field"):
         json.pop(key, None)  # reading options
     if json:
@@ -322,7 +396,7 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
         if spark_type == "TIMESTAMP_NTZ":
             fields.append(f"'{name}', {_timestamp_text(_quote(name))}")
             continue
-        if not _readable(spark_type, written=True):
+        if not (_readable(spark_type, written=True) or (plain and _plain_decimal(spark_type))):
             raise Untranslatable(f"Kafka sink column {name} of type {spark_type}: Flink's json and Spark's to_json write it differently")
         fields.append(f"'{name}', CAST({_quote(name)} AS {spark_type})")
     value = f"to_json(named_struct({', '.join(fields)}), map('ignoreNullFields', '{null_fields}')) AS value"

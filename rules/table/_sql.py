@@ -746,8 +746,8 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
         lenient = options.pop("json.ignore-parse-errors", "false").lower() == "true"
         spark_options.append(("mode", "PERMISSIVE" if lenient else "FAILFAST"))
         spark_options.append(("ignoreNullFields", "false"))  # Flink writes "k":null
-        if options.pop("json.fail-on-missing-field", "false").lower() == "true":
-            raise Untranslatable("filesystem option 'json.fail-on-missing-field' = 'true'")
+        if options.pop("json.fail-on-missing-field", "false").lower() == "true" and lenient:
+            raise Untranslatable("json options 'fail-on-missing-field' and 'ignore-parse-errors' both 'true' (Flink refuses them)")
     elif fmt == "parquet":
         using = "parquet"
         for column, spark_type in columns:

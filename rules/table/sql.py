@@ -48,7 +48,7 @@ rule = Rule(
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
-           M.TB_PARSE, M.TB_LISTAGG),
+           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT),
     examples=[
         Example(
             program(
