@@ -121,7 +121,6 @@ def convert(ctx):
         found = _aggregation(ctx, seg)
         if found is None:
             return ctx.todo_left()
-        fields.pop(found[1], None)
         fields[found[1]] = found[0]
     sums = [f for f, name in fields.items() if name == "sum"]
     init = "tuple"
