@@ -106,8 +106,12 @@ def read_csv(spark, path, types, line_delimiter="\n", field_delimiter=","):
     * Fields are split on ``field_delimiter`` with no quoting; only the first ``len(types)``
       fields are read, extra trailing fields are ignored (TPC-H ``.tbl`` rows end in ``|``);
       a row with too few fields, or a field that does not parse, fails the job.
-    * An empty string field is ``""`` (Spark's CSV reader would give ``None``); numbers accept no
-      surrounding whitespace; booleans are ``true``/``false`` in any case.
+    * An empty string field is ``""`` (Spark's CSV reader would give ``None``). Numbers and
+      booleans are read as Flink's field parsers read them (checked on Flink 2.3's
+      ``LongParser``/``DoubleParser``/``BooleanParser``): no surrounding whitespace; an INT is
+      ``-?[0-9]+`` within a Java long (no ``+``); a FLOAT follows Java's ``Double.parseDouble``
+      (``NaN``, ``Infinity``, ``1d``, ``0x1p3``; not ``nan``, ``inf`` or ``1_0``); a BOOL is
+      ``true``/``false``/``1``/``0`` in any case.
     * With the default ``"\n"`` line delimiter the ``\r`` of ``\r\n`` is dropped; blank lines
       are skipped.
     """
@@ -133,9 +137,9 @@ def _csv_field_parser(index, sample):
     if isinstance(sample, bool):
         return functools.partial(_parse_bool, index)
     if isinstance(sample, int):
-        return functools.partial(_parse_number, index, int, _INT_PATTERN)
+        return functools.partial(_parse_long, index)
     if isinstance(sample, float):
-        return functools.partial(_parse_number, index, float, None)
+        return functools.partial(_parse_double, index)
     if isinstance(sample, str):
         return str
     raise ValueError(
@@ -144,22 +148,38 @@ def _csv_field_parser(index, sample):
     )
 
 
-_INT_PATTERN = re.compile(r"[+-]?[0-9]+")
+# Flink's LongParser: an optional "-", ASCII digits, no "+", no whitespace, within a Java long.
+_LONG = re.compile(r"-?[0-9]+")
+# Flink's DoubleParser: no surrounding whitespace, then Java's Double.parseDouble grammar
+# (NaN, Infinity, a float-type suffix f/F/d/D, hexadecimal floats).
+_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?)")
+_HEX_DOUBLE = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?|[0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[fFdD]?")
+# Flink's BooleanParser: true/1 and false/0, in any case.
+_BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
 
 
-def _parse_number(index, kind, pattern, text):
-    if text != text.strip() or not text or (pattern is not None and not pattern.fullmatch(text)):
-        raise ValueError("read_csv: field %d: %r is not a valid %s" % (index, text, kind.__name__))
-    return kind(text)
+def _bad_field(index, text, kind):
+    return ValueError("read_csv: field %d: %r is not a valid %s" % (index, text, kind))
+
+
+def _parse_long(index, text):
+    if _LONG.fullmatch(text) and -(2**63) <= int(text) < 2**63:
+        return int(text)
+    raise _bad_field(index, text, "int")
+
+
+def _parse_double(index, text):
+    if _DOUBLE.fullmatch(text):
+        return float(text.rstrip("fFdD"))
+    if _HEX_DOUBLE.fullmatch(text):
+        return float.fromhex(text.rstrip("fFdD"))
+    raise _bad_field(index, text, "float")
 
 
 def _parse_bool(index, text):
-    lowered = text.lower()
-    if lowered == "true":
-        return True
-    if lowered == "false":
-        return False
-    raise ValueError("read_csv: field %d: %r is not a valid boolean" % (index, text))
+    if text.lower() in _BOOLEANS:
+        return _BOOLEANS[text.lower()]
+    raise _bad_field(index, text, "boolean")
 
 
 # --------------------------------------------------------------------------------------------

@@ -489,6 +489,47 @@ def test_read_csv_ignores_trailing_fields_and_keeps_empty_strings(spark, tmp_pat
     assert isinstance(rows[1][2], float)
 
 
+# What Flink 2.3's field parsers (org.apache.flink.types.parser.LongParser, DoubleParser,
+# BooleanParser, the ones CsvInputFormat uses) gave for each text, run on the reference jar
+# (flink-dist-2.3.0.jar) with a '|' delimiter; None: the parser refused the field.
+FLINK_FIELD_PARSERS = [
+    (ds.INT, "5", 5), (ds.INT, "-5", -5), (ds.INT, "+5", None), (ds.INT, " 5", None), (ds.INT, "5 ", None),
+    (ds.INT, "1_0", None), (ds.INT, "99999999999999999999", None),
+    (ds.INT, "-9223372036854775808", -9223372036854775808),
+    (ds.FLOAT, "1.5", 1.5), (ds.FLOAT, "+1.5", 1.5), (ds.FLOAT, " 1.5", None), (ds.FLOAT, "1.5 ", None),
+    (ds.FLOAT, "1d", 1.0), (ds.FLOAT, "Infinity", float("inf")), (ds.FLOAT, "inf", None), (ds.FLOAT, "nan", None),
+    (ds.FLOAT, "1e3", 1000.0), (ds.FLOAT, "0x1p3", 8.0), (ds.FLOAT, "1_0", None), (ds.FLOAT, ".5", 0.5),
+    (ds.FLOAT, "5.", 5.0),
+    (ds.BOOL, "true", True), (ds.BOOL, "TRUE", True), (ds.BOOL, "False", False), (ds.BOOL, "1", True),
+    (ds.BOOL, "0", False), (ds.BOOL, "yes", None), (ds.BOOL, " true", None),
+]
+
+
+@pytest.mark.parametrize("sample,text,flink", FLINK_FIELD_PARSERS)
+def test_read_csv_field_parses_as_flinks_field_parser(sample, text, flink):
+    parse = ds._csv_field_parser(0, sample)
+    if flink is None:
+        with pytest.raises(ValueError, match="not a valid"):
+            parse(text)
+    else:
+        assert parse(text) == flink and type(parse(text)) is type(flink)
+    if text == "Infinity":
+        assert math.isnan(parse("NaN"))
+
+
+def test_read_csv_reads_flinks_field_texts(spark, tmp_path):
+    good = [(sample, text, flink) for sample, text, flink in FLINK_FIELD_PARSERS if flink is not None]
+    for sample in (ds.INT, ds.FLOAT, ds.BOOL):
+        path = tmp_path / f"{type(sample).__name__}.csv"
+        path.write_text("".join(f"{text}|x\n" for s, text, _ in good if type(s) is type(sample)))
+        rows = ds.read_csv(spark, str(path), (sample, ds.STRING), field_delimiter="|").collect()
+        assert rows == [(flink, "x") for s, _, flink in good if type(s) is type(sample)]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("+5|x\n")
+    with pytest.raises(Exception, match="not a valid int"):
+        ds.read_csv(spark, str(bad), (ds.INT, ds.STRING), field_delimiter="|").collect()
+
+
 def test_read_csv_fails_on_short_rows_and_bad_numbers(spark, tmp_path):
     short = tmp_path / "short.csv"
     short.write_text("1,a\n2\n")
