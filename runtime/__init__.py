@@ -4,7 +4,7 @@ Submodules depend only on the standard library and PySpark, never on the convert
 dependencies (libcst, black), so the package can be shipped with ``spark-submit --py-files``.
 
 - :mod:`flink2spark.runtime.dataset`: legacy Flink DataSet Python API helpers
-  (Stringify formatting, single-file sinks, Flink iterators, aggregations, broadcast sets).
+  (Stringify formatting, single-file sinks, CSV parsing, Flink iterators, broadcast sets).
 - :mod:`flink2spark.runtime.datastream`: PyFlink DataStream API helpers (PyFlink's Row and
   type information, print formats, rolling/final keyed reductions, open/close around partitions).
 - :mod:`flink2spark.runtime.connectors`: PyFlink row-format file sinks written with Flink's

@@ -21,8 +21,6 @@ Public API
     ``DataSet.write_csv`` at parallelism 1: one file at ``path``.
 ``FlinkIterator(iterable)``
     Flink's group/partition iterator (``next()``, ``has_next()``, iteration).
-``aggregate(rdd, aggregations, key=None)``
-    ``aggregate`` / ``and_agg`` / ``sum`` / ``min`` / ``max`` (Aggregation.py).
 ``RuntimeContext(broadcast_variables=None)``
     ``self.context`` of a user function (broadcast sets, subtask index).
 ``with_broadcast_sets(function, sets)``
@@ -32,8 +30,7 @@ Constants from ``flink.plan.Constants`` (the converter rewrites leftover referen
 ----------------------------------------------------------------------------------------------
 ``WriteMode`` (``NO_OVERWRITE`` = 0, ``OVERWRITE`` = 1; also module-level ``NO_OVERWRITE`` /
 ``OVERWRITE``), ``Order`` (``NONE``, ``ASCENDING``, ``DESCENDING``, ``ANY``), the ``read_csv``
-type samples ``INT``, ``LONG``, ``FLOAT``, ``STRING``, ``BOOL``, ``BYTES``, and
-``csv_schema(types) -> str`` (Spark DDL schema for a ``read_csv`` types tuple).
+type samples ``INT``, ``LONG``, ``FLOAT``, ``STRING``, ``BOOL``, ``BYTES``.
 """
 
 import collections
@@ -55,14 +52,12 @@ __all__ = [
     "STRING",
     "BOOL",
     "BYTES",
-    "csv_schema",
     "stringify",
     "csv_stringify",
     "output",
     "write_text",
     "write_csv",
     "FlinkIterator",
-    "aggregate",
     "RuntimeContext",
     "with_broadcast_sets",
 ]
@@ -111,8 +106,12 @@ def read_csv(spark, path, types, line_delimiter="\n", field_delimiter=","):
     * Fields are split on ``field_delimiter`` with no quoting; only the first ``len(types)``
       fields are read, extra trailing fields are ignored (TPC-H ``.tbl`` rows end in ``|``);
       a row with too few fields, or a field that does not parse, fails the job.
-    * An empty string field is ``""`` (Spark's CSV reader would give ``None``); numbers accept no
-      surrounding whitespace; booleans are ``true``/``false`` in any case.
+    * An empty string field is ``""`` (Spark's CSV reader would give ``None``). Numbers and
+      booleans are read as Flink's field parsers read them (checked on Flink 2.3's
+      ``LongParser``/``DoubleParser``/``BooleanParser``): no surrounding whitespace; an INT is
+      ``-?[0-9]+`` within a Java long (no ``+``); a FLOAT follows Java's ``Double.parseDouble``
+      (``NaN``, ``Infinity``, ``1d``, ``0x1p3``; not ``nan``, ``inf`` or ``1_0``); a BOOL is
+      ``true``/``false``/``1``/``0`` in any case.
     * With the default ``"\n"`` line delimiter the ``\r`` of ``\r\n`` is dropped; blank lines
       are skipped.
     """
@@ -138,9 +137,9 @@ def _csv_field_parser(index, sample):
     if isinstance(sample, bool):
         return functools.partial(_parse_bool, index)
     if isinstance(sample, int):
-        return functools.partial(_parse_number, index, int, _INT_PATTERN)
+        return functools.partial(_parse_long, index)
     if isinstance(sample, float):
-        return functools.partial(_parse_number, index, float, None)
+        return functools.partial(_parse_double, index)
     if isinstance(sample, str):
         return str
     raise ValueError(
@@ -149,53 +148,38 @@ def _csv_field_parser(index, sample):
     )
 
 
-_INT_PATTERN = re.compile(r"[+-]?[0-9]+")
+# Flink's LongParser: an optional "-", ASCII digits, no "+", no whitespace, within a Java long.
+_LONG = re.compile(r"-?[0-9]+")
+# Flink's DoubleParser: no surrounding whitespace, then Java's Double.parseDouble grammar
+# (NaN, Infinity, a float-type suffix f/F/d/D, hexadecimal floats).
+_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?)")
+_HEX_DOUBLE = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?|[0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[fFdD]?")
+# Flink's BooleanParser: true/1 and false/0, in any case.
+_BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
 
 
-def _parse_number(index, kind, pattern, text):
-    if text != text.strip() or not text or (pattern is not None and not pattern.fullmatch(text)):
-        raise ValueError("read_csv: field %d: %r is not a valid %s" % (index, text, kind.__name__))
-    return kind(text)
+def _bad_field(index, text, kind):
+    return ValueError("read_csv: field %d: %r is not a valid %s" % (index, text, kind))
+
+
+def _parse_long(index, text):
+    if _LONG.fullmatch(text) and -(2**63) <= int(text) < 2**63:
+        return int(text)
+    raise _bad_field(index, text, "int")
+
+
+def _parse_double(index, text):
+    if _DOUBLE.fullmatch(text):
+        return float(text.rstrip("fFdD"))
+    if _HEX_DOUBLE.fullmatch(text):
+        return float.fromhex(text.rstrip("fFdD"))
+    raise _bad_field(index, text, "float")
 
 
 def _parse_bool(index, text):
-    lowered = text.lower()
-    if lowered == "true":
-        return True
-    if lowered == "false":
-        return False
-    raise ValueError("read_csv: field %d: %r is not a valid boolean" % (index, text))
-
-
-def csv_schema(types):
-    """Spark DDL schema (``"_c0 BIGINT, _c1 STRING, ..."``) for a Flink ``read_csv`` types tuple.
-
-    Stands for the type derivation Flink does for ``env.read_csv(path, types)``: ``types`` is a
-    tuple of sample values (``INT``, ``FLOAT``, ``STRING``, ``BOOL`` from
-    ``flink.plan.Constants`` or any value of those Python types) and the plan sender maps each
-    sample's Python type to a Java type (``connection/Collector.py`` ``_get_type_info``):
-    ``bool`` -> Boolean, ``int`` -> **Long** (there is no Integer: ``INT`` fields are parsed as
-    64-bit), ``float`` -> Double, ``str`` -> String.  Spark's CSV reader needs an explicit
-    schema instead, so the converter calls this when the types are only known at run time.
-    Other sample types (``BYTES``, ``None``, nested tuples) have no CSV parser in Flink and
-    raise ``ValueError``.
-    """
-    columns = []
-    for i, sample in enumerate(types):
-        if isinstance(sample, bool):
-            spark_type = "BOOLEAN"
-        elif isinstance(sample, int):
-            spark_type = "BIGINT"
-        elif isinstance(sample, float):
-            spark_type = "DOUBLE"
-        elif isinstance(sample, str):
-            spark_type = "STRING"
-        else:
-            raise ValueError(
-                "read_csv field type %d: %r is not an INT, LONG, FLOAT, STRING or BOOL sample" % (i, sample)
-            )
-        columns.append("_c%d %s" % (i, spark_type))
-    return ", ".join(columns)
+    if text.lower() in _BOOLEANS:
+        return _BOOLEANS[text.lower()]
+    raise _bad_field(index, text, "boolean")
 
 
 # --------------------------------------------------------------------------------------------
@@ -445,138 +429,6 @@ class FlinkIterator(collections.abc.Iterator):
 
     def __iter__(self):
         return self
-
-
-# --------------------------------------------------------------------------------------------
-# Aggregations
-# --------------------------------------------------------------------------------------------
-
-_AGGREGATIONS = ("sum", "min", "max")
-
-
-def _agg_init(name):
-    # AggregationOperator.initialize_aggregation: None, overridden by Sum to 0.
-    return 0 if name == "sum" else None
-
-
-def _agg_step(name, agg, value):
-    # Literal copies of Sum/Min/Max.aggregate in flink/functions/Aggregation.py.
-    if name == "sum":
-        agg += value
-        return agg
-    if name == "min":
-        if agg != None:  # noqa: E711 - Flink compares with != None, not "is not None"
-            if value < agg:
-                agg = value
-        else:
-            agg = value
-        return agg
-    if agg != None:  # noqa: E711
-        if value > agg:
-            agg = value
-    else:
-        agg = value
-    return agg
-
-
-def _normalise_aggregations(aggregations):
-    result = []
-    for entry in aggregations:
-        name, field = entry
-        name = getattr(name, "__name__", name)  # also accept Flink's Sum/Min/Max classes
-        name = str(name).lower()
-        if name not in _AGGREGATIONS:
-            raise ValueError(
-                "unknown aggregation %r: expected one of %s" % (entry[0], ", ".join(_AGGREGATIONS))
-            )
-        result.append((name, int(field)))
-    return tuple(result)
-
-
-def _fold_sorted_groups(aggregations, records):
-    """Fold records sorted by (key hash, input position) into one tuple per key.
-
-    Within a run of equal hashes several keys may interleave (hash collisions); each key's
-    records still arrive in input order, so the fold is exactly Aggregation.reduce over the
-    group in input order.
-    """
-    run_hash = _NOTHING
-    states = {}
-    for (key_hash, _position), (key, element) in records:
-        if key_hash != run_hash:
-            for state in states.values():
-                yield _finish(aggregations, state)
-            states = {}
-            run_hash = key_hash
-        state = states.get(key)
-        if state is None:
-            # Tuple that will be filled in with aggregated values: the FIRST element.
-            state = states[key] = [list(element), [_agg_init(name) for name, _ in aggregations]]
-        accs = state[1]
-        for i, (name, field) in enumerate(aggregations):
-            accs[i] = _agg_step(name, accs[i], element[field])
-    for state in states.values():
-        yield _finish(aggregations, state)
-
-
-def _finish(aggregations, state):
-    item, accs = state
-    for (name, field), acc in zip(aggregations, accs):
-        item[field] = acc  # in order: the last aggregation on a field wins
-    return tuple(item)
-
-
-def aggregate(rdd, aggregations, key=None):
-    """Flink's Python ``aggregate``: one tuple per group (or one for the whole RDD).
-
-    Stands for ``DataSet/UnsortedGrouping.aggregate(Aggregation.X, field)``, its ``.and_agg``
-    chain and the ``sum``/``min``/``max`` shortcuts, implemented in Flink by the Python
-    ``AggregationFunction`` group-reduce.  ``aggregations`` is a list of ``(name, field)``
-    with name ``"sum"``, ``"min"`` or ``"max"``; ``key`` is ``None`` (whole data set) or a
-    function element -> key (one result per group).
-
-    Semantics copied from ``flink/functions/Aggregation.py``: the result is the FIRST element
-    of the group (here: lowest input position) converted to a list, each aggregated field
-    overwritten in ``aggregations`` order (so with several aggregations on the same field
-    the last one wins; each one still sees the original input values).  Sum starts at ``0``
-    and does ``agg += value``; Min/Max start at ``None`` and replace only on a strict
-    ``value < agg`` / ``value > agg`` (ties keep the value seen first, NaN compares false,
-    a ``None`` before the first real value is skipped).  The values are folded sequentially
-    in input order, so float sums round exactly as Flink's loop does.  An empty RDD gives an
-    empty result.
-
-    Spark has no equivalent: ``reduceByKey``/DataFrame aggregations do not carry the other
-    fields of the group's first element (``F.first`` is arbitrary) and combine partial
-    results in an unspecified order.  The shim is lazy (no Spark action): elements are
-    tagged with ``(partition index, position)`` via ``mapPartitionsWithIndex`` (the order
-    ``zipWithIndex`` would give, without its counting job), shuffled with
-    ``repartitionAndSortWithinPartitions`` by key hash and sorted by position, and each
-    group is folded in one streaming pass.  Returns an RDD of tuples.
-    """
-    aggs = _normalise_aggregations(aggregations)
-    grouped = key is not None
-
-    def tag(partition_index, iterator):
-        if grouped:
-            from pyspark.rdd import portable_hash
-
-            for position, element in enumerate(iterator):
-                k = key(element)
-                yield (portable_hash(k), (partition_index, position)), (k, element)
-        else:
-            for position, element in enumerate(iterator):
-                yield (0, (partition_index, position)), (None, element)
-
-    num_partitions = max(1, rdd.getNumPartitions()) if grouped else 1
-    return (
-        rdd.mapPartitionsWithIndex(tag)
-        .repartitionAndSortWithinPartitions(num_partitions, partitionFunc=_first_item)
-        .mapPartitions(functools.partial(_fold_sorted_groups, aggs))
-    )
-
-
-def _first_item(pair):
-    return pair[0]
 
 
 # --------------------------------------------------------------------------------------------

@@ -76,7 +76,7 @@ def test_helper_functions_across_statements():
     result = convert(src)
     assert result.status == "converted", result.markers
     assert "lines.flatMap(lambda line: line.split())" in result.output
-    assert 'f2s.aggregate(words.map(lambda w: (w, 1)), [("sum", 1)], key=lambda t: t[0])' in result.output
+    assert "words.map(lambda w: (w, 1))\n        .keyBy(lambda t: t[0])\n        .mapValues(lambda t: (t[0], 0 + t[1], *t[2:]))\n" in result.output
 
 
 def test_pyflink_construct_without_rule_is_marked_and_kept():

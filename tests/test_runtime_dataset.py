@@ -20,7 +20,6 @@ from flink2spark.runtime import dataset as ds
 from flink2spark.runtime.dataset import (
     FlinkIterator,
     RuntimeContext,
-    aggregate,
     csv_stringify,
     output,
     stringify,
@@ -360,182 +359,6 @@ def test_flink_iterator_on_executors(sc):
 
 
 # ------------------------------------------------------------------------------------------
-# aggregate (functions/Aggregation.py)
-# ------------------------------------------------------------------------------------------
-
-
-def flink_sequential_sum(values):
-    """Sum.aggregate as Flink runs it: agg = 0, then agg += value in input order."""
-    agg = 0
-    for value in values:
-        agg += value
-    return agg
-
-
-def test_aggregate_ungrouped_sum(sc):
-    rdd = sc.parallelize([("a", 1), ("b", 2), ("c", 3)], 2)
-    assert aggregate(rdd, [("sum", 1)]).collect() == [("a", 6)]
-
-
-def test_aggregate_other_fields_come_from_first_element_not_from_the_extreme(sc):
-    rdd = sc.parallelize([("a", 1, "x"), ("b", 5, "y"), ("c", 3, "z")], 3)
-    # Flink copies the FIRST element and only overwrites the aggregated field.
-    assert aggregate(rdd, [("max", 1)]).collect() == [("a", 5, "x")]
-    assert aggregate(rdd, [("min", 1)]).collect() == [("a", 1, "x")]
-
-
-def test_aggregate_several_fields(sc):
-    rdd = sc.parallelize([("k", 1, 10, 0.5), ("k", 4, 7, 1.5), ("k", 2, 30, 1.0)], 2)
-    result = aggregate(rdd, [("sum", 1), ("max", 2), ("min", 3)]).collect()
-    assert result == [("k", 7, 30, 0.5)]
-
-
-def test_aggregate_same_field_twice_last_one_wins(sc):
-    rdd = sc.parallelize([("a", 3), ("b", 1), ("c", 2)], 2)
-    # Each aggregator sees the original values; results are written in order.
-    assert aggregate(rdd, [("sum", 1), ("min", 1)]).collect() == [("a", 1)]
-    assert aggregate(rdd, [("min", 1), ("sum", 1)]).collect() == [("a", 6)]
-    assert aggregate(rdd, [("max", 1), ("max", 1)]).collect() == [("a", 3)]
-
-
-def test_aggregate_grouped_first_element_across_partitions(sc):
-    # 40 elements over 4 partitions, keys i % 3; the tag records the input position.
-    data = [(i % 3, i, "tag%d" % i) for i in range(40)]
-    rdd = sc.parallelize(data, 4)
-    result = sorted(aggregate(rdd, [("sum", 1)], key=lambda t: t[0]).collect())
-    expected = []
-    for k in range(3):
-        group = [t for t in data if t[0] == k]
-        expected.append((k, sum(t[1] for t in group), group[0][2]))
-    assert result == expected
-
-
-def test_aggregate_grouped_min_max_keep_first_element_fields(sc):
-    data = [
-        ("x", 5, "first-x"),
-        ("y", 1, "first-y"),
-        ("x", 9, "second-x"),
-        ("y", 0, "second-y"),
-        ("x", 2, "third-x"),
-    ]
-    rdd = sc.parallelize(data, 4)
-    got_min = sorted(aggregate(rdd, [("min", 1)], key=lambda t: t[0]).collect())
-    got_max = sorted(aggregate(rdd, [("max", 1)], key=lambda t: t[0]).collect())
-    assert got_min == [("x", 2, "first-x"), ("y", 0, "first-y")]
-    assert got_max == [("x", 9, "first-x"), ("y", 1, "first-y")]
-
-
-def test_aggregate_min_max_ties_keep_the_value_seen_first(sc):
-    # Min/Max replace only on strict < / >: among equal values the first one stays.
-    # Each element in its own partition, so the tie crosses partitions.
-    rdd = sc.parallelize([("a", 2), ("b", 1.0), ("c", 1), ("d", True), ("e", 3)], 5)
-    [minimum] = aggregate(rdd, [("min", 1)]).collect()
-    assert minimum == ("a", 1.0) and type(minimum[1]) is float
-    rdd = sc.parallelize([("a", 1), ("b", 3), ("c", 3.0), ("d", 2)], 4)
-    [maximum] = aggregate(rdd, [("max", 1)]).collect()
-    assert maximum == ("a", 3) and type(maximum[1]) is int
-    rdd = sc.parallelize([("a", 1.0), ("b", True)], 2)
-    [maximum] = aggregate(rdd, [("max", 1)]).collect()
-    assert type(maximum[1]) is float
-
-
-def test_aggregate_signed_zero_ties(sc):
-    [(r1,)] = aggregate(sc.parallelize([(0.0,), (-0.0,)], 2), [("min", 0)]).collect()
-    [(r2,)] = aggregate(sc.parallelize([(-0.0,), (0.0,)], 2), [("min", 0)]).collect()
-    assert math.copysign(1.0, r1) == 1.0
-    assert math.copysign(1.0, r2) == -1.0
-
-
-def test_aggregate_grouped_ties_across_partitions(sc):
-    data = [("k", 4), ("j", 0), ("k", 1.0), ("j", 0.0), ("k", 1), ("j", False)]
-    rdd = sc.parallelize(data, 3)
-    result = dict(aggregate(rdd, [("min", 1)], key=lambda t: t[0]).collect())
-    assert result == {"k": 1.0, "j": 0}
-    assert type(result["k"]) is float and type(result["j"]) is int
-
-
-def test_aggregate_nan_follows_sequential_comparisons(sc):
-    nan = float("nan")
-    # agg = 3.0; nan < 3.0 is False; 1.0 < 3.0 -> 1.0
-    [(_, r1)] = aggregate(sc.parallelize([("a", 3.0), ("b", nan), ("c", 1.0)], 3), [("min", 1)]).collect()
-    assert r1 == 1.0
-    # agg = nan first; every later comparison with nan is False -> stays nan
-    [(_, r2)] = aggregate(sc.parallelize([("a", nan), ("b", 1.0), ("c", 0.0)], 3), [("min", 1)]).collect()
-    assert math.isnan(r2)
-    # 5.0 then nan (ignored) then 0.5 in a later partition -> 0.5
-    [(_, r3)] = aggregate(
-        sc.parallelize([("a", 5.0), ("b", nan), ("c", 7.0), ("d", 0.5)], 2), [("min", 1)]
-    ).collect()
-    assert r3 == 0.5
-
-
-def test_aggregate_none_before_first_value_is_skipped(sc):
-    # agg starts as None; "agg != None" is False so the next value replaces it.
-    rdd = sc.parallelize([("a", None), ("b", 5), ("c", 3)], 3)
-    assert aggregate(rdd, [("min", 1)]).collect() == [("a", 3)]
-    assert aggregate(rdd, [("max", 1)]).collect() == [("a", 5)]
-
-
-def test_aggregate_float_sum_is_sequential_in_input_order(sc):
-    # Sequentially every 1.0 is absorbed by 1e16 (round-half-even), so Flink's loop gives 0.5;
-    # summing per partition first and then merging the partial sums would give 4.0 instead.
-    values = [1e16, 1.0, 1.0, 1.0, 1.0, 1.0, -1e16, 0.5]
-    expected = flink_sequential_sum(values)
-    assert expected == 0.5 and math.fsum(values) == 5.5
-    rdd = sc.parallelize([("k", v) for v in values], 4)
-    assert aggregate(rdd, [("sum", 1)]).collect() == [("k", expected)]
-    grouped = sc.parallelize([("k", v) for v in values] + [("j", v) for v in reversed(values)], 4)
-    result = dict(aggregate(grouped, [("sum", 1)], key=lambda t: t[0]).collect())
-    assert result == {"k": expected, "j": flink_sequential_sum(list(reversed(values)))}
-
-
-def test_aggregate_sum_starts_at_int_zero(sc):
-    [(s,)] = aggregate(sc.parallelize([(True,), (True,)], 2), [("sum", 0)]).collect()
-    assert s == 2 and type(s) is int  # 0 + True + True
-    failing = aggregate(sc.parallelize([("a", "x"), ("b", "y")], 1), [("sum", 1)])
-    with pytest.raises(Exception, match="TypeError"):  # 0 += "x" fails in Flink too
-        failing.collect()
-
-
-def test_aggregate_hash_colliding_keys_stay_separate(sc):
-    # hash(-1) == hash(-2) in CPython, so portable_hash collides for these keys.
-    assert hash(-1) == hash(-2)
-    data = [(-1, 1, "m1"), (-2, 10, "m2"), (-1, 2, "n1"), (-2, 20, "n2"), (-1, 3, "o1")]
-    rdd = sc.parallelize(data, 3)
-    result = sorted(aggregate(rdd, [("sum", 1)], key=lambda t: t[0]).collect())
-    assert result == [(-2, 30, "m2"), (-1, 6, "m1")]
-
-
-def test_aggregate_composite_keys_and_list_elements(sc):
-    data = [["a", 1, 5], ["a", 2, 6], ["b", 1, 7], ["a", 1, 8]]
-    rdd = sc.parallelize(data, 2)
-    result = sorted(aggregate(rdd, [("sum", 2)], key=lambda t: (t[0], t[1])).collect())
-    assert result == [("a", 1, 13), ("a", 2, 6), ("b", 1, 7)]
-    assert all(type(r) is tuple for r in result)
-
-
-def test_aggregate_empty_input(sc):
-    assert aggregate(sc.parallelize([], 3), [("sum", 1)]).collect() == []
-    assert aggregate(sc.emptyRDD(), [("max", 0)]).collect() == []
-    assert aggregate(sc.parallelize([], 3), [("min", 1)], key=lambda t: t[0]).collect() == []
-
-
-def test_aggregate_is_lazy(sc):
-    exploding = sc.parallelize([1, 2, 3], 3).map(lambda x: (x // 0,))
-    result = aggregate(exploding, [("sum", 0)])  # must not run a Spark job
-    grouped = aggregate(exploding, [("sum", 0)], key=lambda t: t[0])
-    with pytest.raises(Exception):
-        result.collect()
-    with pytest.raises(Exception):
-        grouped.collect()
-
-
-def test_aggregate_rejects_unknown_aggregation(sc):
-    with pytest.raises(ValueError):
-        aggregate(sc.parallelize([(1,)]), [("avg", 0)])
-
-
-# ------------------------------------------------------------------------------------------
 # RuntimeContext / with_broadcast_sets (functions/RuntimeContext.py, Function.py)
 # ------------------------------------------------------------------------------------------
 
@@ -633,7 +456,7 @@ def test_public_api_is_documented():
 
 
 # ------------------------------------------------------------------------------------------
-# flink.plan.Constants stand-ins and csv_schema
+# flink.plan.Constants stand-ins
 # ------------------------------------------------------------------------------------------
 
 
@@ -643,32 +466,6 @@ def test_constants_match_flink_plan_constants():
     assert (ds.Order.NONE, ds.Order.ASCENDING, ds.Order.DESCENDING, ds.Order.ANY) == (0, 1, 2, 3)
     assert (ds.INT, ds.FLOAT, ds.STRING, ds.BOOL, ds.BYTES) == (1, 2.5, "type", True, bytearray(b"byte"))
     assert type(ds.BOOL) is bool and type(ds.INT) is int
-
-
-def test_csv_schema_follows_flinks_python_type_mapping():
-    # _get_type_info: bool -> BOOLEAN (checked before int), int -> LONG, float -> DOUBLE, str -> STRING
-    schema = csv_schema_of((ds.INT, ds.STRING, ds.FLOAT, ds.BOOL, ds.LONG))
-    assert schema == "_c0 BIGINT, _c1 STRING, _c2 DOUBLE, _c3 BOOLEAN, _c4 BIGINT"
-    assert csv_schema_of([0, "", 0.0, False]) == "_c0 BIGINT, _c1 STRING, _c2 DOUBLE, _c3 BOOLEAN"
-    for bad in [(ds.BYTES,), (None,), ((1, 2),)]:
-        with pytest.raises(ValueError):
-            csv_schema_of(bad)
-
-
-def csv_schema_of(types):
-    return ds.csv_schema(types)
-
-
-def test_csv_schema_reads_64_bit_ints_like_flink(spark, tmp_path):
-    source = tmp_path / "in.csv"
-    source.write_text("1|a|2.5|true\n3000000000|b|-1.0|false\n")
-    rows = (
-        spark.read.csv(str(source), schema=ds.csv_schema((ds.INT, ds.STRING, ds.FLOAT, ds.BOOL)),
-                       sep="|", lineSep="\n", quote="", mode="FAILFAST")
-        .rdd.map(tuple)
-        .collect()
-    )
-    assert rows == [(1, "a", 2.5, True), (3000000000, "b", -1.0, False)]
 
 
 def test_write_text_accepts_write_mode_constants(sc, tmp_path):
@@ -690,6 +487,47 @@ def test_read_csv_ignores_trailing_fields_and_keeps_empty_strings(spark, tmp_pat
     rows = ds.read_csv(spark, str(path), (ds.INT, ds.STRING, ds.FLOAT), field_delimiter="|").collect()
     assert rows == [(1, "widget", 2.5), (2, "", 10.0), (3, "x", -1.0)]
     assert isinstance(rows[1][2], float)
+
+
+# What Flink 2.3's field parsers (org.apache.flink.types.parser.LongParser, DoubleParser,
+# BooleanParser, the ones CsvInputFormat uses) gave for each text, run on the reference jar
+# (flink-dist-2.3.0.jar) with a '|' delimiter; None: the parser refused the field.
+FLINK_FIELD_PARSERS = [
+    (ds.INT, "5", 5), (ds.INT, "-5", -5), (ds.INT, "+5", None), (ds.INT, " 5", None), (ds.INT, "5 ", None),
+    (ds.INT, "1_0", None), (ds.INT, "99999999999999999999", None),
+    (ds.INT, "-9223372036854775808", -9223372036854775808),
+    (ds.FLOAT, "1.5", 1.5), (ds.FLOAT, "+1.5", 1.5), (ds.FLOAT, " 1.5", None), (ds.FLOAT, "1.5 ", None),
+    (ds.FLOAT, "1d", 1.0), (ds.FLOAT, "Infinity", float("inf")), (ds.FLOAT, "inf", None), (ds.FLOAT, "nan", None),
+    (ds.FLOAT, "1e3", 1000.0), (ds.FLOAT, "0x1p3", 8.0), (ds.FLOAT, "1_0", None), (ds.FLOAT, ".5", 0.5),
+    (ds.FLOAT, "5.", 5.0),
+    (ds.BOOL, "true", True), (ds.BOOL, "TRUE", True), (ds.BOOL, "False", False), (ds.BOOL, "1", True),
+    (ds.BOOL, "0", False), (ds.BOOL, "yes", None), (ds.BOOL, " true", None),
+]
+
+
+@pytest.mark.parametrize("sample,text,flink", FLINK_FIELD_PARSERS)
+def test_read_csv_field_parses_as_flinks_field_parser(sample, text, flink):
+    parse = ds._csv_field_parser(0, sample)
+    if flink is None:
+        with pytest.raises(ValueError, match="not a valid"):
+            parse(text)
+    else:
+        assert parse(text) == flink and type(parse(text)) is type(flink)
+    if text == "Infinity":
+        assert math.isnan(parse("NaN"))
+
+
+def test_read_csv_reads_flinks_field_texts(spark, tmp_path):
+    good = [(sample, text, flink) for sample, text, flink in FLINK_FIELD_PARSERS if flink is not None]
+    for sample in (ds.INT, ds.FLOAT, ds.BOOL):
+        path = tmp_path / f"{type(sample).__name__}.csv"
+        path.write_text("".join(f"{text}|x\n" for s, text, _ in good if type(s) is type(sample)))
+        rows = ds.read_csv(spark, str(path), (sample, ds.STRING), field_delimiter="|").collect()
+        assert rows == [(flink, "x") for s, _, flink in good if type(s) is type(sample)]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("+5|x\n")
+    with pytest.raises(Exception, match="not a valid int"):
+        ds.read_csv(spark, str(bad), (ds.INT, ds.STRING), field_delimiter="|").collect()
 
 
 def test_read_csv_fails_on_short_rows_and_bad_numbers(spark, tmp_path):

@@ -20,16 +20,16 @@ rule = Rule(
     matches=["flink.get_environment"],
     summary="get_environment() -> SparkSession.builder.getOrCreate()",
     examples=[
-        Example(program("env.from_elements(1).output()\n"), spark_program("f2s.output(env.sparkContext.parallelize([1]))\n", shim=True)),
+        Example(program("numbers = env.from_elements(1)\n"), spark_program("numbers = env.sparkContext.parallelize([1])\n")),
         Example(
             "import flink.plan.Environment as flink_env\n\nenv = flink_env.get_environment()\n",
             "from pyspark.sql import SparkSession\n\nenv = SparkSession.builder.getOrCreate()\n",
         ),
         Example(
-            program("env.set_parallelism(1)\nenv.from_elements(1).output()\n"),
-            "from flink2spark.runtime import dataset as f2s\nfrom pyspark.sql import SparkSession\n\n"
+            program("env.set_parallelism(1)\nnumbers = env.from_elements(1)\n"),
+            "from pyspark.sql import SparkSession\n\n"
             'env = SparkSession.builder.config("spark.default.parallelism", "1").getOrCreate()\n'
-            "f2s.output(env.sparkContext.parallelize([1]))\n",
+            "numbers = env.sparkContext.parallelize([1])\n",
         ),
     ],
     noop=[

@@ -17,8 +17,8 @@ rule = Rule(
     codes=(M.DS_EXEC_RESULT,),
     examples=[
         Example(
-            program("env.from_elements(1).output()\n# run it\nenv.execute(local=True)\n"),
-            spark_program("f2s.output(env.sparkContext.parallelize([1]))\n# run it\n", shim=True),
+            program("numbers = env.from_elements(1)\n# run it\nenv.execute(local=True)\n"),
+            spark_program("numbers = env.sparkContext.parallelize([1])\n# run it\n"),
         ),
         Example(
             program("if True:\n    env.execute()\n"),

@@ -13,7 +13,7 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataSet.write_text", "DataSet.write_csv"],
-    summary="write_text/write_csv -> f2s.write_text/f2s.write_csv (one file, Flink format, WriteMode)",
+    summary="write_text/write_csv -> f2s.write_text/f2s.write_csv: shim, Flink wrote one file in its Stringify format (Spark: a folder of part files)",
     examples=[
         Example(
             program(

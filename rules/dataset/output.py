@@ -10,7 +10,7 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataSet.output"],
-    summary="output() -> f2s.output(rdd) (collect and print in Flink's format)",
+    summary="output() -> f2s.output(rdd): shim, Flink printed Stringify ((a, 1), (5)), not Python's str() ('a', 1)",
     examples=[
         Example(
             program('env.from_elements(("a", 1)).output()\n'),

@@ -19,7 +19,7 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["Environment.generate_sequence", "Environment.read_text", "Environment.read_csv"],
-    summary="generate_sequence/read_text/read_csv -> range(a, b + 1)/read.text/f2s.read_csv",
+    summary="generate_sequence/read_text/read_csv -> range(a, b + 1)/read.text/f2s.read_csv (shim: Spark's CSV reader nulls empty fields, fails on trailing fields)",
     codes=(M.DS_UNKNOWN_TYPE,),
     examples=[
         Example(
