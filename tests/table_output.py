@@ -38,8 +38,18 @@ lines of one sink (prefix name, subtask number dropped) are folded like a change
 (``-U``/``-D`` remove one equal row).  A string value holding ``, `` (or ``,`` in the
 DataStream form) cannot be told from two fields: fixtures avoid such strings.
 
-Every other non-blank line (``print(...)`` in the program: rows of ``collect()``, a pandas
-frame of ``to_pandas()``) is a one-field record holding the line without trailing
+A ``print(row)`` of a Row of ``collect()`` (a whole line): PyFlink 2.3 prints it as
+``<Row('a', 1, None, 2.5)>`` (``Row.__repr__`` of a row without field names, which is what
+``TableResult.collect()`` gives; Flink 2.3 run, tests/test_table_output.py), Spark as
+``Row(word='a', n=1, s=None, d=2.5)``.  Both are read as one record: the Python texts of the
+values (``'a'``, ``1``, ``None``, ``2.5``: Python's ``repr`` on both engines, for the same
+Python types), split as Python arguments (a string holding ``, `` stays one value), the
+field names dropped.  Such records are not normalised and are never equal to a box's
+(``'a'`` is not ``a``): the rows a program collects and prints compare with the rows its
+conversion collects and prints.
+
+Every other non-blank line (``print(...)`` in the program: formatted lines of collected rows,
+a pandas frame of ``to_pandas()``) is a one-field record holding the line without trailing
 whitespace and NOT normalised (Python prints those on both engines).
 
 Spark's outputs (``spark_records``)
@@ -58,6 +68,7 @@ values on Flink 2.3 and Spark 4 (evidence: tests/test_table_output.py).
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -230,8 +241,29 @@ def flink_records(stdout: str) -> Counter:
         if not line.strip() or _ROW_COUNT.match(line):
             continue
         if not _print_line(line, sinks):
-            records[(line,)] += 1
+            records[_row_record(line, _FLINK_ROW) or (line,)] += 1
     return records + _folded_sinks(sinks)
+
+
+_FLINK_ROW = re.compile(r"^<Row\((?P<body>.*)\)>$")
+_SPARK_ROW = re.compile(r"^Row\((?P<body>.*)\)$")
+
+
+def _row_record(line: str, form: re.Pattern) -> Record | None:
+    """The values of a printed Python Row (``<Row('a', 1)>`` on Flink, ``Row(w='a', n=1)`` on
+    Spark: see the module docstring) as their Python texts, or None for another line."""
+    m = form.match(line)
+    if m is None:
+        return None
+    text = f"f({m['body']})"
+    try:
+        call = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    values = [*call.args, *(k.value for k in call.keywords)] if not (call.args and call.keywords) else []
+    if not values or any(isinstance(v, ast.Starred) for v in values) or (form is _FLINK_ROW and call.keywords):
+        return None
+    return tuple(ast.get_source_segment(text, v) for v in values)
 
 
 def _print_line(line: str, sinks: dict[str, list[tuple[str, Record]]]) -> bool:
@@ -254,7 +286,7 @@ def _folded_sinks(sinks: dict[str, list[tuple[str, Record]]]) -> Counter:
 def spark_records(stdout: str) -> Counter:
     """Records of a Spark program's stdout: ``show()`` boxes' rows, the DataStream print lines
     of a converted stream (``f2s.print`` writes Flink's ``[name> ]+I[a,1]``, read as Flink's),
-    other lines as one field."""
+    printed Rows ``Row(w='a', n=1)`` as their values, other lines as one field."""
     lines = [line.rstrip() for line in stdout.splitlines()]
     records: Counter = Counter()
     sinks: dict[str, list[tuple[str, Record]]] = {}
@@ -264,7 +296,7 @@ def spark_records(stdout: str) -> Counter:
             continue
         line = lines[start]
         if line.strip() and not _SHOWING.match(line) and not _print_line(line, sinks):
-            records[(line,)] += 1
+            records[_row_record(line, _SPARK_ROW) or (line,)] += 1
     return records + _folded_sinks(sinks)
 
 

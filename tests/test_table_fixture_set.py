@@ -137,6 +137,7 @@ HAND_MARKS = {
     "group_by_select_aggregates", "arithmetic", "string_functions", "cast", "is_null",
     "pandas_udf", "pandas_udaf", "sql_group_by", "sql_over_range", "sql_left_join",
     "kafka_source_table", "kafka_sink_table", "kafka_descriptor", "kafka_computed_column",
+    "kept_table_result",  # result = execute_sql(query) / table.execute(), then result.print()/collect()
 }
 
 

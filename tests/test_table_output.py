@@ -130,7 +130,29 @@ def test_spark_empty_frame_and_showing_line():
 
 
 def test_spark_plain_lines_are_one_field_records():
-    assert spark_records("Row(a=1)\n\nhello  \n") == Counter({("Row(a=1)",): 1, ("hello",): 1})
+    assert spark_records("Row a=1\n\nhello  \n") == Counter({("Row a=1",): 1, ("hello",): 1})
+
+
+# print(row) of collected rows, as PyFlink 2.3 printed them (words.execute().collect() of
+# from_elements([('a', 1, None, 2.5), ('b, c', 2, 'x', 1e-5)], ['word', 'n', 's', 'd'])) and as
+# Spark 4 prints the same rows of df.collect()
+FLINK_ROWS = "<Row('a', 1, None, 2.5)>\n<Row('b, c', 2, 'x', 1e-05)>\n"
+SPARK_ROWS = "Row(word='b, c', n=2, s='x', d=1e-05)\nRow(word='a', n=1, s=None, d=2.5)\n"
+
+
+def test_printed_rows_are_records_on_both_engines():
+    expected = Counter({("'a'", "1", "None", "2.5"): 1, ("'b, c'", "2", "'x'", "1e-05"): 1})
+    assert flink_records(FLINK_ROWS) == expected
+    assert spark_records(SPARK_ROWS) == expected
+
+
+def test_printed_rows_keep_their_differences():
+    assert spark_records("Row(word='a', n=1, s=None, d=2.5)\n") != flink_records("<Row('a', 1, None, 2.6)>\n")
+    assert flink_records("<Row('a', 1)>\n") != flink_records("<Row('a', '1')>\n")
+    # a Spark Row form on Flink's side (or Flink's on Spark's) is not read as a row
+    assert flink_records("Row(a=1)\n") == Counter({("Row(a=1)",): 1})
+    assert spark_records("<Row(1)>\n") == Counter({("<Row(1)>",): 1})
+    assert spark_records("Row(a=1, (\n") == Counter({("Row(a=1, (",): 1})
 
 
 # --- normalise_value, rule by rule ------------------------------------------------------------

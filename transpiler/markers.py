@@ -135,6 +135,7 @@ TB_JSON = _code("F2S312", "note", "JSON_VALUE: a number with a fraction or an ex
 TB_PARSE = _code("F2S313", "note", "TO_TIMESTAMP: Flink's lenient parser reads some text Spark's gives NULL for (a day past the month's end, text after the pattern)")
 TB_LISTAGG = _code("F2S314", "note", "LISTAGG: a group's values joined in the order they reach the aggregate, which may differ from Flink's")
 TB_FILE_FORMAT = _code("F2S315", "note", "file table format option: Flink fails the job on records Spark's reader reads with NULLs (records missing a field)")
+TB_PLAN = _code("F2S316", "note", "explain(): the plan printed is Spark's (debug output, not a result of the job)")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

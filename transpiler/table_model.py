@@ -221,6 +221,9 @@ EXPORTS: dict[str, tuple[str, ...]] = {
 
 HINTS = {
     "Table.explain": "Spark shows a query's plan with DataFrame.explain()",
+    "TableResult.get_job_client": "Spark has no job client: a converted query or write has run to its end where it is "
+                                  "called, so there is no job status, id or cancel() to ask for (a streaming query's "
+                                  "StreamingQuery has id, status and stop())",
     "Table.print_schema": "Spark prints a DataFrame's schema with DataFrame.printSchema()",
     TABLE_CONFIG: "set Spark settings with SparkSession.builder.config(...) or spark.conf.set(...)",
 }

@@ -131,9 +131,13 @@ def uses_of_single_name(resolver, value: cst.CSTNode) -> Optional[list[cst.Name]
 def waited_result(ctx) -> Optional[cst.SimpleStatementLine]:
     """The statement ``result = <the call being converted>`` when ``result`` is only ever waited
     for (``result.wait()`` statements: the TableResult rule removes them), else None."""
-    resolver = ctx.resolver
-    uses = uses_of_single_name(resolver, ctx.outer)
-    line = resolver.parent(resolver.parent(ctx.outer))
+    return waited_line(ctx.resolver, ctx.outer)
+
+
+def waited_line(resolver, call: cst.BaseExpression) -> Optional[cst.SimpleStatementLine]:
+    """``waited_result`` of ``call``."""
+    uses = uses_of_single_name(resolver, call)
+    line = resolver.parent(resolver.parent(call))
     if uses is None or not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
         return None
     for use in uses:

@@ -19,6 +19,11 @@ module (``Resolver.tables``), not re-derived by rules.
   joined with ``+`` or implicit concatenation, a name bound once to one of them, or an f-string
   whose placeholders stand inside SQL string literals (``'path' = '{out}'``): those come back as
   markers that ``python_string`` turns back into the same placeholders.
+- ``kept_query(call)``: whether the TableResult of a query kept in a name (``result =
+  t_env.execute_sql("SELECT ...")``, ``result = table.execute()``) becomes the DataFrame, its one
+  use ``result.print()``/``collect()`` a ``show``/``collect`` (``rules/table/result_use.py``),
+  or why not; ``streaming_insert(call)``: an insert over an unbounded table (a kept result's
+  ``wait()`` awaits the streaming query, ``rules/table/result_wait.py``).
 """
 
 from __future__ import annotations
@@ -40,6 +45,17 @@ _MARK_RE = re.compile(r"__f2s_(\d+)__")
 _TABLE_MARK = "__f2s_t{}__"
 _TABLE_RE = re.compile(r"__f2s_t(\d+)__")
 _SETTINGS = ("pyflink.table.EnvironmentSettings", "pyflink.table.environment_settings.EnvironmentSettings")
+
+
+@dataclass(frozen=True)
+class KeptQuery:
+    """``TablesModel.kept_query``: why the kept result of a query does not become a DataFrame
+    (None: it does), whether the query gives only inserts, and the ``print()``/``collect()``
+    call that uses it."""
+
+    problem: Optional[str]
+    inserts: bool = True
+    use: Optional[cst.Call] = None
 
 
 @dataclass(frozen=True)
@@ -722,6 +738,89 @@ class TablesModel:
         except _sql.Untranslatable:
             return False
         return names is not None and all(self._insert_only_table(n) for n in names)
+
+    def streaming_insert(self, call: cst.Call) -> bool:
+        """Whether ``call`` is an insert over an unbounded table (``table.execute_insert(sink)``,
+        ``t_env.execute_sql("INSERT ... SELECT")`` reading a Kafka table): Spark's form is a
+        started streaming query, which a kept result's ``wait()`` has to await."""
+        if not isinstance(call.func, cst.Attribute):
+            return False
+        method, receiver = call.func.attr.value, call.func.value
+        typ = self.resolver.type_of(receiver)
+        if method == "execute_insert" and typ == T.TABLE:
+            return not self.bounded(receiver)
+        if method != "execute_sql" or typ not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+            return False
+        text = self.sql(call.args[0].value if call.args else None)
+        try:
+            return text is not None and _sql.statement_kind(text.text) == "insert" and _sql.streaming(text.text, self.sql_tables())
+        except _sql.Untranslatable:
+            return False
+
+    def kept_query(self, call: cst.Call) -> "KeptQuery":
+        """What becomes of the TableResult of a query kept in a name: ``result =
+        t_env.execute_sql("SELECT ...")`` or ``result = table.execute()``, then ``result.print()``
+        or ``result.collect()`` (iterated, ``list(...)``, a ``with``). When the name is bound
+        once, used once, by one of those, and the query converts (a bounded table; in streaming
+        mode, collect() only of one giving inserts alone, since Flink's rows then carry their
+        changes), the name keeps the DataFrame and its use becomes ``show``/``collect``
+        (``problem`` None); else ``problem`` says why not. Flink's TableResult can be consumed
+        once: a second use fails there, so it is not converted."""
+        key = ("kept", id(call))
+        if key not in self._bounded:
+            self._bounded[key] = self._kept_query(call)
+        return self._bounded[key]
+
+    def _kept_query(self, call: cst.Call) -> "KeptQuery":
+        resolver = self.resolver
+        method, receiver = call.func.attr.value, call.func.value
+        inserts = True
+        if method == "execute_sql":
+            text = self.sql(call.args[0].value if call.args else None)
+            try:
+                if text is None or _sql.statement_kind(text.text) != "query":
+                    return KeptQuery("its statement is not a query known when converting")
+                _sql.query(text.text, self.sql_tables(), self.sql_functions())
+            except _sql.Untranslatable as exc:
+                return KeptQuery(str(exc))
+            if _sql.streaming(text.text, self.sql_tables()):
+                return KeptQuery("a streaming query (it reads an unbounded table)")
+            inserts = self.sql_insert_only(text.text)
+        elif not self.bounded(receiver):
+            return KeptQuery("a streaming query (it reads an unbounded table)")
+        else:
+            inserts = self.insert_only(receiver)
+        assign = resolver.parent(call)
+        target = assign.targets[0].target if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
+        bindings = resolver.scope_bindings(target) if isinstance(target, cst.Name) else None
+        if not bindings or len(bindings) != 1 or len(bindings[0].references) != 1:
+            return KeptQuery("its TableResult is not kept in a name used once")
+        use = bindings[0].references[0].node
+        attr = resolver.parent(use)
+        use_call = resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.value is use else None
+        if not (isinstance(use_call, cst.Call) and attr.attr.value in ("print", "collect") and not use_call.args):
+            return KeptQuery("its TableResult is used another way than print()/collect()")
+        if attr.attr.value == "print" and not isinstance(resolver.parent(use_call), cst.Expr):
+            return KeptQuery("its TableResult's print() is used as a value")
+        if attr.attr.value == "collect" and not inserts:
+            return KeptQuery("collect() of an updating table in streaming mode (Flink's rows carry their changes)")
+        if self._writes_between(call, use_call):
+            return KeptQuery("the program runs statements between the query and the use of its result (Flink ran the "
+                             "query before them, Spark would run it at the use)")
+        return KeptQuery(None, inserts, use_call)
+
+    def _writes_between(self, first: cst.Call, last: cst.Call) -> bool:
+        """Whether a Table API call that runs something (``execute_sql``, ``execute_insert``,
+        ``execute``, ``insert_into``, ``sql_update``...) stands between ``first`` and ``last``
+        in the text."""
+        calls = list(nodes(self.resolver.module, cst.Call))
+        order = {id(c): i for i, c in enumerate(calls)}
+        runs = ("execute_sql", "execute_insert", "execute", "insert_into", "sql_update", "execute_plan")
+        for other in calls[order[id(first)] + 1:order[id(last)]]:
+            if isinstance(other.func, cst.Attribute) and other.func.attr.value in runs \
+                    and self.resolver.type_of(other.func.value) in (T.TABLE_ENV, T.STREAM_TABLE_ENV, T.TABLE, T.STATEMENT_SET):
+                return True
+        return False
 
     def stream_of(self, call: cst.Call) -> tuple[object, Optional[str]]:
         """(the element type, None) of the DataStream a Table becomes through the bridge

@@ -6,6 +6,9 @@
 - ``table.execute().collect()`` -> ``df.collect()`` (a list of Rows where Flink gives an
   iterator of Rows); in a ``with`` statement, ``contextlib.nullcontext(df.collect())``.
 - ``table.execute().wait()`` -> ``df.collect()``.
+- ``result = table.execute()`` whose ``result`` is used once, by ``print()`` or ``collect()``
+  (the program model's ``kept_query``) -> ``result = df``; the use converts by
+  ``rules/table/result_use.py``.
 - ``table.to_pandas()`` -> ``df.toPandas()``.
 - ``table.execute_insert("sink")`` -> by the sink's connector (the program model's catalog):
   ``print`` -> a ``show`` of every row, ``blackhole`` -> Spark's ``noop`` write, a filesystem
@@ -173,8 +176,11 @@ def convert(ctx):
         if line is not None and not isinstance(written, Todo):
             drop_target(ctx, line)
         return written
-    if len(segs) == 1:
-        return ctx.todo(M.TB_UNSUPPORTED, "Table.execute() whose result is kept: call print()/collect() on it directly")
+    if len(segs) == 1:  # result = table.execute(); result.print(): the name keeps the DataFrame
+        kept = tables(ctx.resolver).kept_query(head.original)
+        if kept.problem is None:
+            return df
+        return ctx.todo(M.TB_UNSUPPORTED, f"Table.execute() whose result is kept: {kept.problem}")
     last = segs[1].method
     streaming = not tables(ctx.resolver).bounded(head.original.func.value)
     if streaming and last != "print":
@@ -184,9 +190,15 @@ def convert(ctx):
     if last == "wait":
         return ctx.expr("{df}.collect()", df=df)
     if last == "collect":
-        parent = ctx.resolver.parent(ctx.outer)
-        if isinstance(parent, cst.WithItem):  # Flink's iterator closes at the end of the block; a list needs nothing
-            need(ctx.conv.codemod, "contextlib")
-            return ctx.expr("contextlib.nullcontext({df}.collect())", df=df)
-        return ctx.expr("{df}.collect()", df=df)
+        return collected(ctx, df)
     return ctx.todo(M.TB_UNSUPPORTED, f"execute().{last}()")
+
+
+def collected(ctx, df):
+    """``df.collect()``: the rows of a TableResult's ``collect()`` (a list where Flink gives an
+    iterator of the same Rows); in a ``with`` statement ``contextlib.nullcontext(...)`` of it:
+    Flink's iterator closes at the end of the block, a list needs nothing."""
+    if isinstance(ctx.resolver.parent(ctx.outer), cst.WithItem):
+        need(ctx.conv.codemod, "contextlib")
+        return ctx.expr("contextlib.nullcontext({df}.collect())", df=df)
+    return ctx.expr("{df}.collect()", df=df)

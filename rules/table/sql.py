@@ -2,7 +2,8 @@
 with the statement translated to Spark SQL (``_sql``, sqlglot with a Flink dialect):
 
 - ``sql_query(query)`` -> ``spark.sql(query)``; ``execute_sql(query).print()`` -> a ``show`` of
-  every row.
+  every row; ``result = execute_sql(query)`` used once by ``result.print()``/``collect()``
+  (``_program.kept_query``) -> ``result = spark.sql(query)`` (``result_use`` converts the use).
 - ``CREATE TABLE`` of ``datagen`` whose fields are all sequences -> a temporary view over
   ``range`` (``_connectors``).
 - ``CREATE TABLE`` of the ``filesystem`` connector -> Spark's ``CREATE TABLE ... USING <format>
@@ -34,7 +35,7 @@ from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._common import drop_target, program, spark_program, waited_result
 from flink2spark.rules.table._program import SqlText, sql_arguments, tables
-from flink2spark.rules.table.execute import show, write_to
+from flink2spark.rules.table.execute import collected, show, write_to
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
@@ -165,7 +166,12 @@ def _statement(ctx, env, text, what, waited: bool = False):
             if streaming:
                 return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a streaming query used another way than print()")
             if after == ["collect"]:
-                return ctx.expr("{df}.collect()", df=_sql_call(ctx, env, spark, text))
+                return collected(ctx, _sql_call(ctx, env, spark, text))
+            if not after and what == "execute_sql()":  # result = t_env.execute_sql("SELECT ..."); result.print()
+                kept = model.kept_query(ctx.site.head.original)
+                if kept.problem is None:
+                    return _sql_call(ctx, env, spark, text)
+                return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the TableResult of a query is kept: {kept.problem}")
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a query is used another way than print()/collect()")
         if any(m != "wait" for m in after):
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its TableResult is used")

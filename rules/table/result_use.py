@@ -1,0 +1,60 @@
+"""``result.print()`` / ``result.collect()`` of a query's TableResult kept in a name
+(``result = t_env.execute_sql("SELECT ...")``, ``result = table.execute()``): when the program
+model's ``kept_query`` says the name keeps the DataFrame (the rules of ``execute_sql`` and
+``execute`` leave it there), ``print()`` -> a ``show`` of every row (as ``execute().print()``),
+``collect()`` -> ``df.collect()`` (``contextlib.nullcontext`` of it in a ``with``). Otherwise a
+TODO, as the call the result comes from keeps its own.
+"""
+
+import libcst as cst
+
+from flink2spark.rules.table._common import program, spark_program
+from flink2spark.rules.table._program import tables
+from flink2spark.rules.table.execute import collected, show
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import table_model as T
+from flink2spark.transpiler.registry import Example, Rule
+
+rule = Rule(
+    __name__,
+    matches=["TableResult.print", "TableResult.collect"],
+    summary="result.print()/collect() of a kept query's TableResult -> show/collect of the DataFrame the name keeps",
+    codes=(M.TB_UNSUPPORTED, M.TB_CHANGELOG),
+    examples=[
+        Example(
+            program("result = t_env.execute_sql('SELECT 1 AS n')\nresult.print()\n"),
+            spark_program('result = t_env.sql("SELECT 1 AS n")\nresult.show(2147483647, truncate=False)\n'),
+        ),
+        Example(
+            program("words = t_env.from_elements([('a', 1)], ['word', 'n'])\nrows = words.execute()\n"
+                    "for row in rows.collect():\n    print(row[0], row[1])\n"),
+            spark_program('words = t_env.createDataFrame([("a", 1)], ["word", "n"])\nrows = words\n'
+                          "for row in rows.collect():\n    print(row[0], row[1])\n"),
+        ),
+    ],
+    noop=["import queue\n\nresults = queue.Queue()\nresults.put(1)\nprint(results.get())\n"],
+)
+
+
+def _result_call(resolver, receiver) -> "cst.Call | None":
+    """The ``execute_sql(...)`` / ``Table.execute()`` call a name holds the TableResult of."""
+    value = resolver.single_value(receiver) if isinstance(receiver, cst.Name) else None
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)):
+        return None
+    method, typ = value.func.attr.value, resolver.type_of(value.func.value)
+    if (method, typ) in (("execute_sql", T.TABLE_ENV), ("execute_sql", T.STREAM_TABLE_ENV), ("execute", T.TABLE)):
+        return value
+    return None
+
+
+@rule.converter
+def convert(ctx):
+    head = ctx.site.head
+    call = _result_call(ctx.resolver, head.original.func.value)
+    kept = tables(ctx.resolver).kept_query(call) if call is not None else None
+    if kept is None or kept.problem is not None or kept.use is not head.original:
+        why = kept.problem if kept is not None else "a TableResult this conversion does not follow"
+        return ctx.todo(M.TB_UNSUPPORTED, f"TableResult.{head.method}(): {why}")
+    if head.method == "print":
+        return show(ctx, ctx.site.receiver, inserts=kept.inserts)
+    return collected(ctx, ctx.site.receiver)

@@ -1,0 +1,155 @@
+"""Kept TableResults (``result = t_env.execute_sql("SELECT ...")``, ``result = table.execute()``)
+and a Table's plan (``explain()``, ``explain_sql()``): what converts and what keeps a TODO.
+
+The conversions that keep Flink's records are measured on Flink 2.3 and Spark by the fixtures
+store_sales_report_kept_results and sensor_checks_streaming_kept_results
+(tests/test_table_fixtures.py); these tests pin the limits: a result Spark cannot give the same
+way keeps its TODO, at the call and at its use.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from flink2spark.transpiler.engine import convert_source
+
+HEAD = (
+    "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
+    "t_env = TableEnvironment.create(EnvironmentSettings.in_{mode}_mode())\n"
+    "t_env.execute_sql(\"CREATE VIEW src AS SELECT * FROM (VALUES ('a', 1), ('b', 2), ('a', 3)) AS t(w, n)\")\n"
+    "words = t_env.from_path('src')\n"
+)
+
+
+def _convert(body: str, mode: str = "batch"):
+    result = convert_source(HEAD.format(mode=mode) + body, "job.py")
+    assert result.output is not None, result.markers
+    assert convert_source(result.output, "job.py").output == result.output
+    return result
+
+
+def _todos(result) -> list[str]:
+    return [m.message for m in result.markers if m.severity == "todo"]
+
+
+def test_kept_query_results_become_the_dataframe_and_its_show_or_collect():
+    result = _convert(
+        "result = t_env.execute_sql('SELECT w, n FROM src')\nresult.print()\n"
+        "kept = words.execute()\nwith kept.collect() as rows:\n    for row in rows:\n        print(row)\n"
+        "listed = words.select(words.w).execute()\nprint(len(list(listed.collect())))\n"
+    )
+    assert _todos(result) == []
+    lines = result.output.splitlines()
+    assert 'result = t_env.sql("SELECT w, n FROM src")' in lines
+    assert "result.show(2147483647, truncate=False)" in lines
+    assert "kept = words" in lines and "with contextlib.nullcontext(kept.collect()) as rows:" in lines
+    assert "print(len(list(listed.collect())))" in lines
+
+
+def test_the_with_of_a_collected_query_is_a_context_manager_on_spark(spark, capsys):
+    """``with t_env.execute_sql(q).collect() as rows``: Spark's list is no context manager."""
+    result = _convert("with t_env.execute_sql('SELECT w FROM src WHERE n > 1').collect() as rows:\n"
+                      "    for row in rows:\n        print(row[0])\n")
+    assert _todos(result) == [] and "contextlib.nullcontext(" in result.output
+    try:
+        exec(compile(result.output, "job.py", "exec"), {"__name__": "job"})
+    finally:
+        spark.catalog.dropTempView("src")
+    assert sorted(capsys.readouterr().out.split()) == ["a", "b"]
+
+
+@pytest.mark.parametrize("body, todo", [
+    # Flink's TableResult can be consumed once: a second use fails on Flink
+    ("result = t_env.execute_sql('SELECT w FROM src')\nresult.print()\nresult.print()\n",
+     "not kept in a name used once"),
+    ("result = words.execute()\nprint(result.get_job_client().get_job_status())\n", "used another way"),
+    ("result = t_env.execute_sql('SELECT w FROM src')\nresult.wait()\n", "used another way"),
+    ("result = t_env.execute_sql('SELECT w FROM src')\nx = result.print()\n", "print() is used as a value"),
+    ("result = t_env.execute_sql('SELECT w FROM src')\nprint(result.get_result_kind())\n", "used another way"),
+])
+def test_kept_results_used_another_way_keep_their_todo(body, todo):
+    result = _convert(body)
+    todos = _todos(result)
+    assert todos and any(todo in t for t in todos), todos
+    assert ".show(" not in result.output and ".execute" in result.output
+
+
+def test_collect_of_an_updating_query_in_streaming_mode_keeps_a_todo():
+    """Flink's collected rows of a GROUP BY in streaming mode are its changes (-U/+U rows too)."""
+    result = _convert("counts = t_env.execute_sql('SELECT w, COUNT(*) AS c FROM src GROUP BY w')\n"
+                      "for row in counts.collect():\n    print(row)\n", mode="streaming")
+    assert any("collect() of an updating table in streaming mode" in t for t in _todos(result))
+    assert "counts.collect()" in result.output and "execute_sql" in result.output
+    inserts = _convert("hot = t_env.execute_sql('SELECT w FROM src WHERE n > 1')\n"
+                       "for row in hot.collect():\n    print(row)\n", mode="streaming")
+    assert _todos(inserts) == [] and "for row in hot.collect():" in inserts.output
+
+
+def test_a_job_client_keeps_its_todo_with_why():
+    result = _convert("r = t_env.execute_sql('SELECT w FROM src')\nprint(r.get_job_client().get_job_id())\n")
+    assert any(t.startswith("TableResult.get_job_client() has no conversion: Spark has no job client") for t in _todos(result))
+
+
+def test_a_printed_plan_becomes_sparks_explain_with_a_note(spark, capsys):
+    result = _convert("print(words.explain())\nprint(t_env.explain_sql('SELECT w FROM src WHERE n > 1'))\n")
+    assert _todos(result) == []
+    assert [m.code for m in result.markers if m.severity == "note"] == ["F2S316", "F2S316"]
+    lines = result.output.splitlines()
+    assert "words.explain()" in lines and 't_env.sql("SELECT w FROM src WHERE n > 1").explain()' in lines
+    try:
+        exec(compile(result.output, "job.py", "exec"), {"__name__": "job"})
+    finally:
+        spark.catalog.dropTempView("src")
+    assert capsys.readouterr().out.count("== Physical Plan ==") == 2
+
+
+@pytest.mark.parametrize("body", [
+    "plan = words.explain()\nprint(plan.splitlines()[0])\n",
+    "print('plan:', words.explain())\n",
+    "from pyflink.table import ExplainDetail\nprint(words.explain(ExplainDetail.JSON_EXECUTION_PLAN))\n",
+    "print(t_env.explain_sql(\"INSERT INTO src SELECT 'c', 4\"))\n",
+    "def print(x):\n    return x\n\nprint(words.explain())\n",
+])
+def test_a_plan_used_another_way_keeps_its_todo(body):
+    result = _convert(body)
+    assert any(t.startswith(("explain", "explain_sql")) for t in _todos(result)), _todos(result)
+    assert "explain" in result.output and "F2S316" not in result.output
+
+
+KAFKA = (
+    "import sys\n"
+    "from pyflink.table import EnvironmentSettings, TableEnvironment\n"
+    "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+    "t_env.execute_sql(\"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'kafka', 'topic' = 'src', "
+    "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
+    "t_env.execute_sql(\"CREATE TABLE out (k STRING, v INT) WITH ('connector' = 'print')\")\n"
+)
+
+
+@pytest.mark.parametrize("insert", [
+    "t_env.execute_sql('INSERT INTO out SELECT k, v FROM src WHERE v > 0')",
+    "t_env.from_path('src').execute_insert('out')",
+])
+def test_a_kept_streaming_insert_is_awaited_where_flinks_program_waits(insert):
+    """``result = <streaming insert>`` used for more than waiting: the name keeps the started
+    StreamingQuery, and ``result.wait()`` awaits it (removing it would end the program while the
+    query runs); what Spark has no form for keeps its TODO."""
+    source = KAFKA + f"result = {insert}\nif sys.argv[1:] == ['local']:\n    result.wait()\n" \
+                     "else:\n    print(result.get_job_client().get_job_status())\n"
+    result = convert_source(source, "job.py")
+    lines = result.output.splitlines()
+    assert "    result.awaitTermination()" in lines and "result = (" in lines
+    assert [t.split(":")[0] for t in _todos(result)] == ["TableResult.get_job_client() has no conversion"]
+    waited_only = convert_source(KAFKA + f"result = {insert}\nresult.wait()\n", "job.py").output
+    assert ".awaitTermination()" in waited_only and "result" not in waited_only
+
+
+def test_a_kept_query_whose_use_comes_after_other_statements_run_keeps_its_todo():
+    """Flink runs the query at execute_sql(); Spark would run it at show(): an insert between
+    them could change what it reads."""
+    result = _convert("t_env.execute_sql(\"CREATE TABLE out (w STRING) WITH ('connector' = 'blackhole')\")\n"
+                      "before = t_env.execute_sql('SELECT w FROM src')\n"
+                      "words.select(words.w).execute_insert('out').wait()\n"
+                      "before.print()\n")
+    assert any("statements between the query and the use" in t for t in _todos(result)), _todos(result)
+    assert "before.print()" in result.output
