@@ -134,6 +134,7 @@ TB_LIFECYCLE = _code("F2S311", "note", "a Python function's open()/close(): run 
 TB_JSON = _code("F2S312", "note", "JSON_VALUE: a number with a fraction or an exponent reads as Spark's double text (1.5), Flink's decimal text (1.50)")
 TB_PARSE = _code("F2S313", "note", "TO_TIMESTAMP: Flink's lenient parser reads some text Spark's gives NULL for (a day past the month's end, text after the pattern)")
 TB_LISTAGG = _code("F2S314", "note", "LISTAGG: a group's values joined in the order they reach the aggregate, which may differ from Flink's")
+TB_FLOAT_SUM = _code("F2S316", "note", "SUM of a FLOAT: Flink adds 32-bit floats in arrival order, Spark doubles cast back to FLOAT (the last digits may differ)")
 TB_LATE = _code("F2S315", "note", "event-time window over a stream's rowtime: records behind Flink's watermark are dropped in streaming mode, Spark's batch window counts them")
 
 # Generations recognised but not converted yet
