@@ -24,6 +24,9 @@ Public API
 ``decoded(type_info) -> function``
     A value as the next operator gets it after a ``key_by`` or ``union`` (Flink encodes and
     decodes it with the stream's type there).
+``table_values(row) -> tuple``
+    A stream element as the values of a table's row (``from_data_stream``): ``Instant``s become
+    datetimes in UTC, which Spark's TIMESTAMP columns take.
 ``print(stream, type_info=None, identifier=None)``
     ``DataStream.print()``: collects and prints each element in Flink's format for its type.
 ``execute_and_collect(stream, type_info=None, limit=None)``
@@ -62,6 +65,7 @@ __all__ = [
     "Instant",
     "typed",
     "decoded",
+    "table_values",
     "print",
     "execute_and_collect",
     "rolling_reduce",
@@ -635,6 +639,17 @@ def typed(elements, type_info):
     ``Types.FLOAT`` -> 32-bit precision)."""
     _check_supported(type_info)
     return [_to_flink(e, type_info, source=True) for e in elements]
+
+
+_UTC_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+
+
+def table_values(row):
+    """``from_data_stream``: the fields of a stream element as a table row's values (a tuple);
+    an ``Instant`` (a TIMESTAMP_LTZ column in Flink) becomes the datetime in UTC of the same
+    instant (to the microsecond), which Spark's TIMESTAMP column takes."""
+    return tuple(_UTC_EPOCH + datetime.timedelta(seconds=v.seconds, microseconds=v.nanos // 1000)
+                 if isinstance(v, Instant) else v for v in row)
 
 
 # ---------------------------------------------------------------------------------------------

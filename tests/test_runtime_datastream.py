@@ -364,3 +364,10 @@ def test_file_sink_encoder_of_time_types():
     assert [connectors._encoder(t)(v) for t, v in zip(types, tup)] == [
         "2024-01-31", "10:00:05", "2024-01-31 10:00:05.123", "2024-01-31T10:00:00.123Z", "12.50"
     ]
+
+
+def test_table_values_turn_instants_into_utc_datetimes():
+    utc = _dt.timezone.utc
+    row = f2s.table_values((f2s.Instant.of_epoch_milli(1_700_000_001_500), "boiler", 61.5))
+    assert row == (_dt.datetime(2023, 11, 14, 22, 13, 21, 500000, tzinfo=utc), "boiler", 61.5)
+    assert f2s.table_values([f2s.Instant(-1, 250_000_000)]) == (_dt.datetime(1969, 12, 31, 23, 59, 59, 250000, tzinfo=utc),)

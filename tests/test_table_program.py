@@ -650,3 +650,61 @@ def test_table_api_over_windows_convert_in_streaming_mode_only(mode, todo):
     found = [m.message for m in result.markers if m.severity == "todo" and m.code != "F2S208"]  # F2S208: the imports it keeps
     assert bool(found) == todo and all("over_window() in batch mode" in m for m in found)
     assert todo or ".rangeBetween(Window.unboundedPreceding, Window.currentRow)" in result.output
+
+
+_ROWTIME_HEAD = (
+    "from pyflink.common import Types\nfrom pyflink.common.time import Instant\n"
+    "from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment\n"
+    "from pyflink.table import DataTypes, Schema\n"
+    "env = StreamExecutionEnvironment.get_execution_environment()\n"
+)
+
+
+def _rowtime_program(millis, delay: str, batch: bool = False, collection: str = "") -> str:
+    rows = ", ".join(f"(Instant.of_epoch_milli({m}), 'k')" for m in millis)
+    return (
+        _ROWTIME_HEAD + ("env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n" if batch else "")
+        + "t_env = StreamTableEnvironment.create(env)\n"
+        + f"ds = env.from_collection({collection or '[' + rows + ']'}, type_info=Types.ROW([Types.INSTANT(), Types.STRING()]))\n"
+        + "table = t_env.from_data_stream(ds, Schema.new_builder().column('f1', DataTypes.STRING())"
+        + ".column_by_expression('ts', 'CAST(f0 AS TIMESTAMP(3))')"
+        + f".watermark('ts', \"ts - INTERVAL '{delay}' SECOND\").build())\n"
+        + "probe = table.alias('key', 'ts')\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "millis,delay,batch,late",
+    [
+        ([1000, 2000, 5000], "3", False, False),  # in order: no record is behind the watermark
+        ([4000, 1500, 3000], "3", False, False),  # 2.5 s behind the largest before it, watermark 3 s behind it
+        ([4000, 1000, 3000], "3", False, True),  # 3 s behind: the watermark may be at its timestamp (Flink drops it)
+        ([9000, 2000], "5", False, True),
+        ([9000, 2000], "5", True, False),  # batch mode: no watermark, no late records
+    ],
+)
+def test_late_records_of_a_stream_tables_rowtime(millis, delay, batch, late):
+    found, module = model(_rowtime_program(millis, delay, batch))
+    probe = next(a.value for a in nodes(module, cst.Assign) if a.targets[0].target.value == "probe")
+    assert (found.late_records(probe) is not None) is late
+
+
+def test_late_records_of_timestamps_not_known_when_converting():
+    # timestamps computed at run time: their order is not known when converting
+    found, module = model("base = 1000\n" + _rowtime_program([], "3", collection="[(Instant.of_epoch_milli(base + 1), 'k')]"))
+    probe = next(a.value for a in nodes(module, cst.Assign) if a.targets[0].target.value == "probe")
+    assert "not known" in found.late_records(probe)
+
+
+def test_from_data_stream_schema_columns_in_flinks_order():
+    # Flink 2.3: the declared columns in their order (f0 not declared: not a column); with no
+    # physical column declared, all the stream's fields first, then the computed ones
+    found, module = model(_rowtime_program([1000], "3"))
+    call = next(c for c in nodes(module, cst.Call) if isinstance(c.func, cst.Attribute) and c.func.attr.value == "from_data_stream")
+    table, problem = found.from_stream(call)
+    assert problem is None and table.schema == {"f1": "STRING", "ts": "TIMESTAMP_NTZ"}
+    assert table.watermark == ("ts", "3 seconds") and table.rowtime_field == "f0"
+    body = _rowtime_program([1000], "3").replace(".column('f1', DataTypes.STRING())", "")
+    found, module = model(body)
+    call = next(c for c in nodes(module, cst.Call) if isinstance(c.func, cst.Attribute) and c.func.attr.value == "from_data_stream")
+    assert list(found.from_stream(call)[0].schema.items()) == [("f0", "TIMESTAMP"), ("f1", "STRING"), ("ts", "TIMESTAMP_NTZ")]

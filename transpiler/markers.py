@@ -136,6 +136,8 @@ TB_PARSE = _code("F2S313", "note", "TO_TIMESTAMP: Flink's lenient parser reads s
 TB_LISTAGG = _code("F2S314", "note", "LISTAGG: a group's values joined in the order they reach the aggregate, which may differ from Flink's")
 TB_FILE_FORMAT = _code("F2S315", "note", "file table format option: Flink fails the job on records Spark's reader reads with NULLs (records missing a field)")
 TB_PLAN = _code("F2S316", "note", "explain(): the plan printed is Spark's (debug output, not a result of the job)")
+TB_LATE = _code("F2S317", "note", "event-time window over a stream's rowtime: records behind Flink's watermark are dropped in streaming mode, Spark's batch window counts them")
+TB_FLOAT_SUM = _code("F2S318", "note", "SUM of a FLOAT: Flink adds 32-bit floats in arrival order, Spark doubles cast back to FLOAT (the last digits may differ)")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

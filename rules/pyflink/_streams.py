@@ -202,6 +202,12 @@ class StreamFacts:
         return self.graph.fact("timestamped", self.expr, _timestamped, False)
 
     @property
+    def literal_elements(self) -> Optional[tuple[cst.BaseExpression, ...]]:
+        """The elements, in order, of the list or tuple literal a ``from_collection`` source
+        reads when the stream is that source itself (through names); else None."""
+        return self.graph.fact("literal_elements", self.expr, _literal_elements, None)
+
+    @property
     def kafka_timestamps(self) -> bool:
         """Whether the elements carry the timestamps of the Kafka records they come from
         (Flink's Kafka sources set them; the conversion does not read them): a Kafka source,
@@ -475,6 +481,21 @@ def _unbounded_source(g: StreamGraph, expr) -> bool:
         )
     inputs = [recv] + ([a.value for a in expr.args] if method in ("union", "connect") else [])
     return any(g.node(i).unbounded_source for i in inputs)
+
+
+def _literal_elements(g: StreamGraph, expr):
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        value = resolver.single_value(expr)
+        return g.node(value).literal_elements if value is not None and value is not expr else None
+    if not _method_call(expr) or expr.func.attr.value != "from_collection" or resolver.type_of(expr.func.value) != P.ENVIRONMENT:
+        return None
+    collection = call_arg(expr, 0, "collection")
+    if isinstance(collection, cst.Name):
+        collection = resolver.single_value(collection)
+    if not isinstance(collection, (cst.List, cst.Tuple)) or any(isinstance(e, cst.StarredElement) for e in collection.elements):
+        return None
+    return tuple(e.value for e in collection.elements)
 
 
 def _timestamped(g: StreamGraph, expr) -> bool:

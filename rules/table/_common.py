@@ -84,6 +84,8 @@ def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optiona
             return None
     for col in out:
         use(ctx, col.uses)
+        for code, message in col.notes:
+            ctx.note(code, message)
     return out
 
 

@@ -14,6 +14,9 @@ makes the descriptor unreadable (``Unreadable`` names it).
 
 from __future__ import annotations
 
+import re
+from typing import Optional
+
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import chain
@@ -49,9 +52,11 @@ def _positional(call: cst.Call) -> list:
 
 
 class _Reader:
-    def __init__(self, resolver, names):
+    def __init__(self, resolver, names, physical=(), millis=frozenset()):
         self.resolver = resolver
         self.names = names  # _program.dotted_names
+        self.physical = list(physical)  # columns computed columns may read besides the declared ones (a stream's fields)
+        self.millis = millis  # TIMESTAMP columns of those whose values are whole milliseconds
         self.parts: list[str] = []
         self.declared: dict[str, str] = {}  # column -> its DataTypes call as a Flink type (TableDef.declared)
 
@@ -77,7 +82,8 @@ class _Reader:
         calls = _calls(self.resolver, node)
         if not calls or calls[0].func.attr.value != "new_builder" or (self.names(calls[0].func.value) or "") not in _SCHEMA:
             raise Unreadable("schema() of something else than a Schema.new_builder() chain")
-        found = {"columns": [], "computed": [], "computed_types": {}, "metadata": [], "order": [], "watermark": None}
+        found = {"columns": [], "computed": [], "computed_types": {}, "metadata": [], "order": [], "watermark": None,
+                 "casts": {}}  # casts: a computed column -> the field of whole milliseconds it casts (_millis_cast)
         try:
             for call in calls[1:]:
                 method, args = call.func.attr.value, _positional(call)
@@ -89,8 +95,13 @@ class _Reader:
                         self.declared[name] = declared
                 elif method == "column_by_expression" and len(args) == 2:
                     name = self.literal(args[0], "a column name")
-                    visible = found["columns"] + [(n, t) for n, t, _ in found["metadata"]]
-                    expression, found["computed_types"][name] = _sql._expression(self.literal(args[1], "an expression"), "t", visible)
+                    declared = found["columns"] + [(n, t) for n, t, _ in found["metadata"]]
+                    visible = declared + [(n, t) for n, t in self.physical if n not in dict(declared)]
+                    text = self.literal(args[1], "an expression")
+                    cast = _millis_cast(text, self.millis)
+                    if cast is not None:
+                        found["casts"][name] = _CAST.match(text).group(1)
+                    expression, found["computed_types"][name] = cast or _sql._expression(text, "t", visible)
                     found["computed"].append((name, expression))
                 elif method == "column_by_metadata" and 2 <= len(args) <= 4:
                     name = self.literal(args[0], "a column name")
@@ -173,10 +184,26 @@ def is_schema(resolver, names, node) -> bool:
     return bool(calls) and calls[0].func.attr.value == "new_builder" and (names(calls[0].func.value) or "") in _SCHEMA
 
 
-def schema_of(resolver, names, node) -> dict:
+_CAST = re.compile(r"^\s*CAST\s*\(\s*([A-Za-z_]\w*)\s+AS\s+(TIMESTAMP|TIMESTAMP_LTZ)\s*\(\s*([3-9])\s*\)\s*\)\s*$", re.I)
+
+
+def _millis_cast(text: str, millis) -> Optional[tuple[str, str]]:
+    """``CAST(ts AS TIMESTAMP(p))`` / ``TIMESTAMP_LTZ(p)`` (p >= 3) of a TIMESTAMP_LTZ column whose
+    values are whole milliseconds (an INSTANT field of a collection): no digit is cut, so Spark's
+    CAST (in the session time zone, as Flink's) gives the same values; None for other text."""
+    found = _CAST.match(text)
+    if found is None or found.group(1) not in millis:
+        return None
+    if found.group(2).upper() == "TIMESTAMP_LTZ":
+        return found.group(1), "TIMESTAMP"
+    return f"CAST({found.group(1)} AS TIMESTAMP_NTZ)", "TIMESTAMP_NTZ"
+
+
+def schema_of(resolver, names, node, physical=(), millis=frozenset()) -> dict:
     """The columns of a ``Schema.new_builder()`` chain (``_Reader.schema``), for a Schema given
-    elsewhere than a table descriptor (``from_data_stream(ds, schema)``)."""
+    elsewhere than a table descriptor (``from_data_stream(ds, schema)``: its computed columns may
+    read the ``physical`` (name, Spark type) fields of the stream too)."""
     if isinstance(node, cst.Name):
         value = resolver.single_value(node)
         node = value if value is not None else node
-    return _Reader(resolver, names).schema(node)
+    return _Reader(resolver, names, physical, millis).schema(node)

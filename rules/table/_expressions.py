@@ -45,6 +45,8 @@ from typing import Callable, Mapping, Optional
 
 import libcst as cst
 
+from flink2spark.transpiler import markers as M
+
 from ._types import QualifiedName, Untranslatable, _source, spark_type
 
 __all__ = ["Column", "Untranslatable", "UserFunction", "column", "columns_from_string"]
@@ -59,6 +61,7 @@ class Column:
     name: Optional[str]  # the output column name when known, else None
     uses: frozenset[str]  # pyspark names the code needs: a subset of {"F", "Window", "types"}
     type: Optional[str] = None  # the Spark type of its values when known (the program model's schemas)
+    notes: tuple[tuple[str, str], ...] = ()  # (marker code, message) of what is approximate in it
 
 
 @dataclass(frozen=True)
@@ -204,6 +207,7 @@ class _Translator:
         self.functions = dict(functions or {})  # Python name -> the UDF it is converted to
         self.registered = {k.lower(): v for k, v in (registered or {}).items()}  # registered name -> Python name
         self.is_table: Callable[[cst.CSTNode], bool] = lambda node: False  # table.a is the column a
+        self.notes: list[tuple[str, str]] = []  # (marker code, message) of the approximate parts
 
     # entry points
 
@@ -541,11 +545,16 @@ class _Translator:
     def sum_code(self, fn: str, e: _E, what: str) -> str:
         """Flink's SUM keeps the input type (an INT sum is an INT, wrapping on overflow); Spark
         sums small integers as a BIGINT: cast back, so that an overflow fails (ANSI) instead of
-        giving another number."""
+        giving another number. A FLOAT sum (a DOUBLE in Spark) is cast back to FLOAT, with a NOTE:
+        Flink adds 32-bit floats in arrival order (seen on Flink 2.3: 276.19998 where Spark's sum
+        in doubles gives 276.2)."""
         if e.type is None:
             raise Untranslatable(f"{what} of a column of unknown type (Flink's SUM keeps the input type)")
         self.check_input(e, _is_numeric, what)
-        if e.type in ("TINYINT", "SMALLINT", "INT"):
+        if e.type == "FLOAT":
+            self.notes.append((M.TB_FLOAT_SUM, f"{what} of a FLOAT: Flink adds 32-bit floats in the order the rows"
+                                               " come, Spark adds doubles and casts the sum to FLOAT (the last digits may differ)"))
+        if e.type in ("TINYINT", "SMALLINT", "INT", "FLOAT"):
             return f"{fn}({e.code}).cast({_str(e.type)})"
         return f"{fn}({e.code})"
 
@@ -1045,7 +1054,7 @@ def column(
     if is_table is not None:
         translator.is_table = is_table
     e = translator.expr(node)
-    return e.public()
+    return replace(e.public(), notes=tuple(translator.notes))
 
 
 # --- legacy string expressions -------------------------------------------------------------

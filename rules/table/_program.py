@@ -110,17 +110,30 @@ class StreamTable:
     columns: tuple[tuple[str, str], ...]
     picked: Optional[tuple[tuple[str, str], ...]] = None
     scalar: bool = False  # a stream of basic values (one column f0), not of rows or tuples
+    # a Schema with computed columns: the table's (name, Spark SQL of a computed column or None
+    # for a field of the stream, Spark type) in Flink's order
+    projection: Optional[tuple[tuple[str, Optional[str], str], ...]] = None
+    watermark: Optional[tuple[str, str]] = None  # (rowtime column, delay such as "3 seconds")
+    rowtime_field: Optional[str] = None  # the stream's field the rowtime column is (or casts), when known
 
     @property
     def schema(self) -> dict[str, str]:
+        if self.projection is not None:
+            return {name: t for name, _, t in self.projection}
         types = dict(self.columns)
         return {dst: types[src] for src, dst in self.picked} if self.picked is not None else dict(self.columns)
+
+    @property
+    def instants(self) -> bool:
+        """Whether a field is of Types.INSTANT() (Python Instants that Spark takes as datetimes)."""
+        return any(t == _STREAM_TYPES["INSTANT"] for _, t in self.columns)
 
 
 # PyFlink basic types of a stream's fields -> the Spark types of Flink's table columns for them
 _STREAM_TYPES = {"STRING": "STRING", "BOOLEAN": "BOOLEAN", "BYTE": "TINYINT", "SHORT": "SMALLINT", "INT": "INT",
                  "LONG": "BIGINT", "FLOAT": "FLOAT", "DOUBLE": "DOUBLE"}
-_TABLE_TYPES = {v: k for k, v in _STREAM_TYPES.items()}
+_TABLE_TYPES = {v: k for k, v in _STREAM_TYPES.items()}  # (a TIMESTAMP column does not go back to a stream yet)
+_STREAM_TYPES["INSTANT"] = "TIMESTAMP"  # Flink's TIMESTAMP_LTZ(9): Spark's TIMESTAMP, both shown in the session time zone
 # Table methods whose result gives only inserts when their inputs do (streaming mode)
 _APPENDING = frozenset({"select", "filter", "where", "alias", "add_columns", "add_or_replace_columns", "drop_columns",
                         "rename_columns", "union_all", "map", "flat_map", "join_lateral", "left_outer_join_lateral"})
@@ -641,8 +654,9 @@ class TablesModel:
         (None, why it is not converted): the stream's columns (``stream_columns``), then what
         the arguments make of them: ``col("a")``/``col("a").alias("b")`` of input fields
         (reordered, projected, renamed), as many new names as fields (renamed by position), or
-        a ``Schema`` declaring the same physical columns. Rowtime/proctime attributes, computed
-        columns and watermarks are not converted."""
+        a ``Schema`` declaring the same physical columns, or computed columns and a watermark
+        (``_declared``). Metadata columns (the stream's rowtime) and proctime attributes are
+        not converted."""
         if self.resolver.type_of(call.func.value) != T.STREAM_TABLE_ENV or not call.args or call.args[0].keyword is not None:
             return None, "from_data_stream() of something else than a StreamTableEnvironment and a stream"
         table, problem = self.stream_columns(call.args[0].value)
@@ -668,15 +682,118 @@ class TablesModel:
 
     def _declared(self, table: "StreamTable", schema) -> tuple[Optional["StreamTable"], Optional[str]]:
         try:
-            declared = _descriptors.schema_of(self.resolver, dotted_names(self.resolver), schema)
+            millis = frozenset(self._millisecond_fields(table))
+            declared = _descriptors.schema_of(self.resolver, dotted_names(self.resolver), schema, table.columns, millis)
         except _descriptors.Unreadable as exc:
             return None, f"a Schema: {exc}"
-        if declared["computed"] or declared["metadata"] or declared["watermark"]:
-            return None, "a Schema of computed or metadata columns or a watermark (rowtime attributes are not converted yet)"
-        if [(n, t.upper()) for n, t in declared["columns"]] != list(table.columns):
-            return None, ("a Schema whose columns are not the stream's own"
-                          f" ({', '.join(f'{n} {t}' for n, t in table.columns)}): casts and reordering are not converted yet")
-        return table, None
+        cut = next((n for n, t in declared["columns"] if t.upper() == "TIMESTAMP" and n not in millis), None)
+        if cut is not None:  # TIMESTAMP_LTZ(p) of Instants that may have more digits than p
+            return None, f"a Schema's TIMESTAMP_LTZ column {cut} of a field whose values may not be whole milliseconds"
+        if declared["metadata"]:
+            return None, "a Schema of metadata columns (the stream's rowtime is not converted yet)"
+        physical = [(n, t.upper()) for n, t in declared["columns"]]
+        if not declared["computed"] and not declared["watermark"]:
+            if physical != list(table.columns):
+                return None, ("a Schema whose columns are not the stream's own"
+                              f" ({', '.join(f'{n} {t}' for n, t in table.columns)}): casts and reordering are not converted yet")
+            return table, None
+        fields = dict(table.columns)
+        if any(fields.get(n) != t for n, t in physical):
+            return None, ("a Schema whose physical columns are not fields of the stream of the same type"
+                          f" ({', '.join(f'{n} {t}' for n, t in table.columns)}): casts are not converted yet")
+        computed, types = dict(declared["computed"]), declared["computed_types"]
+        unknown = next((n for n in computed if types.get(n) is None), None)
+        if unknown is not None:
+            return None, f"a Schema's computed column {unknown} of unknown type"
+        # Flink's columns: the declared ones in their order, all the stream's fields first when none is declared
+        order = declared["order"] if physical else [n for n, _ in table.columns] + declared["order"]
+        projection = tuple((n, computed.get(n), types[n] if n in computed else fields[n]) for n in order)
+        watermark = declared["watermark"]
+        if watermark is not None and dict((n, t) for n, _, t in projection)[watermark[0]] not in ("TIMESTAMP", "TIMESTAMP_NTZ"):
+            return None, f"a watermark on {watermark[0]}, which is not a TIMESTAMP or TIMESTAMP_LTZ column"
+        rowtime = None
+        if watermark is not None:
+            rowtime = declared["casts"].get(watermark[0], watermark[0] if watermark[0] in fields else None)
+        return replace(table, projection=projection, watermark=watermark, rowtime_field=rowtime), None  # type: ignore[misc]
+
+    def _millisecond_fields(self, table: "StreamTable") -> list[str]:
+        """The INSTANT fields of a stream whose values are whole milliseconds: those of a
+        ``from_collection`` source (Flink's InstantTypeInfo keeps milliseconds there)."""
+        from flink2spark.rules.pyflink._streams import facts
+
+        if facts(self.resolver, table.stream).literal_elements is None:
+            return []
+        return [n for n, t in table.columns if t == _STREAM_TYPES["INSTANT"]]
+
+    def late_records(self, node) -> Optional[str]:
+        """Why Flink may drop records of an event-time group window over the (original) Table
+        expression ``node`` that a batch window in Spark keeps, or None when it cannot: a table
+        of a stream (``from_data_stream`` with a Schema's watermark, through projections and
+        filters) in streaming mode, whose records may arrive behind the watermark (later than
+        the largest timestamp so far minus the watermark's delay). On bounded input Flink's
+        end-of-input watermark fires every window; only such late records differ. None when the
+        stream is a collection of literal ``Instant.of_epoch_milli(n)`` timestamps whose
+        disorder is less than the delay."""
+        if self.mode == "batch":
+            return None
+        call = self._stream_table_call(node)
+        table = self.from_stream(call)[0] if call is not None else None
+        if table is None or table.watermark is None:
+            return None
+        column, delay = table.watermark
+        millis = self._literal_millis(table)
+        if millis is None:
+            why = "the order of its timestamps is not known here"
+        else:
+            disorder = max((max(millis[:i]) - m for i, m in enumerate(millis) if i), default=0)
+            if disorder * 1000 < _sql._duration_micros(delay):
+                return None
+            why = f"its records come up to {disorder} ms behind the largest timestamp before them"
+        return (f"window over the rowtime column {column} of a stream (watermark {column} - {delay}): {why}; Flink's"
+                " streaming mode drops the records that arrive behind its watermark (moved every 200 ms by default: which"
+                " ones depends on timing), Spark's batch window counts them")
+
+    def _stream_table_call(self, node) -> Optional[cst.Call]:
+        """The ``from_data_stream`` call a Table expression derives from, through names and the
+        methods that keep its rows' timestamps; None otherwise."""
+        resolver = self.resolver
+        if isinstance(node, cst.Name):
+            value = resolver.value_at(node)
+            return self._stream_table_call(value) if value is not None and value is not node else None
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None
+        method, receiver = node.func.attr.value, node.func.value
+        typ = resolver.type_of(receiver)
+        if typ == T.STREAM_TABLE_ENV and method == "from_data_stream":
+            return node
+        if typ == T.TABLE and method in ("alias", "filter", "where", "select", "add_columns", "add_or_replace_columns",
+                                          "drop_columns", "rename_columns"):
+            return self._stream_table_call(receiver)
+        return None
+
+    def _literal_millis(self, table: "StreamTable") -> Optional[list[int]]:
+        """The epoch milliseconds of the rowtime field of each element, in order, of a collection
+        of literal ``Instant.of_epoch_milli(n)`` values; None when not all are such."""
+        from flink2spark.rules.pyflink._streams import facts
+
+        elements = facts(self.resolver, table.stream).literal_elements
+        names = [n for n, _ in table.columns]
+        if elements is None or table.rowtime_field not in names:
+            return None
+        index, found = names.index(table.rowtime_field), []
+        for element in elements:
+            if isinstance(element, cst.Call) and not any(a.keyword for a in element.args):  # Row(...)
+                values = [a.value for a in element.args]
+            elif isinstance(element, (cst.Tuple, cst.List)):
+                values = [e.value for e in element.elements]
+            else:
+                return None
+            value = values[index] if index < len(values) else None
+            if not (isinstance(value, cst.Call) and len(value.args) == 1 and isinstance(value.args[0].value, cst.Integer)
+                    and dotted_names(self.resolver)(value.func) == "pyflink.common.time.Instant.of_epoch_milli"):
+                return None
+            found.append(int(value.args[0].value.value))
+        return found
 
     def insert_only(self, node) -> bool:
         """Whether the Table expression gives only inserts (no -U/+U/-D changes): every table in

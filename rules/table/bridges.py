@@ -12,8 +12,16 @@ and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
   columns Flink derives from the stream's type (``Types.ROW_NAMED``'s names, f0, f1... for
   ``Types.ROW``/``TUPLE``, one f0 for a basic type; Flink's table types for PyFlink's basic
   types). ``col("a")``/``col("a").alias("b")`` arguments pick, reorder and rename fields;
-  a ``Schema`` of the same physical columns changes nothing. Rowtime/proctime attributes,
-  computed columns and watermarks: TODO F2S300.
+  a ``Schema`` of the same physical columns changes nothing. ``Types.INSTANT()`` fields are
+  TIMESTAMP columns (Flink's TIMESTAMP_LTZ: both show them in the session time zone), the
+  Instants datetimes in UTC (``f2s.table_values``). A Schema's computed columns
+  (``column_by_expression``, Flink SQL as in CREATE TABLE; ``CAST(f AS TIMESTAMP(3))`` /
+  ``TIMESTAMP_LTZ(3)`` of an INSTANT field of a collection, whose values are whole
+  milliseconds) -> ``selectExpr`` of the table's columns in Flink's order (the declared
+  ones; all the stream's fields first when none is declared); its ``watermark`` changes no
+  row of a bounded table: the windows over the rowtime column say when Flink may drop late
+  records (NOTE F2S317, ``rules/table/windows.py``). Metadata columns (the stream's rowtime),
+  proctime attributes: TODO F2S300.
 * ``to_data_stream(table)`` / ``to_changelog_stream(table)`` of a bounded table that gives only
   inserts -> ``df.rdd.map(f2s.decoded(Types.ROW_NAMED([...], [...])))``: Rows with the table's
   columns as names, as Flink hands them to Python (every record an insert, +I), so the
@@ -104,13 +112,33 @@ rule = Rule(
             '    table.groupBy(F.col("word")).agg(F.sum(F.col("n")).cast("INT"))\n'
             ").print()\n",
         ),
+        Example(  # Instants and a Schema's rowtime column with a watermark (Flink's CAST in the session time zone, as Spark's)
+            "from pyflink.common.time import Instant\nfrom pyflink.table import DataTypes, Schema\n" + _HEAD
+            + "taps = env.from_collection([(Instant.of_epoch_milli(2000), 'b')], type_info=Types.ROW([Types.INSTANT(), Types.STRING()]))\n"
+            "table = t_env.from_data_stream(taps, Schema.new_builder().column('f1', DataTypes.STRING())\n"
+            "    .column_by_expression('ts', 'CAST(f0 AS TIMESTAMP(3))').watermark('ts', \"ts - INTERVAL '5' SECOND\").build())\n",
+            _SPARK_HEAD
+            + "taps = env.sparkContext.parallelize(\n"
+            "    f2s.typed(\n"
+            '        [(f2s.Instant.of_epoch_milli(2000), "b")],\n'
+            "        f2s.Types.ROW([f2s.Types.INSTANT(), f2s.Types.STRING()]),\n"
+            "    )\n"
+            ")\n"
+            "table = t_env.createDataFrame(\n"
+            '    taps.map(f2s.table_values), "f0 TIMESTAMP, f1 STRING"\n'
+            ').selectExpr("f1", "CAST(f0 AS TIMESTAMP_NTZ) AS ts")\n',
+        ),
     ],
     noop=['streams = {"a": 1}\nfirst = streams.get("a")\n'],
 )
 
 
+def _name(n: str) -> str:
+    return n if n.isidentifier() else "`" + n.replace("`", "``") + "`"
+
+
 def _ddl(columns) -> str:
-    return ", ".join(f"{n if n.isidentifier() else '`' + n.replace('`', '``') + '`'} {t}" for n, t in columns)
+    return ", ".join(f"{_name(n)} {t}" for n, t in columns)
 
 
 def stream_frame(ctx, session: cst.BaseExpression, table: StreamTable, stream: cst.BaseExpression) -> cst.BaseExpression:
@@ -123,13 +151,20 @@ def stream_frame(ctx, session: cst.BaseExpression, table: StreamTable, stream: c
     decode = decoding(ctx, [table.stream], table.stream)  # a function's objects cross the stream type's serializer
     if decode is not None:
         stream = ctx.expr("{s}.map({d})", s=stream, d=decode)
-    rows = ctx.expr("{s}.map(lambda value: (value,))" if table.scalar else "{s}.map(tuple)", s=stream)
+    if table.instants:  # Instants -> datetimes
+        rows = ctx.expr("{s}.map(lambda value: {v}((value,)))" if table.scalar else "{s}.map({v})", s=stream,
+                        v=ctx.shim("table_values"))
+    else:
+        rows = ctx.expr("{s}.map(lambda value: (value,))" if table.scalar else "{s}.map(tuple)", s=stream)
     picked = table.picked
     if picked is not None and [src for src, _ in picked] == [n for n, _ in table.columns]:  # renamed in place
         columns, picked = [(dst, t) for (dst, (_, t)) in zip((d for _, d in picked), table.columns)], None
     else:
         columns = list(table.columns)
     frame = ctx.expr("{e}.createDataFrame({r}, %s)" % _string(_ddl(columns)), e=session, r=rows)
+    if table.projection is not None:  # a Schema's computed columns (and the watermark's rowtime column)
+        items = [_name(name) if sql is None else f"{sql} AS {_name(name)}" for name, sql, _ in table.projection]
+        return ctx.expr("{f}.selectExpr(%s)" % ", ".join(_string(i) for i in items), f=frame)
     if picked is None:
         return frame
     frame = ctx.expr("{f}.select(%s)" % ", ".join(_string(src) for src, _ in picked), f=frame)

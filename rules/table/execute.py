@@ -42,6 +42,23 @@ rule = Rule(
             program("words = t_env.from_elements([('a', 1)], ['word', 'n'])\nwords.execute().print()\n"),
             spark_program('words = t_env.createDataFrame([("a", 1)], ["word", "n"])\nwords.show(2147483647, truncate=False)\n'),
         ),
+        Example(  # streaming mode, a print table: Flink prints the changes of the updating table only
+            program(
+                "t_env.execute_sql(\"CREATE TABLE out (word STRING, n INT) WITH ('connector' = 'print')\")\n"
+                "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
+                "words.filter(col('n') > 0).execute_insert('out').wait()\n"
+                "words.group_by(col('word')).select(col('word'), col('n').sum).execute_insert('out').wait()\n",
+                imports="from pyflink.table.expressions import col\n",
+            ).replace("in_batch_mode", "in_streaming_mode"),
+            spark_program(
+                'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\n'
+                'words.filter(F.col("n") > F.lit(0)).show(2147483647, truncate=False)\n'
+                "# NOTE(flink2spark): F2S303 streaming mode: Flink prints every change (+I/-U/+U/-D) of an updating"
+                " table, Spark shows its final rows\n"
+                'words.groupBy(F.col("word")).agg(F.sum(F.col("n"))).show(2147483647, truncate=False)\n',
+                functions=True,
+            ),
+        ),
     ],
     noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\nprint(frame.to_string())\n'],
 )
@@ -71,24 +88,25 @@ def _stream(ctx, writer, wait: bool):
         + (".awaitTermination()" if wait else ""), w=writer)
 
 
-def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool = True):
+def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool = True, inserts: bool = False):
     """``df`` written to the catalog's table ``sink`` (or a TODO); a streaming query when
-    ``df`` reads an unbounded table, awaited when ``wait`` (Flink's program waits for it)."""
+    ``df`` reads an unbounded table, awaited when ``wait`` (Flink's program waits for it);
+    ``inserts``: the table gives only inserts (a print sink shows its rows as Flink prints them)."""
     model = tables(ctx.resolver)
     if sink in model.conditional:
-        return _write_either(ctx, df, sink, what, streaming, wait)
+        return _write_either(ctx, df, sink, what, streaming, wait, inserts)
     table = model.catalog.get(sink)
     if table is None or sink in model.problems:
         why = model.problems.get(sink)
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} " + (f"not converted ({why})" if why else "is not declared by this program's SQL"))
-    return _write(ctx, df, table, sink, what, streaming, wait)
+    return _write(ctx, df, table, sink, what, streaming, wait, inserts)
 
 
-def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool):
+def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False):
     """``df`` written to ``table`` (the declaration of ``sink`` that the write sees)."""
     model = tables(ctx.resolver)
     if table.connector == "print":
-        return show(ctx, df, streaming, wait)
+        return show(ctx, df, streaming, wait, inserts)
     if table.connector == "blackhole":
         if streaming:
             return _stream(ctx, ctx.expr('{df}.writeStream.format("noop")', df=df), wait)
@@ -131,7 +149,7 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool):
     return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} of table {sink!r} is not converted yet")
 
 
-def _write_either(ctx, df, sink: str, what: str, streaming: bool, wait: bool):
+def _write_either(ctx, df, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False):
     """``df`` written to a table declared in both branches of an ``if`` (``if output_path: <a
     file table> else: <print>``): the write statement becomes that ``if`` again, each branch
     writing to its own table (the test reads names bound once: the same answer here)."""
@@ -142,7 +160,7 @@ def _write_either(ctx, df, sink: str, what: str, streaming: bool, wait: bool):
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} is declared in each branch of an if: its write must be a statement of its own")
     writes = []
     for table in (then, other):
-        writes.append(_write(ctx, df, table, sink, what, streaming, wait))
+        writes.append(_write(ctx, df, table, sink, what, streaming, wait, inserts))
         if isinstance(writes[-1], Todo):
             return writes[-1]
     test = branch.test
@@ -172,7 +190,8 @@ def convert(ctx):
             return ctx.todo(M.TB_UNSUPPORTED, "the result of execute_insert() is used")
         streaming = not tables(ctx.resolver).bounded(head.original.func.value)
         line = waited_result(ctx) if len(segs) == 1 else None  # result = t.execute_insert(...); result.wait()
-        written = write_to(ctx, df, name, "execute_insert()", streaming, len(segs) > 1 or line is not None)
+        written = write_to(ctx, df, name, "execute_insert()", streaming, len(segs) > 1 or line is not None,
+                           tables(ctx.resolver).insert_only(head.original.func.value))
         if line is not None and not isinstance(written, Todo):
             drop_target(ctx, line)
         return written

@@ -25,7 +25,7 @@ rule = Rule(
     __name__,
     matches=["Table.group_by"],
     summary="group_by(keys).select(keys, aggregates) -> groupBy(keys).agg(aggregates)",
-    codes=(M.TB_EXPRESSION, M.TB_UNSUPPORTED),
+    codes=(M.TB_EXPRESSION, M.TB_UNSUPPORTED, M.TB_FLOAT_SUM),
     examples=[
         Example(
             program(
@@ -36,6 +36,21 @@ rule = Rule(
             spark_program(
                 'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\n'
                 'counts = words.groupBy(F.col("word")).agg(F.sum(F.col("n")).alias("total"))\n',
+                functions=True,
+            ),
+        ),
+        Example(  # Flink's SUM of a FLOAT is a FLOAT, added in 32-bit floats in arrival order
+            program(
+                "readings = t_env.from_elements([('a', 1.5)], DataTypes.ROW([DataTypes.FIELD('k', DataTypes.STRING()),"
+                " DataTypes.FIELD('v', DataTypes.FLOAT())]))\n"
+                "sums = readings.group_by(col('k')).select(col('k'), col('v').sum.alias('total'))\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.expressions import col\n",
+            ),
+            spark_program(
+                'readings = t_env.createDataFrame([("a", 1.5)], "k STRING, v FLOAT")\n'
+                "# NOTE(flink2spark): F2S318 Expression.sum of a FLOAT: Flink adds 32-bit floats in the order the rows"
+                " come, Spark adds doubles and casts the sum to FLOAT (the last digits may differ)\n"
+                'sums = readings.groupBy(F.col("k")).agg(F.sum(F.col("v")).cast("FLOAT").alias("total"))\n',
                 functions=True,
             ),
         ),

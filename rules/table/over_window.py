@@ -46,7 +46,7 @@ rule = Rule(
     __name__,
     matches=["Table.over_window"],
     summary="over_window(Over.partition_by().order_by().preceding()).select(agg.over(w)) -> F.<agg>().over(Window...)",
-    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION),
+    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION, M.TB_FLOAT_SUM),
     examples=[
         Example(
             _streaming_program(

@@ -13,6 +13,12 @@ and ``.rowtime`` is the end minus 1 ms (Flink's last timestamp of the window).
   over a column of unknown type), and end a session ``gap`` after its last row.
 - Sizes: ``lit(n).minutes`` (``seconds``, ``hours``, ``days``, ``millis``, singular too).
 - Row-count windows (``.rows``) have no Spark form: TODO.
+- Over the rowtime column of a stream's table (``from_data_stream`` with a watermark) in
+  streaming mode: on bounded input Flink's end-of-input watermark fires every window, so the
+  batch window gives the same rows, unless records arrive behind the watermark (Flink drops
+  them). The program model (``TablesModel.late_records``) decides when none can: literal
+  ``Instant.of_epoch_milli(n)`` timestamps out of order by less than the watermark's delay;
+  otherwise NOTE F2S317.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from flink2spark.rules.pyflink._common import chain
 from flink2spark.rules.table import _expressions as E
 from flink2spark.rules.table._sql import Untranslatable, check_alignment
 from flink2spark.rules.table._common import columns, program, spark_program, use, on_stream
+from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -39,7 +46,7 @@ rule = Rule(
     __name__,
     matches=["Table.window"],
     summary="window(Tumble/Slide/Session).group_by(w, keys).select(...) -> groupBy(F.window/F.session_window, keys).agg(...)",
-    codes=(M.TB_EXPRESSION, M.TB_UNSUPPORTED),
+    codes=(M.TB_EXPRESSION, M.TB_UNSUPPORTED, M.TB_LATE, M.TB_FLOAT_SUM),
     examples=[
         Example(
             program(
@@ -62,6 +69,45 @@ rule = Rule(
                 ")\n",
                 functions=True,
             ),
+        ),
+        Example(  # a stream's timestamps 7 s out of order, more than the watermark's 5 s: Flink may drop the late one
+            "from pyflink.common import Types\nfrom pyflink.common.time import Instant\n"
+            "from pyflink.datastream import StreamExecutionEnvironment\n"
+            "from pyflink.table import Schema, StreamTableEnvironment\n"
+            "from pyflink.table.expressions import col, lit\nfrom pyflink.table.window import Tumble\n\n"
+            "env = StreamExecutionEnvironment.get_execution_environment()\n"
+            "t_env = StreamTableEnvironment.create(env)\n"
+            "taps = env.from_collection([(Instant.of_epoch_milli(9000), 'a'), (Instant.of_epoch_milli(2000), 'b')],\n"
+            "                           type_info=Types.ROW([Types.INSTANT(), Types.STRING()]))\n"
+            "table = t_env.from_data_stream(taps, Schema.new_builder().column_by_expression('ts', 'CAST(f0 AS TIMESTAMP(3))')\n"
+            "                               .watermark('ts', \"ts - INTERVAL '5' SECOND\").build())\n"
+            "counts = table.window(Tumble.over(lit(10).seconds).on(col('ts')).alias('w')) \\\n"
+            "    .group_by(col('w'), col('f1')).select(col('f1'), col('f1').count.alias('n'))\n",
+            "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession, functions as F\n\n"
+            "# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the"
+            " RDD API (SparkContext), which Spark Connect does not offer\n"
+            "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            "taps = env.sparkContext.parallelize(\n"
+            "    f2s.typed(\n"
+            "        [\n"
+            '            (f2s.Instant.of_epoch_milli(9000), "a"),\n'
+            '            (f2s.Instant.of_epoch_milli(2000), "b"),\n'
+            "        ],\n"
+            "        f2s.Types.ROW([f2s.Types.INSTANT(), f2s.Types.STRING()]),\n"
+            "    )\n"
+            ")\n"
+            "table = t_env.createDataFrame(\n"
+            '    taps.map(f2s.table_values), "f0 TIMESTAMP, f1 STRING"\n'
+            ').selectExpr("f0", "f1", "CAST(f0 AS TIMESTAMP_NTZ) AS ts")\n'
+            "# NOTE(flink2spark): F2S317 window over the rowtime column ts of a stream (watermark ts - 5 seconds): its"
+            " records come up to 7000 ms behind the largest timestamp before them; Flink's streaming mode drops the"
+            " records that arrive behind its watermark (moved every 200 ms by default: which ones depends on timing),"
+            " Spark's batch window counts them\n"
+            "counts = (\n"
+            '    table.groupBy(F.window(F.col("ts"), "10 seconds").alias("w"), F.col("f1"))\n'
+            '    .agg(F.count(F.col("f1")).alias("n"))\n'
+            '    .select(F.col("f1"), F.col("n"))\n'
+            ")\n",
         ),
     ],
     noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\nrolled = frame.rolling(window=2).sum()\n'],
@@ -217,6 +263,9 @@ def convert(ctx):
             return ctx.todo(M.TB_EXPRESSION, "select() of a window: an item that is neither a key, a window property nor a named aggregate")
     if not aggregates:
         return ctx.todo(M.TB_UNSUPPORTED, "select() of a window with no aggregate")
+    late = tables(ctx.resolver).late_records(segs[0].original.func.value)
+    if late is not None:
+        ctx.note(M.TB_LATE, late)
     use(ctx, {"F"})
     code = f"{{r}}.groupBy({', '.join([window] + [k.code for k in keys])}).agg({', '.join(aggregates)}).select({', '.join(items)})"
     return ctx.expr(code, r=ctx.site.receiver)
