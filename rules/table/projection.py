@@ -87,7 +87,11 @@ def convert(ctx):
         names = [a.value for a in seg.original.args]
         if not names or not all(isinstance(n, cst.SimpleString) for n in names) or any(a.keyword or a.star for a in seg.original.args):
             return ctx.todo(M.TB_UNSUPPORTED, "Table.alias() of names that are not string literals")
-        return _call(ctx, "toDF", [repr(n.evaluated_value) for n in names])
+        # Flink 1.x read a string as an expression list: alias("a, b") names two columns
+        split = [part.strip() for n in names for part in n.evaluated_value.split(",")]
+        if not all(part.isidentifier() for part in split):
+            return ctx.todo(M.TB_UNSUPPORTED, "Table.alias() of names that are not plain column names")
+        return _call(ctx, "toDF", [repr(part) for part in split])
     cols = columns(ctx, seg.original.args, f"{method}()")
     if cols is None:
         return ctx.todo_left()
