@@ -41,7 +41,10 @@ def test_three_jobs_convert_run_and_agree(spark, tmp_path, capsys):
     for name, match in results.items():
         converted, hand_written, ratio = (float(match.group(i)) for i in (3, 4, 5))
         assert converted > 0 and hand_written > 0
-        assert ratio == pytest.approx(converted / hand_written, abs=0.01)
+        # the times are printed to 0.01 s and the ratio to 0.01 (from the unrounded times): at
+        # this size a job takes well under a second, so the printed times bound the ratio only
+        low, high = (converted - 0.005) / (hand_written + 0.005), (converted + 0.005) / max(hand_written - 0.005, 1e-9)
+        assert low - 0.005 <= ratio <= high + 0.005, (name, converted, hand_written, ratio)
 
     # the record counts, from the generated inputs (plain Python), and the written records
     rides = [line.split(",") for line in (tmp_path / "window" / "input.txt").read_text().splitlines()]

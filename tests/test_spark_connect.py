@@ -32,6 +32,7 @@ CONNECT_NOT_YET: dict[str, str] = {
     "meter_readings_stream_sql_totals": _DATASTREAM_PART,
     "parcel_scans_stream_view_sql": _DATASTREAM_PART,
     "shipments_table_to_stream_map": _DATASTREAM_PART,
+    "sensor_instant_tumble_watermark": _DATASTREAM_PART,
 }
 
 SERVER = """
