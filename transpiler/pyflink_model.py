@@ -526,6 +526,11 @@ NUMBER_SEQUENCE_SOURCES = {
     "pyflink.datastream.connectors.NumberSequenceSource",
 }
 ROWS = {"pyflink.common.Row", "pyflink.common.types.Row"}
+# PyFlink basic types (Types.X()) -> the Spark SQL type that holds their Python values with the same
+# meaning (a FLOAT is a 32-bit value, CHAR a one-character str): Kafka schemas, stream records,
+# the columns of a Table made of a stream
+SPARK_TYPES = {"STRING": "STRING", "CHAR": "STRING", "BOOLEAN": "BOOLEAN", "BYTE": "TINYINT", "SHORT": "SMALLINT",
+               "INT": "INT", "LONG": "BIGINT", "FLOAT": "FLOAT", "DOUBLE": "DOUBLE"}
 OUTPUT_TAGS = {"pyflink.datastream.OutputTag", "pyflink.datastream.output_tag.OutputTag"}
 RUNTIME_MODES = {
     f"{prefix}.RuntimeExecutionMode.{mode}": mode.lower()

@@ -458,8 +458,7 @@ def decoding(ctx, streams: list[cst.BaseExpression], site: cst.CSTNode) -> Optio
 
 # PyFlink basic types whose Python values Spark holds with the same meaning (a FLOAT is a 32-bit
 # value, handed to Python as a float; CHAR a one-character str)
-_COLUMN_TYPES = {"STRING": "string", "CHAR": "string", "BYTE": "tinyint", "SHORT": "smallint", "INT": "int",
-                 "LONG": "bigint", "FLOAT": "float", "DOUBLE": "double", "BOOLEAN": "boolean"}
+_COLUMN_TYPES = {kind: spark.lower() for kind, spark in P.SPARK_TYPES.items()}
 
 
 def record_shape(resolver, info: cst.BaseExpression, nullable: Optional[bool] = None):

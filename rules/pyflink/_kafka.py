@@ -91,17 +91,7 @@ GUARANTEE = _suffixes("DeliveryGuarantee")
 SEMANTIC = _suffixes("Semantic")
 
 # Flink basic types -> Spark SQL DDL types
-DDL = {
-    "STRING": "STRING",
-    "CHAR": "STRING",
-    "BOOLEAN": "BOOLEAN",
-    "BYTE": "TINYINT",
-    "SHORT": "SMALLINT",
-    "INT": "INT",
-    "LONG": "BIGINT",
-    "FLOAT": "FLOAT",
-    "DOUBLE": "DOUBLE",
-}
+DDL = P.SPARK_TYPES
 AVRO_TYPES = {"string": "STRING", "int": "INT", "long": "LONG", "float": "FLOAT", "double": "DOUBLE", "boolean": "BOOLEAN"}
 
 

@@ -130,8 +130,7 @@ class StreamTable:
 
 
 # PyFlink basic types of a stream's fields -> the Spark types of Flink's table columns for them
-_STREAM_TYPES = {"STRING": "STRING", "BOOLEAN": "BOOLEAN", "BYTE": "TINYINT", "SHORT": "SMALLINT", "INT": "INT",
-                 "LONG": "BIGINT", "FLOAT": "FLOAT", "DOUBLE": "DOUBLE"}
+_STREAM_TYPES = {kind: spark for kind, spark in P.SPARK_TYPES.items() if kind != "CHAR"}
 _TABLE_TYPES = {v: k for k, v in _STREAM_TYPES.items()}  # (a TIMESTAMP column does not go back to a stream yet)
 _STREAM_TYPES["INSTANT"] = "TIMESTAMP"  # Flink's TIMESTAMP_LTZ(9): Spark's TIMESTAMP, both shown in the session time zone
 # Table methods whose result gives only inserts when their inputs do (streaming mode)
