@@ -198,9 +198,9 @@ class FlinkDialect(Spark):
             **{
                 name: (lambda n: lambda args: exp.Anonymous(this=n, expressions=args))(name)
                 for name in ("REGEXP_EXTRACT", "DATE_FORMAT", "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "TO_DATE", "UNIX_TIMESTAMP",
-                             # not a Flink built-in (sqlglot reads it as LISTAGG): a function of the
-                             # program's, else unknown
-                             "GROUP_CONCAT")
+                             # not Flink built-ins (sqlglot reads them as LISTAGG, as BigQuery ML's
+                             # PREDICT of at most 3 arguments): a function of the program's, else unknown
+                             "GROUP_CONCAT", "PREDICT")
             },
         }
 
