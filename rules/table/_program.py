@@ -348,7 +348,11 @@ class TablesModel:
         if node is None or isinstance(node, (cst.FormattedString, cst.BinaryOperation, cst.Call)):
             return None  # built text: a name only through the SQL it is part of
         found = self._sql(node)
-        return found.text if found is not None and not found.parts and not found.tables else None
+        if found is None or found.parts or found.tables:
+            return None
+        # Flink parses the path as SQL identifiers: `left` (a reserved word quoted) is the table left
+        quoted = re.fullmatch(r"`([^`.]+)`", found.text)
+        return quoted.group(1) if quoted else found.text
 
     def _argument(self, name: cst.Name) -> Optional[cst.BaseExpression]:
         """What the helper call being read passes for the parameter ``name`` reads (its default
@@ -462,7 +466,7 @@ class TablesModel:
                 method, first = call.func.attr.value, call.args[0].value
                 if method in ("from_path", "scan"):
                     if self.name(first) is not None:
-                        found.add(self.name(first).strip("`"))
+                        found.add(self.name(first))
                     else:
                         unknown = True
                 elif method in ("execute_sql", "sql_query", "add_insert_sql", "sql_update"):
