@@ -5,7 +5,7 @@ alike) becomes a temporary view of the same name over
 ``spark.read.format("jdbc").option("url", ...).option("dbtable", ...)...load()``, its columns
 those the DDL declares, cast to their declared types (``selectExpr``: Flink reads the named
 columns and converts them to the DDL's types; the database may hold more columns, in another
-order). A table the program only writes is declared nowhere in Spark: each write appends the
+order). A table the program does not read is declared nowhere in Spark: each write appends the
 rows under the DDL's column names, ``df.toDF(<columns>).write.format("jdbc")...mode("append").save()``
 (Flink's append-only JDBC sink inserts them, named, in the same way).
 
@@ -77,16 +77,17 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[str, dict[str, str]]:
 
 def create(ctx, env, table: TableDef, parts: tuple[str, ...], model) -> object:
     """The conversion of the declaration of a JDBC table: the view of a table the program reads,
-    REMOVE for a table it only writes (its writes carry the options); Untranslatable."""
+    REMOVE for one it does not read (its writes carry the options); Untranslatable."""
     import libcst as cst
 
     from flink2spark.transpiler import markers as M
     from flink2spark.transpiler.results import REMOVE
 
-    if table.name in model.sinks and not model.reads(table.name):
-        sink(table, parts)  # refused here if the writes would be
+    if not model.reads(table.name):  # Spark's reader connects to the database at load(): only for a table read
+        if table.name in model.sinks:
+            sink(table, parts)  # refused here if the writes would be
         if not ctx.is_statement:
-            raise Untranslatable("the declaration of a JDBC sink table used as a value")
+            raise Untranslatable("the declaration of a JDBC table the program does not read used as a value")
         return REMOVE
     code = source(table, parts, cst.Module([]).code_for_node(env))
     ctx.note(M.TB_JDBC, DRIVER_NOTE)
