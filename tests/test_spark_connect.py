@@ -33,6 +33,7 @@ CONNECT_NOT_YET: dict[str, str] = {
     "parcel_scans_stream_view_sql": _DATASTREAM_PART,
     "shipments_table_to_stream_map": _DATASTREAM_PART,
     "sensor_instant_tumble_watermark": _DATASTREAM_PART,
+    "kiosk_sales_alias_slide_window": _DATASTREAM_PART,
 }
 
 SERVER = """

@@ -92,6 +92,23 @@ def test_table_aggregate_result_type_from_get_result_type():
     assert "returnType=T.ArrayType(" in out
 
 
+def test_type_methods_only_flink_calls_go_with_the_base():
+    # get_result_type/get_accumulator_type: Flink's hooks; the UDF's returnType says the result
+    # type, Spark calls neither, and with them goes the last use of DataTypes (its import's F2S208)
+    extra = ("    def get_result_type(self):\n"
+             "        return DataTypes.ROW([DataTypes.FIELD('n', DataTypes.INT()), DataTypes.FIELD('rank', DataTypes.INT())])\n\n"
+             "    def get_accumulator_type(self):\n        return DataTypes.ARRAY(DataTypes.INT())\n\n")
+    body = TOP.replace("{extra}", extra).replace("{result}", "")
+    out = convert(body)
+    assert "def get_result_type" not in out and "def get_accumulator_type" not in out
+    assert "DataTypes" not in out and "TODO(flink2spark)" not in out, out
+    assert "    def emit_value(self, acc):\n        yield acc[0], 1\n" in out
+    assert convert_source(out, "job.py").output == out
+    # a program that calls one of them itself keeps it (and the Table API import it needs is marked)
+    out = convert(body + "print(Top().get_accumulator_type())\n")
+    assert "def get_accumulator_type" in out and "def get_result_type" not in out
+
+
 def test_table_aggregate_of_a_result_that_is_not_a_row_is_a_todo():
     found = todos(convert(TOP.replace("{extra}", "").replace("{result}", ", result_type=DataTypes.INT()")))
     assert any("udtaf() whose result type is not a ROW" in t for t in found), found

@@ -82,7 +82,6 @@ def test_old_csv_with_a_quote_character_quotes():
 
 
 @pytest.mark.parametrize("call,why", [
-    ("ignore_first_line()", "OldCsv().ignore_first_line()"),
     ("line_delimiter('\\r\\n')", "OldCsv().line_delimiter()"),
     ("field('x', DataTypes.BIGINT())", "format fields that are not the schema's"),
 ])
@@ -92,6 +91,31 @@ def test_old_csv_options_spark_has_no_same_form_for_are_refused(call, why):
     catalog, problems = _catalog(body)
     assert "src" not in catalog and why in problems["src"]
     assert "TODO(flink2spark): F2S305 connect()...create_temporary_table()" in _convert(body)
+
+
+def test_old_csv_ignore_first_line_skips_each_files_header_on_spark(spark, tmp_path):
+    # Flink 1.x's legacy csv source skipped the first line of each file (CsvInputFormat's
+    # skipFirstLineAsHeader, at the start of a file); Spark's header option does, with the schema given
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "part-1.csv").write_text("a,b\n1,x\n2,y\n")
+    (folder / "part-2.csv").write_text("a,b\n3,z\n")
+    out = convert_source(
+        HEAD + f"t_env.connect(FileSystem().path({str(folder)!r})).with_format(OldCsv().ignore_first_line())"
+        ".with_schema(Schema().field('a', DataTypes.BIGINT()).field('b', DataTypes.STRING()))"
+        ".create_temporary_table('src')\n"
+        "t_env.from_path('src').select('a, b').execute().print()\n", "job.py").output
+    assert "TODO(flink2spark)" not in out and "header" in out, out
+    exec(compile(out, "job.py", "exec"), {})
+    assert sorted(tuple(r) for r in spark.table("src").collect()) == [(1, "x"), (2, "y"), (3, "z")]
+    spark.catalog.dropTempView("src")
+
+
+def test_old_csv_ignore_first_line_of_a_table_also_written_is_refused():
+    body = ("t_env.connect(FileSystem().path('/io.csv')).with_format(OldCsv().ignore_first_line())" + SCHEMA
+            + ".create_temporary_table('t')\n"
+            "t_env.from_path('t').insert_into('t')\nt_env.execute('job')\n")
+    assert "ignore_first_line() of a table the program also writes" in _convert(body)
 
 
 def test_a_kafka_descriptor_becomes_a_kafka_table_of_the_sql_options():
@@ -233,5 +257,10 @@ def test_alias_of_one_string_of_names_renames_each_column_as_flink_1x_read_it():
     # Flink 1.x read alias("a, b") as an expression list; toDF("a, b") would fail on Spark
     out = _convert("t = t_env.from_elements([(1, 'x')], ['n', 'w']).alias('id, word')\nt.execute().print()\n")
     assert '.toDF("id", "word")' in out and "TODO" not in out
+    assert "NOTE(flink2spark): F2S309 Table.alias() of one string of names" in out  # Flink 2.3: one column "id, word"
+    # the program model knows the names too: the columns read after the alias have their types
+    out = _convert("t = t_env.from_elements([(1, 'x')], ['n', 'w']).alias('id, word')\n"
+                   "t.group_by(t.word).select(t.word, t.id.sum).execute().print()\n")
+    assert 'F.sum(F.col("id"))' in out and "TODO" not in out, out
     out = _convert("t = t_env.from_elements([(1, 'x')], ['n', 'w']).alias('id as k, word')\nt.execute().print()\n")
     assert "TODO(flink2spark): F2S300 Table.alias() of names that are not plain column names" in out

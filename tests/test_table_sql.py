@@ -351,6 +351,19 @@ def test_lateral_table_text_in_a_string_literal_is_text():
     assert query("SELECT a FROM t WHERE b = 'LATERAL TABLE(x'", T) == "SELECT a FROM t WHERE b = 'LATERAL TABLE(x'"
 
 
+def test_program_function_named_like_another_dialects_function(spark_tables):
+    # PREDICT is no Flink built-in (Flink 2.3 has ML_PREDICT): sqlglot's BigQuery PREDICT takes at
+    # most 3 arguments and refused the text; a Python function the program registers under the name
+    # is called with any number of columns
+    flink = "INSERT INTO u SELECT a, PREDICT(a, b, c, d) FROM t"
+    target, spark_sql = insert(flink, T, {"predict": "udf"})
+    assert (target, spark_sql) == ("u", "SELECT a, PREDICT(a, b, c, d) FROM t")
+    spark_tables.udf.register("predict", lambda *values: str(len(values)), "string")
+    assert [f.dataType.simpleString() for f in spark_tables.sql(spark_sql).schema] == ["int", "string"]  # analysed
+    with pytest.raises(Untranslatable, match="function PREDICT"):
+        query("SELECT PREDICT(a, b, c, d) FROM t", T)
+
+
 @pytest.mark.parametrize("flink, functions, construct", [
     ("SELECT a, w FROM t, LATERAL TABLE(words(b)) AS T(w)", {"words": "udf"}, "LATERAL TABLE"),
     ("SELECT a, w FROM t, LATERAL TABLE(words(b)) AS T(w)", ["words"], "LATERAL TABLE"),

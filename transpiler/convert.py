@@ -506,11 +506,25 @@ class Converter(V.Transformer):
         info = self.classes.get(id(original))
         if info is None or not info.convertible or not info.flink_bases:
             return updated
+        updated = self._without_flink_only_methods(updated, info)
         bases = [b for i, b in enumerate(updated.bases) if i not in info.flink_bases]
         if bases:
             bases[-1] = bases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return updated.with_changes(bases=bases)
         return updated.with_changes(bases=[], lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT)
+
+    def _without_flink_only_methods(self, updated: cst.ClassDef, info: F.ClassInfo) -> cst.ClassDef:
+        """The class without the methods only Flink calls on its kind (the model's
+        ``FLINK_ONLY_METHODS``: an aggregate function's get_result_type()...), unless the program
+        calls them itself or they are all the class has."""
+        drop = self.resolver.model.FLINK_ONLY_METHODS.get(info.kind, frozenset())
+        drop = {m for m in drop if not self.resolver.calls_of(m)}
+        if not drop or not isinstance(updated.body, cst.IndentedBlock):
+            return updated
+        body = [s for s in updated.body.body if not (isinstance(s, cst.FunctionDef) and s.name.value in drop)]
+        if not body or len(body) == len(updated.body.body):
+            return updated
+        return updated.with_changes(body=updated.body.with_changes(body=body))
 
     def class_of(self, original: cst.BaseExpression) -> Optional[tuple[F.ClassInfo, bool]]:
         """(class info, is a fresh instance) for ``Cls(...)`` or a name bound to one."""

@@ -42,6 +42,7 @@ class GenerationModel:
     CONVENTIONS: Mapping[str, Any]  # operator -> functions.Convention (how it calls its function)
     ANY_CALLABLE: bool = False  # builtins and methods of plain classes pass as functions as they are
     check_class: Optional[Callable[[Any, Any], None]] = None  # the model's own conditions on a function class
+    FLINK_ONLY_METHODS: Mapping[str, frozenset[str]] = field(default_factory=dict)  # kind -> methods only Flink calls (dropped with the base)
 
     # -- markers ---------------------------------------------------------------------------------
     CODES: Mapping[str, str] = field(default_factory=dict)  # role -> marker code, over convert.DEFAULT_CODES

@@ -773,6 +773,14 @@ for _name, _method in {"ScalarFunction": "eval", "TableFunction": "eval", "Aggre
     for _module in ("pyflink.table.udf", "pyflink.table"):
         FUNCTION_CLASSES[f"{_module}.{_name}"] = (f"Table{_name}", _method)
 
+# Methods of those classes only Flink calls: the types of an aggregate function's result and
+# accumulator (rules/table/udaf.py reads get_result_type() for the UDF's returnType; Spark calls
+# neither). They go with the base, unless the program calls them itself.
+FLINK_ONLY_METHODS: dict[str, frozenset[str]] = {
+    kind: frozenset({"get_result_type", "get_accumulator_type"})
+    for kind in ("TableAggregateFunction", "TableTableAggregateFunction")
+}
+
 # Event time and windows (rules/pyflink/timestamps.py, windows.py): their PyFlink bases are dropped too.
 FUNCTION_CLASSES["pyflink.common.watermark_strategy.TimestampAssigner"] = ("TimestampAssigner", "extract_timestamp")
 for _name, _method in {
@@ -1000,7 +1008,7 @@ def spark_name(resolver, name: str):
 # the required fields' names, and of these optional ones.
 MODEL = GenerationModel.of(
     globals(),
-    "ANY_CALLABLE", "check_class", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
+    "ANY_CALLABLE", "check_class", "FLINK_ONLY_METHODS", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
     "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge", "TABLE_BRIDGES", "RULE_SETS", "COLUMN_TYPES",
     "api_name_of", "spark_name", "ANNOTATION_TYPES", "ANNOTATION_CLASSES",
 )

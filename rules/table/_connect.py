@@ -17,7 +17,11 @@ read into the ``_sql.TableDef`` a ``CREATE TABLE`` gives:
   ``Json()`` -> format ``json``;
 - ``Schema().field(name, DataTypes...)`` -> the columns.
 
-A descriptor call this module does not know (``ignore_first_line``, ``line_delimiter`` other than
+``OldCsv().ignore_first_line()`` -> the option ``csv.ignore-first-line`` (Flink 1.x's legacy csv
+format's own: no csv option of the SQL DDL skips a header), which only a table the program reads
+converts with (Spark's ``header``).
+
+A descriptor call this module does not know (``line_delimiter`` other than
 ``\\n``, ``Rowtime``, ``proctime``, a retract or upsert mode...) makes the table unreadable
 (``_descriptors.Unreadable`` names it): its statement keeps a TODO.
 """
@@ -32,6 +36,7 @@ from flink2spark.rules.pyflink._common import chain
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._descriptors import Unreadable, _Reader, _positional
+from flink2spark.rules.table._sql import IGNORE_FIRST_LINE
 
 MODULE = "pyflink.table.descriptors."
 REGISTER = ("create_temporary_table", "register_table_source", "register_table_sink", "register_table_source_and_sink")
@@ -101,6 +106,10 @@ def _format(reader: _Reader, node, options: dict) -> Optional[list]:
         elif fmt == "csv" and method == "line_delimiter" and len(args) == 1 \
                 and reader.literal(args[0], "a line delimiter") == "\n":
             pass
+        elif kind == "OldCsv" and method == "ignore_first_line" and not args:
+            # the legacy csv source skips the first line of each file (a header): read by the
+            # table's Spark reader only (``_sql.file_source``), never written
+            options[IGNORE_FIRST_LINE] = "true"
         elif fmt == "csv" and method == "comment_prefix" and len(args) == 1 \
                 and reader.literal(args[0], "a comment prefix") == "#":
             options["csv.allow-comments"] = "true"

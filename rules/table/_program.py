@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Optional, Sequence
 
 import libcst as cst
 
@@ -141,6 +141,16 @@ _APPENDING = frozenset({"select", "filter", "where", "alias", "add_columns", "ad
 def unnamed(position: int) -> str:
     """Flink's name of an unnamed item of ``Table.select`` (seen on Flink 2.3: ``_c1``)."""
     return f"_c{position}"
+
+
+def alias_names(args: Sequence[cst.Arg]) -> Optional[list[str]]:
+    """The column names ``Table.alias(...)`` gives, in order: string literals, each of which Flink
+    1.x read as an expression list (``alias("a, b")`` names two columns); None for anything else
+    (an expression, a name that is no plain column name)."""
+    if not args or any(a.keyword or a.star or not isinstance(a.value, cst.SimpleString) for a in args):
+        return None
+    names = [part.strip() for a in args for part in a.value.evaluated_value.split(",")]  # type: ignore[union-attr]
+    return names if all(n.isidentifier() for n in names) else None
 
 
 def _field_reference(resolver, node) -> Optional[tuple[str, Optional[str]]]:
@@ -338,7 +348,11 @@ class TablesModel:
         if node is None or isinstance(node, (cst.FormattedString, cst.BinaryOperation, cst.Call)):
             return None  # built text: a name only through the SQL it is part of
         found = self._sql(node)
-        return found.text if found is not None and not found.parts and not found.tables else None
+        if found is None or found.parts or found.tables:
+            return None
+        # Flink parses the path as SQL identifiers: `left` (a reserved word quoted) is the table left
+        quoted = re.fullmatch(r"`([^`.]+)`", found.text)
+        return quoted.group(1) if quoted else found.text
 
     def _argument(self, name: cst.Name) -> Optional[cst.BaseExpression]:
         """What the helper call being read passes for the parameter ``name`` reads (its default
@@ -452,7 +466,7 @@ class TablesModel:
                 method, first = call.func.attr.value, call.args[0].value
                 if method in ("from_path", "scan"):
                     if self.name(first) is not None:
-                        found.add(self.name(first).strip("`"))
+                        found.add(self.name(first))
                     else:
                         unknown = True
                 elif method in ("execute_sql", "sql_query", "add_insert_sql", "sql_update"):
@@ -598,8 +612,8 @@ class TablesModel:
             return None
         source = self.schema(receiver)
         if method == "alias" and source is not None:
-            names = [a.evaluated_value for a in args if isinstance(a, cst.SimpleString)]
-            return dict(zip(names, source.values())) if len(names) == len(source) == len(args) else None
+            names = alias_names(node.args)
+            return dict(zip(names, source.values())) if names is not None and len(names) == len(source) else None
         if method in ("filter", "where", "distinct", "order_by", "fetch", "limit", "offset", "union_all", "union",
                       "intersect", "intersect_all", "minus", "minus_all"):
             return source

@@ -198,9 +198,9 @@ class FlinkDialect(Spark):
             **{
                 name: (lambda n: lambda args: exp.Anonymous(this=n, expressions=args))(name)
                 for name in ("REGEXP_EXTRACT", "DATE_FORMAT", "FROM_UNIXTIME", "TO_TIMESTAMP", "TO_TIMESTAMP_LTZ", "TO_DATE", "UNIX_TIMESTAMP",
-                             # not a Flink built-in (sqlglot reads it as LISTAGG): a function of the
-                             # program's, else unknown
-                             "GROUP_CONCAT")
+                             # not Flink built-ins (sqlglot reads them as LISTAGG, as BigQuery ML's
+                             # PREDICT of at most 3 arguments): a function of the program's, else unknown
+                             "GROUP_CONCAT", "PREDICT")
             },
         }
 
@@ -668,6 +668,9 @@ def _expression(text: str, table: str, columns: list[tuple[str, str]]) -> tuple[
 # --------------------------------------------------------------------------------------------
 # Spark DDL for filesystem tables
 
+# OldCsv().ignore_first_line() of a connect() descriptor (rules/table/_connect.py): skip the first
+# line of each file, as Spark's csv header option does when the schema is given
+IGNORE_FIRST_LINE = "csv.ignore-first-line"
 _CSV_OPTIONS = {
     "csv.field-delimiter": "sep",
     "csv.quote-character": "quote",
@@ -738,6 +741,10 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
         spark_options.append(("mode", "PERMISSIVE" if lenient else "FAILFAST"))
         if options.pop("csv.allow-comments", "false").lower() == "true":
             spark_options.append(("comment", "#"))
+        if options.pop(IGNORE_FIRST_LINE, "false").lower() == "true":
+            if not read_only:  # Spark's writer would write a header line, Flink's legacy csv sink none
+                raise Untranslatable("OldCsv().ignore_first_line() of a table the program also writes")
+            spark_options.append(("header", "true"))
         for key, spark_key in _CSV_OPTIONS.items():
             if key in options:
                 spark_options.append((spark_key, options.pop(key)))

@@ -24,7 +24,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table._common import SHOW_ALL, drop_target, mode, program, spark_program, waited_result
-from flink2spark.rules.table import _kafka, _sql
+from flink2spark.rules.table import _jdbc, _kafka, _sql
 from flink2spark.rules.table._files import canal_json_rows, canal_json_sink
 from flink2spark.rules.table._program import python_string, python_value, tables
 from flink2spark.transpiler import markers as M
@@ -36,7 +36,7 @@ rule = Rule(
     __name__,
     matches=["Table.execute", "Table.to_pandas", "Table.execute_insert"],
     summary="execute().print()/collect(), to_pandas(), execute_insert(sink) -> show/collect/toPandas/write",
-    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR),
+    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR, M.TB_JDBC),
     examples=[
         Example(
             program("words = t_env.from_elements([('a', 1)], ['word', 'n'])\nwords.execute().print()\n"),
@@ -133,6 +133,19 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
     if streaming:
         return ctx.todo(M.TB_CONNECTOR, f"{what}: a streaming query into a {table.connector!r} table (only print, "
                         "blackhole and kafka sinks are converted for unbounded tables)")
+    if table.connector == "jdbc":
+        parts = model.options_at(sink, ctx.outer)
+        if parts is None:
+            return ctx.todo(M.TB_CONNECTOR, f"{what}: JDBC table {sink!r}: its options name variables this statement does not see")
+        try:
+            template, values = _jdbc.sink(table, parts)
+        except _sql.Untranslatable as exc:
+            return ctx.todo(M.TB_CONNECTOR, f"{what}: JDBC table {sink!r}: {exc}")
+        if model.mode == "streaming" and not inserts:
+            return ctx.todo(M.TB_CONNECTOR, f"{what}: JDBC table {sink!r}: a table that may be updating (Flink refuses it "
+                            "in a JDBC sink without a PRIMARY KEY)")
+        ctx.note(M.TB_JDBC, _jdbc.DRIVER_NOTE)
+        return ctx.expr(template, df=df, **values)
     if table.connector == "filesystem" and table.options.get("format") == "canal-json":
         parts = model.options_at(sink, ctx.outer)
         try:

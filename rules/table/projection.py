@@ -14,7 +14,7 @@ Expressions are translated by ``_expressions`` (exact or a TODO naming what has 
 import libcst as cst
 
 from flink2spark.rules.table._common import columns, program, spark_program, on_stream
-from flink2spark.rules.table._program import unnamed
+from flink2spark.rules.table._program import alias_names, unnamed
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -23,7 +23,7 @@ rule = Rule(
     matches=["Table.select", "Table.filter", "Table.where", "Table.add_columns", "Table.add_or_replace_columns",
              "Table.drop_columns", "Table.rename_columns", "Table.distinct", "Table.alias"],
     summary="select/filter/where/add_columns/drop_columns/rename_columns/distinct -> the DataFrame's",
-    codes=(M.TB_EXPRESSION, M.TB_FLOAT_SUM),
+    codes=(M.TB_EXPRESSION, M.TB_FLOAT_SUM, M.TB_LEGACY),
     examples=[
         Example(
             program(
@@ -84,14 +84,13 @@ def convert(ctx):
             return refused
         return _call(ctx, "distinct", [])
     if method == "alias":  # renames every column, in order
-        names = [a.value for a in seg.original.args]
-        if not names or not all(isinstance(n, cst.SimpleString) for n in names) or any(a.keyword or a.star for a in seg.original.args):
-            return ctx.todo(M.TB_UNSUPPORTED, "Table.alias() of names that are not string literals")
-        # Flink 1.x read a string as an expression list: alias("a, b") names two columns
-        split = [part.strip() for n in names for part in n.evaluated_value.split(",")]
-        if not all(part.isidentifier() for part in split):
-            return ctx.todo(M.TB_UNSUPPORTED, "Table.alias() of names that are not plain column names")
-        return _call(ctx, "toDF", [repr(part) for part in split])
+        names = alias_names(seg.original.args)
+        if names is None:
+            return ctx.todo(M.TB_UNSUPPORTED, "Table.alias() of names that are not plain column names (string literals)")
+        if len(names) > len(seg.original.args):
+            ctx.note(M.TB_LEGACY, "Table.alias() of one string of names: Flink 1.x read it as a list of names, as Spark's"
+                     " toDF() here; Flink 2.x names the first column by the whole string")
+        return _call(ctx, "toDF", [repr(name) for name in names])
     cols = columns(ctx, seg.original.args, f"{method}()")
     if cols is None:
         return ctx.todo_left()

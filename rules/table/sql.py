@@ -12,6 +12,9 @@ with the statement translated to Spark SQL (``_sql``, sqlglot with a Flink diale
   knows the connector).
 - ``CREATE TABLE`` of the ``kafka`` connector -> a temporary view over ``readStream.format("kafka")``
   (``_kafka``), or removed for a table the program only writes.
+- ``CREATE TABLE`` of the ``jdbc`` connector -> a temporary view over ``read.format("jdbc")`` of a
+  table the program reads, or removed for a table it only writes (appended to by each insert:
+  ``_jdbc``).
 - ``INSERT INTO t SELECT ...`` -> ``spark.sql("INSERT INTO t ...")``, or the sink's form; a query
   over an unbounded (Kafka) table becomes a streaming query (``execute.write_to``), started and,
   with ``.wait()``, awaited.
@@ -29,7 +32,7 @@ cannot translate with the same meaning keeps its statement, with a TODO naming t
 
 import libcst as cst
 
-from flink2spark.rules.table import _kafka, _sql
+from flink2spark.rules.table import _jdbc, _kafka, _sql
 from flink2spark.rules.table.bridges import stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
@@ -49,7 +52,7 @@ rule = Rule(
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
-           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT),
+           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC),
     examples=[
         Example(
             program(
@@ -70,6 +73,31 @@ rule = Rule(
                 "t_env.execute_sql('DROP TABLE out')\n"
             ),
             spark_program('t_env.sql("DROP TABLE IF EXISTS `daily`")\n'),
+        ),
+        Example(  # a JDBC table read (a view over Spark's JDBC source) and one only written (rows appended)
+            program(
+                "t_env.execute_sql(\"CREATE TABLE src (k STRING, n INT) WITH ('connector' = 'jdbc', "
+                "'url' = 'jdbc:postgresql://db/shop', 'table-name' = 'src')\")\n"
+                "t_env.execute_sql(\"CREATE TABLE dst (k STRING, n INT) WITH ('connector' = 'jdbc', "
+                "'url' = 'jdbc:postgresql://db/shop', 'table-name' = 'dst', 'sink.max-retries' = '5')\")\n"
+                "t_env.execute_sql('INSERT INTO dst SELECT k, n FROM src WHERE n > 1').wait()\n"
+            ),
+            spark_program(
+                "# NOTE(flink2spark): F2S322 JDBC table: the database's JDBC driver must be on Spark's classpath"
+                " (spark-submit --jars or --packages), as on Flink's\n"
+                't_env.read.format("jdbc").option("url", "jdbc:postgresql://db/shop").option(\n'
+                '    "dbtable", "src"\n'
+                ').load().selectExpr(\n'
+                '    "CAST(`k` AS STRING) AS `k`", "CAST(`n` AS INT) AS `n`"\n'
+                ').createOrReplaceTempView("src")\n'
+                "# NOTE(flink2spark): F2S322 JDBC table: the database's JDBC driver must be on Spark's classpath"
+                " (spark-submit --jars or --packages), as on Flink's\n"
+                't_env.sql("SELECT k, n FROM src WHERE n > 1").toDF("k", "n").write.format(\n'
+                '    "jdbc"\n'
+                ').option("url", "jdbc:postgresql://db/shop").option("dbtable", "dst").mode(\n'
+                '    "append"\n'
+                ').save()\n'
+            ),
         ),
     ],
     noop=['import sqlite3\n\ndb = sqlite3.connect(":memory:")\ndb.execute("SELECT 1")\n'],
@@ -190,6 +218,11 @@ def _statement(ctx, env, text, what, waited: bool = False):
                     return declared
                 except _sql.Untranslatable as exc:
                     return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {table.name!r}: {exc}")
+            if table.connector == "jdbc" and table.name not in model.problems:
+                try:
+                    return _jdbc.create(ctx, env, table, text.parts, model)
+                except _sql.Untranslatable as exc:
+                    return ctx.todo(M.TB_CONNECTOR, f"{what}: JDBC table {table.name!r}: {exc}")
             return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
         if kind == "insert":
             target, spark = _sql.insert(text.text, model.sql_tables(), model.sql_functions())
@@ -197,11 +230,12 @@ def _statement(ctx, env, text, what, waited: bool = False):
             streaming = _sql.streaming(text.text, model.sql_tables())
             written_as_data = table is not None and table.options.get("format") == "canal-json"  # text lines, not a Spark table
             if target in model.conditional or written_as_data or (
-                    table is not None and (table.connector in ("print", "blackhole", "kafka") or streaming)):
+                    table is not None and (table.connector in ("print", "blackhole", "kafka", "jdbc") or streaming)):
                 if streaming and what == "add_insert_sql()":
                     return ctx.todo(M.TB_UNSUPPORTED, f"{what}: a streaming INSERT in a statement set (each would be a "
                                     "query of its own, started and awaited together)")
-                return write_to(ctx, _sql_call(ctx, env, spark, text), target, what, streaming, "wait" in after)
+                return write_to(ctx, _sql_call(ctx, env, spark, text), target, what, streaming, "wait" in after,
+                                model.sql_insert_only(text.text))
             if table is None:
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
             return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text)

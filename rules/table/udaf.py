@@ -98,6 +98,34 @@ rule = Rule(
                 functions=True, types=True,
             ),
         ),
+        Example(  # types the class declares: the UDF's returnType; Spark calls neither method, they go with the base
+            program(
+                "\n\nclass Longest(AggregateFunction):\n"
+                "    def create_accumulator(self):\n        return [0]\n\n"
+                "    def accumulate(self, acc, word):\n        acc[0] = max(acc[0], len(word))\n\n"
+                "    def get_value(self, acc):\n        return acc[0]\n\n"
+                "    def get_result_type(self):\n        return DataTypes.INT()\n\n"
+                "    def get_accumulator_type(self):\n        return DataTypes.ARRAY(DataTypes.INT())\n\n\n"
+                "longest = udaf(Longest())\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import AggregateFunction, udaf\n",
+            ),
+            spark_program(
+                "\n\nclass Longest:\n"
+                "    def create_accumulator(self):\n        return [0]\n\n"
+                "    def accumulate(self, acc, word):\n        acc[0] = max(acc[0], len(word))\n\n"
+                "    def get_value(self, acc):\n        return acc[0]\n\n\n"
+                "# NOTE(flink2spark): F2S306 longest: the rows of a group reach accumulate() in Spark's order, which may"
+                " differ from Flink's (the same result unless the function depends on it)\n"
+                '@F.udf(returnType=T.IntegerType())\n'
+                "def longest(rows):\n"
+                "    function = Longest()\n"
+                "    acc = function.create_accumulator()\n"
+                "    for row in rows:\n"
+                "        function.accumulate(acc, *row)\n"
+                "    return function.get_value(acc)\n",
+                functions=True, types=True,
+            ),
+        ),
     ],
     noop=['from functools import reduce\n\ntotal = reduce(lambda a, b: a + b, [1, 2])\n'],
 )
