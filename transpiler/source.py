@@ -172,6 +172,9 @@ def imported_modules(module: cst.Module) -> list[tuple[str, cst.CSTNode]]:
 # Top-level module names that the converted tree defines itself (a project's own ``flink``
 # package): imports of them are the project's code, not Flink's. Set per conversion by the engine.
 SHADOWED: contextvars.ContextVar[frozenset] = contextvars.ContextVar("flink2spark_shadowed", default=frozenset())
+# the whole text of the file being converted (statements set aside by transpiler/elide.py included):
+# what a rule that binds a new name checks the name against
+SOURCE: contextvars.ContextVar[str] = contextvars.ContextVar("flink2spark_source", default="")
 
 
 def module_generation(name: str) -> Optional[str]:
