@@ -29,14 +29,13 @@ Public API
 Constants from ``flink.plan.Constants`` (the converter rewrites leftover references to them)
 ----------------------------------------------------------------------------------------------
 ``WriteMode`` (``NO_OVERWRITE`` = 0, ``OVERWRITE`` = 1; also module-level ``NO_OVERWRITE`` /
-``OVERWRITE``), ``Order`` (``NONE``, ``ASCENDING``, ``DESCENDING``, ``ANY``), the ``read_csv``
-type samples ``INT``, ``LONG``, ``FLOAT``, ``STRING``, ``BOOL``, ``BYTES``.
+``OVERWRITE``), ``Order`` (``NONE``, ``ASCENDING``, ``DESCENDING``, ``ANY``). The ``read_csv``
+field types become Spark DDL type names in the converted program (``INT`` -> ``"BIGINT"``).
 """
 
 import collections
 import collections.abc
 import functools
-import re
 import os
 import sys
 import uuid
@@ -46,12 +45,6 @@ __all__ = [
     "OVERWRITE",
     "WriteMode",
     "Order",
-    "INT",
-    "LONG",
-    "FLOAT",
-    "STRING",
-    "BOOL",
-    "BYTES",
     "stringify",
     "csv_stringify",
     "output",
@@ -82,104 +75,6 @@ class Order(object):
     ASCENDING = 1
     DESCENDING = 2
     ANY = 3
-
-
-# ``read_csv`` field types are *sample values* in Flink (flink.plan.Constants, Python 3 branch);
-# Flink derives the Java field type from the Python type of each sample.
-INT = 1
-LONG = 1  # Python 2 only in Flink (long(1)); an int is sent to Java as a Long either way
-FLOAT = 2.5
-STRING = "type"
-BOOL = True
-BYTES = bytearray(b"byte")
-
-
-def read_csv(spark, path, types, line_delimiter="\n", field_delimiter=","):
-    """Flink's ``env.read_csv(path, types, line_delimiter, field_delimiter)`` as an RDD of tuples.
-
-    Spark's CSV reader cannot reproduce Flink's ``CsvInputFormat`` exactly, so the lines are read
-    as text and parsed here the way Flink parses them:
-
-    * ``types`` is a tuple of sample values (``INT``, ``FLOAT``, ``STRING``, ``BOOL`` from
-      ``flink.plan.Constants``, mirrored in this module); the plan sender maps ``int`` to a Java
-      **Long**, ``float`` to Double, ``str`` to String, ``bool`` to Boolean.
-    * Fields are split on ``field_delimiter`` with no quoting; only the first ``len(types)``
-      fields are read, extra trailing fields are ignored (TPC-H ``.tbl`` rows end in ``|``);
-      a row with too few fields, or a field that does not parse, fails the job.
-    * An empty string field is ``""`` (Spark's CSV reader would give ``None``). Numbers and
-      booleans are read as Flink's field parsers read them (checked on Flink 2.3's
-      ``LongParser``/``DoubleParser``/``BooleanParser``): no surrounding whitespace; an INT is
-      ``-?[0-9]+`` within a Java long (no ``+``); a FLOAT follows Java's ``Double.parseDouble``
-      (``NaN``, ``Infinity``, ``1d``, ``0x1p3``; not ``nan``, ``inf`` or ``1_0``); a BOOL is
-      ``true``/``false``/``1``/``0`` in any case.
-    * With the default ``"\n"`` line delimiter the ``\r`` of ``\r\n`` is dropped; blank lines
-      are skipped.
-    """
-    parsers = [_csv_field_parser(i, sample) for i, sample in enumerate(types)]
-    count = len(parsers)
-    strip_cr = line_delimiter == "\n"
-
-    def parse(line):
-        if strip_cr and line.endswith("\r"):
-            line = line[:-1]
-        fields = line.split(field_delimiter)
-        if len(fields) < count:
-            raise ValueError(
-                "read_csv: row has %d field(s), %d expected: %r" % (len(fields), count, line)
-            )
-        return tuple(parser(field) for parser, field in zip(parsers, fields))
-
-    lines = spark.read.text(path, lineSep=line_delimiter).rdd.map(lambda row: row.value)
-    return lines.filter(lambda line: line not in ("", "\r")).map(parse)
-
-
-def _csv_field_parser(index, sample):
-    if isinstance(sample, bool):
-        return functools.partial(_parse_bool, index)
-    if isinstance(sample, int):
-        return functools.partial(_parse_long, index)
-    if isinstance(sample, float):
-        return functools.partial(_parse_double, index)
-    if isinstance(sample, str):
-        return str
-    raise ValueError(
-        "read_csv: field %d has type %s; Flink's CSV reader parses only INT, FLOAT, STRING and BOOL"
-        % (index, type(sample).__name__)
-    )
-
-
-# Flink's LongParser: an optional "-", ASCII digits, no "+", no whitespace, within a Java long.
-_LONG = re.compile(r"-?[0-9]+")
-# Flink's DoubleParser: no surrounding whitespace, then Java's Double.parseDouble grammar
-# (NaN, Infinity, a float-type suffix f/F/d/D, hexadecimal floats).
-_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?)")
-_HEX_DOUBLE = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?|[0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[fFdD]?")
-# Flink's BooleanParser: true/1 and false/0, in any case.
-_BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
-
-
-def _bad_field(index, text, kind):
-    return ValueError("read_csv: field %d: %r is not a valid %s" % (index, text, kind))
-
-
-def _parse_long(index, text):
-    if _LONG.fullmatch(text) and -(2**63) <= int(text) < 2**63:
-        return int(text)
-    raise _bad_field(index, text, "int")
-
-
-def _parse_double(index, text):
-    if _DOUBLE.fullmatch(text):
-        return float(text.rstrip("fFdD"))
-    if _HEX_DOUBLE.fullmatch(text):
-        return float.fromhex(text.rstrip("fFdD"))
-    raise _bad_field(index, text, "float")
-
-
-def _parse_bool(index, text):
-    if text.lower() in _BOOLEANS:
-        return _BOOLEANS[text.lower()]
-    raise _bad_field(index, text, "boolean")
 
 
 # --------------------------------------------------------------------------------------------

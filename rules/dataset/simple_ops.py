@@ -47,6 +47,26 @@ rule = Rule(
                 'words = (\n    env.sparkContext.parallelize(["a b"])\n    .flatMap(Tokenizer().flat_map)\n    .filter(Long().filter)\n)\n'
             ),
         ),
+        Example(  # a broadcast set has no Spark construct: the shim gives the function its context
+            program(
+                "\n\nclass Scale(MapFunction):\n"
+                "    def map(self, value):\n"
+                '        return value * self.context.get_broadcast_variable("factor")[0]\n\n\n'
+                "factor = env.from_elements(2)\n"
+                'scaled = env.from_elements(1).map(Scale()).with_broadcast_set("factor", factor)\n',
+                imports="from flink.functions.MapFunction import MapFunction\n",
+            ),
+            spark_program(
+                "\n\nclass Scale:\n"
+                "    def map(self, value):\n"
+                '        return value * self.context.get_broadcast_variable("factor")[0]\n\n\n'
+                "factor = env.sparkContext.parallelize([2])\n"
+                "scaled = env.sparkContext.parallelize([1]).map(\n"
+                '    f2s.with_broadcast_sets(Scale(), {"factor": factor}).map\n'
+                ")\n",
+                shim=True,
+            ),
+        ),
         Example(
             program("doubled = env.from_elements(1).flat_map(lambda x, out: out.collect(x * 2))\n"),
             spark_program("doubled = env.sparkContext.parallelize([1]).flatMap(lambda x: [x * 2])\n"),
