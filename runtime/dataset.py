@@ -9,16 +9,6 @@ can be imported by the converter itself and is cheap to import on executors
 
 Public API
 ----------
-``stringify(value) -> str``
-    Flink's ``Stringify`` (``DataSet.output`` / ``write_text`` formatting).
-``csv_stringify(value, field_delimiter=",") -> str``
-    Flink's ``CsvStringify`` (``write_csv`` formatting).
-``output(rdd, to_error=False) -> None``
-    The ``DataSet.output()`` print sink.
-``write_text(rdd, path, write_mode=0) -> None``
-    ``DataSet.write_text`` at parallelism 1: one file at ``path``.
-``write_csv(rdd, path, line_delimiter="\\n", field_delimiter=",", write_mode=0) -> None``
-    ``DataSet.write_csv`` at parallelism 1: one file at ``path``.
 ``FlinkIterator(iterable)``
     Flink's group/partition iterator (``next()``, ``has_next()``, iteration).
 ``RuntimeContext(broadcast_variables=None)``
@@ -35,21 +25,12 @@ field types become Spark DDL type names in the converted program (``INT`` -> ``"
 
 import collections
 import collections.abc
-import functools
-import os
-import sys
-import uuid
 
 __all__ = [
     "NO_OVERWRITE",
     "OVERWRITE",
     "WriteMode",
     "Order",
-    "stringify",
-    "csv_stringify",
-    "output",
-    "write_text",
-    "write_csv",
     "FlinkIterator",
     "RuntimeContext",
     "with_broadcast_sets",
@@ -75,199 +56,6 @@ class Order(object):
     ASCENDING = 1
     DESCENDING = 2
     ANY = 3
-
-
-# --------------------------------------------------------------------------------------------
-# Formatting
-# --------------------------------------------------------------------------------------------
-
-
-def stringify(value):
-    """Render ``value`` exactly as Flink's ``Stringify`` map function does.
-
-    Stands for ``flink.plan.DataSet.Stringify``, the map that ``DataSet.output()`` and
-    ``DataSet.write_text()`` put in front of the sink: tuples and lists (recursively) become
-    ``"(" + ", ".join(parts) + ")"``, everything else is ``str(value)``.  So strings are
-    unquoted (``('a', 1)`` -> ``(a, 1)``) and a 1-tuple has no trailing comma (``(5,)`` ->
-    ``(5)``).  Spark has no equivalent: ``saveAsTextFile`` and ``print`` use ``str``/``repr``
-    of the Python tuple, which quotes strings and keeps the 1-tuple comma.
-    """
-    if isinstance(value, (tuple, list)):
-        return "(" + ", ".join([stringify(x) for x in value]) + ")"
-    return str(value)
-
-
-def csv_stringify(value, field_delimiter=","):
-    """Render one record exactly as Flink's ``CsvStringify`` map function does.
-
-    Stands for ``flink.plan.DataSet.CsvStringify``, the map that ``DataSet.write_csv()`` puts
-    in front of the CSV sink: the *top-level* fields are joined with ``field_delimiter`` and
-    each field is rendered like :func:`stringify` (nested tuples become ``"(a, b)"``).  There
-    is no quoting or escaping.  Like Flink, the value is simply iterated: a string record is
-    therefore split into its characters (``"abc"`` -> ``"a,b,c"``) and a non-iterable record
-    (an ``int``) raises ``TypeError``.  Spark's CSV writer needs a DataFrame and quotes/escapes
-    fields and writes ``None`` as an empty field, so it cannot reproduce this output.
-    """
-    return field_delimiter.join([stringify(field) for field in value])
-
-
-# --------------------------------------------------------------------------------------------
-# Sinks
-# --------------------------------------------------------------------------------------------
-
-
-def output(rdd, to_error=False):
-    """Print every element of ``rdd`` in order, formatted with :func:`stringify`.
-
-    Stands for ``DataSet.output(to_error=False)`` (Java ``PrintingOutputFormat`` behind a
-    ``Stringify`` map).  Legacy programs run at parallelism 1, so Flink prints the elements in
-    input order without ``"N> "`` prefixes, to stdout, or to stderr when ``to_error`` is true.
-    Spark has no print sink for RDDs: executors' stdout is not the driver's, so the RDD is
-    collected (an action) and printed on the driver, then the stream is flushed.
-    """
-    stream = sys.stderr if to_error else sys.stdout
-    for element in rdd.collect():
-        stream.write(stringify(element) + "\n")
-    stream.flush()
-
-
-def write_text(rdd, path, write_mode=NO_OVERWRITE):
-    """Write ``rdd`` as ONE text file at ``path``: one :func:`stringify` line per element.
-
-    Stands for ``DataSet.write_text(path, write_mode)``: at the legacy default parallelism of
-    1, Flink's ``TextOutputFormat`` writes a single file named ``path`` (not a directory), each
-    record followed by ``"\\n"``, in input order.  ``write_mode`` is ``NO_OVERWRITE`` (0: fail if
-    ``path`` exists, writing nothing) or ``OVERWRITE`` (1: replace an existing file or
-    directory).  Spark always writes a directory of ``part-*`` files plus ``_SUCCESS`` and
-    checksum files, so the data is written with ``coalesce(1).saveAsTextFile`` into a
-    temporary sibling directory and the single part file is then moved to ``path`` with the
-    Hadoop FileSystem API (works for local paths, ``file://``, ``hdfs://``, ``s3a://``).  The
-    temporary directory is always removed.  An empty RDD gives an empty file.
-    """
-    _write_single_file(rdd, path, write_mode, stringify, "\n")
-
-
-def write_csv(rdd, path, line_delimiter="\n", field_delimiter=",", write_mode=NO_OVERWRITE):
-    """Write ``rdd`` as ONE CSV file at ``path`` with Flink's ``CsvStringify`` formatting.
-
-    Stands for ``DataSet.write_csv(path, line_delimiter, field_delimiter, write_mode)``.
-    Flink renders each record with ``CsvStringify(field_delimiter)`` in Python and hands the
-    string to Java as a ``Tuple1<String>`` for ``CsvOutputFormat``, which writes the field and
-    then ``line_delimiter`` after EVERY record (including the last one); no quoting.  At
-    parallelism 1 this is a single file named ``path``.  ``write_mode`` as in
-    :func:`write_text`.  Spark's CSV writer quotes, escapes and writes a directory, so the
-    same single-file mechanism as :func:`write_text` is used; a line delimiter other than
-    ``"\\n"`` is written with the DataFrame text writer's ``lineSep`` option, and an empty line
-    delimiter (records concatenated) is streamed through the driver.
-    """
-    render = functools.partial(csv_stringify, field_delimiter=field_delimiter)
-    _write_single_file(rdd, path, write_mode, render, line_delimiter)
-
-
-def _check_write_mode(write_mode):
-    if write_mode in (NO_OVERWRITE, OVERWRITE) and not isinstance(write_mode, float):
-        return int(write_mode)
-    raise ValueError(
-        "write_mode must be 0 (WriteMode.NO_OVERWRITE) or 1 (WriteMode.OVERWRITE), got %r" % (write_mode,)
-    )
-
-
-def _exists_error(path):
-    # Same wording as Flink's FileSystem.initOutPathLocalFS / initOutPathDistFS.
-    return FileExistsError(
-        "File or directory already exists: %s. Existing files and directories are not "
-        "overwritten in NO_OVERWRITE mode. Use OVERWRITE mode to overwrite existing files "
-        "and directories." % (path,)
-    )
-
-
-def _raw_filesystem(jvm, fs):
-    """The FileSystem to move files with: for checksummed file systems (the local one) the raw
-    file system, so that no ``.<name>.crc`` file is created next to the target."""
-    try:
-        checksum_cls = jvm.java.lang.Class.forName("org.apache.hadoop.fs.ChecksumFileSystem")
-        if checksum_cls.isInstance(fs):
-            return fs.getRawFileSystem()
-    except Exception:  # pragma: no cover - exotic gateways; fall back to the FS itself
-        pass
-    return fs
-
-
-def _write_through_driver(rdd, fs, tmp_dir, jpath_cls, render, line_sep):
-    """Stream the rendered records through the driver into ``tmp_dir/part-00000``."""
-    out = fs.create(jpath_cls(tmp_dir, "part-00000"), False)
-    try:
-        chunk, size = [], 0
-        for element in rdd.toLocalIterator():
-            piece = (render(element) + line_sep).encode("utf-8")
-            chunk.append(piece)
-            size += len(piece)
-            if size >= 1 << 20:
-                out.write(bytearray(b"".join(chunk)))
-                chunk, size = [], 0
-        if chunk:
-            out.write(bytearray(b"".join(chunk)))
-    finally:
-        out.close()
-
-
-def _write_single_file(rdd, path, write_mode, render, line_sep):
-    mode = _check_write_mode(write_mode)
-    sc = rdd.context
-    jvm = sc._jvm
-    jpath_cls = jvm.org.apache.hadoop.fs.Path
-    target = jpath_cls(os.fspath(path))
-    fs = target.getFileSystem(sc._jsc.hadoopConfiguration())
-    target = fs.makeQualified(target)
-    if mode == NO_OVERWRITE and fs.exists(target):
-        raise _exists_error(path)
-
-    tmp_dir = jpath_cls(target.getParent(), ".%s.flink2spark-%s.tmp" % (target.getName(), uuid.uuid4().hex))
-    failed = True
-    try:
-        lines = rdd.map(render)
-        if line_sep == "\n":
-            lines.coalesce(1).saveAsTextFile(tmp_dir.toString())
-        elif line_sep == "":
-            _write_through_driver(rdd, fs, tmp_dir, jpath_cls, render, line_sep)
-        else:
-            from pyspark.sql import SparkSession
-
-            spark = SparkSession.builder.getOrCreate()
-            frame = spark.createDataFrame(lines.map(lambda s: (s,)), "value string")
-            frame.coalesce(1).write.text(tmp_dir.toString(), lineSep=line_sep)
-
-        parts = []
-        if fs.exists(tmp_dir):
-            parts = [
-                status.getPath()
-                for status in fs.listStatus(tmp_dir)
-                if status.isFile() and status.getPath().getName().startswith("part-")
-            ]
-        if len(parts) > 1:  # pragma: no cover - coalesce(1) guarantees at most one
-            raise RuntimeError(
-                "expected a single part file in %s, found %d" % (tmp_dir.toString(), len(parts))
-            )
-
-        if fs.exists(target):
-            if mode == NO_OVERWRITE:  # created while we were writing
-                raise _exists_error(path)
-            if not fs.delete(target, True):
-                raise IOError("could not delete existing output %s" % (target.toString(),))
-        raw = _raw_filesystem(jvm, fs)
-        if parts:
-            if not raw.rename(parts[0], target):
-                raise IOError("could not move %s to %s" % (parts[0].toString(), target.toString()))
-        else:  # an RDD without partitions writes no part file: Flink still creates the file
-            raw.create(target, False).close()
-        failed = False
-    finally:
-        try:
-            if fs.exists(tmp_dir):
-                fs.delete(tmp_dir, True)
-        except Exception:
-            if not failed:
-                raise
 
 
 # --------------------------------------------------------------------------------------------

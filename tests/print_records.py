@@ -138,3 +138,18 @@ def spark_print_records(stdout: str, stream: bool = False) -> list:
             record = _stream_body(body) if stream else _stringify_record(body)
         records.append((sink, record) if stream else record)
     return records
+
+
+def delimited_records(text: str, sep: str, spark: bool) -> list[Record]:
+    """The records of a ``write_csv`` file: each line's fields split at ``sep``; Flink wrote each
+    field with Stringify (``(a, 1)``), the Spark conversion with Python's ``str()`` (``('a', 1)``)."""
+    records = []
+    for line in _lines(text):
+        if not line:
+            continue
+        fields = []
+        for field in line.split(sep):
+            values = _literal(field) if spark else None
+            fields.append(normalise_value(_python_value(tuple(values), False) if values is not None else field))
+        records.append(tuple(fields))
+    return records

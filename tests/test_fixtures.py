@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from flink2spark.transpiler.engine import convert_source
-from print_records import flink_dataset_records, spark_print_records
+from print_records import delimited_records, flink_dataset_records, spark_print_records
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 # PyFlink fixtures join once the PyFlink rule set converts them (tests/test_flink_reference.py runs them on Flink)
@@ -50,10 +50,13 @@ def _written_text(path: Path) -> str:
     return path.read_text()
 
 
-def assert_same_records(flink_text: str, spark_text: str, ordered: bool, what: str = "stdout") -> None:
+def assert_same_records(flink_text: str, spark_text: str, ordered: bool, what: str = "stdout", sep: str | None = None) -> None:
     """The records of Flink's ``flink_text`` equal those of Spark's ``spark_text`` (as multisets,
-    or as lists when ``ordered``)."""
-    want, got = flink_dataset_records(flink_text), spark_print_records(spark_text)
+    or as lists when ``ordered``); ``sep``: a write_csv file's field delimiter."""
+    if sep is not None:
+        want, got = delimited_records(flink_text, sep, spark=False), delimited_records(spark_text, sep, spark=True)
+    else:
+        want, got = flink_dataset_records(flink_text), spark_print_records(spark_text)
     if ordered:
         assert got == want, f"{what}: records differ"
     else:
@@ -85,7 +88,8 @@ def test_converted_program_runs_on_spark(fixture: Path, spark, tmp_path):
         for path in sorted(p for p in expected_files.rglob("*") if p.is_file()):
             written = out_dir / path.relative_to(expected_files)
             assert written.exists(), f"{written} was not written"
-            assert_same_records(path.read_text(), _written_text(written), bool(meta.get("ordered")), str(written))
+            sep = meta.get("csv_files", {}).get(path.name)  # write_csv files: their field delimiter
+            assert_same_records(path.read_text(), _written_text(written), bool(meta.get("ordered")), str(written), sep)
 
 
 EXAMPLES = sorted((ROOT.parent / "examples").glob("*.py"))

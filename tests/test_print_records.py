@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from print_records import flink_dataset_records, flink_stream_records, spark_print_records
+from print_records import delimited_records, flink_dataset_records, flink_stream_records, spark_print_records
 from test_fixtures import assert_same_records
 
 # what Flink's DataSet output() printed (Stringify) and what the converted program prints
@@ -63,3 +63,10 @@ def test_stream_lines_read_as_the_same_records_per_sink():
 )
 def test_stream_harness_fails_on_other_records(spark):
     assert Counter(spark_print_records(spark, stream=True)) != flink_stream_records(FLINK_STREAM)
+
+
+def test_write_csv_files_read_as_records():
+    flink = "1|Oslo|(59.75, 10.75)|True\n"
+    assert delimited_records(flink, "|", spark=False) == delimited_records("1|Oslo|(59.75, 10.75)|True\n", "|", spark=True)
+    assert delimited_records(flink, "|", spark=False) != delimited_records("1|Oslo|(59.75, 10.5)|True\n", "|", spark=True)
+    assert delimited_records(flink, "|", spark=False) == [("1", "Oslo", "(59.75, 10.75)", "True")]
