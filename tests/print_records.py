@@ -39,7 +39,7 @@ Record = tuple[str, ...]
 
 _PREFIX = re.compile(r"^(?P<prefix>[^\s\[\](){}<>'\"]+)> (?P<body>.*)$")
 _FLINK_ROW = re.compile(r"^[+-][IUD]\[(?P<body>.*)\]$")
-_SPARK_ROW = re.compile(r"^Row\((?P<body>.*)\)$")
+_SPARK_ROW = re.compile(r"^Row\((?P<body>.*)\)$|^<Row\((?P<values>.*)\)>$")  # Spark's Row; PyFlink's unnamed Row
 
 
 def _python_value(value, java: bool) -> str:
@@ -63,7 +63,7 @@ def _literal(text: str, scalars: bool = False):
     m = _SPARK_ROW.match(text)
     try:
         if m:
-            call = ast.parse(f"f({m['body']})", mode="eval").body
+            call = ast.parse(f"f({m['body'] if m['body'] is not None else m['values']})", mode="eval").body
             return [ast.literal_eval(a) for a in call.args] + [ast.literal_eval(k.value) for k in call.keywords]
         value = ast.literal_eval(text)
     except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):

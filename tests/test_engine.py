@@ -20,7 +20,7 @@ def test_star_import_is_resolved_and_removed():
     )
     assert result.status == "converted"
     assert "flink.plan" not in result.output
-    assert "f2s.write_text(env.sparkContext.parallelize([1]), \"/tmp/x\", f2s.WriteMode.OVERWRITE)" in result.output
+    assert '.write.mode("overwrite").text("/tmp/x")' in result.output and "f2s" not in result.output
 
 
 def test_unknown_function_object_gets_todo_and_keeps_code():

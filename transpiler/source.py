@@ -177,6 +177,17 @@ SHADOWED: contextvars.ContextVar[frozenset] = contextvars.ContextVar("flink2spar
 SOURCE: contextvars.ContextVar[str] = contextvars.ContextVar("flink2spark_source", default="")
 
 
+def free_name(base: str) -> str:
+    """``base`` (or ``base_``, ``base_2``...): a name the file being converted never mentions
+    (statements set aside before the conversion included), for a name a rule binds: a loop or a
+    function at module level must not rebind the user's."""
+    text = SOURCE.get()
+    for name in [base, base + "_"] + [f"{base}_{n}" for n in range(2, 1000)]:
+        if not re.search(rf"\b{name}\b", text):
+            return name
+    raise AssertionError("unreachable: a file of fewer than 1000 such names")
+
+
 def module_generation(name: str) -> Optional[str]:
     if name.split(".", 1)[0] in SHADOWED.get():
         return None

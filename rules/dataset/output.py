@@ -10,8 +10,6 @@ Flink's. Records are printed as Python prints them (``('a', 1)``), not with Flin
 The loop is a statement: an ``output()`` whose value is used, or inside a lambda, keeps a TODO.
 """
 
-import re
-
 import libcst as cst
 
 from flink2spark.rules.dataset._common import program, spark_program
@@ -53,16 +51,6 @@ def _scoped_name(ctx, node: cst.CSTNode):
     return None
 
 
-def _free_name(base: str) -> str:
-    """``base`` (or ``base_``, ``base_2``...): a name the file never mentions (statements set
-    aside before the conversion included: a loop at module level must not rebind theirs)."""
-    text = S.SOURCE.get()
-    for name in [base, base + "_"] + [f"{base}_{n}" for n in range(2, 1000)]:
-        if not re.search(rf"\b{name}\b", text):
-            return name
-    raise AssertionError("unreachable: a file of fewer than 1000 such names")
-
-
 def _statement(ctx):
     """The statement line the ``output()`` call is alone in, or None."""
     expr = ctx.resolver.parent(ctx.outer)
@@ -79,7 +67,7 @@ def convert(ctx):
     if site is None or any(not ctx.resolver.is_builtin(b) for b in ctx.resolver.visible_bindings("print", site) or ()):
         return ctx.todo(M.DS_UNSUPPORTED, "output() where print is not Python's: print the records of rdd.collect() by hand")
     to_error = ctx.arg(ctx.site.head, 0, "to_error")
-    name = cst.Name(_free_name("record"))
+    name = cst.Name(S.free_name("record"))
     args = [cst.Arg(name)]
     if to_error is not None and not (isinstance(to_error[0], cst.Name) and to_error[0].value == "False"):
         I.need(ctx.conv.codemod, "sys")
