@@ -14,7 +14,7 @@ SPARK = {"map": "map", "flat_map": "flatMap", "filter": "filter"}
 rule = Rule(
     __name__,
     matches=["DataSet.map", "DataSet.flat_map", "DataSet.filter"],
-    summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes)",
+    summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes); with_broadcast_set -> f2s.with_broadcast_sets (shim: Spark has no per-operator broadcast input)",
     codes=(M.DS_FUNCTION, M.DS_COLLECTOR),
     examples=[
         Example(
