@@ -20,7 +20,7 @@ def test_star_import_is_resolved_and_removed():
     )
     assert result.status == "converted"
     assert "flink.plan" not in result.output
-    assert "f2s.write_text(env.sparkContext.parallelize([1]), \"/tmp/x\", f2s.WriteMode.OVERWRITE)" in result.output
+    assert '.write.mode("overwrite").text("/tmp/x")' in result.output and "f2s" not in result.output
 
 
 def test_unknown_function_object_gets_todo_and_keeps_code():
@@ -252,3 +252,23 @@ def test_function_classes_re_exported_by_a_package(tmp_path):
     assert ".flatMap(Splitter().flat_map).map(Upper().map)" in result.output
     unknown = convert_source(job.read_text().replace("Upper())", "Lower())").replace(", Upper", ", Lower"), str(job))
     assert "F2S101" in [m.code for m in unknown.markers]  # a name the package does not have
+
+
+def test_dataset_output_prints_each_record_and_rebinds_nothing(capsys):
+    """output() -> a loop printing rdd.collect(): its variable is a name the file never uses
+    (the user's `record`, in a statement set aside before the rules run, keeps its value); a
+    computed to_error picks the stream at run time; an output() whose value is used keeps a TODO."""
+    src = (
+        "from flink.plan.Environment import get_environment\n\n"
+        "record = 'kept'\n"
+        "env = get_environment()\n"
+        "env.from_elements(('a', 1), ('b', 2)).output()\n"
+        "env.from_elements(3).output(to_error=len(record) > 9)\n"
+        "print(record)\n"
+    )
+    result = convert(src)
+    assert "for record_ in " in result.output and "file=sys.stderr if len(record) > 9 else None" in result.output
+    exec(compile(result.output, "job.py", "exec"), {})
+    assert capsys.readouterr().out.splitlines() == ["('a', 1)", "('b', 2)", "3", "kept"]
+    used = convert(src.replace("env.from_elements(('a', 1), ('b', 2)).output()", "sink = env.from_elements(1).output()"))
+    assert "# TODO(flink2spark): F2S100 output() whose value is used" in used.output

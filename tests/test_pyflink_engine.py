@@ -109,7 +109,8 @@ def test_a_helper_given_an_unbounded_stream_prints_per_micro_batch():
     """A Kafka stream handed to a helper is followed into it, as a reassigned name is (before:
     printed by collect() on a micro-batch stream, which fails at run time, with no marker)."""
     result = convert(KAFKA_HELPER, head="")
-    assert "f2s_stream.foreach_batch(stream, lambda batch: f2s.print(batch))" in result.output
+    assert "f2s_stream.foreach_batch(stream, print_batch)" in result.output
+    assert "    def print_batch(batch):\n        for record in batch.collect():\n            print(record)\n" in result.output
     assert codes(result) == [] and "F2S253" in codes(result, "note")
     mixed = convert(KAFKA_HELPER + "show(env.from_collection(['a']))\n", head="")
     assert codes(mixed) == ["F2S209"] and "(DataStream, unbounded DataStream)" in mixed.output

@@ -200,7 +200,8 @@ COLLECTOR_METHODS: dict[str, dict[str, tuple[int, bool]]] = {
     "CoGroupFunction": {"co_group": (2, True)},
 }
 
-# read_csv field type constants -> Spark SQL type
+# read_csv field type constants -> Spark SQL type (the constants become these DDL names wherever
+# they stand: rules/dataset/sources.py builds read_csv's schema of them)
 CSV_TYPES = {
     "flink.plan.Constants.INT": "BIGINT",  # Python ints travel as Java Long
     "flink.plan.Constants.LONG": "BIGINT",
@@ -225,8 +226,8 @@ WRITE_MODES = {
 }
 
 # Flink names that map one to one onto a runtime-shim name (rewritten wherever they remain).
+NAME_VALUES = {name: f'"{spark}"' for name, spark in CSV_TYPES.items()}
 NAME_MAP = {
-    **{f"flink.plan.Constants.{t}": ("flink2spark.runtime.dataset", t) for t in ("INT", "LONG", "FLOAT", "STRING", "BOOL")},
     "flink.plan.Constants.WriteMode": ("flink2spark.runtime.dataset", "WriteMode"),
     "flink.plan.Constants.Order": ("flink2spark.runtime.dataset", "Order"),
 }
@@ -245,5 +246,5 @@ DISTINCTIVE_METHODS = frozenset({
 
 
 # What the engine reads of this generation (transpiler/generation.py): the constants above of
-# the fields' names; DataSet has none of the optional ones.
-MODEL = GenerationModel.of(globals())
+# the fields' names, and the optional NAME_VALUES.
+MODEL = GenerationModel.of(globals(), "NAME_VALUES")

@@ -440,6 +440,8 @@ class Converter(V.Transformer):
         if isinstance(parent, cst.Attribute) and parent.attr is original:
             return updated
         q = self.resolver.qualified_name(original)
+        if q in self.model.NAME_VALUES:
+            return cst.parse_expression(self.model.NAME_VALUES[q])
         if q in self.model.NAME_MAP:
             spark = self.model.spark_name(self.resolver, q) if self.model.spark_name is not None else None
             if spark is not None:

@@ -119,11 +119,12 @@ def convert_source(
     """
     if not S.may_be_flink(source):
         return ConversionResult(path, source, source, generation=None, status="unchanged")
-    token = S.SHADOWED.set(frozenset(shadowed))
+    token, text = S.SHADOWED.set(frozenset(shadowed)), S.SOURCE.set(source)
     try:
         return run_deep(_convert_source, source, path, frozenset(disabled))
     finally:
         S.SHADOWED.reset(token)
+        S.SOURCE.reset(text)
 
 
 def _convert_source(source: str, path: str, disabled: frozenset = frozenset()) -> ConversionResult:

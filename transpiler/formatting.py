@@ -190,4 +190,6 @@ def _format(code: str, indents: list[str], standin: str, newline: str) -> str:
     if not formatted.startswith(context):
         raise _Whole()
     formatted = formatted[len(context) :] + trailing
+    if depth and not standin and formatted.startswith("\n") and not text.startswith("\n"):
+        formatted = formatted[1:]  # a def first in its block: the blank line Ruff puts after the stand-in `if _:` only
     return formatted.replace("\n", newline) if newline != "\n" else formatted

@@ -64,6 +64,7 @@ class GenerationModel:
     table_bridge: Optional[Callable[[Any, Any], Optional[Any]]] = None  # the Table API call a stream may come from (its program model)
     # (resolver, qualified Flink name) -> (Spark module, name) where the program's use of a NAME_MAP name is Spark's own
     spark_name: Optional[Callable[[Any, str], Optional[tuple[str, str]]]] = None
+    NAME_VALUES: Mapping[str, str] = field(default_factory=dict)  # qualified Flink name -> the Python expression of its Spark value
     ANNOTATION_TYPES: Mapping[str, str] = field(default_factory=dict)  # qualified class of an annotation -> the type it says
     ANNOTATION_CLASSES: Mapping[str, str] = field(default_factory=dict)  # type -> the pyspark.sql class its annotations become
 

@@ -61,6 +61,8 @@ DS_FLINK_NAME = _code("F2S112", "todo", "a Flink name is still used here")
 DS_UNKNOWN_RECEIVER = _code("F2S114", "todo", "a DataSet API method called on something whose type could not be followed")
 DS_PROJECTION = _code("F2S115", "note", "project_first/project_second without indexes")
 DS_SORT_ORDER = _code("F2S113", "note", "group sort order: Flink compared serialized bytes, Spark compares values")
+DS_FILE_FOLDER = _code("F2S117", "note", "write_text/write_csv: Spark writes a folder of part files where Flink wrote one file")
+DS_CSV_READER = _code("F2S116", "note", "read_csv by Spark's CSV reader: input Flink rejects is read as nulls; BOOL fields read true/false only")
 
 # PyFlink DataStream API
 PF_UNSUPPORTED = _code("F2S200", "todo", "PyFlink construct with no conversion")

@@ -172,6 +172,20 @@ def imported_modules(module: cst.Module) -> list[tuple[str, cst.CSTNode]]:
 # Top-level module names that the converted tree defines itself (a project's own ``flink``
 # package): imports of them are the project's code, not Flink's. Set per conversion by the engine.
 SHADOWED: contextvars.ContextVar[frozenset] = contextvars.ContextVar("flink2spark_shadowed", default=frozenset())
+# the whole text of the file being converted (statements set aside by transpiler/elide.py included):
+# what a rule that binds a new name checks the name against
+SOURCE: contextvars.ContextVar[str] = contextvars.ContextVar("flink2spark_source", default="")
+
+
+def free_name(base: str) -> str:
+    """``base`` (or ``base_``, ``base_2``...): a name the file being converted never mentions
+    (statements set aside before the conversion included), for a name a rule binds: a loop or a
+    function at module level must not rebind the user's."""
+    text = SOURCE.get()
+    for name in [base, base + "_"] + [f"{base}_{n}" for n in range(2, 1000)]:
+        if not re.search(rf"\b{name}\b", text):
+            return name
+    raise AssertionError("unreachable: a file of fewer than 1000 such names")
 
 
 def module_generation(name: str) -> Optional[str]:

@@ -1,33 +1,85 @@
-"""``ds.output(to_error=False)`` -> ``f2s.output(rdd)``: prints in Flink's format.
+"""``ds.output(to_error=False)`` -> ``for record in rdd.collect(): print(record)``.
 
-Flink prints every element with its ``Stringify`` (``(a, 1)``: no quotes, nested tuples
-recursive), which differs from Python's ``repr``; the shim collects and prints that way.
+Flink's print sink writes every record in input order (parallelism 1) on the client's stdout
+(stderr with ``to_error``). Spark's idiom for printing an RDD's records in the driver is the
+Spark programming guide's ``collect()`` then print each ("Printing elements of an RDD":
+``rdd.foreach(print)`` would print on the executors): one job, records in partition order, as
+Flink's. Records are printed as Python prints them (``('a', 1)``), not with Flink's
+``Stringify`` (``(a, 1)``): the same records, in Spark's own format.
+
+The loop is a statement: an ``output()`` whose value is used, or inside a lambda, keeps a TODO.
 """
 
+import libcst as cst
+
 from flink2spark.rules.dataset._common import program, spark_program
+from flink2spark.transpiler import imports as I
+from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import source as S
 from flink2spark.transpiler.registry import Example, Rule
 
 rule = Rule(
     __name__,
     matches=["DataSet.output"],
-    summary="output() -> f2s.output(rdd): shim, Flink printed Stringify ((a, 1), (5)), not Python's str() ('a', 1)",
+    summary="output() -> for record in rdd.collect(): print(record) (native: Spark's own record format)",
+    codes=(M.DS_UNSUPPORTED,),
     examples=[
         Example(
             program('env.from_elements(("a", 1)).output()\n'),
-            spark_program('f2s.output(env.sparkContext.parallelize([("a", 1)]))\n', shim=True),
+            spark_program('for record in env.sparkContext.parallelize([("a", 1)]).collect():\n    print(record)\n'),
         ),
         Example(
-            program("env.from_elements(1).output(to_error=True)\n"),
-            spark_program("f2s.output(env.sparkContext.parallelize([1]), to_error=True)\n", shim=True),
+            program("record = 'x'\nenv.from_elements(1).output(to_error=True)\n"),
+            spark_program(
+                "record = 'x'\nfor record_ in env.sparkContext.parallelize([1]).collect():\n    print(record_, file=sys.stderr)\n",
+                imports="import sys\n",
+            ),
         ),
     ],
     noop=["import logging\n\nlog = logging.getLogger()\nlog.output = print\nlog.output()\n"],
 )
 
 
+def _scoped_name(ctx, node: cst.CSTNode):
+    """A name in ``node`` where names can be looked up (the scope of the call), or None."""
+    if isinstance(node, cst.Name) and ctx.resolver.scoped(node):
+        return node
+    for child in node.children:
+        found = _scoped_name(ctx, child)
+        if found is not None:
+            return found
+    return None
+
+
+def _statement(ctx):
+    """The statement line the ``output()`` call is alone in, or None."""
+    expr = ctx.resolver.parent(ctx.outer)
+    line = ctx.resolver.parent(expr) if isinstance(expr, cst.Expr) else None
+    return line if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+
+
 @rule.converter
 def convert(ctx):
-    args = [ctx.site.receiver, *(a.value if a.keyword is None else a for a in ctx.site.head.args)]
-    import libcst as cst
+    line = _statement(ctx)
+    if line is None:
+        return ctx.todo(M.DS_UNSUPPORTED, "output() whose value is used: print the records with `for record in rdd.collect(): print(record)`")
+    site = _scoped_name(ctx, ctx.outer)
+    if site is None or any(not ctx.resolver.is_builtin(b) for b in ctx.resolver.visible_bindings("print", site) or ()):
+        return ctx.todo(M.DS_UNSUPPORTED, "output() where print is not Python's: print the records of rdd.collect() by hand")
+    to_error = ctx.arg(ctx.site.head, 0, "to_error")
+    name = cst.Name(S.free_name("record"))
+    args = [cst.Arg(name)]
+    if to_error is not None and not (isinstance(to_error[0], cst.Name) and to_error[0].value == "False"):
+        I.need(ctx.conv.codemod, "sys")
+        stderr = ctx.expr("sys.stderr")
+        if not (isinstance(to_error[0], cst.Name) and to_error[0].value == "True"):
+            stderr = ctx.expr("sys.stderr if {e} else None", e=to_error[1])  # file=None: stdout
+        args.append(cst.Arg(stderr, keyword=cst.Name("file")))
+    collected = ctx.expr("{rdd}.collect()", rdd=ctx.site.receiver)
 
-    return cst.Call(func=ctx.shim("output"), args=[a if isinstance(a, cst.Arg) else cst.Arg(a) for a in args])
+    def rewrite(new):
+        body = cst.IndentedBlock([cst.SimpleStatementLine([cst.Expr(cst.Call(func=cst.Name("print"), args=args))])])
+        return cst.For(target=name, iter=new.body[0].value, body=body, leading_lines=new.leading_lines)
+
+    ctx.rewrite_statement(line, rewrite)
+    return collected

@@ -14,7 +14,7 @@ SPARK = {"map": "map", "flat_map": "flatMap", "filter": "filter"}
 rule = Rule(
     __name__,
     matches=["DataSet.map", "DataSet.flat_map", "DataSet.filter"],
-    summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes)",
+    summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes); with_broadcast_set -> f2s.with_broadcast_sets (shim: Spark has no per-operator broadcast input)",
     codes=(M.DS_FUNCTION, M.DS_COLLECTOR),
     examples=[
         Example(
@@ -45,6 +45,26 @@ rule = Rule(
                 "    def filter(self, value):\n"
                 "        return len(value[0]) > 3\n\n\n"
                 'words = (\n    env.sparkContext.parallelize(["a b"])\n    .flatMap(Tokenizer().flat_map)\n    .filter(Long().filter)\n)\n'
+            ),
+        ),
+        Example(  # a broadcast set has no Spark construct: the shim gives the function its context
+            program(
+                "\n\nclass Scale(MapFunction):\n"
+                "    def map(self, value):\n"
+                '        return value * self.context.get_broadcast_variable("factor")[0]\n\n\n'
+                "factor = env.from_elements(2)\n"
+                'scaled = env.from_elements(1).map(Scale()).with_broadcast_set("factor", factor)\n',
+                imports="from flink.functions.MapFunction import MapFunction\n",
+            ),
+            spark_program(
+                "\n\nclass Scale:\n"
+                "    def map(self, value):\n"
+                '        return value * self.context.get_broadcast_variable("factor")[0]\n\n\n'
+                "factor = env.sparkContext.parallelize([2])\n"
+                "scaled = env.sparkContext.parallelize([1]).map(\n"
+                '    f2s.with_broadcast_sets(Scale(), {"factor": factor}).map\n'
+                ")\n",
+                shim=True,
             ),
         ),
         Example(

@@ -4,10 +4,20 @@
 * ``read_text(path)`` -> ``read.text(path, lineSep="\\n")`` without a trailing ``\\r``: Flink splits
   on ``\\n`` only and strips the ``\\r`` of ``\\r\\n`` (Spark's default also splits on a lone ``\\r``).
 * ``read_csv(path, (INT, STRING, FLOAT), line_delimiter, field_delimiter)`` ->
-  ``f2s.read_csv(env, ...)``: Flink's CSV reader ignores trailing extra fields (TPC-H rows end in
-  ``|``), knows no quotes, reads empty strings as ``""`` and fails on bad fields; Spark's CSV
-  reader does none of these exactly, so the shim parses the text lines as Flink did.
+  ``read.csv(path, schema="f0 BIGINT, f1 STRING, f2 DOUBLE", sep=..., quote="").fillna("").rdd.map(tuple)``:
+  Spark's CSV reader with the schema of the field types (``INT`` is a Java Long in Flink, ``FLOAT``
+  a Double; the constants become those DDL names wherever they stand, so types given by a
+  variable or a helper's parameter build the schema at run time). Checked against Flink's reader
+  (``CsvInputFormat`` at parallelism 1): extra trailing fields are dropped (TPC-H rows end in
+  ``|``; Spark's default PERMISSIVE mode, not FAILFAST, which fails on them), no quoting
+  (``quote=""``), an empty string field is ``""`` (``fillna("")``: Spark reads it as null),
+  blank lines skipped, ``\r\n`` read as ``\n``. NOTE F2S116 where they differ: a row with too
+  few fields or a number that does not parse fails Flink's job and is read with nulls by Spark;
+  Flink reads BOOL fields ``1``/``0`` as true/false, refuses ``+5`` as an INT and `` 1.5`` as a
+  FLOAT (tests/test_runtime_dataset.py: Flink 2.3's field parsers' results on each text).
 """
+
+import json
 
 import libcst as cst
 
@@ -16,11 +26,18 @@ from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
+CSV_NOTE = (
+    "read_csv by Spark's CSV reader: a row with too few fields or a number that does not parse fails"
+    " Flink's job and is read with nulls here; Flink also reads BOOL fields 1/0 and refuses + on INT and spaces around FLOAT"
+)
+
+
 rule = Rule(
     __name__,
     matches=["Environment.generate_sequence", "Environment.read_text", "Environment.read_csv"],
-    summary="generate_sequence/read_text/read_csv -> range(a, b + 1)/read.text/f2s.read_csv (shim: Spark's CSV reader nulls empty fields, fails on trailing fields)",
-    codes=(M.DS_UNKNOWN_TYPE,),
+    summary="generate_sequence/read_text/read_csv -> range(a, b + 1)/read.text/read.csv(schema=...).fillna('').rdd.map(tuple) (native; NOTE F2S116 on input Flink rejects)",
+    exact=False,  # read_csv: NOTE F2S116
+    codes=(M.DS_UNKNOWN_TYPE, M.DS_CSV_READER),
     examples=[
         Example(
             program(
@@ -32,10 +49,35 @@ rule = Rule(
             spark_program(
                 "numbers = env.sparkContext.range(1, 10 + 1)\n"
                 'lines = env.read.text("in.txt", lineSep="\\n").rdd.map(\n    lambda row: row.value.removesuffix("\\r")\n)\n'
-                "rows = f2s.read_csv(\n"
-                '    env, "in.csv", (f2s.INT, f2s.STRING, f2s.FLOAT), field_delimiter="|"\n'
+                f"# NOTE(flink2spark): F2S116 {CSV_NOTE}\n"
+                "rows = (\n"
+                '    env.read.csv("in.csv", schema="f0 BIGINT, f1 STRING, f2 DOUBLE", sep="|", quote="")\n'
+                '    .fillna("")\n'
+                "    .rdd.map(tuple)\n"
                 ")\n",
-                shim=True,
+            ),
+        ),
+        Example(
+            program(
+                "def table(env, name, types):\n"
+                "    return env.read_csv(name, types, '\\n', ';')\n\n\n"
+                "rows = table(env, 'in.csv', (INT, BOOL))\n",
+                imports="from flink.plan.Constants import BOOL, INT\n",
+            ),
+            spark_program(
+                "def table(env, name, types):\n"
+                f"    # NOTE(flink2spark): F2S116 {CSV_NOTE}\n"
+                "    return (\n"
+                "        env.read.csv(\n"
+                "            name,\n"
+                '            schema=", ".join(f"f{i} {t}" for i, t in enumerate(types)),\n'
+                '            sep=";",\n'
+                '            quote="",\n'
+                "        )\n"
+                '        .fillna("")\n'
+                "        .rdd.map(tuple)\n"
+                "    )\n\n\n"
+                'rows = table(env, "in.csv", ("BIGINT", "BOOLEAN"))\n',
             ),
         ),
     ],
@@ -43,17 +85,46 @@ rule = Rule(
 )
 
 
-def _csv(ctx):
-    """``env.read_csv(...)`` -> ``f2s.read_csv(env, ...)`` with the same arguments.
+def _literal_types(ctx, types: cst.BaseExpression):
+    """The Spark DDL types of a literal tuple/list of Constants (None: not one)."""
+    if not isinstance(types, (cst.Tuple, cst.List)):
+        return None
+    names = [ctx.resolver.qualified_name(e.value) if isinstance(e.value, (cst.Name, cst.Attribute)) else None for e in types.elements]
+    if not names or any(n not in A.CSV_TYPES for n in names):
+        return None
+    return [A.CSV_TYPES[n] for n in names]
 
-    The field types stay as written: ``INT``/``FLOAT``/``STRING``/``BOOL`` become the shim's
-    constants of the same sample values, so types given as a tuple or computed elsewhere work alike.
-    """
+
+def _csv(ctx):
+    """``env.read_csv(path, types, line_delimiter, field_delimiter)`` -> Spark's CSV reader (see above)."""
     seg = ctx.site.head
-    if ctx.arg(seg, 0, "path") is None or ctx.arg(seg, 1, "types") is None:
+    path, types = ctx.arg(seg, 0, "path"), ctx.arg(seg, 1, "types")
+    if path is None or types is None:
         return ctx.todo(M.DS_UNSUPPORTED, "read_csv() needs a path and field types")
-    args = [cst.Arg(ctx.site.receiver)] + [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in seg.args]
-    return cst.Call(func=ctx.shim("read_csv"), args=args)
+    literal = _literal_types(ctx, types[0])
+    if literal is not None:
+        schema: cst.BaseExpression = cst.SimpleString(json.dumps(", ".join(f"f{i} {t}" for i, t in enumerate(literal))))
+    elif isinstance(types[0], (cst.Tuple, cst.List)):
+        return ctx.todo(M.DS_UNKNOWN_TYPE, "read_csv() field types other than flink.plan.Constants INT, LONG, FLOAT, STRING, BOOL")
+    else:  # a variable or a parameter: its Constants became the DDL names
+        schema = cst.parse_expression('", ".join(f"f{i} {t}" for i, t in enumerate(types))')  # (no template: f-string braces)
+        fields = schema.args[0].value  # type: ignore[attr-defined]
+        numbered = fields.for_in.iter.with_changes(args=[cst.Arg(types[1])])
+        schema = schema.with_changes(args=[cst.Arg(fields.with_changes(for_in=fields.for_in.with_changes(iter=numbered)))])  # type: ignore[attr-defined]
+    options = [cst.Arg(path[1]), cst.Arg(schema, keyword=cst.Name("schema"))]
+    for index, keyword, spark in ((2, "line_delimiter", "lineSep"), (3, "field_delimiter", "sep")):
+        given = ctx.arg(seg, index, keyword)
+        if given is None or (spark == "lineSep" and isinstance(given[0], cst.SimpleString) and given[0].evaluated_value == "\n"):
+            continue  # Flink's default "\n" drops the \r of \r\n: Spark's default line ends
+        if isinstance(given[0], cst.SimpleString) and len(given[0].evaluated_value) != 1:
+            return ctx.todo(M.DS_UNSUPPORTED, f"read_csv() with a {keyword} of other than one character (Spark's CSV reader takes one)")
+        options.append(cst.Arg(given[1], keyword=cst.Name(spark)))
+    options.append(cst.Arg(cst.SimpleString('""'), keyword=cst.Name("quote")))  # Flink's reader knows no quotes
+    ctx.note(M.DS_CSV_READER, CSV_NOTE)
+    reader = cst.Call(func=ctx.expr("{env}.read.csv", env=ctx.site.receiver), args=options)
+    if literal is not None and "STRING" not in literal:
+        return ctx.expr("{r}.rdd.map(tuple)", r=reader)
+    return ctx.expr('{r}.fillna("").rdd.map(tuple)', r=reader)
 
 
 @rule.converter

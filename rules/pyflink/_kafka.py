@@ -1053,11 +1053,11 @@ def convert_source(ctx, env: cst.BaseExpression, source) -> Optional[cst.BaseExp
     return cst.Call(func=wrap, args=[cst.Arg(decoded), cst.Arg(type_info)])
 
 
-def streaming_sink(ctx, stream: cst.BaseExpression, name: str, body) -> cst.BaseExpression:
+def streaming_sink(ctx, stream: cst.BaseExpression, name: str, body=None, function: Optional[cst.BaseExpression] = None) -> cst.BaseExpression:
     """``f2s_stream.foreach_batch(stream, lambda batch: BODY).option("checkpointLocation", ...).start()``:
-    ``body(batch)`` is the batch code for the RDD ``batch``."""
+    ``body(batch)`` is the batch code for the RDD ``batch`` (or ``function`` is called with it)."""
     batch = cst.Name("batch")
-    fn = cst.Lambda(params=cst.Parameters([cst.Param(batch)]), body=body(batch))
+    fn = function if function is not None else cst.Lambda(params=cst.Parameters([cst.Param(batch)]), body=body(batch))
     ctx.note(M.PF_MICRO_BATCH, MICRO_BATCH_NOTE)
     ctx.note(M.PF_CHECKPOINT, CHECKPOINT_NOTE)
     return ctx.expr(

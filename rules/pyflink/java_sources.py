@@ -33,6 +33,7 @@ rule = Rule(
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n"
             + SPARK_HEAD
+            + "\n\ndef print_batch(batch):\n    for record in batch.collect():\n        print(record)\n\n\n"
             + "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
             "# NOTE(flink2spark): F2S253 " + K.MICRO_BATCH_NOTE + "\n"
             "# NOTE(flink2spark): F2S251 " + K.CHECKPOINT_NOTE + "\n"
@@ -46,7 +47,7 @@ rule = Rule(
             '        .select(F.col("value").cast("string").alias("value")),\n'
             "        f2s.Types.STRING(),\n"
             "    ),\n"
-            "    lambda batch: f2s.print(batch, f2s.Types.STRING()),\n"
+            "    print_batch,\n"
             ').option("checkpointLocation", f2s_stream.checkpoint("print")).start()\n',
         ),
         Example(

@@ -19,10 +19,16 @@ number depends on which subtask printed the record; compare outputs without it).
 ``KeyedStream.print(identifier)`` ignores the identifier.
 
 On an unbounded (Kafka) stream the print is a streaming query: ``f2s_stream.foreach_batch(stream,
-lambda batch: f2s.print(batch, ...))`` with a checkpoint location, started where the print
-stands; each micro-batch prints its records in the same format (NOTE F2S253, F2S251). The print runs where it stands (a
-Spark action), not at ``env.execute()``.
+print_<identifier>)`` with a checkpoint location, started where the print stands (NOTE F2S253,
+F2S251), and ``print_<identifier>`` a function defined before it that prints each micro-batch's
+records in the driver with Python's ``print(record)`` (after ``"identifier>"``): the same records
+as Flink's, in Spark's (Python's) format rather than Flink's per-type one, so no type is needed
+(tests/test_pyflink_streaming.py compares records per sink). Where the print is not a statement
+of its own (or ``print`` is not Python's there) the shim's ``f2s.print`` prints in Flink's format.
+The print runs where it stands (a Spark action), not at ``env.execute()``.
 """
+
+import json
 
 import libcst as cst
 
@@ -32,12 +38,13 @@ from flink2spark.rules.pyflink._common import as_stream, container_notes, progra
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler import source as S
 from flink2spark.transpiler.registry import Example, Rule
 
 rule = Rule(
     __name__,
     matches=["DataStream.print"],
-    summary="print([identifier]) -> f2s.print(rdd, type_info, identifier=...) (Flink's format per type)",
+    summary="print([identifier]) -> f2s.print(rdd, type_info, identifier=...) (Flink's format per type); unbounded: foreach_batch(stream, print_<id>), print(record) per micro-batch",
     codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED, M.PF_MAP_ORDER, M.PF_ARRAY_PRINT, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
         Example(
@@ -78,6 +85,16 @@ rule = Rule(
                 shim=True,
             ),
         ),
+        Example(  # an unbounded (Kafka) stream: a function printing each micro-batch's records, Python's format
+            program(
+                "source = KafkaSource.builder().set_bootstrap_servers('kafka:9092').set_topics('words').set_value_only_deserializer(SimpleStringSchema()).build()\n"
+                "words = env.from_source(source, WatermarkStrategy.no_watermarks(), 'words')\n"
+                "words.map(lambda w: (w, len(w))).print('sizes')\n"
+                'env.execute()\n',
+                imports='from pyflink.common import SimpleStringSchema, WatermarkStrategy\nfrom pyflink.datastream.connectors.kafka import KafkaSource\n',
+            ),
+            'from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\nfrom pyspark.sql import SparkSession, functions as F\n\n# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer\nenv = SparkSession.builder.getOrCreate()\n# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\nwords = f2s_stream.micro_batches(\n    env.readStream.format("kafka")\n    .option("kafka.bootstrap.servers", "kafka:9092")\n    .option("subscribe", "words")\n    .option("startingOffsets", "earliest")\n    .load()\n    .select(F.col("value").cast("string").alias("value")),\n    f2s.Types.STRING(),\n)\n\n\ndef print_sizes(batch):\n    for record in batch.collect():\n        print("sizes>", record)\n\n\n# NOTE(flink2spark): F2S253 unbounded stream: the Python operators run on each micro-batch (foreachBatch), so records come out per micro-batch rather than one at a time; same records\n# NOTE(flink2spark): F2S251 streaming query checkpoint: f2s_stream.checkpoint() is a fresh temporary folder per run (the job starts from its starting offsets, as a newly submitted Flink job); set F2S_CHECKPOINT_DIR to a durable folder to resume across runs\nf2s_stream.foreach_batch(words.map(lambda w: (w, len(w))), print_sizes).option(\n    "checkpointLocation", f2s_stream.checkpoint("print")\n).start()\nf2s_stream.await_termination(env)\n',
+        ),
     ],
     noop=["class Report:\n    def print(self, label=None):\n        return label\n\n\nReport().print('x')\n"],
 )
@@ -110,5 +127,50 @@ def convert(ctx):
     if facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
         if K.streaming_todo(ctx, seg.original.func.value):  # type: ignore[attr-defined]
             return ctx.todo_left()
+        printer = _batch_printer(ctx, identifier[1] if identifier is not None and ctx.site.receiver_type != P.KEYED else None)
+        if printer is not None:
+            return K.streaming_sink(ctx, stream, "print", function=printer)
         return K.streaming_sink(ctx, stream, "print", lambda batch: cst.Call(func=ctx.shim("print"), args=[cst.Arg(batch), *args[1:]]))
     return cst.Call(func=ctx.shim("print"), args=args)
+
+
+class _Identifier(cst.CSTTransformer):
+    def __init__(self, value: cst.BaseExpression) -> None:
+        self.value = value
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.value if original.value == "IDENTIFIER" else updated
+
+
+def _batch_printer(ctx, identifier):
+    """The name of a function printing a micro-batch's records (``print(record)``, after
+    ``"name>"`` for an identifier), defined before the print's statement (None: the print is
+    not a statement of its own, or ``print`` is not Python's there: the shim prints)."""
+    expr = ctx.resolver.parent(ctx.outer)
+    line = ctx.resolver.parent(expr) if isinstance(expr, cst.Expr) else None
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+        return None
+    bindings = ctx.resolver.visible_bindings("print", ctx.site.head.original.func.value)
+    if bindings is None or any(not ctx.resolver.is_builtin(b) for b in bindings):
+        return None
+    label = identifier.evaluated_value if isinstance(identifier, cst.SimpleString) else None
+    # one function per block and printed form: a later print in the same block calls the same one
+    key = (id(ctx.resolver.parent(line)), label, identifier is None)
+    defined = ctx.conv.__dict__.setdefault("_batch_printers", {})
+    if key in defined and (label is not None or identifier is None):
+        return cst.Name(defined[key])
+    name = S.free_name("print_" + label if label and label.isidentifier() else "print_batch")
+    if name in defined.values():  # another form in this file: its own name
+        name = S.free_name(name + "_" + str(len(defined)))
+    defined[key] = name
+    if identifier is None:
+        printed = "print(record)"
+    elif label is not None:
+        printed = f"print({json.dumps(label + '>')}, record)"
+    else:
+        printed = 'print(f"{IDENTIFIER}>", record)'
+    function = cst.parse_statement(f"def {name}(batch):\n    for record in batch.collect():\n        {printed}\n")
+    if identifier is not None and label is None:
+        function = function.visit(_Identifier(identifier))  # type: ignore[assignment]
+    ctx.rewrite_statement(line, lambda new: cst.FlattenSentinel([function, new]))
+    return cst.Name(name)
