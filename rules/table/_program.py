@@ -134,6 +134,11 @@ _STREAM_TYPES = {kind: spark for kind, spark in P.SPARK_TYPES.items() if kind !=
 _TABLE_TYPES = {v: k for k, v in _STREAM_TYPES.items()}  # (a TIMESTAMP column does not go back to a stream yet)
 _STREAM_TYPES["INSTANT"] = "TIMESTAMP"  # Flink's TIMESTAMP_LTZ(9): Spark's TIMESTAMP, both shown in the session time zone
 # Table methods whose result gives only inserts when their inputs do (streaming mode)
+# Flink sinks that take an updating table (its -U/+U/-D changes): print writes each change,
+# blackhole drops them; the others of the converted connectors take inserts only, and Flink 2.3
+# refuses the job ("Table sink ... doesn't support consuming update changes which is produced by
+# node GroupAggregate"). In Spark the first are written in update output mode.
+_UPDATING_SINKS = frozenset({"print", "blackhole"})
 _APPENDING = frozenset({"select", "filter", "where", "alias", "add_columns", "add_or_replace_columns", "drop_columns",
                         "rename_columns", "union_all", "map", "flat_map", "join_lateral", "left_outer_join_lateral"})
 
@@ -854,6 +859,33 @@ class TablesModel:
         except _sql.Untranslatable:
             return False
         return names is not None and all(self._insert_only_table(n) for n in names)
+
+    def sql_updating(self, text: str) -> bool:
+        """Whether the SQL text is an updating streaming query: an aggregation without a window
+        over an unbounded (Kafka) table, which Spark runs in update output mode for a consumer
+        that takes updates (``updates_refused``)."""
+        key = ("sql_updating", text)
+        if key not in self._bounded:
+            self._bounded[key] = self.mode == "streaming" and _sql.updating(text, self.sql_tables(), self.sql_functions())
+        return self._bounded[key]
+
+    def updates_refused(self, sink: str) -> Optional[str]:
+        """Why the table ``sink`` cannot take an updating streaming query (an aggregation without
+        a window over a Kafka table), None when it can: a print or blackhole table (Spark's
+        update output mode: each micro-batch writes the new rows of the groups it changed). A
+        table declared in both branches of an ``if`` takes one when both of its tables do."""
+        if sink in self.conditional:
+            found = [self._updates_refused(t) for t in self.conditional[sink][1:]]
+            return next((f for f in found if f is not None), None)
+        table = self.catalog.get(sink)
+        return self._updates_refused(table) if table is not None else f"table {sink!r} is not declared by this program's SQL"
+
+    @staticmethod
+    def _updates_refused(table: "_sql.TableDef") -> Optional[str]:
+        if table.connector in _UPDATING_SINKS:
+            return None
+        return (f"a {table.connector!r} table takes inserts only: Flink refuses the job (\"Table sink {table.name} doesn't "
+                "support consuming update changes\")")
 
     def streaming_insert(self, call: cst.Call) -> bool:
         """Whether ``call`` is an insert over an unbounded table (``table.execute_insert(sink)``,

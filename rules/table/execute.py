@@ -17,7 +17,9 @@
 - Over an unbounded table (it reads a Kafka table: the program model's ``bounded``), a
   Structured Streaming query: ``writeStream`` (``foreachBatch`` show for print, ``noop``,
   ``kafka``) with a checkpoint folder, append mode, ``start()``, and ``awaitTermination()``
-  where Flink's program waits (``.wait()``, ``execute().print()``).
+  where Flink's program waits (``.wait()``, ``execute().print()``); an updating query (an
+  aggregation without a window, the program model's ``sql_updating``) into a table that takes
+  updates (print, blackhole: ``updates_refused``) in update mode (NOTE F2S319).
 """
 
 import libcst as cst
@@ -36,7 +38,7 @@ rule = Rule(
     __name__,
     matches=["Table.execute", "Table.to_pandas", "Table.execute_insert"],
     summary="execute().print()/collect(), to_pandas(), execute_insert(sink) -> show/collect/toPandas/write",
-    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR),
+    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR, M.TB_UPDATING),
     examples=[
         Example(
             program("words = t_env.from_elements([('a', 1)], ['word', 'n'])\nwords.execute().print()\n"),
@@ -64,52 +66,62 @@ rule = Rule(
 )
 
 
-def show(ctx, df, streaming: bool = False, wait: bool = True, inserts: bool = False):
+def show(ctx, df, streaming: bool = False, wait: bool = True, inserts: bool = False, update: bool = False):
     """Every row of ``df`` printed (a NOTE in streaming mode, where Flink prints the changes of
     an updating table, unless the table gives only ``inserts``); a streaming DataFrame (an
-    unbounded table) shows each micro-batch's rows."""
+    unbounded table) shows each micro-batch's rows (``update``: an updating query's, in update
+    mode)."""
     if streaming:
-        return _stream(ctx, ctx.expr("{df}.writeStream.foreachBatch(lambda batch, _: %s)" % SHOW_ALL.format(df="batch"), df=df), wait)
+        return _stream(ctx, ctx.expr("{df}.writeStream.foreachBatch(lambda batch, _: %s)" % SHOW_ALL.format(df="batch"), df=df),
+                       wait, update)
     if mode(ctx) == "streaming" and not inserts:
         ctx.note(M.TB_CHANGELOG, "streaming mode: Flink prints every change (+I/-U/+U/-D) of an updating table, Spark shows its final rows")
     return ctx.expr(SHOW_ALL, df=df)
 
 
-def _stream(ctx, writer, wait: bool):
+def _stream(ctx, writer, wait: bool, update: bool = False):
     """A streaming query of ``writer`` (a DataStreamWriter) started, with a checkpoint folder
     and the append mode (what _sql lets through on streams are appending queries: projections,
-    filters, windows finalised by the watermark); awaited where Flink's program waits."""
+    filters, windows finalised by the watermark), or the update mode for an ``update``-ing query
+    (an aggregation without a window: each micro-batch writes the new rows of the groups it
+    changed); awaited where Flink's program waits."""
     need(ctx.conv.codemod, "tempfile")
     ctx.note(M.TB_STREAMING, "streaming query: rows come out per micro-batch (a window's in the micro-batch after the watermark "
              "passes its end); the checkpoint is a fresh folder per run, so the query starts from its starting offsets as a "
              "newly submitted Flink job: give a durable folder to resume across runs")
+    if update:
+        ctx.note(M.TB_UPDATING, "an aggregation without a window over a stream, in update mode: each micro-batch gives the new "
+                 "rows of the groups it changed, Flink every change as each record arrives (-U old row, +U new row); the "
+                 "latest row of each group is the same (the groups' state is kept for ever in both: no state TTL)")
     return ctx.expr(
-        '{w}.option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode("append").start()'
-        + (".awaitTermination()" if wait else ""), w=writer)
+        '{w}.option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(%s).start()'
+        % ('"update"' if update else '"append"') + (".awaitTermination()" if wait else ""), w=writer)
 
 
-def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool = True, inserts: bool = False):
+def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool = True, inserts: bool = False,
+             update: bool = False):
     """``df`` written to the catalog's table ``sink`` (or a TODO); a streaming query when
     ``df`` reads an unbounded table, awaited when ``wait`` (Flink's program waits for it);
-    ``inserts``: the table gives only inserts (a print sink shows its rows as Flink prints them)."""
+    ``inserts``: the table gives only inserts (a print sink shows its rows as Flink prints them);
+    ``update``: an updating streaming query, into a table that takes one (``updates_refused``)."""
     model = tables(ctx.resolver)
     if sink in model.conditional:
-        return _write_either(ctx, df, sink, what, streaming, wait, inserts)
+        return _write_either(ctx, df, sink, what, streaming, wait, inserts, update)
     table = model.catalog.get(sink)
     if table is None or sink in model.problems:
         why = model.problems.get(sink)
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} " + (f"not converted ({why})" if why else "is not declared by this program's SQL"))
-    return _write(ctx, df, table, sink, what, streaming, wait, inserts)
+    return _write(ctx, df, table, sink, what, streaming, wait, inserts, update)
 
 
-def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False):
+def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False, update: bool = False):
     """``df`` written to ``table`` (the declaration of ``sink`` that the write sees)."""
     model = tables(ctx.resolver)
     if table.connector == "print":
-        return show(ctx, df, streaming, wait, inserts)
+        return show(ctx, df, streaming, wait, inserts, update)
     if table.connector == "blackhole":
         if streaming:
-            return _stream(ctx, ctx.expr('{df}.writeStream.format("noop")', df=df), wait)
+            return _stream(ctx, ctx.expr('{df}.writeStream.format("noop")', df=df), wait, update)
         return ctx.expr('{df}.write.format("noop").mode("overwrite").save()', df=df)
     if table.connector == "kafka":
         parts = model.options_at(sink, ctx.outer)
@@ -149,7 +161,7 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
     return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} of table {sink!r} is not converted yet")
 
 
-def _write_either(ctx, df, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False):
+def _write_either(ctx, df, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False, update: bool = False):
     """``df`` written to a table declared in both branches of an ``if`` (``if output_path: <a
     file table> else: <print>``): the write statement becomes that ``if`` again, each branch
     writing to its own table (the test reads names bound once: the same answer here)."""
@@ -160,7 +172,7 @@ def _write_either(ctx, df, sink: str, what: str, streaming: bool, wait: bool, in
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} is declared in each branch of an if: its write must be a statement of its own")
     writes = []
     for table in (then, other):
-        writes.append(_write(ctx, df, table, sink, what, streaming, wait, inserts))
+        writes.append(_write(ctx, df, table, sink, what, streaming, wait, inserts, update))
         if isinstance(writes[-1], Todo):
             return writes[-1]
     test = branch.test
