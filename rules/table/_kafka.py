@@ -227,8 +227,16 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     elif mode == "group-offsets":
         start = {"earliest": "earliest", "latest": "latest"}.get((reset or "").lower())
         if start is None:
-            raise Untranslatable("scan.startup.mode 'group-offsets' without properties.auto.offset.reset earliest/latest "
-                                 "(Flink starts from the group's committed offsets, Spark cannot)")
+            # Flink 2.x's Kafka table source reads group-offsets with the reset strategy
+            # 'properties.auto.offset.reset', NONE when it is not set (KafkaDynamicSource): a
+            # fresh group fails the job (NoOffsetForPartitionException), a group with committed
+            # offsets starts there. Neither has a Spark form: Spark never reads a group's offsets,
+            # and startingOffsets earliest/latest would run where Flink fails.
+            raise Untranslatable(
+                f"scan.startup.mode 'group-offsets' without properties.auto.offset.reset earliest/latest: Flink starts "
+                f"from the offsets group {group!r} committed, and fails the job for a group with none (reset strategy "
+                "none); Spark's Kafka source never reads a group's offsets: choose startingOffsets (earliest, latest or "
+                "per-partition JSON offsets)")
         spark_options.append(("startingOffsets", start))
         notes.append(f"scan.startup.mode 'group-offsets': Flink starts from the committed offsets of group {group!r} "
                      f"({reset} where it has none); Spark starts from the {start} offsets at its first run and from its "
