@@ -135,10 +135,10 @@ _TABLE_TYPES = {v: k for k, v in _STREAM_TYPES.items()}  # (a TIMESTAMP column d
 _STREAM_TYPES["INSTANT"] = "TIMESTAMP"  # Flink's TIMESTAMP_LTZ(9): Spark's TIMESTAMP, both shown in the session time zone
 # Table methods whose result gives only inserts when their inputs do (streaming mode)
 # Flink sinks that take an updating table (its -U/+U/-D changes): print writes each change,
-# blackhole drops them; the others of the converted connectors take inserts only, and Flink 2.3
-# refuses the job ("Table sink ... doesn't support consuming update changes which is produced by
+# blackhole drops them, upsert-kafka writes each row under its primary key; the others of the
+# converted connectors take inserts only, and Flink 2.3 refuses the job ("Table sink ... doesn't support consuming update changes which is produced by
 # node GroupAggregate"). In Spark the first are written in update output mode.
-_UPDATING_SINKS = frozenset({"print", "blackhole"})
+_UPDATING_SINKS = frozenset({"print", "blackhole", "upsert-kafka"})
 _APPENDING = frozenset({"select", "filter", "where", "alias", "add_columns", "add_or_replace_columns", "drop_columns",
                         "rename_columns", "union_all", "map", "flat_map", "join_lateral", "left_outer_join_lateral"})
 

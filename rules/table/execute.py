@@ -13,13 +13,13 @@
 - ``table.execute_insert("sink")`` -> by the sink's connector (the program model's catalog):
   ``print`` -> a ``show`` of every row, ``blackhole`` -> Spark's ``noop`` write, a filesystem
   table -> ``df.write.insertInto("sink")``, a Kafka table -> ``to_json`` values written with
-  ``format("kafka")``.
+  ``format("kafka")`` (an upsert-kafka table: with its primary key's json as the record key).
 - Over an unbounded table (it reads a Kafka table: the program model's ``bounded``), a
   Structured Streaming query: ``writeStream`` (``foreachBatch`` show for print, ``noop``,
   ``kafka``) with a checkpoint folder, append mode, ``start()``, and ``awaitTermination()``
   where Flink's program waits (``.wait()``, ``execute().print()``); an updating query (an
   aggregation without a window, the program model's ``sql_updating``) into a table that takes
-  updates (print, blackhole: ``updates_refused``) in update mode (NOTE F2S319).
+  updates (print, blackhole, upsert-kafka: ``updates_refused``) in update mode (NOTE F2S319).
 """
 
 import libcst as cst
@@ -123,7 +123,7 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
         if streaming:
             return _stream(ctx, ctx.expr('{df}.writeStream.format("noop")', df=df), wait, update)
         return ctx.expr('{df}.write.format("noop").mode("overwrite").save()', df=df)
-    if table.connector == "kafka":
+    if table.connector in ("kafka", "upsert-kafka"):
         parts = model.options_at(sink, ctx.outer)
         if parts is None:
             return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {sink!r}: its options name variables this statement does not see")
@@ -138,13 +138,14 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
         names = ", ".join(python_string(n) for n, _ in table.columns)
         settings = "".join(f".option({python_string(k)}, {{o{i}}})" for i, (k, _) in enumerate(options))
         values = {f"o{i}": python_string(v, parts) for i, (_, v) in enumerate(options)}
-        record = "{df}.toDF(%s).selectExpr(%s)" % (names, python_string(value))
+        key = _kafka.record_key(table)  # upsert-kafka: the primary key's columns, each row's changes under its key
+        record = "{df}.toDF(%s).selectExpr(%s)" % (names, ", ".join(python_string(e) for e in ([key] if key else []) + [value]))
         if streaming:
-            return _stream(ctx, ctx.expr(record + '.writeStream.format("kafka")' + settings, df=df, **values), wait)
+            return _stream(ctx, ctx.expr(record + '.writeStream.format("kafka")' + settings, df=df, **values), wait, update)
         return ctx.expr(record + '.write.format("kafka")' + settings + ".save()", df=df, **values)
     if streaming:
         return ctx.todo(M.TB_CONNECTOR, f"{what}: a streaming query into a {table.connector!r} table (only print, "
-                        "blackhole and kafka sinks are converted for unbounded tables)")
+                        "blackhole, kafka and upsert-kafka sinks are converted for unbounded tables)")
     if table.connector == "filesystem" and table.options.get("format") == "canal-json":
         parts = model.options_at(sink, ctx.outer)
         try:

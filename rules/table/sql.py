@@ -215,7 +215,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
                 return declare_datagen(ctx, env, table, text.parts)
             if table.connector in ("print", "blackhole") and ctx.is_statement:
                 return REMOVE
-            if table.connector == "kafka" and table.name not in model.problems:
+            if table.connector in ("kafka", "upsert-kafka") and table.name not in model.problems:
                 try:
                     declared = _kafka.create(ctx, env, table, text.parts, model)
                     sql_notes(ctx, " ".join(expression for _, expression in table.computed))
@@ -233,7 +233,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
             streaming = _sql.streaming(text.text, model.sql_tables())
             written_as_data = table is not None and table.options.get("format") == "canal-json"  # text lines, not a Spark table
             if target in model.conditional or written_as_data or (
-                    table is not None and (table.connector in ("print", "blackhole", "kafka") or streaming)):
+                    table is not None and (table.connector in ("print", "blackhole", "kafka", "upsert-kafka") or streaming)):
                 if streaming and what == "add_insert_sql()":
                     return ctx.todo(M.TB_UNSUPPORTED, f"{what}: a streaming INSERT in a statement set (each would be a "
                                     "query of its own, started and awaited together)")
