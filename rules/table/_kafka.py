@@ -18,10 +18,11 @@ types (``INSERT INTO`` maps columns by position); an ``upsert-kafka`` sink's rec
 json of its PRIMARY KEY columns (``record_key``), so the topic's latest record per key is the
 table's row.
 
-A csv value (``'format' = 'csv'``) is read by ``from_csv`` as text, then cast (``_CSV_TYPES``).
+A csv value (``'format' = 'csv'``) is read by ``from_csv`` as text, then cast (``_CSV_TYPES``),
+and written as Flink's csv serializer writes it (``_csv_value``).
 
 What is not converted raises ``Untranslatable`` naming the option: other formats (avro...),
-csv sinks, ``key.format``/``key.fields`` (but an upsert-kafka sink's json key), ``specific-offsets``,
+csv sinks of other delimiters or types, ``key.format``/``key.fields`` (but an upsert-kafka sink's json key), ``specific-offsets``,
 an ``upsert-kafka`` table read (a changelog), sink columns
 Flink's json writes otherwise than Spark's ``to_json`` (TIMESTAMP_LTZ, decimals unless
 'json.encode.decimal-as-plain-number', ``_plain_decimal``...).
@@ -71,9 +72,15 @@ def _value_format(options: dict) -> str:
 
 def _json_options(options: dict, prefix: str) -> dict[str, str]:
     """The json format's options (``json.`` or ``value.json.``), removed from ``options``."""
+    return _format_options(options, "json")
+
+
+def _format_options(options: dict, fmt: str) -> dict[str, str]:
+    """The options of the value format ``fmt`` (``<fmt>.`` or ``value.<fmt>.``) by their names
+    after the prefix, removed from ``options``."""
     found = {}
     for key in list(options):
-        for p in ("value.json.", "json."):
+        for p in (f"value.{fmt}.", f"{fmt}."):
             if key.startswith(p):
                 found[key[len(p):]] = options.pop(key)
     return found
@@ -313,11 +320,7 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
 def _csv_options(options: dict) -> dict:
     """The csv format's options of a Kafka source (``csv.`` or ``value.csv.``), removed from
     ``options``: ``sep`` (Spark's from_csv option) and ``lenient`` ('csv.ignore-parse-errors')."""
-    found = {}
-    for key in list(options):
-        for p in ("value.csv.", "csv."):
-            if key.startswith(p):
-                found[key[len(p):]] = options.pop(key)
+    found = _format_options(options, "csv")
     sep = found.pop("field-delimiter", ",")
     lenient = found.pop("ignore-parse-errors", "false").lower() == "true"
     if found.pop("quote-character", '"') != '"' or found.pop("disable-quote-character", "false").lower() == "true":
@@ -373,8 +376,7 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
     if table.connector == "upsert-kafka":
         record_key(table, options)
     fmt = _value_format(options)
-    if fmt == "csv":
-        raise Untranslatable("Kafka sink of format 'csv' (Flink's csv writer quotes fields otherwise than Spark's to_csv)")
+    csv_value = _csv_value(table, options) if fmt == "csv" else None
     json = _json_options(options, "json.")
     if json.pop("encode.ignore-null-fields", "false").lower() == "true":
         null_fields = "true"
@@ -411,7 +413,39 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
     if fmt == "raw":
         name, spark_type = _raw_column(table)
         return spark_options, f"CAST({_quote(name)} AS {spark_type}) AS value", notes
+    if csv_value is not None:
+        return spark_options, csv_value, notes
     return spark_options, f"{_json_record(table.columns, plain, null_fields)} AS value", notes
+
+
+# column types whose text Flink's csv format (CsvRowDataSerializationSchema) writes as Spark's
+# CAST(... AS STRING) does (seen on Flink 2.3 and Spark 4: 7, -2, 2.5, 1.0E10, 1.0E-5, -0.0)
+_CSV_SINK_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "DOUBLE", "STRING"}
+
+
+def _csv_value(table: TableDef, options: dict) -> str:
+    """The record value of a csv Kafka sink as Flink's csv format writes it (seen on Flink 2.3's
+    CsvRowDataSerializationSchema): the fields joined by ',' with no line separator, NULL as an
+    empty field (an empty string too), numbers as their text, a string quoted (its quotes
+    doubled) when it holds a character below '-' (Jackson's loose quoting: space, tab, line
+    breaks, '"', ',', "'", '(', ')', '+'... below the separator's code), else as it is. The
+    options read are removed from ``options``."""
+    found = _format_options(options, "csv")
+    for key in ("ignore-parse-errors", "allow-comments"):
+        found.pop(key, None)  # reading options
+    if found.pop("field-delimiter", ",") != "," or found:
+        raise Untranslatable(f"csv sink option {sorted(found)[0] if found else 'field-delimiter'!r} (the default csv "
+                             "writer of ',' is converted)")
+    fields = []
+    for name, spark_type in table.columns:
+        if spark_type not in _CSV_SINK_TYPES:
+            raise Untranslatable(f"csv sink column {name} of type {spark_type}")
+        text = f"CAST({_quote(name)} AS STRING)"
+        if spark_type == "STRING":
+            text = (f"CASE WHEN {_quote(name)} RLIKE '[\\\\x00-\\\\x2C]' THEN concat('\"', replace({_quote(name)}, "
+                    f"'\"', '\"\"'), '\"') ELSE {_quote(name)} END")
+        fields.append(f"coalesce({text}, '')")
+    return f"concat_ws(',', {', '.join(fields)}) AS value"
 
 
 def _json_record(columns, plain: bool = False, null_fields: str = "false") -> str:
