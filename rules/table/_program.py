@@ -860,6 +860,61 @@ class TablesModel:
             return False
         return names is not None and all(self._insert_only_table(n) for n in names)
 
+    def updating(self, node) -> bool:
+        """Whether the Table expression is an updating table over a stream made by the Table API:
+        an aggregation without a window (``group_by().select()``) of an unbounded table, or a
+        projection, filter... of one (a name bound once to one too). Only the aggregation itself
+        has Spark's update-mode form (``aggregated``): a filter of its rows would retract them."""
+        return not self.bounded(node) and self._updating(node, derived=True)
+
+    def aggregated(self, node) -> bool:
+        """Whether the Table expression is itself (or a name bound once to) the updating
+        aggregation ``group_by(keys).select(...)`` of an unbounded table."""
+        return not self.bounded(node) and self._updating(node, derived=False)
+
+    def _updating(self, node, derived: bool) -> bool:
+        if isinstance(node, cst.Name):
+            value = self.resolver.single_value(node)
+            return value is not None and value is not node and self._updating(value, derived)
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return False
+        method, receiver = node.func.attr.value, node.func.value
+        typ = self.resolver.type_of(receiver)
+        if typ == T.GROUPED_TABLE and method == "select":
+            return True
+        if not derived or typ != T.TABLE or method not in _APPENDING:
+            return False
+        return any(self._updating(t, derived) for t in [receiver] + [a.value for a in node.args if self._is_table(a.value)])
+
+    def updates_consumed(self, table: cst.BaseExpression) -> Optional[str]:
+        """Why the Table expression ``table`` (an updating one over a stream: ``group_by().select()``
+        without a window) has a use that cannot take its updates; None when every use can:
+        ``execute_insert(sink)`` into a table that takes updates (``updates_refused``) or
+        ``execute().print()``, on the expression or on a name bound once to it."""
+        uses = [table]
+        assign = self.resolver.parent(table)
+        if isinstance(assign, cst.Assign):
+            from flink2spark.rules.table._common import uses_of_single_name
+
+            uses = uses_of_single_name(self.resolver, table)
+            if not uses:
+                return "the updating table is kept in a name bound more than once or never read"
+        for use in uses:
+            attr = self.resolver.parent(use)
+            call = self.resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.value is use else None
+            method = attr.attr.value if isinstance(call, cst.Call) else None
+            if method == "execute_insert":
+                sink = self.name(call.args[0].value if call.args else None)
+                refused = self.updates_refused(sink) if sink is not None else "execute_insert() of a table named by an expression"
+                if refused is not None:
+                    return refused
+                continue
+            printed = self.resolver.parent(self.resolver.parent(call)) if method == "execute" and not call.args else None
+            if isinstance(printed, cst.Call) and printed.func.attr.value == "print":  # type: ignore[union-attr]
+                continue
+            return "the updating table is used otherwise than by execute_insert() or execute().print()"
+        return None
+
     def sql_updating(self, text: str) -> bool:
         """Whether the SQL text is an updating streaming query: an aggregation without a window
         over an unbounded (Kafka) table, which Spark runs in update output mode for a consumer

@@ -203,8 +203,11 @@ def convert(ctx):
             return ctx.todo(M.TB_UNSUPPORTED, "the result of execute_insert() is used")
         streaming = not tables(ctx.resolver).bounded(head.original.func.value)
         line = waited_result(ctx) if len(segs) == 1 else None  # result = t.execute_insert(...); result.wait()
-        written = write_to(ctx, df, name, "execute_insert()", streaming, len(segs) > 1 or line is not None,
-                           tables(ctx.resolver).insert_only(head.original.func.value))
+        inserts = tables(ctx.resolver).insert_only(head.original.func.value)
+        update = _update_mode(ctx, head.original.func.value, name)
+        if isinstance(update, Todo):
+            return update
+        written = write_to(ctx, df, name, "execute_insert()", streaming, len(segs) > 1 or line is not None, inserts, update=update)
         if line is not None and not isinstance(written, Todo):
             drop_target(ctx, line)
         return written
@@ -218,12 +221,32 @@ def convert(ctx):
     if streaming and last != "print":
         return ctx.todo(M.TB_UNSUPPORTED, f"execute().{last}() of an unbounded table (a streaming query)")
     if last == "print":
-        return show(ctx, df, streaming, inserts=tables(ctx.resolver).insert_only(head.original.func.value))
+        update = _update_mode(ctx, head.original.func.value)
+        if isinstance(update, Todo):
+            return update
+        return show(ctx, df, streaming, inserts=tables(ctx.resolver).insert_only(head.original.func.value), update=update)
     if last == "wait":
         return ctx.expr("{df}.collect()", df=df)
     if last == "collect":
         return collected(ctx, df)
     return ctx.todo(M.TB_UNSUPPORTED, f"execute().{last}()")
+
+
+def _update_mode(ctx, table, sink=None):
+    """Whether the Table ``table`` is written (into ``sink``) in update mode (the program model's
+    ``aggregated``: Table API's aggregation without a window over a stream), or a TODO for a
+    table derived from one (a filter of its rows retracts some in Flink: update mode would keep
+    them) or a sink that takes no updates (Flink refuses the job)."""
+    model = tables(ctx.resolver)
+    if model.aggregated(table):
+        refused = model.updates_refused(sink) if sink is not None else None
+        if refused is not None:
+            return ctx.todo(M.TB_UNSUPPORTED, f"execute_insert() of an aggregation without a window over a stream: {refused}")
+        return True
+    if model.updating(table):
+        return ctx.todo(M.TB_UNSUPPORTED, "a projection or filter of an aggregation without a window over a stream (Flink "
+                        "retracts the rows a filter drops; Spark's update mode writes nothing for them)")
+    return False
 
 
 def collected(ctx, df):
