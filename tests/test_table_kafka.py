@@ -665,3 +665,14 @@ def test_table_api_updating_tables_refused(body, todos):
     out = convert("from pyflink.table.expressions import col\n" + body)
     assert [t for t in todos if t in out] == todos, out
     assert "outputMode(\"update\")" not in out
+
+
+def test_a_processing_time_window_on_a_stream_is_a_todo_saying_why():
+    table = kafka("k STRING, p AS PROCTIME()", "'topic' = 'src'", "'format' = 'json'", "'scan.startup.mode' = 'earliest-offset'")
+    with pytest.raises(_sql.Untranslatable, match=r"processing-time window \(PROCTIME\(\)\).*wall clock"):
+        _sql.query("SELECT k, COUNT(*) FROM src GROUP BY k, TUMBLE(p, INTERVAL '1' SECOND)", {"src": table})
+
+
+def test_a_kept_result_of_a_streaming_query_collected_is_a_todo_saying_why():
+    out = convert("result = t_env.from_path('src').execute()\nfor row in result.collect():\n    print(row)\n")
+    assert "Spark's collect() refuses a streaming DataFrame (port the use of the rows to writeStream.foreachBatch)" in out

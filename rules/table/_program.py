@@ -47,6 +47,11 @@ _TABLE_RE = re.compile(r"__f2s_t(\d+)__")
 _SETTINGS = ("pyflink.table.EnvironmentSettings", "pyflink.table.environment_settings.EnvironmentSettings")
 
 
+_STREAMING_RESULT = ("a streaming query (it reads an unbounded table): Flink's TableResult gives its rows as they come, "
+                     "without end; Spark's collect() refuses a streaming DataFrame (port the use of the rows to "
+                     "writeStream.foreachBatch)")
+
+
 @dataclass(frozen=True)
 class KeptQuery:
     """``TablesModel.kept_query``: why the kept result of a query does not become a DataFrame
@@ -631,7 +636,8 @@ class TablesModel:
 
         found = facts(self.resolver, stream)
         if found.micro_batches or found.unbounded_source:
-            return None, "a table of an unbounded stream (Kafka, monitored files) is not converted yet"
+            return None, ("a table of an unbounded stream (Kafka, monitored files) is not converted yet: the converted stream "
+                          "runs Python functions per micro-batch (RDDs), not as a streaming DataFrame a table can read")
         t = found.element_type
         if t is None:
             return None, "the stream's type could not be followed (Flink derives the table's columns from it)"
@@ -987,10 +993,10 @@ class TablesModel:
             except _sql.Untranslatable as exc:
                 return KeptQuery(str(exc))
             if _sql.streaming(text.text, self.sql_tables()):
-                return KeptQuery("a streaming query (it reads an unbounded table)")
+                return KeptQuery(_STREAMING_RESULT)
             inserts = self.sql_insert_only(text.text)
         elif not self.bounded(receiver):
-            return KeptQuery("a streaming query (it reads an unbounded table)")
+            return KeptQuery(_STREAMING_RESULT)
         else:
             inserts = self.insert_only(receiver)
         assign = resolver.parent(call)

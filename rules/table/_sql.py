@@ -1564,7 +1564,17 @@ def _check_streaming(tree: exp.Expr, tables: Mapping[str, TableDef], updates: bo
                     continue
                 raise Updating(f"aggregation without a window {what}: Flink updates its rows as records come (an updating table)")
         if not isinstance(time, exp.Column) or time.name not in watermarks:
+            if isinstance(time, exp.Column) and time.name in _processing_time(tree, tables):
+                raise Untranslatable(f"processing-time window (PROCTIME()) {what}: Flink closes it by the wall clock, even "
+                                     "with no new records; Spark closes a streaming window only by an event-time watermark")
             raise Untranslatable(f"window {what} on a column without WATERMARK (Spark finalises windows by the watermark)")
+
+
+def _processing_time(tree: exp.Expr, tables: Mapping[str, TableDef]) -> set[str]:
+    """The columns of the tables the statement reads that are ``PROCTIME()`` (computed columns
+    whose translation is the current time)."""
+    return {name for t in _read_tables(tree, tables) for name, expression in t.computed
+            if expression == _sql(_NOW)}
 
 
 def _check_updating(select: exp.Select, what: str) -> None:
