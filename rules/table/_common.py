@@ -137,15 +137,24 @@ def waited_result(ctx) -> Optional[cst.SimpleStatementLine]:
 
 
 def waited_line(resolver, call: cst.BaseExpression) -> Optional[cst.SimpleStatementLine]:
-    """``waited_result`` of ``call``."""
+    """``waited_result`` of ``call``. For an insert over an unbounded table (an endless query),
+    only when its one wait is the next statement: else the name keeps the started query and its
+    ``wait()`` awaits it there, so what the program runs in between (a print) runs before the
+    endless wait, as on Flink."""
     uses = uses_of_single_name(resolver, call)
     line = resolver.parent(resolver.parent(call))
     if uses is None or not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
         return None
     for use in uses:
         attr = resolver.parent(use)
-        call = resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.value is use else None
-        if not (isinstance(call, cst.Call) and attr.attr.value == "wait" and isinstance(resolver.parent(call), cst.Expr)):
+        waited = resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.value is use else None
+        if not (isinstance(waited, cst.Call) and attr.attr.value == "wait" and isinstance(resolver.parent(waited), cst.Expr)):
+            return None
+    if isinstance(call, cst.Call) and tables(resolver).streaming_insert(call):
+        block = resolver.parent(line)
+        body = list(getattr(block, "body", ()))
+        after = body[body.index(line) + 1] if line in body and body.index(line) + 1 < len(body) else None
+        if len(uses) != 1 or after is None or resolver.parent(resolver.parent(resolver.parent(resolver.parent(uses[0])))) is not after:
             return None
     return line
 

@@ -14,12 +14,16 @@ window alignment check of ``_sql`` refuses sizes that the zone could shift).
 
 Sink (``sink(table, parts)``): the Spark options of a ``writeStream.format("kafka")`` (or
 ``write`` for a bounded query) and the ``to_json`` value of the sink's columns, cast to its
-types (``INSERT INTO`` maps columns by position).
+types (``INSERT INTO`` maps columns by position); an ``upsert-kafka`` sink's record key is the
+json of its PRIMARY KEY columns (``record_key``), so the topic's latest record per key is the
+table's row.
 
-A csv value (``'format' = 'csv'``) is read by ``from_csv`` as text, then cast (``_CSV_TYPES``).
+A csv value (``'format' = 'csv'``) is read by ``from_csv`` as text, then cast (``_CSV_TYPES``),
+and written as Flink's csv serializer writes it (``_csv_value``).
 
 What is not converted raises ``Untranslatable`` naming the option: other formats (avro...),
-csv sinks, ``key.format``/``key.fields``, ``specific-offsets``, ``upsert-kafka``, sink columns
+csv sinks of other delimiters or types, ``key.format``/``key.fields`` (but an upsert-kafka sink's json key), ``specific-offsets``,
+an ``upsert-kafka`` table read (a changelog), sink columns
 Flink's json writes otherwise than Spark's ``to_json`` (TIMESTAMP_LTZ, decimals unless
 'json.encode.decimal-as-plain-number', ``_plain_decimal``...).
 """
@@ -27,6 +31,7 @@ Flink's json writes otherwise than Spark's ``to_json`` (TIMESTAMP_LTZ, decimals 
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table._program import python_string
@@ -67,9 +72,15 @@ def _value_format(options: dict) -> str:
 
 def _json_options(options: dict, prefix: str) -> dict[str, str]:
     """The json format's options (``json.`` or ``value.json.``), removed from ``options``."""
+    return _format_options(options, "json")
+
+
+def _format_options(options: dict, fmt: str) -> dict[str, str]:
+    """The options of the value format ``fmt`` (``<fmt>.`` or ``value.<fmt>.``) by their names
+    after the prefix, removed from ``options``."""
     found = {}
     for key in list(options):
-        for p in ("value.json.", "json."):
+        for p in (f"value.{fmt}.", f"{fmt}."):
             if key.startswith(p):
                 found[key[len(p):]] = options.pop(key)
     return found
@@ -227,8 +238,16 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     elif mode == "group-offsets":
         start = {"earliest": "earliest", "latest": "latest"}.get((reset or "").lower())
         if start is None:
-            raise Untranslatable("scan.startup.mode 'group-offsets' without properties.auto.offset.reset earliest/latest "
-                                 "(Flink starts from the group's committed offsets, Spark cannot)")
+            # Flink 2.x's Kafka table source reads group-offsets with the reset strategy
+            # 'properties.auto.offset.reset', NONE when it is not set (KafkaDynamicSource): a
+            # fresh group fails the job (NoOffsetForPartitionException), a group with committed
+            # offsets starts there. Neither has a Spark form: Spark never reads a group's offsets,
+            # and startingOffsets earliest/latest would run where Flink fails.
+            raise Untranslatable(
+                f"scan.startup.mode 'group-offsets' without properties.auto.offset.reset earliest/latest: Flink starts "
+                f"from the offsets group {group!r} committed, and fails the job for a group with none (reset strategy "
+                "none); Spark's Kafka source never reads a group's offsets: choose startingOffsets (earliest, latest or "
+                "per-partition JSON offsets)")
         spark_options.append(("startingOffsets", start))
         notes.append(f"scan.startup.mode 'group-offsets': Flink starts from the committed offsets of group {group!r} "
                      f"({reset} where it has none); Spark starts from the {start} offsets at its first run and from its "
@@ -301,11 +320,7 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
 def _csv_options(options: dict) -> dict:
     """The csv format's options of a Kafka source (``csv.`` or ``value.csv.``), removed from
     ``options``: ``sep`` (Spark's from_csv option) and ``lenient`` ('csv.ignore-parse-errors')."""
-    found = {}
-    for key in list(options):
-        for p in ("value.csv.", "csv."):
-            if key.startswith(p):
-                found[key[len(p):]] = options.pop(key)
+    found = _format_options(options, "csv")
     sep = found.pop("field-delimiter", ",")
     lenient = found.pop("ignore-parse-errors", "false").lower() == "true"
     if found.pop("quote-character", '"') != '"' or found.pop("disable-quote-character", "false").lower() == "true":
@@ -351,15 +366,17 @@ def _quote(name: str) -> str:
 
 def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]], str, list[str]]:
     """(the Spark Kafka options, the SQL expression of the record value, the NOTEs) of a Kafka
-    sink table; the value reads the query's columns renamed to the table's (by position)."""
-    if table.connector != "kafka":
+    sink table; the value reads the query's columns renamed to the table's (by position). An
+    ``upsert-kafka`` table's record key is ``record_key``."""
+    if table.connector not in ("kafka", "upsert-kafka"):
         raise Untranslatable(f"connector {table.connector!r} as a sink")
     if table.computed or table.metadata:
         raise Untranslatable("Kafka sink table with computed or metadata columns")
     options = {k: v for k, v in table.options.items() if k != "connector"}
+    if table.connector == "upsert-kafka":
+        record_key(table, options)
     fmt = _value_format(options)
-    if fmt == "csv":
-        raise Untranslatable("Kafka sink of format 'csv' (Flink's csv writer quotes fields otherwise than Spark's to_csv)")
+    csv_value = _csv_value(table, options) if fmt == "csv" else None
     json = _json_options(options, "json.")
     if json.pop("encode.ignore-null-fields", "false").lower() == "true":
         null_fields = "true"
@@ -386,21 +403,82 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
     if options.pop("sink.partitioner", "default") != "default":
         raise Untranslatable(f"Kafka sink option 'sink.partitioner' = {table.options['sink.partitioner']!r}")
     options.pop("sink.parallelism", None)
+    if table.connector == "upsert-kafka":
+        for option in ("sink.buffer-flush.max-rows", "sink.buffer-flush.interval"):
+            if option in options:  # Flink keeps each key's last change of the buffer: the latest values stay the same
+                notes.append(f"{option}: Flink writes a key's last change per flush, Spark a key's row per micro-batch")
+                options.pop(option)
     if options:
         raise Untranslatable(f"Kafka table option {sorted(options)[0]!r}")
     if fmt == "raw":
         name, spark_type = _raw_column(table)
         return spark_options, f"CAST({_quote(name)} AS {spark_type}) AS value", notes
+    if csv_value is not None:
+        return spark_options, csv_value, notes
+    return spark_options, f"{_json_record(table.columns, plain, null_fields)} AS value", notes
+
+
+# column types whose text Flink's csv format (CsvRowDataSerializationSchema) writes as Spark's
+# CAST(... AS STRING) does (seen on Flink 2.3 and Spark 4: 7, -2, 2.5, 1.0E10, 1.0E-5, -0.0)
+_CSV_SINK_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "DOUBLE", "STRING"}
+
+
+def _csv_value(table: TableDef, options: dict) -> str:
+    """The record value of a csv Kafka sink as Flink's csv format writes it (seen on Flink 2.3's
+    CsvRowDataSerializationSchema): the fields joined by ',' with no line separator, NULL as an
+    empty field (an empty string too), numbers as their text, a string quoted (its quotes
+    doubled) when it holds a character below '-' (Jackson's loose quoting: space, tab, line
+    breaks, '"', ',', "'", '(', ')', '+'... below the separator's code), else as it is. The
+    options read are removed from ``options``."""
+    found = _format_options(options, "csv")
+    for key in ("ignore-parse-errors", "allow-comments"):
+        found.pop(key, None)  # reading options
+    if found.pop("field-delimiter", ",") != "," or found:
+        raise Untranslatable(f"csv sink option {sorted(found)[0] if found else 'field-delimiter'!r} (the default csv "
+                             "writer of ',' is converted)")
     fields = []
     for name, spark_type in table.columns:
+        if spark_type not in _CSV_SINK_TYPES:
+            raise Untranslatable(f"csv sink column {name} of type {spark_type}")
+        text = f"CAST({_quote(name)} AS STRING)"
+        if spark_type == "STRING":
+            text = (f"CASE WHEN {_quote(name)} RLIKE '[\\\\x00-\\\\x2C]' THEN concat('\"', replace({_quote(name)}, "
+                    f"'\"', '\"\"'), '\"') ELSE {_quote(name)} END")
+        fields.append(f"coalesce({text}, '')")
+    return f"concat_ws(',', {', '.join(fields)}) AS value"
+
+
+def _json_record(columns, plain: bool = False, null_fields: str = "false") -> str:
+    """The json text Flink's json format writes for a row of ``columns`` (``to_json``)."""
+    fields = []
+    for name, spark_type in columns:
         if spark_type == "TIMESTAMP_NTZ":
             fields.append(f"'{name}', {_timestamp_text(_quote(name))}")
             continue
         if not (_readable(spark_type, written=True) or (plain and _plain_decimal(spark_type))):
             raise Untranslatable(f"Kafka sink column {name} of type {spark_type}: Flink's json and Spark's to_json write it differently")
         fields.append(f"'{name}', CAST({_quote(name)} AS {spark_type})")
-    value = f"to_json(named_struct({', '.join(fields)}), map('ignoreNullFields', '{null_fields}')) AS value"
-    return spark_options, value, notes
+    return f"to_json(named_struct({', '.join(fields)}), map('ignoreNullFields', '{null_fields}'))"
+
+
+def record_key(table: TableDef, options: Optional[dict] = None) -> Optional[str]:
+    """The SQL expression of the record key of an ``upsert-kafka`` sink (None for a ``kafka``
+    one): its PRIMARY KEY columns in the json of 'key.format' (the options read are removed from
+    ``options``). Its values are all the columns ('value.fields-include' ALL, Flink's default);
+    a row's changes keep its key, so the topic's latest record per key is the row
+    (upsert-kafka's meaning)."""
+    if table.connector != "upsert-kafka":
+        return None
+    options = dict(table.options) if options is None else options
+    if not table.primary_key:
+        raise Untranslatable("upsert-kafka table without a PRIMARY KEY (Flink refuses it)")
+    key_format = options.pop("key.format", None)
+    if key_format != "json" or any(k.startswith("key.json.") for k in options):
+        raise Untranslatable(f"upsert-kafka 'key.format' {key_format!r} (json is converted)")
+    if options.pop("key.fields-prefix", "") or options.pop("value.fields-include", "ALL") != "ALL":
+        raise Untranslatable("upsert-kafka 'key.fields-prefix' / 'value.fields-include' EXCEPT_KEY")
+    columns = dict(table.columns)
+    return f"{_json_record([(n, columns[n]) for n in table.primary_key])} AS key"
 
 
 def create(ctx, env, table: TableDef, parts: tuple[str, ...], model) -> object:
@@ -416,6 +494,9 @@ def create(ctx, env, table: TableDef, parts: tuple[str, ...], model) -> object:
         if not ctx.is_statement:
             raise Untranslatable("the declaration of a Kafka sink table used as a value")
         return REMOVE
+    if table.connector == "upsert-kafka":
+        raise Untranslatable("upsert-kafka table read as a source (a changelog of each key's rows: Spark's Kafka source reads "
+                             "records, not upserts)")
     code, notes = source(table, parts, cst.Module([]).code_for_node(env))
     for note in notes:
         ctx.note(M.TB_KAFKA, note)

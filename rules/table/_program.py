@@ -47,6 +47,11 @@ _TABLE_RE = re.compile(r"__f2s_t(\d+)__")
 _SETTINGS = ("pyflink.table.EnvironmentSettings", "pyflink.table.environment_settings.EnvironmentSettings")
 
 
+_STREAMING_RESULT = ("a streaming query (it reads an unbounded table): Flink's TableResult gives its rows as they come, "
+                     "without end; Spark's collect() refuses a streaming DataFrame (port the use of the rows to "
+                     "writeStream.foreachBatch)")
+
+
 @dataclass(frozen=True)
 class KeptQuery:
     """``TablesModel.kept_query``: why the kept result of a query does not become a DataFrame
@@ -134,6 +139,11 @@ _STREAM_TYPES = {kind: spark for kind, spark in P.SPARK_TYPES.items() if kind !=
 _TABLE_TYPES = {v: k for k, v in _STREAM_TYPES.items()}  # (a TIMESTAMP column does not go back to a stream yet)
 _STREAM_TYPES["INSTANT"] = "TIMESTAMP"  # Flink's TIMESTAMP_LTZ(9): Spark's TIMESTAMP, both shown in the session time zone
 # Table methods whose result gives only inserts when their inputs do (streaming mode)
+# Flink sinks that take an updating table (its -U/+U/-D changes): print writes each change,
+# blackhole drops them, upsert-kafka writes each row under its primary key; the others of the
+# converted connectors take inserts only, and Flink 2.3 refuses the job ("Table sink ... doesn't support consuming update changes which is produced by
+# node GroupAggregate"). In Spark the first are written in update output mode.
+_UPDATING_SINKS = frozenset({"print", "blackhole", "upsert-kafka"})
 _APPENDING = frozenset({"select", "filter", "where", "alias", "add_columns", "add_or_replace_columns", "drop_columns",
                         "rename_columns", "union_all", "map", "flat_map", "join_lateral", "left_outer_join_lateral"})
 
@@ -640,7 +650,8 @@ class TablesModel:
 
         found = facts(self.resolver, stream)
         if found.micro_batches or found.unbounded_source:
-            return None, "a table of an unbounded stream (Kafka, monitored files) is not converted yet"
+            return None, ("a table of an unbounded stream (Kafka, monitored files) is not converted yet: the converted stream "
+                          "runs Python functions per micro-batch (RDDs), not as a streaming DataFrame a table can read")
         t = found.element_type
         if t is None:
             return None, "the stream's type could not be followed (Flink derives the table's columns from it)"
@@ -869,6 +880,88 @@ class TablesModel:
             return False
         return names is not None and all(self._insert_only_table(n) for n in names)
 
+    def updating(self, node) -> bool:
+        """Whether the Table expression is an updating table over a stream made by the Table API:
+        an aggregation without a window (``group_by().select()``) of an unbounded table, or a
+        projection, filter... of one (a name bound once to one too). Only the aggregation itself
+        has Spark's update-mode form (``aggregated``): a filter of its rows would retract them."""
+        return not self.bounded(node) and self._updating(node, derived=True)
+
+    def aggregated(self, node) -> bool:
+        """Whether the Table expression is itself (or a name bound once to) the updating
+        aggregation ``group_by(keys).select(...)`` of an unbounded table."""
+        return not self.bounded(node) and self._updating(node, derived=False)
+
+    def _updating(self, node, derived: bool) -> bool:
+        if isinstance(node, cst.Name):
+            value = self.resolver.single_value(node)
+            return value is not None and value is not node and self._updating(value, derived)
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return False
+        method, receiver = node.func.attr.value, node.func.value
+        typ = self.resolver.type_of(receiver)
+        if typ == T.GROUPED_TABLE and method == "select":
+            return True
+        if not derived or typ != T.TABLE or method not in _APPENDING:
+            return False
+        return any(self._updating(t, derived) for t in [receiver] + [a.value for a in node.args if self._is_table(a.value)])
+
+    def updates_consumed(self, table: cst.BaseExpression) -> Optional[str]:
+        """Why the Table expression ``table`` (an updating one over a stream: ``group_by().select()``
+        without a window) has a use that cannot take its updates; None when every use can:
+        ``execute_insert(sink)`` into a table that takes updates (``updates_refused``) or
+        ``execute().print()``, on the expression or on a name bound once to it."""
+        uses = [table]
+        assign = self.resolver.parent(table)
+        if isinstance(assign, cst.Assign):
+            from flink2spark.rules.table._common import uses_of_single_name
+
+            uses = uses_of_single_name(self.resolver, table)
+            if not uses:
+                return "the updating table is kept in a name bound more than once or never read"
+        for use in uses:
+            attr = self.resolver.parent(use)
+            call = self.resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.value is use else None
+            method = attr.attr.value if isinstance(call, cst.Call) else None
+            if method == "execute_insert":
+                sink = self.name(call.args[0].value if call.args else None)
+                refused = self.updates_refused(sink) if sink is not None else "execute_insert() of a table named by an expression"
+                if refused is not None:
+                    return refused
+                continue
+            printed = self.resolver.parent(self.resolver.parent(call)) if method == "execute" and not call.args else None
+            if isinstance(printed, cst.Call) and printed.func.attr.value == "print":  # type: ignore[union-attr]
+                continue
+            return "the updating table is used otherwise than by execute_insert() or execute().print()"
+        return None
+
+    def sql_updating(self, text: str) -> bool:
+        """Whether the SQL text is an updating streaming query: an aggregation without a window
+        over an unbounded (Kafka) table, which Spark runs in update output mode for a consumer
+        that takes updates (``updates_refused``)."""
+        key = ("sql_updating", text)
+        if key not in self._bounded:
+            self._bounded[key] = self.mode == "streaming" and _sql.updating(text, self.sql_tables(), self.sql_functions())
+        return self._bounded[key]
+
+    def updates_refused(self, sink: str) -> Optional[str]:
+        """Why the table ``sink`` cannot take an updating streaming query (an aggregation without
+        a window over a Kafka table), None when it can: a print or blackhole table (Spark's
+        update output mode: each micro-batch writes the new rows of the groups it changed). A
+        table declared in both branches of an ``if`` takes one when both of its tables do."""
+        if sink in self.conditional:
+            found = [self._updates_refused(t) for t in self.conditional[sink][1:]]
+            return next((f for f in found if f is not None), None)
+        table = self.catalog.get(sink)
+        return self._updates_refused(table) if table is not None else f"table {sink!r} is not declared by this program's SQL"
+
+    @staticmethod
+    def _updates_refused(table: "_sql.TableDef") -> Optional[str]:
+        if table.connector in _UPDATING_SINKS:
+            return None
+        return (f"a {table.connector!r} table takes inserts only: Flink refuses the job (\"Table sink {table.name} doesn't "
+                "support consuming update changes\")")
+
     def streaming_insert(self, call: cst.Call) -> bool:
         """Whether ``call`` is an insert over an unbounded table (``table.execute_insert(sink)``,
         ``t_env.execute_sql("INSERT ... SELECT")`` reading a Kafka table): Spark's form is a
@@ -914,10 +1007,10 @@ class TablesModel:
             except _sql.Untranslatable as exc:
                 return KeptQuery(str(exc))
             if _sql.streaming(text.text, self.sql_tables()):
-                return KeptQuery("a streaming query (it reads an unbounded table)")
+                return KeptQuery(_STREAMING_RESULT)
             inserts = self.sql_insert_only(text.text)
         elif not self.bounded(receiver):
-            return KeptQuery("a streaming query (it reads an unbounded table)")
+            return KeptQuery(_STREAMING_RESULT)
         else:
             inserts = self.insert_only(receiver)
         assign = resolver.parent(call)

@@ -115,6 +115,12 @@ class Untranslatable(Exception):
     """A construct with no same-meaning Spark SQL form; str(exc) names the construct, e.g. "FOR SYSTEM_TIME AS OF (temporal join)"."""
 
 
+class Updating(Untranslatable):
+    """An aggregation without a window on a streaming query: an updating table in Flink, which
+    only a consumer taking updates (Spark's update output mode) can run; ``query``/``insert``
+    translate it when told the consumer does (``updates=True``)."""
+
+
 @dataclass(frozen=True)
 class TableDef:
     name: str  # as written (unquoted)
@@ -802,18 +808,19 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
 # Queries
 
 
-def query(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> str:
+def query(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = (), updates: bool = False) -> str:
     """A Flink query (SELECT, UNION, WITH, VALUES) -> Spark SQL with the same meaning.
 
     ``functions``: the names the program registered its Python functions under (Spark UDFs of
-    the same names): calls of them pass as they are."""
+    the same names): calls of them pass as they are. ``updates``: the query's consumer takes an
+    updating table (a streaming aggregation without a window passes; else ``Updating``)."""
     tree = _parse_one(sql)
     if not isinstance(tree, (exp.Query, exp.Values)):
         raise Untranslatable(f"{type(tree).__name__.upper()} statement where a query was expected")
-    return _translate(tree, tables, functions).sql(_SPARK)
+    return _translate(tree, tables, functions, updates).sql(_SPARK)
 
 
-def insert(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> tuple[str, str]:
+def insert(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = (), updates: bool = False) -> tuple[str, str]:
     """Flink ``INSERT INTO t [(cols)] <query>`` -> (target table, Spark SQL of the query).
 
     ``INSERT OVERWRITE`` is refused (its meaning depends on the sink: the caller's to decide), and
@@ -831,7 +838,7 @@ def insert(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[
     source = tree.expression
     if not isinstance(source, (exp.Query, exp.Values)):
         raise Untranslatable("INSERT whose source is not a query")
-    return _table_name(target), _translate(source, tables, functions).sql(_SPARK)
+    return _table_name(target), _translate(source, tables, functions, updates).sql(_SPARK)
 
 
 def tables_read(sql: str) -> Optional[set[str]]:
@@ -917,6 +924,8 @@ def appending_query(sql: str) -> Optional[set[str]]:
     if not isinstance(tree, exp.Query):
         return None
     for node in tree.walk():
+        if isinstance(node, exp.Join) and isinstance(node.this, exp.Unnest):
+            continue  # CROSS JOIN UNNEST: each row's array exploded, a projection
         if isinstance(node, (exp.Order, exp.Limit, exp.Fetch, exp.Offset, exp.Join, exp.Window, exp.Intersect, exp.Except)):
             return None
         if isinstance(node, exp.Union) and node.args.get("distinct"):
@@ -1171,14 +1180,14 @@ def _cast(e: exp.Expr, type_: str) -> exp.Expr:
 # The translation
 
 
-def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collection[str] = ()) -> exp.Expr:
+def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collection[str] = (), updates: bool = False) -> exp.Expr:
     tree = tree.copy()
     _refuse_nodes(tree)
     _laterals(tree, functions)
     _keep_format_functions(tree)
     streaming = is_streaming(tree, tables)
     if streaming:
-        _check_streaming(tree, tables)
+        _check_streaming(tree, tables, updates)
     _window_tvfs(tree, tables, streaming)
     _group_windows(tree, tables)
     types = _Types(tables, tree)
@@ -1484,6 +1493,23 @@ def streaming(sql: str, tables: Mapping[str, TableDef]) -> bool:
         return False
 
 
+def updating(sql: str, tables: Mapping[str, TableDef], functions: Collection[str] = ()) -> bool:
+    """Whether a statement (query, INSERT) is a streaming query that translates only for a
+    consumer taking updates (an aggregation without a window over an unbounded table: an
+    updating table in Flink); False when it translates as it is or does not at all."""
+    try:
+        tree = _parse_one(sql)
+        source = tree.expression if isinstance(tree, exp.Insert) else tree
+        if not isinstance(source, (exp.Query, exp.Values)):
+            return False
+        _translate(source, tables, functions)
+    except Updating:
+        return True
+    except Untranslatable:
+        return False
+    return False
+
+
 def is_streaming(tree: exp.Expr, tables: Mapping[str, TableDef]) -> bool:
     """Whether the statement reads an unbounded table (the program model's fact)."""
     return any(not t.bounded for t in _read_tables(tree, tables))
@@ -1498,11 +1524,13 @@ def _read_tables(tree: exp.Expr, tables: Mapping[str, TableDef]) -> list[TableDe
     return [tables[n] for n in names if n in tables and n not in ctes]
 
 
-def _check_streaming(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
+def _check_streaming(tree: exp.Expr, tables: Mapping[str, TableDef], updates: bool = False) -> None:
     """Refuse what Structured Streaming refuses or computes otherwise on a streaming query
     (Spark would fail at run time, or give other rows): what passes is projections, filters,
     UNION ALL and one window aggregation (group window or window TVF) on the time column the
-    source's WATERMARK is declared on, which Spark finalises as Flink does (append mode)."""
+    source's WATERMARK is declared on, which Spark finalises as Flink does (append mode); with
+    ``updates`` (the consumer takes an updating table), also one aggregation without a window
+    (Spark's update mode: the groups' state kept as Flink keeps it, with no TTL in either)."""
     what = "on a streaming query (a Kafka table)"
     for node in tree.walk():
         if isinstance(node, exp.Order) and not isinstance(node.parent, exp.Window):
@@ -1538,9 +1566,40 @@ def _check_streaming(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
                 args = call.expressions[0].expressions
                 time = args[1].expressions[0] if len(args) > 1 and _is_call(args[1], "DESCRIPTOR") and args[1].expressions else None
             elif not any(isinstance(k, exp.Column) and k.name in ("window_start", "window_end") for k in keys):
-                raise Untranslatable(f"aggregation without a window {what}: Flink updates its rows as records come (an updating table)")
+                if updates:
+                    _check_updating(select, what)
+                    continue
+                raise Updating(f"aggregation without a window {what}: Flink updates its rows as records come (an updating table)")
         if not isinstance(time, exp.Column) or time.name not in watermarks:
+            if isinstance(time, exp.Column) and time.name in _processing_time(tree, tables):
+                raise Untranslatable(f"processing-time window (PROCTIME()) {what}: Flink closes it by the wall clock, even "
+                                     "with no new records; Spark closes a streaming window only by an event-time watermark")
             raise Untranslatable(f"window {what} on a column without WATERMARK (Spark finalises windows by the watermark)")
+
+
+def _processing_time(tree: exp.Expr, tables: Mapping[str, TableDef]) -> set[str]:
+    """The columns of the tables the statement reads that are ``PROCTIME()`` (computed columns
+    whose translation is the current time)."""
+    return {name for t in _read_tables(tree, tables) for name, expression in t.computed
+            if expression == _sql(_NOW)}
+
+
+def _check_updating(select: exp.Select, what: str) -> None:
+    """Refuse, around an aggregation without a window run in Spark's update mode, what makes
+    Flink retract a group's row (-D): a condition on the aggregated rows (HAVING, a WHERE of an
+    enclosing query) that turns false when a group changes; Spark's update mode then writes
+    nothing for the group, and its last row stays. Set operations over the updating rows too."""
+    if select.args.get("having"):
+        raise Untranslatable(f"HAVING of an aggregation without a window {what}: Flink retracts a group's row when the "
+                             "condition turns false, Spark's update mode writes nothing for it")
+    node = select.parent
+    while node is not None:
+        if isinstance(node, exp.Select) and node.args.get("where"):
+            raise Untranslatable(f"WHERE over an aggregation without a window {what}: Flink retracts a group's row when the "
+                                 "condition turns false, Spark's update mode writes nothing for it")
+        if isinstance(node, exp.SetOperation):
+            raise Untranslatable(f"{type(node).__name__.upper()} of an aggregation without a window {what}")
+        node = node.parent
 
 
 _GROUP_WINDOW_FUNCTIONS = {

@@ -13,11 +13,13 @@
 - ``table.execute_insert("sink")`` -> by the sink's connector (the program model's catalog):
   ``print`` -> a ``show`` of every row, ``blackhole`` -> Spark's ``noop`` write, a filesystem
   table -> ``df.write.insertInto("sink")``, a Kafka table -> ``to_json`` values written with
-  ``format("kafka")``.
+  ``format("kafka")`` (an upsert-kafka table: with its primary key's json as the record key).
 - Over an unbounded table (it reads a Kafka table: the program model's ``bounded``), a
   Structured Streaming query: ``writeStream`` (``foreachBatch`` show for print, ``noop``,
   ``kafka``) with a checkpoint folder, append mode, ``start()``, and ``awaitTermination()``
-  where Flink's program waits (``.wait()``, ``execute().print()``).
+  where Flink's program waits (``.wait()``, ``execute().print()``); an updating query (an
+  aggregation without a window, the program model's ``sql_updating``) into a table that takes
+  updates (print, blackhole, upsert-kafka: ``updates_refused``) in update mode (NOTE F2S319).
 """
 
 import libcst as cst
@@ -36,7 +38,7 @@ rule = Rule(
     __name__,
     matches=["Table.execute", "Table.to_pandas", "Table.execute_insert"],
     summary="execute().print()/collect(), to_pandas(), execute_insert(sink) -> show/collect/toPandas/write",
-    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR, M.TB_JDBC),
+    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR, M.TB_JDBC, M.TB_UPDATING),
     examples=[
         Example(
             program("words = t_env.from_elements([('a', 1)], ['word', 'n'])\nwords.execute().print()\n"),
@@ -64,54 +66,64 @@ rule = Rule(
 )
 
 
-def show(ctx, df, streaming: bool = False, wait: bool = True, inserts: bool = False):
+def show(ctx, df, streaming: bool = False, wait: bool = True, inserts: bool = False, update: bool = False):
     """Every row of ``df`` printed (a NOTE in streaming mode, where Flink prints the changes of
     an updating table, unless the table gives only ``inserts``); a streaming DataFrame (an
-    unbounded table) shows each micro-batch's rows."""
+    unbounded table) shows each micro-batch's rows (``update``: an updating query's, in update
+    mode)."""
     if streaming:
-        return _stream(ctx, ctx.expr("{df}.writeStream.foreachBatch(lambda batch, _: %s)" % SHOW_ALL.format(df="batch"), df=df), wait)
+        return _stream(ctx, ctx.expr("{df}.writeStream.foreachBatch(lambda batch, _: %s)" % SHOW_ALL.format(df="batch"), df=df),
+                       wait, update)
     if mode(ctx) == "streaming" and not inserts:
         ctx.note(M.TB_CHANGELOG, "streaming mode: Flink prints every change (+I/-U/+U/-D) of an updating table, Spark shows its final rows")
     return ctx.expr(SHOW_ALL, df=df)
 
 
-def _stream(ctx, writer, wait: bool):
+def _stream(ctx, writer, wait: bool, update: bool = False):
     """A streaming query of ``writer`` (a DataStreamWriter) started, with a checkpoint folder
     and the append mode (what _sql lets through on streams are appending queries: projections,
-    filters, windows finalised by the watermark); awaited where Flink's program waits."""
+    filters, windows finalised by the watermark), or the update mode for an ``update``-ing query
+    (an aggregation without a window: each micro-batch writes the new rows of the groups it
+    changed); awaited where Flink's program waits."""
     need(ctx.conv.codemod, "tempfile")
     ctx.note(M.TB_STREAMING, "streaming query: rows come out per micro-batch (a window's in the micro-batch after the watermark "
              "passes its end); the checkpoint is a fresh folder per run, so the query starts from its starting offsets as a "
              "newly submitted Flink job: give a durable folder to resume across runs")
+    if update:
+        ctx.note(M.TB_UPDATING, "an aggregation without a window over a stream, in update mode: each micro-batch gives the new "
+                 "rows of the groups it changed, Flink every change as each record arrives (-U old row, +U new row); the "
+                 "latest row of each group is the same (the groups' state is kept for ever in both: no state TTL)")
     return ctx.expr(
-        '{w}.option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode("append").start()'
-        + (".awaitTermination()" if wait else ""), w=writer)
+        '{w}.option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(%s).start()'
+        % ('"update"' if update else '"append"') + (".awaitTermination()" if wait else ""), w=writer)
 
 
-def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool = True, inserts: bool = False):
+def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool = True, inserts: bool = False,
+             update: bool = False):
     """``df`` written to the catalog's table ``sink`` (or a TODO); a streaming query when
     ``df`` reads an unbounded table, awaited when ``wait`` (Flink's program waits for it);
-    ``inserts``: the table gives only inserts (a print sink shows its rows as Flink prints them)."""
+    ``inserts``: the table gives only inserts (a print sink shows its rows as Flink prints them);
+    ``update``: an updating streaming query, into a table that takes one (``updates_refused``)."""
     model = tables(ctx.resolver)
     if sink in model.conditional:
-        return _write_either(ctx, df, sink, what, streaming, wait, inserts)
+        return _write_either(ctx, df, sink, what, streaming, wait, inserts, update)
     table = model.catalog.get(sink)
     if table is None or sink in model.problems:
         why = model.problems.get(sink)
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} " + (f"not converted ({why})" if why else "is not declared by this program's SQL"))
-    return _write(ctx, df, table, sink, what, streaming, wait, inserts)
+    return _write(ctx, df, table, sink, what, streaming, wait, inserts, update)
 
 
-def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False):
+def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False, update: bool = False):
     """``df`` written to ``table`` (the declaration of ``sink`` that the write sees)."""
     model = tables(ctx.resolver)
     if table.connector == "print":
-        return show(ctx, df, streaming, wait, inserts)
+        return show(ctx, df, streaming, wait, inserts, update)
     if table.connector == "blackhole":
         if streaming:
-            return _stream(ctx, ctx.expr('{df}.writeStream.format("noop")', df=df), wait)
+            return _stream(ctx, ctx.expr('{df}.writeStream.format("noop")', df=df), wait, update)
         return ctx.expr('{df}.write.format("noop").mode("overwrite").save()', df=df)
-    if table.connector == "kafka":
+    if table.connector in ("kafka", "upsert-kafka"):
         parts = model.options_at(sink, ctx.outer)
         if parts is None:
             return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {sink!r}: its options name variables this statement does not see")
@@ -126,13 +138,14 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
         names = ", ".join(python_string(n) for n, _ in table.columns)
         settings = "".join(f".option({python_string(k)}, {{o{i}}})" for i, (k, _) in enumerate(options))
         values = {f"o{i}": python_string(v, parts) for i, (_, v) in enumerate(options)}
-        record = "{df}.toDF(%s).selectExpr(%s)" % (names, python_string(value))
+        key = _kafka.record_key(table)  # upsert-kafka: the primary key's columns, each row's changes under its key
+        record = "{df}.toDF(%s).selectExpr(%s)" % (names, ", ".join(python_string(e) for e in ([key] if key else []) + [value]))
         if streaming:
-            return _stream(ctx, ctx.expr(record + '.writeStream.format("kafka")' + settings, df=df, **values), wait)
+            return _stream(ctx, ctx.expr(record + '.writeStream.format("kafka")' + settings, df=df, **values), wait, update)
         return ctx.expr(record + '.write.format("kafka")' + settings + ".save()", df=df, **values)
     if streaming:
         return ctx.todo(M.TB_CONNECTOR, f"{what}: a streaming query into a {table.connector!r} table (only print, "
-                        "blackhole and kafka sinks are converted for unbounded tables)")
+                        "blackhole, kafka and upsert-kafka sinks are converted for unbounded tables)")
     if table.connector == "jdbc":
         parts = model.options_at(sink, ctx.outer)
         if parts is None:
@@ -162,7 +175,7 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
     return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} of table {sink!r} is not converted yet")
 
 
-def _write_either(ctx, df, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False):
+def _write_either(ctx, df, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False, update: bool = False):
     """``df`` written to a table declared in both branches of an ``if`` (``if output_path: <a
     file table> else: <print>``): the write statement becomes that ``if`` again, each branch
     writing to its own table (the test reads names bound once: the same answer here)."""
@@ -173,7 +186,7 @@ def _write_either(ctx, df, sink: str, what: str, streaming: bool, wait: bool, in
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} is declared in each branch of an if: its write must be a statement of its own")
     writes = []
     for table in (then, other):
-        writes.append(_write(ctx, df, table, sink, what, streaming, wait, inserts))
+        writes.append(_write(ctx, df, table, sink, what, streaming, wait, inserts, update))
         if isinstance(writes[-1], Todo):
             return writes[-1]
     test = branch.test
@@ -203,8 +216,11 @@ def convert(ctx):
             return ctx.todo(M.TB_UNSUPPORTED, "the result of execute_insert() is used")
         streaming = not tables(ctx.resolver).bounded(head.original.func.value)
         line = waited_result(ctx) if len(segs) == 1 else None  # result = t.execute_insert(...); result.wait()
-        written = write_to(ctx, df, name, "execute_insert()", streaming, len(segs) > 1 or line is not None,
-                           tables(ctx.resolver).insert_only(head.original.func.value))
+        inserts = tables(ctx.resolver).insert_only(head.original.func.value)
+        update = _update_mode(ctx, head.original.func.value, name)
+        if isinstance(update, Todo):
+            return update
+        written = write_to(ctx, df, name, "execute_insert()", streaming, len(segs) > 1 or line is not None, inserts, update=update)
         if line is not None and not isinstance(written, Todo):
             drop_target(ctx, line)
         return written
@@ -218,12 +234,32 @@ def convert(ctx):
     if streaming and last != "print":
         return ctx.todo(M.TB_UNSUPPORTED, f"execute().{last}() of an unbounded table (a streaming query)")
     if last == "print":
-        return show(ctx, df, streaming, inserts=tables(ctx.resolver).insert_only(head.original.func.value))
+        update = _update_mode(ctx, head.original.func.value)
+        if isinstance(update, Todo):
+            return update
+        return show(ctx, df, streaming, inserts=tables(ctx.resolver).insert_only(head.original.func.value), update=update)
     if last == "wait":
         return ctx.expr("{df}.collect()", df=df)
     if last == "collect":
         return collected(ctx, df)
     return ctx.todo(M.TB_UNSUPPORTED, f"execute().{last}()")
+
+
+def _update_mode(ctx, table, sink=None):
+    """Whether the Table ``table`` is written (into ``sink``) in update mode (the program model's
+    ``aggregated``: Table API's aggregation without a window over a stream), or a TODO for a
+    table derived from one (a filter of its rows retracts some in Flink: update mode would keep
+    them) or a sink that takes no updates (Flink refuses the job)."""
+    model = tables(ctx.resolver)
+    if model.aggregated(table):
+        refused = model.updates_refused(sink) if sink is not None else None
+        if refused is not None:
+            return ctx.todo(M.TB_UNSUPPORTED, f"execute_insert() of an aggregation without a window over a stream: {refused}")
+        return True
+    if model.updating(table):
+        return ctx.todo(M.TB_UNSUPPORTED, "a projection or filter of an aggregation without a window over a stream (Flink "
+                        "retracts the rows a filter drops; Spark's update mode writes nothing for them)")
+    return False
 
 
 def collected(ctx, df):

@@ -11,6 +11,11 @@ row, ``F.struct`` of the columns) of a table aggregate function (rule
 yields) -> ``groupBy(keys).agg(f(F.collect_list(F.struct(args))).alias("_rows"))
 .select(keys, F.inline("_rows")).select(items)``: per group the keys and each row emitted, as
 Flink's final result (in streaming mode Flink prints the changes that lead to it).
+
+Over a stream (a Kafka table) ``group_by(keys).select(...)`` is an updating table: it converts
+when each of its uses takes updates (the program model's ``updates_consumed``: an
+``execute_insert`` into a print, blackhole or upsert-kafka table, ``execute().print()``), which
+write it in Spark's update mode (``execute``); otherwise a TODO.
 """
 
 import libcst as cst
@@ -140,9 +145,12 @@ def _flat_aggregate(ctx, segs):
 @rule.converter
 def convert(ctx):
     segs = ctx.site.segments
-    refused = on_stream(ctx, "group_by() without a window", "Flink updates each group's row as records come (an updating table)")
-    if refused is not None:
-        return refused
+    consumed = tables(ctx.resolver).updates_consumed(ctx.outer)
+    if consumed is not None or len(segs) != 2:  # only their consumers take an updating table (update mode)
+        refused = on_stream(ctx, "group_by() without a window", "Flink updates each group's row as records come (an updating "
+                            f"table){': ' + consumed if consumed else ''}")
+        if refused is not None:
+            return refused
     if len(segs) == 3 and segs[1].method == "flat_aggregate" and segs[2].method == "select":
         return _flat_aggregate(ctx, segs)
     if len(segs) != 2 or segs[1].method != "select":

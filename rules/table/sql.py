@@ -52,7 +52,7 @@ rule = Rule(
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
-           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC),
+           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING),
     examples=[
         Example(
             program(
@@ -97,6 +97,36 @@ rule = Rule(
                 ').option("url", "jdbc:postgresql://db/shop").option("dbtable", "dst").mode(\n'
                 '    "append"\n'
                 ').save()\n'
+            ),
+        ),
+        Example(  # an aggregation without a window over a Kafka table into a print table: update mode
+            program(
+                "t_env.execute_sql(\"CREATE TABLE clicks (u STRING) WITH ('connector' = 'kafka', 'topic' = 'clicks', "
+                "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
+                "t_env.execute_sql(\"CREATE TABLE out (u STRING, n BIGINT) WITH ('connector' = 'print')\")\n"
+                "t_env.execute_sql('INSERT INTO out SELECT u, COUNT(*) FROM clicks GROUP BY u').wait()\n"
+            ).replace("in_batch_mode", "in_streaming_mode"),
+            spark_program(
+                "# NOTE(flink2spark): F2S307 Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package "
+                "(spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>); Flink's json format "
+                "fails the job on a malformed record ('json.ignore-parse-errors' false), Spark's from_json gives NULL fields there\n"
+                't_env.readStream.format("kafka").option("kafka.bootstrap.servers", "k:9092").option(\n'
+                '    "subscribe", "clicks"\n'
+                ').option("startingOffsets", "earliest").load().selectExpr(\n'
+                '    "from_json(CAST(value AS STRING), \'u STRING\') AS value"\n'
+                ').selectExpr("value.u").createOrReplaceTempView("clicks")\n'
+                "# NOTE(flink2spark): F2S308 streaming query: rows come out per micro-batch (a window's in the micro-batch "
+                "after the watermark passes its end); the checkpoint is a fresh folder per run, so the query starts from its "
+                "starting offsets as a newly submitted Flink job: give a durable folder to resume across runs\n"
+                "# NOTE(flink2spark): F2S319 an aggregation without a window over a stream, in update mode: each micro-batch "
+                "gives the new rows of the groups it changed, Flink every change as each record arrives (-U old row, +U new "
+                "row); the latest row of each group is the same (the groups' state is kept for ever in both: no state TTL)\n"
+                't_env.sql("SELECT u, COUNT(*) FROM clicks GROUP BY u").writeStream.foreachBatch(\n'
+                "    lambda batch, _: batch.show(2147483647, truncate=False)\n"
+                ').option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(\n'
+                '    "update"\n'
+                ").start().awaitTermination()\n",
+                imports="import tempfile\n",
             ),
         ),
     ],
@@ -187,10 +217,12 @@ def _statement(ctx, env, text, what, waited: bool = False):
             return ctx.todo(M.TB_SQL, f"{what}: OVER window ending FOLLOWING in streaming mode (Flink 2.3 refuses it: \"OVER "
                             "RANGE FOLLOWING windows are not supported yet\"; batch mode runs it)")
         if kind == "query":
-            spark = _sql.query(text.text, model.sql_tables(), model.sql_functions())
+            updating = after == ["print"] and model.sql_updating(text.text)  # print() shows an updating table's changes
+            spark = _sql.query(text.text, model.sql_tables(), model.sql_functions(), updates=updating)
             streaming = _sql.streaming(text.text, model.sql_tables())
             if after == ["print"]:
-                return show(ctx, _sql_call(ctx, env, spark, text), streaming, inserts=model.sql_insert_only(text.text))
+                return show(ctx, _sql_call(ctx, env, spark, text), streaming, inserts=model.sql_insert_only(text.text),
+                            update=updating)
             if streaming:
                 return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a streaming query used another way than print()")
             if after == ["collect"]:
@@ -211,7 +243,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
                 return declare_datagen(ctx, env, table, text.parts)
             if table.connector in ("print", "blackhole") and ctx.is_statement:
                 return REMOVE
-            if table.connector == "kafka" and table.name not in model.problems:
+            if table.connector in ("kafka", "upsert-kafka") and table.name not in model.problems:
                 try:
                     declared = _kafka.create(ctx, env, table, text.parts, model)
                     sql_notes(ctx, " ".join(expression for _, expression in table.computed))
@@ -225,17 +257,21 @@ def _statement(ctx, env, text, what, waited: bool = False):
                     return ctx.todo(M.TB_CONNECTOR, f"{what}: JDBC table {table.name!r}: {exc}")
             return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
         if kind == "insert":
-            target, spark = _sql.insert(text.text, model.sql_tables(), model.sql_functions())
+            updating = model.sql_updating(text.text)
+            target, spark = _sql.insert(text.text, model.sql_tables(), model.sql_functions(), updates=updating)
+            if updating and model.updates_refused(target) is not None:
+                return ctx.todo(M.TB_SQL, f"{what}: aggregation without a window on a streaming query (an updating table) "
+                                f"into {target!r}: {model.updates_refused(target)}")
             table = model.catalog.get(target)
             streaming = _sql.streaming(text.text, model.sql_tables())
             written_as_data = table is not None and table.options.get("format") == "canal-json"  # text lines, not a Spark table
             if target in model.conditional or written_as_data or (
-                    table is not None and (table.connector in ("print", "blackhole", "kafka", "jdbc") or streaming)):
+                    table is not None and (table.connector in ("print", "blackhole", "kafka", "upsert-kafka", "jdbc") or streaming)):
                 if streaming and what == "add_insert_sql()":
                     return ctx.todo(M.TB_UNSUPPORTED, f"{what}: a streaming INSERT in a statement set (each would be a "
                                     "query of its own, started and awaited together)")
                 return write_to(ctx, _sql_call(ctx, env, spark, text), target, what, streaming, "wait" in after,
-                                model.sql_insert_only(text.text))
+                                model.sql_insert_only(text.text), update=updating)
             if table is None:
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
             return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text)
