@@ -19,7 +19,7 @@ from flink2spark.transpiler.infer import Resolver
 from flink2spark.transpiler.models import MODELS
 
 HEAD = """\
-from pyflink.common import Types, WatermarkStrategy, SimpleStringSchema
+from pyflink.common import Row, Types, WatermarkStrategy, SimpleStringSchema
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import StreamExecutionEnvironment, RuntimeExecutionMode
 from pyflink.datastream.connectors.kafka import KafkaSource, KafkaOffsetsInitializer
@@ -310,6 +310,25 @@ FRAME_CASES = [
     ("a stream a helper reads stays an RDD", f"probe = {ROWS}\nshow(probe)", None),
     ("an unbounded source is never a frame",
      "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\nprobe.print()", None),
+    ("BATCH: a keyed sum whose other fields are the keys is a frame",
+     f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}.key_by(lambda r: r[1]).sum(0)\nprobe.print()",
+     "f0 INT, f1 STRING"),
+    ("STREAMING: a rolling sum (one record per element) is not a groupBy",
+     f"probe = {ROWS}\nprobe.key_by(lambda r: r[1]).sum(0).print()", None),
+    ("BATCH: a field neither key nor summed comes from the key's first element: no frame",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).sum(0).print()", None),
+    ("BATCH: a computed key is no field", f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}\nprobe.key_by(lambda r: r[0] % 2).sum(0).print()", None),
+    ("BATCH: a reduce of per-field sums is a frame",
+     f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}.key_by(lambda r: r[1]).reduce(lambda a, b: Row(a[0] + b[0], b[1]))\nprobe.print()",
+     "f0 INT, f1 STRING"),
+    ("BATCH: a reduce of products is not", f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}\n"
+     "probe.key_by(lambda r: r[1]).reduce(lambda a, b: Row(a[0] * b[0], b[1])).print()", None),
+    ("BATCH: the sum of a field that may hold None is not (Python fails, Spark skips NULL)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection(rows_from_a_file(), Types.ROW([Types.INT(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).sum(0).print()", None),
     ("timestamps are no native form (yet)", f"probe = {ROWS}.assign_timestamps_and_watermarks(stamped)\nprobe.print()", None),
 ]
 

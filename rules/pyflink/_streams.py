@@ -822,6 +822,9 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("print", lambda g, call, shape: _frames.sink(g, call, shape)),
     ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("filter", lambda g, call, shape: _frames.filter_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
+    ("key_by", lambda g, call, shape: _frames.key_by_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
+    *((m, lambda g, call, shape: _frames.aggregate_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
+      for m in ("sum", "min", "max", "reduce")),
     # operator settings: scheduling only, the frame goes on
     *((m, lambda g, call, shape: _frames.same_shape(g, call, shape)) for m in ("name", "uid", "set_parallelism", "set_description",
                                                                              "set_max_parallelism", "disable_chaining", "start_new_chain",
