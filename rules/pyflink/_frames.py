@@ -445,3 +445,10 @@ def aggregate_order(agg: Aggregation) -> Optional[str]:
     after = [*agg.keys, *(n for n, k in agg.fields if k != "key")]
     order = [n for n, _ in agg.fields]
     return None if after == order else ", ".join(f'"{n}"' for n in order)
+
+
+def select_item(code: str, name: str) -> str:
+    """A ``select`` argument: the column's name alone when the Column is that column."""
+    if code == f'F.col("{name}")':
+        return f'"{name}"'
+    return f'{operand(code)}.alias("{name}")'
