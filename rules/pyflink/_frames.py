@@ -434,7 +434,7 @@ def aggregate_code(agg: Aggregation, shape: Shape) -> tuple[str, str]:
         if kind == "key":
             continue
         code = f'F.{kind}("{name}")'
-        if kind == "sum":
+        if kind == "sum" and types[name] != "bigint":  # Spark's sum of integers is a BIGINT
             code += f'.cast("{types[name]}")'
         aggs.append(f'{code}.alias("{name}")')
     return group, ", ".join(aggs)
