@@ -329,6 +329,19 @@ FRAME_CASES = [
      "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
      "probe = env.from_collection(rows_from_a_file(), Types.ROW([Types.INT(), Types.STRING()]))\n"
      "probe.key_by(lambda r: r[1]).sum(0).print()", None),
+    ("a name reassigned through its operators (ds = ds.filter(...)) follows each value", f"""
+        ds = {ROWS}
+        ds = ds.filter(lambda r: r[0] > 1)
+        probe = ds.map(lambda r: (r[1], r[0]), output_type=Types.TUPLE([Types.STRING(), Types.INT()]))
+        probe.print()
+     """, "f0 STRING, f1 INT"),
+    ("... and a read of it with no native form keeps them all RDDs", f"""
+        ds = {ROWS}
+        ds = ds.filter(lambda r: r[0] > 1)
+        probe = ds.filter(lambda r: r[0] > 2)
+        probe.print()
+        ds.key_by(lambda r: r[1]).process(P()).print()
+     """, None),
     ("timestamps are no native form (yet)", f"probe = {ROWS}.assign_timestamps_and_watermarks(stamped)\nprobe.print()", None),
 ]
 

@@ -879,6 +879,8 @@ def _frame_uses(g: StreamGraph, expr) -> Optional[list[cst.Call]]:
     if isinstance(parent, cst.Assign):
         refs = assigned_uses(resolver, expr)
         if refs is None:
+            refs = _reads_of_reassigned(resolver, parent, expr)
+        if refs is None:
             return None
     elif isinstance(parent, cst.Expr):
         return []
@@ -892,6 +894,25 @@ def _frame_uses(g: StreamGraph, expr) -> Optional[list[cst.Call]]:
             return None
         calls.append(call)
     return calls
+
+
+def _reads_of_reassigned(resolver, assign: cst.Assign, value) -> Optional[list]:
+    """The reads of a name assigned several times (``ds = ds.filter(...)``) that see ``value``
+    (``Resolver.value_at``); None when a read may see it but cannot be followed."""
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+        return None
+    reads, seen = [], set()
+    for binding in resolver.scope_bindings(assign.targets[0].target) or []:
+        for ref in binding.references:
+            if id(ref.node) in seen:
+                continue
+            seen.add(id(ref.node))
+            holds = resolver.value_at(ref.node) if isinstance(ref.node, cst.Name) else None
+            if holds is None:
+                return None
+            if holds is value:
+                reads.append(ref.node)
+    return reads
 
 
 def _native_downstream(g: StreamGraph, expr, shape) -> bool:
