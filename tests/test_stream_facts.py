@@ -306,7 +306,10 @@ FRAME_CASES = [
         probe.print()
         src.key_by(lambda r: r[1]).process(P()).print()
      """, None),
-    ("a stream passed on as an argument stays an RDD", f"probe = {ROWS}\nprobe.union(probe).print()", None),
+    ("a union of frames of one schema is a frame", f"probe = {ROWS}\nprobe.union(probe).print()", "f0 INT, f1 STRING"),
+    ("a union with a stream of other columns keeps both RDDs",
+     f"probe = {ROWS}\nother = env.from_collection([('a', 1)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+     "probe.union(other).print()", None),
     ("a stream a helper reads stays an RDD", f"probe = {ROWS}\nshow(probe)", None),
     ("an unbounded source is never a frame",
      "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\nprobe.print()", None),
