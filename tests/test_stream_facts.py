@@ -345,6 +345,12 @@ FRAME_CASES = [
         probe.print()
         ds.key_by(lambda r: r[1]).process(P()).print()
      """, None),
+    ("data a function makes may hold PyFlink Rows: a frame only when Row is Spark's (every stream a frame)",
+     f"probe = env.from_collection(load(), type_info=Types.ROW([Types.INT(), Types.STRING()]))\nprobe.print()\n"
+     "env.from_collection([Row(1, 'a')]).print()", None),
+    ("... which it is when every stream is a frame",
+     "probe = env.from_collection(load(), type_info=Types.ROW([Types.INT(), Types.STRING()]))\nprobe.print()\n"
+     "env.from_collection([Row(1, 'a')], type_info=Types.ROW([Types.INT(), Types.STRING()])).print()", "f0 INT, f1 STRING"),
     ("timestamps are no native form (yet)", f"probe = {ROWS}.assign_timestamps_and_watermarks(stamped)\nprobe.print()", None),
 ]
 

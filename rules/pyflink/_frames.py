@@ -96,18 +96,45 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
     return shape
 
 
+_PLAIN_CALLS = frozenset({"range", "zip", "enumerate", "list", "tuple", "int", "str", "float", "bool", "len", "sorted",
+                          "reversed", "min", "max", "abs", "round"})
+
+
+def needs_spark_rows(g, call: cst.Call) -> bool:
+    """Whether the data of ``from_collection`` may hold PyFlink ``Row``s: a ``Row(...)`` in its
+    expression, or, in a module that uses ``Row``, a call of another function (which may
+    return some)."""
+    resolver = g.resolver
+    if row_calls(g, call):
+        return True
+    data = _collection(g, call)
+    if data is None:
+        return False
+    from flink2spark.transpiler.visitors import nodes
+
+    opaque = any(not (isinstance(c.func, cst.Name) and c.func.value in _PLAIN_CALLS and not resolver.referents(c.func))
+                 for c in nodes(data, cst.Call))
+    return opaque and g.uses_rows
+
+
+def _collection(g, call: cst.Call):
+    from flink2spark.rules.pyflink._common import call_arg
+
+    collection = call_arg(call, 0, "collection")
+    if isinstance(collection, cst.Name):
+        collection = g.resolver.single_value(collection) or collection
+    return collection
+
+
 def row_calls(g, call: cst.Call) -> list[cst.Call]:
     """The PyFlink ``Row(...)`` calls in the collection ``from_collection`` reads (its
     expression, or the value of the name it is): in a frame's data they must become Spark's
     ``Row`` (``createDataFrame`` cannot read PyFlink's), which only a program whose streams are
     all DataFrames gets (``StreamGraph.spark_rows``)."""
-    from flink2spark.rules.pyflink._common import call_arg
     from flink2spark.transpiler.visitors import nodes
 
     resolver = g.resolver
-    collection = call_arg(call, 0, "collection")
-    if isinstance(collection, cst.Name):
-        collection = resolver.single_value(collection) or collection
+    collection = _collection(g, call)
     if collection is None:
         return []
     return [c for c in nodes(collection, cst.Call) if resolver.qualified_name(c.func) in P.ROWS]

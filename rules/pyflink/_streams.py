@@ -156,6 +156,11 @@ class StreamGraph:
         return bool(self._streams) and all(self.node(call).frame is not None for call in self._streams)
 
     @cached_property
+    def uses_rows(self) -> bool:
+        """Whether the module names PyFlink's ``Row``."""
+        return any(self.resolver.qualified_name(n) in P.ROWS for n in nodes(self.resolver.module, cst.Name))
+
+    @cached_property
     def spark_rows(self) -> bool:
         """Whether every stream would be a DataFrame, the sources whose data hold PyFlink
         ``Row``s included: then ``Row`` is Spark's and those sources are DataFrames too (else
@@ -966,7 +971,7 @@ def _frame(g: StreamGraph, expr):
     if shape is None or not g.fact("frame_downstream", expr, _downstream, False):
         return None
     if _method_call(expr) and g.resolver.type_of(expr.func.value) == P.ENVIRONMENT:
-        if _frames.row_calls(g, expr) and not g.spark_rows:
+        if _frames.needs_spark_rows(g, expr) and not g.spark_rows:
             return None
     elif _method_call(expr):
         inputs = _union_inputs(expr) if expr.func.attr.value == "union" else [expr.func.value]
