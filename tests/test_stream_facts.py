@@ -351,6 +351,11 @@ FRAME_CASES = [
     ("... which it is when every stream is a frame",
      "probe = env.from_collection(load(), type_info=Types.ROW([Types.INT(), Types.STRING()]))\nprobe.print()\n"
      "env.from_collection([Row(1, 'a')], type_info=Types.ROW([Types.INT(), Types.STRING()])).print()", "f0 INT, f1 STRING"),
+    ("a literal the schema does not take as Flink does (an int for a DOUBLE) keeps an RDD",
+     "probe = env.from_collection([1, 2], type_info=Types.DOUBLE())\nprobe.print()", None),
+    ("a map building Row(...) under other names than its output type's is not followed",
+     f"probe = {ROWS}\nprobe.map(lambda r: Row(b=r[1], a=r[0]), output_type=Types.ROW_NAMED(['a', 'b'], [Types.INT(), Types.STRING()])).print()",
+     None),
     ("timestamps are no native form (yet)", f"probe = {ROWS}.assign_timestamps_and_watermarks(stamped)\nprobe.print()", None),
 ]
 
