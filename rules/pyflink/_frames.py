@@ -103,7 +103,7 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
         if all(_literal(e) for e in elements):
             if not all(_literal_fits(e, shape.fields[0].type) for e in elements):
                 return None
-            return Shape.value(Field("value", shape.fields[0].type, False))
+            return Shape.value(Field("value", shape.fields[0].type, False, nan=False))
         return shape
     rows = [_element_values(resolver, e) for e in elements]
     if any(values is not None and len(values) != len(shape.fields) for values in rows):
@@ -112,7 +112,8 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
         if values is not None and any(_literal(v) and not _literal_fits(v, f.type) for v, f in zip(values, shape.fields)):
             return None
     if all(values is not None and all(_literal(v) for v in values) for values in rows):
-        return Shape(shape.kind, tuple(Field(f.name, f.type, False, f.key) for f in shape.fields))
+        # literal data: no None, and no NaN (a literal float is never one)
+        return Shape(shape.kind, tuple(Field(f.name, f.type, False, f.key, nan=False) for f in shape.fields))
     return shape
 
 
