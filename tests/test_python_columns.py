@@ -415,6 +415,20 @@ def test_ranges_follow_the_field_types():
     assert out.range == (0, 6)
 
 
+def test_nan_guards_only_where_a_double_may_be_nan(spark):
+    """A DOUBLE compares like Python's float except NaN (Spark: largest, Python: false): guarded,
+    unless the field is known to hold no NaN (``Field.nan=False``: literal data)."""
+    fn = cst.parse_expression("lambda r: r[0] > 10.0")
+    guarded = translate(fn, Shape.row(Field("x", "double")), predicate=True)
+    plain = translate(fn, Shape.row(Field("x", "double", nan=False)), predicate=True)
+    assert "F.isnan" in guarded.code and plain.code == 'F.col("x") > 10.0'
+    from pyspark.sql import functions as F  # noqa: F401  (the translated code's name)
+
+    df = spark.createDataFrame([(float("nan"),), (11.0,), (3.0,)], "x DOUBLE")
+    assert sorted(r.x for r in df.where(eval(guarded.code)).collect()) == [11.0]  # Python: nan > 10.0 is False
+    assert len(df.where(eval(plain.code)).collect()) == 2  # why the guard is needed when NaN may come
+
+
 def test_shadowed_builtins_and_foreign_rows_are_not_python():
     fn = cst.parse_expression("lambda value: len(value)")
     assert isinstance(translate(fn, WORD, shadowed=frozenset({"len"})), Refusal)

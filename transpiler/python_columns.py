@@ -88,6 +88,7 @@ class Field:
     type: str  # Spark type: tinyint smallint int bigint float double string boolean
     nullable: bool = False
     key: Optional[str] = None  # the name the function uses (r.key, r["key"]); default: name
+    nan: bool = True  # a double that may hold NaN (False: known not to, e.g. literal data)
 
 
 @dataclass(frozen=True)
@@ -189,6 +190,12 @@ def _literal(v) -> _E:
     raise _Refuse(f"a literal of type {type(v).__name__}")
 
 
+def _receiver(e: _E) -> str:
+    """Code of ``e`` as the receiver of a Column method: a literal as its ``F.lit`` (the Python
+    value has no ``.cast``: ``str(3)`` gave ``3.cast("string")``)."""
+    return e.code if e.literal is not _NOLIT else _operand(e, _ATOM)
+
+
 def _operand(e: _E, prec: int) -> str:
     """Code of ``e`` as an operand of an operator of precedence ``prec``: a literal as the
     Python value (Column operators take it), parenthesised when it binds less tightly."""
@@ -222,11 +229,11 @@ def _as_long(e: _E) -> _E:
         return e
     if e.literal is not _NOLIT:
         return replace(e, code=f"F.lit({e.literal!r}).cast(\"long\")", type="bigint", literal=_NOLIT)
-    return replace(e, code=f"{_operand(e, _ATOM)}.cast(\"long\")", type="bigint", prec=_ATOM)
+    return replace(e, code=f"{_receiver(e)}.cast(\"long\")", type="bigint", prec=_ATOM)
 
 
 def _as_int(e: _E) -> _E:
-    return replace(e, code=f"{_operand(e, _ATOM)}.cast(\"int\")", type="int", prec=_ATOM)
+    return replace(e, code=f"{_receiver(e)}.cast(\"int\")", type="int", prec=_ATOM)
 
 
 def _as_double(e: _E) -> _E:
@@ -234,7 +241,7 @@ def _as_double(e: _E) -> _E:
         return e
     if e.literal is not _NOLIT:
         return _literal(float(e.literal))
-    return replace(e, code=f"{_operand(e, _ATOM)}.cast(\"double\")", type="double", range=None, prec=_ATOM)
+    return replace(e, code=f"{_receiver(e)}.cast(\"double\")", type="double", range=None, prec=_ATOM)
 
 
 class _Translator:
@@ -256,7 +263,7 @@ class _Translator:
             code, t = f'{code}.cast("double")', "double"
         if t not in INT_RANGES and t not in ("double", "string", "boolean"):
             raise _Refuse(f"a field of Spark type {f.type}")
-        return _E(code, t, nullable=f.nullable, range=INT_RANGES.get(t), nan=t == "double")
+        return _E(code, t, nullable=f.nullable, range=INT_RANGES.get(t), nan=t == "double" and f.nan)
 
     def _record_index(self, i: int) -> _E:
         fields = self.shape.fields
@@ -607,7 +614,7 @@ class _Translator:
                 return _literal(not neg)
             if not a.nullable:
                 return _literal(neg)
-            return _E(f"{_operand(a, _ATOM)}.{'isNotNull' if neg else 'isNull'}()", "boolean", raises=a.raises)
+            return _E(f"{_receiver(a)}.{'isNotNull' if neg else 'isNull'}()", "boolean", raises=a.raises)
         if a.literal is not _NOLIT and b.literal is not _NOLIT:
             import operator as o
             fn = {"Equal": o.eq, "NotEqual": o.ne, "LessThan": o.lt, "LessThanEqual": o.le,
@@ -626,7 +633,7 @@ class _Translator:
             other = b if a.type == "null" else a
             if not other.nullable:
                 return _literal(sym == "!=")
-            return _E(f"{_operand(other, _ATOM)}.{'isNull' if sym == '==' else 'isNotNull'}()", "boolean",
+            return _E(f"{_receiver(other)}.{'isNull' if sym == '==' else 'isNotNull'}()", "boolean",
                       raises=other.raises)
         ka, kb = a.kind, b.kind
         numeric = ka in ("int", "float") and kb in ("int", "float")
@@ -646,7 +653,7 @@ class _Translator:
         if (a.nullable or b.nullable) and sym not in ("==", "!="):
             a, b = self._nonnull(a, sym), self._nonnull(b, sym)  # Python raises on None < 1
         if a.nullable or b.nullable:
-            eq = _E(f"{_operand(a, _ATOM)}.eqNullSafe({_arg(b)})", "boolean", raises=a.raises or b.raises)
+            eq = _E(f"{_receiver(a)}.eqNullSafe({_arg(b)})", "boolean", raises=a.raises or b.raises)
             return eq if sym == "==" else _E(f"~{eq.code}", "boolean", prec=_UNARY, raises=eq.raises)
         cmp = _binop(a, sym, b, _CMP, "boolean")
         if a.nan or b.nan:
@@ -667,7 +674,7 @@ class _Translator:
             raise _Refuse("`in` with values of another kind")
         if a.nan or any(v.kind != a.kind for v in values):
             raise _Refuse("`in` of floats (NaN) or of ints and floats mixed")
-        isin = f"{_operand(a, _ATOM)}.isin({', '.join(repr(v.literal) for v in values)})"
+        isin = f"{_receiver(a)}.isin({', '.join(repr(v.literal) for v in values)})"
         return _E(f"~{isin}" if negate else isin, "boolean", prec=_UNARY if negate else _ATOM, raises=a.raises)
 
     def truth(self, e: _E) -> _E:
@@ -773,7 +780,7 @@ class _Translator:
             return v
         if v.kind != "int":
             raise _Refuse(f"str() of a {v.kind} (Python's text differs from Spark's)")
-        return _E(f'{_operand(v, _ATOM)}.cast("string")', "string", raises=v.raises)
+        return _E(f'{_receiver(v)}.cast("string")', "string", raises=v.raises)
 
     def _call_int(self, args, root) -> _E:
         (v,) = _n(args, 1, "int")
@@ -781,10 +788,10 @@ class _Translator:
         if v.kind == "int":
             return v
         if v.kind == "bool":
-            return _E(f'{_operand(v, _ATOM)}.cast("int")', "int", range=(0, 1), raises=v.raises)
+            return _E(f'{_receiver(v)}.cast("int")', "int", range=(0, 1), raises=v.raises)
         if v.kind == "float":
             # truncates toward zero in both; NaN/infinity raise in Python, fail Spark's ANSI cast
-            return _E(f'{_operand(v, _ATOM)}.cast("long")', "bigint", range=(-(2**1024), 2**1024), raises=True)
+            return _E(f'{_receiver(v)}.cast("long")', "bigint", range=(-(2**1024), 2**1024), raises=True)
         raise _Refuse("int() of a string (Python accepts underscores, Unicode digits and spaces; Spark's cast accepts '3.5')")
 
     def _call_float(self, args, root) -> _E:
@@ -867,7 +874,7 @@ class _Translator:
                 raise _Refuse("an f-string with a format spec, !r/!s or =")
             v = self._nonnull(self.expr(p.expression), "an f-string field", raises=False)
             if v.kind == "int":
-                v = _E(f'{_operand(v, _ATOM)}.cast("string")', "string", raises=v.raises)
+                v = _E(f'{_receiver(v)}.cast("string")', "string", raises=v.raises)
             elif v.kind != "str":
                 raise _Refuse(f"an f-string of a {v.kind} (Python's text differs from Spark's)")
             parts.append(v)
@@ -912,7 +919,7 @@ class _Translator:
         if p.kind != "str" or p.nullable:
             raise _Refuse(f"{meth}() of a non-string")
         col_meth = "startswith" if meth == "startswith" else "endswith"
-        return _E(f"{_operand(s, _ATOM)}.{col_meth}({_arg(p) if p.literal is _NOLIT else repr(p.literal)})",
+        return _E(f"{_receiver(s)}.{col_meth}({_arg(p) if p.literal is _NOLIT else repr(p.literal)})",
                   "boolean", raises=s.raises or p.raises)
 
     def _split_call(self, node: cst.Call) -> bool:

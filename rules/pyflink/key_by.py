@@ -1,5 +1,9 @@
 """``key_by(key_selector)`` -> ``RDD.keyBy(key)``: a keyed stream is a pair RDD.
 
+On a DataFrame (the program model's frame form: the selector picks fields, ``lambda o:
+o.region``, ``lambda t: (t[0], t[1])``, ``_frames.key_fields``) the keyed stream is the
+DataFrame itself: the operator reading it groups by those columns (``groupBy``).
+
 The key selector is a lambda, a def, any callable or a ``KeySelector`` class
 (``Cls().get_key``); ``key_type`` only types the key inside Flink and is dropped. The operators
 of a keyed stream unwrap it: ``reduce``/``sum``/... reduce per key, ``map``/``filter``/``print``
@@ -33,9 +37,25 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.key_by"],
-    summary="key_by(selector) -> RDD.keyBy(selector) (pair RDD; MicroBatches.keyBy on an unbounded stream read by rolling aggregations)",
+    summary="key_by(field selector) on a DataFrame -> the DataFrame (its consumer groups by the fields); else key_by(selector) -> RDD.keyBy(selector) (pair RDD; MicroBatches.keyBy on an unbounded stream read by rolling aggregations)",
     codes=(M.PF_FUNCTION, M.PF_UNBOUNDED_STATE),
     examples=[
+        Example(  # on a DataFrame: the keys are the grouping columns of what reads it
+            program(
+                "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+                "sales = env.from_collection([('north', 5)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "by_store = sales.key_by(lambda s: s[0])\n"
+                "by_store.sum(1).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import RuntimeExecutionMode\n",
+            ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'sales = env.createDataFrame([("north", 5)], "f0 STRING, f1 INT")\n'
+            "by_store = sales\n"
+            'by_store.groupBy("f0").agg(F.sum("f1").cast("int").alias("f1")).show(\n'
+            "    2147483647, truncate=False\n"
+            ")\n",
+        ),
         Example(
             program(
                 "\n\nclass ByFirst(KeySelector):\n    def get_key(self, value):\n        return value[0]\n\n\n"
@@ -66,6 +86,9 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:
+        # a DataFrame: the keys are read by the aggregation that groups by them (groupBy)
+        return ctx.site.receiver
     unbounded = facts(ctx.resolver, seg.original.func.value).micro_batches  # type: ignore[attr-defined]
     if unbounded and (runtime_mode(ctx) != "streaming" or K.rolling_key_by(ctx.resolver, seg.original) is None):
         return ctx.todo(M.PF_UNBOUNDED_STATE, K.KEYED_TODO)

@@ -1,0 +1,502 @@
+"""The frame form of PyFlink streams (issue 14): which operators have a native DataFrame form,
+and the Columns they become (not a rule: it defines no ``rule``).
+
+The program model decides, in one place (``_streams.StreamFacts.frame``), whether a stream is
+lowered to a DataFrame: its source has a schema (``from_collection(data, type_info=T)`` with
+``T`` a ``Types.ROW_NAMED/ROW/TUPLE`` of basic types or a basic type, bounded by nature) and
+every consumer of it, and of the streams derived from it, has a native form. The consumers
+with one are the table ``_streams.NATIVE_CONSUMERS``: each entry names a method and a function
+``(graph, call, input shape) -> Shape | True | None`` giving the shape of the stream the call
+makes (a DataFrame's columns), ``True`` for a sink, ``None`` when this call has no exact
+native form (then its input stays an RDD, and so does everything upstream of it).
+
+This module holds those functions and what the rules write from them: the function of a
+``map``/``filter`` translated to Columns (``transpiler/python_columns.py``, exact or refused),
+the key fields of a ``key_by`` selector, the per-field aggregates of a BATCH keyed reduction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Optional, Union
+
+import libcst as cst
+
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.visitors import nodes
+from flink2spark.transpiler.python_columns import Field, Refusal, Shape, Translation, translate
+
+# Spark types a frame's column may have. FLOAT is not one: Flink hands Python the 32-bit float
+# as a double with its binary digits (0.10000000149011612), which PyFlink prints, where Spark
+# prints the float (0.1).
+FRAME_TYPES = frozenset({"tinyint", "smallint", "int", "bigint", "double", "string", "boolean"})
+_INTS = ("tinyint", "smallint", "int", "bigint")
+_LITERALS = (cst.Integer, cst.Float, cst.SimpleString)
+
+
+def ddl(shape: Shape) -> str:
+    """The DDL schema of a frame: ``"id INT, name STRING"``; a basic value's type alone
+    (``"string"``: ``createDataFrame`` then names the column ``value``)."""
+    if shape.kind == "value":
+        return shape.fields[0].type
+    return ", ".join(f"{f.name} {f.type.upper()}" for f in shape.fields)
+
+
+def _qualified(resolver):
+    return resolver.qualified_name
+
+
+def _literal(node) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    return isinstance(node, _LITERALS) or isinstance(node, cst.Name) and node.value in ("True", "False")
+
+
+def _literal_fits(node, spark_type: str) -> bool:
+    """Whether a literal is a value ``createDataFrame`` takes for the type as Flink does
+    (``createDataFrame`` refuses an int for a DOUBLE, say): else the source stays an RDD."""
+    if isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    if isinstance(node, cst.Name):
+        return spark_type == "boolean"
+    if isinstance(node, cst.Integer):
+        return spark_type in _INTS
+    if isinstance(node, cst.Float):
+        return spark_type == "double"
+    return spark_type == "string" and isinstance(node, cst.SimpleString) and "b" not in node.prefix.lower()
+
+
+def _element_values(resolver, element) -> Optional[list]:
+    """The field values of one element of a collection literal: a tuple or a Row(...) call."""
+    if isinstance(element, (cst.Tuple, cst.List)):
+        return [e.value for e in element.elements if isinstance(e, cst.Element)]
+    if isinstance(element, cst.Call) and resolver.qualified_name(element.func) in P.ROWS:
+        return [a.value for a in element.args]
+    return None
+
+
+def source_shape(g, call: cst.Call) -> Optional[Shape]:
+    """The shape of ``env.from_collection(data, type_info=T)`` as a DataFrame, or None.
+
+    Fields hold no None when every element of a literal collection is a tuple or ``Row`` of
+    literals (Python's None would be read by the functions); else as Flink's type allows.
+    A ``Row`` with keywords must name the type's fields in their order (``createDataFrame``
+    reads a keyword ``Row`` by name, Flink by position)."""
+    from flink2spark.rules.pyflink._common import call_arg, record_shape
+
+    resolver = g.resolver
+    info = call_arg(call, 1, "type_info")
+    if info is None:
+        return None
+    shape = record_shape(resolver, info)
+    if shape is None or any(f.type not in FRAME_TYPES for f in shape.fields):
+        return None
+    for row in row_calls(g, call):
+        names = [a.keyword.value if a.keyword is not None else None for a in row.args]
+        if any(names) and names != [f.name for f in shape.fields]:
+            return None
+    elements = g.node(call).literal_elements
+    if elements is None:
+        return shape
+    if shape.kind == "value":
+        if all(_literal(e) for e in elements):
+            if not all(_literal_fits(e, shape.fields[0].type) for e in elements):
+                return None
+            return Shape.value(Field("value", shape.fields[0].type, False, nan=False))
+        return shape
+    rows = [_element_values(resolver, e) for e in elements]
+    if any(values is not None and len(values) != len(shape.fields) for values in rows):
+        return None
+    for values in rows:
+        if values is not None and any(_literal(v) and not _literal_fits(v, f.type) for v, f in zip(values, shape.fields)):
+            return None
+    if all(values is not None and all(_literal(v) for v in values) for values in rows):
+        # literal data: no None, and no NaN (a literal float is never one)
+        return Shape(shape.kind, tuple(Field(f.name, f.type, False, f.key, nan=False) for f in shape.fields))
+    return shape
+
+
+_PLAIN_CALLS = frozenset({"range", "zip", "enumerate", "list", "tuple", "int", "str", "float", "bool", "len", "sorted",
+                          "reversed", "min", "max", "abs", "round"})
+
+
+def needs_spark_rows(g, call: cst.Call) -> bool:
+    """Whether the data of ``from_collection`` may hold PyFlink ``Row``s: a ``Row(...)`` in its
+    expression, or, in a module that uses ``Row``, a call of another function (which may
+    return some)."""
+    resolver = g.resolver
+    if row_calls(g, call):
+        return True
+    data = _collection(g, call)
+    if data is None:
+        return False
+    opaque = any(not (isinstance(c.func, cst.Name) and c.func.value in _PLAIN_CALLS and not resolver.referents(c.func))
+                 for c in nodes(data, cst.Call))
+    return opaque and g.uses_rows
+
+
+def _collection(g, call: cst.Call):
+    from flink2spark.rules.pyflink._common import call_arg
+
+    collection = call_arg(call, 0, "collection")
+    if isinstance(collection, cst.Name):
+        collection = g.resolver.single_value(collection) or collection
+    return collection
+
+
+def row_calls(g, call: cst.Call) -> list[cst.Call]:
+    """The PyFlink ``Row(...)`` calls in the collection ``from_collection`` reads (its
+    expression, or the value of the name it is): in a frame's data they must become Spark's
+    ``Row`` (``createDataFrame`` cannot read PyFlink's), which only a program whose streams are
+    all DataFrames gets (``StreamGraph.spark_rows``)."""
+    resolver = g.resolver
+    collection = _collection(g, call)
+    if collection is None:
+        return []
+    return [c for c in nodes(collection, cst.Call) if resolver.qualified_name(c.func) in P.ROWS]
+
+
+# --------------------------------------------------------------------------------------------
+# map / filter: the function as Columns
+
+
+def function_node(resolver, arg: Optional[cst.BaseExpression], method: str):
+    """The lambda or def an operator runs (a name of a def of the module, a lambda, or an
+    instance of a function class of the module: its ``method`` without ``self``), or None."""
+    from flink2spark.rules.pyflink._common import instance_class
+
+    if isinstance(arg, cst.Lambda):
+        return arg
+    if isinstance(arg, cst.Name):
+        target = resolver.local_def(arg)
+        if isinstance(target, cst.FunctionDef):
+            return target
+    cls = instance_class(resolver, arg)
+    if cls is None or any(isinstance(s, cst.FunctionDef) and s.name.value in ("open", "close", "__init__")
+                          for s in cls.body.body):
+        return None
+    for s in cls.body.body:
+        if isinstance(s, cst.FunctionDef) and s.name.value == method and len(s.params.params) == 2:
+            return s.with_changes(params=s.params.with_changes(params=s.params.params[1:]))
+    return None
+
+
+def translated(g, call: cst.Call, shape: Shape) -> Union[Translation, Refusal]:
+    """The translation of the function of ``call`` (``map``/``filter``) over ``shape``, once per call."""
+    return g.fact("frame_translation", call, _translate, Refusal("not computed"), shape)
+
+
+def _translate(g, call: cst.Call, shape: Shape):
+    from flink2spark.rules.pyflink._common import call_arg
+
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    fn = function_node(g.resolver, call_arg(call, 0, "func"), method)
+    if fn is None:
+        return Refusal("a function that is not a lambda, a def or a function class without open()/close()")
+    declared = _declared(g, call) if method == "map" else shape
+    checked = declared is not None and any(f.type in _INTS for f in declared.fields)
+    return translate(fn, shape, predicate=method == "filter", checked=checked, qualified=g.resolver.qualified_name)
+
+
+def _declared(g, call: cst.Call) -> Optional[Shape]:
+    from flink2spark.rules.pyflink._common import record_shape
+
+    t = g.node(call).element_type
+    if not isinstance(t, cst.BaseExpression):
+        return None
+    shape = record_shape(g.resolver, t)
+    if shape is None or any(f.type not in FRAME_TYPES for f in shape.fields):
+        return None
+    return shape
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column a map makes: its code (cast to the declared type where needed) and name."""
+
+    code: str
+    name: str
+
+
+def map_columns(g, call: cst.Call, shape: Shape) -> Optional[tuple[Shape, tuple[Column, ...]]]:
+    """(shape, columns) of ``map(f, output_type=T)`` over a frame of ``shape``, or None when
+    the function is refused or its results are not exactly what ``T``'s serializer gives."""
+    declared = _declared(g, call)
+    found = translated(g, call, shape)
+    if declared is None or isinstance(found, Refusal) or found.notes:
+        return None
+    outputs = found.outputs
+    if (declared.kind == "value") == found.tuple or len(outputs) != len(declared.fields):
+        return None
+    if any(out.name is not None and out.name != f.name for out, f in zip(outputs, declared.fields)):
+        return None  # Row(b=..., a=...) under other names: which field gets which value is not followed
+    columns = []
+    fields = []
+    for out, f in zip(outputs, declared.fields):
+        if out.nullable and (declared.kind != "row"):
+            return None  # Flink fails the job on a None there; Spark would write NULL
+        if out.type == f.type:
+            code = out.code
+        elif out.type in _INTS and f.type in _INTS:
+            code = f'{operand(out.code)}.cast("{f.type}")'  # Flink's serializer fails out of range; ANSI cast too
+        else:
+            return None
+        columns.append(Column(code, f.name))
+        fields.append(Field(f.name, f.type, out.nullable, f.key))
+    return Shape(declared.kind, tuple(fields)), tuple(columns)
+
+
+def map_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    found = map_columns(g, call, shape)
+    return None if found is None else found[0]
+
+
+def filter_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    found = translated(g, call, shape)
+    return None if isinstance(found, Refusal) or found.notes else shape
+
+
+def sink(g, call: cst.Call, shape: Shape) -> bool:
+    return True
+
+
+def same_shape(g, call: cst.Call, shape: Shape) -> Shape:
+    return shape
+
+
+def operand(code: str) -> str:
+    """``code`` as the receiver of a method call: parenthesised unless it is one already."""
+    node = cst.parse_expression(code)
+    if isinstance(node, (cst.Call, cst.Attribute, cst.Name, cst.Subscript)) and not node.lpar:
+        return code
+    return f"({code})"
+
+
+# --------------------------------------------------------------------------------------------
+# key_by and BATCH keyed aggregations: groupBy(keys).agg(...)
+
+_COL = re.compile(r'F\.col\("([^"]+)"\)')
+
+
+def key_fields(g, key_by: cst.Call, shape: Shape) -> Optional[tuple[str, ...]]:
+    """The columns a ``key_by`` selector picks (``lambda o: o.region``, ``lambda t: t[0]``, a
+    tuple of fields, a def or ``KeySelector`` doing the same), or None for a computed key."""
+    return g.fact("frame_keys", key_by, _key_fields, None, shape)
+
+
+def _key_fields(g, key_by: cst.Call, shape: Shape):
+    from flink2spark.rules.pyflink._common import call_arg
+
+    if shape.kind == "value":
+        return None
+    fn = function_node(g.resolver, call_arg(key_by, 0, "key_selector"), "get_key")
+    found = translate(fn, shape, qualified=g.resolver.qualified_name) if fn is not None else None
+    if not isinstance(found, Translation):
+        return None
+    names = []
+    for out in found.outputs:
+        m = _COL.fullmatch(out.code)
+        if m is None:
+            return None
+        names.append(m.group(1))
+    return tuple(names) if len(set(names)) == len(names) else None
+
+
+def key_by_of(g, keyed) -> Optional[cst.Call]:
+    """The ``key_by(...)`` call a keyed stream expression comes from (through a name)."""
+    resolver = g.resolver
+    if isinstance(keyed, cst.Name):
+        values = resolver.sources_of(keyed)
+        keyed = values[0] if len(values) == 1 else None
+    if isinstance(keyed, cst.Call) and isinstance(keyed.func, cst.Attribute) and keyed.func.attr.value == "key_by":
+        return keyed
+    return None
+
+
+def key_by_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    return shape if key_fields(g, call, shape) is not None else None
+
+
+# Aggregates whose Spark form gives what Python's reduction gives, per field type: sums of
+# integers (Python's are unbounded, Flink's serializer fails the job out of the field's range,
+# as Spark's ANSI cast of the BIGINT sum does), min/max of integers and strings (Python compares
+# code points, Spark UTF-8 bytes: the same order). Floats are not: Python adds in arrival order
+# (Spark in another: the last digits may differ) and its min/max of NaN depend on the order.
+_AGGREGATES = {"sum": _INTS, "min": (*_INTS, "string"), "max": (*_INTS, "string")}
+
+
+@dataclass(frozen=True)
+class Aggregation:
+    keys: tuple[str, ...]
+    fields: tuple[tuple[str, str], ...]  # (column, "key" | "sum" | "min" | "max") in record order
+
+
+def aggregation(g, call: cst.Call, shape: Shape) -> Optional[Aggregation]:
+    """The per-field aggregates of a BATCH ``sum/min/max(field)`` or ``reduce(f)`` on a keyed
+    frame, or None when Flink's result would differ from ``groupBy(keys).agg(...)``: every
+    field must be a key field or aggregated (PyFlink keeps the other fields of the key's FIRST
+    element, which a grouped DataFrame does not know), and aggregated fields hold no None
+    (Python fails on it, Spark's aggregates skip NULLs)."""
+    if g.runtime_mode != "batch" or shape.kind == "value":
+        return None
+    key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+    keys = key_fields(g, key_by, shape) if key_by is not None else None
+    if keys is None:
+        return None
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method == "reduce":
+        kinds = _reduce_kinds(g, call, shape, keys)
+    else:
+        kinds = _field_kinds(call, method, shape, keys)
+    if kinds is None:
+        return None
+    for f, kind in zip(shape.fields, kinds):
+        if kind != "key" and (f.nullable or f.type not in _AGGREGATES[kind]):
+            return None
+        if kind == "key" and f.name not in keys:
+            return None
+    return Aggregation(keys, tuple((f.name, k) for f, k in zip(shape.fields, kinds)))
+
+
+def _field_kinds(call: cst.Call, method: str, shape: Shape, keys) -> Optional[list[str]]:
+    if len(call.args) != 1 or call.args[0].keyword is not None:
+        return None
+    arg = call.args[0].value
+    names = [f.name for f in shape.fields]
+    if isinstance(arg, cst.Integer) and int(arg.value) < len(names):
+        field = names[int(arg.value)]
+    elif isinstance(arg, cst.SimpleString) and shape.kind == "row" and arg.evaluated_value in names:
+        field = arg.evaluated_value
+    else:
+        return None
+    return [method if n == field else "key" for n in names]
+
+
+def _reduce_kinds(g, call: cst.Call, shape: Shape, keys) -> Optional[list[str]]:
+    """Per field of the record the reduce function builds from ``(a, b)``: ``a.x``/``b.x`` of a
+    key field, ``a.x + b.x``, ``min(a.x, b.x)``, ``max(a.x, b.x)`` (any order of a and b)."""
+    from flink2spark.rules.pyflink._common import call_arg
+
+    fn = _reduce_function(g.resolver, call_arg(call, 0, "func"))
+    if fn is None:
+        return None
+    params, body = fn
+    a, b = params
+    if isinstance(body, cst.Tuple) and shape.kind == "tuple":
+        values, names = [e.value for e in body.elements if isinstance(e, cst.Element)], None
+    elif isinstance(body, cst.Call) and g.resolver.qualified_name(body.func) in P.ROWS and shape.kind == "row":
+        values = [arg.value for arg in body.args]
+        names = [arg.keyword.value if arg.keyword is not None else None for arg in body.args]
+        if any(names) and names != [f.name for f in shape.fields]:
+            return None
+    else:
+        return None
+    if len(values) != len(shape.fields):
+        return None
+    if any(g.resolver.referents(n) for n in nodes(body, cst.Name) if n.value in ("min", "max")):
+        return None  # the module's own min/max
+    kinds = []
+    for f, value in zip(shape.fields, values):
+        kind = _reduce_field(shape, f, value, a, b)
+        if kind is None:
+            return None
+        kinds.append(kind)
+    return kinds
+
+
+def _reduce_function(resolver, arg) -> Optional[tuple[tuple[str, str], cst.BaseExpression]]:
+    """((a, b), returned expression) of a two-parameter lambda/def/ReduceFunction whose body is
+    ``return EXPR``."""
+    from flink2spark.rules.pyflink._common import instance_class
+
+    fn = None
+    if isinstance(arg, cst.Lambda):
+        fn = arg
+    elif isinstance(arg, cst.Name) and isinstance(resolver.local_def(arg), cst.FunctionDef):
+        fn = resolver.local_def(arg)
+    else:
+        cls = instance_class(resolver, arg)
+        methods = [s for s in cls.body.body if isinstance(s, cst.FunctionDef)] if cls is not None else []
+        if cls is not None and all(m.name.value == "reduce" for m in methods):
+            fn = next((m for m in methods if len(m.params.params) == 3), None)
+            if fn is not None:
+                fn = fn.with_changes(params=fn.params.with_changes(params=fn.params.params[1:]))
+    if fn is None:
+        return None
+    params = fn.params
+    if len(params.params) != 2 or params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.kwonly_params or params.star_kwarg:
+        return None
+    names = (params.params[0].name.value, params.params[1].name.value)
+    if isinstance(fn, cst.Lambda):
+        return names, fn.body
+    body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else []
+    stmts = [s for s in body if not (isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Expr)
+                                     and isinstance(s.body[0].value, cst.SimpleString))]
+    if len(stmts) == 1 and isinstance(stmts[0], cst.SimpleStatementLine) and isinstance(stmts[0].body[0], cst.Return):
+        value = stmts[0].body[0].value
+        return (names, value) if value is not None else None
+    return None
+
+
+def _field_of(shape: Shape, node, param: str) -> Optional[str]:
+    """The field ``node`` reads of the parameter ``param`` (``a.x``, ``a[0]``, ``a["x"]``)."""
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == param:
+        return node.attr.value if shape.kind == "row" and node.attr.value in [f.name for f in shape.fields] else None
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == param and len(node.slice) == 1:
+        index = node.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer):
+            i = int(index.value.value)
+            return shape.fields[i].name if 0 <= i < len(shape.fields) else None
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString) and shape.kind == "row":
+            name = index.value.evaluated_value
+            return name if name in [f.name for f in shape.fields] else None
+    return None
+
+
+def _reduce_field(shape: Shape, f: Field, value, a: str, b: str) -> Optional[str]:
+    if _field_of(shape, value, a) == f.name or _field_of(shape, value, b) == f.name:
+        return "key"  # the same value in every record of the key (checked by the caller)
+    pair = None
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        kind, pair = "sum", (value.left, value.right)
+    elif (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("min", "max")
+          and len(value.args) == 2 and all(arg.keyword is None and not arg.star for arg in value.args)):
+        kind, pair = value.func.value, (value.args[0].value, value.args[1].value)
+    if pair is None:
+        return None
+    fields = {(_field_of(shape, pair[0], p), _field_of(shape, pair[1], q)) for p, q in ((a, b), (b, a))}
+    return kind if (f.name, f.name) in fields else None
+
+
+def aggregate_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    return shape if aggregation(g, call, shape) is not None else None
+
+
+def aggregate_code(agg: Aggregation, shape: Shape) -> tuple[str, str]:
+    """(``groupBy`` arguments, ``agg`` arguments) and whether a ``select`` restores the order."""
+    types = {f.name: f.type for f in shape.fields}
+    group = ", ".join(f'"{k}"' for k in agg.keys)
+    aggs = []
+    for name, kind in agg.fields:
+        if kind == "key":
+            continue
+        code = f'F.{kind}("{name}")'
+        if kind == "sum" and types[name] != "bigint":  # Spark's sum of integers is a BIGINT
+            code += f'.cast("{types[name]}")'
+        aggs.append(f'{code}.alias("{name}")')
+    return group, ", ".join(aggs)
+
+
+def aggregate_order(agg: Aggregation) -> Optional[str]:
+    """``select`` arguments restoring the record's field order after ``groupBy(keys).agg``, or None."""
+    after = [*agg.keys, *(n for n, k in agg.fields if k != "key")]
+    order = [n for n, _ in agg.fields]
+    return None if after == order else ", ".join(f'"{n}"' for n in order)
+
+
+def select_item(code: str, name: str) -> str:
+    """A ``select`` argument: the column's name alone when the Column is that column."""
+    if code == f'F.col("{name}")':
+        return f'"{name}"'
+    return f'{operand(code)}.alias("{name}")'
