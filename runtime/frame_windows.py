@@ -1,0 +1,80 @@
+"""A PyFlink window function run per (key, window) by ``applyInPandas`` (issue 14).
+
+The converted program groups a DataFrame by the key and the window's bounds
+(``groupBy("key", "start", "end")``, from ``F.window``) and hands each group to
+``per_window(function, ...)``: the user's ``ProcessWindowFunction.process(key, context,
+elements)`` (or ``WindowFunction.apply(key, window, elements)``) gets the window's elements as
+Flink hands them to Python (tuples for ``Types.TUPLE``, ``Row``s for ``Types.ROW``, the value
+for a basic type, or the one result of an ``aggregate``/``reduce`` before it) and a context whose
+``window()`` has Flink's ``start``, ``end`` and ``max_timestamp()``. Nothing else of Flink's
+window operator is emulated: the windows themselves are Spark's.
+"""
+
+from __future__ import annotations
+
+import time
+
+MAX_WATERMARK = 2**63 - 1  # Long.MAX_VALUE: Flink's watermark when a bounded input's windows fire
+
+
+class TimeWindow:
+    """Flink's ``TimeWindow``: ``[start, end)`` in epoch milliseconds."""
+
+    __slots__ = ("start", "end")
+
+    def __init__(self, start: int, end: int):
+        self.start, self.end = start, end
+
+    def max_timestamp(self) -> int:
+        return self.end - 1
+
+    def __repr__(self):
+        return f"TimeWindow(start={self.start}, end={self.end})"
+
+
+class _Context:
+    __slots__ = ("_window",)
+
+    def __init__(self, window: TimeWindow):
+        self._window = window
+
+    def window(self) -> TimeWindow:
+        return self._window
+
+    def current_watermark(self) -> int:
+        return MAX_WATERMARK
+
+    def current_processing_time(self) -> int:
+        return int(time.time() * 1000)
+
+
+def per_window(function, method: str, fields: list[str], kind: str, output: list[str], order: str | None = None):
+    """The ``applyInPandas`` function of a window function object.
+
+    ``method``: "process" (``process(key, context, elements)``) or "apply" (``apply(key,
+    window, elements)``). ``fields``: the element's columns; ``kind``: "tuple", "row" or "value"
+    (how Flink hands an element to Python); ``output``: the result columns (each result is a
+    tuple or Row of them, in order); ``order``: the column the elements are sorted by."""
+
+    def run(key, pdf):
+        import pandas as pd
+
+        if order is not None:
+            pdf = pdf.sort_values(order, kind="stable")
+        columns = [pdf[f].tolist() for f in fields]
+        if kind == "value":
+            elements = columns[0]
+        elif kind == "row":
+            from pyspark.sql import Row
+
+            elements = [Row(**dict(zip(fields, values))) for values in zip(*columns)]
+        else:
+            elements = list(zip(*columns))
+        window = TimeWindow(int(key[1]), int(key[2]))
+        if method == "process":
+            results = function.process(key[0], _Context(window), elements)
+        else:
+            results = function.apply(key[0], window, elements)
+        return pd.DataFrame.from_records([tuple(r) for r in (results or ())], columns=output)
+
+    return run
