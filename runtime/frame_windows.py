@@ -48,6 +48,26 @@ class _Context:
         return int(time.time() * 1000)
 
 
+class Aggregated:
+    """A PyFlink ``aggregate(AggregateFunction[, window_function])`` as one window function:
+    ``create_accumulator``, ``add`` per element in order, ``get_result``, then the window
+    function on that one result (``merge`` is never needed: a window's elements are all here)."""
+
+    def __init__(self, aggregate, window_function=None):
+        self.aggregate, self.window_function = aggregate, window_function
+
+    def process(self, key, context, elements):
+        accumulator = self.aggregate.create_accumulator()
+        for element in elements:
+            accumulator = self.aggregate.add(element, accumulator)
+        result = self.aggregate.get_result(accumulator)
+        if self.window_function is None:
+            return [result]
+        if hasattr(self.window_function, "process"):
+            return self.window_function.process(key, context, [result])
+        return self.window_function.apply(key, context.window(), [result])
+
+
 def per_window(function, method: str, fields: list[str], kind: str, output: list[str], order: str | None = None):
     """The ``applyInPandas`` function of a window function object.
 
@@ -75,6 +95,7 @@ def per_window(function, method: str, fields: list[str], kind: str, output: list
             results = function.process(key[0], _Context(window), elements)
         else:
             results = function.apply(key[0], window, elements)
-        return pd.DataFrame.from_records([tuple(r) for r in (results or ())], columns=output)
+        rows = [r if isinstance(r, tuple) else (r,) for r in (results or ())]
+        return pd.DataFrame.from_records(rows, columns=output)
 
     return run

@@ -19,7 +19,7 @@ import pytest
 
 from flink2spark.rules.pyflink import _event_windows as W
 from flink2spark.runtime import frame_windows
-from flink2spark.rules.pyflink._common import record_shape
+from flink2spark.rules.pyflink._common import call_arg, record_shape
 from flink2spark.transpiler import python_columns as PC
 from flink2spark.transpiler.infer import Resolver
 from flink2spark.transpiler.models import MODELS
@@ -136,3 +136,145 @@ def _recorded(text):
 
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
     RECORDED.write_text(run_on_flink(PROGRAM))
+
+
+# --------------------------------------------------------------------------------------------
+# the decisions, on small cases whose answer Flink's rules give
+
+
+def _plan(text):
+    module = cst.parse_module(
+        "from pyflink.common import Duration, Time\n"
+        "from pyflink.datastream.window import EventTimeSessionWindows, SlidingEventTimeWindows, TumblingEventTimeWindows\n"
+        f"a = {text}\n"
+    )
+    return W.window_plan(Resolver(module, MODELS["pyflink"]), _assigned(module, "a"))
+
+
+@pytest.mark.parametrize("text, column", [
+    ("TumblingEventTimeWindows.of(Time.seconds(10))", "F.window('ts', '10 seconds')"),
+    ("TumblingEventTimeWindows.of(Time.minutes(1), Time.seconds(-15))", "F.window('ts', '1 minutes', None, '-15 seconds')"),
+    ("SlidingEventTimeWindows.of(Duration.of_millis(1500), Time.milliseconds(500))",
+     "F.window('ts', '1500 milliseconds', '500 milliseconds')"),
+    ("EventTimeSessionWindows.with_gap(Time.hours(2))", "F.session_window('ts', '2 hours')"),
+])
+def test_window_columns(text, column):
+    assert _plan(text).column() == column
+
+
+@pytest.mark.parametrize("text", [
+    "TumblingEventTimeWindows.of(Time.seconds(10), Time.seconds(10))",  # Flink refuses |offset| >= size
+    "SlidingEventTimeWindows.of(Time.seconds(10), Time.seconds(5), Time.seconds(6))",
+    "TumblingEventTimeWindows.of(Time.seconds(n))",
+    "EventTimeSessionWindows.with_dynamic_gap(lambda e: 5)",
+])
+def test_window_plans_refused(text):
+    assert isinstance(_plan(text), str)
+
+
+TUMBLE = W.WindowPlan("tumbling", 10_000, 10_000)
+
+
+@pytest.mark.parametrize("timestamps, delay, plan, batch, late", [
+    ([1000, 9000, 2000], 0, TUMBLE, False, False),  # 2000's window ends at 10000, after 9000 - 0 - 1
+    ([1000, 12000, 2000], 0, TUMBLE, False, True),  # 12000's watermark 11999 >= 9999: [0, 10000) has ended
+    ([1000, 12000, 2000], 3000, TUMBLE, False, False),  # watermark 8999 < 9999
+    ([1000, 12001, 2000], 2000, TUMBLE, False, True),  # watermark 9999 >= 9999
+    ([1000, 12000, 2000], 0, TUMBLE, True, False),  # BATCH mode: no watermark before the end
+    ([1000, 12000, 2000], None, TUMBLE, False, False),  # no_watermarks()
+    (None, 0, TUMBLE, False, True),  # timestamps not known
+    ([0, 6000, 2000], 0, W.WindowPlan("sliding", 10_000, 5_000), False, True),  # [-5000, 5000) ended at 5999
+    ([0, 6000, 2500], 0, W.WindowPlan("session", 4_000, 4_000), False, False),  # [2500, 6500) ends after 5999
+    # [2000, 6000) ends at 5999, the watermark: late unless merged first (with the session of 6000 here, which
+    # Flink does): the decision does not follow merges, so it says "can be late" (a NOTE where none was needed)
+    ([0, 6000, 2000], 0, W.WindowPlan("session", 4_000, 4_000), False, True),
+])
+def test_late_records(timestamps, delay, plan, batch, late):
+    assert (W.late_records(timestamps, delay, plan, batch) is not None) is late
+
+
+@pytest.mark.parametrize("timestamps, keys, batch, note", [
+    ([1, 5, 2], ["a", "a", "b"], False, False),
+    ([1, 5, 2], ["a", "b", "a"], False, False),
+    ([1, 5, 2], ["a", "a", "a"], False, True),
+    ([1, 1], ["a", "a"], False, True),  # ties: Spark's order among them is not the arrival order
+    ([1, 5, 2], ["a", "a", "a"], True, False),  # BATCH: Flink sorts by timestamp too
+    (None, None, False, True),
+])
+def test_arrival_order(timestamps, keys, batch, note):
+    assert (W.arrival_order(timestamps, keys, batch) is not None) is note
+
+
+def _fn(text):
+    return cst.parse_expression(text)
+
+
+SHAPE = PC.Shape.tuple(PC.Field("f0", "string"), PC.Field("f1", "int"), PC.Field("f2", "double"))
+
+
+@pytest.mark.parametrize("text", [
+    "lambda a, b: (b[0], a[1] + b[1], a[2])",  # b[0]: the key, but f2 = a[2] is the first record's: order
+    "lambda a, b: (a[0], a[1] - b[1], a[2])",  # not commutative
+    "lambda a, b: (a[0], a[1] + b[1], a[2] + b[2])",  # a sum of doubles depends on the order
+    "lambda a, b: (a[0], a[1] + b[1])",  # not the record's fields
+])
+def test_reduces_refused(text):
+    assert isinstance(W.reduce_aggregates(_fn(text), SHAPE, "f0"), str)
+
+
+def test_reduce_of_a_basic_value():
+    found = W.reduce_aggregates(_fn("lambda a, b: max(b, a)"), PC.Shape.value(PC.Field("value", "bigint")), None)
+    assert found.columns == ("F.max('value').alias('value')",) and not found.tuple
+
+
+def _aggregate(body):
+    module = cst.parse_module("class Agg:\n" + body)
+    return W.aggregate_function(module.body[0], SHAPE)
+
+
+def test_aggregate_functions_refused():
+    methods = "    def create_accumulator(self):\n        return {init}\n\n    def add(self, value, acc):\n        return {add}\n\n" \
+              "    def get_result(self, acc):\n        return {get}\n"
+    assert isinstance(_aggregate(methods.format(init="0.0", add="acc + value[2]", get="acc")), str)  # a float accumulator
+    assert isinstance(_aggregate(methods.format(init="0", add="acc * value[1]", get="acc")), str)  # not a sum
+    assert isinstance(_aggregate(methods.format(init="[0]", add="acc + [value[1]]", get="acc")), str)
+    assert isinstance(_aggregate(methods.format(init="0, 0", add="(acc[0] + value[1], acc[0] + 1)", get="acc")), str)
+    # Python's int / int is correctly rounded, Spark's double division of longs not beyond 2**53: refused
+    assert isinstance(_aggregate(methods.format(init="0, 0", add="(acc[0] + value[1], acc[1] + 1)", get="acc[0] / acc[1]")), str)
+    found = _aggregate(methods.format(init="0, 5", add="(acc[0] + value[1], acc[1] + 1)", get="acc[1], acc[0]"))
+    assert found.columns == ("F.sum(F.col(\"f1\")).alias('acc0')", "(F.lit(5) + F.count('*')).alias('acc1')")
+    assert found.tuple and [o.code for o in found.result] == ['F.col("acc1")', 'F.col("acc0")']
+
+
+def test_fixture_aggregate_with_window_function(spark):
+    """fixtures/pyflink/sliding_window_aggregate: an average (Python's int / int, not a built-in
+    aggregate: refused) -> the user's AggregateFunction and ProcessWindowFunction per (key,
+    window) with applyInPandas; its records are those Flink 2.3 printed (expected_stdout.txt)."""
+    from pyspark.sql import Row
+    from pyspark.sql import functions as F
+
+    fixture = Path(__file__).parent.parent / "fixtures" / "pyflink" / "sliding_window_aggregate"
+    text = (fixture / "input.py").read_text()
+    module = cst.parse_module(text)
+    resolver = Resolver(module, MODELS["pyflink"])
+    window = next(c for c in _calls(module, "window") if c.args)
+    aggregate = _calls(module, "aggregate")[0]
+    source = _calls(module, "from_collection")[0]
+    shape = record_shape(resolver, call_arg(source, 1, "type_info"))
+    output = record_shape(resolver, next(a.value for a in aggregate.args if a.keyword and a.keyword.value == "output_type"))
+    plan = W.window_plan(resolver, window.args[0].value)
+    assert isinstance(W.aggregate_function(_class(module, "Average"), shape, resolver.qualified_name), str)
+    millis = W.timestamp_column(W.extract_function(_class(module, "RequestTime")), shape)
+    fields = [f.name for f in shape.fields]
+    bounds = W.window_bounds(W.with_timestamp("requests", millis), "F.col('f0').alias('key')", plan, fields)
+    code = W.per_window(bounds, "f2s_windows.Aggregated(Average(), WithWindow())", "process", fields, "tuple", output, "ts")
+    classes = {"Row": Row}
+    for cls in nodes(module, cst.ClassDef):
+        exec(cst.Module(body=[cls.with_changes(bases=[])]).code, classes)
+    data = ast.literal_eval(text.split("REQUESTS = ", 1)[1].split("\n\n", 1)[0])
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
+    requests = spark.createDataFrame(data, "f0 string, f1 int, f2 bigint")
+    frame = eval(code, {"F": F, "requests": requests, "f2s_windows": frame_windows, **classes})
+    lines = ["+I[" + ",".join(str(v) for v in row) + "]" for row in frame.collect()]
+    assert Counter(lines) == Counter((fixture / "expected_stdout.txt").read_text().splitlines())
+    assert W.arrival_order(None, None, False) is not None  # what the rule says when it cannot tell
