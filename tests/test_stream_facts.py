@@ -276,3 +276,52 @@ def test_parallelism(body, parallelism):
 ])
 def test_reads_unbounded(body, reads):
     assert _ask(body, lambda resolver, _: graph(resolver).reads_unbounded) is reads
+
+
+# -- the frame plan (issue 14): a stream is a DataFrame only when every consumer of it, and of
+# the streams it makes, has a native form; Flink's records decide what "native" may be.
+ROWS = "env.from_collection([(1, 'a'), (2, 'b')], type_info=Types.ROW([Types.INT(), Types.STRING()]))"
+FRAME_CASES = [
+    ("a typed collection printed is a DataFrame", f"probe = {ROWS}\nprobe.print()", "f0 INT, f1 STRING"),
+    ("named fields keep their names",
+     "probe = env.from_collection([(1, 'a')], Types.ROW_NAMED(['id', 'tag'], [Types.LONG(), Types.STRING()]))\nprobe.print()",
+     "id BIGINT, tag STRING"),
+    ("a basic type is a one-column frame", "probe = env.from_collection(['a'], type_info=Types.STRING())\nprobe.print()", "string"),
+    ("an untyped (pickled) collection is no frame", "probe = env.from_collection([(1, 'a')])\nprobe.print()", None),
+    ("FLOAT has no frame form (Flink prints the double Python sees)",
+     "probe = env.from_collection([1.5], type_info=Types.FLOAT())\nprobe.print()", None),
+    ("a map with an output type makes a frame of that type",
+     f"probe = {ROWS}.map(lambda r: (r[1], r[0] * 2), output_type=Types.TUPLE([Types.STRING(), Types.LONG()]))\nprobe.print()",
+     "f0 STRING, f1 BIGINT"),
+    ("a map without an output type is pickled: no frame",
+     f"src = {ROWS}\nprobe = src.map(lambda r: r[0] + 1)\nprobe.print()", None),
+    ("... and neither is its input", f"probe = {ROWS}\nprobe.map(lambda r: r[0] + 1).print()", None),
+    ("a refused map keeps its input an RDD",
+     f"probe = {ROWS}\nprobe.map(lambda r: r[1].encode(), output_type=Types.STRING()).print()", None),
+    ("one consumer with no native form keeps the stream an RDD",
+     f"probe = {ROWS}\nprobe.print()\nprobe.key_by(lambda r: r[1]).process(P()).print()", None),
+    ("... and its sibling consumers too", f"""
+        src = {ROWS}
+        probe = src.filter(lambda r: r[0] > 1)
+        probe.print()
+        src.key_by(lambda r: r[1]).process(P()).print()
+     """, None),
+    ("a stream passed on as an argument stays an RDD", f"probe = {ROWS}\nprobe.union(probe).print()", None),
+    ("a stream a helper reads stays an RDD", f"probe = {ROWS}\nshow(probe)", None),
+    ("an unbounded source is never a frame",
+     "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\nprobe.print()", None),
+    ("timestamps are no native form (yet)", f"probe = {ROWS}.assign_timestamps_and_watermarks(stamped)\nprobe.print()", None),
+]
+
+
+@pytest.mark.parametrize("body, frame", [pytest.param(b, f, id=n) for n, b, f in FRAME_CASES])
+def test_frame_plan(body, frame):
+    assert _ask(body, lambda resolver, probe: facts(resolver, probe).as_dict()["frame"]) == frame
+
+
+@pytest.mark.parametrize("body, free", [
+    (f"probe = {ROWS}\nprobe.filter(lambda r: r[0] > 1).print()", True),
+    (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([1]).print()", False),  # a pickled stream: an RDD
+])
+def test_rdd_free_program(body, free):
+    assert _ask(body, lambda resolver, _: graph(resolver).rdd_free) is free
