@@ -48,6 +48,17 @@ class _Context:
         return int(time.time() * 1000)
 
 
+class AggregateFunction:
+    """Base of a user ``AggregateFunction`` run per window (its methods are the user's)."""
+
+
+class ProcessWindowFunction:
+    """Base of a user ``ProcessWindowFunction``; ``ProcessWindowFunction.Context`` names the
+    context it gets, for annotations."""
+
+    Context = _Context
+
+
 class Aggregated:
     """A PyFlink ``aggregate(AggregateFunction[, window_function])`` as one window function:
     ``create_accumulator``, ``add`` per element in order, ``get_result``, then the window

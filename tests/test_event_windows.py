@@ -52,7 +52,6 @@ def _jobs():
     module, resolver = _program()
     shape = record_shape(resolver, _assigned(module, "READING"))
     fields = [f.name for f in shape.fields]
-    key = "F.col('f0').alias('key')"
     jobs = {}
     for printed in _calls(module, "print"):
         ident = printed.args[0].value.evaluated_value
@@ -64,7 +63,7 @@ def _jobs():
         output = record_shape(resolver, next(a.value for a in function.args if a.keyword and a.keyword.value == "output_type"))
         then = next((a.value for a in function.args if a.keyword and a.keyword.value == "window_function"), None)
         if function.func.attr.value == "process":
-            bounds = W.window_bounds("readings", key, plan, fields)
+            bounds = W.window_bounds("readings", plan, fields)
             code = W.per_window(bounds, f"{first.func.value}()", "process", fields, "tuple", output, W.TIMESTAMP_COLUMN)
             jobs[ident] = (code, True)
             continue
@@ -73,7 +72,7 @@ def _jobs():
         else:
             aggregates = W.aggregate_function(_class(module, first.func.value), shape, resolver.qualified_name, checked=True)
         assert isinstance(aggregates, W.Aggregates), aggregates
-        code = W.window_aggregate("readings", key, plan, aggregates, with_bounds=then is not None)
+        code = W.window_aggregate("readings", plan, aggregates, with_bounds=then is not None)
         if then is not None:
             result = [o.name or f"f{i}" for i, o in enumerate(aggregates.result)]
             code = W.per_window(code, f"{then.func.value}()", "process", result, "tuple" if aggregates.tuple else "value", output, None)
@@ -113,7 +112,8 @@ def test_spark_gives_flinks_records(spark):
     extract = W.extract_function(_class(module, "ReadingTime"))
     millis = W.timestamp_column(extract, shape)
     assert isinstance(millis, PC.Output), millis
-    readings = eval(W.with_timestamp("frame", millis), {"F": F, "frame": spark.createDataFrame(data, "f0 string, f1 int, f2 bigint")})
+    frame = spark.createDataFrame(data, "f0 string, f1 int, f2 bigint")
+    readings = eval(W.with_timestamp("frame", millis), {"F": F, "frame": frame}).withColumn("key", F.col("f0"))
     lines = []
     for ident, (code, is_tuple) in _jobs().items():
         frame = eval(code, {"F": F, "readings": readings, "f2s_windows": frame_windows, **_classes()})
@@ -266,7 +266,7 @@ def test_fixture_aggregate_with_window_function(spark):
     assert isinstance(W.aggregate_function(_class(module, "Average"), shape, resolver.qualified_name), str)
     millis = W.timestamp_column(W.extract_function(_class(module, "RequestTime")), shape)
     fields = [f.name for f in shape.fields]
-    bounds = W.window_bounds(W.with_timestamp("requests", millis), "F.col('f0').alias('key')", plan, fields)
+    bounds = W.window_bounds(W.with_timestamp("requests", millis) + ".withColumn('key', F.col('f0'))", plan, fields)
     code = W.per_window(bounds, "f2s_windows.Aggregated(Average(), WithWindow())", "process", fields, "tuple", output, "ts")
     classes = {"Row": Row}
     for cls in nodes(module, cst.ClassDef):

@@ -38,10 +38,12 @@ from typing import Optional, Union
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg, followed
+from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import python_columns as PC
 
 TIMESTAMP_COLUMN = "ts"  # the DataFrame column holding the record timestamp (TimestampType)
 WINDOW_COLUMN = "window"
+KEY_COLUMN = "key"  # the key_by selector's value on a keyed frame
 
 _UNITS = {  # factory -> milliseconds per unit
     ("Time", "milliseconds"): 1, ("Time", "seconds"): 1000, ("Time", "minutes"): 60_000, ("Time", "hours"): 3_600_000,
@@ -197,11 +199,12 @@ def with_timestamp(frame: str, millis: PC.Output) -> str:
     return f"{frame}.withColumn({TIMESTAMP_COLUMN!r}, F.timestamp_millis({millis.code}))"
 
 
-def literal_timestamps(elements, millis: PC.Output, shape: PC.Shape) -> Optional[list[int]]:
-    """The timestamps of the literal elements of a collection when the timestamp is one field
-    of each (an integer literal there); None otherwise."""
+def literal_values(elements, column: str, shape: PC.Shape, resolver=None) -> Optional[list]:
+    """The value of the Column ``column`` (a field: ``F.col("f2")``) in each literal element of
+    a collection, in order, when each is a string literal or an integer constant (literals,
+    ``+ - *`` of them and, with a ``resolver``, names assigned one); None otherwise."""
     names = [f.name for f in shape.fields]
-    field = next((n for n in names if millis.code == f"F.col({n!r})"), None)
+    field = next((n for n in names if column == f"F.col({n!r})" or column == f'F.col("{n}")'), None)
     if elements is None or field is None:
         return None
     index, found = names.index(field), []
@@ -215,12 +218,34 @@ def literal_timestamps(elements, millis: PC.Output, shape: PC.Shape) -> Optional
         else:
             return None
         value = values[index] if index < len(values) else None
-        negative = isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus)
-        literal = value.expression if negative else value  # type: ignore[union-attr]
-        if not isinstance(literal, cst.Integer):
+        if isinstance(value, cst.SimpleString):
+            found.append(value.evaluated_value)
+            continue
+        number = _constant(value, resolver)
+        if number is None:
             return None
-        found.append((-1 if negative else 1) * int(literal.evaluated_value))
+        found.append(number)
     return found
+
+
+def _constant(node, resolver, depth: int = 0) -> Optional[int]:
+    """The integer an expression of integer literals, ``+ - *`` and constant names is."""
+    if depth > 10:
+        return None
+    if isinstance(node, cst.Integer):
+        return int(node.evaluated_value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _constant(node.expression, resolver, depth + 1)
+        return None if inner is None else -inner
+    if isinstance(node, cst.Name) and resolver is not None:
+        value = resolver.single_value(node)
+        return _constant(value, resolver, depth + 1) if value is not None else None
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        a, b = _constant(node.left, resolver, depth + 1), _constant(node.right, resolver, depth + 1)
+        if a is None or b is None:
+            return None
+        return a + b if isinstance(node.operator, cst.Add) else a - b if isinstance(node.operator, cst.Subtract) else a * b
+    return None
 
 
 def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], plan: WindowPlan, batch: bool) -> Optional[str]:
@@ -239,8 +264,9 @@ def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], 
         if not late:
             return None
         why = f"the record at {late[0]} ms comes after one at {max(timestamps[:timestamps.index(late[0])])} ms"
+    minus = f" minus {interval(delay)}" if isinstance(delay, int) and delay else "" if isinstance(delay, int) else " minus the delay"
     return (f"event-time windows: {why}; Flink's periodic watermark (every 200 ms, at the largest timestamp so far"
-            f" minus {interval(delay) if isinstance(delay, int) else 'the delay'} minus 1 ms) drops a record whose window"
+            f"{minus} minus 1 ms) drops a record whose window"
             " has ended behind it (which records depends on timing), Spark's batch window counts every record")
 
 
@@ -395,14 +421,15 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
     return nodes(node, cst.Name)
 
 
-def window_aggregate(frame: str, key: str, plan: WindowPlan, aggregates: Aggregates, with_bounds: bool = False) -> str:
-    """``frame.groupBy(key, F.window(...)).agg(...).select(...)``: one row per (key, window)
-    with the aggregates' result columns (``with_bounds``: the key and the window's start and
-    end in epoch ms first, for a window function)."""
-    grouped = f"{frame}.groupBy({key}, {plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
-    select = [aliased(o.code, o.name or f"f{i}") for i, o in enumerate(aggregates.result)]
+def window_aggregate(frame: str, plan: WindowPlan, aggregates: Aggregates, with_bounds: bool = False) -> str:
+    """``frame.groupBy("key", F.window(...)).agg(...).select(...)`` over a keyed frame (its
+    ``key`` column): one row per (key, window) with the aggregates' result columns
+    (``with_bounds``: the key and the window's start and end in epoch ms first)."""
+    grouped = f"{frame}.groupBy({KEY_COLUMN!r}, {plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
+    select = [repr(o.name) if o.code in (f"F.col({o.name!r})", f'F.col("{o.name}")') else aliased(o.code, o.name or f"f{i}")
+              for i, o in enumerate(aggregates.result)]
     if with_bounds:
-        select = ["'key'", f"F.unix_millis({WINDOW_COLUMN + '.start'!r}).alias('start')",
+        select = [repr(KEY_COLUMN), f"F.unix_millis({WINDOW_COLUMN + '.start'!r}).alias('start')",
                   f"F.unix_millis({WINDOW_COLUMN + '.end'!r}).alias('end')", *select]
     return f"{grouped}.select({', '.join(select)})"
 
@@ -411,16 +438,16 @@ def window_aggregate(frame: str, key: str, plan: WindowPlan, aggregates: Aggrega
 # window functions: the user's function per (key, window) with applyInPandas
 
 
-def window_bounds(frame: str, key: str, plan: WindowPlan, fields: list[str]) -> Optional[str]:
-    """``frame`` with one row per (record, window): its fields, ``key``, the window's ``start``
-    and ``end`` (epoch ms) and ``ts``; None for session windows (Spark merges them in an
-    aggregation only)."""
+def window_bounds(frame: str, plan: WindowPlan, fields: list[str]) -> Optional[str]:
+    """A keyed ``frame`` with one row per (record, window): its fields, ``key``, the window's
+    ``start`` and ``end`` (epoch ms) and ``ts``; None for session windows (Spark merges them
+    in an aggregation only)."""
     if plan.kind == "session":
         return None
     window = f"{plan.column()}.alias({WINDOW_COLUMN!r})"
-    columns = ", ".join([*map(repr, fields), "'key'", f"F.unix_millis({WINDOW_COLUMN + '.start'!r}).alias('start')",
+    columns = ", ".join([*map(repr, fields), repr(KEY_COLUMN), f"F.unix_millis({WINDOW_COLUMN + '.start'!r}).alias('start')",
                          f"F.unix_millis({WINDOW_COLUMN + '.end'!r}).alias('end')", repr(TIMESTAMP_COLUMN)])
-    return f"{frame}.select('*', {key}, {window}).select({columns})"
+    return f"{frame}.select('*', {window}).select({columns})"
 
 
 def per_window(grouped: str, function: str, method: str, fields: list[str], kind: str, output: PC.Shape,
@@ -455,3 +482,223 @@ def arrival_order(timestamps: Optional[list[int]], keys: Optional[list[object]],
         why = "the order of the records' timestamps is not known here"
     return (f"window function per (key, window) with applyInPandas: {why}; it gets each window's elements in timestamp"
             " order, Flink in arrival order (same results unless the function depends on the order)")
+
+
+# --------------------------------------------------------------------------------------------
+# the frame form: the program model's entries (_streams.NATIVE_CONSUMERS) and the plan of one
+# window function call, computed once per call
+
+
+@dataclass(frozen=True)
+class FrameWindow:
+    """How ``key_by(k).window(assigner).<function>(...)`` over a frame is lowered."""
+
+    plan: WindowPlan
+    output: PC.Shape  # the frame the window function makes
+    aggregates: Optional[Aggregates]  # built-in aggregates; None: the function per window
+    kind: str  # how an element reaches the function: "tuple", "row", "value"
+    late: Optional[str]  # a NOTE (F2S270): records Flink's watermark can drop
+    order: Optional[str]  # a NOTE (F2S271): elements in timestamp order, not Flink's
+
+
+def _receiver(resolver, call: cst.Call, method: str) -> Optional[cst.Call]:
+    """The call ``x.method(...)`` that ``call``'s receiver is (through a name), or None."""
+    node = followed(resolver, call.func.value)  # type: ignore[attr-defined]
+    ok = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == method
+    return node if ok else None
+
+
+def _assigner_class(resolver, strategy) -> Optional[cst.ClassDef]:
+    from flink2spark.rules.pyflink._common import instance_class
+
+    node = followed(resolver, strategy) if strategy is not None else None
+    for _ in range(20):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None
+        if node.func.attr.value == "with_timestamp_assigner":
+            return instance_class(resolver, call_arg(node, 0, "timestamp_assigner"))
+        node = followed(resolver, node.func.value)
+    return None
+
+
+def stamp(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Output]:
+    """The timestamp Column of ``assign_timestamps_and_watermarks(strategy)`` over a frame of
+    ``shape``: the assigner's ``extract_timestamp`` translated; None when it is not exact."""
+    def compute(g, call, shape):
+        cls = _assigner_class(g.resolver, call_arg(call, 0, "watermark_strategy"))
+        function = extract_function(cls) if cls is not None else "no assigner class"
+        found = timestamp_column(function, shape, g.resolver.qualified_name) if isinstance(function, cst.Lambda) else function
+        return found if isinstance(found, PC.Output) and not found.nullable else None
+
+    return g.fact("frame_stamp", call, compute, None, shape)
+
+
+def key_column(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Output]:
+    """The key Column of ``key_by(selector)`` over a frame (the selector translated)."""
+    from flink2spark.rules.pyflink._frames import function_node
+
+    function = function_node(g.resolver, call_arg(call, 0, "key_selector"), "get_key")
+    found = PC.translate(function, shape, qualified=g.resolver.qualified_name) if function is not None else None
+    if not isinstance(found, PC.Translation) or found.tuple or found.notes:
+        return None
+    return found.outputs[0]
+
+
+def _uses_are(g, call: cst.Call, methods) -> bool:
+    uses = g.node(call).consumer_calls
+    return bool(uses) and all(u.func.attr.value in methods for u in uses)  # type: ignore[attr-defined]
+
+
+def stamped_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``assign_timestamps_and_watermarks`` over a frame adds a timestamp
+    column, read only by ``key_by`` (then windows): other operators would carry it along."""
+    if stamp(g, call, shape) is None or not _uses_are(g, call, ("key_by",)):
+        return None
+    return shape
+
+
+def keyed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``key_by`` of a timestamped frame read by event-time windows."""
+    stamped = _receiver(g.resolver, call, "assign_timestamps_and_watermarks")
+    if stamped is None or key_column(g, call, shape) is None or not _uses_are(g, call, ("window",)):
+        return None
+    return shape
+
+
+def windowed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``window(assigner)`` of such a keyed frame (the functions decide)."""
+    if g.resolver.type_of(call.func.value) != P.KEYED or _receiver(g.resolver, call, "key_by") is None:  # type: ignore[attr-defined]
+        return None
+    if not isinstance(window_plan(g.resolver, call_arg(call, 0, "window_assigner")), WindowPlan):
+        return None
+    return shape if _uses_are(g, call, ("reduce", "aggregate", "process")) else None
+
+
+def function_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``reduce``/``aggregate``/``process`` of such a window."""
+    found = frame_window(g, call, shape)
+    return found.output if found is not None else None
+
+
+def frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
+    """The lowering of the window function ``call`` over a windowed frame of ``shape``."""
+    return g.fact("frame_window", call, _frame_window, None, shape)
+
+
+def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
+    from flink2spark.rules.pyflink._common import instance_class, record_shape
+    from flink2spark.rules.pyflink._frames import FRAME_TYPES
+
+    resolver = g.resolver
+    if resolver.type_of(call.func.value) != P.WINDOWED:  # type: ignore[attr-defined]
+        return None
+    window = _receiver(resolver, call, "window")
+    keyed = _receiver(resolver, window, "key_by") if window is not None else None
+    stamped = _receiver(resolver, keyed, "assign_timestamps_and_watermarks") if keyed is not None else None
+    mode = g.runtime_mode
+    if stamped is None or mode is None:
+        return None
+    plan = window_plan(resolver, call_arg(window, 0, "window_assigner"))
+    millis, key = stamp(g, stamped, shape), key_column(g, keyed, shape)
+    if not isinstance(plan, WindowPlan) or millis is None or key is None:
+        return None
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    declared_type = call_arg(call, 3 if method == "aggregate" else 2 if method == "reduce" else 1, "output_type")
+    declared = record_shape(resolver, declared_type) if declared_type is not None else None
+    if declared is not None and any(f.type not in FRAME_TYPES for f in declared.fields):
+        return None
+    aggregates = None
+    if method == "reduce":
+        function = call_arg(call, 0, "reduce_function")
+        if not isinstance(function, cst.Lambda) or call_arg(call, 1, "window_function") is not None:
+            return None
+        key_field = next((f.name for f in shape.fields if key.code in (f"F.col({f.name!r})", f'F.col("{f.name}")')), None)
+        aggregates = reduce_aggregates(function, shape, key_field)
+        if isinstance(aggregates, str) or (declared is not None and [f.type for f in declared.fields] != [f.type for f in shape.fields]):
+            return None
+        output = shape
+    else:
+        classes = [instance_class(resolver, call_arg(call, 0, "aggregate_function" if method == "aggregate" else "function"))]
+        if method == "aggregate" and call_arg(call, 1, "window_function") is not None:
+            classes.append(instance_class(resolver, call_arg(call, 1, "window_function")))
+        if declared is None or any(c is None or _has_lifecycle(c) for c in classes):
+            return None
+        output = declared
+        if method == "aggregate" and len(classes) == 1:
+            found = aggregate_function(classes[0], shape, resolver.qualified_name,
+                                       checked=any(f.type in _INTEGERS for f in declared.fields))
+            aggregates = _declared_result(found, declared) if isinstance(found, Aggregates) else None
+        if aggregates is None and plan.kind == "session":
+            return None  # merged sessions: Flink merges accumulators/window states in its own order
+    elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
+    timestamps = literal_values(elements, millis.code, shape, resolver)
+    batch = mode == "batch"
+    late = late_records(timestamps, watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")), plan, batch)
+    order = None
+    if aggregates is None:
+        order = arrival_order(timestamps, literal_values(elements, key.code, shape, resolver), batch)
+    return FrameWindow(plan, output, aggregates, shape.kind, late, order)
+
+
+def _has_lifecycle(cls: cst.ClassDef) -> bool:
+    """Whether a function class has open()/close() (or state): not run per window here."""
+    return any(isinstance(s, cst.FunctionDef) and s.name.value in ("open", "close", "__init__") for s in cls.body.body)
+
+
+def _declared_result(found: Aggregates, declared: PC.Shape) -> Optional[Aggregates]:
+    """The aggregates' results named and typed as the declared ``output_type``, or None."""
+    from flink2spark.rules.pyflink._frames import operand
+
+    if (declared.kind == "value") == found.tuple or len(found.result) != len(declared.fields):
+        return None
+    outputs = []
+    for out, f in zip(found.result, declared.fields):
+        if out.type != f.type and not (out.type in _INTEGERS and f.type in _INTEGERS):
+            return None
+        code = out.code if out.type == f.type else f"{operand(out.code)}.cast({f.type!r})"
+        outputs.append(PC.Output(code, f.type, out.nullable, f.name))
+    return Aggregates(found.columns, tuple(outputs), found.tuple)
+
+
+# --------------------------------------------------------------------------------------------
+# what the rules write for a frame-form call
+
+
+def frame_rewrite(ctx, seg):
+    """The DataFrame code of ``assign_timestamps_and_watermarks``, ``key_by``, ``window`` or a
+    window function (``reduce``/``aggregate``/``process``) on a stream the program model lowers
+    to a frame (``StreamFacts.frame`` of the call is not None), with its NOTEs."""
+    from flink2spark.rules.pyflink._streams import facts, graph
+    from flink2spark.transpiler import imports as I
+    from flink2spark.transpiler import markers as M
+
+    g, original = graph(ctx.resolver), seg.original
+    shape = facts(ctx.resolver, original.func.value).frame
+    receiver = ctx.site.receiver
+    if seg.method == "window":  # the keyed frame: the window function groups it
+        return receiver
+    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    if seg.method == "assign_timestamps_and_watermarks":
+        return ctx.expr("{df}" + with_timestamp("", stamp(g, original, shape))[len(""):], df=receiver)
+    if seg.method == "key_by":
+        return ctx.expr("{df}.withColumn(%r, %s)" % (KEY_COLUMN, key_column(g, original, shape).code), df=receiver)
+    found = frame_window(g, original, shape)
+    window = _receiver(ctx.resolver, original, "window")
+    if found.late is not None:
+        ctx.note(M.PF_FRAME_LATE, found.late)
+    if found.order is not None:
+        ctx.note(M.PF_FRAME_WINDOW_ORDER, found.order)
+    if found.aggregates is not None:
+        return ctx.expr("{df}" + window_aggregate("", found.plan, found.aggregates), df=receiver)
+    I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_windows", "f2s_windows")
+    fields = [f.name for f in shape.fields]
+    function = ctx.arg(seg, 0, "aggregate_function" if seg.method == "aggregate" else "function")[1]
+    if seg.method == "aggregate":
+        then = ctx.arg(seg, 1, "window_function")
+        parts = [function] if then is None else [function, then[1]]
+        function = ctx.expr("f2s_windows.Aggregated(%s)" % ", ".join("{p%d}" % i for i in range(len(parts))),
+                            **{f"p{i}": p for i, p in enumerate(parts)})
+    bounds = window_bounds("", found.plan, fields)
+    code = per_window(bounds, "{fn}", "process", fields, found.kind, found.output, TIMESTAMP_COLUMN)
+    assert window is not None
+    return ctx.expr("{df}" + code, df=receiver, fn=function)

@@ -25,6 +25,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, decoding, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._event_windows import frame_rewrite
 from flink2spark.rules.pyflink._time import windows_shim
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
@@ -66,6 +67,8 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:  # a key column (_event_windows)
+        return frame_rewrite(ctx, seg)
     unbounded = facts(ctx.resolver, seg.original.func.value).micro_batches  # type: ignore[attr-defined]
     if unbounded and (runtime_mode(ctx) != "streaming" or K.rolling_key_by(ctx.resolver, seg.original) is None):
         return ctx.todo(M.PF_UNBOUNDED_STATE, K.KEYED_TODO)

@@ -27,6 +27,7 @@ leaves a TODO.
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import _MapNames, as_stream, call_arg, decoding, program, spark_program, visible_at
+from flink2spark.rules.pyflink._event_windows import frame_rewrite
 from flink2spark.rules.pyflink._time import watermark_strategy, windows_shim
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
@@ -100,6 +101,8 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:  # a timestamp column (_event_windows)
+        return frame_rewrite(ctx, seg)
     original_stream = seg.original.func.value  # type: ignore[attr-defined]
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     strategy = call_arg(seg.original, 0, "watermark_strategy")

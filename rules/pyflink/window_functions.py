@@ -43,6 +43,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import followed, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._event_windows import frame_rewrite
 from flink2spark.rules.pyflink._process import context_problem
 from flink2spark.rules.pyflink._time import BATCH_TRIGGER, SESSION_WINDOWS, WINDOW_SETTINGS, sets_trigger
 from flink2spark.rules.pyflink._streams import facts
@@ -120,6 +121,8 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:  # groupBy(key, F.window(...)) (_event_windows)
+        return frame_rewrite(ctx, seg)
     receiver = ctx.site.receiver
     base = receiver
     while isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and base.func.attr.value in SETTINGS:

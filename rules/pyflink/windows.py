@@ -31,6 +31,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, call_arg, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._event_windows import frame_rewrite
 from flink2spark.rules.pyflink._time import BATCH_TRIGGER, sets_trigger, window_assigner, windows_shim
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
@@ -131,6 +132,8 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:  # groupBy(key, F.window(...)) (_event_windows)
+        return frame_rewrite(ctx, seg)
     original_stream = seg.original.func.value  # type: ignore[attr-defined]
     stamped = facts(ctx.resolver, original_stream).timestamped
     kind = None
