@@ -264,7 +264,7 @@ def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], 
         if not late:
             return None
         why = f"the record at {late[0]} ms comes after one at {max(timestamps[:timestamps.index(late[0])])} ms"
-    minus = f" minus {interval(delay)}" if isinstance(delay, int) and delay else "" if isinstance(delay, int) else " minus the delay"
+    minus = f" minus {delay} ms" if isinstance(delay, int) and delay else "" if isinstance(delay, int) else " minus the delay"
     return (f"event-time windows: {why}; Flink's periodic watermark (every 200 ms, at the largest timestamp so far"
             f"{minus} minus 1 ms) drops a record whose window"
             " has ended behind it (which records depends on timing), Spark's batch window counts every record")
@@ -297,6 +297,8 @@ def reduce_aggregates(function: cst.Lambda, shape: PC.Shape, key_field: Optional
     parts = [e.value for e in body.elements] if isinstance(body, cst.Tuple) else [body]
     if shape.kind == "value" and isinstance(body, cst.Tuple):
         return "the reduce function builds a tuple of basic values"
+    if shape.kind == "row":  # the tuple it builds goes on under a Row type: not the record Flink's serializer takes
+        return "a reduce over Rows"
     if shape.kind != "value" and (not isinstance(body, cst.Tuple) or len(parts) != len(shape.fields)):
         return "the reduce function does not build a record of the same fields"
     columns, outputs = [], []

@@ -34,9 +34,73 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.key_by"],
-    summary="key_by(selector) -> RDD.keyBy(selector) (pair RDD; MicroBatches.keyBy on an unbounded stream read by rolling aggregations)",
+    summary="key_by(selector) -> withColumn('key', <selector's Column>) before event-time windows on a DataFrame; RDD.keyBy(selector) (pair RDD; MicroBatches.keyBy on an unbounded stream read by rolling aggregations)",
     codes=(M.PF_FUNCTION, M.PF_UNBOUNDED_STATE),
     examples=[
+        Example(  # a frame (StreamFacts.frame): event-time windows as groupBy(key, F.window(...))
+            program(
+                '\n'
+                '\n'
+                'class At(TimestampAssigner):\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value.at\n'
+                '\n'
+                '\n'
+                'class Total(AggregateFunction):\n'
+                '    def create_accumulator(self):\n'
+                '        return 0\n'
+                '\n'
+                '    def add(self, value, acc):\n'
+                '        return acc + value.n\n'
+                '\n'
+                '    def get_result(self, acc):\n'
+                '        return acc\n'
+                '\n'
+                '\n'
+                "clicks = env.from_collection([('a', 5, 1000), ('b', 2, 4000)], Types.ROW_NAMED(['user', 'n', 'at'], [Types.STRING(), Types.INT(), Types.LONG()]))\n"
+                'clicks.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())).key_by(\n'
+                '    lambda c: c.user\n'
+                ').window(TumblingEventTimeWindows.of(Time.minutes(1), Time.seconds(15))).aggregate(Total(), output_type=Types.LONG()).print()\n',
+                imports=(
+                    'from pyflink.common import Duration, Time, Types, WatermarkStrategy\n'
+                    'from pyflink.common.watermark_strategy import TimestampAssigner\n'
+                    'from pyflink.datastream.functions import AggregateFunction\n'
+                    'from pyflink.datastream.window import TumblingEventTimeWindows\n'
+                ),
+            ),
+            (
+                'from pyspark.sql import SparkSession, functions as F\n'
+                'from flink2spark.runtime.frame_windows import AggregateFunction\n'
+                '\n'
+                'env = SparkSession.builder.getOrCreate()\n'
+                '\n'
+                '\n'
+                'class At:\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value.at\n'
+                '\n'
+                '\n'
+                'class Total(AggregateFunction):\n'
+                '    def create_accumulator(self):\n'
+                '        return 0\n'
+                '\n'
+                '    def add(self, value, acc):\n'
+                '        return acc + value.n\n'
+                '\n'
+                '    def get_result(self, acc):\n'
+                '        return acc\n'
+                '\n'
+                '\n'
+                'clicks = env.createDataFrame(\n'
+                '    [("a", 5, 1000), ("b", 2, 4000)], "user STRING, n INT, at BIGINT"\n'
+                ')\n'
+                'clicks.withColumn("ts", F.timestamp_millis(F.col("at"))).withColumn(\n'
+                '    "key", F.col("user")\n'
+                ').groupBy("key", F.window("ts", "1 minutes", None, "15 seconds").alias("window")).agg(\n'
+                '    F.sum(F.col("n")).alias("acc0")\n'
+                ').select(F.col("acc0").alias("value")).show(2147483647, truncate=False)\n'
+            ),
+        ),
         Example(
             program(
                 "\n\nclass ByFirst(KeySelector):\n    def get_key(self, value):\n        return value[0]\n\n\n"
