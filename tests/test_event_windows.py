@@ -278,3 +278,42 @@ def test_fixture_aggregate_with_window_function(spark):
     lines = ["+I[" + ",".join(str(v) for v in row) + "]" for row in frame.collect()]
     assert Counter(lines) == Counter((fixture / "expected_stdout.txt").read_text().splitlines())
     assert W.arrival_order(None, None, False) is not None  # what the rule says when it cannot tell
+
+
+LATE_PROGRAM = HERE / "late_program.py"
+LATE_RECORDED = HERE / "late_stdout.txt"
+
+
+def test_late_record_note_is_what_flink_does(spark):
+    """NOTE F2S270's case on Flink 2.3: with records leaving the Python worker one by one (and
+    slowly), Flink's periodic watermark passed the window [0, 10000) before the record at 2000 ms
+    came, and dropped it; Spark's batch window counts it. The decision says so from the literal
+    timestamps, and says nothing for the same records in timestamp order."""
+    from pyspark.sql import functions as F
+
+    module = cst.parse_module(LATE_PROGRAM.read_text())
+    resolver = Resolver(module, MODELS["pyflink"])
+    data = ast.literal_eval(LATE_PROGRAM.read_text().split("READINGS = ", 1)[1].split("\n", 1)[0])
+    plan = W.window_plan(resolver, next(c for c in _calls(module, "window") if c.args).args[0].value)
+    strategy = _calls(module, "assign_timestamps_and_watermarks")[0].args[0].value
+    delay = W.watermark_delay(resolver, strategy)
+    assert delay == 1000
+    assert W.late_records([r[2] for r in data], delay, plan, batch=False) is not None
+    assert W.late_records(sorted(r[2] for r in data), delay, plan, batch=False) is None
+    assert W.late_records([r[2] for r in data], delay, plan, batch=True) is None
+
+    shape = PC.Shape.tuple(PC.Field("f0", "string"), PC.Field("f1", "int"), PC.Field("f2", "bigint"))
+    reduce = _calls(module, "reduce")[0].args[0].value
+    code = W.window_aggregate("readings", plan, W.reduce_aggregates(reduce, shape, "f0"))
+    spark.conf.set("spark.sql.session.timeZone", "UTC")
+    readings = spark.createDataFrame(data, "f0 string, f1 int, f2 bigint").withColumn(
+        "ts", F.timestamp_millis("f2")).withColumn("key", F.col("f0"))
+    spark_lines = {_flink_line("late", tuple(r), True) for r in eval(code, {"F": F, "readings": readings}).collect()}
+    flink_lines = set(_recorded(LATE_RECORDED.read_text()))
+    assert spark_lines - flink_lines == {"late> (s1,5,2000)"}  # the window with the record Flink dropped
+    assert flink_lines - spark_lines == {"late> (s1,1,1000)"}
+
+
+@pytest.mark.skipif(not flink_available(), reason="reference Flink interpreter not installed")
+def test_late_record_recorded_output_is_flinks():
+    assert set(_recorded(run_on_flink(LATE_PROGRAM))) == set(_recorded(LATE_RECORDED.read_text()))
