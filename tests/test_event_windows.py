@@ -317,3 +317,64 @@ def test_late_record_note_is_what_flink_does(spark):
 @pytest.mark.skipif(not flink_available(), reason="reference Flink interpreter not installed")
 def test_late_record_recorded_output_is_flinks():
     assert set(_recorded(run_on_flink(LATE_PROGRAM))) == set(_recorded(LATE_RECORDED.read_text()))
+
+
+# --------------------------------------------------------------------------------------------
+# the planner: which window chains are frames (StreamFacts.frame of the window function call)
+
+PLAN_HEAD = """\
+from pyflink.common import Duration, Time, Types, WatermarkStrategy
+from pyflink.common.watermark_strategy import TimestampAssigner
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.window import CountTumblingWindowAssigner, EventTimeSessionWindows, TumblingEventTimeWindows, TumblingProcessingTimeWindows
+
+class At(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return value[2]
+
+class Slow(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return record_timestamp if value[2] < 0 else value[2]
+
+env = StreamExecutionEnvironment.get_execution_environment()
+rows = env.from_collection([('a', 1, 1000), ('b', 2, 3000)], Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))
+stamped = rows.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))
+"""
+SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1], max(a[2], b[2])))"
+TUMBLE = "TumblingEventTimeWindows.of(Time.seconds(10))"
+
+PLAN_CASES = [
+    ("tumbling reduce of sums", f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", "f0 STRING, f1 INT, f2 BIGINT"),
+    ("session reduce", f"probe = stamped.key_by(lambda r: r[0]).window(EventTimeSessionWindows.with_gap(Time.seconds(3))){SUM}\nprobe.print()",
+     "f0 STRING, f1 INT, f2 BIGINT"),
+    ("a reduce that is no built-in aggregate stays an RDD",
+     f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}).reduce(lambda a, b: a if a[1] >= b[1] else b)\nprobe.print()", None),
+    ("allowed_lateness keeps the shim's window", f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}).allowed_lateness(1000){SUM}\nprobe.print()",
+     None),
+    ("count windows keep the shim", "probe = stamped.key_by(lambda r: r[0]).count_window(2)" + SUM + "\nprobe.print()", None),
+    ("processing-time windows keep the shim",
+     f"probe = stamped.key_by(lambda r: r[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(10))){SUM}\nprobe.print()", None),
+    # the reduce keeps the first record's f0: the same in a group only when f0 is the key
+    ("a reduce keeping a field that is not the key",
+     f"probe = stamped.key_by(lambda r: r[0] + 'x').window({TUMBLE}){SUM}\nprobe.print()", None),
+    ("a timestamped frame read by a map: no frame (the map would drop the timestamps' column)",
+     f"probe = stamped.map(lambda r: r).key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", None),
+    ("an assigner reading the record timestamp",
+     f"probe = rows.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Slow()))"
+     f".key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", None),
+    ("a window of a stream without timestamps", f"probe = rows.key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", None),
+]
+
+
+@pytest.mark.parametrize("body, frame", [pytest.param(b, f, id=n) for n, b, f in PLAN_CASES])
+def test_window_frame_plan(body, frame):
+    from flink2spark.rules.pyflink._frames import ddl
+    from flink2spark.rules.pyflink._streams import facts
+
+    module = cst.parse_module(PLAN_HEAD + body)
+    resolver = Resolver(module, MODELS["pyflink"])
+    probe = _assigned(module, "probe")
+    found = facts(resolver, probe).frame
+    assert (ddl(found) if found is not None else None) == frame
+    stamped_frame = facts(resolver, _assigned(module, "stamped")).frame
+    assert (stamped_frame is not None) is (frame is not None and "stamped" in body)
