@@ -1,7 +1,7 @@
 """A PyFlink window function run per (key, window) by ``applyInPandas`` (issue 14).
 
 The converted program groups a DataFrame by the key and the window's bounds
-(``groupBy("key", "start", "end")``, from ``F.window``) and hands each group to
+(``groupBy("key", <start>, <end>)`` in epoch ms, from ``F.window``) and hands each group to
 ``per_window(function, ...)``: the user's ``ProcessWindowFunction.process(key, context,
 elements)`` (or ``WindowFunction.apply(key, window, elements)``) gets the window's elements as
 Flink hands them to Python (tuples for ``Types.TUPLE``, ``Row``s for ``Types.ROW``, the value
@@ -12,6 +12,7 @@ window operator is emulated: the windows themselves are Spark's.
 
 from __future__ import annotations
 
+import functools
 import time
 
 MAX_WATERMARK = 2**63 - 1  # Long.MAX_VALUE: Flink's watermark when a bounded input's windows fire
@@ -59,6 +60,29 @@ class ProcessWindowFunction:
     Context = _Context
 
 
+class Reduced:
+    """A PyFlink windowed ``reduce(f[, window_function])`` as one window function: the elements
+    reduced in order (``f`` a function or a ``ReduceFunction`` object), then the window function
+    on the one result."""
+
+    def __init__(self, reduce_function, window_function=None):
+        self.reduce_function, self.window_function = reduce_function, window_function
+
+    def process(self, key, context, elements):
+        step = getattr(self.reduce_function, "reduce", self.reduce_function)
+        result = functools.reduce(step, elements)
+        return _then(self.window_function, key, context, result)
+
+
+def _then(window_function, key, context, result):
+    """The results of a window function given the one result of an aggregate or a reduce."""
+    if window_function is None:
+        return [result]
+    if hasattr(window_function, "process"):
+        return window_function.process(key, context, [result])
+    return window_function.apply(key, context.window(), [result])
+
+
 class Aggregated:
     """A PyFlink ``aggregate(AggregateFunction[, window_function])`` as one window function:
     ``create_accumulator``, ``add`` per element in order, ``get_result``, then the window
@@ -71,12 +95,7 @@ class Aggregated:
         accumulator = self.aggregate.create_accumulator()
         for element in elements:
             accumulator = self.aggregate.add(element, accumulator)
-        result = self.aggregate.get_result(accumulator)
-        if self.window_function is None:
-            return [result]
-        if hasattr(self.window_function, "process"):
-            return self.window_function.process(key, context, [result])
-        return self.window_function.apply(key, context.window(), [result])
+        return _then(self.window_function, key, context, self.aggregate.get_result(accumulator))
 
 
 def per_window(function, method: str, fields: list[str], kind: str, output: list[str], order: str | None = None):

@@ -63,7 +63,7 @@ def _jobs():
         output = record_shape(resolver, next(a.value for a in function.args if a.keyword and a.keyword.value == "output_type"))
         then = next((a.value for a in function.args if a.keyword and a.keyword.value == "window_function"), None)
         if function.func.attr.value == "process":
-            bounds = W.window_bounds("readings", plan, fields)
+            bounds = W.window_bounds("readings", plan)
             code = W.per_window(bounds, f"{first.func.value}()", "process", fields, "tuple", output, W.TIMESTAMP_COLUMN)
             jobs[ident] = (code, True)
             continue
@@ -266,7 +266,7 @@ def test_fixture_aggregate_with_window_function(spark):
     assert isinstance(W.aggregate_function(_class(module, "Average"), shape, resolver.qualified_name), str)
     millis = W.timestamp_column(W.extract_function(_class(module, "RequestTime")), shape)
     fields = [f.name for f in shape.fields]
-    bounds = W.window_bounds(W.with_timestamp("requests", millis) + ".withColumn('key', F.col('f0'))", plan, fields)
+    bounds = W.window_bounds(W.with_timestamp("requests", millis) + ".withColumn('key', F.col('f0'))", plan)
     code = W.per_window(bounds, "f2s_windows.Aggregated(Average(), WithWindow())", "process", fields, "tuple", output, "ts")
     classes = {"Row": Row}
     for cls in nodes(module, cst.ClassDef):

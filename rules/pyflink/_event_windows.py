@@ -426,13 +426,12 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 def window_aggregate(frame: str, plan: WindowPlan, aggregates: Aggregates, with_bounds: bool = False) -> str:
     """``frame.groupBy("key", F.window(...)).agg(...).select(...)`` over a keyed frame (its
     ``key`` column): one row per (key, window) with the aggregates' result columns
-    (``with_bounds``: the key and the window's start and end in epoch ms first)."""
+    (``with_bounds``: the ``key`` and ``window`` columns first, for a window function)."""
     grouped = f"{frame}.groupBy({KEY_COLUMN!r}, {plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
     select = [repr(o.name) if o.code in (f"F.col({o.name!r})", f'F.col("{o.name}")') else aliased(o.code, o.name or f"f{i}")
               for i, o in enumerate(aggregates.result)]
     if with_bounds:
-        select = [repr(KEY_COLUMN), f"F.unix_millis({WINDOW_COLUMN + '.start'!r}).alias('start')",
-                  f"F.unix_millis({WINDOW_COLUMN + '.end'!r}).alias('end')", *select]
+        select = [repr(KEY_COLUMN), repr(WINDOW_COLUMN), *select]
     return f"{grouped}.select({', '.join(select)})"
 
 
@@ -440,28 +439,26 @@ def window_aggregate(frame: str, plan: WindowPlan, aggregates: Aggregates, with_
 # window functions: the user's function per (key, window) with applyInPandas
 
 
-def window_bounds(frame: str, plan: WindowPlan, fields: list[str]) -> Optional[str]:
-    """A keyed ``frame`` with one row per (record, window): its fields, ``key``, the window's
-    ``start`` and ``end`` (epoch ms) and ``ts``; None for session windows (Spark merges them
-    in an aggregation only)."""
+def window_bounds(frame: str, plan: WindowPlan) -> Optional[str]:
+    """A keyed ``frame`` with one row per (record, window): a ``window`` column (struct of
+    ``start``, ``end``); None for session windows (Spark merges them in an aggregation only)."""
     if plan.kind == "session":
         return None
-    window = f"{plan.column()}.alias({WINDOW_COLUMN!r})"
-    columns = ", ".join([*map(repr, fields), repr(KEY_COLUMN), f"F.unix_millis({WINDOW_COLUMN + '.start'!r}).alias('start')",
-                         f"F.unix_millis({WINDOW_COLUMN + '.end'!r}).alias('end')", repr(TIMESTAMP_COLUMN)])
-    return f"{frame}.select('*', {window}).select({columns})"
+    return f"{frame}.withColumn({WINDOW_COLUMN!r}, {plan.column()})"
 
 
 def per_window(grouped: str, function: str, method: str, fields: list[str], kind: str, output: PC.Shape,
                order: Optional[str], runtime: str = "f2s_windows") -> str:
-    """``grouped.groupBy("key", "start", "end").applyInPandas(<runtime>.per_window(...), schema)``:
-    the user's window function object (code ``function``) on each window's elements."""
+    """``grouped.groupBy("key", <window start>, <window end>).applyInPandas(<runtime>.per_window(...),
+    schema)`` over a frame with ``key`` and ``window`` columns: the user's window function object
+    (code ``function``) on each window's elements."""
     names = [f.name for f in output.fields]
     schema = ", ".join(f"{f.name} {f.type.upper()}" for f in output.fields)
     args = [function, repr(method), repr(fields), repr(kind), repr(names)]
     if order is not None:
         args.append(repr(order))
-    return f"{grouped}.groupBy('key', 'start', 'end').applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
+    bounds = ", ".join(f"F.unix_millis({WINDOW_COLUMN + '.' + b!r}).alias({b!r})" for b in ("start", "end"))
+    return f"{grouped}.groupBy({KEY_COLUMN!r}, {bounds}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
 
 
 def arrival_order(timestamps: Optional[list[int]], keys: Optional[list[object]], batch: bool) -> Optional[str]:
@@ -501,6 +498,11 @@ class FrameWindow:
     kind: str  # how an element reaches the function: "tuple", "row", "value"
     late: Optional[str]  # a NOTE (F2S270): records Flink's watermark can drop
     order: Optional[str]  # a NOTE (F2S271): elements in timestamp order, not Flink's
+    method: str = "process"  # what per_window calls: process(key, context, elements) or apply(key, window, elements)
+
+
+# the argument holding the function of each window function method
+FUNCTION_ARGS = {"reduce": "reduce_function", "aggregate": "aggregate_function", "process": "function", "apply": "window_function"}
 
 
 def _receiver(resolver, call: cst.Call, method: str) -> Optional[cst.Call]:
@@ -573,11 +575,11 @@ def windowed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
         return None
     if not isinstance(window_plan(g.resolver, call_arg(call, 0, "window_assigner")), WindowPlan):
         return None
-    return shape if _uses_are(g, call, ("reduce", "aggregate", "process")) else None
+    return shape if _uses_are(g, call, tuple(FUNCTION_ARGS)) else None
 
 
 def function_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
-    """NATIVE_CONSUMERS: ``reduce``/``aggregate``/``process`` of such a window."""
+    """NATIVE_CONSUMERS: ``reduce``/``aggregate``/``process``/``apply`` of such a window."""
     found = frame_window(g, call, shape)
     return found.output if found is not None else None
 
@@ -605,33 +607,37 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     if not isinstance(plan, WindowPlan) or millis is None or key is None:
         return None
     method = call.func.attr.value  # type: ignore[attr-defined]
-    declared_type = call_arg(call, 3 if method == "aggregate" else 2 if method == "reduce" else 1, "output_type")
+    declared_type = call_arg(call, {"aggregate": 3, "reduce": 2}.get(method, 1), "output_type")
     declared = record_shape(resolver, declared_type) if declared_type is not None else None
     if declared is not None and any(f.type not in FRAME_TYPES for f in declared.fields):
         return None
+    first = call_arg(call, 0, FUNCTION_ARGS[method])
+    then = call_arg(call, 1, "window_function") if method in ("reduce", "aggregate") else None
+    if isinstance(then, cst.Name) and then.value == "None":
+        then = None
     aggregates = None
-    if method == "reduce":
-        function = call_arg(call, 0, "reduce_function")
-        if not isinstance(function, cst.Lambda) or call_arg(call, 1, "window_function") is not None:
-            return None
+    if method == "reduce" and then is None and isinstance(first, cst.Lambda):
         key_field = next((f.name for f in shape.fields if key.code in (f"F.col({f.name!r})", f'F.col("{f.name}")')), None)
-        aggregates = reduce_aggregates(function, shape, key_field)
-        if isinstance(aggregates, str) or (declared is not None and [f.type for f in declared.fields] != [f.type for f in shape.fields]):
-            return None
-        output = shape
-    else:
-        classes = [instance_class(resolver, call_arg(call, 0, "aggregate_function" if method == "aggregate" else "function"))]
-        if method == "aggregate" and call_arg(call, 1, "window_function") is not None:
-            classes.append(instance_class(resolver, call_arg(call, 1, "window_function")))
-        if declared is None or any(c is None or _has_lifecycle(c) for c in classes):
-            return None
-        output = declared
-        if method == "aggregate" and len(classes) == 1:
-            found = aggregate_function(classes[0], shape, resolver.qualified_name,
-                                       checked=any(f.type in _INTEGERS for f in declared.fields))
-            aggregates = _declared_result(found, declared) if isinstance(found, Aggregates) else None
-        if aggregates is None and plan.kind == "session":
+        found = reduce_aggregates(first, shape, key_field)
+        same = declared is None or [f.type for f in declared.fields] == [f.type for f in shape.fields]
+        aggregates = found if isinstance(found, Aggregates) and same else None
+    elif method == "aggregate" and then is None and declared is not None:
+        cls = instance_class(resolver, first)
+        found = aggregate_function(cls, shape, resolver.qualified_name, checked=any(f.type in _INTEGERS for f in declared.fields)) \
+            if cls is not None and not _has_lifecycle(cls) else None
+        aggregates = _declared_result(found, declared) if isinstance(found, Aggregates) else None
+    if aggregates is not None:
+        output = shape if method == "reduce" else declared
+    else:  # the user's objects per (key, window)
+        if plan.kind == "session":
             return None  # merged sessions: Flink merges accumulators/window states in its own order
+        for i, function in enumerate(f for f in (first, then) if f is not None):
+            cls = instance_class(resolver, function)
+            if not (cls is not None and not _has_lifecycle(cls) or i == 0 and method == "reduce" and isinstance(function, cst.Lambda)):
+                return None
+        output = declared if declared is not None else shape if method == "reduce" and then is None else None
+        if output is None:
+            return None
     elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
     timestamps = literal_values(elements, millis.code, shape, resolver)
     batch = mode == "batch"
@@ -639,7 +645,7 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     order = None
     if aggregates is None:
         order = arrival_order(timestamps, literal_values(elements, key.code, shape, resolver), batch)
-    return FrameWindow(plan, output, aggregates, shape.kind, late, order)
+    return FrameWindow(plan, output, aggregates, shape.kind, late, order, "apply" if method == "apply" else "process")
 
 
 def _has_lifecycle(cls: cst.ClassDef) -> bool:
@@ -685,7 +691,6 @@ def frame_rewrite(ctx, seg):
     if seg.method == "key_by":
         return ctx.expr("{df}.withColumn(%r, %s)" % (KEY_COLUMN, key_column(g, original, shape).code), df=receiver)
     found = frame_window(g, original, shape)
-    window = _receiver(ctx.resolver, original, "window")
     if found.late is not None:
         ctx.note(M.PF_FRAME_LATE, found.late)
     if found.order is not None:
@@ -694,13 +699,12 @@ def frame_rewrite(ctx, seg):
         return ctx.expr("{df}" + window_aggregate("", found.plan, found.aggregates), df=receiver)
     I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_windows", "f2s_windows")
     fields = [f.name for f in shape.fields]
-    function = ctx.arg(seg, 0, "aggregate_function" if seg.method == "aggregate" else "function")[1]
-    if seg.method == "aggregate":
+    function = ctx.arg(seg, 0, FUNCTION_ARGS[seg.method])[1]
+    if seg.method in ("reduce", "aggregate"):  # one function per window: the user's objects in a row
         then = ctx.arg(seg, 1, "window_function")
-        parts = [function] if then is None else [function, then[1]]
-        function = ctx.expr("f2s_windows.Aggregated(%s)" % ", ".join("{p%d}" % i for i in range(len(parts))),
+        parts = [function] if then is None or (isinstance(then[0], cst.Name) and then[0].value == "None") else [function, then[1]]
+        adapter = "Reduced" if seg.method == "reduce" else "Aggregated"
+        function = ctx.expr(f"f2s_windows.{adapter}(%s)" % ", ".join("{p%d}" % i for i in range(len(parts))),
                             **{f"p{i}": p for i, p in enumerate(parts)})
-    bounds = window_bounds("", found.plan, fields)
-    code = per_window(bounds, "{fn}", "process", fields, found.kind, found.output, TIMESTAMP_COLUMN)
-    assert window is not None
+    code = per_window(window_bounds("", found.plan), "{fn}", found.method, fields, found.kind, found.output, TIMESTAMP_COLUMN)
     return ctx.expr("{df}" + code, df=receiver, fn=function)

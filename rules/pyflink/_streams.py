@@ -831,7 +831,7 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("assign_timestamps_and_watermarks", lambda g, call, shape: _event_windows.stamped_shape(g, call, shape)),
     ("key_by", lambda g, call, shape: _event_windows.keyed_shape(g, call, shape)),
     ("window", lambda g, call, shape: _event_windows.windowed_shape(g, call, shape)),
-    *((m, lambda g, call, shape: _event_windows.function_shape(g, call, shape)) for m in ("reduce", "aggregate", "process")),
+    *((m, lambda g, call, shape: _event_windows.function_shape(g, call, shape)) for m in _event_windows.FUNCTION_ARGS),
 ]
 
 
