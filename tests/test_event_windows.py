@@ -332,6 +332,14 @@ class At(TimestampAssigner):
     def extract_timestamp(self, value, record_timestamp):
         return value[2]
 
+class Opened:
+    def open(self, context):
+        self.n = 0
+
+    def process(self, key, context, elements):
+        yield key
+
+
 class Slow(TimestampAssigner):
     def extract_timestamp(self, value, record_timestamp):
         return record_timestamp if value[2] < 0 else value[2]
@@ -347,16 +355,22 @@ PLAN_CASES = [
     ("tumbling reduce of sums", f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", "f0 STRING, f1 INT, f2 BIGINT"),
     ("session reduce", f"probe = stamped.key_by(lambda r: r[0]).window(EventTimeSessionWindows.with_gap(Time.seconds(3))){SUM}\nprobe.print()",
      "f0 STRING, f1 INT, f2 BIGINT"),
-    ("a reduce that is no built-in aggregate stays an RDD",
-     f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}).reduce(lambda a, b: a if a[1] >= b[1] else b)\nprobe.print()", None),
+    ("a reduce that is no built-in aggregate: per window (applyInPandas)",
+     f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}).reduce(lambda a, b: a if a[1] >= b[1] else b)\nprobe.print()",
+     "f0 STRING, f1 INT, f2 BIGINT"),
+    ("... but not on sessions (Flink merges their window states in its own order)",
+     "probe = stamped.key_by(lambda r: r[0]).window(EventTimeSessionWindows.with_gap(Time.seconds(3)))"
+     ".reduce(lambda a, b: a if a[1] >= b[1] else b)\nprobe.print()", None),
     ("allowed_lateness keeps the shim's window", f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}).allowed_lateness(1000){SUM}\nprobe.print()",
      None),
     ("count windows keep the shim", "probe = stamped.key_by(lambda r: r[0]).count_window(2)" + SUM + "\nprobe.print()", None),
     ("processing-time windows keep the shim",
      f"probe = stamped.key_by(lambda r: r[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(10))){SUM}\nprobe.print()", None),
-    # the reduce keeps the first record's f0: the same in a group only when f0 is the key
+    # the reduce keeps the first record's f0, the same in a group only when f0 is the key: per window
     ("a reduce keeping a field that is not the key",
-     f"probe = stamped.key_by(lambda r: r[0] + 'x').window({TUMBLE}){SUM}\nprobe.print()", None),
+     f"probe = stamped.key_by(lambda r: r[0] + 'x').window({TUMBLE}){SUM}\nprobe.print()", "f0 STRING, f1 INT, f2 BIGINT"),
+    ("a function class with open(): not per window",
+     f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}).process(Opened(), Types.STRING())\nprobe.print()", None),
     ("a timestamped frame read by a map: no frame (the map would drop the timestamps' column)",
      f"probe = stamped.map(lambda r: r).key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", None),
     ("an assigner reading the record timestamp",
