@@ -30,6 +30,7 @@ PROGRAM = HERE / "program.py"
 RECORDED = HERE / "flink_stdout.txt"
 sys.path.insert(0, str(Path(__file__).parent))
 from flink_reference import flink_available, run_on_flink  # noqa: E402
+from test_spark_connect import connect_server  # noqa: E402,F401  (the module-scoped Connect server fixture)
 
 
 def _program():
@@ -392,3 +393,30 @@ def test_window_frame_plan(body, frame):
     assert (ddl(found) if found is not None else None) == frame
     stamped_frame = facts(resolver, _assigned(module, "stamped")).frame
     assert (stamped_frame is not None) is (frame is not None and "stamped" in body)
+
+
+# --------------------------------------------------------------------------------------------
+# the window fixtures that are DataFrames end to end run unchanged on Spark Connect
+
+FRAME_FIXTURES = ["event_time_window_frames", "sliding_window_aggregate", "tumbling_window_aggregate_parallel"]
+
+
+@pytest.mark.parametrize("name", FRAME_FIXTURES)
+def test_window_fixture_runs_unchanged_on_spark_connect(name, connect_server, tmp_path):
+    import os
+    import subprocess
+
+    from flink_reference import normalize_flink_print
+    from table_output import flink_stream_records, spark_stream_records
+    from test_spark_connect import CLIENT
+
+    fixture = Path(__file__).parent.parent / "fixtures" / "pyflink" / name
+    converted = fixture / "converted.py"
+    assert "sparkContext" not in converted.read_text() and "f2s.windows" not in converted.read_text()
+    env = {**os.environ, "SPARK_REMOTE": connect_server, "SPARK_CONNECT_MODE_ENABLED": "1", "PYSPARK_PYTHON": sys.executable}
+    done = subprocess.run([sys.executable, "-c", CLIENT, str(converted), str(tmp_path)], capture_output=True, text=True,
+                          timeout=600, env=env, cwd=str(tmp_path))
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = spark_stream_records(done.stdout, normalize_flink_print)
+    want = flink_stream_records((fixture / "expected_stdout.txt").read_text().splitlines())
+    assert got == want, f"missing: {sorted((want - got).elements())}; extra: {sorted((got - want).elements())}"
