@@ -427,12 +427,28 @@ def window_aggregate(frame: str, plan: WindowPlan, aggregates: Aggregates, with_
     """``frame.groupBy("key", F.window(...)).agg(...).select(...)`` over a keyed frame (its
     ``key`` column): one row per (key, window) with the aggregates' result columns
     (``with_bounds``: the ``key`` and ``window`` columns first, for a window function)."""
+    aggregates = _named_at_once(aggregates)
     grouped = f"{frame}.groupBy({KEY_COLUMN!r}, {plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
     select = [repr(o.name) if o.code in (f"F.col({o.name!r})", f'F.col("{o.name}")') else aliased(o.code, o.name or f"f{i}")
               for i, o in enumerate(aggregates.result)]
     if with_bounds:
         select = [repr(KEY_COLUMN), repr(WINDOW_COLUMN), *select]
     return f"{grouped}.select({', '.join(select)})"
+
+
+def _named_at_once(aggregates: Aggregates) -> Aggregates:
+    """The aggregates with their result names where a result is one of them as it is
+    (``F.count("*").alias("f0")`` rather than ``.alias("acc0")`` and ``F.col("acc0").alias("f0")``)."""
+    columns, result = list(aggregates.columns), list(aggregates.result)
+    for i, out in enumerate(result):
+        for j, column in enumerate(columns):
+            suffix = f".alias('acc{j}')" if column.endswith(f".alias('acc{j}')") else None
+            if suffix is None or out.name is None or out.name.startswith("acc") or out.code not in (f'F.col("acc{j}")', f"F.col('acc{j}')"):
+                continue
+            if sum(o.code == out.code for o in result) == 1:
+                columns[j] = column[: -len(suffix)] + f".alias({out.name!r})"
+                result[i] = PC.Output(f"F.col({out.name!r})", out.type, out.nullable, out.name, out.range)
+    return Aggregates(tuple(columns), tuple(result), aggregates.tuple)
 
 
 # --------------------------------------------------------------------------------------------

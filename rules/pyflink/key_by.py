@@ -97,8 +97,8 @@ rule = Rule(
                 'clicks.withColumn("ts", F.timestamp_millis(F.col("at"))).withColumn(\n'
                 '    "key", F.col("user")\n'
                 ').groupBy("key", F.window("ts", "1 minutes", None, "15 seconds").alias("window")).agg(\n'
-                '    F.sum(F.col("n")).alias("acc0")\n'
-                ').select(F.col("acc0").alias("value")).show(2147483647, truncate=False)\n'
+                '    F.sum(F.col("n")).alias("value")\n'
+                ').select("value").show(2147483647, truncate=False)\n'
             ),
         ),
         Example(
