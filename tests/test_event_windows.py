@@ -65,7 +65,12 @@ def _jobs():
         then = next((a.value for a in function.args if a.keyword and a.keyword.value == "window_function"), None)
         if function.func.attr.value == "process":
             bounds = W.window_bounds("readings", plan)
-            code = W.per_window(bounds, f"{first.func.value}()", "process", fields, "tuple", output, W.TIMESTAMP_COLUMN)
+            code = W.per_window(bounds, "f0", f"{first.func.value}()", "process", fields, "tuple", output, W.TIMESTAMP_COLUMN)
+            jobs[ident] = (code, True)
+            continue
+        if then is not None:  # the user's objects per (key, window), as the rule writes them
+            code = W.per_window(W.window_bounds("readings", plan), "f0", f"f2s_windows.Aggregated({first.func.value}(), {then.func.value}())",
+                                "process", fields, "tuple", output, W.TIMESTAMP_COLUMN)
             jobs[ident] = (code, True)
             continue
         if function.func.attr.value == "reduce":
@@ -73,11 +78,7 @@ def _jobs():
         else:
             aggregates = W.aggregate_function(_class(module, first.func.value), shape, resolver.qualified_name, checked=True)
         assert isinstance(aggregates, W.Aggregates), aggregates
-        code = W.window_aggregate("readings", plan, aggregates, with_bounds=then is not None)
-        if then is not None:
-            result = [o.name or f"f{i}" for i, o in enumerate(aggregates.result)]
-            code = W.per_window(code, f"{then.func.value}()", "process", result, "tuple" if aggregates.tuple else "value", output, None)
-        jobs[ident] = (code, output.kind != "value")
+        jobs[ident] = (W.window_aggregate("readings", "f0", plan, aggregates), output.kind != "value")
     return jobs
 
 
@@ -86,10 +87,10 @@ def _classes():
     module, _ = _program()
     found = {}
     for cls in nodes(module, cst.ClassDef):
-        if cls.name.value in ("Bounds", "Readings"):
+        if cls.name.value in ("Bounds", "Readings", "SumCount"):
             code = cst.Module(body=[cls.with_changes(bases=[])]).code
             exec(code, found)
-    return {k: v for k, v in found.items() if k in ("Bounds", "Readings")}
+    return {k: v for k, v in found.items() if k in ("Bounds", "Readings", "SumCount")}
 
 
 def _assigned(module, name):
@@ -114,7 +115,7 @@ def test_spark_gives_flinks_records(spark):
     millis = W.timestamp_column(extract, shape)
     assert isinstance(millis, PC.Output), millis
     frame = spark.createDataFrame(data, "f0 string, f1 int, f2 bigint")
-    readings = eval(W.with_timestamp("frame", millis), {"F": F, "frame": frame}).withColumn("key", F.col("f0"))
+    readings = eval(W.with_timestamp("frame", millis), {"F": F, "frame": frame})
     lines = []
     for ident, (code, is_tuple) in _jobs().items():
         frame = eval(code, {"F": F, "readings": readings, "f2s_windows": frame_windows, **_classes()})
@@ -267,8 +268,8 @@ def test_fixture_aggregate_with_window_function(spark):
     assert isinstance(W.aggregate_function(_class(module, "Average"), shape, resolver.qualified_name), str)
     millis = W.timestamp_column(W.extract_function(_class(module, "RequestTime")), shape)
     fields = [f.name for f in shape.fields]
-    bounds = W.window_bounds(W.with_timestamp("requests", millis) + ".withColumn('key', F.col('f0'))", plan)
-    code = W.per_window(bounds, "f2s_windows.Aggregated(Average(), WithWindow())", "process", fields, "tuple", output, "ts")
+    bounds = W.window_bounds(W.with_timestamp("requests", millis), plan)
+    code = W.per_window(bounds, "f0", "f2s_windows.Aggregated(Average(), WithWindow())", "process", fields, "tuple", output, "ts")
     classes = {"Row": Row}
     for cls in nodes(module, cst.ClassDef):
         exec(cst.Module(body=[cls.with_changes(bases=[])]).code, classes)
@@ -305,10 +306,10 @@ def test_late_record_note_is_what_flink_does(spark):
 
     shape = PC.Shape.tuple(PC.Field("f0", "string"), PC.Field("f1", "int"), PC.Field("f2", "bigint"))
     reduce = _calls(module, "reduce")[0].args[0].value
-    code = W.window_aggregate("readings", plan, W.reduce_aggregates(reduce, shape, "f0"))
+    code = W.window_aggregate("readings", "f0", plan, W.reduce_aggregates(reduce, shape, "f0"))
     spark.conf.set("spark.sql.session.timeZone", "UTC")
     readings = spark.createDataFrame(data, "f0 string, f1 int, f2 bigint").withColumn(
-        "ts", F.timestamp_millis("f2")).withColumn("key", F.col("f0"))
+        "ts", F.timestamp_millis("f2"))
     spark_lines = {_flink_line("late", tuple(r), True) for r in eval(code, {"F": F, "readings": readings}).collect()}
     flink_lines = set(_recorded(LATE_RECORDED.read_text()))
     assert spark_lines - flink_lines == {"late> (s1,5,2000)"}  # the window with the record Flink dropped
@@ -372,9 +373,8 @@ PLAN_CASES = [
     ("count windows keep the shim", "probe = stamped.key_by(lambda r: r[0]).count_window(2)" + SUM + "\nprobe.print()", None),
     ("processing-time windows keep the shim",
      f"probe = stamped.key_by(lambda r: r[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(10))){SUM}\nprobe.print()", None),
-    # the reduce keeps the first record's f0, the same in a group only when f0 is the key: per window
-    ("a reduce keeping a field that is not the key",
-     f"probe = stamped.key_by(lambda r: r[0] + 'x').window({TUMBLE}){SUM}\nprobe.print()", "f0 STRING, f1 INT, f2 BIGINT"),
+    ("a computed key (not one field): the shim's windows",
+     f"probe = stamped.key_by(lambda r: r[0] + 'x').window({TUMBLE}){SUM}\nprobe.print()", None),
     ("a function class with open(): not per window",
      f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}).process(Opened(), Types.STRING())\nprobe.print()", None),
     ("a timestamped frame read by a map: no frame (the map would drop the timestamps' column)",

@@ -43,7 +43,6 @@ from flink2spark.transpiler import python_columns as PC
 
 TIMESTAMP_COLUMN = "ts"  # the DataFrame column holding the record timestamp (TimestampType)
 WINDOW_COLUMN = "window"
-KEY_COLUMN = "key"  # the key_by selector's value on a keyed frame
 
 _UNITS = {  # factory -> milliseconds per unit
     ("Time", "milliseconds"): 1, ("Time", "seconds"): 1000, ("Time", "minutes"): 60_000, ("Time", "hours"): 3_600_000,
@@ -305,7 +304,7 @@ def reduce_aggregates(function: cst.Lambda, shape: PC.Shape, key_field: Optional
     for i, (part, field) in enumerate(zip(parts, shape.fields)):
         agg = _reduce_part(part, a, b, None if shape.kind == "value" else i)
         if agg == "first" and field.name == key_field:
-            columns.append(f"F.first({field.name!r}).alias({field.name!r})")  # the key: the same in every record
+            pass  # the key: the grouping column of that name
         elif agg in ("sum", "max", "min") and field.type in _INTEGERS and not field.nullable:
             cast = "" if agg != "sum" else f".cast({field.type!r})"  # Flink's type: overflow fails both jobs (ANSI)
             columns.append(f"F.{agg}({field.name!r}){cast}.alias({field.name!r})")
@@ -423,27 +422,26 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
     return nodes(node, cst.Name)
 
 
-def window_aggregate(frame: str, plan: WindowPlan, aggregates: Aggregates, with_bounds: bool = False) -> str:
-    """``frame.groupBy("key", F.window(...)).agg(...).select(...)`` over a keyed frame (its
-    ``key`` column): one row per (key, window) with the aggregates' result columns
-    (``with_bounds``: the ``key`` and ``window`` columns first, for a window function)."""
-    aggregates = _named_at_once(aggregates)
-    grouped = f"{frame}.groupBy({KEY_COLUMN!r}, {plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
+def window_aggregate(frame: str, key: str, plan: WindowPlan, aggregates: Aggregates) -> str:
+    """``frame.groupBy(key, F.window(...)).agg(...).select(...)`` over a frame whose column
+    ``key`` is the key_by selector's field: one row per (key, window) with the aggregates' result
+    columns."""
+    aggregates = _named_at_once(aggregates, key)
+    grouped = f"{frame}.groupBy({key!r}, {plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
     select = [repr(o.name) if o.code in (f"F.col({o.name!r})", f'F.col("{o.name}")') else aliased(o.code, o.name or f"f{i}")
               for i, o in enumerate(aggregates.result)]
-    if with_bounds:
-        select = [repr(KEY_COLUMN), repr(WINDOW_COLUMN), *select]
     return f"{grouped}.select({', '.join(select)})"
 
 
-def _named_at_once(aggregates: Aggregates) -> Aggregates:
+def _named_at_once(aggregates: Aggregates, key: str) -> Aggregates:
     """The aggregates with their result names where a result is one of them as it is
-    (``F.count("*").alias("f0")`` rather than ``.alias("acc0")`` and ``F.col("acc0").alias("f0")``)."""
+    (``F.count("*").alias("f1")`` rather than ``.alias("acc0")`` and ``F.col("acc0").alias("f1")``),
+    unless that name is the grouping key's (it would be ambiguous)."""
     columns, result = list(aggregates.columns), list(aggregates.result)
     for i, out in enumerate(result):
         for j, column in enumerate(columns):
             suffix = f".alias('acc{j}')" if column.endswith(f".alias('acc{j}')") else None
-            if suffix is None or out.name is None or out.name.startswith("acc") or out.code not in (f'F.col("acc{j}")', f"F.col('acc{j}')"):
+            if suffix is None or out.name is None or out.name.startswith("acc") or out.name == key or out.code not in (f'F.col("acc{j}")', f"F.col('acc{j}')"):
                 continue
             if sum(o.code == out.code for o in result) == 1:
                 columns[j] = column[: -len(suffix)] + f".alias({out.name!r})"
@@ -463,10 +461,10 @@ def window_bounds(frame: str, plan: WindowPlan) -> Optional[str]:
     return f"{frame}.withColumn({WINDOW_COLUMN!r}, {plan.column()})"
 
 
-def per_window(grouped: str, function: str, method: str, fields: list[str], kind: str, output: PC.Shape,
+def per_window(grouped: str, key: str, function: str, method: str, fields: list[str], kind: str, output: PC.Shape,
                order: Optional[str], runtime: str = "f2s_windows") -> str:
     """``grouped.groupBy("key", <window start>, <window end>).applyInPandas(<runtime>.per_window(...),
-    schema)`` over a frame with ``key`` and ``window`` columns: the user's window function object
+    schema)`` over a frame with the ``key`` and ``window`` columns: the user's window function object
     (code ``function``) on each window's elements."""
     names = [f.name for f in output.fields]
     schema = ", ".join(f"{f.name} {f.type.upper()}" for f in output.fields)
@@ -474,7 +472,7 @@ def per_window(grouped: str, function: str, method: str, fields: list[str], kind
     if order is not None:
         args.append(repr(order))
     bounds = ", ".join(f"F.unix_millis({WINDOW_COLUMN + '.' + b!r}).alias({b!r})" for b in ("start", "end"))
-    return f"{grouped}.groupBy({KEY_COLUMN!r}, {bounds}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
+    return f"{grouped}.groupBy({key!r}, {bounds}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
 
 
 def arrival_order(timestamps: Optional[list[int]], keys: Optional[list[object]], batch: bool) -> Optional[str]:
@@ -509,6 +507,7 @@ class FrameWindow:
     """How ``key_by(k).window(assigner).<function>(...)`` over a frame is lowered."""
 
     plan: WindowPlan
+    key: str  # the column key_by keys by
     output: PC.Shape  # the frame the window function makes
     aggregates: Optional[Aggregates]  # built-in aggregates; None: the function per window
     kind: str  # how an element reaches the function: "tuple", "row", "value"
@@ -571,18 +570,11 @@ def _uses_are(g, call: cst.Call, methods) -> bool:
 
 def stamped_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
     """NATIVE_CONSUMERS: ``assign_timestamps_and_watermarks`` over a frame adds a timestamp
-    column, read only by ``key_by`` (then windows): other operators would carry it along."""
+    column, read only by ``key_by`` and event-time windows after it: other operators would carry
+    the column along."""
     if stamp(g, call, shape) is None or not _uses_are(g, call, ("key_by",)):
         return None
-    return shape
-
-
-def keyed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
-    """NATIVE_CONSUMERS: ``key_by`` of a timestamped frame read by event-time windows."""
-    stamped = _receiver(g.resolver, call, "assign_timestamps_and_watermarks")
-    if stamped is None or key_column(g, call, shape) is None or not _uses_are(g, call, ("window",)):
-        return None
-    return shape
+    return shape if all(_uses_are(g, key_by, ("window",)) for key_by in g.node(call).consumer_calls) else None
 
 
 def windowed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
@@ -620,8 +612,9 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
         return None
     plan = window_plan(resolver, call_arg(window, 0, "window_assigner"))
     millis, key = stamp(g, stamped, shape), key_column(g, keyed, shape)
-    if not isinstance(plan, WindowPlan) or millis is None or key is None:
-        return None
+    names = {f"F.col({f.name!r})": f.name for f in shape.fields} | {f'F.col("{f.name}")': f.name for f in shape.fields}
+    if not isinstance(plan, WindowPlan) or millis is None or key is None or key.code not in names:
+        return None  # a key that is not one field (a computed key, a tuple): the shim's windows
     method = call.func.attr.value  # type: ignore[attr-defined]
     declared_type = call_arg(call, {"aggregate": 3, "reduce": 2}.get(method, 1), "output_type")
     declared = record_shape(resolver, declared_type) if declared_type is not None else None
@@ -633,8 +626,7 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
         then = None
     aggregates = None
     if method == "reduce" and then is None and isinstance(first, cst.Lambda):
-        key_field = next((f.name for f in shape.fields if key.code in (f"F.col({f.name!r})", f'F.col("{f.name}")')), None)
-        found = reduce_aggregates(first, shape, key_field)
+        found = reduce_aggregates(first, shape, names[key.code])
         same = declared is None or [f.type for f in declared.fields] == [f.type for f in shape.fields]
         aggregates = found if isinstance(found, Aggregates) and same else None
     elif method == "aggregate" and then is None and declared is not None:
@@ -661,7 +653,7 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     order = None
     if aggregates is None:
         order = arrival_order(timestamps, literal_values(elements, key.code, shape, resolver), batch)
-    return FrameWindow(plan, output, aggregates, shape.kind, late, order, "apply" if method == "apply" else "process")
+    return FrameWindow(plan, names[key.code], output, aggregates, shape.kind, late, order, "apply" if method == "apply" else "process")
 
 
 def _has_lifecycle(cls: cst.ClassDef) -> bool:
@@ -689,8 +681,8 @@ def _declared_result(found: Aggregates, declared: PC.Shape) -> Optional[Aggregat
 
 
 def frame_rewrite(ctx, seg):
-    """The DataFrame code of ``assign_timestamps_and_watermarks``, ``key_by``, ``window`` or a
-    window function (``reduce``/``aggregate``/``process``) on a stream the program model lowers
+    """The DataFrame code of ``assign_timestamps_and_watermarks``, ``window`` or a window
+    function (``reduce``/``aggregate``/``process``) on a stream the program model lowers
     to a frame (``StreamFacts.frame`` of the call is not None), with its NOTEs."""
     from flink2spark.rules.pyflink._streams import facts, graph
     from flink2spark.transpiler import imports as I
@@ -699,20 +691,18 @@ def frame_rewrite(ctx, seg):
     g, original = graph(ctx.resolver), seg.original
     shape = facts(ctx.resolver, original.func.value).frame
     receiver = ctx.site.receiver
-    if seg.method == "window":  # the keyed frame: the window function groups it
+    if seg.method == "window":  # the keyed frame (key_by: the frame itself): the window function groups it
         return receiver
     I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
     if seg.method == "assign_timestamps_and_watermarks":
         return ctx.expr("{df}" + with_timestamp("", stamp(g, original, shape))[len(""):], df=receiver)
-    if seg.method == "key_by":
-        return ctx.expr("{df}.withColumn(%r, %s)" % (KEY_COLUMN, key_column(g, original, shape).code), df=receiver)
     found = frame_window(g, original, shape)
     if found.late is not None:
         ctx.note(M.PF_FRAME_LATE, found.late)
     if found.order is not None:
         ctx.note(M.PF_FRAME_WINDOW_ORDER, found.order)
     if found.aggregates is not None:
-        return ctx.expr("{df}" + window_aggregate("", found.plan, found.aggregates), df=receiver)
+        return ctx.expr("{df}" + window_aggregate("", found.key, found.plan, found.aggregates), df=receiver)
     I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_windows", "f2s_windows")
     fields = [f.name for f in shape.fields]
     function = ctx.arg(seg, 0, FUNCTION_ARGS[seg.method])[1]
@@ -722,5 +712,5 @@ def frame_rewrite(ctx, seg):
         adapter = "Reduced" if seg.method == "reduce" else "Aggregated"
         function = ctx.expr(f"f2s_windows.{adapter}(%s)" % ", ".join("{p%d}" % i for i in range(len(parts))),
                             **{f"p{i}": p for i, p in enumerate(parts)})
-    code = per_window(window_bounds("", found.plan), "{fn}", found.method, fields, found.kind, found.output, TIMESTAMP_COLUMN)
+    code = per_window(window_bounds("", found.plan), found.key, "{fn}", found.method, fields, found.kind, found.output, TIMESTAMP_COLUMN)
     return ctx.expr("{df}" + code, df=receiver, fn=function)

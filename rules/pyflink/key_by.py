@@ -1,5 +1,9 @@
 """``key_by(key_selector)`` -> ``RDD.keyBy(key)``: a keyed stream is a pair RDD.
 
+On a DataFrame (the program model's frame form: the selector picks fields, ``lambda o:
+o.region``, ``lambda t: (t[0], t[1])``, ``_frames.key_fields``) the keyed stream is the
+DataFrame itself: the operator reading it groups by those columns (``groupBy``).
+
 The key selector is a lambda, a def, any callable or a ``KeySelector`` class
 (``Cls().get_key``); ``key_type`` only types the key inside Flink and is dropped. The operators
 of a keyed stream unwrap it: ``reduce``/``sum``/... reduce per key, ``map``/``filter``/``print``
@@ -25,7 +29,6 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, decoding, program, runtime_mode, spark_program
-from flink2spark.rules.pyflink._event_windows import frame_rewrite
 from flink2spark.rules.pyflink._time import windows_shim
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
@@ -34,72 +37,24 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.key_by"],
-    summary="key_by(selector) -> withColumn('key', <selector's Column>) before event-time windows on a DataFrame; RDD.keyBy(selector) (pair RDD; MicroBatches.keyBy on an unbounded stream read by rolling aggregations)",
+    summary="key_by(field selector) on a DataFrame -> the DataFrame (its consumer groups by the fields); else key_by(selector) -> RDD.keyBy(selector) (pair RDD; MicroBatches.keyBy on an unbounded stream read by rolling aggregations)",
     codes=(M.PF_FUNCTION, M.PF_UNBOUNDED_STATE),
     examples=[
-        Example(  # a frame (StreamFacts.frame): event-time windows as groupBy(key, F.window(...))
+        Example(  # on a DataFrame: the keys are the grouping columns of what reads it
             program(
-                '\n'
-                '\n'
-                'class At(TimestampAssigner):\n'
-                '    def extract_timestamp(self, value, record_timestamp):\n'
-                '        return value.at\n'
-                '\n'
-                '\n'
-                'class Total(AggregateFunction):\n'
-                '    def create_accumulator(self):\n'
-                '        return 0\n'
-                '\n'
-                '    def add(self, value, acc):\n'
-                '        return acc + value.n\n'
-                '\n'
-                '    def get_result(self, acc):\n'
-                '        return acc\n'
-                '\n'
-                '\n'
-                "clicks = env.from_collection([('a', 5, 1000), ('b', 2, 4000)], Types.ROW_NAMED(['user', 'n', 'at'], [Types.STRING(), Types.INT(), Types.LONG()]))\n"
-                'clicks.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())).key_by(\n'
-                '    lambda c: c.user\n'
-                ').window(TumblingEventTimeWindows.of(Time.minutes(1), Time.seconds(15))).aggregate(Total(), output_type=Types.LONG()).print()\n',
-                imports=(
-                    'from pyflink.common import Duration, Time, Types, WatermarkStrategy\n'
-                    'from pyflink.common.watermark_strategy import TimestampAssigner\n'
-                    'from pyflink.datastream.functions import AggregateFunction\n'
-                    'from pyflink.datastream.window import TumblingEventTimeWindows\n'
-                ),
+                "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+                "sales = env.from_collection([('north', 5)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "by_store = sales.key_by(lambda s: s[0])\n"
+                "by_store.sum(1).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import RuntimeExecutionMode\n",
             ),
-            (
-                'from pyspark.sql import SparkSession, functions as F\n'
-                'from flink2spark.runtime.frame_windows import AggregateFunction\n'
-                '\n'
-                'env = SparkSession.builder.getOrCreate()\n'
-                '\n'
-                '\n'
-                'class At:\n'
-                '    def extract_timestamp(self, value, record_timestamp):\n'
-                '        return value.at\n'
-                '\n'
-                '\n'
-                'class Total(AggregateFunction):\n'
-                '    def create_accumulator(self):\n'
-                '        return 0\n'
-                '\n'
-                '    def add(self, value, acc):\n'
-                '        return acc + value.n\n'
-                '\n'
-                '    def get_result(self, acc):\n'
-                '        return acc\n'
-                '\n'
-                '\n'
-                'clicks = env.createDataFrame(\n'
-                '    [("a", 5, 1000), ("b", 2, 4000)], "user STRING, n INT, at BIGINT"\n'
-                ')\n'
-                'clicks.withColumn("ts", F.timestamp_millis(F.col("at"))).withColumn(\n'
-                '    "key", F.col("user")\n'
-                ').groupBy("key", F.window("ts", "1 minutes", None, "15 seconds").alias("window")).agg(\n'
-                '    F.sum(F.col("n")).alias("value")\n'
-                ').select("value").show(2147483647, truncate=False)\n'
-            ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'sales = env.createDataFrame([("north", 5)], "f0 STRING, f1 INT")\n'
+            "by_store = sales\n"
+            'by_store.groupBy("f0").agg(F.sum("f1").cast("int").alias("f1")).show(\n'
+            "    2147483647, truncate=False\n"
+            ")\n",
         ),
         Example(
             program(
@@ -131,8 +86,9 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
-    if facts(ctx.resolver, seg.original).frame is not None:  # a key column (_event_windows)
-        return frame_rewrite(ctx, seg)
+    if facts(ctx.resolver, seg.original).frame is not None:
+        # a DataFrame: the keys are read by the aggregation that groups by them (groupBy)
+        return ctx.site.receiver
     unbounded = facts(ctx.resolver, seg.original.func.value).micro_batches  # type: ignore[attr-defined]
     if unbounded and (runtime_mode(ctx) != "streaming" or K.rolling_key_by(ctx.resolver, seg.original) is None):
         return ctx.todo(M.PF_UNBOUNDED_STATE, K.KEYED_TODO)

@@ -42,7 +42,7 @@ On a stream the program model lowers to a DataFrame (``StreamFacts.frame``, issu
 decisions are ``_event_windows``'s): a ``reduce`` lambda whose fields are
 the key, ``a[i] + b[i]``, ``max``/``min`` of integer fields and an ``AggregateFunction`` whose
 accumulator only adds integer expressions of the value (``get_result`` a Column expression
-of it) become built-in aggregates, ``groupBy("key", F.window(...)).agg(F.sum(...), F.count("*"))``
+of it) become built-in aggregates, ``groupBy(<key field>, F.window(...)).agg(F.sum(...), F.count("*"))``
 (order does not change them); another ``AggregateFunction`` (with its window function) or a
 ``ProcessWindowFunction`` runs per (key, window) with ``applyInPandas``
 (``runtime/frame_windows.py``: the window's bounds, ``context.window()``), its elements in
@@ -146,14 +146,12 @@ rule = Rule(
                 'clicks = env.createDataFrame(\n'
                 '    [("a", 1, 1000), ("b", 2, 4000), ("a", 3, 7000)], "f0 STRING, f1 INT, f2 BIGINT"\n'
                 ')\n'
-                'by_user = clicks.withColumn("ts", F.timestamp_millis(F.col("f2"))).withColumn(\n'
-                '    "key", F.col("f0")\n'
-                ')\n'
-                'by_user.groupBy("key", F.window("ts", "10 seconds", "5 seconds").alias("window")).agg(\n'
-                '    F.sum(F.col("f1")).alias("f0"), F.count("*").alias("f1")\n'
-                ').select("f0", "f1").show(2147483647, truncate=False)\n'
+                'by_user = clicks.withColumn("ts", F.timestamp_millis(F.col("f2")))\n'
+                'by_user.groupBy("f0", F.window("ts", "10 seconds", "5 seconds").alias("window")).agg(\n'
+                '    F.sum(F.col("f1")).alias("acc0"), F.count("*").alias("f1")\n'
+                ').select(F.col("acc0").alias("f0"), "f1").show(2147483647, truncate=False)\n'
                 'by_user.withColumn("window", F.window("ts", "10 seconds", "5 seconds")).groupBy(\n'
-                '    "key",\n'
+                '    "f0",\n'
                 '    F.unix_millis("window.start").alias("start"),\n'
                 '    F.unix_millis("window.end").alias("end"),\n'
                 ').applyInPandas(\n'

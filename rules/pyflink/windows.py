@@ -29,7 +29,7 @@ the window function rule (``window_functions``) then runs the function on each w
 On a stream the program model lowers to a DataFrame (``StreamFacts.frame``, issue 14; the
 decisions are ``_event_windows``'s): ``key_by(k).window(Tumbling/Sliding
 EventTimeWindows.of(...) | EventTimeSessionWindows.with_gap(g))`` is the keyed DataFrame
-itself: the window function rule writes ``groupBy("key", F.window("ts", size[, slide[,
+itself: the window function rule writes ``groupBy(<key field>, F.window("ts", size[, slide[,
 offset]]))`` / ``F.session_window("ts", gap)``, which place records in the windows Flink's
 assigners give them. Triggers, evictors, allowed lateness, late-data side outputs, count,
 global and processing-time windows and ``window_all`` keep the form above (the planner does not
@@ -96,7 +96,7 @@ _SPARK_ASSIGNER = (
 rule = Rule(
     __name__,
     matches=["KeyedStream.window", "KeyedStream.count_window", "DataStream.window_all"],
-    summary="window(event-time assigner) on a DataFrame -> groupBy('key', F.window/F.session_window(...)) (written with the window function); window/count_window/window_all -> f2s.windows.Windows(rdd, assigner) on an RDD",
+    summary="window(event-time assigner) on a DataFrame -> groupBy(key field, F.window/F.session_window(...)) (written with the window function); window/count_window/window_all -> f2s.windows.Windows(rdd, assigner) on an RDD",
     codes=(M.PF_EVENT_TIME, M.PF_PROCESSING_TIME, M.PF_WINDOW_ORDER, M.PF_STREAMING_TIMERS, M.PF_STREAMING_COUNT_WINDOWS),
     examples=[
         Example(  # a frame (StreamFacts.frame): event-time windows as groupBy(key, F.window(...))
@@ -132,12 +132,8 @@ rule = Rule(
                 '    [("a", 1, 1000), ("b", 2, 4000), ("a", 3, 12000)], "f0 STRING, f1 INT, f2 BIGINT"\n'
                 ')\n'
                 'stamped = clicks.withColumn("ts", F.timestamp_millis(F.col("f2")))\n'
-                'stamped.withColumn("key", F.col("f0")).groupBy(\n'
-                '    "key", F.window("ts", "10 seconds").alias("window")\n'
-                ').agg(\n'
-                '    F.first("f0").alias("f0"),\n'
-                '    F.sum("f1").cast("int").alias("f1"),\n'
-                '    F.max("f2").alias("f2"),\n'
+                'stamped.groupBy("f0", F.window("ts", "10 seconds").alias("window")).agg(\n'
+                '    F.sum("f1").cast("int").alias("f1"), F.max("f2").alias("f2")\n'
                 ').select("f0", "f1", "f2").show(2147483647, truncate=False)\n'
             ),
         ),
