@@ -120,6 +120,10 @@ PF_STREAMING_TIMERS = _code("F2S260", "note", "timers on an unbounded stream: tr
 PF_STREAMING_COUNT_WINDOWS = _code("F2S261", "note", "count windows on an unbounded stream: transformWithState keeps each key's windows and element count (RocksDB state store, pyarrow, pandas, protobuf)")
 PF_STREAMING_PROCESS = _code("F2S259", "note", "keyed process function on an unbounded stream: transformWithState keeps its keyed state (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
 
+# PyFlink event-time windows over DataFrames: groupBy(key, F.window(...)) (F2S270-F2S273)
+PF_FRAME_LATE = _code("F2S270", "note", "event-time window over a DataFrame: Flink's periodic watermark may drop records of an out-of-order bounded input that Spark's batch window counts")
+PF_FRAME_WINDOW_ORDER = _code("F2S271", "note", "window function run per (key, window) with applyInPandas: elements in timestamp order, Flink gives arrival order")
+
 # PyFlink's Table API and SQL (rules/table/)
 TB_UNSUPPORTED = _code("F2S300", "todo", "Table API construct with no conversion yet")
 TB_EXPRESSION = _code("F2S301", "todo", "Table API expression with no exact Spark Column form")

@@ -1002,7 +1002,16 @@ def spark_name(resolver, name: str):
 
     if name in ROWS and (not graph(resolver).has_streams or graph(resolver).rdd_free):
         return "pyspark.sql", "Row"
+    if name in FRAME_WINDOW_NAMES and graph(resolver).rdd_free:  # window functions per (key, window): applyInPandas
+        return "flink2spark.runtime.frame_windows", FRAME_WINDOW_NAMES[name]
     return None
+
+
+# Bases and annotations of window functions in a program whose streams are all DataFrames: the
+# small classes of runtime/frame_windows.py (no emulated window operator behind them)
+FRAME_WINDOW_NAMES = {
+    f"{m}.{n}": n for m in ("pyflink.datastream", "pyflink.datastream.functions") for n in ("AggregateFunction", "ProcessWindowFunction")
+}
 
 
 # What the engine reads of this generation (transpiler/generation.py): the constants above of

@@ -45,7 +45,7 @@ from flink2spark.rules.pyflink._common import (
     followed,
     source_kind,
 )
-from flink2spark.rules.pyflink import _frames
+from flink2spark.rules.pyflink import _event_windows, _frames
 from flink2spark.transpiler import pyflink_model as P
 
 _CYCLE = object()
@@ -836,6 +836,10 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
                                                                              "set_max_parallelism", "disable_chaining", "start_new_chain",
                                                                              "slot_sharing_group", "set_buffer_timeout", "forward", "rebalance",
                                                                              "rescale", "shuffle")),
+    # event-time windows (rules/pyflink/_event_windows.py): a timestamp column, groupBy(key field, F.window)
+    ("assign_timestamps_and_watermarks", lambda g, call, shape: _event_windows.stamped_shape(g, call, shape)),
+    ("window", lambda g, call, shape: _event_windows.windowed_shape(g, call, shape)),
+    *((m, lambda g, call, shape: _event_windows.function_shape(g, call, shape)) for m in _event_windows.FUNCTION_ARGS),
 ]
 
 

@@ -22,11 +22,19 @@ The strategy may be written in the call (the assigner's ``extract_timestamp`` is
 a variable assigned once: ``WatermarkStrategy``, ``Duration`` and ``Time`` become the shim's
 (``f2s.WatermarkStrategy``...) and the shim takes the assigner from the strategy. Anything else
 leaves a TODO.
+
+On a stream the program model lowers to a DataFrame (``StreamFacts.frame``, issue 14; the
+decisions are ``_event_windows``'s): the assigner's ``extract_timestamp``
+(one ``return`` of a field) becomes a ``ts`` column, ``F.timestamp_millis(F.col("f2"))``,
+read by the event-time windows after ``key_by``. The strategy is dropped: whether Flink's
+watermark could drop a record is the window function's NOTE (F2S270).
 """
+
 
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import _MapNames, as_stream, call_arg, decoding, program, spark_program, visible_at
+from flink2spark.rules.pyflink._event_windows import frame_rewrite
 from flink2spark.rules.pyflink._time import watermark_strategy, windows_shim
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
@@ -41,9 +49,50 @@ _IMPORTS = (
 rule = Rule(
     __name__,
     matches=["DataStream.assign_timestamps_and_watermarks"],
-    summary="assign_timestamps_and_watermarks(strategy) -> f2s.windows.with_timestamps(rdd, assigner.extract_timestamp): (timestamp, value) pairs",
+    summary="assign_timestamps_and_watermarks(strategy) -> withColumn('ts', F.timestamp_millis(<assigner's field>)) on a DataFrame; f2s.windows.with_timestamps(rdd, assigner.extract_timestamp) on an RDD",
     codes=(M.PF_EVENT_TIME,),
     examples=[
+        Example(  # a frame (StreamFacts.frame): event-time windows as groupBy(key, F.window(...))
+            program(
+                '\n'
+                '\n'
+                'class At(TimestampAssigner):\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value[2]\n'
+                '\n'
+                '\n'
+                "clicks = env.from_collection([('a', 1, 1000), ('a', 2, 9000), ('a', 3, 2000)], Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))\n"
+                'clicks.assign_timestamps_and_watermarks(\n'
+                '    WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(At())\n'
+                ').key_by(lambda c: c[0]).window(EventTimeSessionWindows.with_gap(Time.seconds(3))).reduce(lambda a, b: (a[0], max(a[1], b[1]), min(a[2], b[2]))).print()\n',
+                imports=(
+                    'from pyflink.common import Duration, Time, Types, WatermarkStrategy\n'
+                    'from pyflink.common.watermark_strategy import TimestampAssigner\n'
+                    'from pyflink.datastream.window import EventTimeSessionWindows\n'
+                ),
+            ),
+            (
+                'from pyspark.sql import SparkSession, functions as F\n'
+                '\n'
+                'env = SparkSession.builder.getOrCreate()\n'
+                '\n'
+                '\n'
+                'class At:\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value[2]\n'
+                '\n'
+                '\n'
+                'clicks = env.createDataFrame(\n'
+                '    [("a", 1, 1000), ("a", 2, 9000), ("a", 3, 2000)], "f0 STRING, f1 INT, f2 BIGINT"\n'
+                ')\n'
+                "# NOTE(flink2spark): F2S270 event-time windows: the record at 2000 ms comes after one at 9000 ms; Flink's periodic watermark (every 200 ms, at the largest timestamp so far minus 1000 ms minus 1 ms) drops a record whose window has ended behind it (which records depends on timing), Spark's batch window counts every record\n"
+                'clicks.withColumn("ts", F.timestamp_millis(F.col("f2"))).groupBy(\n'
+                '    "f0", F.session_window("ts", "3 seconds").alias("window")\n'
+                ').agg(F.max("f1").alias("f1"), F.min("f2").alias("f2")).select("f0", "f1", "f2").show(\n'
+                '    2147483647, truncate=False\n'
+                ')\n'
+            ),
+        ),
         Example(
             program(
                 "\n\nclass ByField(TimestampAssigner):\n"
@@ -100,6 +149,8 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:  # a timestamp column (_event_windows)
+        return frame_rewrite(ctx, seg)
     original_stream = seg.original.func.value  # type: ignore[attr-defined]
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     strategy = call_arg(seg.original, 0, "watermark_strategy")

@@ -37,12 +37,25 @@ misbehaves there).
 Session windows merge: Flink merges the windows' states in its own order (and merges
 ``AggregateFunction`` accumulators with ``merge()``), the shim hands a merged session's
 elements in arrival order to one accumulator: a NOTE (F2S223) says so.
+
+On a stream the program model lowers to a DataFrame (``StreamFacts.frame``, issue 14; the
+decisions are ``_event_windows``'s): a ``reduce`` lambda whose fields are
+the key, ``a[i] + b[i]``, ``max``/``min`` of integer fields and an ``AggregateFunction`` whose
+accumulator only adds integer expressions of the value (``get_result`` a Column expression
+of it) become built-in aggregates, ``groupBy(<key field>, F.window(...)).agg(F.sum(...), F.count("*"))``
+(order does not change them); another ``AggregateFunction`` (with its window function) or a
+``ProcessWindowFunction`` runs per (key, window) with ``applyInPandas``
+(``runtime/frame_windows.py``: the window's bounds, ``context.window()``), its elements in
+timestamp order: NOTE F2S271 when that can differ from Flink's arrival order. NOTE F2S270 when
+Flink's periodic watermark could drop a record of an out-of-order input that Spark counts.
 """
+
 
 import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import followed, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._event_windows import frame_rewrite
 from flink2spark.rules.pyflink._process import context_problem
 from flink2spark.rules.pyflink._time import BATCH_TRIGGER, SESSION_WINDOWS, WINDOW_SETTINGS, sets_trigger
 from flink2spark.rules.pyflink._streams import facts
@@ -58,9 +71,97 @@ WINDOWS = ("window", "window_all", "count_window", *SETTINGS)  # PyFlink calls l
 rule = Rule(
     __name__,
     matches=[f"{t}.{m}" for t in ("WindowedStream", "AllWindowedStream") for m in FUNCTIONS + SETTINGS],
-    summary="reduce/aggregate/process/apply on windows -> the same methods of f2s.windows.Windows (functions run per window in stream order)",
+    summary="on a DataFrame: reduce/aggregate that are sums/counts/min/max -> built-in aggregates per (key, F.window), other aggregate/process -> applyInPandas per (key, window); on an RDD: the same methods of f2s.windows.Windows",
     codes=(M.PF_EVENT_TIME, M.PF_LATENESS, M.PF_FUNCTION, M.PF_WINDOW_ORDER, M.PF_OPEN_CLOSE, M.PF_STATE, M.PF_PROCESSING_TIME),
     examples=[
+        Example(  # a frame (StreamFacts.frame): event-time windows as groupBy(key, F.window(...))
+            program(
+                '\n'
+                '\n'
+                'class At(TimestampAssigner):\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value[2]\n'
+                '\n'
+                '\n'
+                'class SumCount(AggregateFunction):\n'
+                '    def create_accumulator(self):\n'
+                '        return 0, 0\n'
+                '\n'
+                '    def add(self, value, acc):\n'
+                '        return acc[0] + value[1], acc[1] + 1\n'
+                '\n'
+                '    def get_result(self, acc):\n'
+                '        return acc[0], acc[1]\n'
+                '\n'
+                '\n'
+                'class Spread(ProcessWindowFunction):\n'
+                '    def process(self, key, context, clicks):\n'
+                '        yield key, context.window().end, max(c[1] for c in clicks) - min(c[1] for c in clicks)\n'
+                '\n'
+                '\n'
+                "clicks = env.from_collection([('a', 1, 1000), ('b', 2, 4000), ('a', 3, 7000)], Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))\n"
+                'by_user = clicks.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())).key_by(lambda c: c[0])\n'
+                'by_user.window(SlidingEventTimeWindows.of(Time.seconds(10), Time.seconds(5))).aggregate(SumCount(), output_type=Types.TUPLE([Types.LONG(), Types.LONG()])).print()\n'
+                'by_user.window(SlidingEventTimeWindows.of(Time.seconds(10), Time.seconds(5))).process(Spread(), Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()])).print()\n',
+                imports=(
+                    'from pyflink.common import Duration, Time, Types, WatermarkStrategy\n'
+                    'from pyflink.common.watermark_strategy import TimestampAssigner\n'
+                    'from pyflink.datastream.functions import AggregateFunction, ProcessWindowFunction\n'
+                    'from pyflink.datastream.window import SlidingEventTimeWindows\n'
+                ),
+            ),
+            (
+                'from flink2spark.runtime import frame_windows as f2s_windows\n'
+                'from pyspark.sql import SparkSession, functions as F\n'
+                'from flink2spark.runtime.frame_windows import AggregateFunction, ProcessWindowFunction\n'
+                '\n'
+                'env = SparkSession.builder.getOrCreate()\n'
+                '\n'
+                '\n'
+                'class At:\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value[2]\n'
+                '\n'
+                '\n'
+                'class SumCount(AggregateFunction):\n'
+                '    def create_accumulator(self):\n'
+                '        return 0, 0\n'
+                '\n'
+                '    def add(self, value, acc):\n'
+                '        return acc[0] + value[1], acc[1] + 1\n'
+                '\n'
+                '    def get_result(self, acc):\n'
+                '        return acc[0], acc[1]\n'
+                '\n'
+                '\n'
+                'class Spread:\n'
+                '    def process(self, key, context, clicks):\n'
+                '        yield (\n'
+                '            key,\n'
+                '            context.window().end,\n'
+                '            max(c[1] for c in clicks) - min(c[1] for c in clicks),\n'
+                '        )\n'
+                '\n'
+                '\n'
+                'clicks = env.createDataFrame(\n'
+                '    [("a", 1, 1000), ("b", 2, 4000), ("a", 3, 7000)], "f0 STRING, f1 INT, f2 BIGINT"\n'
+                ')\n'
+                'by_user = clicks.withColumn("ts", F.timestamp_millis(F.col("f2")))\n'
+                'by_user.groupBy("f0", F.window("ts", "10 seconds", "5 seconds").alias("window")).agg(\n'
+                '    F.sum(F.col("f1")).alias("acc0"), F.count("*").alias("f1")\n'
+                ').select(F.col("acc0").alias("f0"), "f1").show(2147483647, truncate=False)\n'
+                'by_user.withColumn("window", F.window("ts", "10 seconds", "5 seconds")).groupBy(\n'
+                '    "f0",\n'
+                '    F.unix_millis("window.start").alias("start"),\n'
+                '    F.unix_millis("window.end").alias("end"),\n'
+                ').applyInPandas(\n'
+                '    f2s_windows.per_window(\n'
+                '        Spread(), "process", ["f0", "f1", "f2"], "tuple", ["f0", "f1", "f2"], "ts"\n'
+                '    ),\n'
+                '    "f0 STRING, f1 BIGINT, f2 INT",\n'
+                ').show(2147483647, truncate=False)\n'
+            ),
+        ),
         Example(
             program(
                 "\n\nclass Count(AggregateFunction):\n"
@@ -120,6 +221,8 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:  # groupBy(key, F.window(...)) (_event_windows)
+        return frame_rewrite(ctx, seg)
     receiver = ctx.site.receiver
     base = receiver
     while isinstance(base, cst.Call) and isinstance(base.func, cst.Attribute) and base.func.attr.value in SETTINGS:

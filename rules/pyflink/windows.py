@@ -25,12 +25,23 @@ the window function rule (``window_functions``) then runs the function on each w
 * Event-time windows on a stream without timestamps make Flink fail: TODO; on the timestamps
   of Kafka records (a Kafka source whose strategy has no assigner), which the conversion does
   not read: TODO.
+
+On a stream the program model lowers to a DataFrame (``StreamFacts.frame``, issue 14; the
+decisions are ``_event_windows``'s): ``key_by(k).window(Tumbling/Sliding
+EventTimeWindows.of(...) | EventTimeSessionWindows.with_gap(g))`` is the keyed DataFrame
+itself: the window function rule writes ``groupBy(<key field>, F.window("ts", size[, slide[,
+offset]]))`` / ``F.session_window("ts", gap)``, which place records in the windows Flink's
+assigners give them. Triggers, evictors, allowed lateness, late-data side outputs, count,
+global and processing-time windows and ``window_all`` keep the form above (the planner does not
+make such a stream a frame).
 """
+
 
 import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import as_stream, call_arg, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._event_windows import frame_rewrite
 from flink2spark.rules.pyflink._time import BATCH_TRIGGER, sets_trigger, window_assigner, windows_shim
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
@@ -85,9 +96,47 @@ _SPARK_ASSIGNER = (
 rule = Rule(
     __name__,
     matches=["KeyedStream.window", "KeyedStream.count_window", "DataStream.window_all"],
-    summary="window(assigner)/count_window(n[, slide])/window_all(assigner) -> f2s.windows.Windows(rdd, assigner) (PyFlink's assigners, bounded input)",
+    summary="window(event-time assigner) on a DataFrame -> groupBy(key field, F.window/F.session_window(...)) (written with the window function); window/count_window/window_all -> f2s.windows.Windows(rdd, assigner) on an RDD",
     codes=(M.PF_EVENT_TIME, M.PF_PROCESSING_TIME, M.PF_WINDOW_ORDER, M.PF_STREAMING_TIMERS, M.PF_STREAMING_COUNT_WINDOWS),
     examples=[
+        Example(  # a frame (StreamFacts.frame): event-time windows as groupBy(key, F.window(...))
+            program(
+                '\n'
+                '\n'
+                'class At(TimestampAssigner):\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value[2]\n'
+                '\n'
+                '\n'
+                "clicks = env.from_collection([('a', 1, 1000), ('b', 2, 4000), ('a', 3, 12000)], Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))\n"
+                'stamped = clicks.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))\n'
+                'stamped.key_by(lambda c: c[0]).window(TumblingEventTimeWindows.of(Time.seconds(10))).reduce(lambda a, b: (a[0], a[1] + b[1], max(a[2], b[2]))).print()\n',
+                imports=(
+                    'from pyflink.common import Duration, Time, Types, WatermarkStrategy\n'
+                    'from pyflink.common.watermark_strategy import TimestampAssigner\n'
+                    'from pyflink.datastream.window import TumblingEventTimeWindows\n'
+                ),
+            ),
+            (
+                'from pyspark.sql import SparkSession, functions as F\n'
+                '\n'
+                'env = SparkSession.builder.getOrCreate()\n'
+                '\n'
+                '\n'
+                'class At:\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value[2]\n'
+                '\n'
+                '\n'
+                'clicks = env.createDataFrame(\n'
+                '    [("a", 1, 1000), ("b", 2, 4000), ("a", 3, 12000)], "f0 STRING, f1 INT, f2 BIGINT"\n'
+                ')\n'
+                'stamped = clicks.withColumn("ts", F.timestamp_millis(F.col("f2")))\n'
+                'stamped.groupBy("f0", F.window("ts", "10 seconds").alias("window")).agg(\n'
+                '    F.sum("f1").cast("int").alias("f1"), F.max("f2").alias("f2")\n'
+                ').select("f0", "f1", "f2").show(2147483647, truncate=False)\n'
+            ),
+        ),
         Example(
             program(
                 _ASSIGNER + "peaks = events.key_by(lambda e: e[0]).window(TumblingEventTimeWindows.of(Time.seconds(10))).reduce(max)\n"
@@ -131,6 +180,8 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:  # groupBy(key, F.window(...)) (_event_windows)
+        return frame_rewrite(ctx, seg)
     original_stream = seg.original.func.value  # type: ignore[attr-defined]
     stamped = facts(ctx.resolver, original_stream).timestamped
     kind = None

@@ -1,0 +1,716 @@
+"""Event-time windows of a stream planned as a DataFrame -> ``groupBy(key, F.window(...))``
+(issue 14). Shared by the rules ``timestamps``, ``windows`` and ``window_functions``: the
+decisions are here, each a small function of the program model's facts, the rules only write
+the code they return.
+
+What Spark gives and Flink gives (``/work/shared/reference/flink-spark-semantics.md`` C.3,
+checked again on PySpark 4.3 and Flink 2.3 by ``tests/test_event_windows.py``):
+
+* Assignment: ``F.window(ts, size[, slide[, start]])`` places a record in the windows
+  ``[start, end)`` Flink's ``TumblingEventTimeWindows.of(size[, offset])`` /
+  ``SlidingEventTimeWindows.of(size, slide[, offset])`` give it (epoch-aligned, UTC, windows
+  before 0 too); both refuse an offset whose size is not below the slide (Flink: size).
+  ``F.session_window(ts, gap)`` merges records less than ``gap`` apart, and exactly ``gap``
+  apart, as ``EventTimeSessionWindows.with_gap(gap)`` does; the session ends at the last
+  record + gap in both.
+* Firing: on a bounded input Flink's last watermark (``Long.MAX_VALUE``) fires every window
+  with the records it was given, which a batch ``groupBy`` computes. Before that, a periodic
+  watermark (every 200 ms) at ``max timestamp - delay - 1 ms`` makes Flink drop a record whose
+  windows all ended at or before it (STREAMING mode; BATCH mode has no watermarks before the
+  end). Whether it happens depends on timing; whether it CAN happen is decided here from the
+  literal timestamps of a collection (``late_records``): a NOTE (F2S270) when it can, nothing
+  when no record comes behind an earlier one by more than the delay.
+* Timestamps: ``TimestampAssigner.extract_timestamp(value, record_timestamp)`` returning an
+  expression of the value -> ``F.timestamp_millis(<Column of that expression>)`` through
+  ``transpiler/python_columns.translate`` (exact or refused).
+* Aggregates: a ``reduce`` or ``AggregateFunction`` that is recognisably a sum/count/min/max of
+  integer fields becomes built-in aggregates (order does not change them); anything else runs
+  the user's functions per (key, window) with ``applyInPandas`` (``runtime/frame_windows.py``),
+  elements ordered by timestamp (Flink: arrival order: NOTE F2S223 when those can differ).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional, Union
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._common import call_arg, followed
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler import python_columns as PC
+
+TIMESTAMP_COLUMN = "ts"  # the DataFrame column holding the record timestamp (TimestampType)
+WINDOW_COLUMN = "window"
+
+_UNITS = {  # factory -> milliseconds per unit
+    ("Time", "milliseconds"): 1, ("Time", "seconds"): 1000, ("Time", "minutes"): 60_000, ("Time", "hours"): 3_600_000,
+    ("Time", "days"): 86_400_000,
+    ("Duration", "of_millis"): 1, ("Duration", "of_seconds"): 1000, ("Duration", "of_minutes"): 60_000,
+    ("Duration", "of_hours"): 3_600_000, ("Duration", "of_days"): 86_400_000,
+}
+_SPARK_UNITS = ((86_400_000, "days"), (3_600_000, "hours"), (60_000, "minutes"), (1000, "seconds"), (1, "milliseconds"))
+_INTEGERS = ("tinyint", "smallint", "int", "bigint")
+
+
+def duration_millis(resolver, node: Optional[cst.BaseExpression]) -> Optional[int]:
+    """Milliseconds of ``Time.seconds(10)``, ``Duration.of_millis(500)``... with an integer
+    literal (names followed once); None otherwise."""
+    node = followed(resolver, node) if node is not None else None
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and len(node.args) == 1):
+        return None
+    owner = (resolver.qualified_name(node.func.value) or "").rsplit(".", 1)[-1]
+    unit = _UNITS.get((owner, node.func.attr.value))
+    if unit is None or not (resolver.qualified_name(node.func.value) or "").startswith("pyflink."):
+        return None
+    value = node.args[0].value
+    negative = isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus)
+    if negative:
+        value = value.expression  # type: ignore[attr-defined]
+    if not isinstance(value, cst.Integer):
+        return None
+    return (-1 if negative else 1) * int(value.value) * unit
+
+
+def interval(ms: int) -> str:
+    """Spark's interval text for ``ms`` milliseconds, in the largest unit that is exact."""
+    if ms == 0:
+        return "0 seconds"
+    for size, name in _SPARK_UNITS:
+        if ms % size == 0:
+            return f"{ms // size} {name}"
+    raise AssertionError(ms)
+
+
+@dataclass(frozen=True)
+class WindowPlan:
+    """How records fall into windows: ``kind`` "tumbling", "sliding" or "session", sizes in ms."""
+
+    kind: str
+    size: int  # session: the gap
+    slide: int
+    offset: int = 0
+
+    def column(self, ts: str = TIMESTAMP_COLUMN) -> str:
+        """The window Column's code (``F`` is ``pyspark.sql.functions``)."""
+        if self.kind == "session":
+            return f"F.session_window({ts!r}, {interval(self.size)!r})"
+        args = [repr(ts), repr(interval(self.size))]
+        if self.kind == "sliding":
+            args.append(repr(interval(self.slide)))
+        if self.offset:
+            if self.kind == "tumbling":
+                args.append("None")
+            args.append(repr(interval(self.offset)))
+        return f"F.window({', '.join(args)})"
+
+    def ends(self, ts: int) -> int:
+        """The end of the earliest-ending window of a record at ``ts`` (not merged)."""
+        if self.kind == "session":
+            return ts + self.size
+        start = ts - (ts - self.offset + self.slide) % self.slide  # Flink's getWindowStartWithOffset
+        return start + self.slide if self.kind == "sliding" else start + self.size
+
+
+def window_plan(resolver, assigner: Optional[cst.BaseExpression]) -> Union[WindowPlan, str]:
+    """The ``WindowPlan`` of an event-time assigner expression (original), or why none."""
+    node = followed(resolver, assigner) if assigner is not None else None
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+        return "the window assigner cannot be followed"
+    q = resolver.qualified_name(node.func.value) or ""
+    name, factory = q.rsplit(".", 1)[-1], node.func.attr.value
+    if not q.startswith("pyflink."):
+        return "not a PyFlink window assigner"
+    sizes = [duration_millis(resolver, a.value) for a in node.args if a.keyword is None]
+    if None in sizes or any(a.keyword is not None for a in node.args):
+        return f"{name}.{factory}(): sizes that are not Time/Duration of an integer literal"
+    if (name, factory) == ("TumblingEventTimeWindows", "of") and len(sizes) in (1, 2):
+        plan = WindowPlan("tumbling", sizes[0], sizes[0], sizes[1] if len(sizes) == 2 else 0)
+    elif (name, factory) == ("SlidingEventTimeWindows", "of") and len(sizes) in (2, 3):
+        plan = WindowPlan("sliding", sizes[0], sizes[1], sizes[2] if len(sizes) == 3 else 0)
+    elif (name, factory) == ("EventTimeSessionWindows", "with_gap") and len(sizes) == 1:
+        plan = WindowPlan("session", sizes[0], sizes[0])
+    else:
+        return f"{name}.{factory}(): no Spark window function has this assigner's form"
+    if plan.size <= 0 or plan.slide <= 0 or abs(plan.offset) >= plan.slide:
+        return f"{name}.{factory}(): sizes Flink refuses (the program fails on Flink)"
+    return plan
+
+
+# --------------------------------------------------------------------------------------------
+# timestamps and watermarks
+
+
+def watermark_delay(resolver, strategy: Optional[cst.BaseExpression]) -> Union[int, None, str]:
+    """The out-of-orderness (ms) of a WatermarkStrategy chain: 0 for
+    ``for_monotonous_timestamps()``, d for ``for_bounded_out_of_orderness(d)``; None for
+    ``no_watermarks()`` (no watermark before the end of the input); a str when not known."""
+    node = followed(resolver, strategy) if strategy is not None else None
+    for _ in range(20):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            break
+        method = node.func.attr.value
+        if method == "for_monotonous_timestamps":
+            return 0
+        if method == "no_watermarks":
+            return None
+        if method == "for_bounded_out_of_orderness":
+            delay = duration_millis(resolver, call_arg(node, 0, "max_out_of_orderness"))
+            return "the out-of-orderness is not a literal Duration" if delay is None else delay
+        node = followed(resolver, node.func.value)
+    return "the watermark strategy cannot be followed"
+
+
+def extract_function(assigner: cst.ClassDef) -> Union[cst.Lambda, str]:
+    """``extract_timestamp(self, value, record_timestamp)`` of a TimestampAssigner class whose
+    body is one ``return EXPR`` of the value only, as ``lambda value: EXPR``."""
+    method = next((s for s in assigner.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "extract_timestamp"), None)
+    if method is None:
+        return f"{assigner.name.value} has no extract_timestamp()"
+    params = method.params.params
+    body = method.body.body
+    if len(params) != 3 or isinstance(method.params.star_arg, cst.Param) or method.params.kwonly_params or method.decorators:
+        return "extract_timestamp() does not take (self, value, record_timestamp)"
+    if not (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1
+            and isinstance(body[0].body[0], cst.Return) and body[0].body[0].value is not None):
+        return "extract_timestamp() is more than one return statement"
+    expr = body[0].body[0].value
+    used = {n.value for n in _names(expr)}
+    if params[0].name.value in used or params[2].name.value in used:
+        return "extract_timestamp() reads self or the record's previous timestamp"
+    return cst.Lambda(params=cst.Parameters(params=[cst.Param(name=params[1].name)]), body=expr)
+
+
+def timestamp_column(function: cst.Lambda, shape: PC.Shape, qualified=None) -> Union[PC.Output, str]:
+    """The Column (code) of the record timestamp, in epoch milliseconds (an integer), or why
+    not. Flink takes the assigner's result as a Java long: an int within 64 bits."""
+    found = PC.translate(function, shape, checked=True, qualified=qualified)
+    if isinstance(found, PC.Refusal):
+        return f"extract_timestamp(): {found.reason}"
+    if found.tuple or found.outputs[0].type not in _INTEGERS or found.notes:
+        return "extract_timestamp() does not return an integer field of the record"
+    return found.outputs[0]
+
+
+def with_timestamp(frame: str, millis: PC.Output) -> str:
+    """``frame.withColumn("ts", F.timestamp_millis(...))``."""
+    return f"{frame}.withColumn({TIMESTAMP_COLUMN!r}, F.timestamp_millis({millis.code}))"
+
+
+def literal_values(elements, column: str, shape: PC.Shape, resolver=None) -> Optional[list]:
+    """The value of the Column ``column`` (a field: ``F.col("f2")``) in each literal element of
+    a collection, in order, when each is a string literal or an integer constant (literals,
+    ``+ - *`` of them and, with a ``resolver``, names assigned one); None otherwise."""
+    names = [f.name for f in shape.fields]
+    field = next((n for n in names if column == f"F.col({n!r})" or column == f'F.col("{n}")'), None)
+    if elements is None or field is None:
+        return None
+    index, found = names.index(field), []
+    for element in elements:
+        if isinstance(element, (cst.Tuple, cst.List)):
+            values = [e.value for e in element.elements]
+        elif isinstance(element, cst.Call) and not any(a.keyword for a in element.args):  # Row(...)
+            values = [a.value for a in element.args]
+        elif shape.kind == "value":
+            values = [element]
+        else:
+            return None
+        value = values[index] if index < len(values) else None
+        if isinstance(value, cst.SimpleString):
+            found.append(value.evaluated_value)
+            continue
+        number = _constant(value, resolver)
+        if number is None:
+            return None
+        found.append(number)
+    return found
+
+
+def _constant(node, resolver, depth: int = 0) -> Optional[int]:
+    """The integer an expression of integer literals, ``+ - *`` and constant names is."""
+    if depth > 10:
+        return None
+    if isinstance(node, cst.Integer):
+        return int(node.evaluated_value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _constant(node.expression, resolver, depth + 1)
+        return None if inner is None else -inner
+    if isinstance(node, cst.Name) and resolver is not None:
+        value = resolver.single_value(node)
+        return _constant(value, resolver, depth + 1) if value is not None else None
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        a, b = _constant(node.left, resolver, depth + 1), _constant(node.right, resolver, depth + 1)
+        if a is None or b is None:
+            return None
+        return a + b if isinstance(node.operator, cst.Add) else a - b if isinstance(node.operator, cst.Subtract) else a * b
+    return None
+
+
+def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], plan: WindowPlan, batch: bool) -> Optional[str]:
+    """Why Flink may drop records a batch window in Spark counts (a NOTE's text), or None when
+    no record can be late: in BATCH mode, without watermarks, or when every record's windows
+    end after the watermark the records before it can make (largest timestamp - delay - 1 ms:
+    Flink drops a record from a window whose last millisecond is at or behind it)."""
+    if batch or delay is None:
+        return None
+    if isinstance(delay, str):
+        why = delay
+    elif timestamps is None:
+        why = "the timestamps of the records are not known here"
+    else:
+        late = [ts for i, ts in enumerate(timestamps) if i and plan.ends(ts) - 1 <= max(timestamps[:i]) - delay - 1]
+        if not late:
+            return None
+        why = f"the record at {late[0]} ms comes after one at {max(timestamps[:timestamps.index(late[0])])} ms"
+    minus = f" minus {delay} ms" if isinstance(delay, int) and delay else "" if isinstance(delay, int) else " minus the delay"
+    return (f"event-time windows: {why}; Flink's periodic watermark (every 200 ms, at the largest timestamp so far"
+            f"{minus} minus 1 ms) drops a record whose window"
+            " has ended behind it (which records depends on timing), Spark's batch window counts every record")
+
+
+# --------------------------------------------------------------------------------------------
+# aggregates
+
+
+@dataclass(frozen=True)
+class Aggregates:
+    """Built-in aggregates per (key, window): ``columns`` for ``agg(...)`` (aliased), then
+    ``result`` Columns over them, in the order of the values the function gives."""
+
+    columns: tuple[str, ...]
+    result: tuple[PC.Output, ...]
+    tuple: bool  # the function's result is a tuple (one Column per field)
+
+
+def reduce_aggregates(function: cst.Lambda, shape: PC.Shape, key_field: Optional[str]) -> Union[Aggregates, str]:
+    """A reduce ``lambda a, b: (a[0], a[1] + b[1])`` whose every field is the key field of the
+    first, ``a[i] + b[i]``, ``max(a[i], b[i])`` or ``min(a[i], b[i])`` of integer fields (the
+    order of the records changes none of them), or ``lambda a, b: a + b`` / ``max`` over a
+    basic integer value; else why not."""
+    params = function.params.params
+    if len(params) != 2 or isinstance(function.params.star_arg, cst.Param):
+        return "the reduce function does not take two records"
+    a, b = params[0].name.value, params[1].name.value
+    body = function.body
+    parts = [e.value for e in body.elements] if isinstance(body, cst.Tuple) else [body]
+    if shape.kind == "value" and isinstance(body, cst.Tuple):
+        return "the reduce function builds a tuple of basic values"
+    if shape.kind == "row":  # the tuple it builds goes on under a Row type: not the record Flink's serializer takes
+        return "a reduce over Rows"
+    if shape.kind != "value" and (not isinstance(body, cst.Tuple) or len(parts) != len(shape.fields)):
+        return "the reduce function does not build a record of the same fields"
+    columns, outputs = [], []
+    for i, (part, field) in enumerate(zip(parts, shape.fields)):
+        agg = _reduce_part(part, a, b, None if shape.kind == "value" else i)
+        if agg == "first" and field.name == key_field:
+            pass  # the key: the grouping column of that name
+        elif agg in ("sum", "max", "min") and field.type in _INTEGERS and not field.nullable:
+            cast = "" if agg != "sum" else f".cast({field.type!r})"  # Flink's type: overflow fails both jobs (ANSI)
+            columns.append(f"F.{agg}({field.name!r}){cast}.alias({field.name!r})")
+        else:
+            return f"field {i} of the reduce is not a sum/min/max of an integer field or the key"
+        outputs.append(PC.Output(f"F.col({field.name!r})", field.type, field.nullable, field.name))
+    return Aggregates(tuple(columns), tuple(outputs), shape.kind != "value")
+
+
+def _reduce_part(part, a: str, b: str, index: Optional[int]) -> Optional[str]:
+    def field(node, name):
+        if index is None:
+            return isinstance(node, cst.Name) and node.value == name
+        return (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == name
+                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+                and isinstance(node.slice[0].slice.value, cst.Integer) and int(node.slice[0].slice.value.value) == index)
+
+    if field(part, a):
+        return "first"
+    if isinstance(part, cst.BinaryOperation) and isinstance(part.operator, cst.Add):
+        if {field(part.left, a), field(part.right, b)} == {True} or {field(part.left, b), field(part.right, a)} == {True}:
+            return "sum"
+    if (isinstance(part, cst.Call) and isinstance(part.func, cst.Name) and part.func.value in ("max", "min")
+            and len(part.args) == 2 and not any(x.keyword or x.star for x in part.args)):
+        x, y = part.args[0].value, part.args[1].value
+        if (field(x, a) and field(y, b)) or (field(x, b) and field(y, a)):
+            return part.func.value
+    return None
+
+
+def aggregate_function(cls: cst.ClassDef, shape: PC.Shape, qualified=None, checked: bool = False) -> Union[Aggregates, str]:
+    """An ``AggregateFunction`` class whose accumulator is integer literals (or a tuple of
+    them) that ``add`` only adds to (``accumulator[i] + <integer expression of the value>``)
+    and whose ``get_result`` is a Column expression of the accumulator: built-in sums/counts
+    and that expression; else why not. ``merge`` is never called (no session merging here).
+    ``checked``: the result is declared an integer type (``output_type``), whose overflow fails
+    the Flink job as Spark's ANSI arithmetic fails it (``python_columns``)."""
+    methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+    if not {"create_accumulator", "add", "get_result"} <= methods.keys() or {"open", "close"} & methods.keys():
+        return f"{cls.name.value} is not a plain AggregateFunction"
+    create, add, get = (_returned(methods[m], n) for m, n in (("create_accumulator", 1), ("add", 3), ("get_result", 2)))
+    if create is None or add is None or get is None:
+        return f"{cls.name.value}: create_accumulator/add/get_result are not one return statement each"
+    initial = [e.value for e in create[0].elements] if isinstance(create[0], cst.Tuple) else [create[0]]
+    if not all(isinstance(v, cst.Integer) for v in initial):
+        return f"{cls.name.value}: the accumulator is not integer literals"
+    value, acc = add[1][1], add[1][2]
+    added = [e.value for e in add[0].elements] if isinstance(add[0], cst.Tuple) else [add[0]]
+    if isinstance(add[0], cst.Tuple) != isinstance(create[0], cst.Tuple) or len(added) != len(initial):
+        return f"{cls.name.value}.add() does not give an accumulator of the same form"
+    columns, fields = [], []
+    for i, (start, part) in enumerate(zip(initial, added)):
+        term = _accumulated(part, acc, i if isinstance(create[0], cst.Tuple) else None)
+        if term is None or any(n.value == acc for n in _names(term)):
+            return f"{cls.name.value}.add(): accumulator field {i} is not the accumulator plus an expression of the value"
+        name = f"acc{i}"
+        if isinstance(term, cst.Integer):
+            column = f"F.count('*') * {term.value}" if term.value != "1" else "F.count('*')"
+        else:
+            found = PC.translate(cst.Lambda(params=cst.Parameters(params=[cst.Param(cst.Name(value))]), body=term), shape,
+                                 qualified=qualified)
+            if isinstance(found, PC.Refusal) or found.tuple or found.outputs[0].type not in _INTEGERS or found.notes:
+                return f"{cls.name.value}.add(): accumulator field {i} does not add an integer expression of the value"
+            column = f"F.sum({found.outputs[0].code})"
+        if start.value not in ("0",):
+            column = f"F.lit({start.value}) + {column}"
+        columns.append(aliased(column, name))
+        fields.append(PC.Field(name, "bigint"))
+    acc_shape = PC.Shape.tuple(*fields) if isinstance(create[0], cst.Tuple) else PC.Shape.value(fields[0])
+    result = PC.translate(cst.Lambda(params=cst.Parameters(params=[cst.Param(cst.Name(get[1][1]))]), body=get[0]), acc_shape,
+                          qualified=qualified, checked=checked)
+    if isinstance(result, PC.Refusal) or result.notes:
+        return f"{cls.name.value}.get_result(): {getattr(result, 'reason', 'approximate')}"
+    return Aggregates(tuple(columns), result.outputs, result.tuple)
+
+
+def aliased(code: str, name: str) -> str:
+    """``code.alias(name)``, the code in parentheses unless it is a call or an attribute."""
+    simple = isinstance(ast.parse(code, mode="eval").body, (ast.Call, ast.Attribute, ast.Name))
+    return f"{code if simple else '(' + code + ')'}.alias({name!r})"
+
+
+def _returned(method: cst.FunctionDef, params: int):
+    """(returned expression, parameter names) of a method that is one ``return EXPR``."""
+    names = [p.name.value for p in method.params.params]
+    body = method.body.body
+    if len(names) != params or isinstance(method.params.star_arg, cst.Param) or method.decorators or len(body) != 1:
+        return None
+    if not (isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 and isinstance(body[0].body[0], cst.Return)):
+        return None
+    value = body[0].body[0].value
+    return (value, names) if value is not None else None
+
+
+def _accumulated(part, acc: str, index: Optional[int]):
+    """X of ``acc[index] + X`` (or ``X + acc[index]``; ``acc + X`` for a scalar accumulator)."""
+    def is_acc(node):
+        if index is None:
+            return isinstance(node, cst.Name) and node.value == acc
+        return (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == acc
+                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+                and isinstance(node.slice[0].slice.value, cst.Integer) and int(node.slice[0].slice.value.value) == index)
+
+    if isinstance(part, cst.BinaryOperation) and isinstance(part.operator, cst.Add):
+        if is_acc(part.left):
+            return part.right
+        if is_acc(part.right):
+            return part.left
+    return None
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    from flink2spark.transpiler.visitors import nodes
+
+    return nodes(node, cst.Name)
+
+
+def window_aggregate(frame: str, key: str, plan: WindowPlan, aggregates: Aggregates) -> str:
+    """``frame.groupBy(key, F.window(...)).agg(...).select(...)`` over a frame whose column
+    ``key`` is the key_by selector's field: one row per (key, window) with the aggregates' result
+    columns."""
+    aggregates = _named_at_once(aggregates, key)
+    grouped = f"{frame}.groupBy({key!r}, {plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
+    select = [repr(o.name) if o.code in (f"F.col({o.name!r})", f'F.col("{o.name}")') else aliased(o.code, o.name or f"f{i}")
+              for i, o in enumerate(aggregates.result)]
+    return f"{grouped}.select({', '.join(select)})"
+
+
+def _named_at_once(aggregates: Aggregates, key: str) -> Aggregates:
+    """The aggregates with their result names where a result is one of them as it is
+    (``F.count("*").alias("f1")`` rather than ``.alias("acc0")`` and ``F.col("acc0").alias("f1")``),
+    unless that name is the grouping key's (it would be ambiguous)."""
+    columns, result = list(aggregates.columns), list(aggregates.result)
+    for i, out in enumerate(result):
+        for j, column in enumerate(columns):
+            suffix = f".alias('acc{j}')" if column.endswith(f".alias('acc{j}')") else None
+            if suffix is None or out.name is None or out.name.startswith("acc") or out.name == key or out.code not in (f'F.col("acc{j}")', f"F.col('acc{j}')"):
+                continue
+            if sum(o.code == out.code for o in result) == 1:
+                columns[j] = column[: -len(suffix)] + f".alias({out.name!r})"
+                result[i] = PC.Output(f"F.col({out.name!r})", out.type, out.nullable, out.name, out.range)
+    return Aggregates(tuple(columns), tuple(result), aggregates.tuple)
+
+
+# --------------------------------------------------------------------------------------------
+# window functions: the user's function per (key, window) with applyInPandas
+
+
+def window_bounds(frame: str, plan: WindowPlan) -> Optional[str]:
+    """A keyed ``frame`` with one row per (record, window): a ``window`` column (struct of
+    ``start``, ``end``); None for session windows (Spark merges them in an aggregation only)."""
+    if plan.kind == "session":
+        return None
+    return f"{frame}.withColumn({WINDOW_COLUMN!r}, {plan.column()})"
+
+
+def per_window(grouped: str, key: str, function: str, method: str, fields: list[str], kind: str, output: PC.Shape,
+               order: Optional[str], runtime: str = "f2s_windows") -> str:
+    """``grouped.groupBy("key", <window start>, <window end>).applyInPandas(<runtime>.per_window(...),
+    schema)`` over a frame with the ``key`` and ``window`` columns: the user's window function object
+    (code ``function``) on each window's elements."""
+    names = [f.name for f in output.fields]
+    schema = ", ".join(f"{f.name} {f.type.upper()}" for f in output.fields)
+    args = [function, repr(method), repr(fields), repr(kind), repr(names)]
+    if order is not None:
+        args.append(repr(order))
+    bounds = ", ".join(f"F.unix_millis({WINDOW_COLUMN + '.' + b!r}).alias({b!r})" for b in ("start", "end"))
+    return f"{grouped}.groupBy({key!r}, {bounds}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
+
+
+def arrival_order(timestamps: Optional[list[int]], keys: Optional[list[object]], batch: bool) -> Optional[str]:
+    """Why the elements of a window may reach the function in another order than Flink's
+    (a NOTE's text), or None: Flink hands them in arrival order (BATCH mode: by timestamp, its
+    sort of the keyed input), the conversion by timestamp; the same when each key's literal
+    timestamps increase."""
+    if batch:
+        return None
+    if timestamps is not None and keys is not None:
+        last: dict[object, int] = {}
+        for key, ts in zip(keys, timestamps):
+            if key in last and ts <= last[key]:  # ties: Spark gives them in no set order
+                break
+            last[key] = ts
+        else:
+            return None
+        why = f"records of key {key!r} come out of timestamp order"
+    else:
+        why = "the order of the records' timestamps is not known here"
+    return (f"window function per (key, window) with applyInPandas: {why}; it gets each window's elements in timestamp"
+            " order, Flink in arrival order (same results unless the function depends on the order)")
+
+
+# --------------------------------------------------------------------------------------------
+# the frame form: the program model's entries (_streams.NATIVE_CONSUMERS) and the plan of one
+# window function call, computed once per call
+
+
+@dataclass(frozen=True)
+class FrameWindow:
+    """How ``key_by(k).window(assigner).<function>(...)`` over a frame is lowered."""
+
+    plan: WindowPlan
+    key: str  # the column key_by keys by
+    output: PC.Shape  # the frame the window function makes
+    aggregates: Optional[Aggregates]  # built-in aggregates; None: the function per window
+    kind: str  # how an element reaches the function: "tuple", "row", "value"
+    late: Optional[str]  # a NOTE (F2S270): records Flink's watermark can drop
+    order: Optional[str]  # a NOTE (F2S271): elements in timestamp order, not Flink's
+    method: str = "process"  # what per_window calls: process(key, context, elements) or apply(key, window, elements)
+
+
+# the argument holding the function of each window function method
+FUNCTION_ARGS = {"reduce": "reduce_function", "aggregate": "aggregate_function", "process": "function", "apply": "window_function"}
+
+
+def _receiver(resolver, call: cst.Call, method: str) -> Optional[cst.Call]:
+    """The call ``x.method(...)`` that ``call``'s receiver is (through a name), or None."""
+    node = followed(resolver, call.func.value)  # type: ignore[attr-defined]
+    ok = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == method
+    return node if ok else None
+
+
+def _assigner_class(resolver, strategy) -> Optional[cst.ClassDef]:
+    from flink2spark.rules.pyflink._common import instance_class
+
+    node = followed(resolver, strategy) if strategy is not None else None
+    for _ in range(20):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None
+        if node.func.attr.value == "with_timestamp_assigner":
+            return instance_class(resolver, call_arg(node, 0, "timestamp_assigner"))
+        node = followed(resolver, node.func.value)
+    return None
+
+
+def stamp(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Output]:
+    """The timestamp Column of ``assign_timestamps_and_watermarks(strategy)`` over a frame of
+    ``shape``: the assigner's ``extract_timestamp`` translated; None when it is not exact."""
+    def compute(g, call, shape):
+        cls = _assigner_class(g.resolver, call_arg(call, 0, "watermark_strategy"))
+        function = extract_function(cls) if cls is not None else "no assigner class"
+        found = timestamp_column(function, shape, g.resolver.qualified_name) if isinstance(function, cst.Lambda) else function
+        return found if isinstance(found, PC.Output) and not found.nullable else None
+
+    return g.fact("frame_stamp", call, compute, None, shape)
+
+
+def key_column(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Output]:
+    """The key Column of ``key_by(selector)`` over a frame (the selector translated)."""
+    from flink2spark.rules.pyflink._frames import function_node
+
+    function = function_node(g.resolver, call_arg(call, 0, "key_selector"), "get_key")
+    found = PC.translate(function, shape, qualified=g.resolver.qualified_name) if function is not None else None
+    if not isinstance(found, PC.Translation) or found.tuple or found.notes:
+        return None
+    return found.outputs[0]
+
+
+def _uses_are(g, call: cst.Call, methods) -> bool:
+    uses = g.node(call).consumer_calls
+    return bool(uses) and all(u.func.attr.value in methods for u in uses)  # type: ignore[attr-defined]
+
+
+def stamped_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``assign_timestamps_and_watermarks`` over a frame adds a timestamp
+    column, read only by ``key_by`` and event-time windows after it: other operators would carry
+    the column along."""
+    if stamp(g, call, shape) is None or not _uses_are(g, call, ("key_by",)):
+        return None
+    return shape if all(_uses_are(g, key_by, ("window",)) for key_by in g.node(call).consumer_calls) else None
+
+
+def windowed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``window(assigner)`` of such a keyed frame (the functions decide)."""
+    if g.resolver.type_of(call.func.value) != P.KEYED or _receiver(g.resolver, call, "key_by") is None:  # type: ignore[attr-defined]
+        return None
+    if not isinstance(window_plan(g.resolver, call_arg(call, 0, "window_assigner")), WindowPlan):
+        return None
+    return shape if _uses_are(g, call, tuple(FUNCTION_ARGS)) else None
+
+
+def function_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``reduce``/``aggregate``/``process``/``apply`` of such a window."""
+    found = frame_window(g, call, shape)
+    return found.output if found is not None else None
+
+
+def frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
+    """The lowering of the window function ``call`` over a windowed frame of ``shape``."""
+    return g.fact("frame_window", call, _frame_window, None, shape)
+
+
+def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
+    from flink2spark.rules.pyflink._common import instance_class, record_shape
+    from flink2spark.rules.pyflink._frames import FRAME_TYPES
+
+    resolver = g.resolver
+    if resolver.type_of(call.func.value) != P.WINDOWED:  # type: ignore[attr-defined]
+        return None
+    window = _receiver(resolver, call, "window")
+    keyed = _receiver(resolver, window, "key_by") if window is not None else None
+    stamped = _receiver(resolver, keyed, "assign_timestamps_and_watermarks") if keyed is not None else None
+    mode = g.runtime_mode
+    if stamped is None or mode is None:
+        return None
+    plan = window_plan(resolver, call_arg(window, 0, "window_assigner"))
+    millis, key = stamp(g, stamped, shape), key_column(g, keyed, shape)
+    names = {f"F.col({f.name!r})": f.name for f in shape.fields} | {f'F.col("{f.name}")': f.name for f in shape.fields}
+    if not isinstance(plan, WindowPlan) or millis is None or key is None or key.code not in names:
+        return None  # a key that is not one field (a computed key, a tuple): the shim's windows
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    declared_type = call_arg(call, {"aggregate": 3, "reduce": 2}.get(method, 1), "output_type")
+    declared = record_shape(resolver, declared_type) if declared_type is not None else None
+    if declared is not None and any(f.type not in FRAME_TYPES for f in declared.fields):
+        return None
+    first = call_arg(call, 0, FUNCTION_ARGS[method])
+    then = call_arg(call, 1, "window_function") if method in ("reduce", "aggregate") else None
+    if isinstance(then, cst.Name) and then.value == "None":
+        then = None
+    aggregates = None
+    if method == "reduce" and then is None and isinstance(first, cst.Lambda):
+        found = reduce_aggregates(first, shape, names[key.code])
+        same = declared is None or [f.type for f in declared.fields] == [f.type for f in shape.fields]
+        aggregates = found if isinstance(found, Aggregates) and same else None
+    elif method == "aggregate" and then is None and declared is not None:
+        cls = instance_class(resolver, first)
+        found = aggregate_function(cls, shape, resolver.qualified_name, checked=any(f.type in _INTEGERS for f in declared.fields)) \
+            if cls is not None and not _has_lifecycle(cls) else None
+        aggregates = _declared_result(found, declared) if isinstance(found, Aggregates) else None
+    if aggregates is not None:
+        output = shape if method == "reduce" else declared
+    else:  # the user's objects per (key, window)
+        if plan.kind == "session":
+            return None  # merged sessions: Flink merges accumulators/window states in its own order
+        for i, function in enumerate(f for f in (first, then) if f is not None):
+            cls = instance_class(resolver, function)
+            if not (cls is not None and not _has_lifecycle(cls) or i == 0 and method == "reduce" and isinstance(function, cst.Lambda)):
+                return None
+        output = declared if declared is not None else shape if method == "reduce" and then is None else None
+        if output is None:
+            return None
+    elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
+    timestamps = literal_values(elements, millis.code, shape, resolver)
+    batch = mode == "batch"
+    late = late_records(timestamps, watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")), plan, batch)
+    order = None
+    if aggregates is None:
+        order = arrival_order(timestamps, literal_values(elements, key.code, shape, resolver), batch)
+    return FrameWindow(plan, names[key.code], output, aggregates, shape.kind, late, order, "apply" if method == "apply" else "process")
+
+
+def _has_lifecycle(cls: cst.ClassDef) -> bool:
+    """Whether a function class has open()/close() (or state): not run per window here."""
+    return any(isinstance(s, cst.FunctionDef) and s.name.value in ("open", "close", "__init__") for s in cls.body.body)
+
+
+def _declared_result(found: Aggregates, declared: PC.Shape) -> Optional[Aggregates]:
+    """The aggregates' results named and typed as the declared ``output_type``, or None."""
+    from flink2spark.rules.pyflink._frames import operand
+
+    if (declared.kind == "value") == found.tuple or len(found.result) != len(declared.fields):
+        return None
+    outputs = []
+    for out, f in zip(found.result, declared.fields):
+        if out.type != f.type and not (out.type in _INTEGERS and f.type in _INTEGERS):
+            return None
+        code = out.code if out.type == f.type else f"{operand(out.code)}.cast({f.type!r})"
+        outputs.append(PC.Output(code, f.type, out.nullable, f.name))
+    return Aggregates(found.columns, tuple(outputs), found.tuple)
+
+
+# --------------------------------------------------------------------------------------------
+# what the rules write for a frame-form call
+
+
+def frame_rewrite(ctx, seg):
+    """The DataFrame code of ``assign_timestamps_and_watermarks``, ``window`` or a window
+    function (``reduce``/``aggregate``/``process``) on a stream the program model lowers
+    to a frame (``StreamFacts.frame`` of the call is not None), with its NOTEs."""
+    from flink2spark.rules.pyflink._streams import facts, graph
+    from flink2spark.transpiler import imports as I
+    from flink2spark.transpiler import markers as M
+
+    g, original = graph(ctx.resolver), seg.original
+    shape = facts(ctx.resolver, original.func.value).frame
+    receiver = ctx.site.receiver
+    if seg.method == "window":  # the keyed frame (key_by: the frame itself): the window function groups it
+        return receiver
+    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    if seg.method == "assign_timestamps_and_watermarks":
+        return ctx.expr("{df}" + with_timestamp("", stamp(g, original, shape))[len(""):], df=receiver)
+    found = frame_window(g, original, shape)
+    if found.late is not None:
+        ctx.note(M.PF_FRAME_LATE, found.late)
+    if found.order is not None:
+        ctx.note(M.PF_FRAME_WINDOW_ORDER, found.order)
+    if found.aggregates is not None:
+        return ctx.expr("{df}" + window_aggregate("", found.key, found.plan, found.aggregates), df=receiver)
+    I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_windows", "f2s_windows")
+    fields = [f.name for f in shape.fields]
+    function = ctx.arg(seg, 0, FUNCTION_ARGS[seg.method])[1]
+    if seg.method in ("reduce", "aggregate"):  # one function per window: the user's objects in a row
+        then = ctx.arg(seg, 1, "window_function")
+        parts = [function] if then is None or (isinstance(then[0], cst.Name) and then[0].value == "None") else [function, then[1]]
+        adapter = "Reduced" if seg.method == "reduce" else "Aggregated"
+        function = ctx.expr(f"f2s_windows.{adapter}(%s)" % ", ".join("{p%d}" % i for i in range(len(parts))),
+                            **{f"p{i}": p for i, p in enumerate(parts)})
+    code = per_window(window_bounds("", found.plan), found.key, "{fn}", found.method, fields, found.kind, found.output, TIMESTAMP_COLUMN)
+    return ctx.expr("{df}" + code, df=receiver, fn=function)
