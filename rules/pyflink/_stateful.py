@@ -1,0 +1,461 @@
+"""A ``KeyedProcessFunction`` class as a Spark ``StatefulProcessor`` (``transformWithState``)
+(not a rule: the ``process`` rule calls ``translate`` for a keyed stream planned as a DataFrame).
+
+The user's class keeps its name, its helpers and the bodies of its methods; only what is Flink
+in them changes:
+
+* ``open(self, runtime_context)`` -> ``init(self, handle)``;
+  ``runtime_context.get_state(ValueStateDescriptor(name, Types.X()))`` ->
+  ``handle.getValueState(name, "value <spark type>")``;
+* ``self.s.value()`` -> ``(self.s.get() or (None,))[0]`` (Spark's state values are tuples,
+  ``get()`` is None when unset, as Flink's ``value()``), ``self.s.update(v)`` ->
+  ``self.s.update((v,))``, ``self.s.clear()`` stays;
+* ``process_element(self, value, ctx)`` -> ``handleInputRows(self, key, rows, timerValues)``
+  whose body is a ``for value in rows:`` loop over the old body (``return`` -> ``continue``;
+  ``for (value,) in rows`` when the stream's records are single values);
+* ``on_timer(self, timestamp, ctx)`` -> ``handleExpiredTimer(self, key, timerValues,
+  expiredTimerInfo)`` (Spark passes these by keyword: the names are fixed) starting with
+  ``timestamp = expiredTimerInfo.getExpiryTimeInMs()``;
+* ``ctx.get_current_key()`` -> ``key[0]``; ``ctx.timer_service().register_event_time_timer(t)``
+  / ``delete_event_time_timer(t)`` -> ``self.handle.registerTimer(t)`` / ``deleteTimer(t)``;
+* ``yield v`` -> ``yield Row(<output column>=v, ...)`` (transformWithState takes Rows with the
+  output schema's names).
+
+What it means on Spark (checked on PySpark 4.3 over batch DataFrames,
+``tests/test_stateful_processor.py``): ``handleInputRows`` gets all the rows of a key at once,
+then the key's expired timers fire in time order, each seeing the key's final state. Flink
+processes a key's elements one by one, in arrival order, and on a bounded input fires every
+event-time timer at the end (watermark ``Long.MAX_VALUE``) with the key's final state. So:
+
+* the rows of a key come in no set order (Flink: arrival order): NOTE F2S266;
+* timers need ``timeMode="ProcessingTime"`` (with ``"EventTime"`` a batch job fires none):
+  a timer fires when its time is before the job's clock, which a timestamp of the data is
+  (a time in the future does not fire: NOTE F2S267);
+* timers registered in ``on_timer`` would not fire in the same batch (Flink fires them): not
+  translated, nor are processing-time timers, ``ctx.timestamp()``, the watermark, list/map
+  state, TTL, side outputs or a record used other than by its fields (Spark's ``Row`` prints
+  differently from Flink's tuple). ``translate`` gives the reason and the caller keeps the
+  shim's ``keyed_process``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._process import keeps_instance_data
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.visitors import nodes
+
+STATE_DESCRIPTORS = {f"{m}.ValueStateDescriptor" for m in ("pyflink.datastream.state", "pyflink.datastream")}
+ROWS = {"pyflink.common.Row", "pyflink.common.types.Row"}
+_ALLOWED_FLINK = STATE_DESCRIPTORS | ROWS | P.TYPES | set(P.PROCESS_FUNCTIONS)
+# names the new methods' parameters take: a body using them would mean something else
+_NEW_NAMES = {"key", "rows", "timerValues", "expiredTimerInfo", "handle"}
+
+
+@dataclass
+class Processor:
+    """The class as a StatefulProcessor, and how to run it."""
+
+    cls: cst.ClassDef
+    output_schema: str  # DDL of the output rows
+    time_mode: str  # "None" or "ProcessingTime"
+    timers: bool  # registers timers (NOTE F2S267)
+    states: dict = field(default_factory=dict)  # attribute -> Spark type of its value
+
+
+class Refused(Exception):
+    pass
+
+
+def translate(resolver, cls: cst.ClassDef, record, output) -> Union[Processor, str]:
+    """``cls`` (an original ClassDef deriving from KeyedProcessFunction) as a Processor, for
+    records of the ``python_columns.Shape`` ``record`` and results of the Shape ``output``;
+    else the reason it is not translated."""
+    try:
+        return _Translation(resolver, cls, record, output).run()
+    except Refused as exc:
+        return str(exc)
+
+
+def output_schema(output) -> str:
+    return ", ".join(f"{f.name} {f.type}" for f in output.fields)
+
+
+def _own_nodes(body: cst.CSTNode, *types):
+    """The nodes of ``types`` in ``body`` outside the functions, lambdas and classes it defines."""
+    found = []
+    todo = [body]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, types):
+            found.append(node)
+        for child in node.children:
+            if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                todo.append(child)
+    return found
+
+
+def _method_call(node: cst.CSTNode, receiver: Optional[str] = None) -> Optional[str]:
+    """``m`` when ``node`` is ``<receiver>.m(...)``."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        if receiver is None or (isinstance(node.func.value, cst.Name) and node.func.value.value == receiver):
+            return node.func.attr.value
+    return None
+
+
+def _self_attr(node: cst.CSTNode) -> Optional[str]:
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return node.attr.value
+    return None
+
+
+def _param_names(fdef: cst.FunctionDef) -> list[str]:
+    p = fdef.params
+    if p.star_arg is not cst.MaybeSentinel.DEFAULT or p.kwonly_params or p.posonly_params or p.star_kwarg is not None:
+        raise Refused(f"{fdef.name.value}() has *args, ** or keyword-only parameters")
+    if any(x.default is not None for x in p.params):
+        raise Refused(f"{fdef.name.value}() has parameters with defaults")
+    return [x.name.value for x in p.params]
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    return [n for n in nodes(node, cst.Name)]
+
+
+class _Translation:
+    def __init__(self, resolver, cls: cst.ClassDef, record, output):
+        self.resolver = resolver
+        self.cls = cls
+        self.record = record
+        self.output = output
+        self.states: dict[str, str] = {}
+        self.timers = False
+
+    # -- checks ---------------------------------------------------------------------------
+    def _check_flink_names(self) -> None:
+        for node in nodes(self.cls.body, cst.Name, cst.Attribute):
+            q = self.resolver.qualified_name(node)
+            if q and q.startswith("pyflink.") and not any(q == a or q.startswith(a + ".") for a in _ALLOWED_FLINK):
+                raise Refused(f"it uses {q}")
+
+    def _method(self, name: str) -> Optional[cst.FunctionDef]:
+        found = [s for s in self.cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
+        if len(found) > 1:
+            raise Refused(f"it defines {name}() twice")
+        return found[0] if found else None
+
+    # -- open -> init ---------------------------------------------------------------------
+    def _state_type(self, call: cst.BaseExpression) -> tuple[cst.BaseExpression, str]:
+        """(name, Spark type) of ``ValueStateDescriptor(name, Types.X())``."""
+        if not isinstance(call, cst.Call) or self.resolver.qualified_name(call.func) not in STATE_DESCRIPTORS:
+            raise Refused("open() gets state from something else than a ValueStateDescriptor(name, Types.X()) written there")
+        if len(call.args) != 2 or any(a.keyword is not None or a.star for a in call.args):
+            raise Refused("a ValueStateDescriptor with other arguments than (name, type)")
+        typ = call.args[1].value
+        kind = None
+        if isinstance(typ, cst.Call) and not typ.args and isinstance(typ.func, cst.Attribute):
+            if self.resolver.qualified_name(typ.func.value) in P.TYPES:
+                kind = typ.func.attr.value
+        if kind not in P.SPARK_TYPES:
+            raise Refused("a ValueState of a type that is not a basic one (STRING, INT, LONG, DOUBLE...)")
+        return call.args[0].value, P.SPARK_TYPES[kind].lower()
+
+    def _init(self, opener: Optional[cst.FunctionDef]) -> cst.FunctionDef:
+        if opener is None:
+            body: list = []
+        else:
+            params = _param_names(opener)
+            if len(params) != 2:
+                raise Refused("open() does not take (self, runtime_context)")
+            context = params[1]
+            converter = _OpenBody(self, context)
+            new_body = opener.body.visit(converter)
+            uses = sum(1 for n in _names(opener.body) if n.value == context)
+            if uses != converter.uses:
+                raise Refused(f"open() uses its runtime context '{context}' other than for get_state()")
+            body = list(new_body.body)  # type: ignore[attr-defined]
+        if self.timers:
+            body.insert(0, cst.parse_statement("self.handle = handle"))
+        if not body:
+            body = [cst.parse_statement("pass")]
+        params = cst.Parameters([cst.Param(cst.Name("self")), cst.Param(cst.Name("handle"))])
+        base = opener if opener is not None else cst.FunctionDef(name=cst.Name("init"), params=params, body=cst.IndentedBlock([]))
+        return base.with_changes(name=cst.Name("init"), params=params, body=cst.IndentedBlock(body=body), returns=None)
+
+    # -- process_element / on_timer -------------------------------------------------------
+    def _check_record_uses(self, fdef: cst.FunctionDef, value: str) -> None:
+        """The record is read by its fields only (``v[0]``, ``v.name``, ``a, b = v``): a Spark
+        Row is a tuple with names, but prints and compares with names where Flink's tuple does not."""
+        if self.record.kind == "value":
+            return
+        for name in _names(fdef.body):
+            if name.value != value:
+                continue
+            parent = self.resolver.parent(name)
+            if isinstance(parent, cst.Subscript) and parent.value is name:
+                continue
+            if self.record.kind == "row" and isinstance(parent, cst.Attribute) and parent.value is name:
+                continue
+            if isinstance(parent, cst.Assign) and parent.value is name and all(
+                isinstance(t.target, (cst.Tuple, cst.List)) for t in parent.targets
+            ):
+                continue
+            raise Refused(f"{fdef.name.value}() uses its record '{value}' other than by its fields")
+
+    def _check_ctx_uses(self, fdef: cst.FunctionDef, context: str, converter: "_MethodBody") -> None:
+        uses = sum(1 for n in _names(fdef.body) if n.value == context)
+        if uses != converter.context_uses:
+            raise Refused(f"{fdef.name.value}() uses its context '{context}' other than for get_current_key() and event-time timers")
+
+    def _generator(self, body: list) -> list:
+        """The statements of a method Spark iterates over: ``yield from ()`` after them when
+        they yield nothing (Flink accepts a method that returns None)."""
+        block = cst.IndentedBlock(body=body)
+        if not _own_nodes(block, cst.Yield):
+            body = [*body, cst.parse_statement("yield from ()")]
+        return body
+
+    def _process(self, fdef: cst.FunctionDef) -> cst.FunctionDef:
+        params = _param_names(fdef)
+        if len(params) != 3:
+            raise Refused("process_element() does not take (self, value, ctx)")
+        value, context = params[1], params[2]
+        self._check_record_uses(fdef, value)
+        converter = _MethodBody(self, context, in_timer=False)
+        body = fdef.body.visit(converter)
+        self._check_ctx_uses(fdef, context, converter)
+        target: cst.BaseAssignTargetExpression = cst.Name(value)
+        if self.record.kind == "value":
+            target = cst.Tuple([cst.Element(cst.Name(value), comma=cst.Comma())])
+        loop = cst.For(target=target, iter=cst.Name("rows"), body=body)  # type: ignore[arg-type]
+        new_params = cst.Parameters([cst.Param(cst.Name(n)) for n in ("self", "key", "rows", "timerValues")])
+        return fdef.with_changes(name=cst.Name("handleInputRows"), params=new_params, body=cst.IndentedBlock(self._generator([loop])), returns=None)
+
+    def _timer(self, fdef: cst.FunctionDef) -> cst.FunctionDef:
+        params = _param_names(fdef)
+        if len(params) != 3:
+            raise Refused("on_timer() does not take (self, timestamp, ctx)")
+        stamp, context = params[1], params[2]
+        converter = _MethodBody(self, context, in_timer=True)
+        body = fdef.body.visit(converter)
+        self._check_ctx_uses(fdef, context, converter)
+        first = cst.parse_statement(f"{stamp} = expiredTimerInfo.getExpiryTimeInMs()")
+        new_params = cst.Parameters([cst.Param(cst.Name(n)) for n in ("self", "key", "timerValues", "expiredTimerInfo")])
+        stmts = self._generator([first, *body.body])  # type: ignore[attr-defined]
+        return fdef.with_changes(name=cst.Name("handleExpiredTimer"), params=new_params, body=cst.IndentedBlock(stmts), returns=None)
+
+    # -- yield -> Row ---------------------------------------------------------------------
+    def row(self, original: Optional[cst.BaseExpression], value: Optional[cst.BaseExpression]) -> cst.BaseExpression:
+        """``Row(<output column>=v...)`` of the converted ``value`` of ``yield <original>``."""
+        fields = self.output.fields
+        if value is None:
+            raise Refused("a bare yield")
+        if self.output.kind == "value":
+            if isinstance(value, cst.Tuple):
+                raise Refused("it yields a tuple (a side output?) to a stream of single values")
+            items = [value]
+        elif self.output.kind == "tuple":
+            if not isinstance(value, cst.Tuple) or len(value.elements) != len(fields) or any(isinstance(e, cst.StarredElement) for e in value.elements):
+                raise Refused(f"it yields something else than a tuple of {len(fields)} values")
+            items = [e.value for e in value.elements]
+        else:
+            if not isinstance(value, cst.Call) or self.resolver.qualified_name(original.func) not in ROWS:  # type: ignore[union-attr]
+                raise Refused("it yields something else than a Row(...)")
+            if all(a.keyword is None and not a.star for a in value.args):
+                items = [a.value for a in value.args]
+            elif [a.keyword.value if a.keyword else None for a in value.args] == [f.name for f in fields]:
+                items = [a.value for a in value.args]
+            else:
+                raise Refused("it yields a Row(...) whose fields are not the output type's, in its order")
+            if len(items) != len(fields):
+                raise Refused("it yields a Row(...) of another arity than the output type")
+        args = [
+            cst.Arg(v, keyword=cst.Name(f.name), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+            for f, v in zip(fields, items)
+        ]
+        return cst.Call(func=cst.Name("Row"), args=args)
+
+    # -- the class ------------------------------------------------------------------------
+    def run(self) -> Processor:
+        cls = self.cls
+        if len(cls.bases) != 1 or cls.keywords or cls.decorators:
+            raise Refused("it has other bases, keywords or decorators than KeyedProcessFunction")
+        if P.PROCESS_FUNCTIONS.get(self.resolver.qualified_name(cls.bases[0].value) or "") != "KeyedProcessFunction":
+            raise Refused("it does not derive from KeyedProcessFunction directly")
+        self._check_flink_names()
+        if keeps_instance_data(cls):
+            raise Refused("it keeps data in its instance (self.x = ... outside open()): Spark's instances are not Flink's")
+        for name in _names(cls.body):
+            if name.value in _NEW_NAMES:
+                raise Refused(f"it uses the name '{name.value}', which the StatefulProcessor's methods take")
+        body = []
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.decorators:
+                raise Refused(f"{stmt.name.value}() has decorators")
+        # open() first: it declares the states the other methods read
+        opener = self._method("open")
+        if opener is not None:
+            self._init(opener)  # fills self.states (the result is built again below, once timers are known)
+        process = self._method("process_element")
+        if process is None:
+            raise Refused("it has no process_element()")
+        if self._method("init") or self._method("handleInputRows") or self._method("handleExpiredTimer"):
+            raise Refused("it defines a method of StatefulProcessor's")
+        converted: dict[int, cst.CSTNode] = {}
+        for stmt in cls.body.body:
+            if not isinstance(stmt, cst.FunctionDef) or stmt is opener:
+                continue
+            if stmt is process:
+                converted[id(stmt)] = self._process(stmt)
+            elif stmt.name.value == "on_timer":
+                converted[id(stmt)] = self._timer(stmt)
+            else:
+                converter = _MethodBody(self, None, in_timer=False)
+                converted[id(stmt)] = stmt.visit(converter)
+        init = self._init(opener)
+        placed = False
+        for stmt in cls.body.body:
+            if stmt is opener:
+                body.append(init)
+                placed = True
+            elif id(stmt) in converted:
+                if stmt is process and not placed:
+                    body.append(init)
+                    placed = True
+                body.append(converted[id(stmt)])
+            else:
+                body.append(stmt)
+        new = cls.with_changes(
+            bases=[cls.bases[0].with_changes(value=cst.Name("StatefulProcessor"))],
+            body=cls.body.with_changes(body=body),
+        )
+        mode = "ProcessingTime" if self.timers else "None"
+        return Processor(new, output_schema(self.output), mode, self.timers, dict(self.states))
+
+
+class _OpenBody(cst.CSTTransformer):
+    """``self.s = ctx.get_state(ValueStateDescriptor(n, Types.X()))`` ->
+    ``self.s = handle.getValueState(n, "value x")``; counts the uses of the context it converts."""
+
+    def __init__(self, tr: _Translation, context: str):
+        self.tr = tr
+        self.context = context
+        self.uses = 0
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
+        if _method_call(original.value, self.context) is None:
+            return updated
+        method = _method_call(original.value, self.context)
+        target = original.targets[0].target if len(original.targets) == 1 else None
+        attr = _self_attr(target) if target is not None else None
+        if method != "get_state" or attr is None:
+            raise Refused(f"open() calls {self.context}.{method}() other than as self.x = {self.context}.get_state(...)")
+        call = original.value
+        if len(call.args) != 1 or call.args[0].keyword is not None:  # type: ignore[attr-defined]
+            raise Refused("get_state() with other arguments than a descriptor")
+        name, typ = self.tr._state_type(call.args[0].value)  # type: ignore[attr-defined]
+        if attr in self.tr.states and self.tr.states[attr] != typ:
+            raise Refused(f"self.{attr} holds states of two types")
+        self.tr.states[attr] = typ
+        self.uses += 1
+        new = cst.Call(
+            func=cst.Attribute(cst.Name("handle"), cst.Name("getValueState")),
+            args=[cst.Arg(name, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(cst.SimpleString(f'"value {typ}"'))],
+        )
+        return updated.with_changes(value=new)
+
+
+class _MethodBody(cst.CSTTransformer):
+    """The Flink calls of a method body as StatefulProcessor code (see the module's docstring)."""
+
+    def __init__(self, tr: _Translation, context: Optional[str], in_timer: bool):
+        self.tr = tr
+        self.context = context
+        self.in_timer = in_timer
+        self.context_uses = 0
+        self.depth = 0  # functions, lambdas and classes defined in the body
+
+    # the method's own statements (returns, yields) are not those of what it defines
+    def visit_FunctionDef(self, node):
+        self.depth += 1
+
+    def leave_FunctionDef(self, original, updated):
+        self.depth -= 1
+        return updated
+
+    def visit_Lambda(self, node):
+        self.depth += 1
+
+    def leave_Lambda(self, original, updated):
+        self.depth -= 1
+        return updated
+
+    def visit_ClassDef(self, node):
+        self.depth += 1
+
+    def leave_ClassDef(self, original, updated):
+        self.depth -= 1
+        return updated
+
+    def leave_Return(self, original: cst.Return, updated: cst.Return):
+        if self.depth or self.context is None or self.in_timer:
+            return updated
+        if original.value is not None:
+            raise Refused("process_element() returns a value")
+        return cst.Continue()
+
+    def leave_Yield(self, original: cst.Yield, updated: cst.Yield):
+        if self.depth:
+            return updated
+        if self.context is None:
+            raise Refused("a helper method yields (its results cannot be told apart from other values)")
+        if isinstance(updated.value, cst.From):
+            raise Refused("yield from in process_element()/on_timer()")
+        return updated.with_changes(value=self.tr.row(original.value, updated.value))  # type: ignore[arg-type]
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call):
+        # the context: ctx.get_current_key(), ctx.timer_service().xxx(t)
+        if self.context is not None:
+            if _method_call(original, self.context) == "get_current_key" and not original.args:
+                self.context_uses += 1
+                return cst.Subscript(cst.Name("key"), [cst.SubscriptElement(cst.Index(cst.Integer("0")))])
+            inner = original.func.value if isinstance(original.func, cst.Attribute) else None
+            if inner is not None and _method_call(inner, self.context) == "timer_service" and not inner.args:  # type: ignore[arg-type]
+                method = original.func.attr.value  # type: ignore[attr-defined]
+                spark = {"register_event_time_timer": "registerTimer", "delete_event_time_timer": "deleteTimer"}.get(method)
+                if spark is None:
+                    raise Refused(f"it calls timer_service().{method}()")
+                if self.in_timer and method == "register_event_time_timer":
+                    raise Refused("on_timer() registers a timer (Spark would not fire it in the same batch; Flink does)")
+                if len(original.args) != 1 or original.args[0].keyword is not None:
+                    raise Refused(f"timer_service().{method}() with other arguments than a time")
+                self.tr.timers = True
+                self.context_uses += 1
+                return cst.Call(func=cst.Attribute(cst.parse_expression("self.handle"), cst.Name(spark)), args=updated.args)
+        # the states: self.s.value() / update(v) / clear()
+        func = original.func
+        if isinstance(func, cst.Attribute):
+            attr = _self_attr(func.value)
+            if attr is not None and attr in self.tr.states:
+                method = func.attr.value
+                if method == "value" and not original.args:
+                    return cst.parse_expression(f"(self.{attr}.get() or (None,))[0]")
+                if method == "update" and len(original.args) == 1 and original.args[0].keyword is None:
+                    one = cst.Tuple([cst.Element(updated.args[0].value, comma=cst.Comma())])
+                    return updated.with_changes(args=[cst.Arg(one)])
+                if method == "clear" and not original.args:
+                    return updated
+                raise Refused(f"it calls self.{attr}.{method}() on a ValueState")
+        return updated
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
+        attr = _self_attr(original)
+        if attr is not None and attr in self.tr.states:
+            parent_is_call = isinstance(self.tr.resolver.parent(original), cst.Attribute)
+            if not parent_is_call:
+                raise Refused(f"it uses the state self.{attr} other than by value()/update()/clear()")
+        return updated
