@@ -392,3 +392,58 @@ def _top_level_pair(field: str) -> tuple[str, str] | None:
         elif depth == 0 and ch == "=":
             return field[:i], field[i + 1 :]
     return None
+
+
+# --- DataStream print() lines (fixtures/pyflink) ------------------------------------------------
+#
+# PyFlink 2.3's ``DataStream.print()`` writes one line per record, by the stream's type (see
+# rules/pyflink/print.py): ``+I[101,keyboard,49.5]`` for Types.ROW/ROW_NAMED (PyFlink joins
+# Python's ``str()`` of the fields with ``,``), ``(keyboard,101)`` for Types.TUPLE (Java's
+# ``Tuple.toString``), Java's ``toString`` for basic types (``189.99``, ``1.0E-5``, ``true``),
+# Python's ``str()`` for pickled values (``('keyboard', 59.4)``).  The fixtures' recorded
+# ``expected_stdout.txt`` holds those lines without their ``name> ``/``N> `` prefixes
+# (``flink_reference.normalize_flink_print``).  A converted stream printed as a DataFrame
+# shows a ``show()`` box instead: one record per row, one value per column.  Both meet as
+# records (``stream_line_record``):
+#
+# * ``+I[a,1]``: the fields split at top-level ``,``, Python texts made Java's (``True`` ->
+#   ``true``, ``None`` -> ``null``, ``1e-05`` -> ``1.0E-5``), normalised; another row kind
+#   (``-U[...]``) keeps its kind as a first value;
+# * ``(a,1)``: a Java tuple, split at top-level ``,`` (a pickled Python tuple ``('a', 1)``
+#   then has quoted values: it only meets the same line, printed by a stream kept as an RDD);
+# * any other line: one value, normalised (``true``, ``NULL``).
+# A string holding ``,`` inside a Row or tuple, or a string value that looks like a tuple,
+# cannot be told from several fields: fixtures avoid them.
+
+
+def stream_line_record(line: str) -> Record:
+    """The record of one DataStream ``print()`` line, its prefix dropped (see above)."""
+    m = _PRINT_LINE.match(line)
+    if m and not m["prefix"]:
+        fields = tuple(normalise_value(_java_text(f.strip())) for f in _split_fields(m["body"], ","))
+        return fields if m["kind"] == "+I" else (m["kind"], *fields)
+    if len(line) >= 2 and line[0] == "(" and line[-1] == ")":
+        return tuple(normalise_value(f) for f in _split_fields(line[1:-1], ","))
+    return (normalise_value(line),)
+
+
+def flink_stream_records(lines: Iterable[str]) -> Counter:
+    """Records of a PyFlink program's print lines (prefixes already dropped; an empty line is
+    the record of an empty string)."""
+    return Counter(stream_line_record(line) for line in lines)
+
+
+def spark_stream_records(stdout: str, normalize_lines) -> Counter:
+    """Records of a converted PyFlink program's stdout: its ``show()`` boxes' rows, and its
+    other lines as ``flink_stream_records`` after ``normalize_lines`` (which drops the
+    ``name> `` prefixes the shim's print writes as Flink does)."""
+    raw = stdout.splitlines()
+    lines = [line.rstrip() for line in raw]
+    records: Counter = Counter()
+    plain = []
+    for start, _end, border, _header, rows in _boxes(lines):
+        if border:
+            records.update(tuple(normalise_value(c) for c in row) for row in rows)
+        elif not _SHOWING.match(lines[start]):
+            plain.append(raw[start])
+    return records + flink_stream_records(normalize_lines(plain))

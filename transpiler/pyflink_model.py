@@ -987,11 +987,12 @@ def check_class(info, resolver) -> None:
 
 def spark_name(resolver, name: str):
     """``Row`` in a program with no DataStream (the Table API alone: rows its UDFs return or
-    yield) is Spark's ``pyspark.sql.Row``, which Spark builds a struct or a row of by position
+    yield), or whose streams are all DataFrames (``StreamGraph.rdd_free``: its rows are data
+    of ``createDataFrame``), is Spark's ``pyspark.sql.Row``, which Spark builds a struct or a row of by position
     as Flink does; with streams it stays the shim's (PyFlink's row kinds and print format)."""
     from flink2spark.rules.pyflink._streams import graph
 
-    if name in ROWS and not graph(resolver).has_streams:
+    if name in ROWS and (not graph(resolver).has_streams or graph(resolver).rdd_free):
         return "pyspark.sql", "Row"
     return None
 

@@ -45,6 +45,7 @@ from flink2spark.rules.pyflink._common import (
     followed,
     source_kind,
 )
+from flink2spark.rules.pyflink import _frames
 from flink2spark.transpiler import pyflink_model as P
 
 _CYCLE = object()
@@ -143,6 +144,26 @@ class StreamGraph:
         an operator, a Table's ``to_data_stream``): without one, a program of the Table API
         alone, its PyFlink ``Row`` values are Spark's ``Row`` (UDF results, rows of elements)."""
         return any(self.resolver.type_of(call) in _STREAM_TYPES for call in nodes(self.resolver.module, cst.Call))
+
+    @cached_property
+    def _streams(self) -> list[cst.Call]:
+        return [call for call in nodes(self.resolver.module, cst.Call) if self.resolver.type_of(call) in _STREAM_TYPES]
+
+    @cached_property
+    def rdd_free(self) -> bool:
+        """Whether every stream of the module is lowered to a DataFrame (no RDD is made: the
+        program runs on Spark Connect, and PyFlink's ``Row`` is Spark's)."""
+        return bool(self._streams) and all(self.node(call).frame is not None for call in self._streams)
+
+    @cached_property
+    def spark_rows(self) -> bool:
+        """Whether every stream would be a DataFrame, the sources whose data hold PyFlink
+        ``Row``s included: then ``Row`` is Spark's and those sources are DataFrames too (else
+        they stay RDDs of the shim's rows)."""
+        return bool(self._streams) and all(
+            self.fact("frame_shape", call, _frame_shape, None) is not None and self.fact("frame_downstream", call, _downstream, False)
+            for call in self._streams
+        )
 
     @cached_property
     def reads_unbounded(self) -> bool:
@@ -245,6 +266,15 @@ class StreamFacts:
         return self.graph.fact("undecoded", self.expr, _undecoded, True)
 
     @property
+    def frame(self):
+        """``Optional[python_columns.Shape]``: the DataFrame's columns when the stream is lowered
+        to a DataFrame (issue 14), None when it stays an RDD. A stream is a frame when its
+        source has a schema (``_frames.source_shape``), every operator between has a native
+        form (``NATIVE_CONSUMERS``) and every consumer of it, and of the streams derived from
+        it, has one too: a single consumer without one keeps the stream and its sources RDDs."""
+        return self.graph.fact("frame", self.expr, _frame, None)
+
+    @property
     def window_call(self) -> Optional[cst.Call]:
         """For a windowed stream: the ``window(...)``/``count_window(...)``/``window_all(...)``
         call it comes from (through names and the window settings), or None."""
@@ -339,6 +369,7 @@ class StreamFacts:
             "undecoded": self.undecoded,
             "origin": self.origin,
             "functions": self.functions,
+            "frame": _frames.ddl(self.frame) if self.frame is not None else None,
         }
 
 
@@ -779,3 +810,119 @@ def _table_bridge(g: StreamGraph, expr, converted: bool) -> Optional[cst.Call]:
                 if found is not None:
                     return found
     return None
+
+
+# --------------------------------------------------------------------------------------------
+# the frame form (issue 14): which consumers of a stream have a native DataFrame form
+
+# (method, function): a call ``stream.method(...)`` has a native form when the function, given
+# the graph, the call and the shape of its input frame, gives the shape of the frame it makes,
+# or True for a sink (print); None or False: no native form here. Helpers add one line each.
+NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
+    ("print", lambda g, call, shape: _frames.sink(g, call, shape)),
+    ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
+    ("filter", lambda g, call, shape: _frames.filter_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
+    # operator settings: scheduling only, the frame goes on
+    *((m, lambda g, call, shape: _frames.same_shape(g, call, shape)) for m in ("name", "uid", "set_parallelism", "set_description",
+                                                                             "set_max_parallelism", "disable_chaining", "start_new_chain",
+                                                                             "slot_sharing_group", "set_buffer_timeout", "forward", "rebalance",
+                                                                             "rescale", "shuffle")),
+]
+
+
+def _receiver_type(g: StreamGraph, call: cst.Call) -> Optional[str]:
+    return g.resolver.type_of(call.func.value)  # type: ignore[attr-defined]
+
+
+def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
+    """What ``NATIVE_CONSUMERS`` says of ``call`` over a frame of ``shape``: a Shape, True, or None."""
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    for name, native in NATIVE_CONSUMERS:
+        if name == method:
+            found = native(g, call, shape)
+            if found:
+                return found
+    return None
+
+
+def _frame_shape(g: StreamGraph, expr):
+    """The shape the stream would have as a DataFrame, from its inputs only (upstream)."""
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        values = resolver.sources_of(expr)
+        shapes = [g.fact("frame_shape", v, _frame_shape, None) for v in values]
+        return shapes[0] if shapes and all(s is not None and s == shapes[0] for s in shapes) else None
+    if not _method_call(expr):
+        return None
+    recv, method = expr.func.value, expr.func.attr.value
+    if resolver.type_of(recv) == P.ENVIRONMENT:
+        return _frames.source_shape(g, expr) if method == "from_collection" else None
+    if resolver.type_of(expr) not in _STREAM_TYPES:
+        return None
+    shape = g.fact("frame_shape", recv, _frame_shape, None)
+    if shape is None:
+        return None
+    found = consumer_shape(g, expr, shape)
+    return found if found is not None and found is not True else None
+
+
+def _frame_uses(g: StreamGraph, expr) -> Optional[list[cst.Call]]:
+    """The calls reading the stream ``expr`` makes (through the one variable it is assigned
+    to), [] for a stream no one reads; None when a use is not ``stream.method(...)``."""
+    from flink2spark.rules.pyflink._common import assigned_uses
+
+    resolver = g.resolver
+    parent = resolver.parent(expr)
+    if isinstance(parent, cst.Assign):
+        refs = assigned_uses(resolver, expr)
+        if refs is None:
+            return None
+    elif isinstance(parent, cst.Expr):
+        return []
+    else:
+        refs = [expr]
+    calls = []
+    for ref in refs:
+        attribute = resolver.parent(ref)
+        call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
+        if not (isinstance(call, cst.Call) and call.func is attribute):
+            return None
+        calls.append(call)
+    return calls
+
+
+def _native_downstream(g: StreamGraph, expr, shape) -> bool:
+    """Whether every consumer of the stream ``expr`` (of frame ``shape``), and of the streams
+    they make, has a native form."""
+    uses = _frame_uses(g, expr)
+    if uses is None:
+        return False
+    for call in uses:
+        found = consumer_shape(g, call, shape)
+        if found is None:
+            return False
+        if found is not True and not g.fact("frame_downstream", call, _downstream, False):
+            return False
+    return True
+
+
+def _downstream(g: StreamGraph, expr) -> bool:
+    shape = g.fact("frame_shape", expr, _frame_shape, None)
+    return shape is not None and _native_downstream(g, expr, shape)
+
+
+def _frame(g: StreamGraph, expr):
+    if isinstance(expr, cst.Name):
+        values = g.resolver.sources_of(expr)
+        frames = [g.node(v).frame for v in values]
+        return frames[0] if frames and all(f is not None and f == frames[0] for f in frames) else None
+    shape = g.fact("frame_shape", expr, _frame_shape, None)
+    if shape is None or not g.fact("frame_downstream", expr, _downstream, False):
+        return None
+    if _method_call(expr) and g.resolver.type_of(expr.func.value) == P.ENVIRONMENT:
+        if _frames.row_calls(g, expr) and not g.spark_rows:
+            return None
+    elif _method_call(expr):
+        if g.node(expr.func.value).frame is None:  # the input stays an RDD (a sibling consumer has no native form)
+            return None
+    return shape

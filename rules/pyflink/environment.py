@@ -13,6 +13,7 @@ A configuration argument (``get_execution_environment(config)``) built as
 
 from flink2spark.rules.pyflink._common import call_arg, program, spark_program
 from flink2spark.rules.pyflink._configuration import RUNTIME_MODE, settings
+from flink2spark.rules.pyflink._streams import graph
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 from flink2spark.transpiler.session import SESSION
@@ -51,10 +52,11 @@ def convert(ctx):
         if dropped:
             read = " (execution.runtime-mode is read by keyed aggregations)" if len(dropped) < len({k for k, _, _ in found}) else ""
             ctx.note(M.PF_CONFIG, f"get_execution_environment(configuration): Flink settings dropped: {', '.join(dropped)}{read}")
-    ctx.note(
-        M.PF_RDD,
-        "PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext),"
-        " which Spark Connect does not offer",
-    )
+    if not graph(ctx.resolver).rdd_free:  # some stream stays an RDD (the program model's plan)
+        ctx.note(
+            M.PF_RDD,
+            "PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext),"
+            " which Spark Connect does not offer",
+        )
     session = ctx.import_name("pyspark.sql", "SparkSession")
     return ctx.expr(SESSION.get().builder() + ".getOrCreate()", s=session)

@@ -17,6 +17,10 @@ collection of bare byte arrays (``type_info=Types.PRIMITIVE_ARRAY(Types.BYTE())`
 Object[]) and on ``Types.LIST``: those keep a TODO.
 """
 
+import json
+
+from flink2spark.rules.pyflink._frames import ddl
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.rules.pyflink._common import (
     IDENTITY_TYPES,
     MAP_ORDER_NOTE,
@@ -46,14 +50,50 @@ rule = Rule(
                 "rows = env.from_collection([(1, 'a')], Types.ROW([Types.INT(), Types.STRING()]))\n",
                 imports="from pyflink.common import Types\n",
             ),
-            spark_program(
-                'words = env.sparkContext.parallelize(["a", "b"])\n'
+            spark_program(  # typed collections whose consumers all have a native form: DataFrames
+                'words = env.createDataFrame(["a", "b"], "string")\n'
                 'pairs = env.sparkContext.parallelize([("a", 1)])\n'
+                'rows = env.createDataFrame([(1, "a")], "f0 INT, f1 STRING")\n',
+            ),
+        ),
+        Example(  # a consumer with no native form (key_by) keeps the stream an RDD
+            program(
+                "rows = env.from_collection([(1, 'a')], Types.ROW([Types.INT(), Types.STRING()]))\n"
+                "rows.key_by(lambda r: r[1]).print()\n"
+                "named = env.from_collection([Row(id=1, name='a')], Types.ROW_NAMED(['id', 'name'], [Types.INT(), Types.STRING()]))\n"
+                "named.print()\n",
+                imports="from pyflink.common import Row, Types\n",
+            ),
+            spark_program(
                 "rows = env.sparkContext.parallelize(\n"
                 '    f2s.typed([(1, "a")], f2s.Types.ROW([f2s.Types.INT(), f2s.Types.STRING()]))\n'
+                ")\n"
+                "f2s.print(\n"
+                "    rows.keyBy(lambda r: r[1]).values(),\n"
+                "    f2s.Types.ROW([f2s.Types.INT(), f2s.Types.STRING()]),\n"
+                ")\n"
+                "named = env.sparkContext.parallelize(\n"
+                "    f2s.typed(\n"
+                '        [f2s.Row(id=1, name="a")],\n'
+                '        f2s.Types.ROW_NAMED(["id", "name"], [f2s.Types.INT(), f2s.Types.STRING()]),\n'
+                "    )\n"
+                ")\n"
+                "f2s.print(\n"
+                '    named, f2s.Types.ROW_NAMED(["id", "name"], [f2s.Types.INT(), f2s.Types.STRING()])\n'
                 ")\n",
                 shim=True,
             ),
+        ),
+        Example(  # every stream a DataFrame: no RDD (no NOTE F2S205), PyFlink's Row is Spark's
+            program(
+                "named = env.from_collection([Row(id=1, name='a')], Types.ROW_NAMED(['id', 'name'], [Types.INT(), Types.STRING()]))\n"
+                "named.print()\n",
+                imports="from pyflink.common import Row, Types\n",
+            ),
+            "from pyspark.sql import Row, SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'named = env.createDataFrame([Row(id=1, name="a")], "id INT, name STRING")\n'
+            "named.show(2147483647, truncate=False)\n",
         ),
         Example(
             program(
@@ -112,6 +152,9 @@ def convert(ctx):
     collection = ctx.arg(seg, 0, "collection")
     if collection is None:
         return ctx.todo(M.PF_UNSUPPORTED, "from_collection() without a collection argument")
+    frame = facts(ctx.resolver, seg.original).frame
+    if frame is not None:  # a DataFrame with the type's schema (the program model's plan)
+        return ctx.expr("{env}.createDataFrame({xs}, %s)" % json.dumps(ddl(frame)), env=ctx.site.receiver, xs=collection[1])
     sc = ctx.expr("{env}.sparkContext", env=ctx.site.receiver)
     info = ctx.arg(seg, 1, "type_info")
     if info is None or _is_none(info[0]) or basic_type(ctx.resolver, info[0]) in IDENTITY_TYPES:

@@ -1,4 +1,9 @@
-"""``print([identifier])`` -> ``f2s.print(stream, type_info, identifier=...)``.
+"""``print([identifier])`` -> ``df.show(2147483647, truncate=False)`` / ``f2s.print(stream, type_info, identifier=...)``.
+
+A stream the program model lowers to a DataFrame (``StreamFacts.frame``) is shown with
+Spark's own row format: ``show()`` with the largest row count it takes (``Int.MaxValue``; its
+default is 20 rows) prints every record, ``truncate=False`` every character of the values.
+The records are Flink's; the layout (a box, no ``identifier> `` prefix) is Spark's. On an RDD:
 
 Flink prints each element in a format that depends on the stream's type (PyFlink 2.3,
 ``DataStream._align_output_type`` and Java's ``PrintSinkFunction``):
@@ -37,9 +42,20 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.print"],
-    summary="print([identifier]) -> f2s.print(rdd, type_info, identifier=...) (Flink's format per type)",
+    summary="print([identifier]) -> df.show(2147483647, truncate=False) on a DataFrame; f2s.print(rdd, type_info, identifier=...) on an RDD (Flink's format per type)",
     codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED, M.PF_MAP_ORDER, M.PF_ARRAY_PRINT, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
+        Example(  # a DataFrame (the program model's frame form): every record, Spark's row format
+            program(
+                "rows = env.from_collection([(1, 'a')], Types.ROW([Types.INT(), Types.STRING()]))\n"
+                "rows.print('rows')\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            "from pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'rows = env.createDataFrame([(1, "a")], "f0 INT, f1 STRING")\n'
+            "rows.show(2147483647, truncate=False)\n",
+        ),
         Example(
             program(
                 "pairs = env.from_collection([('a', 1)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
@@ -86,6 +102,10 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original.func.value).frame is not None:  # type: ignore[attr-defined]
+        # every record, in Spark's own format (show() prints 20 rows by default; its maximum
+        # is Int.MaxValue), values not cut
+        return ctx.expr("{df}.show(2147483647, truncate=False)", df=ctx.site.receiver)
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     if facts(ctx.resolver, seg.original.func.value).timestamped:  # type: ignore[attr-defined]
         stream = ctx.expr("{s}.values()", s=stream)  # (timestamp, value) pairs: the values

@@ -1,4 +1,10 @@
-"""``map``, ``flat_map`` and ``filter`` -> ``RDD.map``/``flatMap``/``filter``.
+"""``map``, ``flat_map`` and ``filter`` -> ``select``/``where`` or ``RDD.map``/``flatMap``/``filter``.
+
+On a stream the program model lowers to a DataFrame (``StreamFacts.frame``), ``map(f,
+output_type=T)`` is ``select`` of the Columns ``f`` translates to (``transpiler/python_columns``;
+named as ``T``'s fields, integers cast to ``T``'s width: Flink's serializer and Spark's ANSI cast
+both fail on a value out of range) and ``filter(f)`` is ``where``. The planner decided that
+the translation is exact; where it is not, the stream is an RDD and what follows applies.
 
 PyFlink functions take one element and return the result (``flat_map``: any iterable, usually
 a generator), exactly what Spark calls, so lambdas and defs pass as they are, any other callable
@@ -38,9 +44,28 @@ SPARK_TIMESTAMPED = {"map": "mapValues", "flat_map": "flatMapValues"}
 rule = Rule(
     __name__,
     matches=["DataStream.map", "DataStream.flat_map", "DataStream.filter"],
-    summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
+    summary="map/filter -> select/where of Columns on a DataFrame; map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
     codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE, M.PF_EVENT_TIME),
     examples=[
+        Example(  # on a DataFrame (the program model's frame form): the function as Columns
+            program(
+                "\n\nclass Cheap(FilterFunction):\n"
+                "    def filter(self, value):\n"
+                "        return value[1] < 20\n\n\n"
+                "items = env.from_collection([('pen', 3), ('ink', 30)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "items.filter(Cheap()).map(lambda t: (t[0], t[1] * 2), output_type=Types.TUPLE([Types.STRING(), Types.INT()])).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream.functions import FilterFunction\n",
+            ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass Cheap:\n"
+            "    def filter(self, value):\n"
+            "        return value[1] < 20\n\n\n"
+            'items = env.createDataFrame([("pen", 3), ("ink", 30)], "f0 STRING, f1 INT")\n'
+            "items.where(F.col(\"f1\") < 20).select(\n"
+            '    F.col("f0").alias("f0"), (F.col("f1").cast("long") * 2).cast("int").alias("f1")\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
         Example(
             program(
                 "\n\ndef split(line):\n    yield from line.split()\n\n\n"
@@ -124,9 +149,31 @@ def keyed_state_call(ctx, seg, info, instance):
     return decoded_output(ctx, shim_call(ctx, "keyed_process", [ctx.site.receiver, instance], keywords))
 
 
+def frame_operator(ctx, seg):
+    """``select(...)``/``where(...)`` of the Columns the function translates to, on a frame."""
+    from flink2spark.rules.pyflink import _frames
+    from flink2spark.rules.pyflink._streams import graph
+    from flink2spark.transpiler import imports as I
+
+    g = graph(ctx.resolver)
+    shape = facts(ctx.resolver, seg.original.func.value).frame  # type: ignore[attr-defined]
+    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    if seg.method == "filter":
+        found = _frames.translated(g, seg.original, shape)
+        return ctx.expr("{df}.where(%s)" % found.code, df=ctx.site.receiver)
+    _, columns = _frames.map_columns(g, seg.original, shape)
+    if facts(ctx.resolver, seg.original).frame.kind == "value":
+        cols = [f'{_frames.operand(columns[0].code)}.alias("value")']
+    else:
+        cols = [f'{_frames.operand(c.code)}.alias("{c.name}")' for c in columns]
+    return ctx.expr("{df}.select(%s)" % ", ".join(cols), df=ctx.site.receiver)
+
+
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:
+        return frame_operator(ctx, seg)
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     lifecycle = open_close_class(ctx, seg)
     if lifecycle is not None and lifecycle[0].uses_state:
