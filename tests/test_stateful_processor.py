@@ -119,7 +119,7 @@ REFUSED = [
      "    def on_timer(self, t, ctx):\n        ctx.timer_service().register_event_time_timer(t + 5)\n        yield 'y'\n",
      "Types.STRING()", "on_timer() registers a timer"),
     ("    def open(self, runtime_context):\n        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.INT()))\n"
-     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "ListStateDescriptor"),
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "pyflink.datastream.state.ListStateDescriptor"),
     ("    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.PICKLED_BYTE_ARRAY()))\n"
      "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "not a basic one"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield str(v)\n", "Types.STRING()", "record 'v'"),
@@ -132,6 +132,7 @@ REFUSED = [
     (_OPEN + "    def process_element(self, v, ctx):\n        self.last = v[0]\n        yield 'x'\n", "Types.STRING()", "instance"),
     (_OPEN + "    def process_element(self, v, ctx):\n        key = v[0]\n        yield key\n", "Types.STRING()", "'key'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        return [v[0]]\n", "Types.STRING()", "returns a value"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(Types.INT())\n", "Types.STRING()", "pyflink.common.Types"),
 ]
 
 

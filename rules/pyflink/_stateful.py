@@ -51,7 +51,6 @@ from flink2spark.transpiler.visitors import nodes
 
 STATE_DESCRIPTORS = {f"{m}.ValueStateDescriptor" for m in ("pyflink.datastream.state", "pyflink.datastream")}
 ROWS = {"pyflink.common.Row", "pyflink.common.types.Row"}
-_ALLOWED_FLINK = STATE_DESCRIPTORS | ROWS | P.TYPES | set(P.PROCESS_FUNCTIONS)
 # names the new methods' parameters take: a body using them would mean something else
 _NEW_NAMES = {"key", "rows", "timerValues", "expiredTimerInfo", "handle"}
 
@@ -123,7 +122,9 @@ def _param_names(fdef: cst.FunctionDef) -> list[str]:
 
 
 def _names(node: cst.CSTNode) -> list[cst.Name]:
-    return [n for n in nodes(node, cst.Name)]
+    """The names ``node`` reads or binds: not the attribute names (``x.value``) nor keywords (``f(value=1)``)."""
+    skip = {id(a.attr) for a in nodes(node, cst.Attribute)} | {id(a.keyword) for a in nodes(node, cst.Arg) if a.keyword is not None}
+    return [n for n in nodes(node, cst.Name) if id(n) not in skip]
 
 
 class _Translation:
@@ -137,10 +138,24 @@ class _Translation:
 
     # -- checks ---------------------------------------------------------------------------
     def _check_flink_names(self) -> None:
+        """Flink names in the class: ``Row`` (Spark's in the output), and ``Types``/
+        ``ValueStateDescriptor`` inside a ``get_state(...)`` call only (it becomes Spark's)."""
         for node in nodes(self.cls.body, cst.Name, cst.Attribute):
             q = self.resolver.qualified_name(node)
-            if q and q.startswith("pyflink.") and not any(q == a or q.startswith(a + ".") for a in _ALLOWED_FLINK):
-                raise Refused(f"it uses {q}")
+            if not q or not q.startswith("pyflink."):
+                continue
+            if q in ROWS:
+                continue
+            if not any(q == a or q.startswith(a + ".") for a in STATE_DESCRIPTORS | P.TYPES) or not self._in_get_state(node):
+                raise Refused(f"it uses {q} other than in runtime_context.get_state(ValueStateDescriptor(name, Types.X()))")
+
+    def _in_get_state(self, node: cst.CSTNode) -> bool:
+        parent = self.resolver.parent(node)
+        while parent is not None and parent is not self.cls:
+            if _method_call(parent) == "get_state":
+                return True
+            parent = self.resolver.parent(parent)
+        return False
 
     def _method(self, name: str) -> Optional[cst.FunctionDef]:
         found = [s for s in self.cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
@@ -243,9 +258,11 @@ class _Translation:
         converter = _MethodBody(self, context, in_timer=True)
         body = fdef.body.visit(converter)
         self._check_ctx_uses(fdef, context, converter)
-        first = cst.parse_statement(f"{stamp} = expiredTimerInfo.getExpiryTimeInMs()")
+        first = [cst.parse_statement(f"{stamp} = expiredTimerInfo.getExpiryTimeInMs()")]
+        if not any(n.value == stamp for n in _names(fdef.body)):
+            first = []  # the body does not read the time
         new_params = cst.Parameters([cst.Param(cst.Name(n)) for n in ("self", "key", "timerValues", "expiredTimerInfo")])
-        stmts = self._generator([first, *body.body])  # type: ignore[attr-defined]
+        stmts = self._generator([*first, *body.body])  # type: ignore[attr-defined]
         return fdef.with_changes(name=cst.Name("handleExpiredTimer"), params=new_params, body=cst.IndentedBlock(stmts), returns=None)
 
     # -- yield -> Row ---------------------------------------------------------------------
@@ -459,3 +476,108 @@ class _MethodBody(cst.CSTTransformer):
             if not parent_is_call:
                 raise Refused(f"it uses the state self.{attr} other than by value()/update()/clear()")
         return updated
+
+
+# --------------------------------------------------------------------------------------------
+# the program model's side (``_streams.NATIVE_CONSUMERS``): key_by and process over a frame
+
+_NAMES_USED = ("Row", "StatefulProcessor")  # names the output imports from pyspark
+
+
+def key_column(g, call: cst.Call, shape) -> Optional[str]:
+    """The key selector of ``key_by(call)`` over a frame of ``shape`` as one Column's code
+    (``python_columns``: exact, a value that is never None), once per call; else None."""
+    return g.fact("tws_key", call, _key_column, None, shape)
+
+
+def _key_column(g, call: cst.Call, shape) -> Optional[str]:
+    from flink2spark.rules.pyflink._common import call_arg
+    from flink2spark.rules.pyflink._frames import function_node
+    from flink2spark.transpiler.python_columns import Refusal
+    from flink2spark.transpiler.python_columns import translate as columns
+
+    fn = function_node(g.resolver, call_arg(call, 0, "key_selector"), "get_key")
+    if fn is None:
+        return None
+    found = columns(fn, shape, predicate=False, checked=False, qualified=g.resolver.qualified_name)
+    if isinstance(found, Refusal) or found.notes or found.tuple or found.outputs[0].nullable:
+        return None
+    return found.code
+
+
+def keyed_shape(g, call: cst.Call, shape):
+    """``key_by`` over a frame read only by ``process()`` (a grouped DataFrame has no other
+    use here: the other keyed operators, ``print()`` of a keyed stream... are not in the
+    table for it): the same records, grouped by the key Column; or None."""
+    from flink2spark.rules.pyflink._streams import _frame_uses
+
+    uses = _frame_uses(g, call)
+    if not uses or any(u.func.attr.value != "process" for u in uses):  # type: ignore[attr-defined]
+        return None
+    return shape if key_column(g, call, shape) is not None else None
+
+
+@dataclass
+class Plan:
+    """A keyed ``process(F(), output_type=T)`` over a frame, as transformWithState."""
+
+    processor: Processor
+    output: object  # python_columns.Shape of the results
+    cls: cst.ClassDef  # the user's class (original node)
+    ordered: bool  # whether the order of a key's rows can change a result (NOTE F2S266)
+
+
+def plan(g, call: cst.Call, shape) -> Union[Plan, str]:
+    """The transformWithState form of the keyed ``process`` ``call`` over a frame of
+    ``shape``, once per call; else why there is none (the stream stays an RDD)."""
+    return g.fact("tws_plan", call, _plan, "not computed", shape)
+
+
+def processed_shape(g, call: cst.Call, shape):
+    """``KeyedStream.process`` over a frame: the shape of its results, or None."""
+    if g.resolver.type_of(call.func.value) != P.KEYED:  # type: ignore[attr-defined]
+        return None
+    found = plan(g, call, shape)
+    return found.output if isinstance(found, Plan) else None
+
+
+def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
+    from flink2spark.rules.pyflink._common import call_arg, instance_class, record_shape
+    from flink2spark.rules.pyflink._frames import FRAME_TYPES
+
+    resolver = g.resolver
+    cls = instance_class(resolver, call_arg(call, 0, "func"))
+    if cls is None or not any(s is cls for s in resolver.module.body):
+        return "the function is not an instance of a class of the module's top level"
+    uses = [n for n in nodes(resolver.module, cst.Name) if n.value == cls.name.value and n is not cls.name]
+    if len(uses) != 1:
+        return f"{cls.name.value} is used {len(uses)} times (the class is rewritten for this one use)"
+    for name in _NAMES_USED:
+        for n in nodes(resolver.module, cst.Name):
+            parent = resolver.parent(n)
+            if (isinstance(parent, cst.ImportAlias) and parent.name is n) or (isinstance(parent, cst.Attribute) and parent.attr is n):
+                continue  # imported (checked where used), or an attribute's name (x.Row)
+            if n.value == name and not (resolver.qualified_names(n) & (ROWS | {"pyspark.sql.Row"})):
+                return f"the module uses the name {name} for something else"
+    info = call_arg(call, 1, "output_type")
+    output = record_shape(resolver, info) if info is not None else None
+    if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
+        return "no output_type of basic types (the results' schema)"
+    found = translate(resolver, cls, shape, output)
+    if isinstance(found, str):
+        return found
+    # a class with no state nor timer handles each row alone: the order of a key's rows changes nothing
+    ordered = bool(found.states or found.timers) and not _same_records(g, call, shape)
+    return Plan(found, output, cls, ordered=ordered)
+
+
+def _same_records(g, call: cst.Call, shape) -> bool:
+    """Whether every record of a key is the same value (``key_by(lambda w: w)`` on a stream of
+    single values): then the order of a key's rows changes nothing."""
+    from flink2spark.rules.pyflink._common import call_arg
+
+    key_by = call.func.value  # type: ignore[attr-defined]
+    fn = call_arg(key_by, 0, "key_selector") if isinstance(key_by, cst.Call) else None
+    if shape.kind != "value" or not isinstance(fn, cst.Lambda) or len(fn.params.params) != 1:
+        return False
+    return isinstance(fn.body, cst.Name) and fn.body.value == fn.params.params[0].name.value

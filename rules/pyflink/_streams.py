@@ -822,12 +822,21 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("print", lambda g, call, shape: _frames.sink(g, call, shape)),
     ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("filter", lambda g, call, shape: _frames.filter_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
+    # a KeyedProcessFunction as a Spark StatefulProcessor (rules/pyflink/_stateful.py)
+    ("key_by", lambda g, call, shape: _stateful().keyed_shape(g, call, shape)),
+    ("process", lambda g, call, shape: _stateful().processed_shape(g, call, shape)),
     # operator settings: scheduling only, the frame goes on
     *((m, lambda g, call, shape: _frames.same_shape(g, call, shape)) for m in ("name", "uid", "set_parallelism", "set_description",
                                                                              "set_max_parallelism", "disable_chaining", "start_new_chain",
                                                                              "slot_sharing_group", "set_buffer_timeout", "forward", "rebalance",
                                                                              "rescale", "shuffle")),
 ]
+
+
+def _stateful():
+    from flink2spark.rules.pyflink import _stateful as S  # it reads this module's facts
+
+    return S
 
 
 def _receiver_type(g: StreamGraph, call: cst.Call) -> Optional[str]:
