@@ -41,9 +41,13 @@ def _translate(source: str, name: str):
 
 
 def _constant(source: str, name: str):
+    """The literal list ``name`` of the program (``Row(a=1, b=2)`` elements as tuples)."""
     for stmt in ast.parse(source).body:
         if isinstance(stmt, ast.Assign) and [t.id for t in stmt.targets if isinstance(t, ast.Name)] == [name]:
-            return ast.literal_eval(stmt.value)
+            return [
+                tuple(ast.literal_eval(k.value) for k in e.keywords) if isinstance(e, ast.Call) else ast.literal_eval(e)
+                for e in stmt.value.elts  # type: ignore[attr-defined]
+            ]
     raise AssertionError(name)
 
 
@@ -51,6 +55,8 @@ def _flink_print(row, kind: str) -> str:
     """A result as Flink's print sink shows it: a Tuple as Java's ``(a,1)``, a value as ``str``."""
     if kind == "tuple":
         return "(" + ",".join(str(v) for v in row) + ")"
+    if kind == "row":
+        return "+I[" + ",".join(str(v) for v in row) + "]"
     return str(row[0])
 
 
@@ -58,6 +64,7 @@ def _flink_print(row, kind: str) -> str:
 CASES = [
     ("keyed_state_order_totals", "Totals", "ORDERS", "f0"),
     ("keyed_state_word_repeats", "Repeats", "WORDS", "value"),
+    ("keyed_state_sensor_highest", "Highest", "READINGS", "sensor"),
 ]
 
 
@@ -133,6 +140,11 @@ REFUSED = [
     (_OPEN + "    def process_element(self, v, ctx):\n        key = v[0]\n        yield key\n", "Types.STRING()", "'key'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        return [v[0]]\n", "Types.STRING()", "returns a value"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield str(Types.INT())\n", "Types.STRING()", "pyflink.common.Types"),
+    ("    def open(self, runtime_context):\n        d = ValueStateDescriptor('n', Types.INT())\n"
+     "        self.n = runtime_context.get_state(d)\n        self.d = d\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "descriptor 'd'"),
+    ("    def open(self, runtime_context):\n        self.t = Types.INT()\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "Types"),
 ]
 
 
@@ -151,3 +163,40 @@ def test_row_named_output_and_value_records():
     assert "        for v in rows:\n            if v[1] > 0:\n                yield Row(name=v[0], twice=v[1] * 2)\n" in code
     assert "    def init(self, handle):\n        pass\n" in code
     assert (processor.output_schema, processor.time_mode) == ("name string, twice int", "None")
+
+
+def test_spark_batch_timers_as_the_translation_assumes(spark):
+    """What the translation relies on, on a batch DataFrame: EventTime timers never fire (so
+    Flink's event-time timers become ProcessingTime ones, NOTE F2S267), ProcessingTime timers
+    due by the clock fire after the key's rows with its final state, in time order, and a timer
+    registered while timers fire does not (so such classes keep the shim)."""
+    from pyspark.sql import Row
+    from pyspark.sql.streaming.stateful_processor import StatefulProcessor
+
+    class Probe(StatefulProcessor):
+        def init(self, handle):
+            self.handle = handle
+            self.n = handle.getValueState("n", "value int")
+
+        def handleInputRows(self, key, rows, timerValues):
+            for row in rows:
+                self.n.update((((self.n.get() or (None,))[0] or 0) + 1,))
+                self.handle.registerTimer(row.t)
+            yield Row(k=key[0], what="rows", v=self.n.get()[0])
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+            t = expiredTimerInfo.getExpiryTimeInMs()
+            if t < 100:
+                self.handle.registerTimer(t + 1000)  # never fires in the batch
+            yield Row(k=key[0], what="timer %d" % t, v=self.n.get()[0])
+
+    frame = spark.createDataFrame([("a", 30), ("b", 7), ("a", 10), ("a", 2000)], "k string, t bigint")
+    schema = "k string, what string, v int"
+    fired = frame.groupBy("k").transformWithState(Probe(), schema, "Update", "ProcessingTime").collect()
+    assert sorted((r.k, r.what, r.v) for r in fired) == [
+        ("a", "rows", 3), ("a", "timer 10", 3), ("a", "timer 2000", 3), ("a", "timer 30", 3),
+        ("b", "rows", 1), ("b", "timer 7", 1),
+    ]
+    assert [r.what for r in fired if r.k == "a"][1:] == ["timer 10", "timer 30", "timer 2000"]  # after the rows, by time
+    none = frame.groupBy("k").transformWithState(Probe(), schema, "Update", "EventTime").collect()
+    assert sorted((r.k, r.what) for r in none) == [("a", "rows"), ("b", "rows")]

@@ -47,6 +47,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink._process import keeps_instance_data
 from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.infer import dotted
 from flink2spark.transpiler.visitors import nodes
 
 STATE_DESCRIPTORS = {f"{m}.ValueStateDescriptor" for m in ("pyflink.datastream.state", "pyflink.datastream")}
@@ -138,24 +139,46 @@ class _Translation:
 
     # -- checks ---------------------------------------------------------------------------
     def _check_flink_names(self) -> None:
-        """Flink names in the class: ``Row`` (Spark's in the output), and ``Types``/
-        ``ValueStateDescriptor`` inside a ``get_state(...)`` call only (it becomes Spark's)."""
+        """Flink names in the class: ``Row`` (Spark's in the output), ``Types``/
+        ``ValueStateDescriptor`` in ``open()`` (checked again on the new class: ``_check_left``),
+        and the annotations of the parameters the new methods drop (``ctx: 'KeyedProcessFunction.Context'``)."""
+        dropped = {
+            id(p.annotation)
+            for s in self.cls.body.body
+            if isinstance(s, cst.FunctionDef) and s.name.value in ("open", "process_element", "on_timer")
+            for p in s.params.params[1:]
+            if p.annotation is not None
+        }
+        opener = self._method("open")
         for node in nodes(self.cls.body, cst.Name, cst.Attribute):
             q = self.resolver.qualified_name(node)
-            if not q or not q.startswith("pyflink."):
+            if not q or not q.startswith("pyflink.") or q in ROWS or self._inside(node, dropped):
                 continue
-            if q in ROWS:
-                continue
-            if not any(q == a or q.startswith(a + ".") for a in STATE_DESCRIPTORS | P.TYPES) or not self._in_get_state(node):
-                raise Refused(f"it uses {q} other than in runtime_context.get_state(ValueStateDescriptor(name, Types.X()))")
+            state = any(q == a or q.startswith(a + ".") for a in STATE_DESCRIPTORS | P.TYPES)
+            if not state or opener is None or not self._inside(node, {id(opener.body)}):
+                raise Refused(f"it uses {q} other than in open()'s ValueStateDescriptor(name, Types.X())")
 
-    def _in_get_state(self, node: cst.CSTNode) -> bool:
+    def _inside(self, node: cst.CSTNode, ids: set) -> bool:
         parent = self.resolver.parent(node)
         while parent is not None and parent is not self.cls:
-            if _method_call(parent) == "get_state":
+            if id(parent) in ids:
                 return True
             parent = self.resolver.parent(parent)
         return False
+
+    def _check_left(self, new: cst.ClassDef) -> None:
+        """No name the module imports from PyFlink is left in the new class but ``Row`` (which
+        the output imports from pyspark.sql)."""
+        flink = set()
+        for stmt in nodes(self.resolver.module, cst.ImportFrom, cst.Import):
+            module = stmt.module if isinstance(stmt, cst.ImportFrom) else None
+            for alias in stmt.names if not isinstance(stmt.names, cst.ImportStar) else ():
+                full = dotted(module) + "." + dotted(alias.name) if module is not None else dotted(alias.name)
+                if (full or "").startswith("pyflink"):
+                    flink.add(alias.evaluated_alias or dotted(alias.name).split(".")[0])
+        left = {n.value for n in _names(new.body)} & (flink - {"Row"})
+        if left:
+            raise Refused(f"it uses {', '.join(sorted(left))} where the new class cannot")
 
     def _method(self, name: str) -> Optional[cst.FunctionDef]:
         found = [s for s in self.cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
@@ -187,7 +210,7 @@ class _Translation:
             if len(params) != 2:
                 raise Refused("open() does not take (self, runtime_context)")
             context = params[1]
-            converter = _OpenBody(self, context)
+            converter = _OpenBody(self, context, opener.body)
             new_body = opener.body.visit(converter)
             uses = sum(1 for n in _names(opener.body) if n.value == context)
             if uses != converter.uses:
@@ -331,7 +354,7 @@ class _Translation:
             elif stmt.name.value == "on_timer":
                 converted[id(stmt)] = self._timer(stmt)
             else:
-                converter = _MethodBody(self, None, in_timer=False)
+                converter = _MethodBody(self, None, in_timer=False, init=stmt.name.value == "__init__")
                 converted[id(stmt)] = stmt.visit(converter)
         init = self._init(opener)
         placed = False
@@ -350,6 +373,7 @@ class _Translation:
             bases=[cls.bases[0].with_changes(value=cst.Name("StatefulProcessor"))],
             body=cls.body.with_changes(body=body),
         )
+        self._check_left(new)
         mode = "ProcessingTime" if self.timers else "None"
         return Processor(new, output_schema(self.output), mode, self.timers, dict(self.states))
 
@@ -358,10 +382,24 @@ class _OpenBody(cst.CSTTransformer):
     """``self.s = ctx.get_state(ValueStateDescriptor(n, Types.X()))`` ->
     ``self.s = handle.getValueState(n, "value x")``; counts the uses of the context it converts."""
 
-    def __init__(self, tr: _Translation, context: str):
+    def __init__(self, tr: _Translation, context: str, body: cst.CSTNode):
         self.tr = tr
         self.context = context
         self.uses = 0
+        self.body = body
+        self.descriptors: dict[str, cst.Call] = {}  # d = ValueStateDescriptor(...) read once by get_state(d)
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated):
+        stmt = original.body[0] if len(original.body) == 1 else None
+        if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0].target, cst.Name):
+            value = stmt.value
+            if isinstance(value, cst.Call) and self.tr.resolver.qualified_name(value.func) in STATE_DESCRIPTORS:
+                name = stmt.targets[0].target.value
+                if sum(1 for n in _names(self.body) if n.value == name) != 2:
+                    raise Refused(f"open() uses its descriptor '{name}' other than in one get_state({name})")
+                self.descriptors[name] = value
+                return cst.RemoveFromParent()
+        return updated
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
         if _method_call(original.value, self.context) is None:
@@ -374,7 +412,10 @@ class _OpenBody(cst.CSTTransformer):
         call = original.value
         if len(call.args) != 1 or call.args[0].keyword is not None:  # type: ignore[attr-defined]
             raise Refused("get_state() with other arguments than a descriptor")
-        name, typ = self.tr._state_type(call.args[0].value)  # type: ignore[attr-defined]
+        descriptor = call.args[0].value  # type: ignore[attr-defined]
+        if isinstance(descriptor, cst.Name) and descriptor.value in self.descriptors:
+            descriptor = self.descriptors[descriptor.value]
+        name, typ = self.tr._state_type(descriptor)
         if attr in self.tr.states and self.tr.states[attr] != typ:
             raise Refused(f"self.{attr} holds states of two types")
         self.tr.states[attr] = typ
@@ -389,7 +430,8 @@ class _OpenBody(cst.CSTTransformer):
 class _MethodBody(cst.CSTTransformer):
     """The Flink calls of a method body as StatefulProcessor code (see the module's docstring)."""
 
-    def __init__(self, tr: _Translation, context: Optional[str], in_timer: bool):
+    def __init__(self, tr: _Translation, context: Optional[str], in_timer: bool, init: bool = False):
+        self.init = init  # __init__: ``self.s = None`` before open() sets the state is allowed
         self.tr = tr
         self.context = context
         self.in_timer = in_timer
@@ -472,8 +514,12 @@ class _MethodBody(cst.CSTTransformer):
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
         attr = _self_attr(original)
         if attr is not None and attr in self.tr.states:
-            parent_is_call = isinstance(self.tr.resolver.parent(original), cst.Attribute)
-            if not parent_is_call:
+            parent = self.tr.resolver.parent(original)
+            if self.init and isinstance(parent, cst.AssignTarget):
+                value = self.tr.resolver.parent(parent).value  # type: ignore[union-attr]
+                if isinstance(value, cst.Name) and value.value == "None":
+                    return updated
+            if not isinstance(parent, cst.Attribute):
                 raise Refused(f"it uses the state self.{attr} other than by value()/update()/clear()")
         return updated
 
