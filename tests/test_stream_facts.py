@@ -19,7 +19,7 @@ from flink2spark.transpiler.infer import Resolver
 from flink2spark.transpiler.models import MODELS
 
 HEAD = """\
-from pyflink.common import Types, WatermarkStrategy, SimpleStringSchema
+from pyflink.common import Row, Types, WatermarkStrategy, SimpleStringSchema
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import StreamExecutionEnvironment, RuntimeExecutionMode
 from pyflink.datastream.connectors.kafka import KafkaSource, KafkaOffsetsInitializer
@@ -276,3 +276,71 @@ def test_parallelism(body, parallelism):
 ])
 def test_reads_unbounded(body, reads):
     assert _ask(body, lambda resolver, _: graph(resolver).reads_unbounded) is reads
+
+
+# -- the frame plan (issue 14): a stream is a DataFrame only when every consumer of it, and of
+# the streams it makes, has a native form; Flink's records decide what "native" may be.
+ROWS = "env.from_collection([(1, 'a'), (2, 'b')], type_info=Types.ROW([Types.INT(), Types.STRING()]))"
+FRAME_CASES = [
+    ("a typed collection printed is a DataFrame", f"probe = {ROWS}\nprobe.print()", "f0 INT, f1 STRING"),
+    ("named fields keep their names",
+     "probe = env.from_collection([(1, 'a')], Types.ROW_NAMED(['id', 'tag'], [Types.LONG(), Types.STRING()]))\nprobe.print()",
+     "id BIGINT, tag STRING"),
+    ("a basic type is a one-column frame", "probe = env.from_collection(['a'], type_info=Types.STRING())\nprobe.print()", "string"),
+    ("an untyped (pickled) collection is no frame", "probe = env.from_collection([(1, 'a')])\nprobe.print()", None),
+    ("FLOAT has no frame form (Flink prints the double Python sees)",
+     "probe = env.from_collection([1.5], type_info=Types.FLOAT())\nprobe.print()", None),
+    ("a map with an output type makes a frame of that type",
+     f"probe = {ROWS}.map(lambda r: (r[1], r[0] * 2), output_type=Types.TUPLE([Types.STRING(), Types.LONG()]))\nprobe.print()",
+     "f0 STRING, f1 BIGINT"),
+    ("a map without an output type is pickled: no frame",
+     f"src = {ROWS}\nprobe = src.map(lambda r: r[0] + 1)\nprobe.print()", None),
+    ("... and neither is its input", f"probe = {ROWS}\nprobe.map(lambda r: r[0] + 1).print()", None),
+    ("a refused map keeps its input an RDD",
+     f"probe = {ROWS}\nprobe.map(lambda r: r[1].encode(), output_type=Types.STRING()).print()", None),
+    ("one consumer with no native form keeps the stream an RDD",
+     f"probe = {ROWS}\nprobe.print()\nprobe.key_by(lambda r: r[1]).process(P()).print()", None),
+    ("... and its sibling consumers too", f"""
+        src = {ROWS}
+        probe = src.filter(lambda r: r[0] > 1)
+        probe.print()
+        src.key_by(lambda r: r[1]).process(P()).print()
+     """, None),
+    ("a stream passed on as an argument stays an RDD", f"probe = {ROWS}\nprobe.union(probe).print()", None),
+    ("a stream a helper reads stays an RDD", f"probe = {ROWS}\nshow(probe)", None),
+    ("an unbounded source is never a frame",
+     "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\nprobe.print()", None),
+    ("BATCH: a keyed sum whose other fields are the keys is a frame",
+     f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}.key_by(lambda r: r[1]).sum(0)\nprobe.print()",
+     "f0 INT, f1 STRING"),
+    ("STREAMING: a rolling sum (one record per element) is not a groupBy",
+     f"probe = {ROWS}\nprobe.key_by(lambda r: r[1]).sum(0).print()", None),
+    ("BATCH: a field neither key nor summed comes from the key's first element: no frame",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).sum(0).print()", None),
+    ("BATCH: a computed key is no field", f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}\nprobe.key_by(lambda r: r[0] % 2).sum(0).print()", None),
+    ("BATCH: a reduce of per-field sums is a frame",
+     f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}.key_by(lambda r: r[1]).reduce(lambda a, b: Row(a[0] + b[0], b[1]))\nprobe.print()",
+     "f0 INT, f1 STRING"),
+    ("BATCH: a reduce of products is not", f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}\n"
+     "probe.key_by(lambda r: r[1]).reduce(lambda a, b: Row(a[0] * b[0], b[1])).print()", None),
+    ("BATCH: the sum of a field that may hold None is not (Python fails, Spark skips NULL)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection(rows_from_a_file(), Types.ROW([Types.INT(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).sum(0).print()", None),
+    ("timestamps are no native form (yet)", f"probe = {ROWS}.assign_timestamps_and_watermarks(stamped)\nprobe.print()", None),
+]
+
+
+@pytest.mark.parametrize("body, frame", [pytest.param(b, f, id=n) for n, b, f in FRAME_CASES])
+def test_frame_plan(body, frame):
+    assert _ask(body, lambda resolver, probe: facts(resolver, probe).as_dict()["frame"]) == frame
+
+
+@pytest.mark.parametrize("body, free", [
+    (f"probe = {ROWS}\nprobe.filter(lambda r: r[0] > 1).print()", True),
+    (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([1]).print()", False),  # a pickled stream: an RDD
+])
+def test_rdd_free_program(body, free):
+    assert _ask(body, lambda resolver, _: graph(resolver).rdd_free) is free

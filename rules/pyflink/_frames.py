@@ -17,6 +17,7 @@ the key fields of a ``key_by`` selector, the per-field aggregates of a BATCH key
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Optional, Union
 
@@ -224,3 +225,230 @@ def operand(code: str) -> str:
     if isinstance(node, (cst.Call, cst.Attribute, cst.Name, cst.Subscript)) and not node.lpar:
         return code
     return f"({code})"
+
+
+# --------------------------------------------------------------------------------------------
+# key_by and BATCH keyed aggregations: groupBy(keys).agg(...)
+
+_COL = re.compile(r'F\.col\("([^"]+)"\)')
+
+
+def key_fields(g, key_by: cst.Call, shape: Shape) -> Optional[tuple[str, ...]]:
+    """The columns a ``key_by`` selector picks (``lambda o: o.region``, ``lambda t: t[0]``, a
+    tuple of fields, a def or ``KeySelector`` doing the same), or None for a computed key."""
+    return g.fact("frame_keys", key_by, _key_fields, None, shape)
+
+
+def _key_fields(g, key_by: cst.Call, shape: Shape):
+    from flink2spark.rules.pyflink._common import call_arg
+
+    if shape.kind == "value":
+        return None
+    fn = function_node(g.resolver, call_arg(key_by, 0, "key_selector"), "get_key")
+    found = translate(fn, shape, qualified=g.resolver.qualified_name) if fn is not None else None
+    if not isinstance(found, Translation):
+        return None
+    names = []
+    for out in found.outputs:
+        m = _COL.fullmatch(out.code)
+        if m is None:
+            return None
+        names.append(m.group(1))
+    return tuple(names) if len(set(names)) == len(names) else None
+
+
+def key_by_of(g, keyed) -> Optional[cst.Call]:
+    """The ``key_by(...)`` call a keyed stream expression comes from (through a name)."""
+    resolver = g.resolver
+    if isinstance(keyed, cst.Name):
+        values = resolver.sources_of(keyed)
+        keyed = values[0] if len(values) == 1 else None
+    if isinstance(keyed, cst.Call) and isinstance(keyed.func, cst.Attribute) and keyed.func.attr.value == "key_by":
+        return keyed
+    return None
+
+
+def key_by_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    return shape if key_fields(g, call, shape) is not None else None
+
+
+# Aggregates whose Spark form gives what Python's reduction gives, per field type: sums of
+# integers (Python's are unbounded, Flink's serializer fails the job out of the field's range,
+# as Spark's ANSI cast of the BIGINT sum does), min/max of integers and strings (Python compares
+# code points, Spark UTF-8 bytes: the same order). Floats are not: Python adds in arrival order
+# (Spark in another: the last digits may differ) and its min/max of NaN depend on the order.
+_AGGREGATES = {"sum": _INTS, "min": (*_INTS, "string"), "max": (*_INTS, "string")}
+
+
+@dataclass(frozen=True)
+class Aggregation:
+    keys: tuple[str, ...]
+    fields: tuple[tuple[str, str], ...]  # (column, "key" | "sum" | "min" | "max") in record order
+
+
+def aggregation(g, call: cst.Call, shape: Shape) -> Optional[Aggregation]:
+    """The per-field aggregates of a BATCH ``sum/min/max(field)`` or ``reduce(f)`` on a keyed
+    frame, or None when Flink's result would differ from ``groupBy(keys).agg(...)``: every
+    field must be a key field or aggregated (PyFlink keeps the other fields of the key's FIRST
+    element, which a grouped DataFrame does not know), and aggregated fields hold no None
+    (Python fails on it, Spark's aggregates skip NULLs)."""
+    if g.runtime_mode != "batch" or shape.kind == "value":
+        return None
+    key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+    keys = key_fields(g, key_by, shape) if key_by is not None else None
+    if keys is None:
+        return None
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method == "reduce":
+        kinds = _reduce_kinds(g, call, shape, keys)
+    else:
+        kinds = _field_kinds(call, method, shape, keys)
+    if kinds is None:
+        return None
+    for f, kind in zip(shape.fields, kinds):
+        if kind != "key" and (f.nullable or f.type not in _AGGREGATES[kind]):
+            return None
+        if kind == "key" and f.name not in keys:
+            return None
+    return Aggregation(keys, tuple((f.name, k) for f, k in zip(shape.fields, kinds)))
+
+
+def _field_kinds(call: cst.Call, method: str, shape: Shape, keys) -> Optional[list[str]]:
+    if len(call.args) != 1 or call.args[0].keyword is not None:
+        return None
+    arg = call.args[0].value
+    names = [f.name for f in shape.fields]
+    if isinstance(arg, cst.Integer) and int(arg.value) < len(names):
+        field = names[int(arg.value)]
+    elif isinstance(arg, cst.SimpleString) and shape.kind == "row" and arg.evaluated_value in names:
+        field = arg.evaluated_value
+    else:
+        return None
+    return [method if n == field else "key" for n in names]
+
+
+def _reduce_kinds(g, call: cst.Call, shape: Shape, keys) -> Optional[list[str]]:
+    """Per field of the record the reduce function builds from ``(a, b)``: ``a.x``/``b.x`` of a
+    key field, ``a.x + b.x``, ``min(a.x, b.x)``, ``max(a.x, b.x)`` (any order of a and b)."""
+    from flink2spark.rules.pyflink._common import call_arg
+
+    fn = _reduce_function(g.resolver, call_arg(call, 0, "func"))
+    if fn is None:
+        return None
+    params, body = fn
+    a, b = params
+    if isinstance(body, cst.Tuple) and shape.kind == "tuple":
+        values, names = [e.value for e in body.elements if isinstance(e, cst.Element)], None
+    elif isinstance(body, cst.Call) and g.resolver.qualified_name(body.func) in P.ROWS and shape.kind == "row":
+        values = [arg.value for arg in body.args]
+        names = [arg.keyword.value if arg.keyword is not None else None for arg in body.args]
+        if any(names) and names != [f.name for f in shape.fields]:
+            return None
+    else:
+        return None
+    if len(values) != len(shape.fields):
+        return None
+    kinds = []
+    for f, value in zip(shape.fields, values):
+        kind = _reduce_field(shape, f, value, a, b)
+        if kind is None:
+            return None
+        kinds.append(kind)
+    return kinds
+
+
+def _reduce_function(resolver, arg) -> Optional[tuple[tuple[str, str], cst.BaseExpression]]:
+    """((a, b), returned expression) of a two-parameter lambda/def/ReduceFunction whose body is
+    ``return EXPR``."""
+    from flink2spark.rules.pyflink._common import instance_class
+
+    fn = None
+    if isinstance(arg, cst.Lambda):
+        fn = arg
+    elif isinstance(arg, cst.Name) and isinstance(resolver.local_def(arg), cst.FunctionDef):
+        fn = resolver.local_def(arg)
+    else:
+        cls = instance_class(resolver, arg)
+        methods = [s for s in cls.body.body if isinstance(s, cst.FunctionDef)] if cls is not None else []
+        if cls is not None and all(m.name.value == "reduce" for m in methods):
+            fn = next((m for m in methods if len(m.params.params) == 3), None)
+            if fn is not None:
+                fn = fn.with_changes(params=fn.params.with_changes(params=fn.params.params[1:]))
+    if fn is None:
+        return None
+    params = fn.params
+    if len(params.params) != 2 or params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or params.kwonly_params or params.star_kwarg:
+        return None
+    names = (params.params[0].name.value, params.params[1].name.value)
+    if isinstance(fn, cst.Lambda):
+        return names, fn.body
+    body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else []
+    stmts = [s for s in body if not (isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Expr)
+                                     and isinstance(s.body[0].value, cst.SimpleString))]
+    if len(stmts) == 1 and isinstance(stmts[0], cst.SimpleStatementLine) and isinstance(stmts[0].body[0], cst.Return):
+        value = stmts[0].body[0].value
+        return (names, value) if value is not None else None
+    return None
+
+
+def _field_of(shape: Shape, node, param: str) -> Optional[str]:
+    """The field ``node`` reads of the parameter ``param`` (``a.x``, ``a[0]``, ``a["x"]``)."""
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == param:
+        return node.attr.value if shape.kind == "row" and node.attr.value in [f.name for f in shape.fields] else None
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == param and len(node.slice) == 1:
+        index = node.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer):
+            i = int(index.value.value)
+            return shape.fields[i].name if 0 <= i < len(shape.fields) else None
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString) and shape.kind == "row":
+            name = index.value.evaluated_value
+            return name if name in [f.name for f in shape.fields] else None
+    return None
+
+
+def _reduce_field(shape: Shape, f: Field, value, a: str, b: str) -> Optional[str]:
+    if _field_of(shape, value, a) == f.name or _field_of(shape, value, b) == f.name:
+        return "key"  # the same value in every record of the key (checked by the caller)
+    pair = None
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        kind, pair = "sum", (value.left, value.right)
+    elif (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("min", "max")
+          and len(value.args) == 2 and all(arg.keyword is None and not arg.star for arg in value.args)):
+        kind, pair = value.func.value, (value.args[0].value, value.args[1].value)
+    if pair is None:
+        return None
+    fields = {(_field_of(shape, pair[0], p), _field_of(shape, pair[1], q)) for p, q in ((a, b), (b, a))}
+    return kind if (f.name, f.name) in fields else None
+
+
+def aggregate_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    return shape if aggregation(g, call, shape) is not None else None
+
+
+def aggregate_code(agg: Aggregation, shape: Shape) -> tuple[str, str]:
+    """(``groupBy`` arguments, ``agg`` arguments) and whether a ``select`` restores the order."""
+    types = {f.name: f.type for f in shape.fields}
+    group = ", ".join(f'"{k}"' for k in agg.keys)
+    aggs = []
+    for name, kind in agg.fields:
+        if kind == "key":
+            continue
+        code = f'F.{kind}("{name}")'
+        if kind == "sum":
+            code += f'.cast("{types[name]}")'
+        aggs.append(f'{code}.alias("{name}")')
+    return group, ", ".join(aggs)
+
+
+def aggregate_order(agg: Aggregation) -> Optional[str]:
+    """``select`` arguments restoring the record's field order after ``groupBy(keys).agg``, or None."""
+    after = [*agg.keys, *(n for n, k in agg.fields if k != "key")]
+    order = [n for n, _ in agg.fields]
+    return None if after == order else ", ".join(f'"{n}"' for n in order)
+
+
+def select_item(code: str, name: str) -> str:
+    """A ``select`` argument: the column's name alone when the Column is that column."""
+    if code == f'F.col("{name}")':
+        return f'"{name}"'
+    return f'{operand(code)}.alias("{name}")'

@@ -605,6 +605,8 @@ def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
                 continue  # imported (checked where used), or an attribute's name (x.Row)
             if n.value == name and not (resolver.qualified_names(n) & (ROWS | {"pyspark.sql.Row"})):
                 return f"the module uses the name {name} for something else"
+    if group_by(g, call, shape) is None:
+        return "a key of several fields (get_current_key() would be a tuple)"
     info = call_arg(call, 1, "output_type")
     output = record_shape(resolver, info) if info is not None else None
     if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
@@ -617,13 +619,31 @@ def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
     return Plan(found, output, cls, ordered=ordered)
 
 
+def group_by(g, call: cst.Call, shape) -> Optional[str]:
+    """The ``groupBy`` arguments of the keyed ``process`` ``call`` over a frame of ``shape``:
+    the key field (``"f0"``, ``_frames.key_fields``) or Column (``key_column``); None for a key
+    of several fields or none found."""
+    from flink2spark.rules.pyflink._frames import _COL, key_by_of, key_fields
+
+    key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+    if key_by is None:
+        return None
+    fields = key_fields(g, key_by, shape)
+    if fields is not None:
+        return f'"{fields[0]}"' if len(fields) == 1 else None
+    code = key_column(g, key_by, shape)
+    field = _COL.fullmatch(code) if code is not None else None
+    return f'"{field.group(1)}"' if field is not None else code  # the column itself by its name
+
+
 def _same_records(g, call: cst.Call, shape) -> bool:
     """Whether every record of a key is the same value (``key_by(lambda w: w)`` on a stream of
     single values): then the order of a key's rows changes nothing."""
     from flink2spark.rules.pyflink._common import call_arg
+    from flink2spark.rules.pyflink._frames import key_by_of
 
-    key_by = call.func.value  # type: ignore[attr-defined]
-    fn = call_arg(key_by, 0, "key_selector") if isinstance(key_by, cst.Call) else None
+    key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+    fn = call_arg(key_by, 0, "key_selector") if key_by is not None else None
     if shape.kind != "value" or not isinstance(fn, cst.Lambda) or len(fn.params.params) != 1:
         return False
     return isinstance(fn.body, cst.Name) and fn.body.value == fn.params.params[0].name.value

@@ -822,7 +822,11 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("print", lambda g, call, shape: _frames.sink(g, call, shape)),
     ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("filter", lambda g, call, shape: _frames.filter_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
+    ("key_by", lambda g, call, shape: _frames.key_by_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
+    *((m, lambda g, call, shape: _frames.aggregate_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
+      for m in ("sum", "min", "max", "reduce")),
     # a KeyedProcessFunction as a Spark StatefulProcessor (rules/pyflink/_stateful.py)
+    # (a computed key read only by process(): after the field selectors above)
     ("key_by", lambda g, call, shape: _stateful().keyed_shape(g, call, shape)),
     ("process", lambda g, call, shape: _stateful().processed_shape(g, call, shape)),
     # operator settings: scheduling only, the frame goes on

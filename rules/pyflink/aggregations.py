@@ -10,12 +10,19 @@ BATCH mode), with Flink's exact semantics from ``f2s.Sum/Min/Max/MinBy/MaxBy``:
 * ``min_by``/``max_by`` keep the whole element, the earlier one on ties;
 * ``field`` is an index, or a field name on Rows; on a basic type only field 0.
 
+On a DataFrame (the program model's frame form), in BATCH mode, ``sum/min/max(field)`` is
+``groupBy(keys).agg(F.sum/min/max(field))`` when every other field is a key field (the first
+element's fields are then the key's) and the field holds integers (``sum`` cast back to the
+field's type: Flink's serializer and Spark's ANSI cast both fail out of range) or, for
+min/max, strings (``_frames.aggregation``). ``min_by``/``max_by`` stay on the shim.
+
 On an unbounded (Kafka) stream: ``f2s_stream.rolling_reduce(keyed, f2s.Sum(field))``, the
 per-key state in ``transformWithState`` (see ``reduce``).
 """
 
 from flink2spark.rules.pyflink._common import program, spark_program
-from flink2spark.rules.pyflink.reduce import reduced, reducer
+from flink2spark.rules.pyflink._streams import facts
+from flink2spark.rules.pyflink.reduce import grouped, reduced, reducer
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 from flink2spark.transpiler.results import unconverted
@@ -25,9 +32,42 @@ SHIM = {"sum": "Sum", "min": "Min", "max": "Max", "min_by": "MinBy", "max_by": "
 rule = Rule(
     __name__,
     matches=[f"KeyedStream.{m}" for m in SHIM],
-    summary="sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; f2s_stream.rolling_reduce when unbounded)",
+    summary="BATCH on a DataFrame: sum/min/max(field) -> groupBy(keys).agg(F.sum/min/max); else sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; f2s_stream.rolling_reduce when unbounded)",
     codes=(M.PF_RUNTIME_MODE, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE),
     examples=[
+        Example(  # BATCH, on a DataFrame whose other fields are all keys: groupBy().agg()
+            program(
+                "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+                "sales = env.from_collection([('north', 5), ('north', 9)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "sales.key_by(lambda s: s[0]).max(1).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import RuntimeExecutionMode\n",
+            ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'sales = env.createDataFrame([("north", 5), ("north", 9)], "f0 STRING, f1 INT")\n'
+            'sales.groupBy("f0").agg(F.max("f1").alias("f1")).show(2147483647, truncate=False)\n',
+        ),
+        Example(  # a field that is neither key nor aggregated (Flink keeps the key's first one): an RDD
+            program(
+                "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+                "sales = env.from_collection([('north', 'kiwi', 5)], Types.TUPLE([Types.STRING(), Types.STRING(), Types.INT()]))\n"
+                "sales.key_by(lambda s: s[0]).sum(2).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import RuntimeExecutionMode\n",
+            ),
+            spark_program(
+                "sales = env.sparkContext.parallelize(\n"
+                "    f2s.typed(\n"
+                '        [("north", "kiwi", 5)],\n'
+                "        f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.STRING(), f2s.Types.INT()]),\n"
+                "    )\n"
+                ")\n"
+                "f2s.print(\n"
+                "    f2s.final_reduce(sales.keyBy(lambda s: s[0]), f2s.Sum(2)),\n"
+                "    f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.STRING(), f2s.Types.INT()]),\n"
+                ")\n",
+                shim=True,
+            ),
+        ),
         Example(
             program(
                 "by_store = env.from_collection([('north', 'apples', 5)]).key_by(lambda s: s[0])\n"
@@ -49,6 +89,8 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:
+        return grouped(ctx, seg)
     if len(seg.args) > 1 or any(a.star for a in seg.args):
         return ctx.todo(M.PF_UNSUPPORTED, f"{seg.method}() takes one field")
     shim = reducer(ctx)

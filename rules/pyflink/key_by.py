@@ -1,5 +1,9 @@
 """``key_by(key_selector)`` -> ``RDD.keyBy(key)``: a keyed stream is a pair RDD.
 
+On a DataFrame (the program model's frame form: the selector picks fields, ``lambda o:
+o.region``, ``lambda t: (t[0], t[1])``, ``_frames.key_fields``) the keyed stream is the
+DataFrame itself: the operator reading it groups by those columns (``groupBy``).
+
 The key selector is a lambda, a def, any callable or a ``KeySelector`` class
 (``Cls().get_key``); ``key_type`` only types the key inside Flink and is dropped. The operators
 of a keyed stream unwrap it: ``reduce``/``sum``/... reduce per key, ``map``/``filter``/``print``
@@ -33,38 +37,24 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.key_by"],
-    summary="key_by(selector) -> DataFrame.groupBy(key Column) when a keyed process function reads it as transformWithState; RDD.keyBy(selector) (pair RDD; MicroBatches.keyBy on an unbounded stream read by rolling aggregations)",
+    summary="key_by(field selector) on a DataFrame -> the DataFrame (its consumer groups by the fields); else key_by(selector) -> RDD.keyBy(selector) (pair RDD; MicroBatches.keyBy on an unbounded stream read by rolling aggregations)",
     codes=(M.PF_FUNCTION, M.PF_UNBOUNDED_STATE),
     examples=[
-        Example(  # a DataFrame read by a KeyedProcessFunction (rules/pyflink/_stateful.py): groupBy(key Column)
+        Example(  # on a DataFrame: the keys are the grouping columns of what reads it
             program(
-                "\n\nclass Last(KeyedProcessFunction):\n"
-                "    def open(self, runtime_context):\n"
-                "        self.last = runtime_context.get_state(ValueStateDescriptor('last', Types.INT()))\n\n"
-                "    def process_element(self, value, ctx):\n"
-                "        yield value[1] - (self.last.value() or 0)\n"
-                "        self.last.update(value[1])\n\n\n"
-                "pairs = env.from_collection([('a', 1)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
-                "pairs.key_by(lambda p: p[0]).process(Last(), output_type=Types.INT()).print()\n",
-                imports="from pyflink.common import Types\nfrom pyflink.datastream import KeyedProcessFunction\n"
-                "from pyflink.datastream.state import ValueStateDescriptor\n",
+                "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+                "sales = env.from_collection([('north', 5)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "by_store = sales.key_by(lambda s: s[0])\n"
+                "by_store.sum(1).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import RuntimeExecutionMode\n",
             ),
-            "from pyspark.sql import Row, SparkSession, functions as F\n"
-            "from pyspark.sql.streaming import StatefulProcessor\n\n"
+            "from pyspark.sql import SparkSession, functions as F\n\n"
             "env = SparkSession.builder.getOrCreate()\n"
-            "\n\nclass Last(StatefulProcessor):\n"
-            "    def init(self, handle):\n"
-            '        self.last = handle.getValueState("last", "value int")\n\n'
-            "    def handleInputRows(self, key, rows, timerValues):\n"
-            "        for value in rows:\n"
-            "            yield Row(value=value[1] - ((self.last.get() or (None,))[0] or 0))\n"
-            "            self.last.update((value[1],))\n\n\n"
-            'pairs = env.createDataFrame([("a", 1)], "f0 STRING, f1 INT")\n'
-            "# NOTE(flink2spark): F2S266 Last: handleInputRows gets each key's rows at once, in no set order (Flink: one by"
-            " one, in arrival order); results that depend on the order of a key's elements may differ\n"
-            'pairs.groupBy(F.col("f0")).transformWithState(\n'
-            '    Last(), "value int", "Update", "None"\n'
-            ").show(2147483647, truncate=False)\n",
+            'sales = env.createDataFrame([("north", 5)], "f0 STRING, f1 INT")\n'
+            "by_store = sales\n"
+            'by_store.groupBy("f0").agg(F.sum("f1").cast("int").alias("f1")).show(\n'
+            "    2147483647, truncate=False\n"
+            ")\n",
         ),
         Example(
             program(
@@ -96,15 +86,9 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
-    shape = facts(ctx.resolver, seg.original.func.value).frame  # type: ignore[attr-defined]
-    if shape is not None and facts(ctx.resolver, seg.original).frame is not None:
-        # a DataFrame grouped by the key Column (read by transformWithState: rules/pyflink/_stateful.py)
-        from flink2spark.rules.pyflink._stateful import key_column
-        from flink2spark.rules.pyflink._streams import graph
-        from flink2spark.transpiler import imports as I
-
-        I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
-        return ctx.expr("{df}.groupBy(%s)" % key_column(graph(ctx.resolver), seg.original, shape), df=ctx.site.receiver)
+    if facts(ctx.resolver, seg.original).frame is not None:
+        # a DataFrame: the keys are read by the aggregation that groups by them (groupBy)
+        return ctx.site.receiver
     unbounded = facts(ctx.resolver, seg.original.func.value).micro_batches  # type: ignore[attr-defined]
     if unbounded and (runtime_mode(ctx) != "streaming" or K.rolling_key_by(ctx.resolver, seg.original) is None):
         return ctx.todo(M.PF_UNBOUNDED_STATE, K.KEYED_TODO)

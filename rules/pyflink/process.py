@@ -50,6 +50,7 @@ from flink2spark.rules.pyflink._process import (
     unbounded_todo,
 )
 from flink2spark.rules.pyflink._streams import facts
+from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -75,7 +76,7 @@ rule = Rule(
                 imports="from pyflink.common import Types\nfrom pyflink.datastream import KeyedProcessFunction\n"
                 "from pyflink.datastream.state import ValueStateDescriptor\n",
             ),
-            "from pyspark.sql import Row, SparkSession, functions as F\n"
+            "from pyspark.sql import Row, SparkSession\n"
             "from pyspark.sql.streaming import StatefulProcessor\n\n"
             "env = SparkSession.builder.getOrCreate()\n"
             "\n\nclass Count(StatefulProcessor):\n"
@@ -87,7 +88,7 @@ rule = Rule(
             "            self.n.update((n,))\n"
             "            yield Row(f0=key[0], f1=n)\n\n\n"
             'words = env.createDataFrame(["a", "b", "a"], "string")\n'
-            'words.groupBy(F.col("value")).transformWithState(\n'
+            'words.groupBy("value").transformWithState(\n'
             '    Count(), "f0 string, f1 int", "Update", "None"\n'
             ").show(2147483647, truncate=False)\n",
         ),
@@ -108,7 +109,7 @@ rule = Rule(
                 imports="from pyflink.common import Row, Types\nfrom pyflink.datastream import KeyedProcessFunction\n"
                 "from pyflink.datastream.state import ValueStateDescriptor\n",
             ),
-            "from pyspark.sql import Row, SparkSession, functions as F\n"
+            "from pyspark.sql import Row, SparkSession\n"
             "from pyspark.sql.streaming import StatefulProcessor\n\n"
             "env = SparkSession.builder.getOrCreate()\n"
             "\n\nclass Remind(StatefulProcessor):\n"
@@ -128,10 +129,42 @@ rule = Rule(
             "# NOTE(flink2spark): F2S267 Remind: its event-time timers are processing-time timers of a batch query: they fire"
             " after their key's rows when due by the job's clock (Flink: all at the end of the input); a timer set in the"
             " future does not fire\n"
-            'totals = orders.groupBy(F.col("f0")).transformWithState(\n'
+            'totals = orders.groupBy("f0").transformWithState(\n'
             '    Remind(), "customer string, total bigint", "Update", "ProcessingTime"\n'
             ")\n"
             "totals.show(2147483647, truncate=False)\n",
+        ),
+        Example(  # a computed key: groupBy() of its Column (python_columns: exact)
+            program(
+                "\n\nclass Lengths(KeyedProcessFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.seen = runtime_context.get_state(ValueStateDescriptor('seen', Types.BOOLEAN()))\n\n"
+                "    def process_element(self, word, ctx):\n"
+                "        if not self.seen.value():\n"
+                "            self.seen.update(True)\n"
+                "            yield ctx.get_current_key()\n\n\n"
+                "words = env.from_collection(['to', 'be', 'or', 'not'], type_info=Types.STRING())\n"
+                "words.key_by(lambda w: len(w)).process(Lengths(), output_type=Types.INT()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import KeyedProcessFunction\n"
+                "from pyflink.datastream.state import ValueStateDescriptor\n",
+            ),
+            "from pyspark.sql import Row, SparkSession, functions as F\n"
+            "from pyspark.sql.streaming import StatefulProcessor\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass Lengths(StatefulProcessor):\n"
+            "    def init(self, handle):\n"
+            '        self.seen = handle.getValueState("seen", "value boolean")\n\n'
+            "    def handleInputRows(self, key, rows, timerValues):\n"
+            "        for (word,) in rows:\n"
+            "            if not (self.seen.get() or (None,))[0]:\n"
+            "                self.seen.update((True,))\n"
+            "                yield Row(value=key[0])\n\n\n"
+            'words = env.createDataFrame(["to", "be", "or", "not"], "string")\n'
+            "# NOTE(flink2spark): F2S266 Lengths: handleInputRows gets each key's rows at once, in no set order (Flink: one by"
+            " one, in arrival order); results that depend on the order of a key's elements may differ\n"
+            'words.groupBy(F.char_length(F.col("value"))).transformWithState(\n'
+            '    Lengths(), "value int", "Update", "None"\n'
+            ").show(2147483647, truncate=False)\n",
         ),
         Example(  # no type_info (pickled records): an RDD, the shim's keyed_process
             program(
@@ -292,11 +325,12 @@ def stateful_processor(ctx, seg, instance):
     """``keyed.process(F(), output_type=T)`` over a frame (the program model's plan, ``_stateful.plan``)
     -> ``grouped.transformWithState(F(), "<T's schema>", "Update", "<time mode>")``, the class
     ``F`` rewritten as a StatefulProcessor."""
-    from flink2spark.rules.pyflink._stateful import plan
+    from flink2spark.rules.pyflink._stateful import group_by, plan
     from flink2spark.rules.pyflink._streams import graph
 
     receiver = seg.original.func.value
-    found = plan(graph(ctx.resolver), seg.original, facts(ctx.resolver, receiver).frame)
+    g, shape = graph(ctx.resolver), facts(ctx.resolver, receiver).frame
+    found = plan(g, seg.original, shape)
     p = found.processor
     if not ctx.replace_class(found.cls, p.cls):
         return ctx.todo(M.PF_PROCESS, f"{found.cls.name.value}: the class could not be rewritten as a StatefulProcessor; convert it by hand")
@@ -323,8 +357,11 @@ def stateful_processor(ctx, seg, instance):
             " key's rows when due by the job's clock (Flink: all at the end of the input); a timer set in the future"
             " does not fire" + batch,
         )
+    key = group_by(g, seg.original, shape)
+    if key.startswith("F."):
+        I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
     return ctx.expr(
-        '{keyed}.transformWithState({fn}, "%s", "Update", "%s")' % (p.output_schema, p.time_mode),
-        keyed=ctx.site.receiver,
+        '{df}.groupBy(%s).transformWithState({fn}, "%s", "Update", "%s")' % (key, p.output_schema, p.time_mode),
+        df=ctx.site.receiver,
         fn=instance,
     )

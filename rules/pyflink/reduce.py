@@ -11,6 +11,12 @@ Spark has no rolling keyed reduce, hence the shim: each key's elements are reduc
 order (Flink's order at parallelism 1) and results come out in stream order. The mode is that
 of the module's ``set_runtime_mode`` calls; when it cannot be told, a TODO is left.
 
+On a DataFrame (the program model's frame form) in BATCH mode, a reduce function whose
+result builds each field as a key field (``a.region``), ``a.x + b.x``, ``min(a.x, b.x)`` or
+``max(a.x, b.x)`` (a lambda, a def or a ``ReduceFunction`` with only ``reduce``) is
+``groupBy(keys).agg(F.sum/min/max(...))``: the same per key whatever the order of the
+elements, for integers (and strings for min/max) that are never None (``_frames.aggregation``).
+
 On an unbounded (Kafka) stream (STREAMING mode) -> ``f2s_stream.rolling_reduce(keyed, f)``:
 ``groupBy().transformWithState()`` keeps each key's reduction so far across micro-batches and
 emits it after every element (NOTE F2S258: what the job needs to run).
@@ -28,9 +34,36 @@ from flink2spark.transpiler.results import unconverted
 rule = Rule(
     __name__,
     matches=["KeyedStream.reduce"],
-    summary="KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: f2s_stream.rolling_reduce",
+    summary="BATCH on a DataFrame, per-field sums/min/max: reduce(f) -> groupBy(keys).agg(...); else KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: f2s_stream.rolling_reduce",
     codes=(M.PF_RUNTIME_MODE, M.PF_FUNCTION, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE),
     examples=[
+        Example(  # BATCH, on a DataFrame, a reduce function of per-field sums/min/max: groupBy().agg()
+            program(
+                "\n\nclass AddUp(ReduceFunction):\n"
+                "    def reduce(self, a, b):\n"
+                "        return Row(region=a.region, amount=a.amount + b.amount, items=max(a.items, b.items))\n\n\n"
+                "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+                "orders = env.from_collection([Row(region='eu', amount=120, items=2), Row(region='eu', amount=45, items=3)],\n"
+                "                             Types.ROW_NAMED(['region', 'amount', 'items'], [Types.STRING(), Types.INT(), Types.INT()]))\n"
+                "orders.key_by(lambda o: o.region).reduce(AddUp()).print()\n",
+                imports="from pyflink.common import Row, Types\nfrom pyflink.datastream import RuntimeExecutionMode\n"
+                "from pyflink.datastream.functions import ReduceFunction\n",
+            ),
+            "from pyspark.sql import Row, SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass AddUp:\n"
+            "    def reduce(self, a, b):\n"
+            "        return Row(\n"
+            "            region=a.region, amount=a.amount + b.amount, items=max(a.items, b.items)\n"
+            "        )\n\n\n"
+            "orders = env.createDataFrame(\n"
+            '    [Row(region="eu", amount=120, items=2), Row(region="eu", amount=45, items=3)],\n'
+            '    "region STRING, amount INT, items INT",\n'
+            ")\n"
+            'orders.groupBy("region").agg(\n'
+            '    F.sum("amount").cast("int").alias("amount"), F.max("items").alias("items")\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
         Example(
             program("counts = env.from_collection([('a', 1)]).key_by(lambda p: p[0]).reduce(lambda a, b: (a[0], a[1] + b[1]))\n"),
             spark_program(
@@ -107,9 +140,28 @@ def reducer(ctx):
     return ctx.shim("rolling_reduce" if mode == "streaming" else "final_reduce")
 
 
+def grouped(ctx, seg):
+    """A BATCH keyed reduction of a frame (the program model's plan): ``groupBy(keys).agg(...)``
+    of the per-field aggregates (``_frames.aggregation``), in the record's field order."""
+    from flink2spark.rules.pyflink import _frames
+    from flink2spark.rules.pyflink._streams import graph
+    from flink2spark.transpiler import imports as I
+
+    g = graph(ctx.resolver)
+    shape = facts(ctx.resolver, seg.original).frame
+    agg = _frames.aggregation(g, seg.original, shape)
+    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    keys, aggs = _frames.aggregate_code(agg, shape)
+    out = ctx.expr("{df}.groupBy(%s).agg(%s)" % (keys, aggs), df=ctx.site.receiver)
+    order = _frames.aggregate_order(agg)
+    return out if order is None else ctx.expr("{df}.select(%s)" % order, df=out)
+
+
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original).frame is not None:
+        return grouped(ctx, seg)
     found = ctx.arg(seg, 0, "func")
     known = ctx.conv.class_of(found[0]) if found is not None else None
     if known is not None and (F._method(known[0].node, "open") or F._method(known[0].node, "close")):

@@ -63,7 +63,7 @@ rule = Rule(
             "        return value[1] < 20\n\n\n"
             'items = env.createDataFrame([("pen", 3), ("ink", 30)], "f0 STRING, f1 INT")\n'
             "items.where(F.col(\"f1\") < 20).select(\n"
-            '    F.col("f0").alias("f0"), (F.col("f1").cast("long") * 2).cast("int").alias("f1")\n'
+            '    "f0", (F.col("f1").cast("long") * 2).cast("int").alias("f1")\n'
             ").show(2147483647, truncate=False)\n",
         ),
         Example(
@@ -162,10 +162,8 @@ def frame_operator(ctx, seg):
         found = _frames.translated(g, seg.original, shape)
         return ctx.expr("{df}.where(%s)" % found.code, df=ctx.site.receiver)
     _, columns = _frames.map_columns(g, seg.original, shape)
-    if facts(ctx.resolver, seg.original).frame.kind == "value":
-        cols = [f'{_frames.operand(columns[0].code)}.alias("value")']
-    else:
-        cols = [f'{_frames.operand(c.code)}.alias("{c.name}")' for c in columns]
+    value = facts(ctx.resolver, seg.original).frame.kind == "value"
+    cols = [_frames.select_item(c.code, "value" if value else c.name) for c in columns]
     return ctx.expr("{df}.select(%s)" % ", ".join(cols), df=ctx.site.receiver)
 
 
