@@ -200,3 +200,51 @@ def test_spark_batch_timers_as_the_translation_assumes(spark):
     assert [r.what for r in fired if r.k == "a"][1:] == ["timer 10", "timer 30", "timer 2000"]  # after the rows, by time
     none = frame.groupBy("k").transformWithState(Probe(), schema, "Update", "EventTime").collect()
     assert sorted((r.k, r.what) for r in none) == [("a", "rows"), ("b", "rows")]
+
+
+_PROGRAM = """
+from pyflink.common import Types
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.functions import KeyedProcessFunction
+from pyflink.datastream.state import ValueStateDescriptor
+
+
+class Count(KeyedProcessFunction):
+    def open(self, runtime_context):
+        self.n = runtime_context.get_state(ValueStateDescriptor("n", Types.INT()))
+
+    def process_element(self, value, ctx):
+        self.n.update((self.n.value() or 0) + 1)
+        yield value[0], self.n.value()
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+pairs = env.from_collection([("a", 1), ("b", 2)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))
+{use}
+"""
+_OUT = "output_type=Types.TUPLE([Types.STRING(), Types.INT()])"
+
+# programs whose keyed process stays the shim's keyed_process (and why)
+SHIM = [
+    (f"pairs.key_by(lambda p: (p[0], p[1])).process(Count(), {_OUT}).print()", "a key of two fields: get_current_key() is a tuple"),
+    (f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).print()\npairs.key_by(lambda p: p[1]).process(Count(), {_OUT}).print()",
+     "the class used twice"),
+    ("pairs.key_by(lambda p: p[0]).process(Count()).print()", "no output_type"),
+    (f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).map(lambda t: str(t)).print()", "a consumer with no native form"),
+]
+
+
+@pytest.mark.parametrize("use, why", SHIM, ids=[s[1] for s in SHIM])
+def test_kept_on_the_shim(use, why):
+    from flink2spark.transpiler.engine import convert_source
+
+    out = convert_source(_PROGRAM.format(use=use), "job.py").output
+    assert "f2s.keyed_process(" in out and "transformWithState" not in out and "StatefulProcessor" not in out, why
+
+
+def test_converted_on_a_frame():
+    from flink2spark.transpiler.engine import convert_source
+
+    out = convert_source(_PROGRAM.format(use=f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).print()"), "job.py").output
+    assert 'pairs.groupBy("f0").transformWithState(Count(), "f0 string, f1 int", "Update", "None")' in out.replace("\n", "").replace("    ", "")
+    assert "f2s" not in out and "class Count(StatefulProcessor):" in out
