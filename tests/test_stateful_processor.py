@@ -65,6 +65,7 @@ CASES = [
     ("keyed_state_order_totals", "Totals", "ORDERS", "f0"),
     ("keyed_state_word_repeats", "Repeats", "WORDS", "value"),
     ("keyed_state_sensor_highest", "Highest", "READINGS", "sensor"),
+    ("keyed_list_state_baskets", "Basket", "PURCHASES", "f0"),
 ]
 
 
@@ -105,7 +106,7 @@ _HEAD = """
 from pyflink.common import Row, Types
 from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.datastream.functions import KeyedProcessFunction
-from pyflink.datastream.state import ListStateDescriptor, ValueStateDescriptor
+from pyflink.datastream.state import ListStateDescriptor, MapStateDescriptor, ValueStateDescriptor
 
 class F(KeyedProcessFunction):
 """
@@ -126,7 +127,11 @@ REFUSED = [
      "    def on_timer(self, t, ctx):\n        ctx.timer_service().register_event_time_timer(t + 5)\n        yield 'y'\n",
      "Types.STRING()", "on_timer() registers a timer"),
     ("    def open(self, runtime_context):\n        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.INT()))\n"
-     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "pyflink.datastream.state.ListStateDescriptor"),
+     "    def process_element(self, v, ctx):\n        self.l.update([v[1]])\n        yield 'x'\n", "Types.STRING()", "self.l.update() on a ListState"),
+    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.INT()))\n"
+     "    def process_element(self, v, ctx):\n        self.l.add_all([v[1]])\n        yield 'x'\n", "Types.STRING()", "add_all"),
+    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_map_state(MapStateDescriptor('m', Types.INT(), Types.INT()))\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "MapStateDescriptor"),
     ("    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.PICKLED_BYTE_ARRAY()))\n"
      "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "not a basic one"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield str(v)\n", "Types.STRING()", "record 'v'"),

@@ -10,6 +10,11 @@ in them changes:
 * ``self.s.value()`` -> ``(self.s.get() or (None,))[0]`` (Spark's state values are tuples,
   ``get()`` is None when unset, as Flink's ``value()``), ``self.s.update(v)`` ->
   ``self.s.update((v,))``, ``self.s.clear()`` stays;
+* ``runtime_context.get_list_state(ListStateDescriptor(name, Types.X()))`` ->
+  ``handle.getListState(name, "value <spark type>")``; ``self.l.get()`` -> ``[v for (v,) in
+  self.l.get()]``, ``add(v)`` -> ``appendValue((v,))``, ``clear()`` stays (``add_all``/``update``
+  are not translated: Spark fails on an empty list, ``appendList([])``/``put([])``, where Flink
+  adds nothing or clears);
 * ``process_element(self, value, ctx)`` -> ``handleInputRows(self, key, rows, timerValues)``
   whose body is a ``for value in rows:`` loop over the old body (``return`` -> ``continue``;
   ``for (value,) in rows`` when the stream's records are single values);
@@ -32,8 +37,8 @@ event-time timer at the end (watermark ``Long.MAX_VALUE``) with the key's final 
   a timer fires when its time is before the job's clock, which a timestamp of the data is
   (a time in the future does not fire: NOTE F2S267);
 * timers registered in ``on_timer`` would not fire in the same batch (Flink fires them): not
-  translated, nor are processing-time timers, ``ctx.timestamp()``, the watermark, list/map
-  state, TTL, side outputs or a record used other than by its fields (Spark's ``Row`` prints
+  translated, nor are processing-time timers, ``ctx.timestamp()``, the watermark, map,
+  reducing and aggregating state, TTL, side outputs or a record used other than by its fields (Spark's ``Row`` prints
   differently from Flink's tuple). ``translate`` gives the reason and the caller keeps the
   shim's ``keyed_process``.
 """
@@ -50,7 +55,10 @@ from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.infer import dotted
 from flink2spark.transpiler.visitors import nodes
 
-STATE_DESCRIPTORS = {f"{m}.ValueStateDescriptor" for m in ("pyflink.datastream.state", "pyflink.datastream")}
+# (runtime context method, descriptor class) -> (kind of state, StatefulProcessorHandle method)
+_STATES = {("get_state", "ValueStateDescriptor"): ("value", "getValueState"), ("get_list_state", "ListStateDescriptor"): ("list", "getListState")}
+_DESCRIPTORS = {f"{m}.{d}": d for m in ("pyflink.datastream.state", "pyflink.datastream") for _, d in _STATES}
+STATE_DESCRIPTORS = set(_DESCRIPTORS)
 ROWS = {"pyflink.common.Row", "pyflink.common.types.Row"}
 # names the new methods' parameters take: a body using them would mean something else
 _NEW_NAMES = {"key", "rows", "timerValues", "expiredTimerInfo", "handle"}
@@ -64,7 +72,7 @@ class Processor:
     output_schema: str  # DDL of the output rows
     time_mode: str  # "None" or "ProcessingTime"
     timers: bool  # registers timers (NOTE F2S267)
-    states: dict = field(default_factory=dict)  # attribute -> Spark type of its value
+    states: dict = field(default_factory=dict)  # attribute -> ("value" or "list", Spark type of its values)
 
 
 class Refused(Exception):
@@ -134,7 +142,7 @@ class _Translation:
         self.cls = cls
         self.record = record
         self.output = output
-        self.states: dict[str, str] = {}
+        self.states: dict[str, tuple[str, str]] = {}
         self.timers = False
 
     # -- checks ---------------------------------------------------------------------------
@@ -187,19 +195,19 @@ class _Translation:
         return found[0] if found else None
 
     # -- open -> init ---------------------------------------------------------------------
-    def _state_type(self, call: cst.BaseExpression) -> tuple[cst.BaseExpression, str]:
-        """(name, Spark type) of ``ValueStateDescriptor(name, Types.X())``."""
-        if not isinstance(call, cst.Call) or self.resolver.qualified_name(call.func) not in STATE_DESCRIPTORS:
-            raise Refused("open() gets state from something else than a ValueStateDescriptor(name, Types.X()) written there")
+    def _state_type(self, call: cst.BaseExpression, descriptor: str) -> tuple[cst.BaseExpression, str]:
+        """(name, Spark type) of ``<descriptor>(name, Types.X())``."""
+        if not isinstance(call, cst.Call) or _DESCRIPTORS.get(self.resolver.qualified_name(call.func) or "") != descriptor:
+            raise Refused(f"open() gets state from something else than a {descriptor}(name, Types.X()) written there")
         if len(call.args) != 2 or any(a.keyword is not None or a.star for a in call.args):
-            raise Refused("a ValueStateDescriptor with other arguments than (name, type)")
+            raise Refused(f"a {descriptor} with other arguments than (name, type)")
         typ = call.args[1].value
         kind = None
         if isinstance(typ, cst.Call) and not typ.args and isinstance(typ.func, cst.Attribute):
             if self.resolver.qualified_name(typ.func.value) in P.TYPES:
                 kind = typ.func.attr.value
         if kind not in P.SPARK_TYPES:
-            raise Refused("a ValueState of a type that is not a basic one (STRING, INT, LONG, DOUBLE...)")
+            raise Refused("a state of a type that is not a basic one (STRING, INT, LONG, DOUBLE...)")
         return call.args[0].value, P.SPARK_TYPES[kind].lower()
 
     def _init(self, opener: Optional[cst.FunctionDef]) -> cst.FunctionDef:
@@ -407,21 +415,23 @@ class _OpenBody(cst.CSTTransformer):
         method = _method_call(original.value, self.context)
         target = original.targets[0].target if len(original.targets) == 1 else None
         attr = _self_attr(target) if target is not None else None
-        if method != "get_state" or attr is None:
-            raise Refused(f"open() calls {self.context}.{method}() other than as self.x = {self.context}.get_state(...)")
+        kinds = {m: (d, k, h) for (m, d), (k, h) in _STATES.items()}
+        if method not in kinds or attr is None:
+            raise Refused(f"open() calls {self.context}.{method}() other than as self.x = {self.context}.get_state/get_list_state(...)")
+        descriptor_class, kind, handle_method = kinds[method]
         call = original.value
         if len(call.args) != 1 or call.args[0].keyword is not None:  # type: ignore[attr-defined]
-            raise Refused("get_state() with other arguments than a descriptor")
+            raise Refused(f"{method}() with other arguments than a descriptor")
         descriptor = call.args[0].value  # type: ignore[attr-defined]
         if isinstance(descriptor, cst.Name) and descriptor.value in self.descriptors:
             descriptor = self.descriptors[descriptor.value]
-        name, typ = self.tr._state_type(descriptor)
-        if attr in self.tr.states and self.tr.states[attr] != typ:
+        name, typ = self.tr._state_type(descriptor, descriptor_class)
+        if attr in self.tr.states and self.tr.states[attr] != (kind, typ):
             raise Refused(f"self.{attr} holds states of two types")
-        self.tr.states[attr] = typ
+        self.tr.states[attr] = (kind, typ)
         self.uses += 1
         new = cst.Call(
-            func=cst.Attribute(cst.Name("handle"), cst.Name("getValueState")),
+            func=cst.Attribute(cst.Name("handle"), cst.Name(handle_method)),
             args=[cst.Arg(name, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(cst.SimpleString(f'"value {typ}"'))],
         )
         return updated.with_changes(value=new)
@@ -499,6 +509,8 @@ class _MethodBody(cst.CSTTransformer):
         func = original.func
         if isinstance(func, cst.Attribute):
             attr = _self_attr(func.value)
+            if attr is not None and attr in self.tr.states and self.tr.states[attr][0] == "list":
+                return self._list_call(original, updated, attr, func.attr.value)
             if attr is not None and attr in self.tr.states:
                 method = func.attr.value
                 if method == "value" and not original.args:
@@ -510,6 +522,19 @@ class _MethodBody(cst.CSTTransformer):
                     return updated
                 raise Refused(f"it calls self.{attr}.{method}() on a ValueState")
         return updated
+
+    def _list_call(self, original: cst.Call, updated: cst.Call, attr: str, method: str) -> cst.BaseExpression:
+        """``get()`` -> a list of the values (Spark's are tuples); ``add(v)`` -> ``appendValue((v,))``;
+        ``clear()``. ``add_all``/``update`` are not translated: Spark fails on an empty list
+        (``appendList([])``, ``put([])``), where Flink adds nothing or clears."""
+        if method == "get" and not original.args:
+            return cst.parse_expression(f"[v for (v,) in self.{attr}.get()]")
+        if method == "add" and len(original.args) == 1 and original.args[0].keyword is None:
+            one = cst.Tuple([cst.Element(updated.args[0].value, comma=cst.Comma())])
+            return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("appendValue")), args=[cst.Arg(one)])  # type: ignore[attr-defined]
+        if method == "clear" and not original.args:
+            return updated
+        raise Refused(f"it calls self.{attr}.{method}() on a ListState")
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
         attr = _self_attr(original)
