@@ -144,6 +144,8 @@ REFUSED = [
     (_OPEN + "    def process_element(self, v, ctx):\n        self.last = v[0]\n        yield 'x'\n", "Types.STRING()", "instance"),
     (_OPEN + "    def process_element(self, v, ctx):\n        key = v[0]\n        yield key\n", "Types.STRING()", "'key'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        return [v[0]]\n", "Types.STRING()", "returns a value"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        for c in v[0]:\n            if c == ' ':\n                return\n"
+     "        yield v[0]\n", "Types.STRING()", "inside a loop"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield str(Types.INT())\n", "Types.STRING()", "pyflink.common.Types"),
     ("    def open(self, runtime_context):\n        d = ValueStateDescriptor('n', Types.INT())\n"
      "        self.n = runtime_context.get_state(d)\n        self.d = d\n"

@@ -447,6 +447,7 @@ class _MethodBody(cst.CSTTransformer):
         self.in_timer = in_timer
         self.context_uses = 0
         self.depth = 0  # functions, lambdas and classes defined in the body
+        self.loops = 0
 
     # the method's own statements (returns, yields) are not those of what it defines
     def visit_FunctionDef(self, node):
@@ -470,11 +471,28 @@ class _MethodBody(cst.CSTTransformer):
         self.depth -= 1
         return updated
 
+    # a loop of the body: a ``return`` in it cannot become the ``continue`` of the rows' loop
+    def visit_For(self, node):
+        self.loops += 1
+
+    def leave_For(self, original, updated):
+        self.loops -= 1
+        return updated
+
+    def visit_While(self, node):
+        self.loops += 1
+
+    def leave_While(self, original, updated):
+        self.loops -= 1
+        return updated
+
     def leave_Return(self, original: cst.Return, updated: cst.Return):
         if self.depth or self.context is None or self.in_timer:
             return updated
         if original.value is not None:
             raise Refused("process_element() returns a value")
+        if self.loops:
+            raise Refused("process_element() returns from inside a loop")
         return cst.Continue()
 
     def leave_Yield(self, original: cst.Yield, updated: cst.Yield):
