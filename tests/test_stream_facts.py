@@ -306,7 +306,10 @@ FRAME_CASES = [
         probe.print()
         src.key_by(lambda r: r[1]).process(P()).print()
      """, None),
-    ("a stream passed on as an argument stays an RDD", f"probe = {ROWS}\nprobe.union(probe).print()", None),
+    ("a union of frames of one schema is a frame", f"probe = {ROWS}\nprobe.union(probe).print()", "f0 INT, f1 STRING"),
+    ("a union with a stream of other columns keeps both RDDs",
+     f"probe = {ROWS}\nother = env.from_collection([('a', 1)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+     "probe.union(other).print()", None),
     ("a stream a helper reads stays an RDD", f"probe = {ROWS}\nshow(probe)", None),
     ("an unbounded source is never a frame",
      "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\nprobe.print()", None),
@@ -329,6 +332,30 @@ FRAME_CASES = [
      "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
      "probe = env.from_collection(rows_from_a_file(), Types.ROW([Types.INT(), Types.STRING()]))\n"
      "probe.key_by(lambda r: r[1]).sum(0).print()", None),
+    ("a name reassigned through its operators (ds = ds.filter(...)) follows each value", f"""
+        ds = {ROWS}
+        ds = ds.filter(lambda r: r[0] > 1)
+        probe = ds.map(lambda r: (r[1], r[0]), output_type=Types.TUPLE([Types.STRING(), Types.INT()]))
+        probe.print()
+     """, "f0 STRING, f1 INT"),
+    ("... and a read of it with no native form keeps them all RDDs", f"""
+        ds = {ROWS}
+        ds = ds.filter(lambda r: r[0] > 1)
+        probe = ds.filter(lambda r: r[0] > 2)
+        probe.print()
+        ds.key_by(lambda r: r[1]).process(P()).print()
+     """, None),
+    ("data a function makes may hold PyFlink Rows: a frame only when Row is Spark's (every stream a frame)",
+     f"probe = env.from_collection(load(), type_info=Types.ROW([Types.INT(), Types.STRING()]))\nprobe.print()\n"
+     "env.from_collection([Row(1, 'a')]).print()", None),
+    ("... which it is when every stream is a frame",
+     "probe = env.from_collection(load(), type_info=Types.ROW([Types.INT(), Types.STRING()]))\nprobe.print()\n"
+     "env.from_collection([Row(1, 'a')], type_info=Types.ROW([Types.INT(), Types.STRING()])).print()", "f0 INT, f1 STRING"),
+    ("a literal the schema does not take as Flink does (an int for a DOUBLE) keeps an RDD",
+     "probe = env.from_collection([1, 2], type_info=Types.DOUBLE())\nprobe.print()", None),
+    ("a map building Row(...) under other names than its output type's is not followed",
+     f"probe = {ROWS}\nprobe.map(lambda r: Row(b=r[1], a=r[0]), output_type=Types.ROW_NAMED(['a', 'b'], [Types.INT(), Types.STRING()])).print()",
+     None),
     ("timestamps are no native form (yet)", f"probe = {ROWS}.assign_timestamps_and_watermarks(stamped)\nprobe.print()", None),
 ]
 

@@ -24,6 +24,7 @@ from typing import Optional, Union
 import libcst as cst
 
 from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.visitors import nodes
 from flink2spark.transpiler.python_columns import Field, Refusal, Shape, Translation, translate
 
 # Spark types a frame's column may have. FLOAT is not one: Flink hands Python the 32-bit float
@@ -50,6 +51,20 @@ def _literal(node) -> bool:
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         node = node.expression
     return isinstance(node, _LITERALS) or isinstance(node, cst.Name) and node.value in ("True", "False")
+
+
+def _literal_fits(node, spark_type: str) -> bool:
+    """Whether a literal is a value ``createDataFrame`` takes for the type as Flink does
+    (``createDataFrame`` refuses an int for a DOUBLE, say): else the source stays an RDD."""
+    if isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    if isinstance(node, cst.Name):
+        return spark_type == "boolean"
+    if isinstance(node, cst.Integer):
+        return spark_type in _INTS
+    if isinstance(node, cst.Float):
+        return spark_type == "double"
+    return spark_type == "string" and isinstance(node, cst.SimpleString) and "b" not in node.prefix.lower()
 
 
 def _element_values(resolver, element) -> Optional[list]:
@@ -86,14 +101,47 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
         return shape
     if shape.kind == "value":
         if all(_literal(e) for e in elements):
+            if not all(_literal_fits(e, shape.fields[0].type) for e in elements):
+                return None
             return Shape.value(Field("value", shape.fields[0].type, False))
         return shape
     rows = [_element_values(resolver, e) for e in elements]
     if any(values is not None and len(values) != len(shape.fields) for values in rows):
         return None
+    for values in rows:
+        if values is not None and any(_literal(v) and not _literal_fits(v, f.type) for v, f in zip(values, shape.fields)):
+            return None
     if all(values is not None and all(_literal(v) for v in values) for values in rows):
         return Shape(shape.kind, tuple(Field(f.name, f.type, False, f.key) for f in shape.fields))
     return shape
+
+
+_PLAIN_CALLS = frozenset({"range", "zip", "enumerate", "list", "tuple", "int", "str", "float", "bool", "len", "sorted",
+                          "reversed", "min", "max", "abs", "round"})
+
+
+def needs_spark_rows(g, call: cst.Call) -> bool:
+    """Whether the data of ``from_collection`` may hold PyFlink ``Row``s: a ``Row(...)`` in its
+    expression, or, in a module that uses ``Row``, a call of another function (which may
+    return some)."""
+    resolver = g.resolver
+    if row_calls(g, call):
+        return True
+    data = _collection(g, call)
+    if data is None:
+        return False
+    opaque = any(not (isinstance(c.func, cst.Name) and c.func.value in _PLAIN_CALLS and not resolver.referents(c.func))
+                 for c in nodes(data, cst.Call))
+    return opaque and g.uses_rows
+
+
+def _collection(g, call: cst.Call):
+    from flink2spark.rules.pyflink._common import call_arg
+
+    collection = call_arg(call, 0, "collection")
+    if isinstance(collection, cst.Name):
+        collection = g.resolver.single_value(collection) or collection
+    return collection
 
 
 def row_calls(g, call: cst.Call) -> list[cst.Call]:
@@ -101,13 +149,8 @@ def row_calls(g, call: cst.Call) -> list[cst.Call]:
     expression, or the value of the name it is): in a frame's data they must become Spark's
     ``Row`` (``createDataFrame`` cannot read PyFlink's), which only a program whose streams are
     all DataFrames gets (``StreamGraph.spark_rows``)."""
-    from flink2spark.rules.pyflink._common import call_arg
-    from flink2spark.transpiler.visitors import nodes
-
     resolver = g.resolver
-    collection = call_arg(call, 0, "collection")
-    if isinstance(collection, cst.Name):
-        collection = resolver.single_value(collection) or collection
+    collection = _collection(g, call)
     if collection is None:
         return []
     return [c for c in nodes(collection, cst.Call) if resolver.qualified_name(c.func) in P.ROWS]
@@ -185,6 +228,8 @@ def map_columns(g, call: cst.Call, shape: Shape) -> Optional[tuple[Shape, tuple[
     outputs = found.outputs
     if (declared.kind == "value") == found.tuple or len(outputs) != len(declared.fields):
         return None
+    if any(out.name is not None and out.name != f.name for out, f in zip(outputs, declared.fields)):
+        return None  # Row(b=..., a=...) under other names: which field gets which value is not followed
     columns = []
     fields = []
     for out, f in zip(outputs, declared.fields):
@@ -348,6 +393,8 @@ def _reduce_kinds(g, call: cst.Call, shape: Shape, keys) -> Optional[list[str]]:
         return None
     if len(values) != len(shape.fields):
         return None
+    if any(g.resolver.referents(n) for n in nodes(body, cst.Name) if n.value in ("min", "max")):
+        return None  # the module's own min/max
     kinds = []
     for f, value in zip(shape.fields, values):
         kind = _reduce_field(shape, f, value, a, b)
@@ -434,7 +481,7 @@ def aggregate_code(agg: Aggregation, shape: Shape) -> tuple[str, str]:
         if kind == "key":
             continue
         code = f'F.{kind}("{name}")'
-        if kind == "sum":
+        if kind == "sum" and types[name] != "bigint":  # Spark's sum of integers is a BIGINT
             code += f'.cast("{types[name]}")'
         aggs.append(f'{code}.alias("{name}")')
     return group, ", ".join(aggs)

@@ -156,6 +156,11 @@ class StreamGraph:
         return bool(self._streams) and all(self.node(call).frame is not None for call in self._streams)
 
     @cached_property
+    def uses_rows(self) -> bool:
+        """Whether the module names PyFlink's ``Row``."""
+        return any(self.resolver.qualified_name(n) in P.ROWS for n in nodes(self.resolver.module, cst.Name))
+
+    @cached_property
     def spark_rows(self) -> bool:
         """Whether every stream would be a DataFrame, the sources whose data hold PyFlink
         ``Row``s included: then ``Row`` is Spark's and those sources are DataFrames too (else
@@ -822,6 +827,7 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("print", lambda g, call, shape: _frames.sink(g, call, shape)),
     ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("filter", lambda g, call, shape: _frames.filter_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
+    ("union", lambda g, call, shape: _union_shape(g, call, shape)),
     ("key_by", lambda g, call, shape: _frames.key_by_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     *((m, lambda g, call, shape: _frames.aggregate_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
       for m in ("sum", "min", "max", "reduce")),
@@ -889,6 +895,8 @@ def _frame_uses(g: StreamGraph, expr) -> Optional[list[cst.Call]]:
     if isinstance(parent, cst.Assign):
         refs = assigned_uses(resolver, expr)
         if refs is None:
+            refs = _reads_of_reassigned(resolver, parent, expr)
+        if refs is None:
             return None
     elif isinstance(parent, cst.Expr):
         return []
@@ -897,11 +905,51 @@ def _frame_uses(g: StreamGraph, expr) -> Optional[list[cst.Call]]:
     calls = []
     for ref in refs:
         attribute = resolver.parent(ref)
+        if isinstance(attribute, cst.Arg) and _union_argument(resolver, attribute):
+            calls.append(resolver.parent(attribute))  # a.union(ref): the union reads it
+            continue
         call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
         if not (isinstance(call, cst.Call) and call.func is attribute):
             return None
         calls.append(call)
     return calls
+
+
+def _union_argument(resolver, arg: cst.Arg) -> bool:
+    call = resolver.parent(arg)
+    return (isinstance(call, cst.Call) and _method_call(call) and call.func.attr.value == "union"  # type: ignore[attr-defined]
+            and arg.keyword is None and not arg.star and P.is_stream(resolver.type_of(call.func.value)))  # type: ignore[attr-defined]
+
+
+def _union_inputs(call: cst.Call) -> list:
+    return [call.func.value, *(a.value for a in call.args)]  # type: ignore[attr-defined]
+
+
+def _union_shape(g: StreamGraph, call: cst.Call, shape):
+    """A union of frames of one shape is a frame of it (``DataFrame.union`` by position)."""
+    if any(a.keyword is not None or a.star for a in call.args) or not P.is_stream(_receiver_type(g, call)):
+        return None
+    shapes = [g.fact("frame_shape", s, _frame_shape, None) for s in _union_inputs(call)]
+    return shape if all(s == shape for s in shapes) else None
+
+
+def _reads_of_reassigned(resolver, assign: cst.Assign, value) -> Optional[list]:
+    """The reads of a name assigned several times (``ds = ds.filter(...)``) that see ``value``
+    (``Resolver.value_at``); None when a read may see it but cannot be followed."""
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+        return None
+    reads, seen = [], set()
+    for binding in resolver.scope_bindings(assign.targets[0].target) or []:
+        for ref in binding.references:
+            if id(ref.node) in seen:
+                continue
+            seen.add(id(ref.node))
+            holds = resolver.value_at(ref.node) if isinstance(ref.node, cst.Name) else None
+            if holds is None:
+                return None
+            if holds is value:
+                reads.append(ref.node)
+    return reads
 
 
 def _native_downstream(g: StreamGraph, expr, shape) -> bool:
@@ -933,9 +981,10 @@ def _frame(g: StreamGraph, expr):
     if shape is None or not g.fact("frame_downstream", expr, _downstream, False):
         return None
     if _method_call(expr) and g.resolver.type_of(expr.func.value) == P.ENVIRONMENT:
-        if _frames.row_calls(g, expr) and not g.spark_rows:
+        if _frames.needs_spark_rows(g, expr) and not g.spark_rows:
             return None
     elif _method_call(expr):
-        if g.node(expr.func.value).frame is None:  # the input stays an RDD (a sibling consumer has no native form)
+        inputs = _union_inputs(expr) if expr.func.attr.value == "union" else [expr.func.value]
+        if any(g.node(i).frame is None for i in inputs):  # an input stays an RDD (a sibling consumer has no native form)
             return None
     return shape

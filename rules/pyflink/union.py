@@ -1,5 +1,8 @@
 """``a.union(b, c, ...)`` -> ``a.union(b).union(c)``: all elements of all streams.
 
+DataFrames of one schema (the program model's frame form: every input a frame of the same
+columns) union by position, as Flink's streams of one type do.
+
 Flink interleaves the inputs in no particular order; Spark's union keeps them one after the
 other, one of Flink's possible orders. Keyed streams contribute their elements (``values()``).
 On unbounded (Kafka, monitored files) streams the same ``a.union(b)`` runs on
@@ -22,9 +25,22 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.union"],
-    summary="union(*streams) -> RDD.union(...) per stream (MicroBatches.union on unbounded streams)",
+    summary="union(*streams) -> DataFrame.union(...) of frames of one schema; RDD.union(...) per stream (MicroBatches.union on unbounded streams)",
     codes=(M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE),
     examples=[
+        Example(  # DataFrames of one schema (the program model's frame form)
+            program(
+                "a = env.from_collection(['x'], type_info=Types.STRING())\n"
+                "b = env.from_collection(['y'], type_info=Types.STRING())\n"
+                "a.union(b, a).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            "from pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'a = env.createDataFrame(["x"], "string")\n'
+            'b = env.createDataFrame(["y"], "string")\n'
+            "a.union(b).union(a).show(2147483647, truncate=False)\n",
+        ),
         Example(
             program("a = env.from_collection([1])\nb = env.from_collection([2])\nall_ = a.union(b, a)\n"),
             spark_program("a = env.sparkContext.parallelize([1])\nb = env.sparkContext.parallelize([2])\nall_ = a.union(b).union(a)\n"),
@@ -40,6 +56,11 @@ def convert(ctx):
     if not seg.args or any(a.keyword is not None or a.star for a in seg.original_args):
         return ctx.todo(M.PF_UNSUPPORTED, "union() takes the streams as positional arguments")
     streams = [seg.original.func.value, *(a.value for a in seg.original_args)]  # type: ignore[attr-defined]
+    if facts(ctx.resolver, seg.original).frame is not None:  # DataFrames of one schema: by position, as Flink's
+        result = ctx.site.receiver
+        for converted in seg.args:
+            result = ctx.expr("{a}.union({b})", a=result, b=converted.value)
+        return result
     if facts(ctx.resolver, seg.original).micro_batches:
         problem = union_problem(ctx.resolver, streams)
         if problem is not None:
