@@ -149,6 +149,17 @@ class Context:
         self.conv._statement_rewrites[id(stmt)] = rewrite
         return True
 
+    def replace_class(self, cls: cst.ClassDef, new: cst.ClassDef) -> bool:
+        """Have the module-level class ``cls`` (an original node, whose use a rule converts:
+        it may come before that use, so ``rewrite_statement`` is too late for it) replaced by
+        ``new`` when the module is left. False when ``cls`` is not a class of the module's top
+        level, its name names another class there too, or it has a replacement already."""
+        same = [s for s in self.resolver.module.body if isinstance(s, cst.ClassDef) and s.name.value == cls.name.value]
+        if same != [cls] or cls.name.value in self.conv._replacements:
+            return False
+        self.conv._replacements[cls.name.value] = new
+        return True
+
     @property
     def is_statement(self) -> bool:
         return isinstance(self.resolver.parent(self.outer), cst.Expr)
@@ -358,6 +369,8 @@ class Converter(V.Transformer):
         self._changed: list[bool] = []  # per node being visited: whether something below it changed
         # id of an original statement -> what rewrites it once it is converted (Context.rewrite_statement)
         self._statement_rewrites: dict[int, Callable[[cst.CSTNode], cst.CSTNode]] = {}
+        # name of a module-level class -> its replacement (Context.replace_class)
+        self._replacements: dict[str, cst.ClassDef] = {}
 
     # -- setup ---------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
@@ -984,6 +997,10 @@ class Converter(V.Transformer):
         return updated.with_changes(body=body, footer=[*carry, *updated.footer])
 
     def leave_Module(self, original: cst.Module, updated: cst.Module):
+        if self._replacements:
+            updated = updated.with_changes(
+                body=[self._replacements.get(u.name.value, u) if isinstance(u, cst.ClassDef) else u for u in updated.body]
+            )
         body, carry = self._drop_removed(updated.body)
         return updated.with_changes(body=body, footer=[*carry, *updated.footer])
 

@@ -120,6 +120,9 @@ PF_STREAMING_TIMERS = _code("F2S260", "note", "timers on an unbounded stream: tr
 PF_STREAMING_COUNT_WINDOWS = _code("F2S261", "note", "count windows on an unbounded stream: transformWithState keeps each key's windows and element count (RocksDB state store, pyarrow, pandas, protobuf)")
 PF_STREAMING_PROCESS = _code("F2S259", "note", "keyed process function on an unbounded stream: transformWithState keeps its keyed state (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
 
+# PyFlink KeyedProcessFunction as a Spark StatefulProcessor (transformWithState) on a DataFrame (F2S266-F2S269)
+PF_TWS_ORDER = _code("F2S266", "note", "transformWithState: a key's rows reach handleInputRows together, in no set order (Flink: one by one, in arrival order)")
+PF_TWS_TIMERS = _code("F2S267", "note", "event-time timers as processing-time timers of a batch transformWithState: they fire after their key's rows when due by the job's clock (Flink: all at the end of the input)")
 # PyFlink event-time windows over DataFrames: groupBy(key, F.window(...)) (F2S270-F2S273)
 PF_FRAME_LATE = _code("F2S270", "note", "event-time window over a DataFrame: Flink's periodic watermark may drop records of an out-of-order bounded input that Spark's batch window counts")
 PF_FRAME_WINDOW_ORDER = _code("F2S271", "note", "window function run per (key, window) with applyInPandas: elements in timestamp order, Flink gives arrival order")

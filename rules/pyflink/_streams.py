@@ -831,6 +831,10 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("key_by", lambda g, call, shape: _frames.key_by_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     *((m, lambda g, call, shape: _frames.aggregate_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
       for m in ("sum", "min", "max", "reduce")),
+    # a KeyedProcessFunction as a Spark StatefulProcessor (rules/pyflink/_stateful.py)
+    # (a computed key read only by process(): after the field selectors above)
+    ("key_by", lambda g, call, shape: _stateful().keyed_shape(g, call, shape)),
+    ("process", lambda g, call, shape: _stateful().processed_shape(g, call, shape)),
     # operator settings: scheduling only, the frame goes on
     *((m, lambda g, call, shape: _frames.same_shape(g, call, shape)) for m in ("name", "uid", "set_parallelism", "set_description",
                                                                              "set_max_parallelism", "disable_chaining", "start_new_chain",
@@ -841,6 +845,12 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("window", lambda g, call, shape: _event_windows.windowed_shape(g, call, shape)),
     *((m, lambda g, call, shape: _event_windows.function_shape(g, call, shape)) for m in _event_windows.FUNCTION_ARGS),
 ]
+
+
+def _stateful():
+    from flink2spark.rules.pyflink import _stateful as S  # it reads this module's facts
+
+    return S
 
 
 def _receiver_type(g: StreamGraph, call: cst.Call) -> Optional[str]:

@@ -1,5 +1,12 @@
 """``process(ProcessFunction)`` -> ``f2s.process(stream, fn)``;
-``KeyedStream.process(KeyedProcessFunction)`` -> ``f2s.keyed_process(keyed, fn, mode=...)``.
+``KeyedStream.process(KeyedProcessFunction)`` -> ``f2s.keyed_process(keyed, fn, mode=...)``, or
+``grouped.transformWithState(Processor(), schema, "Update", time mode)`` over a DataFrame.
+
+On a keyed stream the program model plans as a DataFrame (``StreamFacts.frame``: a typed
+source, ``key_by`` of a selector that is one Column, and a class ``_stateful.plan`` translates),
+the user's class becomes a Spark ``StatefulProcessor`` (``rules/pyflink/_stateful.py`` says what
+changes in it and what Spark does differently: NOTE F2S266 for the order of a key's rows unless
+each key's records are one value, NOTE F2S267 for timers). Otherwise, on RDDs:
 
 Why a shim: Spark has no keyed process function over batch data (``transformWithState`` is a
 Structured Streaming operator, for unbounded sources). The user's class keeps its code; its
@@ -27,6 +34,8 @@ A lambda or def passed to ``process`` is not a process function: left with a TOD
 
 import libcst as cst
 
+from flink2spark.transpiler.visitors import nodes
+
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import SPARK_HEAD, program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._process import (
@@ -41,6 +50,7 @@ from flink2spark.rules.pyflink._process import (
     unbounded_todo,
 )
 from flink2spark.rules.pyflink._streams import facts
+from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
@@ -49,10 +59,114 @@ rule = Rule(
     __name__,
     matches=["DataStream.process", "KeyedStream.process"],
     exact=False,
-    summary="process(ProcessFunction) -> f2s.process(rdd, fn); KeyedStream.process -> f2s.keyed_process(keyed, fn, mode) (state, timers, side outputs)",
-    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER, M.PF_STREAMING_PROCESS, M.PF_STREAMING_TIMERS, M.PF_MICRO_BATCH),
+    summary="KeyedStream.process(KeyedProcessFunction) over a DataFrame -> groupBy(key).transformWithState(StatefulProcessor); on RDDs: process(ProcessFunction) -> f2s.process(rdd, fn), KeyedStream.process -> f2s.keyed_process(keyed, fn, mode) (state, timers, side outputs)",
+    codes=(M.PF_TWS_ORDER, M.PF_TWS_TIMERS, M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER, M.PF_STREAMING_PROCESS, M.PF_STREAMING_TIMERS, M.PF_MICRO_BATCH),
     examples=[
-        Example(
+        Example(  # a typed stream planned as a DataFrame: the class becomes a StatefulProcessor
+            program(
+                "\n\nclass Count(KeyedProcessFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.INT()))\n\n"
+                "    def process_element(self, value, ctx):\n"
+                "        n = (self.n.value() or 0) + 1\n"
+                "        self.n.update(n)\n"
+                "        yield ctx.get_current_key(), n\n\n\n"
+                "words = env.from_collection(['a', 'b', 'a'], type_info=Types.STRING())\n"
+                "words.key_by(lambda w: w).process(Count(), output_type=Types.TUPLE([Types.STRING(), Types.INT()])).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import KeyedProcessFunction\n"
+                "from pyflink.datastream.state import ValueStateDescriptor\n",
+            ),
+            "from pyspark.sql import Row, SparkSession\n"
+            "from pyspark.sql.streaming import StatefulProcessor\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass Count(StatefulProcessor):\n"
+            "    def init(self, handle):\n"
+            '        self.n = handle.getValueState("n", "value int")\n\n'
+            "    def handleInputRows(self, key, rows, timerValues):\n"
+            "        for (value,) in rows:\n"
+            "            n = ((self.n.get() or (None,))[0] or 0) + 1\n"
+            "            self.n.update((n,))\n"
+            "            yield Row(f0=key[0], f1=n)\n\n\n"
+            'words = env.createDataFrame(["a", "b", "a"], "string")\n'
+            'words.groupBy("value").transformWithState(\n'
+            '    Count(), "f0 string, f1 int", "Update", "None"\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # event-time timers: processing-time timers of a batch query (NOTE F2S267); order NOTE F2S266
+            program(
+                "\n\nclass Remind(KeyedProcessFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.total = runtime_context.get_state(ValueStateDescriptor('total', Types.LONG()))\n\n"
+                "    def process_element(self, order, ctx):\n"
+                "        self.total.update((self.total.value() or 0) + order[1])\n"
+                "        ctx.timer_service().register_event_time_timer(1000)\n\n"
+                "    def on_timer(self, timestamp, ctx):\n"
+                "        yield Row(customer=ctx.get_current_key(), total=self.total.value())\n\n\n"
+                "orders = env.from_collection([('ann', 12), ('bob', 3)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "totals = orders.key_by(lambda o: o[0]).process(\n"
+                "    Remind(), output_type=Types.ROW_NAMED(['customer', 'total'], [Types.STRING(), Types.LONG()]))\n"
+                "totals.print()\n",
+                imports="from pyflink.common import Row, Types\nfrom pyflink.datastream import KeyedProcessFunction\n"
+                "from pyflink.datastream.state import ValueStateDescriptor\n",
+            ),
+            "from pyspark.sql import Row, SparkSession\n"
+            "from pyspark.sql.streaming import StatefulProcessor\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass Remind(StatefulProcessor):\n"
+            "    def init(self, handle):\n"
+            "        self.handle = handle\n"
+            '        self.total = handle.getValueState("total", "value bigint")\n\n'
+            "    def handleInputRows(self, key, rows, timerValues):\n"
+            "        for order in rows:\n"
+            "            self.total.update((((self.total.get() or (None,))[0] or 0) + order[1],))\n"
+            "            self.handle.registerTimer(1000)\n"
+            "        yield from ()\n\n"
+            "    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):\n"
+            "        yield Row(customer=key[0], total=(self.total.get() or (None,))[0])\n\n\n"
+            'orders = env.createDataFrame([("ann", 12), ("bob", 3)], "f0 STRING, f1 INT")\n'
+            "# NOTE(flink2spark): F2S266 Remind: handleInputRows gets each key's rows at once, in no set order (Flink: one by"
+            " one, in arrival order); results that depend on the order of a key's elements may differ\n"
+            "# NOTE(flink2spark): F2S267 Remind: its event-time timers are processing-time timers of a batch query: they fire"
+            " after their key's rows when due by the job's clock (Flink: all at the end of the input); a timer set in the"
+            " future does not fire\n"
+            'totals = orders.groupBy("f0").transformWithState(\n'
+            '    Remind(), "customer string, total bigint", "Update", "ProcessingTime"\n'
+            ")\n"
+            "totals.show(2147483647, truncate=False)\n",
+        ),
+        Example(  # a computed key: groupBy() of its Column (python_columns: exact)
+            program(
+                "\n\nclass Lengths(KeyedProcessFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.seen = runtime_context.get_state(ValueStateDescriptor('seen', Types.BOOLEAN()))\n\n"
+                "    def process_element(self, word, ctx):\n"
+                "        if not self.seen.value():\n"
+                "            self.seen.update(True)\n"
+                "            yield ctx.get_current_key()\n\n\n"
+                "words = env.from_collection(['to', 'be', 'or', 'not'], type_info=Types.STRING())\n"
+                "words.key_by(lambda w: len(w)).process(Lengths(), output_type=Types.INT()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import KeyedProcessFunction\n"
+                "from pyflink.datastream.state import ValueStateDescriptor\n",
+            ),
+            "from pyspark.sql import Row, SparkSession, functions as F\n"
+            "from pyspark.sql.streaming import StatefulProcessor\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass Lengths(StatefulProcessor):\n"
+            "    def init(self, handle):\n"
+            '        self.seen = handle.getValueState("seen", "value boolean")\n\n'
+            "    def handleInputRows(self, key, rows, timerValues):\n"
+            "        for (word,) in rows:\n"
+            "            if not (self.seen.get() or (None,))[0]:\n"
+            "                self.seen.update((True,))\n"
+            "                yield Row(value=key[0])\n\n\n"
+            'words = env.createDataFrame(["to", "be", "or", "not"], "string")\n'
+            "# NOTE(flink2spark): F2S266 Lengths: handleInputRows gets each key's rows at once, in no set order (Flink: one by"
+            " one, in arrival order); results that depend on the order of a key's elements may differ\n"
+            'words.groupBy(F.char_length(F.col("value"))).transformWithState(\n'
+            '    Lengths(), "value int", "Update", "None"\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # no type_info (pickled records): an RDD, the shim's keyed_process
             program(
                 "\n\nclass Count(KeyedProcessFunction):\n"
                 "    def open(self, runtime_context):\n"
@@ -151,6 +265,14 @@ rule = Rule(
     ],
     noop=[
         "import multiprocessing\n\np = multiprocessing.Process(target=print)\np.process = lambda f: f\np.process(len)\n",
+        # a class of the same shape that is not Flink's, and a StatefulProcessor already (a converted file)
+        "class Count:\n    def open(self, runtime_context):\n        self.n = runtime_context.get_state('n')\n\n"
+        "    def process_element(self, value, ctx):\n        yield ctx.get_current_key(), value\n\n\n"
+        "rows = {}\nrows.key_by = lambda k: rows\nrows.process = lambda f: list(f.process_element(1, None))\n",
+        "from pyspark.sql import Row\nfrom pyspark.sql.streaming import StatefulProcessor\n\n\n"
+        "class Count(StatefulProcessor):\n    def init(self, handle):\n        self.n = handle.getValueState('n', 'value int')\n\n"
+        "    def handleInputRows(self, key, rows, timerValues):\n        for (value,) in rows:\n"
+        "            yield Row(f0=key[0], f1=value)\n",
     ],
 )
 
@@ -165,6 +287,8 @@ def convert(ctx):
         return ctx.todo_left()
     cls, _, instance = known
     receiver = seg.original.func.value  # type: ignore[attr-defined]
+    if keyed and facts(ctx.resolver, receiver).frame is not None:
+        return stateful_processor(ctx, seg, instance)
     if keyed and facts(ctx.resolver, receiver).micro_batches:
         if runtime_mode(ctx) == "streaming" and K.streaming_process_class(ctx.resolver, seg.original) is not None:
             if K.rolling_key_by(ctx.resolver, receiver) is None:
@@ -195,3 +319,49 @@ def convert(ctx):
     keywords = {"mode": "batch" if mode == "batch" else None, "timestamped": flag(stamped), "decode": decode_of(ctx)}
     return shim_call(ctx, "keyed_process", [ctx.site.receiver, instance], keywords)
 
+
+
+def stateful_processor(ctx, seg, instance):
+    """``keyed.process(F(), output_type=T)`` over a frame (the program model's plan, ``_stateful.plan``)
+    -> ``grouped.transformWithState(F(), "<T's schema>", "Update", "<time mode>")``, the class
+    ``F`` rewritten as a StatefulProcessor."""
+    from flink2spark.rules.pyflink._stateful import group_by, plan
+    from flink2spark.rules.pyflink._streams import graph
+
+    receiver = seg.original.func.value
+    g, shape = graph(ctx.resolver), facts(ctx.resolver, receiver).frame
+    found = plan(g, seg.original, shape)
+    p = found.processor
+    if not ctx.replace_class(found.cls, p.cls):
+        return ctx.todo(M.PF_PROCESS, f"{found.cls.name.value}: the class could not be rewritten as a StatefulProcessor; convert it by hand")
+    ctx.import_name("pyspark.sql.streaming", "StatefulProcessor")
+    if any(isinstance(y.value, cst.Call) for y in nodes(p.cls, cst.Yield)):
+        ctx.import_name("pyspark.sql", "Row")
+    name = found.cls.name.value
+    if found.ordered:
+        ctx.note(
+            M.PF_TWS_ORDER,
+            f"{name}: handleInputRows gets each key's rows at once, in no set order (Flink: one by one, in arrival"
+            " order); results that depend on the order of a key's elements may differ",
+        )
+    if p.timers:
+        batch = (
+            "; in BATCH mode Flink 2.3 fired the last key's timer once per registration when the key registered it"
+            " several times (seen on fixture keyed_state_sensor_highest's first version), Spark once"
+            if runtime_mode(ctx) != "streaming"
+            else ""
+        )
+        ctx.note(
+            M.PF_TWS_TIMERS,
+            f"{name}: its event-time timers are processing-time timers of a batch query: they fire after their"
+            " key's rows when due by the job's clock (Flink: all at the end of the input); a timer set in the future"
+            " does not fire" + batch,
+        )
+    key = group_by(g, seg.original, shape)
+    if key.startswith("F."):
+        I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    return ctx.expr(
+        '{df}.groupBy(%s).transformWithState({fn}, "%s", "Update", "%s")' % (key, p.output_schema, p.time_mode),
+        df=ctx.site.receiver,
+        fn=instance,
+    )

@@ -1,0 +1,692 @@
+"""A ``KeyedProcessFunction`` class as a Spark ``StatefulProcessor`` (``transformWithState``)
+(not a rule: the ``process`` rule calls ``translate`` for a keyed stream planned as a DataFrame).
+
+The user's class keeps its name, its helpers and the bodies of its methods; only what is Flink
+in them changes:
+
+* ``open(self, runtime_context)`` -> ``init(self, handle)``;
+  ``runtime_context.get_state(ValueStateDescriptor(name, Types.X()))`` ->
+  ``handle.getValueState(name, "value <spark type>")``;
+* ``self.s.value()`` -> ``(self.s.get() or (None,))[0]`` (Spark's state values are tuples,
+  ``get()`` is None when unset, as Flink's ``value()``), ``self.s.update(v)`` ->
+  ``self.s.update((v,))``, ``self.s.clear()`` stays;
+* ``runtime_context.get_list_state(ListStateDescriptor(name, Types.X()))`` ->
+  ``handle.getListState(name, "value <spark type>")``; ``self.l.get()`` -> ``[v for (v,) in
+  self.l.get()]``, ``add(v)`` -> ``appendValue((v,))``, ``clear()`` stays (``add_all``/``update``
+  are not translated: Spark fails on an empty list, ``appendList([])``/``put([])``, where Flink
+  adds nothing or clears);
+* ``process_element(self, value, ctx)`` -> ``handleInputRows(self, key, rows, timerValues)``
+  whose body is a ``for value in rows:`` loop over the old body (``return`` -> ``continue``;
+  ``for (value,) in rows`` when the stream's records are single values);
+* ``on_timer(self, timestamp, ctx)`` -> ``handleExpiredTimer(self, key, timerValues,
+  expiredTimerInfo)`` (Spark passes these by keyword: the names are fixed) starting with
+  ``timestamp = expiredTimerInfo.getExpiryTimeInMs()``;
+* ``ctx.get_current_key()`` -> ``key[0]``; ``ctx.timer_service().register_event_time_timer(t)``
+  / ``delete_event_time_timer(t)`` -> ``self.handle.registerTimer(t)`` / ``deleteTimer(t)``;
+* ``yield v`` -> ``yield Row(<output column>=v, ...)`` (transformWithState takes Rows with the
+  output schema's names).
+
+What it means on Spark (checked on PySpark 4.3 over batch DataFrames,
+``tests/test_stateful_processor.py``): ``handleInputRows`` gets all the rows of a key at once,
+then the key's expired timers fire in time order, each seeing the key's final state. Flink
+processes a key's elements one by one, in arrival order, and on a bounded input fires every
+event-time timer at the end (watermark ``Long.MAX_VALUE``) with the key's final state. So:
+
+* the rows of a key come in no set order (Flink: arrival order): NOTE F2S266;
+* timers need ``timeMode="ProcessingTime"`` (with ``"EventTime"`` a batch job fires none):
+  a timer fires when its time is before the job's clock, which a timestamp of the data is
+  (a time in the future does not fire: NOTE F2S267);
+* timers registered in ``on_timer`` would not fire in the same batch (Flink fires them): not
+  translated, nor are processing-time timers, ``ctx.timestamp()``, the watermark, map,
+  reducing and aggregating state, TTL, side outputs or a record used other than by its fields (Spark's ``Row`` prints
+  differently from Flink's tuple). ``translate`` gives the reason and the caller keeps the
+  shim's ``keyed_process``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+import libcst as cst
+
+from flink2spark.rules.pyflink._process import keeps_instance_data
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.infer import dotted
+from flink2spark.transpiler.visitors import nodes
+
+# (runtime context method, descriptor class) -> (kind of state, StatefulProcessorHandle method)
+_STATES = {("get_state", "ValueStateDescriptor"): ("value", "getValueState"), ("get_list_state", "ListStateDescriptor"): ("list", "getListState")}
+_DESCRIPTORS = {f"{m}.{d}": d for m in ("pyflink.datastream.state", "pyflink.datastream") for _, d in _STATES}
+STATE_DESCRIPTORS = set(_DESCRIPTORS)
+ROWS = {"pyflink.common.Row", "pyflink.common.types.Row"}
+# names the new methods' parameters take: a body using them would mean something else
+_NEW_NAMES = {"key", "rows", "timerValues", "expiredTimerInfo", "handle"}
+
+
+@dataclass
+class Processor:
+    """The class as a StatefulProcessor, and how to run it."""
+
+    cls: cst.ClassDef
+    output_schema: str  # DDL of the output rows
+    time_mode: str  # "None" or "ProcessingTime"
+    timers: bool  # registers timers (NOTE F2S267)
+    states: dict = field(default_factory=dict)  # attribute -> ("value" or "list", Spark type of its values)
+
+
+class Refused(Exception):
+    pass
+
+
+def translate(resolver, cls: cst.ClassDef, record, output) -> Union[Processor, str]:
+    """``cls`` (an original ClassDef deriving from KeyedProcessFunction) as a Processor, for
+    records of the ``python_columns.Shape`` ``record`` and results of the Shape ``output``;
+    else the reason it is not translated."""
+    try:
+        return _Translation(resolver, cls, record, output).run()
+    except Refused as exc:
+        return str(exc)
+
+
+def output_schema(output) -> str:
+    return ", ".join(f"{f.name} {f.type}" for f in output.fields)
+
+
+def _own_nodes(body: cst.CSTNode, *types):
+    """The nodes of ``types`` in ``body`` outside the functions, lambdas and classes it defines."""
+    found = []
+    todo = [body]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, types):
+            found.append(node)
+        for child in node.children:
+            if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                todo.append(child)
+    return found
+
+
+def _method_call(node: cst.CSTNode, receiver: Optional[str] = None) -> Optional[str]:
+    """``m`` when ``node`` is ``<receiver>.m(...)``."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        if receiver is None or (isinstance(node.func.value, cst.Name) and node.func.value.value == receiver):
+            return node.func.attr.value
+    return None
+
+
+def _self_attr(node: cst.CSTNode) -> Optional[str]:
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return node.attr.value
+    return None
+
+
+def _param_names(fdef: cst.FunctionDef) -> list[str]:
+    p = fdef.params
+    if p.star_arg is not cst.MaybeSentinel.DEFAULT or p.kwonly_params or p.posonly_params or p.star_kwarg is not None:
+        raise Refused(f"{fdef.name.value}() has *args, ** or keyword-only parameters")
+    if any(x.default is not None for x in p.params):
+        raise Refused(f"{fdef.name.value}() has parameters with defaults")
+    return [x.name.value for x in p.params]
+
+
+def _names(node: cst.CSTNode) -> list[cst.Name]:
+    """The names ``node`` reads or binds: not the attribute names (``x.value``) nor keywords (``f(value=1)``)."""
+    skip = {id(a.attr) for a in nodes(node, cst.Attribute)} | {id(a.keyword) for a in nodes(node, cst.Arg) if a.keyword is not None}
+    return [n for n in nodes(node, cst.Name) if id(n) not in skip]
+
+
+class _Translation:
+    def __init__(self, resolver, cls: cst.ClassDef, record, output):
+        self.resolver = resolver
+        self.cls = cls
+        self.record = record
+        self.output = output
+        self.states: dict[str, tuple[str, str]] = {}
+        self.timers = False
+
+    # -- checks ---------------------------------------------------------------------------
+    def _check_flink_names(self) -> None:
+        """Flink names in the class: ``Row`` (Spark's in the output), ``Types``/
+        ``ValueStateDescriptor`` in ``open()`` (checked again on the new class: ``_check_left``),
+        and the annotations of the parameters the new methods drop (``ctx: 'KeyedProcessFunction.Context'``)."""
+        dropped = {
+            id(p.annotation)
+            for s in self.cls.body.body
+            if isinstance(s, cst.FunctionDef) and s.name.value in ("open", "process_element", "on_timer")
+            for p in s.params.params[1:]
+            if p.annotation is not None
+        }
+        opener = self._method("open")
+        for node in nodes(self.cls.body, cst.Name, cst.Attribute):
+            q = self.resolver.qualified_name(node)
+            if not q or not q.startswith("pyflink.") or q in ROWS or self._inside(node, dropped):
+                continue
+            state = any(q == a or q.startswith(a + ".") for a in STATE_DESCRIPTORS | P.TYPES)
+            if not state or opener is None or not self._inside(node, {id(opener.body)}):
+                raise Refused(f"it uses {q} other than in open()'s ValueStateDescriptor(name, Types.X())")
+
+    def _inside(self, node: cst.CSTNode, ids: set) -> bool:
+        parent = self.resolver.parent(node)
+        while parent is not None and parent is not self.cls:
+            if id(parent) in ids:
+                return True
+            parent = self.resolver.parent(parent)
+        return False
+
+    def _check_left(self, new: cst.ClassDef) -> None:
+        """No name the module imports from PyFlink is left in the new class but ``Row`` (which
+        the output imports from pyspark.sql)."""
+        flink = set()
+        for stmt in nodes(self.resolver.module, cst.ImportFrom, cst.Import):
+            module = stmt.module if isinstance(stmt, cst.ImportFrom) else None
+            for alias in stmt.names if not isinstance(stmt.names, cst.ImportStar) else ():
+                full = dotted(module) + "." + dotted(alias.name) if module is not None else dotted(alias.name)
+                if (full or "").startswith("pyflink"):
+                    flink.add(alias.evaluated_alias or dotted(alias.name).split(".")[0])
+        left = {n.value for n in _names(new.body)} & (flink - {"Row"})
+        if left:
+            raise Refused(f"it uses {', '.join(sorted(left))} where the new class cannot")
+
+    def _method(self, name: str) -> Optional[cst.FunctionDef]:
+        found = [s for s in self.cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
+        if len(found) > 1:
+            raise Refused(f"it defines {name}() twice")
+        return found[0] if found else None
+
+    # -- open -> init ---------------------------------------------------------------------
+    def _state_type(self, call: cst.BaseExpression, descriptor: str) -> tuple[cst.BaseExpression, str]:
+        """(name, Spark type) of ``<descriptor>(name, Types.X())``."""
+        if not isinstance(call, cst.Call) or _DESCRIPTORS.get(self.resolver.qualified_name(call.func) or "") != descriptor:
+            raise Refused(f"open() gets state from something else than a {descriptor}(name, Types.X()) written there")
+        if len(call.args) != 2 or any(a.keyword is not None or a.star for a in call.args):
+            raise Refused(f"a {descriptor} with other arguments than (name, type)")
+        typ = call.args[1].value
+        kind = None
+        if isinstance(typ, cst.Call) and not typ.args and isinstance(typ.func, cst.Attribute):
+            if self.resolver.qualified_name(typ.func.value) in P.TYPES:
+                kind = typ.func.attr.value
+        if kind not in P.SPARK_TYPES:
+            raise Refused("a state of a type that is not a basic one (STRING, INT, LONG, DOUBLE...)")
+        return call.args[0].value, P.SPARK_TYPES[kind].lower()
+
+    def _init(self, opener: Optional[cst.FunctionDef]) -> cst.FunctionDef:
+        if opener is None:
+            body: list = []
+        else:
+            params = _param_names(opener)
+            if len(params) != 2:
+                raise Refused("open() does not take (self, runtime_context)")
+            context = params[1]
+            converter = _OpenBody(self, context, opener.body)
+            new_body = opener.body.visit(converter)
+            uses = sum(1 for n in _names(opener.body) if n.value == context)
+            if uses != converter.uses:
+                raise Refused(f"open() uses its runtime context '{context}' other than for get_state()")
+            body = list(new_body.body)  # type: ignore[attr-defined]
+        if self.timers:
+            body.insert(0, cst.parse_statement("self.handle = handle"))
+        if not body:
+            body = [cst.parse_statement("pass")]
+        params = cst.Parameters([cst.Param(cst.Name("self")), cst.Param(cst.Name("handle"))])
+        base = opener if opener is not None else cst.FunctionDef(name=cst.Name("init"), params=params, body=cst.IndentedBlock([]))
+        return base.with_changes(name=cst.Name("init"), params=params, body=cst.IndentedBlock(body=body), returns=None)
+
+    # -- process_element / on_timer -------------------------------------------------------
+    def _check_record_uses(self, fdef: cst.FunctionDef, value: str) -> None:
+        """The record is read by its fields only (``v[0]``, ``v.name``, ``a, b = v``): a Spark
+        Row is a tuple with names, but prints and compares with names where Flink's tuple does not."""
+        if self.record.kind == "value":
+            return
+        for name in _names(fdef.body):
+            if name.value != value:
+                continue
+            parent = self.resolver.parent(name)
+            if isinstance(parent, cst.Subscript) and parent.value is name:
+                continue
+            if self.record.kind == "row" and isinstance(parent, cst.Attribute) and parent.value is name:
+                continue
+            if isinstance(parent, cst.Assign) and parent.value is name and all(
+                isinstance(t.target, (cst.Tuple, cst.List)) for t in parent.targets
+            ):
+                continue
+            raise Refused(f"{fdef.name.value}() uses its record '{value}' other than by its fields")
+
+    def _check_ctx_uses(self, fdef: cst.FunctionDef, context: str, converter: "_MethodBody") -> None:
+        uses = sum(1 for n in _names(fdef.body) if n.value == context)
+        if uses != converter.context_uses:
+            raise Refused(f"{fdef.name.value}() uses its context '{context}' other than for get_current_key() and event-time timers")
+
+    def _generator(self, body: list) -> list:
+        """The statements of a method Spark iterates over: ``yield from ()`` after them when
+        they yield nothing (Flink accepts a method that returns None)."""
+        block = cst.IndentedBlock(body=body)
+        if not _own_nodes(block, cst.Yield):
+            body = [*body, cst.parse_statement("yield from ()")]
+        return body
+
+    def _process(self, fdef: cst.FunctionDef) -> cst.FunctionDef:
+        params = _param_names(fdef)
+        if len(params) != 3:
+            raise Refused("process_element() does not take (self, value, ctx)")
+        value, context = params[1], params[2]
+        self._check_record_uses(fdef, value)
+        converter = _MethodBody(self, context, in_timer=False)
+        body = fdef.body.visit(converter)
+        self._check_ctx_uses(fdef, context, converter)
+        target: cst.BaseAssignTargetExpression = cst.Name(value)
+        if self.record.kind == "value":
+            target = cst.Tuple([cst.Element(cst.Name(value), comma=cst.Comma())])
+        loop = cst.For(target=target, iter=cst.Name("rows"), body=body)  # type: ignore[arg-type]
+        new_params = cst.Parameters([cst.Param(cst.Name(n)) for n in ("self", "key", "rows", "timerValues")])
+        return fdef.with_changes(name=cst.Name("handleInputRows"), params=new_params, body=cst.IndentedBlock(self._generator([loop])), returns=None)
+
+    def _timer(self, fdef: cst.FunctionDef) -> cst.FunctionDef:
+        params = _param_names(fdef)
+        if len(params) != 3:
+            raise Refused("on_timer() does not take (self, timestamp, ctx)")
+        stamp, context = params[1], params[2]
+        converter = _MethodBody(self, context, in_timer=True)
+        body = fdef.body.visit(converter)
+        self._check_ctx_uses(fdef, context, converter)
+        first = [cst.parse_statement(f"{stamp} = expiredTimerInfo.getExpiryTimeInMs()")]
+        if not any(n.value == stamp for n in _names(fdef.body)):
+            first = []  # the body does not read the time
+        new_params = cst.Parameters([cst.Param(cst.Name(n)) for n in ("self", "key", "timerValues", "expiredTimerInfo")])
+        stmts = self._generator([*first, *body.body])  # type: ignore[attr-defined]
+        return fdef.with_changes(name=cst.Name("handleExpiredTimer"), params=new_params, body=cst.IndentedBlock(stmts), returns=None)
+
+    # -- yield -> Row ---------------------------------------------------------------------
+    def row(self, original: Optional[cst.BaseExpression], value: Optional[cst.BaseExpression]) -> cst.BaseExpression:
+        """``Row(<output column>=v...)`` of the converted ``value`` of ``yield <original>``."""
+        fields = self.output.fields
+        if value is None:
+            raise Refused("a bare yield")
+        if self.output.kind == "value":
+            if isinstance(value, cst.Tuple):
+                raise Refused("it yields a tuple (a side output?) to a stream of single values")
+            items = [value]
+        elif self.output.kind == "tuple":
+            if not isinstance(value, cst.Tuple) or len(value.elements) != len(fields) or any(isinstance(e, cst.StarredElement) for e in value.elements):
+                raise Refused(f"it yields something else than a tuple of {len(fields)} values")
+            items = [e.value for e in value.elements]
+        else:
+            if not isinstance(value, cst.Call) or self.resolver.qualified_name(original.func) not in ROWS:  # type: ignore[union-attr]
+                raise Refused("it yields something else than a Row(...)")
+            if all(a.keyword is None and not a.star for a in value.args):
+                items = [a.value for a in value.args]
+            elif [a.keyword.value if a.keyword else None for a in value.args] == [f.name for f in fields]:
+                items = [a.value for a in value.args]
+            else:
+                raise Refused("it yields a Row(...) whose fields are not the output type's, in its order")
+            if len(items) != len(fields):
+                raise Refused("it yields a Row(...) of another arity than the output type")
+        args = [
+            cst.Arg(v, keyword=cst.Name(f.name), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+            for f, v in zip(fields, items)
+        ]
+        return cst.Call(func=cst.Name("Row"), args=args)
+
+    # -- the class ------------------------------------------------------------------------
+    def run(self) -> Processor:
+        cls = self.cls
+        if len(cls.bases) != 1 or cls.keywords or cls.decorators:
+            raise Refused("it has other bases, keywords or decorators than KeyedProcessFunction")
+        if P.PROCESS_FUNCTIONS.get(self.resolver.qualified_name(cls.bases[0].value) or "") != "KeyedProcessFunction":
+            raise Refused("it does not derive from KeyedProcessFunction directly")
+        self._check_flink_names()
+        if keeps_instance_data(cls):
+            raise Refused("it keeps data in its instance (self.x = ... outside open()): Spark's instances are not Flink's")
+        for name in _names(cls.body):
+            if name.value in _NEW_NAMES:
+                raise Refused(f"it uses the name '{name.value}', which the StatefulProcessor's methods take")
+        body = []
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.decorators:
+                raise Refused(f"{stmt.name.value}() has decorators")
+        # open() first: it declares the states the other methods read
+        opener = self._method("open")
+        if opener is not None:
+            self._init(opener)  # fills self.states (the result is built again below, once timers are known)
+        process = self._method("process_element")
+        if process is None:
+            raise Refused("it has no process_element()")
+        if self._method("init") or self._method("handleInputRows") or self._method("handleExpiredTimer"):
+            raise Refused("it defines a method of StatefulProcessor's")
+        converted: dict[int, cst.CSTNode] = {}
+        for stmt in cls.body.body:
+            if not isinstance(stmt, cst.FunctionDef) or stmt is opener:
+                continue
+            if stmt is process:
+                converted[id(stmt)] = self._process(stmt)
+            elif stmt.name.value == "on_timer":
+                converted[id(stmt)] = self._timer(stmt)
+            else:
+                converter = _MethodBody(self, None, in_timer=False, init=stmt.name.value == "__init__")
+                converted[id(stmt)] = stmt.visit(converter)
+        init = self._init(opener)
+        placed = False
+        for stmt in cls.body.body:
+            if stmt is opener:
+                body.append(init)
+                placed = True
+            elif id(stmt) in converted:
+                if stmt is process and not placed:
+                    body.append(init)
+                    placed = True
+                body.append(converted[id(stmt)])
+            else:
+                body.append(stmt)
+        new = cls.with_changes(
+            bases=[cls.bases[0].with_changes(value=cst.Name("StatefulProcessor"))],
+            body=cls.body.with_changes(body=body),
+        )
+        self._check_left(new)
+        mode = "ProcessingTime" if self.timers else "None"
+        return Processor(new, output_schema(self.output), mode, self.timers, dict(self.states))
+
+
+class _OpenBody(cst.CSTTransformer):
+    """``self.s = ctx.get_state(ValueStateDescriptor(n, Types.X()))`` ->
+    ``self.s = handle.getValueState(n, "value x")``; counts the uses of the context it converts."""
+
+    def __init__(self, tr: _Translation, context: str, body: cst.CSTNode):
+        self.tr = tr
+        self.context = context
+        self.uses = 0
+        self.body = body
+        self.descriptors: dict[str, cst.Call] = {}  # d = ValueStateDescriptor(...) read once by get_state(d)
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated):
+        stmt = original.body[0] if len(original.body) == 1 else None
+        if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0].target, cst.Name):
+            value = stmt.value
+            if isinstance(value, cst.Call) and self.tr.resolver.qualified_name(value.func) in STATE_DESCRIPTORS:
+                name = stmt.targets[0].target.value
+                if sum(1 for n in _names(self.body) if n.value == name) != 2:
+                    raise Refused(f"open() uses its descriptor '{name}' other than in one get_state({name})")
+                self.descriptors[name] = value
+                return cst.RemoveFromParent()
+        return updated
+
+    def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
+        if _method_call(original.value, self.context) is None:
+            return updated
+        method = _method_call(original.value, self.context)
+        target = original.targets[0].target if len(original.targets) == 1 else None
+        attr = _self_attr(target) if target is not None else None
+        kinds = {m: (d, k, h) for (m, d), (k, h) in _STATES.items()}
+        if method not in kinds or attr is None:
+            raise Refused(f"open() calls {self.context}.{method}() other than as self.x = {self.context}.get_state/get_list_state(...)")
+        descriptor_class, kind, handle_method = kinds[method]
+        call = original.value
+        if len(call.args) != 1 or call.args[0].keyword is not None:  # type: ignore[attr-defined]
+            raise Refused(f"{method}() with other arguments than a descriptor")
+        descriptor = call.args[0].value  # type: ignore[attr-defined]
+        if isinstance(descriptor, cst.Name) and descriptor.value in self.descriptors:
+            descriptor = self.descriptors[descriptor.value]
+        name, typ = self.tr._state_type(descriptor, descriptor_class)
+        if attr in self.tr.states and self.tr.states[attr] != (kind, typ):
+            raise Refused(f"self.{attr} holds states of two types")
+        self.tr.states[attr] = (kind, typ)
+        self.uses += 1
+        new = cst.Call(
+            func=cst.Attribute(cst.Name("handle"), cst.Name(handle_method)),
+            args=[cst.Arg(name, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(cst.SimpleString(f'"value {typ}"'))],
+        )
+        return updated.with_changes(value=new)
+
+
+class _MethodBody(cst.CSTTransformer):
+    """The Flink calls of a method body as StatefulProcessor code (see the module's docstring)."""
+
+    def __init__(self, tr: _Translation, context: Optional[str], in_timer: bool, init: bool = False):
+        self.init = init  # __init__: ``self.s = None`` before open() sets the state is allowed
+        self.tr = tr
+        self.context = context
+        self.in_timer = in_timer
+        self.context_uses = 0
+        self.depth = 0  # functions, lambdas and classes defined in the body
+        self.loops = 0
+
+    # the method's own statements (returns, yields) are not those of what it defines
+    def visit_FunctionDef(self, node):
+        self.depth += 1
+
+    def leave_FunctionDef(self, original, updated):
+        self.depth -= 1
+        return updated
+
+    def visit_Lambda(self, node):
+        self.depth += 1
+
+    def leave_Lambda(self, original, updated):
+        self.depth -= 1
+        return updated
+
+    def visit_ClassDef(self, node):
+        self.depth += 1
+
+    def leave_ClassDef(self, original, updated):
+        self.depth -= 1
+        return updated
+
+    # a loop of the body: a ``return`` in it cannot become the ``continue`` of the rows' loop
+    def visit_For(self, node):
+        self.loops += 1
+
+    def leave_For(self, original, updated):
+        self.loops -= 1
+        return updated
+
+    def visit_While(self, node):
+        self.loops += 1
+
+    def leave_While(self, original, updated):
+        self.loops -= 1
+        return updated
+
+    def leave_Return(self, original: cst.Return, updated: cst.Return):
+        if self.depth or self.context is None or self.in_timer:
+            return updated
+        if original.value is not None:
+            raise Refused("process_element() returns a value")
+        if self.loops:
+            raise Refused("process_element() returns from inside a loop")
+        return cst.Continue()
+
+    def leave_Yield(self, original: cst.Yield, updated: cst.Yield):
+        if self.depth:
+            return updated
+        if self.context is None:
+            raise Refused("a helper method yields (its results cannot be told apart from other values)")
+        if isinstance(updated.value, cst.From):
+            raise Refused("yield from in process_element()/on_timer()")
+        return updated.with_changes(value=self.tr.row(original.value, updated.value))  # type: ignore[arg-type]
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call):
+        # the context: ctx.get_current_key(), ctx.timer_service().xxx(t)
+        if self.context is not None:
+            if _method_call(original, self.context) == "get_current_key" and not original.args:
+                self.context_uses += 1
+                return cst.Subscript(cst.Name("key"), [cst.SubscriptElement(cst.Index(cst.Integer("0")))])
+            inner = original.func.value if isinstance(original.func, cst.Attribute) else None
+            if inner is not None and _method_call(inner, self.context) == "timer_service" and not inner.args:  # type: ignore[arg-type]
+                method = original.func.attr.value  # type: ignore[attr-defined]
+                spark = {"register_event_time_timer": "registerTimer", "delete_event_time_timer": "deleteTimer"}.get(method)
+                if spark is None:
+                    raise Refused(f"it calls timer_service().{method}()")
+                if self.in_timer and method == "register_event_time_timer":
+                    raise Refused("on_timer() registers a timer (Spark would not fire it in the same batch; Flink does)")
+                if len(original.args) != 1 or original.args[0].keyword is not None:
+                    raise Refused(f"timer_service().{method}() with other arguments than a time")
+                self.tr.timers = True
+                self.context_uses += 1
+                return cst.Call(func=cst.Attribute(cst.parse_expression("self.handle"), cst.Name(spark)), args=updated.args)
+        # the states: self.s.value() / update(v) / clear()
+        func = original.func
+        if isinstance(func, cst.Attribute):
+            attr = _self_attr(func.value)
+            if attr is not None and attr in self.tr.states and self.tr.states[attr][0] == "list":
+                return self._list_call(original, updated, attr, func.attr.value)
+            if attr is not None and attr in self.tr.states:
+                method = func.attr.value
+                if method == "value" and not original.args:
+                    return cst.parse_expression(f"(self.{attr}.get() or (None,))[0]")
+                if method == "update" and len(original.args) == 1 and original.args[0].keyword is None:
+                    one = cst.Tuple([cst.Element(updated.args[0].value, comma=cst.Comma())])
+                    return updated.with_changes(args=[cst.Arg(one)])
+                if method == "clear" and not original.args:
+                    return updated
+                raise Refused(f"it calls self.{attr}.{method}() on a ValueState")
+        return updated
+
+    def _list_call(self, original: cst.Call, updated: cst.Call, attr: str, method: str) -> cst.BaseExpression:
+        """``get()`` -> a list of the values (Spark's are tuples); ``add(v)`` -> ``appendValue((v,))``;
+        ``clear()``. ``add_all``/``update`` are not translated: Spark fails on an empty list
+        (``appendList([])``, ``put([])``), where Flink adds nothing or clears."""
+        if method == "get" and not original.args:
+            return cst.parse_expression(f"[v for (v,) in self.{attr}.get()]")
+        if method == "add" and len(original.args) == 1 and original.args[0].keyword is None:
+            one = cst.Tuple([cst.Element(updated.args[0].value, comma=cst.Comma())])
+            return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("appendValue")), args=[cst.Arg(one)])  # type: ignore[attr-defined]
+        if method == "clear" and not original.args:
+            return updated
+        raise Refused(f"it calls self.{attr}.{method}() on a ListState")
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
+        attr = _self_attr(original)
+        if attr is not None and attr in self.tr.states:
+            parent = self.tr.resolver.parent(original)
+            if self.init and isinstance(parent, cst.AssignTarget):
+                value = self.tr.resolver.parent(parent).value  # type: ignore[union-attr]
+                if isinstance(value, cst.Name) and value.value == "None":
+                    return updated
+            if not isinstance(parent, cst.Attribute):
+                raise Refused(f"it uses the state self.{attr} other than by value()/update()/clear()")
+        return updated
+
+
+# --------------------------------------------------------------------------------------------
+# the program model's side (``_streams.NATIVE_CONSUMERS``): key_by and process over a frame
+
+_NAMES_USED = ("Row", "StatefulProcessor")  # names the output imports from pyspark
+
+
+def key_column(g, call: cst.Call, shape) -> Optional[str]:
+    """The key selector of ``key_by(call)`` over a frame of ``shape`` as one Column's code
+    (``python_columns``: exact, a value that is never None), once per call; else None."""
+    return g.fact("tws_key", call, _key_column, None, shape)
+
+
+def _key_column(g, call: cst.Call, shape) -> Optional[str]:
+    from flink2spark.rules.pyflink._common import call_arg
+    from flink2spark.rules.pyflink._frames import function_node
+    from flink2spark.transpiler.python_columns import Refusal
+    from flink2spark.transpiler.python_columns import translate as columns
+
+    fn = function_node(g.resolver, call_arg(call, 0, "key_selector"), "get_key")
+    if fn is None:
+        return None
+    found = columns(fn, shape, predicate=False, checked=False, qualified=g.resolver.qualified_name)
+    if isinstance(found, Refusal) or found.notes or found.tuple or found.outputs[0].nullable:
+        return None
+    return found.code
+
+
+def keyed_shape(g, call: cst.Call, shape):
+    """``key_by`` over a frame read only by ``process()`` (a grouped DataFrame has no other
+    use here: the other keyed operators, ``print()`` of a keyed stream... are not in the
+    table for it): the same records, grouped by the key Column; or None."""
+    from flink2spark.rules.pyflink._streams import _frame_uses
+
+    uses = _frame_uses(g, call)
+    if not uses or any(u.func.attr.value != "process" for u in uses):  # type: ignore[attr-defined]
+        return None
+    return shape if key_column(g, call, shape) is not None else None
+
+
+@dataclass
+class Plan:
+    """A keyed ``process(F(), output_type=T)`` over a frame, as transformWithState."""
+
+    processor: Processor
+    output: object  # python_columns.Shape of the results
+    cls: cst.ClassDef  # the user's class (original node)
+    ordered: bool  # whether the order of a key's rows can change a result (NOTE F2S266)
+
+
+def plan(g, call: cst.Call, shape) -> Union[Plan, str]:
+    """The transformWithState form of the keyed ``process`` ``call`` over a frame of
+    ``shape``, once per call; else why there is none (the stream stays an RDD)."""
+    return g.fact("tws_plan", call, _plan, "not computed", shape)
+
+
+def processed_shape(g, call: cst.Call, shape):
+    """``KeyedStream.process`` over a frame: the shape of its results, or None."""
+    if g.resolver.type_of(call.func.value) != P.KEYED:  # type: ignore[attr-defined]
+        return None
+    found = plan(g, call, shape)
+    return found.output if isinstance(found, Plan) else None
+
+
+def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
+    from flink2spark.rules.pyflink._common import call_arg, instance_class, record_shape
+    from flink2spark.rules.pyflink._frames import FRAME_TYPES
+
+    resolver = g.resolver
+    cls = instance_class(resolver, call_arg(call, 0, "func"))
+    if cls is None or not any(s is cls for s in resolver.module.body):
+        return "the function is not an instance of a class of the module's top level"
+    uses = [n for n in nodes(resolver.module, cst.Name) if n.value == cls.name.value and n is not cls.name]
+    if len(uses) != 1:
+        return f"{cls.name.value} is used {len(uses)} times (the class is rewritten for this one use)"
+    for name in _NAMES_USED:
+        for n in nodes(resolver.module, cst.Name):
+            parent = resolver.parent(n)
+            if (isinstance(parent, cst.ImportAlias) and parent.name is n) or (isinstance(parent, cst.Attribute) and parent.attr is n):
+                continue  # imported (checked where used), or an attribute's name (x.Row)
+            if n.value == name and not (resolver.qualified_names(n) & (ROWS | {"pyspark.sql.Row"})):
+                return f"the module uses the name {name} for something else"
+    if group_by(g, call, shape) is None:
+        return "a key of several fields (get_current_key() would be a tuple)"
+    info = call_arg(call, 1, "output_type")
+    output = record_shape(resolver, info) if info is not None else None
+    if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
+        return "no output_type of basic types (the results' schema)"
+    found = translate(resolver, cls, shape, output)
+    if isinstance(found, str):
+        return found
+    # a class with no state nor timer handles each row alone: the order of a key's rows changes nothing
+    ordered = bool(found.states or found.timers) and not _same_records(g, call, shape)
+    return Plan(found, output, cls, ordered=ordered)
+
+
+def group_by(g, call: cst.Call, shape) -> Optional[str]:
+    """The ``groupBy`` arguments of the keyed ``process`` ``call`` over a frame of ``shape``:
+    the key field (``"f0"``, ``_frames.key_fields``) or Column (``key_column``); None for a key
+    of several fields or none found."""
+    from flink2spark.rules.pyflink._frames import _COL, key_by_of, key_fields
+
+    key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+    if key_by is None:
+        return None
+    fields = key_fields(g, key_by, shape)
+    if fields is not None:
+        return f'"{fields[0]}"' if len(fields) == 1 else None
+    code = key_column(g, key_by, shape)
+    field = _COL.fullmatch(code) if code is not None else None
+    return f'"{field.group(1)}"' if field is not None else code  # the column itself by its name
+
+
+def _same_records(g, call: cst.Call, shape) -> bool:
+    """Whether every record of a key is the same value (``key_by(lambda w: w)`` on a stream of
+    single values): then the order of a key's rows changes nothing."""
+    from flink2spark.rules.pyflink._common import call_arg
+    from flink2spark.rules.pyflink._frames import key_by_of
+
+    key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+    fn = call_arg(key_by, 0, "key_selector") if key_by is not None else None
+    if shape.kind != "value" or not isinstance(fn, cst.Lambda) or len(fn.params.params) != 1:
+        return False
+    return isinstance(fn.body, cst.Name) and fn.body.value == fn.params.params[0].name.value

@@ -1,0 +1,257 @@
+"""KeyedProcessFunction classes as Spark StatefulProcessors (``rules/pyflink/_stateful.py``).
+
+The class of a fixture program is translated, run by ``groupBy(key).transformWithState(...)``
+over a batch DataFrame of the program's records on the test session, and its results compared
+(as a multiset, in Flink's print format) with what the program printed on Flink 2.3
+(``expected_stdout.txt``, recorded by ``tests/flink_reference.py``). The classes the translation
+refuses keep the shim's ``keyed_process``: each refusal is checked with its reason.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from flink2spark.rules.pyflink import _stateful as S
+from flink2spark.rules.pyflink._common import record_shape
+from flink2spark.transpiler import pyflink_model
+from flink2spark.transpiler.infer import Resolver
+from flink2spark.transpiler.visitors import nodes
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "pyflink"
+
+
+def _keyword(module: cst.Module, name: str) -> cst.BaseExpression:
+    found = [a.value for c in nodes(module, cst.Call) for a in c.args if a.keyword is not None and a.keyword.value == name]
+    assert len(found) == 1, name
+    return found[0]
+
+
+def _translate(source: str, name: str):
+    module = cst.parse_module(source)
+    resolver = Resolver(module, pyflink_model.MODEL)
+    cls = next(c for c in resolver.class_defs if c.name.value == name)
+    record = record_shape(resolver, _keyword(module, "type_info"))
+    output = record_shape(resolver, _keyword(module, "output_type"))
+    return module, record, output, S.translate(resolver, cls, record, output)
+
+
+def _constant(source: str, name: str):
+    """The literal list ``name`` of the program (``Row(a=1, b=2)`` elements as tuples)."""
+    for stmt in ast.parse(source).body:
+        if isinstance(stmt, ast.Assign) and [t.id for t in stmt.targets if isinstance(t, ast.Name)] == [name]:
+            return [
+                tuple(ast.literal_eval(k.value) for k in e.keywords) if isinstance(e, ast.Call) else ast.literal_eval(e)
+                for e in stmt.value.elts  # type: ignore[attr-defined]
+            ]
+    raise AssertionError(name)
+
+
+def _flink_print(row, kind: str) -> str:
+    """A result as Flink's print sink shows it: a Tuple as Java's ``(a,1)``, a value as ``str``."""
+    if kind == "tuple":
+        return "(" + ",".join(str(v) for v in row) + ")"
+    if kind == "row":
+        return "+I[" + ",".join(str(v) for v in row) + "]"
+    return str(row[0])
+
+
+# fixture, class, records constant, key column (the key_by selector's field)
+CASES = [
+    ("keyed_state_order_totals", "Totals", "ORDERS", "f0"),
+    ("keyed_state_word_repeats", "Repeats", "WORDS", "value"),
+    ("keyed_state_sensor_highest", "Highest", "READINGS", "sensor"),
+    ("keyed_list_state_baskets", "Basket", "PURCHASES", "f0"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_processor_gives_flink_records(case, spark):
+    from pyspark.sql import Row
+    from pyspark.sql.streaming.stateful_processor import StatefulProcessor
+
+    fixture, name, records, key = case
+    source = (FIXTURES / fixture / "input.py").read_text()
+    module, record, output, processor = _translate(source, name)
+    assert isinstance(processor, S.Processor), processor
+    namespace = {"__name__": "f2s_translated", "StatefulProcessor": StatefulProcessor, "Row": Row}
+    exec(compile(module.code_for_node(processor.cls), fixture, "exec"), namespace)  # noqa: S102 - our own fixture
+    data = _constant(source, records)
+    rows = [tuple(r) for r in data] if record.kind != "value" else [(r,) for r in data]
+    frame = spark.createDataFrame(rows, S.output_schema(record))
+    results = frame.groupBy(key).transformWithState(namespace[name](), processor.output_schema, "Update", processor.time_mode)
+    got = Counter(_flink_print(r, output.kind) for r in results.collect())
+    want = Counter((FIXTURES / fixture / "expected_stdout.txt").read_text().splitlines())
+    assert got == want, f"missing: {sorted((want - got).elements())}; extra: {sorted((got - want).elements())}"
+
+
+def test_translated_class_reads_as_the_users():
+    source = (FIXTURES / "keyed_state_order_totals" / "input.py").read_text()
+    module, _, _, processor = _translate(source, "Totals")
+    code = module.code_for_node(processor.cls)
+    assert code.lstrip().startswith("class Totals(StatefulProcessor):\n    def init(self, handle):\n        self.handle = handle\n")
+    assert 'self.total = handle.getValueState("total", "value bigint")' in code
+    assert "    def handleInputRows(self, key, rows, timerValues):\n        for order in rows:\n" in code
+    assert "            self.handle.registerTimer(1000)\n" in code
+    assert "    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):\n        timestamp = expiredTimerInfo.getExpiryTimeInMs()\n" in code
+    assert 'yield Row(f0=key[0], f1=label, f2=(self.total.get() or (None,))[0])' in code
+    assert (processor.output_schema, processor.time_mode, processor.timers) == ("f0 string, f1 string, f2 bigint", "ProcessingTime", True)
+
+
+_HEAD = """
+from pyflink.common import Row, Types
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.functions import KeyedProcessFunction
+from pyflink.datastream.state import ListStateDescriptor, MapStateDescriptor, ValueStateDescriptor
+
+class F(KeyedProcessFunction):
+"""
+_TAIL = """
+env = StreamExecutionEnvironment.get_execution_environment()
+env.from_collection([("a", 1)], type_info=Types.TUPLE([Types.STRING(), Types.INT()])).key_by(lambda r: r[0]).process(
+    F(), output_type={out})
+"""
+_OPEN = "    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.INT()))\n"
+
+# (class body, output type, what the reason names): the class keeps the shim's keyed_process
+REFUSED = [
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.timer_service().current_watermark())\n", "Types.STRING()", "current_watermark"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.timestamp())\n", "Types.STRING()", "context 'ctx'"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        ctx.timer_service().register_processing_time_timer(5)\n"
+     "        yield 'x'\n", "Types.STRING()", "register_processing_time_timer"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        ctx.timer_service().register_event_time_timer(5)\n        yield 'x'\n"
+     "    def on_timer(self, t, ctx):\n        ctx.timer_service().register_event_time_timer(t + 5)\n        yield 'y'\n",
+     "Types.STRING()", "on_timer() registers a timer"),
+    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.INT()))\n"
+     "    def process_element(self, v, ctx):\n        self.l.update([v[1]])\n        yield 'x'\n", "Types.STRING()", "self.l.update() on a ListState"),
+    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.INT()))\n"
+     "    def process_element(self, v, ctx):\n        self.l.add_all([v[1]])\n        yield 'x'\n", "Types.STRING()", "add_all"),
+    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_map_state(MapStateDescriptor('m', Types.INT(), Types.INT()))\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "MapStateDescriptor"),
+    ("    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.PICKLED_BYTE_ARRAY()))\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "not a basic one"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(v)\n", "Types.STRING()", "record 'v'"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield v\n", "Types.TUPLE([Types.STRING(), Types.INT()])", "record 'v'"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        t = (v[0], 1)\n        yield t\n",
+     "Types.TUPLE([Types.STRING(), Types.INT()])", "a tuple of 2 values"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield Row(b=1, a=v[0])\n",
+     "Types.ROW_NAMED(['a', 'b'], [Types.STRING(), Types.INT()])", "in its order"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        self.helper(self.n)\n        yield 'x'\n", "Types.STRING()", "self.n"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        self.last = v[0]\n        yield 'x'\n", "Types.STRING()", "instance"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        key = v[0]\n        yield key\n", "Types.STRING()", "'key'"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        return [v[0]]\n", "Types.STRING()", "returns a value"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        for c in v[0]:\n            if c == ' ':\n                return\n"
+     "        yield v[0]\n", "Types.STRING()", "inside a loop"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(Types.INT())\n", "Types.STRING()", "pyflink.common.Types"),
+    ("    def open(self, runtime_context):\n        d = ValueStateDescriptor('n', Types.INT())\n"
+     "        self.n = runtime_context.get_state(d)\n        self.d = d\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "descriptor 'd'"),
+    ("    def open(self, runtime_context):\n        self.t = Types.INT()\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "Types"),
+]
+
+
+@pytest.mark.parametrize("body, out, reason", REFUSED, ids=[r[2] for r in REFUSED])
+def test_refused_with_reason(body, out, reason):
+    _, _, _, processor = _translate(_HEAD + body + _TAIL.format(out=out), "F")
+    assert isinstance(processor, str) and reason in processor, processor
+
+
+def test_row_named_output_and_value_records():
+    source = _HEAD + (
+        "    def process_element(self, v, ctx):\n        if v[1] > 0:\n            yield Row(v[0], v[1] * 2)\n"
+    ) + _TAIL.format(out="Types.ROW_NAMED(['name', 'twice'], [Types.STRING(), Types.INT()])")
+    module, _, _, processor = _translate(source, "F")
+    code = module.code_for_node(processor.cls)
+    assert "        for v in rows:\n            if v[1] > 0:\n                yield Row(name=v[0], twice=v[1] * 2)\n" in code
+    assert "    def init(self, handle):\n        pass\n" in code
+    assert (processor.output_schema, processor.time_mode) == ("name string, twice int", "None")
+
+
+def test_spark_batch_timers_as_the_translation_assumes(spark):
+    """What the translation relies on, on a batch DataFrame: EventTime timers never fire (so
+    Flink's event-time timers become ProcessingTime ones, NOTE F2S267), ProcessingTime timers
+    due by the clock fire after the key's rows with its final state, in time order, and a timer
+    registered while timers fire does not (so such classes keep the shim)."""
+    from pyspark.sql import Row
+    from pyspark.sql.streaming.stateful_processor import StatefulProcessor
+
+    class Probe(StatefulProcessor):
+        def init(self, handle):
+            self.handle = handle
+            self.n = handle.getValueState("n", "value int")
+
+        def handleInputRows(self, key, rows, timerValues):
+            for row in rows:
+                self.n.update((((self.n.get() or (None,))[0] or 0) + 1,))
+                self.handle.registerTimer(row.t)
+            yield Row(k=key[0], what="rows", v=self.n.get()[0])
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+            t = expiredTimerInfo.getExpiryTimeInMs()
+            if t < 100:
+                self.handle.registerTimer(t + 1000)  # never fires in the batch
+            yield Row(k=key[0], what="timer %d" % t, v=self.n.get()[0])
+
+    frame = spark.createDataFrame([("a", 30), ("b", 7), ("a", 10), ("a", 2000)], "k string, t bigint")
+    schema = "k string, what string, v int"
+    fired = frame.groupBy("k").transformWithState(Probe(), schema, "Update", "ProcessingTime").collect()
+    assert sorted((r.k, r.what, r.v) for r in fired) == [
+        ("a", "rows", 3), ("a", "timer 10", 3), ("a", "timer 2000", 3), ("a", "timer 30", 3),
+        ("b", "rows", 1), ("b", "timer 7", 1),
+    ]
+    assert [r.what for r in fired if r.k == "a"][1:] == ["timer 10", "timer 30", "timer 2000"]  # after the rows, by time
+    none = frame.groupBy("k").transformWithState(Probe(), schema, "Update", "EventTime").collect()
+    assert sorted((r.k, r.what) for r in none) == [("a", "rows"), ("b", "rows")]
+
+
+_PROGRAM = """
+from pyflink.common import Types
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.functions import KeyedProcessFunction
+from pyflink.datastream.state import ValueStateDescriptor
+
+
+class Count(KeyedProcessFunction):
+    def open(self, runtime_context):
+        self.n = runtime_context.get_state(ValueStateDescriptor("n", Types.INT()))
+
+    def process_element(self, value, ctx):
+        self.n.update((self.n.value() or 0) + 1)
+        yield value[0], self.n.value()
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+pairs = env.from_collection([("a", 1), ("b", 2)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))
+{use}
+"""
+_OUT = "output_type=Types.TUPLE([Types.STRING(), Types.INT()])"
+
+# programs whose keyed process stays the shim's keyed_process (and why)
+SHIM = [
+    (f"pairs.key_by(lambda p: (p[0], p[1])).process(Count(), {_OUT}).print()", "a key of two fields: get_current_key() is a tuple"),
+    (f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).print()\npairs.key_by(lambda p: p[1]).process(Count(), {_OUT}).print()",
+     "the class used twice"),
+    ("pairs.key_by(lambda p: p[0]).process(Count()).print()", "no output_type"),
+    (f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).map(lambda t: str(t)).print()", "a consumer with no native form"),
+]
+
+
+@pytest.mark.parametrize("use, why", SHIM, ids=[s[1] for s in SHIM])
+def test_kept_on_the_shim(use, why):
+    from flink2spark.transpiler.engine import convert_source
+
+    out = convert_source(_PROGRAM.format(use=use), "job.py").output
+    assert "f2s.keyed_process(" in out and "transformWithState" not in out and "StatefulProcessor" not in out, why
+
+
+def test_converted_on_a_frame():
+    from flink2spark.transpiler.engine import convert_source
+
+    out = convert_source(_PROGRAM.format(use=f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).print()"), "job.py").output
+    assert 'pairs.groupBy("f0").transformWithState(Count(), "f0 string, f1 int", "Update", "None")' in out.replace("\n", "").replace("    ", "")
+    assert "f2s" not in out and "class Count(StatefulProcessor):" in out
