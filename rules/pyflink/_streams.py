@@ -45,7 +45,7 @@ from flink2spark.rules.pyflink._common import (
     followed,
     source_kind,
 )
-from flink2spark.rules.pyflink import _frames
+from flink2spark.rules.pyflink import _frames, _rolling
 from flink2spark.transpiler import pyflink_model as P
 
 _CYCLE = object()
@@ -830,6 +830,9 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("union", lambda g, call, shape: _union_shape(g, call, shape)),
     ("key_by", lambda g, call, shape: _frames.key_by_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     *((m, lambda g, call, shape: _frames.aggregate_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
+      for m in ("sum", "min", "max", "reduce")),
+    # STREAMING (rolling) keyed aggregations: window functions over the source order (_rolling)
+    *((m, lambda g, call, shape: _rolling.rolling_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
       for m in ("sum", "min", "max", "reduce")),
     # operator settings: scheduling only, the frame goes on
     *((m, lambda g, call, shape: _frames.same_shape(g, call, shape)) for m in ("name", "uid", "set_parallelism", "set_description",
