@@ -326,7 +326,12 @@ FRAME_CASES = [
      "probe.key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], max(a[1], b[1]))).print()", "f0 STRING, f1 INT"),
     ("STREAMING: a rolling reduce of products is not", f"probe = {ROWS}\n"
      "probe.key_by(lambda r: r[1]).reduce(lambda a, b: Row(a[0] * b[0], b[1])).print()", None),
-    ("STREAMING: a rolling reduce keeping a non-key field of a or b is not (yet)", f"probe = {ROWS}\n"
+    ("STREAMING: a rolling reduce keeping a non-key field of b (the element's) or a (the key's first) is a frame",
+     "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], b[1], a[2])).print()", "f0 INT, f1 STRING, f2 STRING"),
+    ("BATCH: ... but not in BATCH (which element is last is not known to groupBy)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a')], Types.TUPLE([Types.INT(), Types.STRING()]))\n"
      "probe.key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], b[1])).print()", None),
     ("STREAMING: after a union the rows are not in Flink's arrival order: no frame",
      f"probe = {ROWS}\nprobe.union(probe).key_by(lambda r: r[1]).sum(0).print()", None),

@@ -11,7 +11,7 @@ On a frame this is, per field, a window function over the rows of the key up to 
 one in the source order (``Window.partitionBy(keys).orderBy(seq)``: ``seq`` is unique, so the
 default frame, up to the current row, holds exactly those rows): ``F.sum``/``F.min``/
 ``F.max`` of an aggregated field, ``F.first`` of another field (the key's first element),
-the column itself for a key field. The source order is ``F.monotonically_increasing_id()``
+the column itself for a key field (and for ``b.x`` in a reduce ``(a, b)``: the element's own). The source order is ``F.monotonically_increasing_id()``
 taken just before: it increases in partition order and, in a partition, in row order, and
 ``createDataFrame`` of a list keeps the list's order across partitions; ``select``/``where``
 keep it. Hence the plan only when every step from the source is one of those (no union,
@@ -48,7 +48,7 @@ _REBALANCING = frozenset({"map", "filter"})
 
 @dataclass(frozen=True)
 class Rolling:
-    agg: _frames.Aggregation  # kinds: "key", "first", "sum", "min", "max"
+    agg: _frames.Aggregation  # kinds: "key", "first" (the key's first element's), "last" (the element's), "sum", "min", "max"
     reordered: bool  # Flink's per-key order may not be the source order (NOTE)
 
 
@@ -69,8 +69,9 @@ def _rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
     if steps is None:
         return None
     method = call.func.attr.value  # type: ignore[attr-defined]
-    if method == "reduce":
+    if method == "reduce":  # a.x: the key's first element's x; b.x: the element's own
         kinds = _frames._reduce_kinds(g, call, shape, keys)
+        kinds = kinds and ["key" if k in ("first", "last") and f.name in keys else k for f, k in zip(shape.fields, kinds)]
     else:
         kinds = _frames._field_kinds(call, method, shape, keys)
         if kinds is not None:  # the other fields are the key's first element's
@@ -144,7 +145,7 @@ def rolled(ctx, seg):
     window = 'Window.partitionBy(%s).orderBy("%s")' % (", ".join(f'"{k}"' for k in plan.agg.keys), seq)
     items = []
     for name, kind in plan.agg.fields:
-        if kind == "key":
+        if kind in ("key", "last"):  # the element's own value
             items.append(f'"{name}"')
             continue
         code = f'F.{kind}("{name}").over({window})'
