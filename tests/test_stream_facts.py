@@ -329,6 +329,11 @@ FRAME_CASES = [
     ("STREAMING: a rolling reduce keeping a non-key field of b (the element's) or a (the key's first) is a frame",
      "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
      "probe.key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], b[1], a[2])).print()", "f0 INT, f1 STRING, f2 STRING"),
+    ("STREAMING: a rolling min_by of an integer field is a frame (the whole element, the earlier on ties)",
+     f"probe = {ROWS}\nprobe.key_by(lambda r: r[1]).min_by(0).print()", "f0 INT, f1 STRING"),
+    ("STREAMING: ... not of a field that may hold None",
+     "probe = env.from_collection(rows_from_a_file(), Types.ROW([Types.INT(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).max_by(0).print()", None),
     ("BATCH: ... but not in BATCH (which element is last is not known to groupBy)",
      "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
      "probe = env.from_collection([(1, 'a')], Types.TUPLE([Types.INT(), Types.STRING()]))\n"

@@ -44,11 +44,14 @@ _ORDERED_STEPS = frozenset({"map", "filter", "key_by", "name", "uid", "set_paral
                             "set_max_parallelism", "disable_chaining", "start_new_chain", "slot_sharing_group",
                             "set_buffer_timeout", "forward"})
 _REBALANCING = frozenset({"map", "filter"})
+# min_by/max_by: PyFlink keeps the earlier element on ties (``v2 if v2[pos] < v1[pos] else v1``)
+_BY = {"min_by": "min", "max_by": "max"}
 
 
 @dataclass(frozen=True)
 class Rolling:
-    agg: _frames.Aggregation  # kinds: "key", "first" (the key's first element's), "last" (the element's), "sum", "min", "max"
+    agg: _frames.Aggregation  # kinds: "key", "first" (the key's first element's), "last" (the element's), "sum", "min",
+    # "max"; or "min_by"/"max_by" of one field, the others "key" or "element" (of the element it picks)
     reordered: bool  # Flink's per-key order may not be the source order (NOTE)
 
 
@@ -72,6 +75,12 @@ def _rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
     if method == "reduce":  # a.x: the key's first element's x; b.x: the element's own
         kinds = _frames._reduce_kinds(g, call, shape, keys)
         kinds = kinds and ["key" if k in ("first", "last") and f.name in keys else k for f, k in zip(shape.fields, kinds)]
+    elif method in _BY:  # the whole element of the smallest/largest field so far
+        kinds = _frames._field_kinds(call, method, shape, keys)
+        by = _BY[method]
+        if kinds is None or any(f.nullable or f.type not in _frames._AGGREGATES[by] for f, k in zip(shape.fields, kinds) if k == method):
+            return None
+        kinds = [k if k == method or f.name in keys else "element" for f, k in zip(shape.fields, kinds)]
     else:
         kinds = _frames._field_kinds(call, method, shape, keys)
         if kinds is not None:  # the other fields are the key's first element's
@@ -143,6 +152,14 @@ def rolled(ctx, seg):
     types = {f.name: f.type for f in shape.fields}
     # ordered by a unique column: the default frame (up to the current row) is the key's rows so far
     window = 'Window.partitionBy(%s).orderBy("%s")' % (", ".join(f'"{k}"' for k in plan.agg.keys), seq)
+    numbered = ctx.expr('{df}.withColumn("%s", F.monotonically_increasing_id())' % seq, df=ctx.site.receiver)
+    by = next((kind for _, kind in plan.agg.fields if kind in _BY), None)
+    if by is not None:  # the element whose (field, order) is the least so far (max_by: the earlier on ties)
+        field = next(name for name, kind in plan.agg.fields if kind == by)
+        order = f'"{seq}"' if by == "min_by" else f'-F.col("{seq}")'
+        element = "F.struct(%s)" % ", ".join(f'"{name}"' for name, _ in plan.agg.fields)
+        code = f'F.{by}({element}, F.struct("{field}", {order})).over({window}).alias("element")'
+        return ctx.expr('{df}.select(%s).select("element.*")' % code, df=numbered)
     items = []
     for name, kind in plan.agg.fields:
         if kind in ("key", "last"):  # the element's own value
@@ -152,5 +169,4 @@ def rolled(ctx, seg):
         if kind == "sum" and types[name] != "bigint":  # Spark's sum of integers is a BIGINT
             code += f'.cast("{types[name]}")'
         items.append(f'{code}.alias("{name}")')
-    numbered = ctx.expr('{df}.withColumn("%s", F.monotonically_increasing_id())' % seq, df=ctx.site.receiver)
     return ctx.expr("{df}.select(%s)" % ", ".join(items), df=numbered)

@@ -18,7 +18,9 @@ min/max, strings (``_frames.aggregation``). ``min_by``/``max_by`` stay on the sh
 
 On a DataFrame in STREAMING mode (rolling: one record per element), window functions over the
 source order (``_rolling``): ``F.sum/min/max(field).over(Window.partitionBy(keys).orderBy(seq))``
-and ``F.first`` over it for the other fields (the key's first element's); NOTE F2S277 when
+and ``F.first`` over it for the other fields (the key's first element's); ``min_by``/``max_by``
+the whole element of the least ``(field, order)`` so far (``F.min_by/max_by`` of a struct; the
+earlier on ties, as PyFlink); NOTE F2S277 when
 Flink's order of a key's records may not be the source order (parallelism > 1).
 
 On an unbounded (Kafka) stream: ``f2s_stream.rolling_reduce(keyed, f2s.Sum(field))``, the
@@ -38,7 +40,7 @@ SHIM = {"sum": "Sum", "min": "Min", "max": "Max", "min_by": "MinBy", "max_by": "
 rule = Rule(
     __name__,
     matches=[f"KeyedStream.{m}" for m in SHIM],
-    summary="BATCH on a DataFrame: sum/min/max(field) -> groupBy(keys).agg(F.sum/min/max); STREAMING on a DataFrame: window functions over the source order; else sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; f2s_stream.rolling_reduce when unbounded)",
+    summary="BATCH on a DataFrame: sum/min/max(field) -> groupBy(keys).agg(F.sum/min/max); STREAMING on a DataFrame: window functions over the source order (min_by/max_by too); else sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; f2s_stream.rolling_reduce when unbounded)",
     codes=(M.PF_RUNTIME_MODE, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE, M.PF_ROLLING_ORDER),
     examples=[
         Example(  # BATCH, on a DataFrame whose other fields are all keys: groupBy().agg()
@@ -71,6 +73,24 @@ rule = Rule(
             '    F.first("f1").over(Window.partitionBy("f0").orderBy("seq")).alias("f1"),\n'
             '    F.max("f2").over(Window.partitionBy("f0").orderBy("seq")).alias("f2"),\n'
             ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # STREAMING min_by/max_by on a DataFrame: the element of the least (field, order) so far
+            program(
+                "sales = env.from_collection([('north', 'kiwi', 5), ('north', 'fig', 5)],\n"
+                "                            Types.TUPLE([Types.STRING(), Types.STRING(), Types.INT()]))\n"
+                "sales.key_by(lambda s: s[0]).max_by(2).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            "from pyspark.sql import SparkSession, Window, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "sales = env.createDataFrame(\n"
+            '    [("north", "kiwi", 5), ("north", "fig", 5)], "f0 STRING, f1 STRING, f2 INT"\n'
+            ")\n"
+            'sales.withColumn("seq", F.monotonically_increasing_id()).select(\n'
+            '    F.max_by(F.struct("f0", "f1", "f2"), F.struct("f2", -F.col("seq")))\n'
+            '    .over(Window.partitionBy("f0").orderBy("seq"))\n'
+            '    .alias("element")\n'
+            ').select("element.*").show(2147483647, truncate=False)\n',
         ),
         Example(  # ... where a filter before key_by runs in several subtasks: Flink's order per key may differ
             program(
