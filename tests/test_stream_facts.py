@@ -316,8 +316,38 @@ FRAME_CASES = [
     ("BATCH: a keyed sum whose other fields are the keys is a frame",
      f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}.key_by(lambda r: r[1]).sum(0)\nprobe.print()",
      "f0 INT, f1 STRING"),
-    ("STREAMING: a rolling sum (one record per element) is not a groupBy",
-     f"probe = {ROWS}\nprobe.key_by(lambda r: r[1]).sum(0).print()", None),
+    ("STREAMING: a rolling sum (one record per element) is a window function over the source order",
+     f"probe = {ROWS}\nprobe.key_by(lambda r: r[1]).sum(0).print()", "f0 INT, f1 STRING"),
+    ("STREAMING: a field neither key nor summed is the key's first element's (F.first over the window)",
+     "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).sum(0).print()", "f0 INT, f1 STRING, f2 STRING"),
+    ("STREAMING: a rolling reduce of per-field sums/max after a filter and a map is a frame",
+     f"probe = {ROWS}.filter(lambda r: r[0] > 0).map(lambda r: (r[1], r[0]), output_type=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+     "probe.key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], max(a[1], b[1]))).print()", "f0 STRING, f1 INT"),
+    ("STREAMING: a rolling reduce of products is not", f"probe = {ROWS}\n"
+     "probe.key_by(lambda r: r[1]).reduce(lambda a, b: Row(a[0] * b[0], b[1])).print()", None),
+    ("STREAMING: a rolling reduce keeping a non-key field of b (the element's) or a (the key's first) is a frame",
+     "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], b[1], a[2])).print()", "f0 INT, f1 STRING, f2 STRING"),
+    ("STREAMING: a rolling min_by of an integer field is a frame (the whole element, the earlier on ties)",
+     f"probe = {ROWS}\nprobe.key_by(lambda r: r[1]).min_by(0).print()", "f0 INT, f1 STRING"),
+    ("STREAMING: ... not of a field that may hold None",
+     "probe = env.from_collection(rows_from_a_file(), Types.ROW([Types.INT(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).max_by(0).print()", None),
+    ("BATCH: ... but not in BATCH (which element is last is not known to groupBy)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a')], Types.TUPLE([Types.INT(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], b[1])).print()", None),
+    ("STREAMING: after a union the rows are not in Flink's arrival order: no frame",
+     f"probe = {ROWS}\nprobe.union(probe).key_by(lambda r: r[1]).sum(0).print()", None),
+    ("STREAMING: a rolling sum of a rolling sum (its rows are in key order, not the source's): no frame",
+     f"probe = {ROWS}\nprobe.key_by(lambda r: r[1]).sum(0).key_by(lambda r: r[1]).max(0).print()", None),
+    ("STREAMING: the rolling sum of a field that may hold None is not (Python fails, Spark skips NULL)",
+     "probe = env.from_collection(rows_from_a_file(), Types.ROW([Types.INT(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).sum(0).print()", None),
+    ("STREAMING: a rolling reduce of an unbounded stream stays on transformWithState (no frame)",
+     "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\n"
+     "probe.map(lambda w: (w, 1)).key_by(lambda p: p[0]).reduce(lambda a, b: (a[0], a[1] + b[1])).print()", None),
     ("BATCH: a field neither key nor summed comes from the key's first element: no frame",
      "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
      "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"

@@ -347,6 +347,7 @@ def aggregation(g, call: cst.Call, shape: Shape) -> Optional[Aggregation]:
     method = call.func.attr.value  # type: ignore[attr-defined]
     if method == "reduce":
         kinds = _reduce_kinds(g, call, shape, keys)
+        kinds = kinds and ["key" if k in ("first", "last") else k for k in kinds]  # must be keys (below)
     else:
         kinds = _field_kinds(call, method, shape, keys)
     if kinds is None:
@@ -374,8 +375,8 @@ def _field_kinds(call: cst.Call, method: str, shape: Shape, keys) -> Optional[li
 
 
 def _reduce_kinds(g, call: cst.Call, shape: Shape, keys) -> Optional[list[str]]:
-    """Per field of the record the reduce function builds from ``(a, b)``: ``a.x``/``b.x`` of a
-    key field, ``a.x + b.x``, ``min(a.x, b.x)``, ``max(a.x, b.x)`` (any order of a and b)."""
+    """Per field of the record the reduce function builds from ``(a, b)``: ``a.x`` ("first"),
+    ``b.x`` ("last"), ``a.x + b.x``, ``min(a.x, b.x)``, ``max(a.x, b.x)`` (any order of a and b)."""
     from flink2spark.rules.pyflink._common import call_arg
 
     fn = _reduce_function(g.resolver, call_arg(call, 0, "func"))
@@ -455,8 +456,10 @@ def _field_of(shape: Shape, node, param: str) -> Optional[str]:
 
 
 def _reduce_field(shape: Shape, f: Field, value, a: str, b: str) -> Optional[str]:
-    if _field_of(shape, value, a) == f.name or _field_of(shape, value, b) == f.name:
-        return "key"  # the same value in every record of the key (checked by the caller)
+    if _field_of(shape, value, a) == f.name:
+        return "first"  # the accumulator's: the key's first element's (a key field: the key)
+    if _field_of(shape, value, b) == f.name:
+        return "last"  # the element's (a key field: the key)
     pair = None
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
         kind, pair = "sum", (value.left, value.right)

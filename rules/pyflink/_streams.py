@@ -45,7 +45,7 @@ from flink2spark.rules.pyflink._common import (
     followed,
     source_kind,
 )
-from flink2spark.rules.pyflink import _event_windows, _frames
+from flink2spark.rules.pyflink import _event_windows, _frames, _rolling
 from flink2spark.transpiler import pyflink_model as P
 
 _CYCLE = object()
@@ -835,6 +835,9 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     # (a computed key read only by process(): after the field selectors above)
     ("key_by", lambda g, call, shape: _stateful().keyed_shape(g, call, shape)),
     ("process", lambda g, call, shape: _stateful().processed_shape(g, call, shape)),
+    # STREAMING (rolling) keyed aggregations: window functions over the source order (_rolling)
+    *((m, lambda g, call, shape: _rolling.rolling_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
+      for m in ("sum", "min", "max", "min_by", "max_by", "reduce")),
     # operator settings: scheduling only, the frame goes on
     *((m, lambda g, call, shape: _frames.same_shape(g, call, shape)) for m in ("name", "uid", "set_parallelism", "set_description",
                                                                              "set_max_parallelism", "disable_chaining", "start_new_chain",

@@ -16,12 +16,20 @@ element's fields are then the key's) and the field holds integers (``sum`` cast 
 field's type: Flink's serializer and Spark's ANSI cast both fail out of range) or, for
 min/max, strings (``_frames.aggregation``). ``min_by``/``max_by`` stay on the shim.
 
+On a DataFrame in STREAMING mode (rolling: one record per element), window functions over the
+source order (``_rolling``): ``F.sum/min/max(field).over(Window.partitionBy(keys).orderBy(seq))``
+and ``F.first`` over it for the other fields (the key's first element's); ``min_by``/``max_by``
+the whole element of the least ``(field, order)`` so far (``F.min_by/max_by`` of a struct; the
+earlier on ties, as PyFlink); NOTE F2S277 when
+Flink's order of a key's records may not be the source order (parallelism > 1).
+
 On an unbounded (Kafka) stream: ``f2s_stream.rolling_reduce(keyed, f2s.Sum(field))``, the
 per-key state in ``transformWithState`` (see ``reduce``).
 """
 
-from flink2spark.rules.pyflink._common import program, spark_program
+from flink2spark.rules.pyflink._common import program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._streams import facts
+from flink2spark.rules.pyflink._rolling import ORDER_NOTE, rolled
 from flink2spark.rules.pyflink.reduce import grouped, reduced, reducer
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -32,8 +40,8 @@ SHIM = {"sum": "Sum", "min": "Min", "max": "Max", "min_by": "MinBy", "max_by": "
 rule = Rule(
     __name__,
     matches=[f"KeyedStream.{m}" for m in SHIM],
-    summary="BATCH on a DataFrame: sum/min/max(field) -> groupBy(keys).agg(F.sum/min/max); else sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; f2s_stream.rolling_reduce when unbounded)",
-    codes=(M.PF_RUNTIME_MODE, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE),
+    summary="BATCH on a DataFrame: sum/min/max(field) -> groupBy(keys).agg(F.sum/min/max); STREAMING on a DataFrame: window functions over the source order (min_by/max_by too); else sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; f2s_stream.rolling_reduce when unbounded)",
+    codes=(M.PF_RUNTIME_MODE, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE, M.PF_ROLLING_ORDER),
     examples=[
         Example(  # BATCH, on a DataFrame whose other fields are all keys: groupBy().agg()
             program(
@@ -46,6 +54,59 @@ rule = Rule(
             "env = SparkSession.builder.getOrCreate()\n"
             'sales = env.createDataFrame([("north", 5), ("north", 9)], "f0 STRING, f1 INT")\n'
             'sales.groupBy("f0").agg(F.max("f1").alias("f1")).show(2147483647, truncate=False)\n',
+        ),
+        Example(  # STREAMING (rolling) on a DataFrame: window functions over the source order; the
+            # other fields are the key's first element's (F.first)
+            program(
+                "sales = env.from_collection([('north', 'kiwi', 5), ('north', 'fig', 9)],\n"
+                "                            Types.TUPLE([Types.STRING(), Types.STRING(), Types.INT()]))\n"
+                "sales.key_by(lambda s: s[0]).max(2).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            "from pyspark.sql import SparkSession, Window, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "sales = env.createDataFrame(\n"
+            '    [("north", "kiwi", 5), ("north", "fig", 9)], "f0 STRING, f1 STRING, f2 INT"\n'
+            ")\n"
+            'sales.withColumn("seq", F.monotonically_increasing_id()).select(\n'
+            '    "f0",\n'
+            '    F.first("f1").over(Window.partitionBy("f0").orderBy("seq")).alias("f1"),\n'
+            '    F.max("f2").over(Window.partitionBy("f0").orderBy("seq")).alias("f2"),\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # STREAMING min_by/max_by on a DataFrame: the element of the least (field, order) so far
+            program(
+                "sales = env.from_collection([('north', 'kiwi', 5), ('north', 'fig', 5)],\n"
+                "                            Types.TUPLE([Types.STRING(), Types.STRING(), Types.INT()]))\n"
+                "sales.key_by(lambda s: s[0]).max_by(2).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            "from pyspark.sql import SparkSession, Window, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "sales = env.createDataFrame(\n"
+            '    [("north", "kiwi", 5), ("north", "fig", 5)], "f0 STRING, f1 STRING, f2 INT"\n'
+            ")\n"
+            'sales.withColumn("seq", F.monotonically_increasing_id()).select(\n'
+            '    F.max_by(F.struct("f0", "f1", "f2"), F.struct("f2", -F.col("seq")))\n'
+            '    .over(Window.partitionBy("f0").orderBy("seq"))\n'
+            '    .alias("element")\n'
+            ').select("element.*").show(2147483647, truncate=False)\n',
+        ),
+        Example(  # ... where a filter before key_by runs in several subtasks: Flink's order per key may differ
+            program(
+                "env.set_parallelism(2)\n"
+                "sales = env.from_collection([('north', 5), ('north', 9)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "sales.filter(lambda s: s[1] > 0).key_by(lambda s: s[0]).sum(1).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            "from pyspark.sql import SparkSession, Window, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'sales = env.createDataFrame([("north", 5), ("north", 9)], "f0 STRING, f1 INT")\n'
+            "# NOTE(flink2spark): F2S277 " + ORDER_NOTE + "\n"
+            'sales.where(F.col("f1") > 0).withColumn("seq", F.monotonically_increasing_id()).select(\n'
+            '    "f0",\n'
+            '    F.sum("f1").over(Window.partitionBy("f0").orderBy("seq")).cast("int").alias("f1"),\n'
+            ").show(2147483647, truncate=False)\n",
         ),
         Example(  # a field that is neither key nor aggregated (Flink keeps the key's first one): an RDD
             program(
@@ -82,7 +143,10 @@ rule = Rule(
             ),
         ),
     ],
-    noop=["import numpy as np\n\na = np.array([1, 2])\ntotal = a.sum(0) + a.max(0)\n"],
+    noop=[
+        "import numpy as np\n\na = np.array([1, 2])\ntotal = a.sum(0) + a.max(0)\n",
+        "import pandas as pd\n\nsales = pd.DataFrame({'k': ['a', 'a'], 'v': [1, 2]})\nrunning = sales.groupby('k').v.cumsum()\nlow = sales.groupby('k').min()\n",
+    ],
 )
 
 
@@ -90,7 +154,7 @@ rule = Rule(
 def convert(ctx):
     seg = ctx.site.head
     if facts(ctx.resolver, seg.original).frame is not None:
-        return grouped(ctx, seg)
+        return rolled(ctx, seg) if runtime_mode(ctx) == "streaming" else grouped(ctx, seg)
     if len(seg.args) > 1 or any(a.star for a in seg.args):
         return ctx.todo(M.PF_UNSUPPORTED, f"{seg.method}() takes one field")
     shim = reducer(ctx)

@@ -16,6 +16,8 @@ result builds each field as a key field (``a.region``), ``a.x + b.x``, ``min(a.x
 ``max(a.x, b.x)`` (a lambda, a def or a ``ReduceFunction`` with only ``reduce``) is
 ``groupBy(keys).agg(F.sum/min/max(...))``: the same per key whatever the order of the
 elements, for integers (and strings for min/max) that are never None (``_frames.aggregation``).
+In STREAMING mode the same reduce functions are window functions over the source order
+(``_rolling``: one record per element, the running sums/min/max of the key so far).
 
 On an unbounded (Kafka) stream (STREAMING mode) -> ``f2s_stream.rolling_reduce(keyed, f)``:
 ``groupBy().transformWithState()`` keeps each key's reduction so far across micro-batches and
@@ -25,6 +27,7 @@ emits it after every element (NOTE F2S258: what the job needs to run).
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import SPARK_HEAD, decoded_output, program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._time import windows_shim
+from flink2spark.rules.pyflink._rolling import rolled
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
@@ -34,8 +37,8 @@ from flink2spark.transpiler.results import unconverted
 rule = Rule(
     __name__,
     matches=["KeyedStream.reduce"],
-    summary="BATCH on a DataFrame, per-field sums/min/max: reduce(f) -> groupBy(keys).agg(...); else KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: f2s_stream.rolling_reduce",
-    codes=(M.PF_RUNTIME_MODE, M.PF_FUNCTION, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE),
+    summary="BATCH on a DataFrame, per-field sums/min/max: reduce(f) -> groupBy(keys).agg(...); STREAMING: window functions over the source order; else KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: f2s_stream.rolling_reduce",
+    codes=(M.PF_RUNTIME_MODE, M.PF_FUNCTION, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE, M.PF_ROLLING_ORDER),
     examples=[
         Example(  # BATCH, on a DataFrame, a reduce function of per-field sums/min/max: groupBy().agg()
             program(
@@ -62,6 +65,29 @@ rule = Rule(
             ")\n"
             'orders.groupBy("region").agg(\n'
             '    F.sum("amount").cast("int").alias("amount"), F.max("items").alias("items")\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # STREAMING (rolling) on a DataFrame, per-field sums/min/max: window functions over the source order
+            program(
+                "orders = env.from_collection([Row(region='eu', amount=120, items=2), Row(region='eu', amount=45, items=3)],\n"
+                "                             Types.ROW_NAMED(['region', 'amount', 'items'], [Types.STRING(), Types.INT(), Types.INT()]))\n"
+                "orders.key_by(lambda o: o.region).reduce(\n"
+                "    lambda a, b: Row(region=a.region, amount=a.amount + b.amount, items=max(a.items, b.items))).print()\n",
+                imports="from pyflink.common import Row, Types\n",
+            ),
+            "from pyspark.sql import Row, SparkSession, Window, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "orders = env.createDataFrame(\n"
+            '    [Row(region="eu", amount=120, items=2), Row(region="eu", amount=45, items=3)],\n'
+            '    "region STRING, amount INT, items INT",\n'
+            ")\n"
+            'orders.withColumn("seq", F.monotonically_increasing_id()).select(\n'
+            '    "region",\n'
+            '    F.sum("amount")\n'
+            '    .over(Window.partitionBy("region").orderBy("seq"))\n'
+            '    .cast("int")\n'
+            '    .alias("amount"),\n'
+            '    F.max("items").over(Window.partitionBy("region").orderBy("seq")).alias("items"),\n'
             ").show(2147483647, truncate=False)\n",
         ),
         Example(
@@ -161,7 +187,7 @@ def grouped(ctx, seg):
 def convert(ctx):
     seg = ctx.site.head
     if facts(ctx.resolver, seg.original).frame is not None:
-        return grouped(ctx, seg)
+        return rolled(ctx, seg) if runtime_mode(ctx) == "streaming" else grouped(ctx, seg)
     found = ctx.arg(seg, 0, "func")
     known = ctx.conv.class_of(found[0]) if found is not None else None
     if known is not None and (F._method(known[0].node, "open") or F._method(known[0].node, "close")):

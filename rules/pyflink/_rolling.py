@@ -1,0 +1,172 @@
+"""Rolling (STREAMING mode) keyed reductions of frames: a window function over the source
+order (issue 14; not a rule: it defines no ``rule``).
+
+In STREAMING mode PyFlink's ``reduce`` (and ``sum/min/max(field)``, which are reduces with its
+own functions) emits, for every element, the reduction of its key's elements so far: the
+first element as it is, then ``reduce(acc, element)``. ``sum``/``min``/``max`` replace only the
+field in the accumulator, so the other fields stay those of the key's FIRST element
+(``KeyedStream._accumulate``: ``v1_list[pos] = ...``).
+
+On a frame this is, per field, a window function over the rows of the key up to the current
+one in the source order (``Window.partitionBy(keys).orderBy(seq)``: ``seq`` is unique, so the
+default frame, up to the current row, holds exactly those rows): ``F.sum``/``F.min``/
+``F.max`` of an aggregated field, ``F.first`` of another field (the key's first element),
+the column itself for a key field (and for ``b.x`` in a reduce ``(a, b)``: the element's own). The source order is ``F.monotonically_increasing_id()``
+taken just before: it increases in partition order and, in a partition, in row order, and
+``createDataFrame`` of a list keeps the list's order across partitions; ``select``/``where``
+keep it. Hence the plan only when every step from the source is one of those (no union,
+no earlier aggregation: their order is not the source's).
+
+Flink sees the source order per key when nothing between the (parallelism 1)
+``from_collection`` and the ``key_by`` runs with several subtasks: with a parallelism other
+than 1 and a ``map``/``filter`` in between, records of one key reach the reduce through
+several channels, and their order (so the running values) may differ: NOTE F2S277.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from flink2spark.rules.pyflink import _frames
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.python_columns import Shape
+
+ORDER_NOTE = (
+    "rolling aggregation over the source order: with parallelism > 1 the map/filter before key_by runs in several"
+    " subtasks and Flink's order of a key's records (so its running values) may differ"
+)
+
+# steps that keep a frame's rows in the source order (select/where, or nothing at all)
+_ORDERED_STEPS = frozenset({"map", "filter", "key_by", "name", "uid", "set_parallelism", "set_description",
+                            "set_max_parallelism", "disable_chaining", "start_new_chain", "slot_sharing_group",
+                            "set_buffer_timeout", "forward"})
+_REBALANCING = frozenset({"map", "filter"})
+# min_by/max_by: PyFlink keeps the earlier element on ties (``v2 if v2[pos] < v1[pos] else v1``)
+_BY = {"min_by": "min", "max_by": "max"}
+
+
+@dataclass(frozen=True)
+class Rolling:
+    agg: _frames.Aggregation  # kinds: "key", "first" (the key's first element's), "last" (the element's), "sum", "min",
+    # "max"; or "min_by"/"max_by" of one field, the others "key" or "element" (of the element it picks)
+    reordered: bool  # Flink's per-key order may not be the source order (NOTE)
+
+
+def rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
+    """The window functions of a STREAMING ``sum/min/max(field)`` or ``reduce(f)`` on a keyed
+    frame, or None (the stream stays an RDD with ``f2s.rolling_reduce``)."""
+    return g.fact("frame_rolling", call, _rolling, None, shape)
+
+
+def _rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
+    if g.runtime_mode != "streaming" or shape.kind == "value":
+        return None
+    key_by = _frames.key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+    keys = _frames.key_fields(g, key_by, shape) if key_by is not None else None
+    if keys is None:
+        return None
+    steps = _steps_from_source(g, key_by)
+    if steps is None:
+        return None
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method == "reduce":  # a.x: the key's first element's x; b.x: the element's own
+        kinds = _frames._reduce_kinds(g, call, shape, keys)
+        kinds = kinds and ["key" if k in ("first", "last") and f.name in keys else k for f, k in zip(shape.fields, kinds)]
+    elif method in _BY:  # the whole element of the smallest/largest field so far
+        kinds = _frames._field_kinds(call, method, shape, keys)
+        by = _BY[method]
+        if kinds is None or any(f.nullable or f.type not in _frames._AGGREGATES[by] for f, k in zip(shape.fields, kinds) if k == method):
+            return None
+        kinds = [k if k == method or f.name in keys else "element" for f, k in zip(shape.fields, kinds)]
+    else:
+        kinds = _frames._field_kinds(call, method, shape, keys)
+        if kinds is not None:  # the other fields are the key's first element's
+            kinds = ["key" if k == "key" and f.name in keys else "first" if k == "key" else k for f, k in zip(shape.fields, kinds)]
+    if kinds is None:
+        return None
+    for f, kind in zip(shape.fields, kinds):
+        if kind in _frames._AGGREGATES and (f.nullable or f.type not in _frames._AGGREGATES[kind]):
+            return None
+        if kind == "key" and f.name not in keys:
+            return None
+    known, parallelism = g.parallelism
+    # an operator's own set_parallelism(n) before the key_by may make it several subtasks too
+    reordered = bool(steps & _REBALANCING) and (not (known and parallelism == 1) or "set_parallelism" in steps)
+    return Rolling(_frames.Aggregation(keys, tuple((f.name, k) for f, k in zip(shape.fields, kinds))), reordered)
+
+
+def _steps_from_source(g, expr) -> Optional[set]:
+    """The methods between ``from_collection`` and ``expr`` (a key_by), or None when one of
+    them may change the order of the rows (or the way cannot be followed)."""
+    resolver = g.resolver
+    steps: set = set()
+    while True:
+        if isinstance(expr, cst.Name):
+            values = resolver.sources_of(expr)
+            if len(values) != 1:
+                return None
+            expr = values[0]
+            continue
+        if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+            return None
+        method = expr.func.attr.value
+        if resolver.type_of(expr.func.value) == P.ENVIRONMENT:
+            return steps if method == "from_collection" else None
+        if method not in _ORDERED_STEPS:
+            return None
+        steps.add(method)
+        expr = expr.func.value
+
+
+def rolling_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    return shape if rolling(g, call, shape) is not None else None
+
+
+def order_column(shape: Shape) -> str:
+    """A column name for the source order that is none of the frame's."""
+    names = {f.name for f in shape.fields}
+    name = "seq"
+    while name in names:
+        name = "_" + name
+    return name
+
+
+def rolled(ctx, seg):
+    """``df.withColumn(seq, F.monotonically_increasing_id()).select(...)``: per field, the
+    window function of the key's rows up to the current one in the source order."""
+    from flink2spark.rules.pyflink._streams import facts, graph
+    from flink2spark.transpiler import imports as I
+    from flink2spark.transpiler import markers as M
+
+    g = graph(ctx.resolver)
+    shape = facts(ctx.resolver, seg.original).frame
+    plan = rolling(g, seg.original, shape)
+    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    I.need(ctx.conv.codemod, "pyspark.sql", "Window")
+    if plan.reordered:
+        ctx.note(M.PF_ROLLING_ORDER, ORDER_NOTE)
+    seq = order_column(shape)
+    types = {f.name: f.type for f in shape.fields}
+    # ordered by a unique column: the default frame (up to the current row) is the key's rows so far
+    window = 'Window.partitionBy(%s).orderBy("%s")' % (", ".join(f'"{k}"' for k in plan.agg.keys), seq)
+    numbered = ctx.expr('{df}.withColumn("%s", F.monotonically_increasing_id())' % seq, df=ctx.site.receiver)
+    by = next((kind for _, kind in plan.agg.fields if kind in _BY), None)
+    if by is not None:  # the element whose (field, order) is the least so far (max_by: the earlier on ties)
+        field = next(name for name, kind in plan.agg.fields if kind == by)
+        order = f'"{seq}"' if by == "min_by" else f'-F.col("{seq}")'
+        element = "F.struct(%s)" % ", ".join(f'"{name}"' for name, _ in plan.agg.fields)
+        code = f'F.{by}({element}, F.struct("{field}", {order})).over({window}).alias("element")'
+        return ctx.expr('{df}.select(%s).select("element.*")' % code, df=numbered)
+    items = []
+    for name, kind in plan.agg.fields:
+        if kind in ("key", "last"):  # the element's own value
+            items.append(f'"{name}"')
+            continue
+        code = f'F.{kind}("{name}").over({window})'
+        if kind == "sum" and types[name] != "bigint":  # Spark's sum of integers is a BIGINT
+            code += f'.cast("{types[name]}")'
+        items.append(f'{code}.alias("{name}")')
+    return ctx.expr("{df}.select(%s)" % ", ".join(items), df=numbered)
