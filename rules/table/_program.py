@@ -212,7 +212,8 @@ class TablesModel:
         self.problems: dict[str, str] = {}  # table name -> why its DDL is not translated
         self.views: set[str] = set()  # names of the views the program creates (create_temporary_view, CREATE VIEW)
         self._schemas: dict[int, Optional[dict[str, str]]] = {}
-        self._view_tables: dict[str, cst.BaseExpression] = {}  # view name -> the Table expression it names
+        self._view_tables: dict[str, cst.BaseExpression] = {}  # view name -> the Table expression it names (or the
+        # create_temporary_view(name, ds, *fields) call of a view of a stream's fields)
         self._view_sql: dict[str, str] = {}  # view name -> the query of its CREATE VIEW
         # id of a create_temporary_table(name, descriptor) call -> (its table, the sources of its markers)
         self.descriptors: dict[int, tuple[_sql.TableDef, tuple[str, ...]]] = {}
@@ -556,6 +557,8 @@ class TablesModel:
         if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
             if method == "from_data_stream" and first is not None:
                 return self.bounded(first)
+            if method == "create_temporary_view" and len(node.args) > 1:  # a view of a stream's fields
+                return self.bounded(node.args[1].value)
             if method == "from_path" and self.name(first) is not None:
                 table = self.sql_tables().get(self.name(first))
                 return table is None or table.bounded
@@ -601,7 +604,7 @@ class TablesModel:
         method, receiver = node.func.attr.value, node.func.value
         typ = resolver.type_of(receiver)
         args = [a.value for a in node.args if a.keyword is None and not a.star]
-        if typ == T.STREAM_TABLE_ENV and method == "from_data_stream":
+        if typ == T.STREAM_TABLE_ENV and method in ("from_data_stream", "create_temporary_view"):
             table = self.from_stream(node)[0]
             return table.schema if table is not None else None
         if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
@@ -674,20 +677,23 @@ class TablesModel:
         return StreamTable(stream, tuple((name, _STREAM_TYPES[k]) for name, k in fields), None, scalar), None
 
     def from_stream(self, call: cst.Call) -> tuple[Optional["StreamTable"], Optional[str]]:
-        """The Table of ``t_env.from_data_stream(ds, *fields_or_schema)`` (original call), or
+        """The Table of ``t_env.from_data_stream(ds, *fields_or_schema)`` or the view of
+        ``t_env.create_temporary_view(name, ds, *fields_or_schema)`` (original call), or
         (None, why it is not converted): the stream's columns (``stream_columns``), then what
         the arguments make of them: ``col("a")``/``col("a").alias("b")`` of input fields
         (reordered, projected, renamed), as many new names as fields (renamed by position), or
         a ``Schema`` declaring the same physical columns, or computed columns and a watermark
         (``_declared``). Metadata columns (the stream's rowtime) and proctime attributes are
         not converted."""
-        if self.resolver.type_of(call.func.value) != T.STREAM_TABLE_ENV or not call.args or call.args[0].keyword is not None:
-            return None, "from_data_stream() of something else than a StreamTableEnvironment and a stream"
-        table, problem = self.stream_columns(call.args[0].value)
+        first = 1 if call.func.attr.value == "create_temporary_view" else 0  # the stream's argument
+        if self.resolver.type_of(call.func.value) != T.STREAM_TABLE_ENV or len(call.args) <= first \
+                or any(a.keyword is not None or a.star for a in call.args[:first + 1]):
+            return None, "a call of something else than a StreamTableEnvironment and a stream"
+        table, problem = self.stream_columns(call.args[first].value)
         if table is None:
             return None, problem
-        args = [a.value for a in call.args[1:]]
-        if any(a.keyword is not None or a.star for a in call.args[1:]):
+        args = [a.value for a in call.args[first + 1:]]
+        if any(a.keyword is not None or a.star for a in call.args[first + 1:]):
             return None, "keyword or starred arguments"
         if not args:
             return table, None
@@ -864,7 +870,7 @@ class TablesModel:
             return True
         if name in self._view_tables:
             view = self._view_tables[name]
-            return P.is_stream(self.resolver.type_of(view)) or self.insert_only(view)
+            return P.is_stream(self.resolver.type_of(view)) or _stream_view(view) or self.insert_only(view)
         if name in self._view_sql:
             return self._insert_only_sql(self._view_sql[name])
         return False
@@ -1294,6 +1300,8 @@ class TablesModel:
                 self.views.add(call.args[0].value.evaluated_value)
                 if len(call.args) == 2:
                     self._view_tables[call.args[0].value.evaluated_value] = call.args[1].value
+                elif len(call.args) > 2 and P.is_stream(self.resolver.type_of(call.args[1].value)):
+                    self._view_tables[call.args[0].value.evaluated_value] = call  # a view of a stream's fields
                 continue
             if method in _connect.REGISTER and self.resolver.type_of(call.func.value) == T.CONNECT_DESCRIPTOR:
                 self._read_connect(call, found)
@@ -1396,6 +1404,12 @@ class TablesModel:
                                        cst.LeftParen, cst.RightParen, cst.EmptyLine, cst.Comment)):
                 return None
         return node, then, other
+
+
+def _stream_view(node) -> bool:
+    """Whether a view's Table expression is ``create_temporary_view(name, ds, *fields)`` itself
+    (a view of a stream's fields, which gives only inserts as the stream does)."""
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "create_temporary_view"
 
 
 def _kind(sql: str) -> Optional[str]:

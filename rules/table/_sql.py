@@ -628,6 +628,8 @@ def create_table(sql: str) -> TableDef:
             raise Untranslatable("CREATE TABLE AS SELECT")
         else:
             raise Untranslatable(f"CREATE TABLE clause {ts.peek()}")
+    if "connector" not in options and "connector.type" in options:
+        options = legacy_options(options, [n for n, _ in columns])
     if "connector" not in options:
         raise Untranslatable("CREATE TABLE without a 'connector' option")
     if watermark and watermark[0] not in order:
@@ -646,6 +648,54 @@ def create_table(sql: str) -> TableDef:
         bounded=is_bounded(options["connector"].lower(), options),
         computed_types=computed_types,
     )
+
+
+# Flink 1.10's descriptor properties of a filesystem table in the csv format ('connector.type' =
+# 'filesystem', 'format.type' = 'csv': Flink's legacy CsvTableSource, still in Flink 2.3) -> the
+# options of the SQL DDL that read the same, as OldCsv() of a connect() descriptor
+# (rules/table/_connect.py): no quote character unless one is given.
+_LEGACY_CSV = {
+    "connector.path": "path",
+    "format.field-delimiter": "csv.field-delimiter",
+    "format.quote-character": "csv.quote-character",
+    "format.ignore-parse-errors": "csv.ignore-parse-errors",
+}
+_LEGACY_IGNORED = re.compile(r"^(connector|format)\.property-version$|^format\.derive-schema$")
+# a table of legacy properties: read by Spark only (Flink's legacy CsvTableSink is not converted yet)
+LEGACY_SOURCE = "csv.legacy-source"
+
+
+def legacy_options(legacy: dict[str, str], columns: list[str]) -> dict[str, str]:
+    """The SQL DDL options of a table declared by Flink 1.10's ``'connector.type'`` properties
+    (a filesystem table in the legacy csv format: ``_LEGACY_CSV``), or Untranslatable."""
+    kind, fmt = legacy.get("connector.type", "").lower(), legacy.get("format.type", "").lower()
+    if kind != "filesystem" or fmt != "csv":
+        raise Untranslatable(f"CREATE TABLE of Flink 1.10's legacy properties 'connector.type' = {kind!r},"
+                             f" 'format.type' = {fmt!r} (only a filesystem table in the csv format is converted)")
+    options = {"connector": "filesystem", "format": "csv", "csv.disable-quote-character": "true", LEGACY_SOURCE: "true"}
+    names = []
+    for key, value in legacy.items():
+        field = re.fullmatch(r"format\.fields\.(\d+)\.(name|type|data-type)", key)
+        if key in ("connector.type", "format.type") or _LEGACY_IGNORED.match(key):
+            continue
+        if key in _LEGACY_CSV:
+            options[_LEGACY_CSV[key]] = value
+            if key == "format.quote-character":
+                options.pop("csv.disable-quote-character")
+        elif key == "format.line-delimiter" and value == "\n":
+            pass
+        elif key == "format.comment-prefix" and value == "#":
+            options["csv.allow-comments"] = "true"
+        elif key == "format.ignore-first-line":
+            options[IGNORE_FIRST_LINE] = value
+        elif field is not None:
+            if field.group(2) == "name":
+                names.append((int(field.group(1)), value))
+        else:
+            raise Untranslatable(f"CREATE TABLE of Flink 1.10's legacy properties: {key!r}")
+    if names and [n for _, n in sorted(names)] != columns:
+        raise Untranslatable("CREATE TABLE of Flink 1.10's legacy properties: format fields that are not the table's columns")
+    return options
 
 
 def _watermark_delay(column: str, text: str) -> str:
@@ -747,6 +797,9 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
         spark_options.append(("mode", "PERMISSIVE" if lenient else "FAILFAST"))
         if options.pop("csv.allow-comments", "false").lower() == "true":
             spark_options.append(("comment", "#"))
+        if options.pop(LEGACY_SOURCE, "false") == "true" and not read_only:
+            raise Untranslatable("a table of Flink 1.10's legacy 'connector.type' properties that the program writes"
+                                 " (Flink's legacy CsvTableSink: not converted yet)")
         if options.pop(IGNORE_FIRST_LINE, "false").lower() == "true":
             if not read_only:  # Spark's writer would write a header line, Flink's legacy csv sink none
                 raise Untranslatable("OldCsv().ignore_first_line() of a table the program also writes")

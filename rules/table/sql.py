@@ -33,7 +33,8 @@ cannot translate with the same meaning keeps its statement, with a TODO naming t
 import libcst as cst
 
 from flink2spark.rules.table import _jdbc, _kafka, _sql
-from flink2spark.rules.table.bridges import stream_frame
+from flink2spark.rules.pyflink._common import RDD_NOTE
+from flink2spark.rules.table.bridges import _HEAD as STREAM_HEAD, stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._common import drop_target, program, spark_program, waited_result
@@ -65,6 +66,21 @@ rule = Rule(
                 'words.createOrReplaceTempView("words")\n'
                 't_env.sql("SELECT word FROM words").show(2147483647, truncate=False)\n'
             ),
+        ),
+        Example(  # a view of a stream whose field is named (f0 -> word)
+            "from pyflink.table.expressions import col\n" + STREAM_HEAD
+            + "words = env.from_collection(['a', 'bb'], type_info=Types.STRING())\n"
+            "t_env.create_temporary_view('words', words, col('word'))\n"
+            "t_env.sql_query('SELECT word FROM words WHERE CHAR_LENGTH(word) > 1').execute().print()\n",
+            "from pyspark.sql import SparkSession\n\n" + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\n"
+            "t_env = SparkSession.builder.getOrCreate()\n"
+            'words = env.sparkContext.parallelize(["a", "bb"])\n'
+            "t_env.createDataFrame(\n"
+            '    words.map(lambda value: (value,)), "word STRING"\n'
+            ').createOrReplaceTempView("words")\n'
+            't_env.sql("SELECT word FROM words WHERE LENGTH(word) > 1").show(\n'
+            "    2147483647, truncate=False\n"
+            ")\n",
         ),
         Example(
             program(
@@ -299,11 +315,13 @@ def convert(ctx):
     method = head.method
     model = tables(ctx.resolver)
     if method == "create_temporary_view":
-        if len(head.updated.args) != 2 or head.original.args[0].keyword is not None:
-            return ctx.todo(M.TB_UNSUPPORTED, "create_temporary_view() with other arguments than (name, table)")
+        args = head.original.args
+        if len(args) < 2 or args[0].keyword is not None or any(a.star for a in args) \
+                or (len(args) > 2 and not P.is_stream(ctx.resolver.type_of(args[1].value))):
+            return ctx.todo(M.TB_UNSUPPORTED, "create_temporary_view() with other arguments than (name, table) or (name, stream, *fields)")
         name, table = head.updated.args[0].value, head.updated.args[1].value
-        if P.is_stream(ctx.resolver.type_of(head.original.args[1].value)):  # a view of a DataStream
-            found, problem = model.stream_columns(head.original.args[1].value)
+        if P.is_stream(ctx.resolver.type_of(args[1].value)):  # a view of a DataStream (its fields picked or renamed)
+            found, problem = model.from_stream(head.original) if len(args) > 2 else model.stream_columns(args[1].value)
             if found is None:
                 return ctx.todo(M.TB_UNSUPPORTED, f"create_temporary_view() of a DataStream: {problem}")
             table = stream_frame(ctx, ctx.site.receiver, found, table)
