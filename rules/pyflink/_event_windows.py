@@ -247,11 +247,16 @@ def _constant(node, resolver, depth: int = 0) -> Optional[int]:
     return None
 
 
-def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], plan: WindowPlan, batch: bool) -> Optional[str]:
+def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], plan: WindowPlan, batch: bool,
+                 lateness: int = 0) -> Optional[str]:
     """Why Flink may drop records a batch window in Spark counts (a NOTE's text), or None when
     no record can be late: in BATCH mode, without watermarks, or when every record's windows
     end after the watermark the records before it can make (largest timestamp - delay - 1 ms:
-    Flink drops a record from a window whose last millisecond is at or behind it)."""
+    Flink's window has fired without a record whose window's last millisecond is at or behind
+    it). ``lateness``: ``allowed_lateness(ms)``; such a record then fires its window again (an
+    extra, updated result) unless the watermark is ``lateness`` ms past the window too, when it
+    is dropped. Both engines of the conversion (batch windows, the shim's windows) fire every
+    window once, at the end of the input, with all its records."""
     if batch or delay is None:
         return None
     if isinstance(delay, str):
@@ -264,9 +269,70 @@ def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], 
             return None
         why = f"the record at {late[0]} ms comes after one at {max(timestamps[:timestamps.index(late[0])])} ms"
     minus = f" minus {delay} ms" if isinstance(delay, int) and delay else "" if isinstance(delay, int) else " minus the delay"
-    return (f"event-time windows: {why}; Flink's periodic watermark (every 200 ms, at the largest timestamp so far"
-            f"{minus} minus 1 ms) drops a record whose window"
-            " has ended behind it (which records depends on timing), Spark's batch window counts every record")
+    what = (" drops a record whose window has ended behind it (which records depends on timing), Spark's batch window"
+            " counts every record")
+    if lateness:
+        what = (" makes late a record whose window has ended behind it (which records depends on timing): within"
+                f" allowed_lateness ({lateness} ms) of the window's end Flink fires that window again with it (an extra,"
+                " updated result), after that it drops it; the conversion fires each window once, at the end, with every record")
+    return f"event-time windows: {why}; Flink's periodic watermark (every 200 ms, at the largest timestamp so far{minus} minus 1 ms)" + what
+
+
+def shim_late(g, call: cst.Call) -> Optional[str]:
+    """``late_records`` for a window function ``call`` the shim runs (the RDD form: its windows
+    fire at the end of the input with every record; no watermark before): the window, its
+    ``allowed_lateness`` and the literal timestamps of the collection the timestamps are
+    assigned to, from the program model. Only event-time windows (a str when the window's
+    assigner is one that cannot be planned)."""
+    from flink2spark.rules.pyflink._time import WINDOW_SETTINGS
+    from flink2spark.rules.pyflink.windows import EVENT_TIME
+
+    resolver = g.resolver
+    windowed = call.func.value  # type: ignore[attr-defined]
+    window = g.node(windowed).window_call
+    if window is None or g.node(windowed).windowed_by not in {name for name, _ in EVENT_TIME} or g.runtime_mode == "batch":
+        return None
+    lateness, node = 0, followed(resolver, windowed)
+    for _ in range(20):  # the settings between the window and the function
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in WINDOW_SETTINGS):
+            break
+        if node.func.attr.value == "allowed_lateness":
+            arg = call_arg(node, 0, "time_ms")
+            found = _constant(arg, resolver) if arg is not None else None
+            found = found if found is not None else duration_millis(resolver, arg) if arg is not None else None
+            lateness = found if found is not None else 1  # unknown: some lateness (the text says so)
+        node = followed(resolver, node.func.value)
+    plan = window_plan(resolver, call_arg(window, 0, "window_assigner"))
+    keyed = _receiver(resolver, window, "key_by") if window.func.attr.value == "window" else window  # type: ignore[attr-defined]
+    stamped = _receiver(resolver, keyed, "assign_timestamps_and_watermarks") if keyed is not None else None
+    if stamped is None:
+        return late_records(None, "the watermark strategy cannot be followed", plan, False, lateness)
+    delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy"))
+    timestamps = None
+    cls = _assigner_class(resolver, call_arg(stamped, 0, "watermark_strategy"))
+    function = extract_function(cls) if cls is not None else None
+    elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
+    if isinstance(function, cst.Lambda) and elements is not None and isinstance(plan, WindowPlan):
+        timestamps = _literal_field(function, elements, resolver)
+    return late_records(timestamps, delay, plan, False, lateness)
+
+
+def _literal_field(function: cst.Lambda, elements, resolver) -> Optional[list[int]]:
+    """What ``lambda value: value[i]`` gives for each literal tuple/list element (integer
+    constants), or None."""
+    body, param = function.body, function.params.params[0].name.value
+    if not (isinstance(body, cst.Subscript) and isinstance(body.value, cst.Name) and body.value.value == param
+            and len(body.slice) == 1 and isinstance(body.slice[0].slice, cst.Index)):
+        return None
+    index = _constant(body.slice[0].slice.value, None)
+    found = []
+    for element in elements:
+        values = [e.value for e in element.elements] if isinstance(element, (cst.Tuple, cst.List)) else None
+        number = _constant(values[index], resolver) if values is not None and index is not None and 0 <= index < len(values) else None
+        if number is None:
+            return None
+        found.append(number)
+    return found
 
 
 # --------------------------------------------------------------------------------------------
