@@ -368,6 +368,14 @@ def test_rdd_windows_note_late_records_from_literal_timestamps():
         "    env.set_parallelism(1)\n", "    env.set_parallelism(1)\n    env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n").replace(
         "from pyflink.datastream import StreamExecutionEnvironment", "from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment"))
     assert "f2s.windows.Windows(" in batch.output and not _notes(batch, "F2S270")
+    # seconds times 1000 (an expression of the field), a map after the timestamps (it keeps them and their order)
+    def seconds(readings):
+        text = _rdd_late_program(readings, slow=False).replace("return value[2]", "return value[2] * 1000")
+        return convert_source(text.replace(".key_by(lambda r: r[0])", ".map(lambda r: r, output_type=READING).key_by(lambda r: r[0])"))
+
+    [note] = _notes(seconds('[("s1", 1, 1), ("s1", 2, 12), ("s1", 4, 2)]'), "F2S270")
+    assert "the record at 2000 ms comes after one at 12000 ms" in note
+    assert not _notes(seconds('[("s1", 1, 1), ("s1", 4, 2), ("s1", 2, 12)]'), "F2S270")
     # a map between the collection and the timestamps: not known, so the NOTE
     assert _notes(convert_source(_rdd_late_program('[("s1", 1, 1_000), ("s1", 4, 2_000)]')), "F2S270")
 

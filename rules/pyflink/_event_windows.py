@@ -248,7 +248,7 @@ def _constant(node, resolver, depth: int = 0) -> Optional[int]:
 
 
 def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], plan: WindowPlan, batch: bool,
-                 lateness: int = 0) -> Optional[str]:
+                 lateness: int = 0, unknown: str = "the timestamps of the records are not known here") -> Optional[str]:
     """Why Flink may drop records a batch window in Spark counts (a NOTE's text), or None when
     no record can be late: in BATCH mode, without watermarks, or when every record's windows
     end after the watermark the records before it can make (largest timestamp - delay - 1 ms:
@@ -262,7 +262,7 @@ def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], 
     if isinstance(delay, str):
         why = delay
     elif timestamps is None:
-        why = "the timestamps of the records are not known here"
+        why = unknown
     else:
         late = [ts for i, ts in enumerate(timestamps) if i and plan.ends(ts) - 1 <= max(timestamps[:i]) - delay - 1]
         if not late:
@@ -273,7 +273,7 @@ def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], 
             " counts every record")
     if lateness:
         what = (" makes late a record whose window has ended behind it (which records depends on timing): within"
-                f" allowed_lateness ({lateness} ms) of the window's end Flink fires that window again with it (an extra,"
+                f" {f'allowed_lateness ({lateness} ms)' if lateness > 0 else 'the allowed lateness'} of the window's end Flink fires that window again with it (an extra,"
                 " updated result), after that it drops it; the conversion fires each window once, at the end, with every record")
     return f"event-time windows: {why}; Flink's periodic watermark (every 200 ms, at the largest timestamp so far{minus} minus 1 ms)" + what
 
@@ -300,13 +300,12 @@ def shim_late(g, call: cst.Call) -> Optional[str]:
             arg = call_arg(node, 0, "time_ms")
             found = _constant(arg, resolver) if arg is not None else None
             found = found if found is not None else duration_millis(resolver, arg) if arg is not None else None
-            lateness = found if found is not None else 1  # unknown: some lateness (the text says so)
+            lateness = found if found is not None else -1  # some lateness, not known here
         node = followed(resolver, node.func.value)
     plan = window_plan(resolver, call_arg(window, 0, "window_assigner"))
-    keyed = _receiver(resolver, window, "key_by") if window.func.attr.value == "window" else window  # type: ignore[attr-defined]
-    stamped = _receiver(resolver, keyed, "assign_timestamps_and_watermarks") if keyed is not None else None
+    stamped = _stamped_input(resolver, window)
     if stamped is None:
-        return late_records(None, "the watermark strategy cannot be followed", plan, False, lateness)
+        return late_records(None, "the watermark strategy of the window's input cannot be followed", plan, False, lateness)
     delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy"))
     timestamps = None
     cls = _assigner_class(resolver, call_arg(stamped, 0, "watermark_strategy"))
@@ -314,25 +313,60 @@ def shim_late(g, call: cst.Call) -> Optional[str]:
     elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
     if isinstance(function, cst.Lambda) and elements is not None and isinstance(plan, WindowPlan):
         timestamps = _literal_field(function, elements, resolver)
-    return late_records(timestamps, delay, plan, False, lateness)
+    unknown = f"the windows' ends are not known here ({plan})" if isinstance(plan, str) else None
+    return late_records(timestamps, delay, plan, False, lateness, *([unknown] if unknown else []))
+
+
+# operators between the timestamps and a window that keep each record's timestamp and order (one
+# record in, at most one out or copies of it): Flink's watermark makes the same records late or fewer
+_KEEP_ORDER = ("map", "filter", "flat_map")
+
+
+def _stamped_input(resolver, window: cst.Call) -> Optional[cst.Call]:
+    """The ``assign_timestamps_and_watermarks`` call whose records ``window`` (a ``window``/
+    ``window_all`` call) windows, through ``key_by`` and ``_KEEP_ORDER`` operators, or None."""
+    node = followed(resolver, window.func.value)  # type: ignore[attr-defined]
+    if window.func.attr.value == "window":  # type: ignore[attr-defined]
+        ok = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "key_by"
+        node = followed(resolver, node.func.value) if ok else None  # type: ignore[union-attr]
+    for _ in range(20):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and P.is_stream(resolver.type_of(node.func.value))):
+            return None
+        if node.func.attr.value == "assign_timestamps_and_watermarks":
+            return node
+        if node.func.attr.value not in _KEEP_ORDER:
+            return None
+        node = followed(resolver, node.func.value)
+    return None
 
 
 def _literal_field(function: cst.Lambda, elements, resolver) -> Optional[list[int]]:
-    """What ``lambda value: value[i]`` gives for each literal tuple/list element (integer
-    constants), or None."""
-    body, param = function.body, function.params.params[0].name.value
-    if not (isinstance(body, cst.Subscript) and isinstance(body.value, cst.Name) and body.value.value == param
-            and len(body.slice) == 1 and isinstance(body.slice[0].slice, cst.Index)):
-        return None
-    index = _constant(body.slice[0].slice.value, None)
+    """What ``lambda value: EXPR`` gives for each literal tuple/list element, EXPR being
+    integer constants, fields ``value[i]`` of integer constants and ``+ - *`` of them; or None."""
+    param = function.params.params[0].name.value
     found = []
     for element in elements:
-        values = [e.value for e in element.elements] if isinstance(element, (cst.Tuple, cst.List)) else None
-        number = _constant(values[index], resolver) if values is not None and index is not None and 0 <= index < len(values) else None
+        if not isinstance(element, (cst.Tuple, cst.List)):
+            return None
+        number = _field_value(function.body, param, [e.value for e in element.elements], resolver)
         if number is None:
             return None
         found.append(number)
     return found
+
+
+def _field_value(node, param: str, values: list, resolver) -> Optional[int]:
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == param:
+        index = _constant(node.slice[0].slice.value, None) if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) else None
+        return _constant(values[index], resolver) if index is not None and 0 <= index < len(values) else None
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        a, b = _field_value(node.left, param, values, resolver), _field_value(node.right, param, values, resolver)
+        if a is None or b is None:
+            return None
+        return a + b if isinstance(node.operator, cst.Add) else a - b if isinstance(node.operator, cst.Subtract) else a * b
+    if any(isinstance(n, cst.Name) and n.value == param for n in _names(node)):
+        return None
+    return _constant(node, resolver)
 
 
 # --------------------------------------------------------------------------------------------
