@@ -279,8 +279,8 @@ def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], 
 
 
 def shim_late(g, call: cst.Call) -> Optional[str]:
-    """``late_records`` for a window function ``call`` the shim runs (the RDD form: its windows
-    fire at the end of the input with every record; no watermark before): the window, its
+    """``late_records`` for a window function ``call`` the shim runs on a bounded stream (the
+    RDD form: its windows fire at the end of the input with every record; no watermark before): the window, its
     ``allowed_lateness`` and the literal timestamps of the collection the timestamps are
     assigned to, from the program model. Only event-time windows (a str when the window's
     assigner is one that cannot be planned)."""
@@ -291,6 +291,8 @@ def shim_late(g, call: cst.Call) -> Optional[str]:
     windowed = call.func.value  # type: ignore[attr-defined]
     window = g.node(windowed).window_call
     if window is None or g.node(windowed).windowed_by not in {name for name, _ in EVENT_TIME} or g.runtime_mode == "batch":
+        return None
+    if g.node(windowed).micro_batches:  # an unbounded stream: Spark's own watermark (rule windows' NOTEs)
         return None
     lateness, node = 0, followed(resolver, windowed)
     for _ in range(20):  # the settings between the window and the function
