@@ -404,6 +404,37 @@ def test_rdd_windows_count_the_record_flink_drops(spark, tmp_path):
     assert spark_lines - flink_lines == {"late> (s1,5,2000)"} and flink_lines - spark_lines == {"late> (s1,1,1000)"}
 
 
+def _interval_zero(text: str) -> str:
+    return text.replace('    config.set_integer("python.fn-execution.bundle.size", 1)',
+                        '    config.set_integer("python.fn-execution.bundle.size", 1)\n'
+                        '    config.set_string("pipeline.auto-watermark-interval", "0 ms")')
+
+
+def test_no_periodic_watermark_no_late_note():
+    """pipeline.auto-watermark-interval 0 turns Flink's periodic watermark off: nothing is late
+    before the final watermark, in both forms (frame and the shim's windows) no NOTE F2S270."""
+    from flink2spark.transpiler.engine import convert_source
+
+    readings = '[("s1", 1, 1_000), ("s1", 2, 12_000), ("s1", 4, 2_000), ("s1", 8, 13_000)]'
+    frame = LATE_PROGRAM.read_text().replace(".map(slowly, output_type=READING)", "")
+    assert "groupBy" in convert_source(frame).output and _notes(convert_source(frame), "F2S270")
+    off = _interval_zero(frame)
+    assert off != frame and "groupBy" in convert_source(off).output and not _notes(convert_source(off), "F2S270")
+    rdd = _rdd_late_program(readings, slow=False)
+    assert _notes(convert_source(rdd), "F2S270") and not _notes(convert_source(_interval_zero(rdd)), "F2S270")
+    other = _interval_zero(rdd).replace('"0 ms")', '"50 ms")')
+    assert _notes(convert_source(other), "F2S270")
+
+
+@pytest.mark.skipif(not flink_available(), reason="reference Flink interpreter not installed")
+def test_no_periodic_watermark_flink_counts_the_late_record(tmp_path):
+    """late_program.py with pipeline.auto-watermark-interval 0 on Flink 2.3: no watermark before
+    the end, so the window [0, 10000) has the record at 2000 ms: what Spark prints (above)."""
+    program = tmp_path / "late_interval0.py"
+    program.write_text(_interval_zero(LATE_PROGRAM.read_text()))
+    assert set(_recorded(run_on_flink(program))) == {"late> (s1,5,2000)", "late> (s1,10,13000)"}
+
+
 # --------------------------------------------------------------------------------------------
 # the planner: which window chains are frames (StreamFacts.frame of the window function call)
 

@@ -278,6 +278,29 @@ def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], 
     return f"event-time windows: {why}; Flink's periodic watermark (every 200 ms, at the largest timestamp so far{minus} minus 1 ms)" + what
 
 
+_INTERVAL = "pipeline.auto-watermark-interval"
+
+
+def periodic_watermarks(resolver) -> bool:
+    """Whether Flink emits watermarks before the end of a bounded input: False only when the
+    program turns the periodic watermark off, every setting of the interval being 0
+    (``env.get_config().set_auto_watermark_interval(0)``, ``Configuration.set_string(
+    "pipeline.auto-watermark-interval", "0 ms")``): the strategies' generators then emit
+    nothing per record, only Flink's final watermark fires the windows (late_program.py so
+    set gave the batch result in two runs on Flink 2.3), as in both forms of the conversion."""
+    settings = []
+    for call in resolver.calls_of("set_auto_watermark_interval"):
+        if resolver.type_of(call.func.value) == P.EXECUTION_CONFIG:  # type: ignore[attr-defined]
+            arg = call_arg(call, 0, "interval")
+            settings.append(arg is not None and _constant(arg, resolver) == 0)
+    for call in resolver.calls_of("set_string"):
+        key, value = call_arg(call, 0, "key"), call_arg(call, 1, "value")
+        if isinstance(key, cst.SimpleString) and key.evaluated_value == _INTERVAL:
+            text = value.evaluated_value.strip() if isinstance(value, cst.SimpleString) else None
+            settings.append(text is not None and text.split(" ")[0] == "0" and text.lstrip("0 ") in ("", "ms", "s", "min"))
+    return not (settings and all(settings))
+
+
 def shim_late(g, call: cst.Call) -> Optional[str]:
     """``late_records`` for a window function ``call`` the shim runs on a bounded stream (the
     RDD form: its windows fire at the end of the input with every record; no watermark before): the window, its
@@ -307,8 +330,9 @@ def shim_late(g, call: cst.Call) -> Optional[str]:
     plan = window_plan(resolver, call_arg(window, 0, "window_assigner"))
     stamped = _stamped_input(resolver, window)
     if stamped is None:
-        return late_records(None, "the watermark strategy of the window's input cannot be followed", plan, False, lateness)
-    delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy"))
+        why = "the watermark strategy of the window's input cannot be followed" if periodic_watermarks(resolver) else None
+        return late_records(None, why, plan, False, lateness)
+    delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")) if periodic_watermarks(resolver) else None
     timestamps = None
     cls = _assigner_class(resolver, call_arg(stamped, 0, "watermark_strategy"))
     function = extract_function(cls) if cls is not None else None
@@ -751,7 +775,8 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
     timestamps = literal_values(elements, millis.code, shape, resolver)
     batch = mode == "batch"
-    late = late_records(timestamps, watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")), plan, batch)
+    delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")) if periodic_watermarks(resolver) else None
+    late = late_records(timestamps, delay, plan, batch)
     order = None
     if aggregates is None:
         order = arrival_order(timestamps, literal_values(elements, key.code, shape, resolver), batch)

@@ -30,7 +30,9 @@ the out-of-orderness minus 1 ms, not per record): a record behind it in a window
 is dropped (within the allowed lateness: the window fires again, an extra result). Which records
 that hits depends on timing, so the shim cannot emulate it; NOTE F2S270 marks a window function
 whose input can have such a record (``_event_windows.shim_late``: the decision of the frame
-form, ``late_records``, over the collection's literal timestamps), nothing when none can.
+form, ``late_records``, over the collection's literal timestamps), nothing when none can or
+when the program sets the interval to 0 (no watermark before the end: the shim's result is
+Flink's).
 
 ``trigger(t)`` -> ``Windows.trigger(t)``: the shim's triggers (``EventTimeTrigger``,
 ``ContinuousEventTimeTrigger``, ``ProcessingTimeTrigger``, ``ContinuousProcessingTimeTrigger``,
