@@ -227,20 +227,23 @@ def literal_values(elements, column: str, shape: PC.Shape, resolver=None) -> Opt
     return found
 
 
-def _constant(node, resolver, depth: int = 0) -> Optional[int]:
-    """The integer an expression of integer literals, ``+ - *`` and constant names is."""
+def _constant(node, resolver, depth: int = 0, field=None) -> Optional[int]:
+    """The integer an expression of integer literals, ``+ - *`` and constant names is;
+    ``field``: what a subscript (``value[2]``) is, when it may be one."""
     if depth > 10:
         return None
     if isinstance(node, cst.Integer):
         return int(node.evaluated_value)
+    if field is not None and isinstance(node, cst.Subscript):
+        return field(node)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = _constant(node.expression, resolver, depth + 1)
+        inner = _constant(node.expression, resolver, depth + 1, field)
         return None if inner is None else -inner
     if isinstance(node, cst.Name) and resolver is not None:
         value = resolver.single_value(node)
         return _constant(value, resolver, depth + 1) if value is not None else None
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
-        a, b = _constant(node.left, resolver, depth + 1), _constant(node.right, resolver, depth + 1)
+        a, b = _constant(node.left, resolver, depth + 1, field), _constant(node.right, resolver, depth + 1, field)
         if a is None or b is None:
             return None
         return a + b if isinstance(node.operator, cst.Add) else a - b if isinstance(node.operator, cst.Subtract) else a * b
@@ -369,30 +372,30 @@ def _stamped_input(resolver, window: cst.Call) -> Optional[cst.Call]:
 def _literal_field(function: cst.Lambda, elements, resolver) -> Optional[list[int]]:
     """What ``lambda value: EXPR`` gives for each literal tuple/list element, EXPR being
     integer constants, fields ``value[i]`` of integer constants and ``+ - *`` of them; or None."""
+    from flink2spark.transpiler.visitors import nodes
+
     param = function.params.params[0].name.value
+    uses = sum(n.value == param for n in _names(function.body))
+    if uses != sum(isinstance(n.value, cst.Name) and n.value.value == param for n in nodes(function.body, cst.Subscript)):
+        return None  # the value itself somewhere, not only fields of it
     found = []
     for element in elements:
         if not isinstance(element, (cst.Tuple, cst.List)):
             return None
-        number = _field_value(function.body, param, [e.value for e in element.elements], resolver)
+        values = [e.value for e in element.elements]
+
+        def field(node, values=values):
+            if not (isinstance(node.value, cst.Name) and node.value.value == param and len(node.slice) == 1
+                    and isinstance(node.slice[0].slice, cst.Index)):
+                return None
+            index = _constant(node.slice[0].slice.value, None)
+            return _constant(values[index], resolver) if index is not None and 0 <= index < len(values) else None
+
+        number = _constant(function.body, resolver, field=field)
         if number is None:
             return None
         found.append(number)
     return found
-
-
-def _field_value(node, param: str, values: list, resolver) -> Optional[int]:
-    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == param:
-        index = _constant(node.slice[0].slice.value, None) if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) else None
-        return _constant(values[index], resolver) if index is not None and 0 <= index < len(values) else None
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
-        a, b = _field_value(node.left, param, values, resolver), _field_value(node.right, param, values, resolver)
-        if a is None or b is None:
-            return None
-        return a + b if isinstance(node.operator, cst.Add) else a - b if isinstance(node.operator, cst.Subtract) else a * b
-    if any(isinstance(n, cst.Name) and n.value == param for n in _names(node)):
-        return None
-    return _constant(node, resolver)
 
 
 # --------------------------------------------------------------------------------------------
