@@ -29,10 +29,16 @@ for a function that asks).
 Watermarks
 ----------
 For a bounded input Flink ends with the watermark ``Long.MAX_VALUE``, which fires every
-pending event-time window. Before that, watermarks come every 200 ms (``pipeline.auto-watermark-
-interval``): on the small inputs of a batch-sized job no window fires and no element is late
-before the end of the input, and that is what the conversion computes (every window gets all
-its elements). The current watermark a window function sees is ``Long.MAX_VALUE`` then.
+pending event-time window. Before that (STREAMING mode), a watermark comes every 200 ms by the
+wall clock (``pipeline.auto-watermark-interval``; not per record), at the largest timestamp
+seen so far minus the out-of-orderness minus 1 ms. The shim emits none before the end: every
+window fires once, at the end, with all its elements, and no element is late. That is Flink's
+result when no periodic watermark passes a window before its last record arrives (small
+inputs usually, in-order inputs always); on an out-of-order input Flink may have fired the
+window without a record that comes behind the watermark and dropped it (or, within
+``allowed_lateness``, fired the window again with it). Which records that hits depends on
+timing, so it is not emulated; the converter writes NOTE F2S270 where a record can be late.
+The current watermark a window function sees is ``Long.MAX_VALUE``.
 
 Processing time
 ---------------
@@ -639,14 +645,16 @@ class Windows(object):
         return self
 
     def allowed_lateness(self, time_ms):
-        """``allowed_lateness(ms)`` of a window with a trigger: no element is late on a bounded
-        input, but its windows' cleanup timers come ``ms`` later, and the trigger sees them."""
+        """``allowed_lateness(ms)`` of a window with a trigger: no element is late here (no
+        watermark before the end of the input; see the module docstring), but its windows'
+        cleanup timers come ``ms`` later, and the trigger sees them."""
         self._lateness = int(time_ms.to_milliseconds() if hasattr(time_ms, "to_milliseconds") else time_ms)
         return self
 
     def side_output_late_data(self, output_tag):
-        """``side_output_late_data(tag)``: on a bounded input no element is late (the watermark
-        passes the windows only at the end), so ``get_side_output(tag)`` of the results is empty."""
+        """``side_output_late_data(tag)``: no element is late here (the shim's watermark passes
+        the windows only at the end), so ``get_side_output(tag)`` of the results is empty (on
+        Flink: the records its periodic watermark made late; see the module docstring)."""
         self._late_data = True
         return self
 

@@ -327,6 +327,115 @@ def test_late_record_recorded_output_is_flinks():
 
 
 # --------------------------------------------------------------------------------------------
+# late records on the RDD form (the shim's f2s.windows.Windows): it fires every window once, at
+# the end of the input, with all its records; Flink's periodic watermark may have passed first
+
+
+def _rdd_late_program(readings: str, lateness: int = 500, slow: bool = True) -> str:
+    """late_program.py with ``allowed_lateness`` (which keeps the stream an RDD), its readings
+    replaced; without ``slow`` the collection reaches the timestamps directly (no map between)."""
+    text = LATE_PROGRAM.read_text().replace(
+        ".window(TumblingEventTimeWindows.of(Time.seconds(10)))",
+        f".window(TumblingEventTimeWindows.of(Time.seconds(10))).allowed_lateness({lateness})",
+    )
+    text = text.replace(text.split("READINGS = ", 1)[1].split("\n", 1)[0], readings)
+    return text if slow else text.replace(".map(slowly, output_type=READING)", "")
+
+
+def _notes(result, code):
+    return [m.message for m in result.markers if m.code == code and m.severity == "note"]
+
+
+def test_rdd_windows_note_late_records_from_literal_timestamps():
+    """The frame form's decision (late_records) on the shim's windows: the out-of-order
+    collection gets NOTE F2S270 (with the lateness: Flink fires again, then drops), the same
+    records in timestamp order and BATCH mode get none; F2S222 claims only what the shim does."""
+    from flink2spark.transpiler.engine import convert_source
+
+    late = convert_source(_rdd_late_program('[("s1", 1, 1_000), ("s1", 2, 12_000), ("s1", 4, 2_000), ("s1", 8, 13_000)]', slow=False))
+    assert "f2s.windows.Windows(" in late.output and "groupBy" not in late.output  # the RDD form
+    [note] = _notes(late, "F2S270")
+    assert "the record at 2000 ms comes after one at 12000 ms" in note and "allowed_lateness (500 ms)" in note
+    assert all("no element is late" not in m for m in _notes(late, "F2S222"))
+
+    ordered = convert_source(_rdd_late_program('[("s1", 1, 1_000), ("s1", 4, 2_000), ("s1", 2, 12_000), ("s1", 8, 13_000)]', slow=False))
+    assert "f2s.windows.Windows(" in ordered.output and not _notes(ordered, "F2S270")
+    # behind, but the watermark the records before make (10500 - 1000 - 1 = 9499) is before 9999, the
+    # last millisecond of [0, 10000): not late
+    close = convert_source(_rdd_late_program('[("s1", 1, 1_000), ("s1", 2, 10_500), ("s1", 4, 2_000)]', slow=False))
+    assert not _notes(close, "F2S270")
+    batch = convert_source(_rdd_late_program('[("s1", 1, 1_000), ("s1", 2, 12_000), ("s1", 4, 2_000)]', slow=False).replace(
+        "    env.set_parallelism(1)\n", "    env.set_parallelism(1)\n    env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n").replace(
+        "from pyflink.datastream import StreamExecutionEnvironment", "from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment"))
+    assert "f2s.windows.Windows(" in batch.output and not _notes(batch, "F2S270")
+    # seconds times 1000 (an expression of the field), a map after the timestamps (it keeps them and their order)
+    def seconds(readings):
+        text = _rdd_late_program(readings, slow=False).replace("return value[2]", "return value[2] * 1000")
+        return convert_source(text.replace(".key_by(lambda r: r[0])", ".map(lambda r: r, output_type=READING).key_by(lambda r: r[0])"))
+
+    [note] = _notes(seconds('[("s1", 1, 1), ("s1", 2, 12), ("s1", 4, 2)]'), "F2S270")
+    assert "the record at 2000 ms comes after one at 12000 ms" in note
+    assert not _notes(seconds('[("s1", 1, 1), ("s1", 4, 2), ("s1", 2, 12)]'), "F2S270")
+    # a map between the collection and the timestamps: not known, so the NOTE
+    assert _notes(convert_source(_rdd_late_program('[("s1", 1, 1_000), ("s1", 4, 2_000)]')), "F2S270")
+
+
+def test_rdd_windows_count_the_record_flink_drops(spark, tmp_path):
+    """What the converted late program prints on Spark (RDD form): the window [0, 10000) with
+    the record at 2000 ms. Flink 2.3's recorded run (late_stdout.txt) dropped it; with
+    allowed_lateness(2000) a run on Flink 2.3 fired [0, 10000) twice, (s1,1,1000) then
+    (s1,5,2000). NOTE F2S270 says so."""
+    import contextlib
+    import io
+    import runpy
+
+    from flink2spark.transpiler.engine import convert_source
+
+    result = convert_source(_rdd_late_program('[("s1", 1, 1_000), ("s1", 2, 12_000), ("s1", 4, 2_000), ("s1", 8, 13_000)]'))
+    assert _notes(result, "F2S270") and "f2s.windows.Windows(" in result.output
+    program = tmp_path / "late_rdd.py"
+    program.write_text(result.output)
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        runpy.run_path(str(program), run_name="__main__")
+    spark_lines = set(_recorded(stdout.getvalue()))
+    assert spark_lines == {"late> (s1,5,2000)", "late> (s1,10,13000)"}
+    flink_lines = set(_recorded(LATE_RECORDED.read_text()))
+    assert spark_lines - flink_lines == {"late> (s1,5,2000)"} and flink_lines - spark_lines == {"late> (s1,1,1000)"}
+
+
+def _interval_zero(text: str) -> str:
+    return text.replace('    config.set_integer("python.fn-execution.bundle.size", 1)',
+                        '    config.set_integer("python.fn-execution.bundle.size", 1)\n'
+                        '    config.set_string("pipeline.auto-watermark-interval", "0 ms")')
+
+
+def test_no_periodic_watermark_no_late_note():
+    """pipeline.auto-watermark-interval 0 turns Flink's periodic watermark off: nothing is late
+    before the final watermark, in both forms (frame and the shim's windows) no NOTE F2S270."""
+    from flink2spark.transpiler.engine import convert_source
+
+    readings = '[("s1", 1, 1_000), ("s1", 2, 12_000), ("s1", 4, 2_000), ("s1", 8, 13_000)]'
+    frame = LATE_PROGRAM.read_text().replace(".map(slowly, output_type=READING)", "")
+    assert "groupBy" in convert_source(frame).output and _notes(convert_source(frame), "F2S270")
+    off = _interval_zero(frame)
+    assert off != frame and "groupBy" in convert_source(off).output and not _notes(convert_source(off), "F2S270")
+    rdd = _rdd_late_program(readings, slow=False)
+    assert _notes(convert_source(rdd), "F2S270") and not _notes(convert_source(_interval_zero(rdd)), "F2S270")
+    other = _interval_zero(rdd).replace('"0 ms")', '"50 ms")')
+    assert _notes(convert_source(other), "F2S270")
+
+
+@pytest.mark.skipif(not flink_available(), reason="reference Flink interpreter not installed")
+def test_no_periodic_watermark_flink_counts_the_late_record(tmp_path):
+    """late_program.py with pipeline.auto-watermark-interval 0 on Flink 2.3: no watermark before
+    the end, so the window [0, 10000) has the record at 2000 ms: what Spark prints (above)."""
+    program = tmp_path / "late_interval0.py"
+    program.write_text(_interval_zero(LATE_PROGRAM.read_text()))
+    assert set(_recorded(run_on_flink(program))) == {"late> (s1,5,2000)", "late> (s1,10,13000)"}
+
+
+# --------------------------------------------------------------------------------------------
 # the planner: which window chains are frames (StreamFacts.frame of the window function call)
 
 PLAN_HEAD = """\

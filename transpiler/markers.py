@@ -81,7 +81,7 @@ PF_ARRAY_PRINT = _code("F2S212", "note", "print() of a Java array (Types.PRIMITI
 # PyFlink event time and windows (F2S220-F2S229)
 PF_EVENT_TIME = _code("F2S220", "todo", "PyFlink event time, watermark strategy or window construct not converted")
 PF_PROCESSING_TIME = _code("F2S221", "note", "processing time depends on the wall clock: Spark's results may differ from any Flink run")
-PF_LATENESS = _code("F2S222", "note", "late elements: Flink's watermark reached only at the end of the bounded input, nothing is late")
+PF_LATENESS = _code("F2S222", "note", "late elements: the conversion's windows fire once, at the end of the bounded input, with every record (where Flink's watermark can make a record late: F2S270)")
 PF_WINDOW_ORDER = _code("F2S223", "note", "window contents reach the window function in another order than Flink's")
 # PyFlink process functions, state, timers, side outputs, connect, broadcast, partitioning (F2S230-F2S239)
 PF_PROCESS = _code("F2S230", "todo", "PyFlink process function, state, connected or broadcast construct not converted")
@@ -125,7 +125,7 @@ PF_ROLLING_ORDER = _code("F2S277", "note", "rolling keyed aggregation of a DataF
 PF_TWS_ORDER = _code("F2S266", "note", "transformWithState: a key's rows reach handleInputRows together, in no set order (Flink: one by one, in arrival order)")
 PF_TWS_TIMERS = _code("F2S267", "note", "event-time timers as processing-time timers of a batch transformWithState: they fire after their key's rows when due by the job's clock (Flink: all at the end of the input)")
 # PyFlink event-time windows over DataFrames: groupBy(key, F.window(...)) (F2S270-F2S273)
-PF_FRAME_LATE = _code("F2S270", "note", "event-time window over a DataFrame: Flink's periodic watermark may drop records of an out-of-order bounded input that Spark's batch window counts")
+PF_FRAME_LATE = _code("F2S270", "note", "event-time window (DataFrame or the shim's RDD windows): Flink's periodic watermark may drop records of an out-of-order bounded input (or fire a window again within the allowed lateness) that the conversion counts once")
 PF_FRAME_WINDOW_ORDER = _code("F2S271", "note", "window function run per (key, window) with applyInPandas: elements in timestamp order, Flink gives arrival order")
 
 # PyFlink's Table API and SQL (rules/table/)

@@ -227,46 +227,175 @@ def literal_values(elements, column: str, shape: PC.Shape, resolver=None) -> Opt
     return found
 
 
-def _constant(node, resolver, depth: int = 0) -> Optional[int]:
-    """The integer an expression of integer literals, ``+ - *`` and constant names is."""
+def _constant(node, resolver, depth: int = 0, field=None) -> Optional[int]:
+    """The integer an expression of integer literals, ``+ - *`` and constant names is;
+    ``field``: what a subscript (``value[2]``) is, when it may be one."""
     if depth > 10:
         return None
     if isinstance(node, cst.Integer):
         return int(node.evaluated_value)
+    if field is not None and isinstance(node, cst.Subscript):
+        return field(node)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = _constant(node.expression, resolver, depth + 1)
+        inner = _constant(node.expression, resolver, depth + 1, field)
         return None if inner is None else -inner
     if isinstance(node, cst.Name) and resolver is not None:
         value = resolver.single_value(node)
         return _constant(value, resolver, depth + 1) if value is not None else None
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
-        a, b = _constant(node.left, resolver, depth + 1), _constant(node.right, resolver, depth + 1)
+        a, b = _constant(node.left, resolver, depth + 1, field), _constant(node.right, resolver, depth + 1, field)
         if a is None or b is None:
             return None
         return a + b if isinstance(node.operator, cst.Add) else a - b if isinstance(node.operator, cst.Subtract) else a * b
     return None
 
 
-def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], plan: WindowPlan, batch: bool) -> Optional[str]:
+def late_records(timestamps: Optional[list[int]], delay: Union[int, None, str], plan: WindowPlan, batch: bool,
+                 lateness: int = 0, unknown: str = "the timestamps of the records are not known here") -> Optional[str]:
     """Why Flink may drop records a batch window in Spark counts (a NOTE's text), or None when
     no record can be late: in BATCH mode, without watermarks, or when every record's windows
     end after the watermark the records before it can make (largest timestamp - delay - 1 ms:
-    Flink drops a record from a window whose last millisecond is at or behind it)."""
+    Flink's window has fired without a record whose window's last millisecond is at or behind
+    it). ``lateness``: ``allowed_lateness(ms)``; such a record then fires its window again (an
+    extra, updated result) unless the watermark is ``lateness`` ms past the window too, when it
+    is dropped. Both engines of the conversion (batch windows, the shim's windows) fire every
+    window once, at the end of the input, with all its records."""
     if batch or delay is None:
         return None
     if isinstance(delay, str):
         why = delay
     elif timestamps is None:
-        why = "the timestamps of the records are not known here"
+        why = unknown
     else:
         late = [ts for i, ts in enumerate(timestamps) if i and plan.ends(ts) - 1 <= max(timestamps[:i]) - delay - 1]
         if not late:
             return None
         why = f"the record at {late[0]} ms comes after one at {max(timestamps[:timestamps.index(late[0])])} ms"
     minus = f" minus {delay} ms" if isinstance(delay, int) and delay else "" if isinstance(delay, int) else " minus the delay"
-    return (f"event-time windows: {why}; Flink's periodic watermark (every 200 ms, at the largest timestamp so far"
-            f"{minus} minus 1 ms) drops a record whose window"
-            " has ended behind it (which records depends on timing), Spark's batch window counts every record")
+    what = (" drops a record whose window has ended behind it (which records depends on timing), Spark's batch window"
+            " counts every record")
+    if lateness:
+        what = (" makes late a record whose window has ended behind it (which records depends on timing): within"
+                f" {f'allowed_lateness ({lateness} ms)' if lateness > 0 else 'the allowed lateness'} of the window's end Flink fires that window again with it (an extra,"
+                " updated result), after that it drops it; the conversion fires each window once, at the end, with every record")
+    return f"event-time windows: {why}; Flink's periodic watermark (every 200 ms, at the largest timestamp so far{minus} minus 1 ms)" + what
+
+
+_INTERVAL = "pipeline.auto-watermark-interval"
+
+
+def periodic_watermarks(resolver) -> bool:
+    """Whether Flink emits watermarks before the end of a bounded input: False only when the
+    program turns the periodic watermark off, every setting of the interval being 0
+    (``env.get_config().set_auto_watermark_interval(0)``, ``Configuration.set_string(
+    "pipeline.auto-watermark-interval", "0 ms")``): the strategies' generators then emit
+    nothing per record, only Flink's final watermark fires the windows (late_program.py so
+    set gave the batch result in two runs on Flink 2.3), as in both forms of the conversion."""
+    settings = []
+    for call in resolver.calls_of("set_auto_watermark_interval"):
+        if resolver.type_of(call.func.value) == P.EXECUTION_CONFIG:  # type: ignore[attr-defined]
+            arg = call_arg(call, 0, "interval")
+            settings.append(arg is not None and _constant(arg, resolver) == 0)
+    for call in resolver.calls_of("set_string"):
+        key, value = call_arg(call, 0, "key"), call_arg(call, 1, "value")
+        if isinstance(key, cst.SimpleString) and key.evaluated_value == _INTERVAL:
+            text = value.evaluated_value.strip() if isinstance(value, cst.SimpleString) else None
+            settings.append(text is not None and text.split(" ")[0] == "0" and text.lstrip("0 ") in ("", "ms", "s", "min"))
+    return not (settings and all(settings))
+
+
+def shim_late(g, call: cst.Call) -> Optional[str]:
+    """``late_records`` for a window function ``call`` the shim runs on a bounded stream (the
+    RDD form: its windows fire at the end of the input with every record; no watermark before): the window, its
+    ``allowed_lateness`` and the literal timestamps of the collection the timestamps are
+    assigned to, from the program model. Only event-time windows (a str when the window's
+    assigner is one that cannot be planned)."""
+    from flink2spark.rules.pyflink._time import WINDOW_SETTINGS
+    from flink2spark.rules.pyflink.windows import EVENT_TIME
+
+    resolver = g.resolver
+    windowed = call.func.value  # type: ignore[attr-defined]
+    window = g.node(windowed).window_call
+    if window is None or g.node(windowed).windowed_by not in {name for name, _ in EVENT_TIME} or g.runtime_mode == "batch":
+        return None
+    if g.node(windowed).micro_batches:  # an unbounded stream: Spark's own watermark (rule windows' NOTEs)
+        return None
+    lateness, node = 0, followed(resolver, windowed)
+    for _ in range(20):  # the settings between the window and the function
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in WINDOW_SETTINGS):
+            break
+        if node.func.attr.value == "allowed_lateness":
+            arg = call_arg(node, 0, "time_ms")
+            found = _constant(arg, resolver) if arg is not None else None
+            found = found if found is not None else duration_millis(resolver, arg) if arg is not None else None
+            lateness = found if found is not None else -1  # some lateness, not known here
+        node = followed(resolver, node.func.value)
+    plan = window_plan(resolver, call_arg(window, 0, "window_assigner"))
+    stamped = _stamped_input(resolver, window)
+    if stamped is None:
+        why = "the watermark strategy of the window's input cannot be followed" if periodic_watermarks(resolver) else None
+        return late_records(None, why, plan, False, lateness)
+    delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")) if periodic_watermarks(resolver) else None
+    timestamps = None
+    cls = _assigner_class(resolver, call_arg(stamped, 0, "watermark_strategy"))
+    function = extract_function(cls) if cls is not None else None
+    elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
+    if isinstance(function, cst.Lambda) and elements is not None and isinstance(plan, WindowPlan):
+        timestamps = _literal_field(function, elements, resolver)
+    unknown = f"the windows' ends are not known here ({plan})" if isinstance(plan, str) else None
+    return late_records(timestamps, delay, plan, False, lateness, *([unknown] if unknown else []))
+
+
+# operators between the timestamps and a window that keep each record's timestamp and order (one
+# record in, at most one out or copies of it): Flink's watermark makes the same records late or fewer
+_KEEP_ORDER = ("map", "filter", "flat_map")
+
+
+def _stamped_input(resolver, window: cst.Call) -> Optional[cst.Call]:
+    """The ``assign_timestamps_and_watermarks`` call whose records ``window`` (a ``window``/
+    ``window_all`` call) windows, through ``key_by`` and ``_KEEP_ORDER`` operators, or None."""
+    node = followed(resolver, window.func.value)  # type: ignore[attr-defined]
+    if window.func.attr.value == "window":  # type: ignore[attr-defined]
+        ok = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "key_by"
+        node = followed(resolver, node.func.value) if ok else None  # type: ignore[union-attr]
+    for _ in range(20):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and P.is_stream(resolver.type_of(node.func.value))):
+            return None
+        if node.func.attr.value == "assign_timestamps_and_watermarks":
+            return node
+        if node.func.attr.value not in _KEEP_ORDER:
+            return None
+        node = followed(resolver, node.func.value)
+    return None
+
+
+def _literal_field(function: cst.Lambda, elements, resolver) -> Optional[list[int]]:
+    """What ``lambda value: EXPR`` gives for each literal tuple/list element, EXPR being
+    integer constants, fields ``value[i]`` of integer constants and ``+ - *`` of them; or None."""
+    from flink2spark.transpiler.visitors import nodes
+
+    param = function.params.params[0].name.value
+    uses = sum(n.value == param for n in _names(function.body))
+    if uses != sum(isinstance(n.value, cst.Name) and n.value.value == param for n in nodes(function.body, cst.Subscript)):
+        return None  # the value itself somewhere, not only fields of it
+    found = []
+    for element in elements:
+        if not isinstance(element, (cst.Tuple, cst.List)):
+            return None
+        values = [e.value for e in element.elements]
+
+        def field(node, values=values):
+            if not (isinstance(node.value, cst.Name) and node.value.value == param and len(node.slice) == 1
+                    and isinstance(node.slice[0].slice, cst.Index)):
+                return None
+            index = _constant(node.slice[0].slice.value, None)
+            return _constant(values[index], resolver) if index is not None and 0 <= index < len(values) else None
+
+        number = _constant(function.body, resolver, field=field)
+        if number is None:
+            return None
+        found.append(number)
+    return found
 
 
 # --------------------------------------------------------------------------------------------
@@ -649,7 +778,8 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
     timestamps = literal_values(elements, millis.code, shape, resolver)
     batch = mode == "batch"
-    late = late_records(timestamps, watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")), plan, batch)
+    delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")) if periodic_watermarks(resolver) else None
+    late = late_records(timestamps, delay, plan, batch)
     order = None
     if aggregates is None:
         order = arrival_order(timestamps, literal_values(elements, key.code, shape, resolver), batch)

@@ -20,9 +20,19 @@ PyFlink's and run the function on every window that fires:
 The functions' PyFlink bases are dropped; ``output_type``/``accumulator_type`` only type the
 values inside Flink and are dropped.
 
-``allowed_lateness(ms)`` changes nothing when no element is late, which is what happens on
-these bounded inputs (NOTE F2S222); for the same reason the stream ``side_output_late_data(tag)``
-makes (``get_side_output(tag)`` of the results) is empty (NOTE F2S222).
+The shim's windows fire once, at the end of the bounded input, with all their records: no
+watermark passes a window before (the watermark is ``Long.MIN_VALUE`` until then), so no
+record is late and ``allowed_lateness(ms)`` is dropped (NOTE F2S222), the stream
+``side_output_late_data(tag)`` makes (``get_side_output(tag)`` of the results) is empty (NOTE
+F2S222). Flink 2.3 in STREAMING mode emits a watermark every 200 ms
+(``pipeline.auto-watermark-interval``, by the wall clock, at the largest timestamp so far minus
+the out-of-orderness minus 1 ms, not per record): a record behind it in a window that has fired
+is dropped (within the allowed lateness: the window fires again, an extra result). Which records
+that hits depends on timing, so the shim cannot emulate it; NOTE F2S270 marks a window function
+whose input can have such a record (``_event_windows.shim_late``: the decision of the frame
+form, ``late_records``, over the collection's literal timestamps), nothing when none can or
+when the program sets the interval to 0 (no watermark before the end: the shim's result is
+Flink's).
 
 ``trigger(t)`` -> ``Windows.trigger(t)``: the shim's triggers (``EventTimeTrigger``,
 ``ContinuousEventTimeTrigger``, ``ProcessingTimeTrigger``, ``ContinuousProcessingTimeTrigger``,
@@ -55,15 +65,20 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import followed, program, runtime_mode, spark_program
-from flink2spark.rules.pyflink._event_windows import frame_rewrite
+from flink2spark.rules.pyflink._event_windows import frame_rewrite, shim_late
 from flink2spark.rules.pyflink._process import context_problem
 from flink2spark.rules.pyflink._time import BATCH_TRIGGER, SESSION_WINDOWS, WINDOW_SETTINGS, sets_trigger
-from flink2spark.rules.pyflink._streams import facts
+from flink2spark.rules.pyflink._streams import facts, graph
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
 
+# F2S222: true of the conversion whatever Flink's watermark does (NOTE F2S270 says when it can make a record late)
+LATENESS_DROPPED = ("allowed_lateness(): dropped: each window fires once, at the end of the bounded input, with all its records"
+                    " (nothing is late before; NOTE F2S270 where Flink's watermark can make a record late)")
+LATE_OUTPUT_EMPTY = ("side_output_late_data(): the conversion's windows take every record, so the late-data side output is empty"
+                     " (on Flink: the records its watermark made late; NOTE F2S270 where one can be)")
 FUNCTIONS = ("reduce", "aggregate", "process", "apply")
 SETTINGS = WINDOW_SETTINGS
 WINDOWS = ("window", "window_all", "count_window", *SETTINGS)  # PyFlink calls left as they were
@@ -72,7 +87,7 @@ rule = Rule(
     __name__,
     matches=[f"{t}.{m}" for t in ("WindowedStream", "AllWindowedStream") for m in FUNCTIONS + SETTINGS],
     summary="on a DataFrame: reduce/aggregate that are sums/counts/min/max -> built-in aggregates per (key, F.window), other aggregate/process -> applyInPandas per (key, window); on an RDD: the same methods of f2s.windows.Windows",
-    codes=(M.PF_EVENT_TIME, M.PF_LATENESS, M.PF_FUNCTION, M.PF_WINDOW_ORDER, M.PF_OPEN_CLOSE, M.PF_STATE, M.PF_PROCESSING_TIME),
+    codes=(M.PF_EVENT_TIME, M.PF_LATENESS, M.PF_FRAME_LATE, M.PF_FUNCTION, M.PF_WINDOW_ORDER, M.PF_OPEN_CLOSE, M.PF_STATE, M.PF_PROCESSING_TIME),
     examples=[
         Example(  # a frame (StreamFacts.frame): event-time windows as groupBy(key, F.window(...))
             program(
@@ -239,14 +254,14 @@ def convert(ctx):
             found = ctx.arg(seg, 0, "time_ms")
             if found is not None:  # the trigger sees the cleanup timers it moves
                 return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=[cst.Arg(found[1])])
-        ctx.note(M.PF_LATENESS, "allowed_lateness(): on a bounded input windows fire at its end and no element is late; dropped")
+        ctx.note(M.PF_LATENESS, LATENESS_DROPPED)
         return receiver
     if seg.method == "side_output_late_data":
         found = ctx.arg(seg, 0, "output_tag")
         if found is None:
             return ctx.todo(M.PF_EVENT_TIME, "side_output_late_data(): no output tag found")
         if not facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
-            ctx.note(M.PF_LATENESS, "side_output_late_data(): on a bounded input no element is late; the late-data side output is empty")
+            ctx.note(M.PF_LATENESS, LATE_OUTPUT_EMPTY)
         return cst.Call(func=cst.Attribute(value=receiver, attr=cst.Name(seg.method)), args=[cst.Arg(found[1])])
     if seg.method == "evictor":
         return ctx.todo(M.PF_EVENT_TIME, "evictor(): PyFlink's windowed streams have no evictor() (the program fails on Flink 2.3): port the eviction by hand")
@@ -282,6 +297,9 @@ def convert(ctx):
             "aggregate": "adds the elements of a merged session to one accumulator in arrival order (Flink merges the sessions' accumulators with merge())",
         }.get(seg.method, "gets the elements of a merged session in arrival order (Flink: in the order its window state merges them)")
         ctx.note(M.PF_WINDOW_ORDER, f"{seg.method}() {what}: same results unless the function depends on that order")
+    late = shim_late(graph(ctx.resolver), seg.original)
+    if late is not None:  # the shim's windows count every record (no watermark before the end of the input)
+        ctx.note(M.PF_FRAME_LATE, late)
     args = [cst.Arg(first)]
     if extra is not None and not (isinstance(extra[0], cst.Name) and extra[0].value == "None"):
         if not _convertible(ctx, extra[0], seg.original.func.value):

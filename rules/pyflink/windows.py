@@ -12,7 +12,9 @@ the window function rule (``window_functions``) then runs the function on each w
   ``SlidingEventTimeWindows.of(size, slide[, offset])``, ``EventTimeSessionWindows.with_gap``
   / ``with_dynamic_gap``): on a bounded input every window fires at the end (Flink's final
   ``Long.MAX_VALUE`` watermark) with all its elements (see ``runtime/windows.py`` on
-  lateness). Results carry the timestamp ``window.max_timestamp()``.
+  lateness). Results carry the timestamp ``window.max_timestamp()``. Flink's periodic
+  watermark can fire a window before the end and drop a record that comes behind it: NOTE
+  F2S270 on the window function where the input can hold one (rule ``window_functions``).
 * Count windows (PyFlink's Python ``CountTumblingWindowAssigner``/``CountSlidingWindowAssigner``
   with ``CountTrigger(size)``): a window fires when it holds ``size`` elements; partial windows
   never fire, not even at the end of the input (checked on Flink 2.3).
