@@ -34,6 +34,7 @@ CONNECT_NOT_YET: dict[str, str] = {
     "shipments_table_to_stream_map": _DATASTREAM_PART,
     "sensor_instant_tumble_watermark": _DATASTREAM_PART,
     "kiosk_sales_alias_slide_window": _DATASTREAM_PART,
+    "stock_moves_stream_view_fields": _DATASTREAM_PART,
 }
 
 SERVER = """
