@@ -580,7 +580,11 @@ def test_translating_the_functions_of_a_program():
 
 MIXED = Shape.row(Field("a", "int"), Field("b", "bigint"), Field("x", "double"), Field("s", "string"),
                   Field("n", "smallint", True))
-RANDOM_FUNCTIONS = 30
+# Which expressions Hypothesis draws depends on the rest of the run, derandomized or not (of 30
+# drawn, 27 translated when this test ran alone, 14 in its file, 9 in the full suite: it then
+# failed its own floor): draw 90 and ask for 20 translated (74 in this file).
+RANDOM_FUNCTIONS = 90
+RANDOM_TRANSLATED = 20
 
 
 def _expressions():
@@ -637,4 +641,4 @@ def test_random_functions_translate_exactly_or_refuse(spark):
 
     check()
     print(f"[python_columns] random functions: {counts}")
-    assert counts["translated"] >= RANDOM_FUNCTIONS // 2  # the strategy reaches the translations
+    assert counts["translated"] >= RANDOM_TRANSLATED  # the strategy reaches the translations
