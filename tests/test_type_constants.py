@@ -70,3 +70,42 @@ def test_a_constant_read_elsewhere_stays_a_type_object():
         "print(ORDER)\n"
     )
     assert "ORDER = f2s.Types.ROW_NAMED(" in out
+
+
+ASSIGNER = """\
+from pyflink.common import Duration, Time, Types, WatermarkStrategy
+from pyflink.common.watermark_strategy import TimestampAssigner
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.window import TumblingEventTimeWindows
+
+env = StreamExecutionEnvironment.get_execution_environment()
+
+
+class At(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return value[2]
+
+
+clicks = env.from_collection([("a", 1, 1000), ("a", 2, 4000)], Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))
+"""
+WINDOW = ".key_by(lambda c: c[0]).window(TumblingEventTimeWindows.of(Time.seconds(10))).reduce(lambda a, b: (a[0], a[1] + b[1], max(a[2], b[2]))).print()\n"
+
+
+def test_an_assigner_class_read_only_by_a_frame_strategy_is_dropped():
+    out = convert_source(
+        ASSIGNER + "clicks.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))" + WINDOW,
+        "job.py",
+    ).output
+    assert "F.window(" in out and "class At" not in out and "At()" not in out
+
+
+def test_an_assigner_class_kept_where_the_strategy_is_a_variable_or_the_stream_an_rdd():
+    strategy = "strategy = WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())\n"
+    out = convert_source(ASSIGNER + strategy + "clicks.assign_timestamps_and_watermarks(strategy)" + WINDOW, "job.py").output
+    assert "class At" in out
+    rdd = WINDOW.replace(".print()", ".map(lambda r: {r[0]: r[1]}).print()")  # a dict: the stream stays an RDD
+    out = convert_source(
+        ASSIGNER + "clicks.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))" + rdd,
+        "job.py",
+    ).output
+    assert "f2s.windows.Windows(" in out and "class At" in out and "At().extract_timestamp" in out
