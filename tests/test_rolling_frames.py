@@ -63,3 +63,30 @@ def test_rolling_frames_match_pyflink_semantics(spark):
     for name, records in want.items():
         got = Counter(tuple(r) for r in scope[name].collect())
         assert got == Counter(records), name
+
+
+def test_window_spec_bound_once_per_block_under_a_free_name():
+    """Two rolled fields share one ``Window`` spec, bound before the statement under a name the
+    program does not use (``by_key`` is the user's here); a statement of another function binds
+    its own, a later statement of the same block reuses the earlier binding."""
+    source = (
+        "from pyflink.common import Types\n"
+        "from pyflink.datastream import StreamExecutionEnvironment\n\n"
+        "env = StreamExecutionEnvironment.get_execution_environment()\n"
+        "by_key = 'mine'\n"
+        "DATA = [('a', 'x', 1), ('a', 'y', 2)]\n"
+        "TYPE = Types.TUPLE([Types.STRING(), Types.STRING(), Types.INT()])\n\n\n"
+        "def first():\n"
+        "    sales = env.from_collection(DATA, TYPE)\n"
+        "    sales.key_by(lambda s: s[0]).sum(2).print()\n"
+        "    sales.key_by(lambda s: s[0]).max(2).print()\n\n\n"
+        "def second():\n"
+        "    sales = env.from_collection(DATA, TYPE)\n"
+        "    sales.key_by(lambda s: s[0]).min(2).print()\n"
+    )
+    out = convert_source(source, "job.py").output
+    assert out.count('by_key_2 = Window.partitionBy("f0").orderBy("seq")') == 1
+    assert out.count('by_key_3 = Window.partitionBy("f0").orderBy("seq")') == 1
+    assert "by_key = 'mine'" in out and "by_key = Window" not in out
+    assert out.count(".over(by_key_2)") == 4 and out.count(".over(by_key_3)") == 2
+    assert convert_source(out, "job.py").output == out

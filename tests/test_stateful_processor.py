@@ -98,7 +98,8 @@ def test_translated_class_reads_as_the_users():
     assert "    def handleInputRows(self, key, rows, timerValues):\n        for order in rows:\n" in code
     assert "            self.handle.registerTimer(1000)\n" in code
     assert "    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):\n        timestamp = expiredTimerInfo.getExpiryTimeInMs()\n" in code
-    assert 'yield Row(f0=key[0], f1=label, f2=(self.total.get() or (None,))[0])' in code
+    assert 'yield Row(f0=key[0], f1=label, f2=self.state_value(self.total))' in code
+    assert "    @staticmethod\n    def state_value(state):\n" in code and code.count("def state_value") == 1
     assert (processor.output_schema, processor.time_mode, processor.timers) == ("f0 string, f1 string, f2 bigint", "ProcessingTime", True)
 
 
@@ -255,3 +256,17 @@ def test_converted_on_a_frame():
     out = convert_source(_PROGRAM.format(use=f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).print()"), "job.py").output
     assert 'pairs.groupBy("f0").transformWithState(Count(), "f0 string, f1 int", "Update", "None")' in out.replace("\n", "").replace("    ", "")
     assert "f2s" not in out and "class Count(StatefulProcessor):" in out
+
+
+def test_value_reads_stay_inline_where_the_class_uses_the_helper_name():
+    """``value()`` reads go through an added ``state_value`` method, unless the class names
+    ``state_value`` itself (its own method or variable): then they stay inline expressions."""
+    from flink2spark.transpiler.engine import convert_source
+
+    use = f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).print()"
+    plain = convert_source(_PROGRAM.format(use=use), "job.py").output
+    assert "self.state_value(self." in plain and "or (None,))[0]" not in plain
+    named = _PROGRAM.format(use=use).replace("class Count(KeyedProcessFunction):", "class Count(KeyedProcessFunction):\n    state_value = 0\n")
+    out = convert_source(named, "job.py").output
+    assert "class Count(StatefulProcessor):" in out and "self.state_value(" not in out
+    assert ".get() or (None,))[0]" in out and "def state_value" not in out

@@ -160,6 +160,12 @@ class Context:
         self.conv._replacements[cls.name.value] = new
         return True
 
+    def remove_class(self, cls: cst.ClassDef) -> bool:
+        """Have the module-level class ``cls`` (an original node) dropped when the module is
+        left (its leading comments move to the next statement): for a class the conversion
+        no longer reads. False as for ``replace_class``."""
+        return self.replace_class(cls, None)  # type: ignore[arg-type]
+
     @property
     def is_statement(self) -> bool:
         return isinstance(self.resolver.parent(self.outer), cst.Expr)
@@ -998,9 +1004,11 @@ class Converter(V.Transformer):
 
     def leave_Module(self, original: cst.Module, updated: cst.Module):
         if self._replacements:
-            updated = updated.with_changes(
-                body=[self._replacements.get(u.name.value, u) if isinstance(u, cst.ClassDef) else u for u in updated.body]
-            )
+            body = [self._replacements.get(u.name.value, u) if isinstance(u, cst.ClassDef) else u for u in updated.body]
+            for old, new in zip(updated.body, body):
+                if new is None:  # remove_class
+                    self._removed_lines[id(old)] = old
+            updated = updated.with_changes(body=[old if new is None else new for old, new in zip(updated.body, body)])
         body, carry = self._drop_removed(updated.body)
         return updated.with_changes(body=body, footer=[*carry, *updated.footer])
 

@@ -77,6 +77,7 @@ KAFKA_CONSUMER = "FlinkKafkaConsumer"
 KAFKA_PRODUCER = "FlinkKafkaProducer"
 SCHEMA = "SerializationSchema"  # (de)serialization schemas of connectors
 SCHEMA_BUILDER = "SerializationSchemaBuilder"
+TYPE_INFORMATION = "TypeInformation"  # Types.ROW_NAMED(...)/TUPLE(...): a record type (rules/pyflink/type_constants.py)
 
 SAME = "<same>"  # the method returns its receiver
 
@@ -331,6 +332,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "build": SCHEMA,
     },
     SCHEMA: {},
+    TYPE_INFORMATION: {},
     KAFKA_PRODUCER: {
         m: SAME for m in "set_log_failures_only set_flush_on_checkpoint set_write_timestamp_to_kafka ignore_failures_after_transaction_timeout".split()
     },
@@ -519,6 +521,12 @@ ENTRY_POINTS.update(
             *[(f"Csv{k}Schema.Builder", SCHEMA_BUILDER) for k in ("RowSerialization", "RowDeserialization")],
         )
     }
+)
+
+# Record types a constant may name (rules/pyflink/type_constants.py). Not Types.ROW: its last name
+# is DataTypes.ROW's (rules/table/schemas.py), which the dispatch table keys by.
+ENTRY_POINTS.update(
+    {f"pyflink.common.{module}Types.{kind}": TYPE_INFORMATION for module in ("", "typeinfo.") for kind in ("ROW_NAMED", "TUPLE")}
 )
 
 NUMBER_SEQUENCE_SOURCES = {

@@ -40,6 +40,7 @@ import libcst as cst
 from flink2spark.rules.pyflink._common import call_arg, followed
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import python_columns as PC
+from flink2spark.transpiler.visitors import nodes
 
 TIMESTAMP_COLUMN = "ts"  # the DataFrame column holding the record timestamp (TimestampType)
 WINDOW_COLUMN = "window"
@@ -669,6 +670,22 @@ def _assigner_class(resolver, strategy) -> Optional[cst.ClassDef]:
     return None
 
 
+def unread_assigner(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
+    """The timestamp assigner class of ``assign_timestamps_and_watermarks(strategy)`` (the
+    original call) when the frame's timestamp column replaces its only use: a class of the
+    module's top level, undecorated, whose every read stands inside ``call`` (the strategy
+    written there, not in a variable). None otherwise: the class stays."""
+    cls = _assigner_class(resolver, call_arg(call, 0, "watermark_strategy"))
+    if cls is None or cls.decorators or cls not in resolver.module.body:
+        return None
+    bindings = resolver.scope_bindings(cls.name) or []
+    if len(bindings) != 1 or bindings[0].node is not cls:
+        return None
+    inside = {id(n) for n in nodes(call, cst.Name)}
+    reads = bindings[0].references
+    return cls if reads and all(id(r.node) in inside for r in reads) else None
+
+
 def stamp(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Output]:
     """The timestamp Column of ``assign_timestamps_and_watermarks(strategy)`` over a frame of
     ``shape``: the assigner's ``extract_timestamp`` translated; None when it is not exact."""
@@ -825,6 +842,9 @@ def frame_rewrite(ctx, seg):
         return receiver
     I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
     if seg.method == "assign_timestamps_and_watermarks":
+        unread = unread_assigner(ctx.resolver, original)
+        if unread is not None:  # only the strategy read it: the timestamp column replaces it
+            ctx.remove_class(unread)
         return ctx.expr("{df}" + with_timestamp("", stamp(g, original, shape))[len(""):], df=receiver)
     found = frame_window(g, original, shape)
     if found.late is not None:

@@ -160,6 +160,8 @@ def rolled(ctx, seg):
         element = "F.struct(%s)" % ", ".join(f'"{name}"' for name, _ in plan.agg.fields)
         code = f'F.{by}({element}, F.struct("{field}", {order})).over({window}).alias("element")'
         return ctx.expr('{df}.select(%s).select("element.*")' % code, df=numbered)
+    if sum(kind not in ("key", "last") for _, kind in plan.agg.fields) > 1:  # the spec once, before the statement
+        window = _window_name(ctx, seg, window)
     items = []
     for name, kind in plan.agg.fields:
         if kind in ("key", "last"):  # the element's own value
@@ -170,3 +172,28 @@ def rolled(ctx, seg):
             code += f'.cast("{types[name]}")'
         items.append(f'{code}.alias("{name}")')
     return ctx.expr("{df}.select(%s)" % ", ".join(items), df=numbered)
+
+
+def _window_name(ctx, seg, spec: str) -> str:
+    """A name bound to the window ``spec`` by a statement added before the one converted (each
+    rolled aggregation its own name, never the user's); ``spec`` itself where the call is not in
+    a simple statement of its own or that statement is rewritten already."""
+    from flink2spark.transpiler import source as S
+
+    line = ctx.resolver.parent(seg.original)
+    while line is not None and not isinstance(line, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        line = ctx.resolver.parent(line)
+    if not isinstance(line, cst.SimpleStatementLine):
+        return spec
+    named = ctx.conv.__dict__.setdefault("_rolling_windows", {})  # (block, spec) -> name
+    block = ctx.resolver.parent(line)
+    if (id(block), spec) in named:  # bound by an earlier statement of the same block, which ran before
+        return named[(id(block), spec)]
+    used = set(named.values())
+    name = next(n for n in ("by_key", *(f"by_key_{i}" for i in range(2, 1000))) if n not in used and S.free_name(n) == n)
+    assign = cst.parse_statement(f"{name} = {spec}\n")
+    if not ctx.rewrite_statement(line, lambda new: cst.FlattenSentinel([assign.with_changes(leading_lines=new.leading_lines),
+                                                                        new.with_changes(leading_lines=[])])):
+        return spec
+    named[(id(block), spec)] = name
+    return name

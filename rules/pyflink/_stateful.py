@@ -7,8 +7,10 @@ in them changes:
 * ``open(self, runtime_context)`` -> ``init(self, handle)``;
   ``runtime_context.get_state(ValueStateDescriptor(name, Types.X()))`` ->
   ``handle.getValueState(name, "value <spark type>")``;
-* ``self.s.value()`` -> ``(self.s.get() or (None,))[0]`` (Spark's state values are tuples,
-  ``get()`` is None when unset, as Flink's ``value()``), ``self.s.update(v)`` ->
+* ``self.s.value()`` -> ``self.state_value(self.s)``, a static method added to the class:
+  ``get()[0]``, None when ``get()`` is (Spark's state values are tuples, ``get()`` is None when
+  unset, as Flink's ``value()``; ``(self.s.get() or (None,))[0]`` where the class uses the name
+  ``state_value`` already), ``self.s.update(v)`` ->
   ``self.s.update((v,))``, ``self.s.clear()`` stays;
 * ``runtime_context.get_list_state(ListStateDescriptor(name, Types.X()))`` ->
   ``handle.getListState(name, "value <spark type>")``; ``self.l.get()`` -> ``[v for (v,) in
@@ -62,6 +64,14 @@ STATE_DESCRIPTORS = set(_DESCRIPTORS)
 ROWS = {"pyflink.common.Row", "pyflink.common.types.Row"}
 # names the new methods' parameters take: a body using them would mean something else
 _NEW_NAMES = {"key", "rows", "timerValues", "expiredTimerInfo", "handle"}
+_VALUE_HELPER = "state_value"
+_VALUE_METHOD = f'''
+@staticmethod
+def {_VALUE_HELPER}(state):
+    """The value of a ValueState (Spark keeps it in a 1-tuple); None when it has none."""
+    found = state.get()
+    return None if found is None else found[0]
+'''
 
 
 @dataclass
@@ -144,6 +154,9 @@ class _Translation:
         self.output = output
         self.states: dict[str, tuple[str, str]] = {}
         self.timers = False
+        # the helper reading a ValueState's value (None: the class uses the name, reads stay inline)
+        self.value_helper: Optional[str] = None if any(n.value == _VALUE_HELPER for n in _names(cls.body)) else _VALUE_HELPER
+        self.value_read = False
 
     # -- checks ---------------------------------------------------------------------------
     def _check_flink_names(self) -> None:
@@ -377,6 +390,8 @@ class _Translation:
                 body.append(converted[id(stmt)])
             else:
                 body.append(stmt)
+        if self.value_read:
+            body.append(cst.parse_statement(_VALUE_METHOD.lstrip("\n")))
         new = cls.with_changes(
             bases=[cls.bases[0].with_changes(value=cst.Name("StatefulProcessor"))],
             body=cls.body.with_changes(body=body),
@@ -532,7 +547,10 @@ class _MethodBody(cst.CSTTransformer):
             if attr is not None and attr in self.tr.states:
                 method = func.attr.value
                 if method == "value" and not original.args:
-                    return cst.parse_expression(f"(self.{attr}.get() or (None,))[0]")
+                    if self.tr.value_helper is None:
+                        return cst.parse_expression(f"(self.{attr}.get() or (None,))[0]")
+                    self.tr.value_read = True
+                    return cst.parse_expression(f"self.{self.tr.value_helper}(self.{attr})")
                 if method == "update" and len(original.args) == 1 and original.args[0].keyword is None:
                     one = cst.Tuple([cst.Element(updated.args[0].value, comma=cst.Comma())])
                     return updated.with_changes(args=[cst.Arg(one)])

@@ -68,10 +68,9 @@ rule = Rule(
             "sales = env.createDataFrame(\n"
             '    [("north", "kiwi", 5), ("north", "fig", 9)], "f0 STRING, f1 STRING, f2 INT"\n'
             ")\n"
+            'by_key = Window.partitionBy("f0").orderBy("seq")\n'
             'sales.withColumn("seq", F.monotonically_increasing_id()).select(\n'
-            '    "f0",\n'
-            '    F.first("f1").over(Window.partitionBy("f0").orderBy("seq")).alias("f1"),\n'
-            '    F.max("f2").over(Window.partitionBy("f0").orderBy("seq")).alias("f2"),\n'
+            '    "f0", F.first("f1").over(by_key).alias("f1"), F.max("f2").over(by_key).alias("f2")\n'
             ").show(2147483647, truncate=False)\n",
         ),
         Example(  # STREAMING min_by/max_by on a DataFrame: the element of the least (field, order) so far

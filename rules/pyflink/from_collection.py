@@ -19,6 +19,7 @@ Object[]) and on ``Types.LIST``: those keep a TODO.
 
 import json
 
+from flink2spark.rules.pyflink.type_constants import named_frame_schema
 from flink2spark.rules.pyflink._frames import ddl
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.rules.pyflink._common import (
@@ -150,10 +151,12 @@ def convert(ctx):
     if collection is None:
         return ctx.todo(M.PF_UNSUPPORTED, "from_collection() without a collection argument")
     frame = facts(ctx.resolver, seg.original).frame
+    info = ctx.arg(seg, 1, "type_info")
     if frame is not None:  # a DataFrame with the type's schema (the program model's plan)
+        if info is not None and named_frame_schema(ctx.resolver, info[0]):  # ORDER = "id INT, ..." (type_constants)
+            return ctx.expr("{env}.createDataFrame({xs}, {schema})", env=ctx.site.receiver, xs=collection[1], schema=info[1])
         return ctx.expr("{env}.createDataFrame({xs}, %s)" % json.dumps(ddl(frame)), env=ctx.site.receiver, xs=collection[1])
     sc = ctx.expr("{env}.sparkContext", env=ctx.site.receiver)
-    info = ctx.arg(seg, 1, "type_info")
     if info is None or _is_none(info[0]) or basic_type(ctx.resolver, info[0]) in IDENTITY_TYPES:
         return ctx.expr("{sc}.parallelize({xs})", sc=sc, xs=collection[1])
     unsupported = unsupported_types(ctx.resolver, info[0])

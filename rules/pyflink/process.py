@@ -84,9 +84,15 @@ rule = Rule(
             '        self.n = handle.getValueState("n", "value int")\n\n'
             "    def handleInputRows(self, key, rows, timerValues):\n"
             "        for (value,) in rows:\n"
-            "            n = ((self.n.get() or (None,))[0] or 0) + 1\n"
+            "            n = (self.state_value(self.n) or 0) + 1\n"
             "            self.n.update((n,))\n"
-            "            yield Row(f0=key[0], f1=n)\n\n\n"
+            "            yield Row(f0=key[0], f1=n)\n"
+            "\n"
+            "    @staticmethod\n"
+            "    def state_value(state):\n"
+            '        """The value of a ValueState (Spark keeps it in a 1-tuple); None when it has none."""\n'
+            "        found = state.get()\n"
+            "        return None if found is None else found[0]\n\n\n"
             'words = env.createDataFrame(["a", "b", "a"], "string")\n'
             'words.groupBy("value").transformWithState(\n'
             '    Count(), "f0 string, f1 int", "Update", "None"\n'
@@ -118,11 +124,17 @@ rule = Rule(
             '        self.total = handle.getValueState("total", "value bigint")\n\n'
             "    def handleInputRows(self, key, rows, timerValues):\n"
             "        for order in rows:\n"
-            "            self.total.update((((self.total.get() or (None,))[0] or 0) + order[1],))\n"
+            "            self.total.update(((self.state_value(self.total) or 0) + order[1],))\n"
             "            self.handle.registerTimer(1000)\n"
             "        yield from ()\n\n"
             "    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):\n"
-            "        yield Row(customer=key[0], total=(self.total.get() or (None,))[0])\n\n\n"
+            "        yield Row(customer=key[0], total=self.state_value(self.total))\n"
+            "\n"
+            "    @staticmethod\n"
+            "    def state_value(state):\n"
+            '        """The value of a ValueState (Spark keeps it in a 1-tuple); None when it has none."""\n'
+            "        found = state.get()\n"
+            "        return None if found is None else found[0]\n\n\n"
             'orders = env.createDataFrame([("ann", 12), ("bob", 3)], "f0 STRING, f1 INT")\n'
             "# NOTE(flink2spark): F2S266 Remind: handleInputRows gets each key's rows at once, in no set order (Flink: one by"
             " one, in arrival order); results that depend on the order of a key's elements may differ\n"
@@ -156,9 +168,15 @@ rule = Rule(
             '        self.seen = handle.getValueState("seen", "value boolean")\n\n'
             "    def handleInputRows(self, key, rows, timerValues):\n"
             "        for (word,) in rows:\n"
-            "            if not (self.seen.get() or (None,))[0]:\n"
+            "            if not self.state_value(self.seen):\n"
             "                self.seen.update((True,))\n"
-            "                yield Row(value=key[0])\n\n\n"
+            "                yield Row(value=key[0])\n"
+            "\n"
+            "    @staticmethod\n"
+            "    def state_value(state):\n"
+            '        """The value of a ValueState (Spark keeps it in a 1-tuple); None when it has none."""\n'
+            "        found = state.get()\n"
+            "        return None if found is None else found[0]\n\n\n"
             'words = env.createDataFrame(["to", "be", "or", "not"], "string")\n'
             "# NOTE(flink2spark): F2S266 Lengths: handleInputRows gets each key's rows at once, in no set order (Flink: one by"
             " one, in arrival order); results that depend on the order of a key's elements may differ\n"

@@ -81,13 +81,11 @@ rule = Rule(
             '    [Row(region="eu", amount=120, items=2), Row(region="eu", amount=45, items=3)],\n'
             '    "region STRING, amount INT, items INT",\n'
             ")\n"
+            'by_key = Window.partitionBy("region").orderBy("seq")\n'
             'orders.withColumn("seq", F.monotonically_increasing_id()).select(\n'
             '    "region",\n'
-            '    F.sum("amount")\n'
-            '    .over(Window.partitionBy("region").orderBy("seq"))\n'
-            '    .cast("int")\n'
-            '    .alias("amount"),\n'
-            '    F.max("items").over(Window.partitionBy("region").orderBy("seq")).alias("items"),\n'
+            '    F.sum("amount").over(by_key).cast("int").alias("amount"),\n'
+            '    F.max("items").over(by_key).alias("items"),\n'
             ").show(2147483647, truncate=False)\n",
         ),
         Example(

@@ -77,11 +77,6 @@ rule = Rule(
                 'env = SparkSession.builder.getOrCreate()\n'
                 '\n'
                 '\n'
-                'class At:\n'
-                '    def extract_timestamp(self, value, record_timestamp):\n'
-                '        return value[2]\n'
-                '\n'
-                '\n'
                 'clicks = env.createDataFrame(\n'
                 '    [("a", 1, 1000), ("a", 2, 9000), ("a", 3, 2000)], "f0 STRING, f1 INT, f2 BIGINT"\n'
                 ')\n'
@@ -92,6 +87,33 @@ rule = Rule(
                 '    2147483647, truncate=False\n'
                 ')\n'
             ),
+        ),
+        Example(  # a frame whose assigner class is read elsewhere too: the class stays (else it goes)
+            program(
+                "\n\nclass At(TimestampAssigner):\n"
+                "    def extract_timestamp(self, value, record_timestamp):\n"
+                "        return value[1]\n\n\n"
+                "clicks = env.from_collection([('a', 1000)], Types.TUPLE([Types.STRING(), Types.LONG()]))\n"
+                "clicks.assign_timestamps_and_watermarks(\n"
+                "    WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())\n"
+                ").key_by(lambda c: c[0]).window(EventTimeSessionWindows.with_gap(Time.seconds(3))).reduce(lambda a, b: (a[0], min(a[1], b[1]))).print()\n"
+                "print(At().extract_timestamp(('a', 5), 0))\n",
+                imports=(
+                    "from pyflink.common import Time, Types, WatermarkStrategy\n"
+                    "from pyflink.common.watermark_strategy import TimestampAssigner\n"
+                    "from pyflink.datastream.window import EventTimeSessionWindows\n"
+                ),
+            ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n\n\n"
+            "class At:\n"
+            "    def extract_timestamp(self, value, record_timestamp):\n"
+            "        return value[1]\n\n\n"
+            'clicks = env.createDataFrame([("a", 1000)], "f0 STRING, f1 BIGINT")\n'
+            'clicks.withColumn("ts", F.timestamp_millis(F.col("f1"))).groupBy(\n'
+            '    "f0", F.session_window("ts", "3 seconds").alias("window")\n'
+            ').agg(F.min("f1").alias("f1")).select("f0", "f1").show(2147483647, truncate=False)\n'
+            "print(At().extract_timestamp(('a', 5), 0))\n",
         ),
         Example(
             program(
