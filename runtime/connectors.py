@@ -81,16 +81,28 @@ def write_rows(stream, base_path, type_info, part_prefix="part", part_suffix="",
 
     ``part_names="subtask"`` names the parts as ``StreamingFileSink`` does,
     ``<prefix>-<subtask>-<counter><suffix>`` (the n-th non-empty partition as subtask n)."""
+    encode = _encoder(type_info)
+    _write_parts(stream.context, lambda target: stream.map(encode).saveAsTextFile(target), base_path, part_prefix, part_suffix, bucket, part_names)
+
+
+def write_text(frame, base_path, part_prefix="part", part_suffix="", bucket=None, part_names="uuid"):
+    """Write the one string column of the DataFrame ``frame`` as
+    ``FileSink.for_row_format(base_path, simple_string_encoder())`` writes strings: a line
+    each (``DataFrameWriter.text``), in part files with Flink's names."""
+    _write_parts(frame.sparkSession.sparkContext, lambda target: frame.write.text(target), base_path, part_prefix, part_suffix, bucket, part_names)
+
+
+def _write_parts(sc, write, base_path, part_prefix, part_suffix, bucket, part_names):
+    """``write(folder)`` into a hidden in-progress folder, then its non-empty part files moved
+    to ``base_path[/bucket]`` under Flink's names."""
     if part_names not in ("uuid", "subtask"):
         raise ValueError("part_names must be 'uuid' or 'subtask', not %r" % (part_names,))
-    encode = _encoder(type_info)
-    sc = stream.context
     jvm = sc._jvm
     hadoop_path = jvm.org.apache.hadoop.fs.Path
     folder = base_path.rstrip("/") + ("/" + bucket if bucket else "")
     run = str(uuid.uuid4())
     in_progress = "%s/.%s-%s.inprogress" % (folder, part_prefix, run)
-    stream.map(encode).saveAsTextFile(in_progress)
+    write(in_progress)
     fs = hadoop_path(folder).getFileSystem(sc._jsc.hadoopConfiguration())
     try:  # a local file system keeps .crc files beside the data: move the data alone
         mover = fs.getRawFileSystem()

@@ -394,7 +394,7 @@ def test_flink_1_12_simple_string_encoder_is_the_string_encoder():
         head="from pyflink.common.serialization import SimpleStringEncoder\n"
         "from pyflink.datastream.connectors import StreamingFileSink\n" + HEAD,
     )
-    assert "write_rows" in result.output and not codes(result)
+    assert "f2s_io.write_text(" in result.output and not codes(result)  # a DataFrame of strings
     assert "SimpleStringEncoder" not in result.output
 
 
@@ -427,10 +427,10 @@ def test_sink_arguments_may_use_builtins_but_not_names_that_change():
         "    words.sink_to(sink)\n"
     )
     result = convert(body.format(shadow=""), head=_SINK_HEAD)
-    assert "write_rows" in result.output and "F2S240" not in codes(result)
+    assert "f2s_io.write_text(" in result.output and "F2S240" not in codes(result)
     # `len` means something else where the sink is written: the sink stays
     result = convert(body.format(shadow="    len = lambda x: 0\n"), head=_SINK_HEAD)
-    assert "write_rows" not in result.output and "F2S240" in codes(result)
+    assert "f2s_io.write_" not in result.output and "F2S240" in codes(result)
 
 
 def test_sink_left_with_a_todo_stays_as_it_is_when_converted_again():

@@ -23,7 +23,8 @@ from pyflink.common import Row, Types, WatermarkStrategy, SimpleStringSchema
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import StreamExecutionEnvironment, RuntimeExecutionMode
 from pyflink.datastream.connectors.kafka import KafkaSource, KafkaOffsetsInitializer
-from pyflink.datastream.connectors.file_system import FileSource, StreamFormat
+from pyflink.datastream.connectors.file_system import FileSink, FileSource, StreamFormat, StreamingFileSink
+from pyflink.common.serialization import Encoder
 from pyflink.datastream.window import TumblingEventTimeWindows, CountSlidingWindowAssigner
 from pyflink.common.time import Time
 
@@ -280,6 +281,7 @@ def test_reads_unbounded(body, reads):
 
 # -- the frame plan (issue 14): a stream is a DataFrame only when every consumer of it, and of
 # the streams it makes, has a native form; Flink's records decide what "native" may be.
+TEXT = "env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in').build(), WatermarkStrategy.no_watermarks(), 'in')"
 ROWS = "env.from_collection([(1, 'a'), (2, 'b')], type_info=Types.ROW([Types.INT(), Types.STRING()]))"
 FRAME_CASES = [
     ("a typed collection printed is a DataFrame", f"probe = {ROWS}\nprobe.print()", "f0 INT, f1 STRING"),
@@ -387,6 +389,30 @@ FRAME_CASES = [
      f"probe = {ROWS}\nprobe.map(lambda r: Row(b=r[1], a=r[0]), output_type=Types.ROW_NAMED(['a', 'b'], [Types.INT(), Types.STRING()])).print()",
      None),
     ("timestamps are no native form (yet)", f"probe = {ROWS}.assign_timestamps_and_watermarks(stamped)\nprobe.print()", None),
+    # text file sources (spark.read.text: one non-null string column) and string file sinks
+    ("the lines of a bounded text FileSource are a string frame", f"probe = {TEXT}\nprobe.filter(lambda s: s != '').print()", "string"),
+    ("read_text_file (UTF-8) too", "probe = env.read_text_file('/in', 'UTF-8')\nprobe.print()", "string"),
+    ("read_text_file of another charset stays an RDD", "probe = env.read_text_file('/in', 'latin-1')\nprobe.print()", None),
+    ("a text source with a watermark strategy is no frame",
+     "probe = env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in').build(),"
+     " WatermarkStrategy.for_monotonous_timestamps(), 'in')\nprobe.print()", None),
+    ("a monitored (unbounded) text source is no frame",
+     "probe = env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in')"
+     ".monitor_continuously(Time.seconds(1)).build(), WatermarkStrategy.no_watermarks(), 'in')\nprobe.print()", None),
+    ("a text line format of another charset is no frame",
+     "probe = env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format('latin-1'), '/in').build(),"
+     " WatermarkStrategy.no_watermarks(), 'in')\nprobe.print()", None),
+    ("a row-format FileSink of strings is a native consumer",
+     f"probe = {TEXT}\nprobe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", "string"),
+    ("... a FileSink of other types is not (Java's toString of them)",
+     f"probe = {ROWS}\nprobe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", None),
+    ("... nor a StreamingFileSink given to sink_to (Flink rejects it)",
+     f"probe = {TEXT}\nprobe.sink_to(StreamingFileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", None),
+    ("... nor another encoder",
+     f"probe = {TEXT}\nprobe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder('latin-1')).build())", None),
+    ("... nor a map of strings that may be None (Flink fails on it)",
+     f"src = {TEXT}\nprobe = src.map(lambda s: s if s else None, output_type=Types.STRING())\n"
+     "probe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", None),
 ]
 
 

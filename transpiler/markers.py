@@ -63,6 +63,7 @@ DS_PROJECTION = _code("F2S115", "note", "project_first/project_second without in
 DS_SORT_ORDER = _code("F2S113", "note", "group sort order: Flink compared serialized bytes, Spark compares values")
 DS_FILE_FOLDER = _code("F2S117", "note", "write_text/write_csv: Spark writes a folder of part files where Flink wrote one file")
 DS_CSV_READER = _code("F2S116", "note", "read_csv by Spark's CSV reader: input Flink rejects is read as nulls; BOOL fields read true/false only")
+DS_COMBINED_SUM = _code("F2S273", "note", "reduce_group(combinable=True) of a first-record-plus-sum function as reduceByKey: pairwise sums combined before the shuffle; floats may differ in the last digits, a group of one record skips the function")
 
 # PyFlink DataStream API
 PF_UNSUPPORTED = _code("F2S200", "todo", "PyFlink construct with no conversion")
@@ -124,7 +125,7 @@ PF_ROLLING_ORDER = _code("F2S277", "note", "rolling keyed aggregation of a DataF
 # PyFlink KeyedProcessFunction as a Spark StatefulProcessor (transformWithState) on a DataFrame (F2S266-F2S269)
 PF_TWS_ORDER = _code("F2S266", "note", "transformWithState: a key's rows reach handleInputRows together, in no set order (Flink: one by one, in arrival order)")
 PF_TWS_TIMERS = _code("F2S267", "note", "event-time timers as processing-time timers of a batch transformWithState: they fire after their key's rows when due by the job's clock (Flink: all at the end of the input)")
-# PyFlink event-time windows over DataFrames: groupBy(key, F.window(...)) (F2S270-F2S273)
+# PyFlink event-time windows over DataFrames: groupBy(key, F.window(...)) (F2S270-F2S271)
 PF_FRAME_LATE = _code("F2S270", "note", "event-time window (DataFrame or the shim's RDD windows): Flink's periodic watermark may drop records of an out-of-order bounded input (or fire a window again within the allowed lateness) that the conversion counts once")
 PF_FRAME_WINDOW_ORDER = _code("F2S271", "note", "window function run per (key, window) with applyInPandas: elements in timestamp order, Flink gives arrival order")
 

@@ -117,6 +117,49 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
     return shape
 
 
+# the records of a text file source: its lines, never None
+TEXT_LINES = Shape.value(Field("value", "string", False, nan=False))
+
+
+def text_source_shape(g, call: cst.Call) -> Optional[Shape]:
+    """The shape of a bounded text file source as a DataFrame (``spark.read.text``: one
+    ``value`` string column, a row per line), or None: ``env.read_text_file(path)`` (UTF-8,
+    PyFlink 1.x) and ``env.from_source(FileSource.for_record_stream_format(
+    StreamFormat.text_line_format(), *paths).build(), WatermarkStrategy.no_watermarks(), name)``.
+
+    The lines are the same (the RDD form reads them with ``read.text`` too, see ``from_source``
+    and ``read_text_file``): Java's ``readLine`` and Spark's line reader both end a line at
+    ``\\n``, ``\\r\\n`` or ``\\r``, keep empty lines and a last line without terminator, and drop
+    no line at the end of a file; files whose names start with ``.`` or ``_`` are skipped by both.
+    Files are read in no set order by either (parallel readers), so the records are a multiset."""
+    from flink2spark.rules.pyflink._common import call_arg, source_kind
+
+    resolver = g.resolver
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method == "read_text_file":
+        charset = call_arg(call, 1, "charset_name")
+        if call_arg(call, 0, "file_path") is None or any(a.star for a in call.args):
+            return None
+        if charset is not None and not (isinstance(charset, cst.SimpleString)
+                                        and charset.evaluated_value.upper().replace("-", "") == "UTF8"):
+            return None
+        return TEXT_LINES
+    if method != "from_source":
+        return None
+    kind = source_kind(resolver, call_arg(call, 0, "source"))
+    strategy = call_arg(call, 1, "watermark_strategy")
+    if kind is None or kind[0] != "text" or not (isinstance(strategy, cst.Call) and resolver.qualified_name(strategy.func) in P.NO_WATERMARKS):
+        return None
+    builder = kind[1]
+    if any(a.keyword is not None or a.star for a in builder.args) or len(builder.args) < 2:
+        return None
+    fmt = call_arg(builder, 0, "stream_format")
+    charset = call_arg(fmt, 0, "charset_name") if isinstance(fmt, cst.Call) else None
+    if charset is not None and not (isinstance(charset, cst.SimpleString) and charset.evaluated_value.upper().replace("-", "") == "UTF8"):
+        return None
+    return TEXT_LINES
+
+
 _PLAIN_CALLS = frozenset({"range", "zip", "enumerate", "list", "tuple", "int", "str", "float", "bool", "len", "sorted",
                           "reversed", "min", "max", "abs", "round"})
 

@@ -26,6 +26,8 @@ from flink2spark.transpiler import pyflink_model as P
 IO_MODULE, IO_NAME, IO_ALIAS = "flink2spark.runtime", "connectors", "f2s_io"
 IO_IMPORT = f"from {IO_MODULE} import {IO_NAME} as {IO_ALIAS}\n"
 IO_AND_SHIM_IMPORT = f"from {IO_MODULE} import {IO_NAME} as {IO_ALIAS}, datastream as f2s\n"
+# the head of a converted example program whose streams are all DataFrames (rule examples)
+FRAME_HEAD = IO_IMPORT + "from pyspark.sql import SparkSession\n\nenv = SparkSession.builder.getOrCreate()\n"
 
 _FS = ("pyflink.datastream.connectors.file_system.", "pyflink.datastream.connectors.")
 ROW_FORMAT = {f"{m}{c}.for_row_format": c for m in _FS for c in ("FileSink", "StreamingFileSink")}
@@ -141,7 +143,11 @@ def _bucket_assigner(resolver, spec: FileSinkSpec, node: cst.BaseExpression) -> 
 
 def file_sink_spec(ctx, node: cst.BaseExpression) -> tuple[Optional[FileSinkSpec], Optional[str]]:
     """(spec, None) for a convertible row-format file sink, (None, why not) otherwise."""
-    resolver = ctx.resolver
+    return sink_spec(ctx.resolver, node)
+
+
+def sink_spec(resolver, node: cst.BaseExpression) -> tuple[Optional[FileSinkSpec], Optional[str]]:
+    """``file_sink_spec`` from the resolver alone (the program model reads it)."""
     found = _builder_calls(resolver, node)
     if found is None:
         return None, None
@@ -244,14 +250,37 @@ def sink_problem(ctx, call: cst.Call, sink: Optional[cst.BaseExpression]) -> Opt
     return None
 
 
+def frame_sink(g, call: cst.Call, shape) -> bool:
+    """Whether ``stream.sink_to(FileSink...)``/``add_sink(StreamingFileSink...)`` of a frame of
+    ``shape`` is written by ``DataFrameWriter.text`` (``f2s_io.write_text``): a row-format
+    file sink with the string encoder of a frame of one string column holding no None (the
+    encoder writes a string as it is; other types are Java's ``toString`` of them)."""
+    field = shape.fields[0]
+    if shape.kind != "value" or field.type != "string" or field.nullable:
+        return False
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return False
+    if not P.is_stream(g.resolver.type_of(call.func.value)) or g.resolver.type_of(call.func.value) == P.KEYED:  # type: ignore[attr-defined]
+        return False
+    spec, _ = sink_spec(g.resolver, call.args[0].value)
+    wanted = "FileSink" if call.func.attr.value == "sink_to" else "StreamingFileSink"  # type: ignore[attr-defined]
+    return spec is not None and spec.kind == wanted
+
+
 def write_rows(ctx, stream: cst.BaseExpression, original_stream: cst.BaseExpression, sink: cst.BaseExpression, site: cst.Call):
-    """``f2s_io.write_rows(...)`` for a sink that ``sink_problem`` accepted."""
+    """``f2s_io.write_rows(...)`` for a sink that ``sink_problem`` accepted; ``f2s_io.write_text(frame, ...)``
+    for a frame (``frame_sink``: its column is the line)."""
     spec, _ = file_sink_spec(ctx, sink)
     assert spec is not None
-    t, _ = stream_type_problem(ctx, original_stream)
-    _, type_info = type_expression(ctx, t, site)
     io = io_module(ctx)
-    args = [cst.Arg(stream), cst.Arg(spec.base_path), cst.Arg(type_info)]
+    framed = facts(ctx.resolver, original_stream).frame is not None
+    writer = "write_text" if framed else "write_rows"
+    if framed:
+        args = [cst.Arg(stream), cst.Arg(spec.base_path)]
+    else:
+        t, _ = stream_type_problem(ctx, original_stream)
+        _, type_info = type_expression(ctx, t, site)
+        args = [cst.Arg(stream), cst.Arg(spec.base_path), cst.Arg(type_info)]
     if spec.prefix is not None:
         args.append(cst.Arg(spec.prefix, keyword=cst.Name("part_prefix")))
     if spec.suffix is not None:
@@ -276,13 +305,13 @@ def write_rows(ctx, stream: cst.BaseExpression, original_stream: cst.BaseExpress
             " Flink commits them only at checkpoints (a bounded job without checkpointing leaves them hidden,"
             " .<prefix>-0-0<suffix>.inprogress.<uuid>)",
         )
-        return cst.Call(func=cst.Attribute(io, cst.Name("write_rows")), args=args)
+        return cst.Call(func=cst.Attribute(io, cst.Name(writer)), args=args)
     ctx.note(
         M.PF_PART_FILES,
         f"{spec.kind}: one part file per non-empty Spark partition; Flink's folders, part-file names"
         " and records, but not its rolling policy's split of records into files",
     )
-    return cst.Call(func=cst.Attribute(io, cst.Name("write_rows")), args=args)
+    return cst.Call(func=cst.Attribute(io, cst.Name(writer)), args=args)
 
 
 def consumed_by_sink(ctx, call: cst.Call):
@@ -323,6 +352,6 @@ def convert_sink(ctx):
 def _values(ctx, stream: cst.BaseExpression, original_stream: cst.BaseExpression) -> cst.BaseExpression:
     """The records of a stream whose records carry timestamps (``(timestamp, value)`` pairs,
     see ``_time``) are the values: sinks write those, as Flink's do."""
-    if facts(ctx.resolver, original_stream).timestamped:
+    if facts(ctx.resolver, original_stream).timestamped and facts(ctx.resolver, original_stream).frame is None:
         return ctx.expr("{s}.values()", s=stream)
     return stream

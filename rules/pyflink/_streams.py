@@ -825,6 +825,8 @@ def _table_bridge(g: StreamGraph, expr, converted: bool) -> Optional[cst.Call]:
 # or True for a sink (print); None or False: no native form here. Helpers add one line each.
 NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("print", lambda g, call, shape: _frames.sink(g, call, shape)),
+    # row-format file sinks of a string frame: DataFrameWriter.text (rules/pyflink/_sinks.py)
+    *((m, lambda g, call, shape: _file_sinks().frame_sink(g, call, shape)) for m in ("sink_to", "add_sink")),
     ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("filter", lambda g, call, shape: _frames.filter_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("union", lambda g, call, shape: _union_shape(g, call, shape)),
@@ -856,6 +858,12 @@ def _stateful():
     return S
 
 
+def _file_sinks():
+    from flink2spark.rules.pyflink import _sinks  # it reads this module's facts
+
+    return _sinks
+
+
 def _receiver_type(g: StreamGraph, call: cst.Call) -> Optional[str]:
     return g.resolver.type_of(call.func.value)  # type: ignore[attr-defined]
 
@@ -882,7 +890,9 @@ def _frame_shape(g: StreamGraph, expr):
         return None
     recv, method = expr.func.value, expr.func.attr.value
     if resolver.type_of(recv) == P.ENVIRONMENT:
-        return _frames.source_shape(g, expr) if method == "from_collection" else None
+        if method == "from_collection":
+            return _frames.source_shape(g, expr)
+        return _frames.text_source_shape(g, expr) if method in ("from_source", "read_text_file") else None
     if resolver.type_of(expr) not in _STREAM_TYPES:
         return None
     shape = g.fact("frame_shape", recv, _frame_shape, None)

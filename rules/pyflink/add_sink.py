@@ -18,7 +18,7 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.add_sink"],
-    summary="add_sink(StreamingFileSink.for_row_format(...)...) -> f2s_io.write_rows(...); other SinkFunctions: TODO",
+    summary="add_sink(StreamingFileSink.for_row_format(...)...) -> f2s_io.write_rows(...) (a DataFrame of strings: f2s_io.write_text); other SinkFunctions: TODO",
     exact=False,
     codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
     + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
@@ -34,14 +34,12 @@ rule = Rule(
                 imports="from pyflink.common import Encoder, Types\n"
                 "from pyflink.datastream.connectors.file_system import BucketAssigner, StreamingFileSink\n",
             ),
-            S.IO_AND_SHIM_IMPORT
-            + spark_program(
-                "words = env.sparkContext.parallelize([\"a\"])\n"
-                "# NOTE(flink2spark): F2S241 StreamingFileSink: parts <prefix>-<n>-0<suffix>, one per non-empty Spark"
-                " partition, written committed; Flink commits them only at checkpoints (a bounded job without"
-                " checkpointing leaves them hidden, .<prefix>-0-0<suffix>.inprogress.<uuid>)\n"
-                "f2s_io.write_rows(words, \"/out\", f2s.Types.STRING(), part_names=\"subtask\")\n",
-            ),
+            S.FRAME_HEAD  # a DataFrame of strings (the program model's frame form): DataFrameWriter.text
+            + 'words = env.createDataFrame(["a"], "string")\n'
+            "# NOTE(flink2spark): F2S241 StreamingFileSink: parts <prefix>-<n>-0<suffix>, one per non-empty Spark"
+            " partition, written committed; Flink commits them only at checkpoints (a bounded job without"
+            " checkpointing leaves them hidden, .<prefix>-0-0<suffix>.inprogress.<uuid>)\n"
+            'f2s_io.write_text(words, "/out", part_names="subtask")\n',
         ),
         Example(
             program(

@@ -52,18 +52,12 @@ rule = Rule(
                 imports="from pyflink.common import Encoder, Types\n"
                 "from pyflink.datastream.connectors.file_system import BucketAssigner, FileSink, OutputFileConfig, RollingPolicy\n",
             ),
-            S.IO_AND_SHIM_IMPORT
-            + spark_program(
-                "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
-                " part-file names and records, but not its rolling policy's split of records into files\n"
-                "f2s_io.write_rows(\n"
-                '    env.sparkContext.parallelize(["a"]),\n'
-                '    "/out",\n'
-                "    f2s.Types.STRING(),\n"
-                '    part_prefix="day",\n'
-                '    part_suffix=".txt",\n'
-                ")\n"
-            ),
+            S.FRAME_HEAD
+            + "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
+            " part-file names and records, but not its rolling policy's split of records into files\n"
+            "f2s_io.write_text(\n"
+            '    env.createDataFrame(["a"], "string"), "/out", part_prefix="day", part_suffix=".txt"\n'
+            ")\n",
         ),
     ],
     noop=["class OutputFileConfig:\n    @staticmethod\n    def builder():\n        return 1\n\n\nnames = OutputFileConfig.builder()\n"],

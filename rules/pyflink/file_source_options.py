@@ -38,13 +38,10 @@ rule = Rule(
                 "env.from_source(source, WatermarkStrategy.no_watermarks(), 'in').print()\n",
                 imports=_IMPORTS,
             ),
-            spark_program(
-                "f2s.print(\n"
-                '    env.read.text("/in", recursiveFileLookup=True).rdd.map(lambda row: row.value),\n'
-                "    f2s.Types.STRING(),\n"
-                ")\n",
-                shim=True,
-            ),
+            # the lines as a DataFrame (the program model's frame form: print has a native form)
+            "from pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'env.read.text("/in", recursiveFileLookup=True).show(2147483647, truncate=False)\n',
         ),
         Example(
             program(

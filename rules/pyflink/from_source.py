@@ -3,6 +3,8 @@
 * ``NumberSequenceSource(a, b)`` -> ``sparkContext.range(a, b + 1)``: Flink's end is inclusive.
   The elements are ints (``Types.LONG()``).
 * ``FileSource.for_record_stream_format(StreamFormat.text_line_format(), *paths).build()`` ->
+  ``read.text(paths, recursiveFileLookup=True)``, a DataFrame with one ``value`` column, where
+  the program model plans the stream as one (``_frames.text_source_shape``), else
   ``read.text(paths, recursiveFileLookup=True).rdd.map(lambda row: row.value)``: the lines of
   every file (folders are read recursively; files whose names start with ``.`` or ``_`` are
   skipped by both), without line terminators (``\\n``, ``\\r\\n`` or ``\\r``: Flink's reader is
@@ -24,6 +26,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 
+from flink2spark.rules.pyflink._streams import facts
 from flink2spark.rules.pyflink._common import SPARK_HEAD, call_arg, from_source_problem, program, source_kind, spark_program
 from flink2spark.rules.pyflink._time import strategy_has_assigner, watermark_strategy, windows_shim
 from flink2spark.transpiler import markers as M
@@ -49,6 +52,22 @@ rule = Rule(
             ),
             spark_program("numbers = env.sparkContext.range(1, 20 + 1)\n"),
         ),
+        Example(  # a DataFrame of the lines (the program model's frame form): every consumer has a native form
+            program(
+                "lines = env.from_source(\n"
+                "    FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/data/in').build(),\n"
+                "    WatermarkStrategy.no_watermarks(),\n"
+                "    'lines',\n"
+                ")\n"
+                "lines.filter(lambda line: line.startswith('ERROR')).print()\n",
+                imports="from pyflink.common import WatermarkStrategy\n"
+                "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n",
+            ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'lines = env.read.text("/data/in", recursiveFileLookup=True)\n'
+            'lines.where(F.col("value").startswith("ERROR")).show(2147483647, truncate=False)\n',
+        ),
         Example(  # an unbounded folder: Structured Streaming
             program(
                 "source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/data/in')"
@@ -69,15 +88,18 @@ rule = Rule(
             program(
                 "source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/data/in').build()\n"
                 "# the lines\n"
-                "lines = env.from_source(source, WatermarkStrategy.no_watermarks(), 'lines')\n",
+                "lines = env.from_source(source, WatermarkStrategy.no_watermarks(), 'lines')\n"
+                "lines.map(lambda line: line.split()).print()\n",
                 imports="from pyflink.common import WatermarkStrategy\n"
                 "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n",
             ),
-            spark_program(
+            spark_program(  # an RDD: a map without output_type has no native form
                 "# the lines\n"
                 'lines = env.read.text("/data/in", recursiveFileLookup=True).rdd.map(\n'
                 "    lambda row: row.value\n"
                 ")\n"
+                "f2s.print(lines.map(lambda line: line.split()))\n",
+                shim=True,
             ),
         ),
         Example(
@@ -152,4 +174,6 @@ def convert(ctx):
             path=where,
             t=ctx.shim("Types"),
         )
+    if facts(ctx.resolver, seg.original).frame is not None:  # a DataFrame of the lines (the program model's plan)
+        return ctx.expr("{env}.read.text({paths}, recursiveFileLookup=True)", env=env, paths=where)
     return ctx.expr("{env}.read.text({paths}, recursiveFileLookup=True).rdd.map(lambda row: row.value)", env=env, paths=where)

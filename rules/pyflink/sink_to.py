@@ -1,5 +1,7 @@
 """``stream.sink_to(FileSink.for_row_format(path, Encoder.simple_string_encoder())...build())``
--> ``f2s_io.write_rows(rdd, path, type_info, part_prefix=..., part_suffix=..., bucket=...)``.
+-> ``f2s_io.write_rows(rdd, path, type_info, part_prefix=..., part_suffix=..., bucket=...)``;
+a stream the program model plans as a DataFrame of strings -> ``f2s_io.write_text(df, path, ...)``
+(``DataFrameWriter.text``, no Python per record; ``_sinks.frame_sink``).
 
 Flink's row-format ``FileSink`` writes every record as Java's ``toString`` of its Flink type
 (strings as they are; ``Types.TUPLE`` -> ``(a,1)``; ``Types.DOUBLE`` -> ``19.0``), UTF-8, one
@@ -30,7 +32,7 @@ _IMPORTS = (
 rule = Rule(
     __name__,
     matches=["DataStream.sink_to"],
-    summary="sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...)",
+    summary="sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...); a DataFrame of strings: f2s_io.write_text(df, path, ...) (DataFrameWriter.text)",
     exact=False,
     codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
     + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
@@ -78,16 +80,12 @@ rule = Rule(
                 "lines.sink_to(sink)\n",
                 imports=_IMPORTS,
             ),
-            S.IO_AND_SHIM_IMPORT
-            + spark_program(
-                "lines = env.sparkContext.parallelize([\"a\", \"b\"])\n"
-                "# write them\n"
-                "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
-                " part-file names and records, but not its rolling policy's split of records into files\n"
-                "f2s_io.write_rows(\n"
-                "    lines, \"/out\", f2s.Types.STRING(), part_prefix=\"pre\", part_suffix=\".txt\"\n"
-                ")\n",
-            ),
+            S.FRAME_HEAD  # a DataFrame of strings (the program model's frame form): DataFrameWriter.text
+            + 'lines = env.createDataFrame(["a", "b"], "string")\n'
+            "# write them\n"
+            "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
+            " part-file names and records, but not its rolling policy's split of records into files\n"
+            'f2s_io.write_text(lines, "/out", part_prefix="pre", part_suffix=".txt")\n',
         ),
         Example(
             program(
