@@ -727,6 +727,12 @@ def _expression(text: str, table: str, columns: list[tuple[str, str]]) -> tuple[
 # OldCsv().ignore_first_line() of a connect() descriptor (rules/table/_connect.py): skip the first
 # line of each file, as Spark's csv header option does when the schema is given
 IGNORE_FIRST_LINE = "csv.ignore-first-line"
+# Schema().field(c, ...).rowtime(Rowtime().timestamps_from_field(f)) of a connect() descriptor:
+# "c=f", the column c holds the format's field f (a Kafka table's view reads it so)
+ROWTIME_FROM = "schema.rowtime.timestamps.from"
+# Json().json_schema() of a connect() descriptor: 'json.timestamp-format.standard' of Flink 1.x's
+# JSON schema format, a 'date-time' read as RFC 3339 text (2024-05-01T10:00:00Z, the Z dropped)
+LEGACY_JSON_TIMESTAMP = "RFC-3339"
 _CSV_OPTIONS = {
     "csv.field-delimiter": "sep",
     "csv.quote-character": "quote",

@@ -131,8 +131,9 @@ def _interval(ctx, node) -> Optional[str]:
     return None
 
 
-def _window(ctx, spec) -> Optional[tuple[str, str]]:
-    """(Spark window Column code, alias) of a Tumble/Slide/Session spec, or None (a TODO)."""
+def _window(ctx, spec) -> Optional[tuple[str, str, str, Optional[str]]]:
+    """(Spark window Column code, alias, Tumble/Slide/Session, the time column's name) of a
+    window spec, or None (a TODO)."""
     found = chain(ctx.resolver, spec)
     if found is None or not isinstance(found[0].func, cst.Attribute):
         ctx.todo(M.TB_UNSUPPORTED, "window() of a window this rule cannot read")
@@ -165,7 +166,7 @@ def _window(ctx, spec) -> Optional[tuple[str, str]]:
         ctx.todo(M.TB_UNSUPPORTED, str(exc))
         return None
     fn = "F.session_window" if kind == "Session" else "F.window"
-    return f"{fn}({time[0].code}, {', '.join(repr(s) for s in sizes)}).alias({name!r})", name
+    return f"{fn}({time[0].code}, {', '.join(repr(s) for s in sizes)}).alias({name!r})", name, kind, time[0].name
 
 
 def _items(args) -> list:
@@ -217,15 +218,20 @@ def _property_code(window: str, prop: str, alias: Optional[str]) -> str:
 @rule.converter
 def convert(ctx):
     segs = ctx.site.segments
-    refused = on_stream(ctx, "window()", "Table API group windows over a stream are not converted yet (SQL GROUP BY TUMBLE/HOP/SESSION and window TVFs are)")
-    if refused is not None:
-        return refused
     if [s.method for s in segs] != ["window", "group_by", "select"]:
-        return ctx.todo(M.TB_UNSUPPORTED, "window() not followed by group_by(...).select(...)")
+        refused = on_stream(ctx, "window()", "Table API group windows over a stream are converted as window().group_by().select() only")
+        return refused or ctx.todo(M.TB_UNSUPPORTED, "window() not followed by group_by(...).select(...)")
     found = _window(ctx, segs[0].original.args[0].value) if segs[0].original.args else None
     if found is None:
         return ctx.todo_left() if ctx.todos else ctx.todo(M.TB_UNSUPPORTED, "window() without a window")
-    window, name = found
+    window, name, kind, time = found
+    # over a stream: a tumbling or sliding window on the table's watermark column, which Spark's
+    # append mode finalises as Flink fires it (when the watermark passes its end)
+    if kind == "Session" or tables(ctx.resolver).event_time(segs[0].original.func.value) != time:
+        refused = on_stream(ctx, "window()", "Table API group windows over a stream are converted only as Tumble/Slide "
+                            "windows on the watermark column of the table read")
+        if refused is not None:
+            return refused
     keys, key_args = [], []
     for arg in _items(segs[1].original.args):
         v = arg.value
