@@ -287,9 +287,31 @@ def test_legacy_ddl_properties_declare_the_table_oldcsv_declares():
     assert ddl["src"].columns == descriptor["src"].columns and ddl["src"].bounded
 
 
+def test_legacy_kafka_ddl_properties_declare_the_kafka_table_of_the_sql_options():
+    catalog, problems = _catalog(_legacy_ddl(
+        "'connector.type' = 'kafka', 'connector.version' = 'universal', 'connector.topic' = 'payments',"
+        " 'connector.properties.bootstrap.servers' = 'k:9092', 'connector.properties.group.id' = 'g',"
+        " 'connector.startup-mode' = 'earliest-offset', 'format.type' = 'json', 'format.derive-schema' = 'true',"
+        " 'update-mode' = 'append'"))
+    assert problems == {}
+    assert dict(catalog["src"].options) == {
+        "connector": "kafka", "format": "json", "json.timestamp-format.standard": "RFC-3339", "topic": "payments",
+        "properties.bootstrap.servers": "k:9092", "properties.group.id": "g", "scan.startup.mode": "earliest-offset"}
+    assert not catalog["src"].bounded
+    out = _convert(_legacy_ddl(
+        "'connector.type' = 'kafka', 'connector.topic' = 'payments', 'connector.properties.bootstrap.servers' = 'k:9092',"
+        " 'connector.startup-mode' = 'earliest-offset', 'format.type' = 'json'")
+        + "t_env.from_path('src').execute().print()\n")
+    assert "TODO" not in out and 'readStream.format("kafka")' in out, out
+
+
 @pytest.mark.parametrize("options,why", [
-    ("'connector.type' = 'kafka', 'connector.topic' = 't', 'format.type' = 'json'",
-     "legacy properties 'connector.type' = 'kafka', 'format.type' = 'json'"),
+    ("'connector.type' = 'elasticsearch', 'connector.index' = 't', 'format.type' = 'json'",
+     "legacy properties 'connector.type' = 'elasticsearch', 'format.type' = 'json'"),
+    ("'connector.type' = 'kafka', 'connector.topic' = 't', 'format.type' = 'json', 'format.json-schema' = '{}'",
+     "legacy properties: 'format.json-schema'"),
+    ("'connector.type' = 'kafka', 'connector.topic' = 't', 'format.type' = 'json', 'update-mode' = 'upsert'",
+     "legacy properties: 'update-mode' = 'upsert'"),
     ("'connector.type' = 'filesystem', 'connector.path' = '/in.csv', 'format.type' = 'csv', 'format.line-delimiter' = ';'",
      "legacy properties: 'format.line-delimiter'"),
     ("'connector.type' = 'filesystem', 'connector.path' = '/in.csv', 'format.type' = 'csv',"

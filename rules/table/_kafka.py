@@ -397,6 +397,8 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
     plain = json.pop("encode.decimal-as-plain-number", "false").lower() == "true"
     for key in ("ignore-parse-errors", "fail-on-missing-field"):
         json.pop(key, None)  # reading options
+    if json.get("timestamp-format.standard") == LEGACY_JSON_TIMESTAMP and not any("TIMESTAMP" in t for _, t in table.columns):
+        json.pop("timestamp-format.standard")  # Flink 1.x's legacy json format: other than TIMESTAMPs, the same JSON
     if json:
         raise Untranslatable(f"json option {sorted(json)[0]!r}")
     spark_options = _brokers(options)
