@@ -32,6 +32,11 @@ read into the ``_sql.TableDef`` a ``CREATE TABLE`` gives:
 format's own: no csv option of the SQL DDL skips a header), which only a table the program reads
 converts with (Spark's ``header``).
 
+``t_env.register_table_sink(name, CsvTableSink(field_names, field_types, path[, field_delimiter]))``
+of Flink 1.9-1.13 (``read_csv_sink``) is the table ``connect(FileSystem().path(path))
+.with_format(OldCsv().field_delimiter(d)).with_schema(...)`` declares: Flink's legacy csv sink
+under both, with the job's parallelism as its number of files and no overwrite.
+
 A descriptor call this module does not know (``line_delimiter`` other than
 ``\\n``, ``Rowtime``, ``proctime``, a retract or upsert mode...) makes the table unreadable
 (``_descriptors.Unreadable`` names it): its statement keeps a TODO.
@@ -286,3 +291,47 @@ def calls_of(resolver, last: cst.Call) -> Optional[list[cst.Call]]:
             return list(reversed(calls))
         node = node.func.value
     return None
+
+
+_CSV_SINK = ("pyflink.table.CsvTableSink", "pyflink.table.sinks.CsvTableSink")
+_CSV_SINK_ARGS = ("field_names", "field_types", "path", "field_delimiter", "num_files", "write_mode")
+
+
+def csv_sink(resolver, names, node) -> bool:
+    """Whether ``node`` is a ``CsvTableSink(...)`` call of Flink 1.9-1.13."""
+    return isinstance(node, cst.Call) and names(node.func) in _CSV_SINK
+
+
+def read_csv_sink(resolver, names, call: cst.Call) -> tuple[str, _sql.TableDef, tuple[str, ...]]:
+    """(name, table, the source of its markers) of ``t_env.register_table_sink(name, CsvTableSink(...))``."""
+    reader = _Reader(resolver, names)
+    name = reader.literal(call.args[0].value, "register_table_sink() of a name")
+    args: dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args[1].value.args):
+        key = arg.keyword.value if arg.keyword is not None else (_CSV_SINK_ARGS[index] if index < len(_CSV_SINK_ARGS) else None)
+        if key is None or arg.star or key in args:
+            raise Unreadable("CsvTableSink() of other arguments than field names, types, path and delimiter")
+        args[key] = arg.value
+    if any(k not in args for k in _CSV_SINK_ARGS[:3]):
+        raise Unreadable("CsvTableSink() without field names, field types and a path")
+    if "num_files" in args and not (isinstance(args["num_files"], cst.UnaryOperation)
+                                    and resolver.module.code_for_node(args["num_files"]) == "-1"):
+        raise Unreadable("CsvTableSink() of a number of files")
+    if "write_mode" in args and not (isinstance(args["write_mode"], cst.Name) and args["write_mode"].value == "None"):
+        raise Unreadable("CsvTableSink() of a write mode")
+    field_names, field_types = args["field_names"], args["field_types"]
+    if not (isinstance(field_names, cst.List) and isinstance(field_types, cst.List)
+            and len(field_names.elements) == len(field_types.elements) and field_names.elements):
+        raise Unreadable("CsvTableSink() of field names and types that are not lists of the same length")
+    try:
+        columns = tuple((reader.literal(n.value, "a field name"), TY.spark_type(t.value, names))
+                        for n, t in zip(field_names.elements, field_types.elements))
+    except TY.Untranslatable as exc:
+        raise Unreadable(str(exc)) from None
+    options = {"connector": "filesystem", "path": reader.string(args["path"]), "format": "csv",
+               "csv.disable-quote-character": "true"}
+    if "field_delimiter" in args:
+        options["csv.field-delimiter"] = reader.literal(args["field_delimiter"], "a field delimiter")
+    table = _sql.TableDef(name=name, columns=columns, computed=(), connector="filesystem", options=options,
+                          watermark=None, primary_key=(), bounded=True)
+    return name, table, tuple(reader.parts)

@@ -1329,6 +1329,17 @@ class TablesModel:
                 continue
             if self.resolver.type_of(call.func.value) not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
                 continue
+            if method == "register_table_sink" and len(call.args) == 2 \
+                    and _connect.csv_sink(self.resolver, dotted_names(self.resolver), call.args[1].value):
+                try:
+                    name, table, parts = _connect.read_csv_sink(self.resolver, dotted_names(self.resolver), call)
+                except _descriptors.Unreadable as exc:
+                    if isinstance(call.args[0].value, cst.SimpleString):
+                        self.problems[call.args[0].value.evaluated_value] = str(exc)
+                    continue
+                self.descriptors[id(call)] = (table, parts)
+                found.setdefault(name, []).append((table, call))
+                continue
             if method in ("create_temporary_table", "create_table") and len(call.args) == 2 \
                     and isinstance(call.args[0].value, cst.SimpleString):
                 name = call.args[0].value.evaluated_value

@@ -47,13 +47,18 @@ def convert(ctx):
     last = ctx.site.segments[-1]
     if last.method not in REGISTER:
         return ctx.todo(M.TB_UNSUPPORTED, "a connect() descriptor kept or passed on: end its chain with create_temporary_table(name)")
+    return register(ctx, last.original, f"connect()...{last.method}()", "a descriptor this rule cannot read")
+
+
+def register(ctx, call, what: str, unread: str):
+    """The Spark form of the legacy table declaration ``call`` (a connect() chain's last call,
+    ``register_table_sink(name, CsvTableSink(...))``) the program model read, or a TODO."""
     model = tables(ctx.resolver)
-    found = model.descriptors.get(id(last.original))
-    what = f"connect()...{last.method}()"
+    found = model.descriptors.get(id(call))
     if found is None:
-        name = last.original.args[0].value if len(last.original.args) == 1 else None
+        name = call.args[0].value if call.args else None
         why = model.problems.get(getattr(name, "evaluated_value", None))
-        return ctx.todo(M.TB_CONNECTOR, f"{what}: " + (why or "a descriptor this rule cannot read"))
+        return ctx.todo(M.TB_CONNECTOR, f"{what}: " + (why or unread))
     table, parts = found
     if table.name in model.problems:
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {table.name!r} {model.problems[table.name]}")
