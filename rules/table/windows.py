@@ -19,6 +19,10 @@ and ``.rowtime`` is the end minus 1 ms (Flink's last timestamp of the window).
   them). The program model (``TablesModel.late_records``) decides when none can: literal
   ``Instant.of_epoch_milli(n)`` timestamps out of order by less than the watermark's delay;
   otherwise NOTE F2S317.
+- Over an unbounded table (a Kafka table, read by ``from_path``/``scan``, maybe filtered): a
+  Tumble/Slide window on the table's watermark column (``TablesModel.event_time``) is Spark's
+  streaming aggregation finalised by the watermark, written in append mode as Flink fires each
+  window once the watermark passes its end; any other window over a stream is a TODO.
 """
 
 from __future__ import annotations
