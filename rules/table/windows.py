@@ -37,6 +37,7 @@ from flink2spark.rules.table import _expressions as E
 from flink2spark.rules.table._sql import Untranslatable, check_alignment
 from flink2spark.rules.table._common import columns, program, spark_program, use, on_stream
 from flink2spark.rules.table._program import tables
+from flink2spark.rules.table.connect import SPARK_VIEWS, VIEWS
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -112,6 +113,26 @@ rule = Rule(
             '    .agg(F.count(F.col("f1")).alias("n"))\n'
             '    .select(F.col("f1"), F.col("n"))\n'
             ")\n",
+        ),
+        # over a Kafka table, on its watermark column: a streaming aggregation in append mode
+        Example(
+            VIEWS.replace("Schema\n", "Schema\nfrom pyflink.table.window import Tumble\n", 1)
+            + "counts = t_env.scan('views').window(Tumble.over('5.minutes').on('rowtime').alias('w')).group_by('w, page') \\\n"
+              "    .select('page, w.end as ends, page.count as n')\n"
+              'counts.execute().print()\n',
+            'import tempfile\nfrom pyspark.sql import SparkSession, functions as F\n\n' + SPARK_VIEWS
+            + 'counts = (\n'
+              '    t_env.table("views")\n'
+              '    .groupBy(F.window(F.col("rowtime"), "5 minutes").alias("w"), F.col("page"))\n'
+              '    .agg(F.count(F.col("page")).alias("n"))\n'
+              '    .select(F.col("page"), F.col("w.end").alias("ends"), F.col("n"))\n'
+              ')\n'
+              "# NOTE(flink2spark): F2S308 streaming query: rows come out per micro-batch (a window's in the micro-batch after the watermark passes its end); the checkpoint is a fresh folder per run, so the query starts from its starting offsets as a newly submitted Flink job: give a durable folder to resume across runs\n"
+              'counts.writeStream.foreachBatch(\n'
+              '    lambda batch, _: batch.show(2147483647, truncate=False)\n'
+              ').option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(\n'
+              '    "append"\n'
+              ').start().awaitTermination()\n',
         ),
     ],
     noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\nrolled = frame.rolling(window=2).sum()\n'],
