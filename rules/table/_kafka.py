@@ -514,5 +514,10 @@ def create(ctx, env, table: TableDef, parts: tuple[str, ...], model) -> object:
     code, notes = source(table, parts, cst.Module([]).code_for_node(env))
     for note in notes:
         ctx.note(M.TB_KAFKA, note)
+    if table.options.get("json.timestamp-format.standard") == LEGACY_JSON_TIMESTAMP \
+            and any(t == "TIMESTAMP_NTZ" for _, t in table.columns):
+        ctx.note(M.TB_LEGACY, "Flink 1.x's json format (gone from Flink 2.3) reads a TIMESTAMP from RFC 3339 text in UTC "
+                 "('2024-03-01T10:00:05Z' is 2024-03-01 10:00:05), and so does this view; Flink 2.x's json format reads "
+                 "'2024-03-01 10:00:05' instead")
     return cst.parse_expression(code)
 

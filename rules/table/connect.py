@@ -31,6 +31,7 @@ SPARK_VIEWS = (
     't_env = SparkSession.builder.getOrCreate()\n'
     "# NOTE(flink2spark): F2S307 Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package (spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>); Flink's json format fails the job on a malformed record ('json.ignore-parse-errors' false), Spark's from_json gives NULL fields there\n"
     "# NOTE(flink2spark): F2S307 WATERMARK on rowtime: Spark moves its watermark (the largest rowtime so far minus 5 seconds) between micro-batches, Flink record by record and across Kafka partitions by the smallest; a window is emitted in the micro-batch after its end passes the watermark, and records behind the watermark are dropped by both; rowtime becomes a TIMESTAMP in the session time zone (Spark's watermark needs one)\n"
+    "# NOTE(flink2spark): F2S309 Flink 1.x's json format (gone from Flink 2.3) reads a TIMESTAMP from RFC 3339 text in UTC ('2024-03-01T10:00:05Z' is 2024-03-01 10:00:05), and so does this view; Flink 2.x's json format reads '2024-03-01 10:00:05' instead\n"
     't_env.readStream.format("kafka").option("kafka.bootstrap.servers", "k:9092").option(\n'
     '    "subscribe", "views"\n'
     ').option("startingOffsets", "earliest").load().selectExpr(\n'
