@@ -8,6 +8,7 @@ conversion is the twin's, and the model's readings and refusals one by one."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -286,9 +287,31 @@ def test_legacy_ddl_properties_declare_the_table_oldcsv_declares():
     assert ddl["src"].columns == descriptor["src"].columns and ddl["src"].bounded
 
 
+def test_legacy_kafka_ddl_properties_declare_the_kafka_table_of_the_sql_options():
+    catalog, problems = _catalog(_legacy_ddl(
+        "'connector.type' = 'kafka', 'connector.version' = 'universal', 'connector.topic' = 'payments',"
+        " 'connector.properties.bootstrap.servers' = 'k:9092', 'connector.properties.group.id' = 'g',"
+        " 'connector.startup-mode' = 'earliest-offset', 'format.type' = 'json', 'format.derive-schema' = 'true',"
+        " 'update-mode' = 'append'"))
+    assert problems == {}
+    assert dict(catalog["src"].options) == {
+        "connector": "kafka", "format": "json", "json.timestamp-format.standard": "RFC-3339", "topic": "payments",
+        "properties.bootstrap.servers": "k:9092", "properties.group.id": "g", "scan.startup.mode": "earliest-offset"}
+    assert not catalog["src"].bounded
+    out = _convert(_legacy_ddl(
+        "'connector.type' = 'kafka', 'connector.topic' = 'payments', 'connector.properties.bootstrap.servers' = 'k:9092',"
+        " 'connector.startup-mode' = 'earliest-offset', 'format.type' = 'json'")
+        + "t_env.from_path('src').execute().print()\n")
+    assert "TODO" not in out and 'readStream.format("kafka")' in out, out
+
+
 @pytest.mark.parametrize("options,why", [
-    ("'connector.type' = 'kafka', 'connector.topic' = 't', 'format.type' = 'json'",
-     "legacy properties 'connector.type' = 'kafka', 'format.type' = 'json'"),
+    ("'connector.type' = 'elasticsearch', 'connector.index' = 't', 'format.type' = 'json'",
+     "legacy properties 'connector.type' = 'elasticsearch', 'format.type' = 'json'"),
+    ("'connector.type' = 'kafka', 'connector.topic' = 't', 'format.type' = 'json', 'format.json-schema' = '{}'",
+     "legacy properties: 'format.json-schema'"),
+    ("'connector.type' = 'kafka', 'connector.topic' = 't', 'format.type' = 'json', 'update-mode' = 'upsert'",
+     "legacy properties: 'update-mode' = 'upsert'"),
     ("'connector.type' = 'filesystem', 'connector.path' = '/in.csv', 'format.type' = 'csv', 'format.line-delimiter' = ';'",
      "legacy properties: 'format.line-delimiter'"),
     ("'connector.type' = 'filesystem', 'connector.path' = '/in.csv', 'format.type' = 'csv',"
@@ -306,3 +329,92 @@ def test_a_legacy_ddl_table_the_program_writes_keeps_a_todo():
             + "t_env.execute_sql('INSERT INTO src SELECT a + 1, b FROM src')\n")
     out = _convert(body)
     assert "TODO(flink2spark)" in out and "legacy 'connector.type' properties that the program writes" in out, out
+
+
+def _views(rowtime: str = ".rowtime(Rowtime().timestamps_from_field('ts').watermarks_periodic_bounded(5000))",
+           schema: str = "{type: 'object', properties: {page: {type: 'string'}, ts: {type: 'string', format: 'date-time'}}}",
+           connector: str = "Kafka().version('universal').topic('views').property('bootstrap.servers', 'k:9092').start_from_earliest()") -> str:
+    return (f"from pyflink.table.descriptors import Rowtime\n"
+            f"t_env.connect({connector}).with_format(Json().json_schema({schema!r}))"
+            ".with_schema(Schema().field('page', DataTypes.STRING()).field('rowtime', DataTypes.TIMESTAMP(3))"
+            f"{rowtime}).in_append_mode().create_temporary_table('views')\n")
+
+
+def test_a_json_schema_and_a_rowtime_from_a_field_declare_the_column_its_watermark_and_the_field_it_reads():
+    catalog, problems = _catalog(_views())
+    assert problems == {}
+    table = catalog["views"]
+    assert table.columns == (("page", "STRING"), ("rowtime", "TIMESTAMP_NTZ"))
+    assert table.watermark == ("rowtime", "5 seconds") and not table.bounded
+    assert table.options["schema.rowtime.timestamps.from"] == "rowtime=ts"
+    assert table.options["json.timestamp-format.standard"] == "RFC-3339"
+
+
+@pytest.mark.parametrize("body, why", [
+    (_views(schema="{type: 'object', properties: {page: {type: 'number'}, ts: {type: 'string', format: 'date-time'}}}"),
+     "Json().json_schema() field 'page' of {\"type\": \"number\"}"),
+    (_views(schema="{type: 'object', properties: {page: {type: 'string'}, ts: {type: 'string'}}}"),
+     "format fields that are not the schema's"),
+    (_views(rowtime=".rowtime(Rowtime().timestamps_from_field('ts').watermarks_periodic_ascending())"),
+     "Rowtime().watermarks_periodic_ascending()"),
+    (_views(connector="FileSystem().path('/in')"),
+     "Schema().rowtime() of a table other than a Kafka table in the json format"),
+])
+def test_json_schemas_and_rowtimes_without_the_same_spark_form_are_refused(body, why):
+    _, problems = _catalog(body)
+    assert problems["views"] == why
+
+
+WINDOW = (".window(Tumble.over('5.minutes').on('{on}').alias('w')).group_by('w, page')"
+          ".select('page, w.end as ends, page.count as n').execute().print()\n")
+
+
+def test_a_window_on_the_rowtime_of_a_scanned_kafka_table_is_a_streaming_query_finalised_by_the_watermark():
+    out = _convert(_views() + "from pyflink.table.window import Tumble\n" + "t_env.scan('views')" + WINDOW.format(on="rowtime"))
+    assert "TODO" not in out, out
+    flat = re.sub(r"\s+", "", out)
+    for part in ("CAST(value.ts AS TIMESTAMP) AS rowtime", '.withWatermark("rowtime", "5 seconds")',
+                 'F.window(F.col("rowtime"), "5 minutes")', '.outputMode("append")', "writeStream.foreachBatch"):
+        assert re.sub(r"\s+", "", part) in flat, part
+
+
+def test_a_window_of_a_scanned_kafka_table_on_another_column_or_after_a_projection_keeps_a_todo():
+    body = _views() + "from pyflink.table.window import Tumble\n"
+    for chain in ("t_env.scan('views')" + WINDOW.format(on="page"),
+                  "t_env.scan('views').select('page, rowtime')" + WINDOW.format(on="rowtime")):
+        out = _convert(body + chain)
+        assert "F2S300 window() on an unbounded table" in out and "F.window(" not in out, out
+
+
+def test_rfc_3339_timestamps_of_a_legacy_json_schema_read_as_flink_1x_reads_them_on_spark(spark):
+    out = _convert(_views() + "t_env.scan('views').execute().print()\n")
+    expression = ast.literal_eval(re.search(r'"from_json\(.*\) AS value"', out).group(0))[: -len(" AS value")]
+    rows = spark.createDataFrame(
+        [('{"page": "/a", "ts": "2024-03-01T10:00:05Z"}',), ('{"page": "/b", "ts": "2024-03-01T10:00:05.25Z"}',)],
+        "value STRING").selectExpr(f"{expression} AS v").selectExpr("v.page", "CAST(v.ts AS STRING) AS ts").collect()
+    # Flink 1.x's RFC3339_TIMESTAMP_FORMAT: the wall clock of the text, the Z dropped, up to 9 fraction digits
+    assert [(r.page, r.ts) for r in rows] == [("/a", "2024-03-01 10:00:05"), ("/b", "2024-03-01 10:00:05.25")]
+
+
+CSV_SINK = "from pyflink.table import CsvTableSink\nt_env.register_table_sink('out', CsvTableSink({args}))\n"
+
+
+def test_a_registered_csv_table_sink_is_the_table_an_old_csv_connect_sink_declares():
+    sink, problems = _catalog(CSV_SINK.format(args="['a', 'b'], [DataTypes.BIGINT(), DataTypes.DOUBLE()], '/out', '|'"))
+    descriptor, _ = _catalog("t_env.connect(FileSystem().path('/out')).with_format(OldCsv().field_delimiter('|'))"
+                             + SCHEMA + ".create_temporary_table('out')\n")
+    assert problems == {}
+    assert sink["out"].columns == descriptor["out"].columns
+    assert dict(sink["out"].options) == dict(descriptor["out"].options)
+
+
+@pytest.mark.parametrize("args, why", [
+    ("['a'], [DataTypes.BIGINT()], '/out', ',', 4", "CsvTableSink() of a number of files"),
+    ("['a'], [DataTypes.BIGINT()], '/out', write_mode=WriteMode.OVERWRITE", "CsvTableSink() of a write mode"),
+    ("['a', 'b'], [DataTypes.BIGINT()], '/out'", "CsvTableSink() of field names and types that are not lists of the same length"),
+])
+def test_csv_table_sinks_without_the_same_spark_form_keep_a_todo(args, why):
+    body = CSV_SINK.format(args=args)
+    _, problems = _catalog(body)
+    assert problems["out"] == why
+    assert f"TODO(flink2spark): F2S305 register_table_sink(): {why}" in _convert(body)

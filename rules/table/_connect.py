@@ -15,11 +15,27 @@ read into the ``_sql.TableDef`` a ``CREATE TABLE`` gives:
   (``csv.disable-quote-character``) unless ``quote_character(c)``, ``field_delimiter``,
   ``ignore_parse_errors``, ``comment_prefix("#")``; ``Csv()`` -> format ``csv`` with its options;
   ``Json()`` -> format ``json``;
-- ``Schema().field(name, DataTypes...)`` -> the columns.
+- ``Schema().field(name, DataTypes...)`` -> the columns;
+- ``Json().json_schema("{type: 'object', properties: {...}}")`` (Flink 1.x's JSON schema text,
+  unquoted keys and single quotes as its parser allows): the fields it lists must be the table's,
+  by name and type ('string' STRING, 'string' of format 'date-time' TIMESTAMP, 'boolean'
+  BOOLEAN); Flink 1.x reads a 'date-time' as RFC 3339 text ``2024-05-01T10:00:00Z``, the ``Z``
+  dropped (``LEGACY_JSON_TIMESTAMP``);
+- ``Schema().field("rowtime", DataTypes.TIMESTAMP()).rowtime(Rowtime().timestamps_from_field("ts")
+  .watermarks_periodic_bounded(ms))``: the column ``rowtime`` holds the format's field ``ts``
+  (which is no column of the table: ``ROWTIME_FROM`` names it), with a watermark ``ms`` behind
+  the largest timestamp, as ``WATERMARK FOR rowtime AS rowtime - INTERVAL ...`` of the SQL DDL is
+  (Flink 1.x's BoundedOutOfOrderTimestamps: the largest timestamp minus the delay). Only a Kafka
+  table converts with it (its view reads ``ts`` into ``rowtime``).
 
 ``OldCsv().ignore_first_line()`` -> the option ``csv.ignore-first-line`` (Flink 1.x's legacy csv
 format's own: no csv option of the SQL DDL skips a header), which only a table the program reads
 converts with (Spark's ``header``).
+
+``t_env.register_table_sink(name, CsvTableSink(field_names, field_types, path[, field_delimiter]))``
+of Flink 1.9-1.13 (``read_csv_sink``) is the table ``connect(FileSystem().path(path))
+.with_format(OldCsv().field_delimiter(d)).with_schema(...)`` declares: Flink's legacy csv sink
+under both, with the job's parallelism as its number of files and no overwrite.
 
 A descriptor call this module does not know (``line_delimiter`` other than
 ``\\n``, ``Rowtime``, ``proctime``, a retract or upsert mode...) makes the table unreadable
@@ -30,13 +46,16 @@ from __future__ import annotations
 
 from typing import Optional
 
+import json
+import re
+
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import chain
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._descriptors import Unreadable, _Reader, _positional
-from flink2spark.rules.table._sql import IGNORE_FIRST_LINE
+from flink2spark.rules.table._sql import IGNORE_FIRST_LINE, LEGACY_JSON_TIMESTAMP, ROWTIME_FROM
 
 MODULE = "pyflink.table.descriptors."
 REGISTER = ("create_temporary_table", "register_table_source", "register_table_sink", "register_table_source_and_sink")
@@ -123,6 +142,9 @@ def _format(reader: _Reader, node, options: dict) -> Optional[list]:
             options[f"{fmt}.ignore-parse-errors"] = _flag(reader, args, method)
         elif kind == "Json" and method == "fail_on_missing_field" and len(args) <= 1:
             options["json.fail-on-missing-field"] = _flag(reader, args, method)
+        elif kind == "Json" and method == "json_schema" and len(args) == 1:
+            fields = _json_schema(reader, args[0])
+            options["json.timestamp-format.standard"] = LEGACY_JSON_TIMESTAMP
         elif kind != "OldCsv" and method == "derive_schema" and not args:
             pass  # the table's schema: what the SQL DDL's formats always use
         elif kind == "OldCsv" and method == "field" and len(args) == 2:
@@ -140,11 +162,66 @@ def _format(reader: _Reader, node, options: dict) -> Optional[list]:
     return fields
 
 
-def _schema(reader: _Reader, node) -> list[tuple[str, str]]:
-    _, calls = _descriptor(reader, node, ("Schema",))
-    columns = []
+# Flink 1.x's JSON schema types (JsonRowSchemaConverter) that are a Spark type of the same values
+_JSON_SCHEMA_TYPES = {("string", None): "STRING", ("string", "date-time"): "TIMESTAMP_NTZ", ("boolean", None): "BOOLEAN"}
+
+
+def _json_schema(reader: _Reader, node) -> list[tuple[str, str]]:
+    """The (name, Spark type) fields of ``Json().json_schema(text)``: an object of flat properties."""
+    if isinstance(node, cst.Name):
+        node = reader.resolver.single_value(node) or node
+    text = node.evaluated_value if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) else None
+    if not isinstance(text, str):
+        raise Unreadable("Json().json_schema() of a text that is not a string literal")
+    # Flink 1.x's parser takes unquoted keys and single-quoted strings: make it JSON
+    text = re.sub(r"'([^'\"\\]*)'", r'"\1"', text)
+    text = re.sub(r"([{,]\s*)([A-Za-z_$][\w$]*)\s*:", r'\1"\2":', text)
+    try:
+        schema = json.loads(text)
+    except ValueError:
+        raise Unreadable("Json().json_schema() of a text this rule cannot parse") from None
+    properties = schema.get("properties") if isinstance(schema, dict) and schema.get("type") == "object" else None
+    if not isinstance(properties, dict) or not properties:
+        raise Unreadable("Json().json_schema() that is not an object of properties")
+    fields = []
+    for name, spec in properties.items():
+        spark = _JSON_SCHEMA_TYPES.get((spec.get("type"), spec.get("format"))) if isinstance(spec, dict) else None
+        if spark is None or set(spec) - {"type", "format"}:
+            raise Unreadable(f"Json().json_schema() field {name!r} of {json.dumps(spec)}")
+        fields.append((name, spark))
+    return fields
+
+
+def _rowtime(reader: _Reader, node) -> tuple[str, str]:
+    """(the format's field, the watermark delay) of ``Rowtime().timestamps_from_field(f)
+    .watermarks_periodic_bounded(ms)``."""
+    _, calls = _descriptor(reader, node, ("Rowtime",))
+    field, delay = None, None
     for method, call in calls:
         args = _positional(call)
+        if method == "timestamps_from_field" and len(args) == 1:
+            field = reader.literal(args[0], "a rowtime field")
+        elif method == "watermarks_periodic_bounded" and len(args) == 1 and isinstance(args[0], cst.Integer):
+            millis = int(args[0].value, 0)
+            delay = f"{millis // 1000} seconds" if millis % 1000 == 0 else f"{millis} milliseconds"
+        else:
+            raise Unreadable(f"Rowtime().{method}()")
+    if field is None or delay is None:
+        raise Unreadable("a Rowtime() without timestamps_from_field() and watermarks_periodic_bounded()")
+    return field, delay
+
+
+def _schema(reader: _Reader, node) -> tuple[list[tuple[str, str]], Optional[tuple[str, str, str]]]:
+    """(the columns, (rowtime column, the format's field it holds, watermark delay) or None)."""
+    _, calls = _descriptor(reader, node, ("Schema",))
+    columns, rowtime = [], None
+    for method, call in calls:
+        args = _positional(call)
+        if method == "rowtime" and len(args) == 1 and columns and rowtime is None:
+            if columns[-1][1] != "TIMESTAMP_NTZ":
+                raise Unreadable(f"Schema().rowtime() of a {columns[-1][1]} column")
+            rowtime = (columns[-1][0], *_rowtime(reader, args[0]))
+            continue
         if method != "field" or len(args) != 2:
             raise Unreadable(f"Schema().{method}()")
         try:
@@ -153,7 +230,7 @@ def _schema(reader: _Reader, node) -> list[tuple[str, str]]:
             raise Unreadable(str(exc)) from None
     if not columns:
         raise Unreadable("a Schema() without fields")
-    return columns
+    return columns, rowtime
 
 
 def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tuple[str, ...]]:
@@ -171,13 +248,13 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
         raise Unreadable("connect() with other arguments than a connector descriptor")
     connector = _connector(reader, connector_args[0], options)
     options = {"connector": connector, **options}
-    columns, fields = None, None
+    columns, fields, rowtime = None, None, None
     for call in body[1:]:
         step, args = call.func.attr.value, _positional(call)
         if step == "with_format" and len(args) == 1:
             fields = _format(reader, args[0], options)
         elif step == "with_schema" and len(args) == 1:
-            columns = _schema(reader, args[0])
+            columns, rowtime = _schema(reader, args[0])
         elif step == "in_append_mode" and not args:
             pass  # what a table without a primary key is in the SQL DDL
         else:
@@ -186,12 +263,21 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
         raise Unreadable("a connect() descriptor without with_schema()")
     if "format" not in options:
         raise Unreadable("a connect() descriptor without with_format()")
+    # the format's fields: the rowtime column's is the field it is read from
+    read = [(rowtime[1], t) if rowtime is not None and n == rowtime[0] else (n, t) for n, t in columns]
+    if rowtime is not None:
+        if connector != "kafka" or options["format"] != "json":
+            raise Unreadable("Schema().rowtime() of a table other than a Kafka table in the json format")
+        if rowtime[1] in dict(columns):
+            raise Unreadable(f"Schema().rowtime() from field {rowtime[1]!r}, also a column of the table")
+        options[ROWTIME_FROM] = f"{rowtime[0]}={rowtime[1]}"
     # OldCsv's fields are the columns in order; Json's schema names the columns' (JSON reads by name)
-    same = fields == [n for n, _ in columns] if fields and isinstance(fields[0], str) else dict(fields or ()) == dict(columns)
+    same = fields == [n for n, _ in read] if fields and isinstance(fields[0], str) else dict(fields or ()) == dict(read)
     if fields is not None and not same:
         raise Unreadable("format fields that are not the schema's")
     table = _sql.TableDef(name=name, columns=tuple(columns), computed=(), connector=connector, options=options,
-                          watermark=None, primary_key=(), bounded=_sql.is_bounded(connector.lower(), options))
+                          watermark=(rowtime[0], rowtime[2]) if rowtime else None, primary_key=(),
+                          bounded=_sql.is_bounded(connector.lower(), options))
     return name, table, tuple(reader.parts)
 
 
@@ -205,3 +291,47 @@ def calls_of(resolver, last: cst.Call) -> Optional[list[cst.Call]]:
             return list(reversed(calls))
         node = node.func.value
     return None
+
+
+_CSV_SINK = ("pyflink.table.CsvTableSink", "pyflink.table.sinks.CsvTableSink")
+_CSV_SINK_ARGS = ("field_names", "field_types", "path", "field_delimiter", "num_files", "write_mode")
+
+
+def csv_sink(resolver, names, node) -> bool:
+    """Whether ``node`` is a ``CsvTableSink(...)`` call of Flink 1.9-1.13."""
+    return isinstance(node, cst.Call) and names(node.func) in _CSV_SINK
+
+
+def read_csv_sink(resolver, names, call: cst.Call) -> tuple[str, _sql.TableDef, tuple[str, ...]]:
+    """(name, table, the source of its markers) of ``t_env.register_table_sink(name, CsvTableSink(...))``."""
+    reader = _Reader(resolver, names)
+    name = reader.literal(call.args[0].value, "register_table_sink() of a name")
+    args: dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args[1].value.args):
+        key = arg.keyword.value if arg.keyword is not None else (_CSV_SINK_ARGS[index] if index < len(_CSV_SINK_ARGS) else None)
+        if key is None or arg.star or key in args:
+            raise Unreadable("CsvTableSink() of other arguments than field names, types, path and delimiter")
+        args[key] = arg.value
+    if any(k not in args for k in _CSV_SINK_ARGS[:3]):
+        raise Unreadable("CsvTableSink() without field names, field types and a path")
+    if "num_files" in args and not (isinstance(args["num_files"], cst.UnaryOperation)
+                                    and resolver.module.code_for_node(args["num_files"]) == "-1"):
+        raise Unreadable("CsvTableSink() of a number of files")
+    if "write_mode" in args and not (isinstance(args["write_mode"], cst.Name) and args["write_mode"].value == "None"):
+        raise Unreadable("CsvTableSink() of a write mode")
+    field_names, field_types = args["field_names"], args["field_types"]
+    if not (isinstance(field_names, cst.List) and isinstance(field_types, cst.List)
+            and len(field_names.elements) == len(field_types.elements) and field_names.elements):
+        raise Unreadable("CsvTableSink() of field names and types that are not lists of the same length")
+    try:
+        columns = tuple((reader.literal(n.value, "a field name"), TY.spark_type(t.value, names))
+                        for n, t in zip(field_names.elements, field_types.elements))
+    except TY.Untranslatable as exc:
+        raise Unreadable(str(exc)) from None
+    options = {"connector": "filesystem", "path": reader.string(args["path"]), "format": "csv",
+               "csv.disable-quote-character": "true"}
+    if "field_delimiter" in args:
+        options["csv.field-delimiter"] = reader.literal(args["field_delimiter"], "a field delimiter")
+    table = _sql.TableDef(name=name, columns=columns, computed=(), connector="filesystem", options=options,
+                          watermark=None, primary_key=(), bounded=True)
+    return name, table, tuple(reader.parts)

@@ -31,11 +31,11 @@ Flink's json writes otherwise than Spark's ``to_json`` (TIMESTAMP_LTZ, decimals 
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Mapping, Optional
 
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table._program import python_string
-from flink2spark.rules.table._sql import TableDef, Untranslatable
+from flink2spark.rules.table._sql import LEGACY_JSON_TIMESTAMP, ROWTIME_FROM, TableDef, Untranslatable
 
 # Flink's default scan.startup.mode is group-offsets (Flink 2.x)
 _STARTING = {"earliest-offset": "earliest", "latest-offset": "latest"}
@@ -46,6 +46,9 @@ _METADATA = {"timestamp": "TIMESTAMP", "partition": "INT", "offset": "BIGINT", "
 # types whose JSON text Flink's json format and Spark's from_json/to_json agree on
 _JSON_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "STRING", "BOOLEAN", "DOUBLE"}
 _FLINK_TIMESTAMP = "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]"
+# Flink 1.x's JSON schema format reads a 'date-time' as RFC 3339 text with a literal Z
+# (TimeFormats.RFC3339_TIMESTAMP_FORMAT: 2024-05-01T10:00:00Z, 10:00:00.5Z), the wall clock kept
+_RFC3339_TIMESTAMP = "yyyy-MM-dd'T'HH:mm:ss[.SSSSSSSSS]'Z'"
 # types of a csv record value read alike (seen on Flink 2.3 and Spark 4 with the text read as STRING
 # by from_csv, then try_cast): Flink parses the trimmed text (' 6 ' is 6), as Spark's cast does; a
 # field that does not parse (an empty number too) fails Flink's job, or is NULL with
@@ -174,11 +177,12 @@ def _watermark_cast(table: TableDef) -> bool:
     return column is not None and (dict(table.columns).get(column) == "TIMESTAMP_NTZ" or column in dict(table.computed))
 
 
-def stream_columns(table: TableDef, first: list[str], prefix: str = "") -> list[list[str]]:
+def stream_columns(table: TableDef, first: list[str], prefix: str = "", renames: Mapping[str, str] = {}) -> list[list[str]]:
     """The ``selectExpr`` steps of a streaming table's view after ``first`` (which gives its
     physical columns, under ``prefix``, and metadata columns): the columns in declared order, the
     watermark column cast to TIMESTAMP (Spark's watermark refuses a TIMESTAMP_NTZ), then the
-    computed columns, which read the others by name."""
+    computed columns, which read the others by name. ``renames``: the physical columns read from
+    a field of another name (a legacy ``Rowtime().timestamps_from_field``)."""
     watermark = table.watermark
     physical = dict(table.columns)
     computed = dict(table.computed)
@@ -187,8 +191,12 @@ def stream_columns(table: TableDef, first: list[str], prefix: str = "") -> list[
     second = []  # physical and metadata columns as declared, the watermark column cast
     for name in order:
         if name in physical:
-            value = f"{prefix}{_quote(name)}"
-            second.append(f"CAST({value} AS TIMESTAMP) AS {_quote(name)}" if cast and name == watermark[0] else value)
+            value = f"{prefix}{_quote(renames.get(name, name))}"
+            if cast and name == watermark[0]:
+                value = f"CAST({value} AS TIMESTAMP) AS {_quote(name)}"
+            elif name in renames:
+                value = f"{value} AS {_quote(name)}"
+            second.append(value)
         elif name not in computed:
             second.append(_quote(name))
     steps = [first, second]
@@ -216,8 +224,11 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     lenient = json.pop("ignore-parse-errors", "false").lower() == "true"
     if strict and lenient:  # Flink refuses the table
         raise Untranslatable("json options 'fail-on-missing-field' and 'ignore-parse-errors' both 'true' (Flink refuses them)")
-    if json.pop("timestamp-format.standard", "SQL") != "SQL":
+    standard = json.pop("timestamp-format.standard", "SQL")
+    if standard not in ("SQL", LEGACY_JSON_TIMESTAMP):
         raise Untranslatable("json option 'timestamp-format.standard' other than SQL")
+    # a connect() descriptor's Rowtime().timestamps_from_field(f): the column reads the field f
+    renames = dict([options.pop(ROWTIME_FROM).split("=", 1)]) if ROWTIME_FROM in options else {}
     if json:
         raise Untranslatable(f"json option {sorted(json)[0]!r}")
     spark_options = _brokers(options)
@@ -264,13 +275,14 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     for name, spark_type in table.columns:
         if fmt == "json" and not _readable(spark_type):
             raise Untranslatable(f"json value with a {spark_type} column ({name})")
-        fields.append(f"{_quote(name)} {spark_type}")
+        fields.append(f"{_quote(renames.get(name, name))} {spark_type}")
     reader = [f'{env}.readStream.format("kafka")']
     reader += [f".option({python_string(k)}, {python_string(v, parts)})" for k, v in spark_options]
     reader.append(".load()")
     json_options = ""
     if any(t == "TIMESTAMP_NTZ" for _, t in table.columns):
-        json_options = f", map('timestampNTZFormat', '{_FLINK_TIMESTAMP}')"
+        text = _FLINK_TIMESTAMP if standard == "SQL" else _RFC3339_TIMESTAMP.replace("'", "\\'")
+        json_options = f", map('timestampNTZFormat', '{text}')"
     first = [f"from_json(CAST(value AS STRING), '{', '.join(fields)}'{json_options}) AS value"]
     if fmt == "csv":  # read as text, then cast (see _CSV_TYPES); metadata columns pass through
         reader.append(".selectExpr(" + ", ".join(python_string(e) for e in _csv_record(table, csv)) + ")")
@@ -284,7 +296,7 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
         first.append(f"{_quote(key)} AS {_quote(name)}")
     watermark = table.watermark
     cast = _watermark_cast(table)
-    for step in stream_columns(table, first, "value."):
+    for step in stream_columns(table, first, "value.", renames):
         reader.append(".selectExpr(" + ", ".join(python_string(e) for e in step) + ")")
     if watermark is not None:
         reader.append(f".withWatermark({python_string(watermark[0])}, {python_string(watermark[1])})")
@@ -385,6 +397,8 @@ def sink(table: TableDef, parts: tuple[str, ...]) -> tuple[list[tuple[str, str]]
     plain = json.pop("encode.decimal-as-plain-number", "false").lower() == "true"
     for key in ("ignore-parse-errors", "fail-on-missing-field"):
         json.pop(key, None)  # reading options
+    if json.get("timestamp-format.standard") == LEGACY_JSON_TIMESTAMP and not any("TIMESTAMP" in t for _, t in table.columns):
+        json.pop("timestamp-format.standard")  # Flink 1.x's legacy json format: other than TIMESTAMPs, the same JSON
     if json:
         raise Untranslatable(f"json option {sorted(json)[0]!r}")
     spark_options = _brokers(options)
@@ -500,5 +514,10 @@ def create(ctx, env, table: TableDef, parts: tuple[str, ...], model) -> object:
     code, notes = source(table, parts, cst.Module([]).code_for_node(env))
     for note in notes:
         ctx.note(M.TB_KAFKA, note)
+    if table.options.get("json.timestamp-format.standard") == LEGACY_JSON_TIMESTAMP \
+            and any(t == "TIMESTAMP_NTZ" for _, t in table.columns):
+        ctx.note(M.TB_LEGACY, "Flink 1.x's json format (gone from Flink 2.3) reads a TIMESTAMP from RFC 3339 text in UTC "
+                 "('2024-03-01T10:00:05Z' is 2024-03-01 10:00:05), and so does this view; Flink 2.x's json format reads "
+                 "'2024-03-01 10:00:05' instead")
     return cst.parse_expression(code)
 

@@ -539,6 +539,27 @@ class TablesModel:
             self._bounded[key] = self._is_bounded(node)
         return self._bounded[key]
 
+    def event_time(self, node) -> Optional[str]:
+        """The watermark column of the unbounded table a Table expression is (``from_path``/
+        ``scan`` of a declared table with a watermark, a name bound once to one, a ``filter``/
+        ``where`` of one): the column a streaming group window can be finalised by; None
+        otherwise (a bounded table, a projection that may rename it, a table of a stream...)."""
+        if self.bounded(node):
+            return None
+        if isinstance(node, cst.Name):
+            value = self.resolver.single_value(node)
+            return self.event_time(value) if value is not None and value is not node else None
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None
+        method, receiver = node.func.attr.value, node.func.value
+        typ = self.resolver.type_of(receiver)
+        if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV) and method in ("from_path", "scan") and len(node.args) == 1:
+            table = self.sql_tables().get(self.name(node.args[0].value))
+            return table.watermark[0] if table is not None and table.watermark is not None else None
+        if typ == T.TABLE and method in ("filter", "where"):
+            return self.event_time(receiver)
+        return None
+
     def _is_bounded(self, node) -> bool:
         if P.is_stream(self.resolver.type_of(node)):  # a DataStream (from_data_stream, a view of one)
             from flink2spark.rules.pyflink._streams import facts
@@ -559,7 +580,7 @@ class TablesModel:
                 return self.bounded(first)
             if method == "create_temporary_view" and len(node.args) > 1:  # a view of a stream's fields
                 return self.bounded(node.args[1].value)
-            if method == "from_path" and self.name(first) is not None:
+            if method in ("from_path", "scan") and len(node.args) == 1 and self.name(first) is not None:
                 table = self.sql_tables().get(self.name(first))
                 return table is None or table.bounded
             if method == "sql_query":
@@ -1307,6 +1328,17 @@ class TablesModel:
                 self._read_connect(call, found)
                 continue
             if self.resolver.type_of(call.func.value) not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                continue
+            if method == "register_table_sink" and len(call.args) == 2 \
+                    and _connect.csv_sink(self.resolver, dotted_names(self.resolver), call.args[1].value):
+                try:
+                    name, table, parts = _connect.read_csv_sink(self.resolver, dotted_names(self.resolver), call)
+                except _descriptors.Unreadable as exc:
+                    if isinstance(call.args[0].value, cst.SimpleString):
+                        self.problems[call.args[0].value.evaluated_value] = str(exc)
+                    continue
+                self.descriptors[id(call)] = (table, parts)
+                found.setdefault(name, []).append((table, call))
                 continue
             if method in ("create_temporary_table", "create_table") and len(call.args) == 2 \
                     and isinstance(call.args[0].value, cst.SimpleString):

@@ -665,13 +665,48 @@ _LEGACY_IGNORED = re.compile(r"^(connector|format)\.property-version$|^format\.d
 LEGACY_SOURCE = "csv.legacy-source"
 
 
+# Flink 1.10's descriptor properties of a Kafka table in the json format ('connector.type' =
+# 'kafka', 'format.type' = 'json': the legacy Kafka table source of Flink 1.10-1.13, the Kafka()
+# and Json() descriptors of a connect() written as properties) -> the options of the SQL DDL.
+# 'connector.version' names the client (universal, 0.10, 0.11): the SQL connector reads them all.
+_LEGACY_KAFKA = {
+    "connector.topic": "topic",
+    "connector.startup-mode": "scan.startup.mode",
+    "format.fail-on-missing-field": "json.fail-on-missing-field",
+    "format.ignore-parse-errors": "json.ignore-parse-errors",
+}
+_LEGACY_KAFKA_IGNORED = re.compile(r"^connector\.version$|^update-mode$")
+
+
+def _legacy_kafka(legacy: dict[str, str]) -> dict[str, str]:
+    """The SQL DDL options of a legacy Kafka table in the json format (``_LEGACY_KAFKA``): its
+    TIMESTAMP fields are RFC 3339 text, as Flink 1.x's legacy json format reads them."""
+    options = {"connector": "kafka", "format": "json", "json.timestamp-format.standard": LEGACY_JSON_TIMESTAMP}
+    for key, value in legacy.items():
+        if key in ("connector.type", "format.type") or _LEGACY_IGNORED.match(key):
+            continue
+        if key == "update-mode" and value.lower() != "append":
+            raise Untranslatable(f"CREATE TABLE of Flink 1.10's legacy properties: 'update-mode' = {value!r}")
+        if key in _LEGACY_KAFKA:
+            options[_LEGACY_KAFKA[key]] = value
+        elif key.startswith("connector.properties.") and not re.match(r"connector\.properties\.\d+\.", key):
+            options["properties." + key[len("connector.properties."):]] = value
+        elif not _LEGACY_KAFKA_IGNORED.match(key):
+            raise Untranslatable(f"CREATE TABLE of Flink 1.10's legacy properties: {key!r}")
+    return options
+
+
 def legacy_options(legacy: dict[str, str], columns: list[str]) -> dict[str, str]:
     """The SQL DDL options of a table declared by Flink 1.10's ``'connector.type'`` properties
-    (a filesystem table in the legacy csv format: ``_LEGACY_CSV``), or Untranslatable."""
+    (a filesystem table in the legacy csv format: ``_LEGACY_CSV``; a Kafka table in the json
+    format: ``_legacy_kafka``), or Untranslatable."""
     kind, fmt = legacy.get("connector.type", "").lower(), legacy.get("format.type", "").lower()
+    if kind == "kafka" and fmt == "json":
+        return _legacy_kafka(legacy)
     if kind != "filesystem" or fmt != "csv":
         raise Untranslatable(f"CREATE TABLE of Flink 1.10's legacy properties 'connector.type' = {kind!r},"
-                             f" 'format.type' = {fmt!r} (only a filesystem table in the csv format is converted)")
+                             f" 'format.type' = {fmt!r} (a filesystem table in the csv format and a Kafka table in"
+                             " the json format are converted)")
     options = {"connector": "filesystem", "format": "csv", "csv.disable-quote-character": "true", LEGACY_SOURCE: "true"}
     names = []
     for key, value in legacy.items():
@@ -727,6 +762,12 @@ def _expression(text: str, table: str, columns: list[tuple[str, str]]) -> tuple[
 # OldCsv().ignore_first_line() of a connect() descriptor (rules/table/_connect.py): skip the first
 # line of each file, as Spark's csv header option does when the schema is given
 IGNORE_FIRST_LINE = "csv.ignore-first-line"
+# Schema().field(c, ...).rowtime(Rowtime().timestamps_from_field(f)) of a connect() descriptor:
+# "c=f", the column c holds the format's field f (a Kafka table's view reads it so)
+ROWTIME_FROM = "schema.rowtime.timestamps.from"
+# Json().json_schema() of a connect() descriptor: 'json.timestamp-format.standard' of Flink 1.x's
+# JSON schema format, a 'date-time' read as RFC 3339 text (2024-05-01T10:00:00Z, the Z dropped)
+LEGACY_JSON_TIMESTAMP = "RFC-3339"
 _CSV_OPTIONS = {
     "csv.field-delimiter": "sep",
     "csv.quote-character": "quote",

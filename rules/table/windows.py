@@ -19,6 +19,10 @@ and ``.rowtime`` is the end minus 1 ms (Flink's last timestamp of the window).
   them). The program model (``TablesModel.late_records``) decides when none can: literal
   ``Instant.of_epoch_milli(n)`` timestamps out of order by less than the watermark's delay;
   otherwise NOTE F2S317.
+- Over an unbounded table (a Kafka table, read by ``from_path``/``scan``, maybe filtered): a
+  Tumble/Slide window on the table's watermark column (``TablesModel.event_time``) is Spark's
+  streaming aggregation finalised by the watermark, written in append mode as Flink fires each
+  window once the watermark passes its end; any other window over a stream is a TODO.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from flink2spark.rules.table import _expressions as E
 from flink2spark.rules.table._sql import Untranslatable, check_alignment
 from flink2spark.rules.table._common import columns, program, spark_program, use, on_stream
 from flink2spark.rules.table._program import tables
+from flink2spark.rules.table.connect import SPARK_VIEWS, VIEWS
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -109,6 +114,26 @@ rule = Rule(
             '    .select(F.col("f1"), F.col("n"))\n'
             ")\n",
         ),
+        # over a Kafka table, on its watermark column: a streaming aggregation in append mode
+        Example(
+            VIEWS.replace("Schema\n", "Schema\nfrom pyflink.table.window import Tumble\n", 1)
+            + "counts = t_env.scan('views').window(Tumble.over('5.minutes').on('rowtime').alias('w')).group_by('w, page') \\\n"
+              "    .select('page, w.end as ends, page.count as n')\n"
+              'counts.execute().print()\n',
+            'import tempfile\nfrom pyspark.sql import SparkSession, functions as F\n\n' + SPARK_VIEWS
+            + 'counts = (\n'
+              '    t_env.table("views")\n'
+              '    .groupBy(F.window(F.col("rowtime"), "5 minutes").alias("w"), F.col("page"))\n'
+              '    .agg(F.count(F.col("page")).alias("n"))\n'
+              '    .select(F.col("page"), F.col("w.end").alias("ends"), F.col("n"))\n'
+              ')\n'
+              "# NOTE(flink2spark): F2S308 streaming query: rows come out per micro-batch (a window's in the micro-batch after the watermark passes its end); the checkpoint is a fresh folder per run, so the query starts from its starting offsets as a newly submitted Flink job: give a durable folder to resume across runs\n"
+              'counts.writeStream.foreachBatch(\n'
+              '    lambda batch, _: batch.show(2147483647, truncate=False)\n'
+              ').option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(\n'
+              '    "append"\n'
+              ').start().awaitTermination()\n',
+        ),
     ],
     noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\nrolled = frame.rolling(window=2).sum()\n'],
 )
@@ -131,8 +156,9 @@ def _interval(ctx, node) -> Optional[str]:
     return None
 
 
-def _window(ctx, spec) -> Optional[tuple[str, str]]:
-    """(Spark window Column code, alias) of a Tumble/Slide/Session spec, or None (a TODO)."""
+def _window(ctx, spec) -> Optional[tuple[str, str, str, Optional[str]]]:
+    """(Spark window Column code, alias, Tumble/Slide/Session, the time column's name) of a
+    window spec, or None (a TODO)."""
     found = chain(ctx.resolver, spec)
     if found is None or not isinstance(found[0].func, cst.Attribute):
         ctx.todo(M.TB_UNSUPPORTED, "window() of a window this rule cannot read")
@@ -165,7 +191,7 @@ def _window(ctx, spec) -> Optional[tuple[str, str]]:
         ctx.todo(M.TB_UNSUPPORTED, str(exc))
         return None
     fn = "F.session_window" if kind == "Session" else "F.window"
-    return f"{fn}({time[0].code}, {', '.join(repr(s) for s in sizes)}).alias({name!r})", name
+    return f"{fn}({time[0].code}, {', '.join(repr(s) for s in sizes)}).alias({name!r})", name, kind, time[0].name
 
 
 def _items(args) -> list:
@@ -217,15 +243,20 @@ def _property_code(window: str, prop: str, alias: Optional[str]) -> str:
 @rule.converter
 def convert(ctx):
     segs = ctx.site.segments
-    refused = on_stream(ctx, "window()", "Table API group windows over a stream are not converted yet (SQL GROUP BY TUMBLE/HOP/SESSION and window TVFs are)")
-    if refused is not None:
-        return refused
     if [s.method for s in segs] != ["window", "group_by", "select"]:
-        return ctx.todo(M.TB_UNSUPPORTED, "window() not followed by group_by(...).select(...)")
+        refused = on_stream(ctx, "window()", "Table API group windows over a stream are converted as window().group_by().select() only")
+        return refused or ctx.todo(M.TB_UNSUPPORTED, "window() not followed by group_by(...).select(...)")
     found = _window(ctx, segs[0].original.args[0].value) if segs[0].original.args else None
     if found is None:
         return ctx.todo_left() if ctx.todos else ctx.todo(M.TB_UNSUPPORTED, "window() without a window")
-    window, name = found
+    window, name, kind, time = found
+    # over a stream: a tumbling or sliding window on the table's watermark column, which Spark's
+    # append mode finalises as Flink fires it (when the watermark passes its end)
+    if kind == "Session" or tables(ctx.resolver).event_time(segs[0].original.func.value) != time:
+        refused = on_stream(ctx, "window()", "Table API group windows over a stream are converted only as Tumble/Slide "
+                            "windows on the watermark column of the table read")
+        if refused is not None:
+            return refused
     keys, key_args = [], []
     for arg in _items(segs[1].original.args):
         v = arg.value
