@@ -88,3 +88,48 @@ def test_a_recursive_helper_passing_its_parameter_on_keeps_its_todo():
     )
     result = convert(src)
     assert "return t_env.from_path(name)" in result.output and "F2S300" in _codes(result)
+
+
+BUILDER = (
+    "def ddl(name, path, sep=None):\n"
+    "    text = \"CREATE TABLE \" + name + \" (a INT) WITH ('connector' = 'filesystem', 'path' = '\" + path + \"', \"\n"
+    "    text += \"'format' = 'csv'\"\n"
+    "    text += \", 'csv.field-delimiter' = '\" + sep + \"'\" if sep is not None else ''\n"
+    "    return text + ')'\n\n\n"
+    "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+)
+
+
+def test_sql_built_by_concatenation_is_read_per_call():
+    """Each call's text: its constants in place, its sep chosen by the `is not None` test, the
+    caller's other names as placeholders of an f-string (a fixture, parcel_returns_ddl_builder,
+    runs the same shape on Flink and Spark)."""
+    result = convert(HEAD + "import sys\n\n" + BUILDER + "t_env.execute_sql(ddl('a', '/in', ';'))\n"
+                     "t_env.execute_sql(ddl('b', sys.argv[1]))\nt_env.execute_sql('INSERT INTO b SELECT a FROM a')\n")
+    assert not [m for m in result.markers if m.severity == "todo"], result.output
+    assert "path '/in'" in result.output and "sep ';'" in result.output
+    assert "f\"CREATE TABLE b (a INT) USING csv OPTIONS (path '{sys.argv[1]}'" in result.output
+    assert "sep" not in result.output.split("CREATE TABLE b")[1].split("\n")[0]  # the clause left out for None
+    assert convert(result.output).output == result.output
+
+
+def test_sql_whose_text_depends_on_an_argument_not_known_keeps_its_todo():
+    """The delimiter clause is there or not by what the call passes: a value read at run time
+    (os.environ.get may give None) leaves the text unknown, and the TODO at the call."""
+    result = convert(HEAD + "import os\n\n" + BUILDER + "t_env.execute_sql(ddl('a', '/in', os.environ.get('SEP')))\n")
+    assert "t_env.execute_sql(ddl('a', '/in', os.environ.get('SEP')))" in result.output
+    assert "F2S302" in _codes(result)
+
+
+def test_text_built_in_a_branch_is_not_followed():
+    """`+=` inside an if: whether it runs is not known when converting."""
+    src = HEAD + (
+        "import sys\n\n\n"
+        "def ddl(name):\n"
+        "    text = 'CREATE TABLE ' + name + \" (a INT) WITH ('connector' = 'print'\"\n"
+        "    if len(sys.argv) > 2:\n        text += \", 'print-identifier' = 'x'\"\n"
+        "    return text + ')'\n\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\nt_env.execute_sql(ddl('a'))\n"
+    )
+    result = convert(src)
+    assert "t_env.execute_sql(ddl('a'))" in result.output and "F2S302" in _codes(result)

@@ -245,6 +245,8 @@ class TablesModel:
             if arg is not None:
                 return self._outside(arg)
             value = self.resolver.single_value(node)
+            if value is None and (built := self._built(node)) is not None:
+                return built
             if value is None and not self._bound:  # a helper's parameter: the text every call passes, when they agree
                 refs = self.resolver.referents(node)
                 key = id(refs[0].node) if len(refs) == 1 else None
@@ -260,13 +262,16 @@ class TablesModel:
             return self._sql(value) if value is not None and value is not node else None
         if isinstance(node, cst.SimpleString):
             return SqlText(node.evaluated_value)
+        if isinstance(node, cst.IfExp):  # "..." if path is not None else "": the branch the call takes
+            holds = self._holds(node.test)
+            return None if holds is None else self._sql(node.body if holds else node.orelse)
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             return self._helper_sql(node)
         if isinstance(node, cst.ConcatenatedString):
             left, right = self._sql(node.left), self._sql(node.right)
             return _joined(left, right)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-            return _joined(self._sql(node.left), self._sql(node.right))
+            return _joined(self._operand(node.left), self._operand(node.right))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
             left = self._sql(node.left)
             items = [e.value for e in node.right.elements] if isinstance(node.right, cst.Tuple) else [node.right]
@@ -323,6 +328,75 @@ class TablesModel:
                 return None  # spark.sql takes the tables as arguments, not in an f-string
             return SqlText(raw, tuple(parts), tuple(found_tables))
         return None
+
+    def _built(self, name: cst.Name) -> Optional[SqlText]:
+        """The text of a function's local name built by statements of its body (``ddl = "CREATE
+        TABLE " + name + " ("``, then ``ddl += "..."``), read where a later statement of that
+        body reads it: each assignment and ``+=`` in order. None when the name is bound anywhere
+        else (in an ``if``, a loop, by another operator) or the text of a step is not known."""
+        resolver = self.resolver
+        stmt, up = name, resolver.parent(name)
+        while up is not None and not isinstance(up, cst.IndentedBlock):
+            stmt, up = up, resolver.parent(up)
+        func = resolver.parent(up) if up is not None else None
+        bindings = resolver.scope_bindings(name)
+        if not isinstance(func, cst.FunctionDef) or not bindings or stmt not in up.body:
+            return None
+        steps: list[tuple[bool, cst.BaseExpression]] = []
+        for line in up.body[:up.body.index(stmt)]:
+            for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                        and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name.value:
+                    steps.append((False, small.value))
+                elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) and small.target.value == name.value:
+                    if not isinstance(small.operator, cst.AddAssign):
+                        return None
+                    steps.append((True, small.value))
+        if len(steps) < 2 or steps[0][0] or len(bindings) != len(steps):
+            return None  # one assignment is single_value's; others bound elsewhere: not followed
+        text: Optional[SqlText] = None
+        for added, value in steps:
+            found = self._sql(value)
+            text = _joined(text, found) if added else found
+            if text is None:
+                return None
+        return text
+
+    def _operand(self, expr: cst.BaseExpression) -> Optional[SqlText]:
+        """An operand of ``+`` in SQL text: its text, or inside a helper a placeholder of the value
+        the caller passes (``"'path' = '" + path + "'"``, as an f-string's ``{path}``)."""
+        found = self._sql(expr)
+        if found is not None or not self._bound or isinstance(expr, (cst.BaseString, cst.BinaryOperation)):
+            return found
+        source = self._placeholder(expr)
+        return SqlText(_MARK.format(0), (source,)) if source is not None and not self._is_table(expr) else None
+
+    def _holds(self, test: cst.BaseExpression) -> Optional[bool]:
+        """Whether ``x is None`` / ``x is not None`` holds where the text is read: ``x`` a
+        parameter of the helper call being read (given None, or text known here, or left to a
+        default of either) or a name bound once to one; None when it cannot be told."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        target = test.comparisons[0]
+        if not isinstance(target.operator, (cst.Is, cst.IsNot)) or not (
+                isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+            return None
+        none = self._is_none(test.left)
+        return None if none is None else none == isinstance(target.operator, cst.Is)
+
+    def _is_none(self, expr: cst.BaseExpression) -> Optional[bool]:
+        if isinstance(expr, cst.Name) and expr.value == "None":
+            return True
+        if isinstance(expr, cst.Name) and (arg := self._argument(expr)) is not None:
+            frame = self._bound.pop()
+            try:
+                return self._is_none(arg)
+            finally:
+                self._bound.append(frame)
+        if isinstance(expr, cst.Name) and (value := self.resolver.single_value(expr)) is not None:
+            return self._is_none(value)
+        found = self._sql(expr) if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)) else None
+        return False if found is not None else None
 
     def _formatted(self, pieces: list[str], items: list[cst.BaseExpression]) -> Optional[SqlText]:
         """SQL text ``pieces`` with ``items`` formatted in between (``"... {}".format(a)``,
