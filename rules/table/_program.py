@@ -207,6 +207,7 @@ class TablesModel:
         # helper call being read, its parameters (by id) -> what the call passes for them
         self._bound: list[dict[int, cst.BaseExpression]] = []
         self._following: set[int] = set()  # parameters whose calls' arguments are being read
+        self._why: Optional[str] = None  # why the SQL text being read is not known (unknown_reason)
         self.mode = self._mode()
         self.catalog: dict[str, _sql.TableDef] = {}
         self.problems: dict[str, str] = {}  # table name -> why its DDL is not translated
@@ -235,6 +236,19 @@ class TablesModel:
         triple-quoted string starts on its own line), or None."""
         found = self._sql(node)
         return SqlText(found.text.strip(), found.parts, found.tables) if found is not None else None
+
+    def unknown_reason(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
+        """Why ``sql(node)`` is None when a helper's text depends on what the call gives (the
+        ``is None`` test of a value read at run time, a text built in an ``if``); None otherwise."""
+        self._why = None
+        try:
+            return self._why if self._sql(node) is None else None
+        finally:
+            self._why = None
+
+    def _unknown(self, why: str) -> None:
+        if self._why is None:
+            self._why = why
 
     def _sql(self, node: Optional[cst.BaseExpression]) -> Optional[SqlText]:
         code = self.resolver.module.code_for_node
@@ -352,6 +366,9 @@ class TablesModel:
                     if not isinstance(small.operator, cst.AddAssign):
                         return None
                     steps.append((True, small.value))
+        if len(steps) >= 1 and len(bindings) > len(steps) and self._bound:
+            self._unknown(f"{func.name.value}() builds {name.value} in statements that run or not when the job runs "
+                          "(an if, a loop)")
         if len(steps) < 2 or steps[0][0] or len(bindings) != len(steps):
             return None  # one assignment is single_value's; others bound elsewhere: not followed
         text: Optional[SqlText] = None
@@ -382,6 +399,12 @@ class TablesModel:
                 isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
             return None
         none = self._is_none(test.left)
+        if none is None:
+            code = self.resolver.module.code_for_node
+            given = self._argument(test.left) if isinstance(test.left, cst.Name) else None
+            self._unknown(f"its text depends on whether {code(test.left)} is None"
+                          + (f", given {code(given)} by this call" if given is not None else "")
+                          + ": a value known only when the job runs")
         return None if none is None else none == isinstance(target.operator, cst.Is)
 
     def _is_none(self, expr: cst.BaseExpression) -> Optional[bool]:

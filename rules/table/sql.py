@@ -53,7 +53,7 @@ rule = Rule(
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
-           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING),
+           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_HELPER_SQL),
     examples=[
         Example(
             program(
@@ -360,6 +360,9 @@ def convert(ctx):
         return _statement(ctx, env, text, "add_insert_sql()")
     text = model.sql(head.original.args[0].value if head.original.args else None)
     if text is None:
+        why = model.unknown_reason(head.original.args[0].value if head.original.args else None)
+        if why is not None:
+            return ctx.todo(M.TB_HELPER_SQL, f"{method}() of SQL text not known when converting: {why}")
         return ctx.todo(M.TB_SQL, f"{method}() of SQL text not known when converting")
     if method == "sql_query":
         try:
