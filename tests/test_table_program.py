@@ -588,6 +588,16 @@ def test_insert_only_in_streaming_mode(expr, expected):
     assert found.insert_only(probe) is expected
 
 
+@pytest.mark.parametrize("statement, expected", [
+    ("INSERT INTO out SELECT w FROM src WHERE n > 1", True),  # Flink 2.3 prints +I rows only (fixture meter_ticks_datagen_sequence_stream)
+    ("INSERT INTO out SELECT w, COUNT(*) FROM src GROUP BY w", False),
+    ("INSERT INTO out SELECT DISTINCT w FROM src", False),
+])
+def test_an_insert_gives_only_inserts_as_its_query_does(statement, expected):
+    found, _ = model(_STREAM_ENV + "t_env.execute_sql(\"CREATE TABLE src (n INT, w STRING, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '/i', 'format' = 'csv')\")\n")
+    assert found.sql_insert_only(statement) is expected
+
+
 @pytest.mark.parametrize("query, expected", [
     ("SELECT w, n * 10 AS m FROM src", {"w": "STRING", "m": "INT"}),
     ("SELECT 1 FROM src", None),  # Flink names it EXPR$0
