@@ -135,3 +135,36 @@ def test_text_built_in_a_branch_is_not_followed():
     result = convert(src)
     assert "t_env.execute_sql(ddl('a'))" in result.output and "F2S320" in _codes(result)
     assert "ddl() builds text in statements that run or not" in result.output
+
+
+def test_create_table_named_by_a_helpers_parameter_keeps_its_todo():
+    """The helper's DDL names the table its caller gives: whether the program reads it (a csv
+    table read with STRING columns needs Flink's '' for an empty field) or only writes it is not
+    followed, so no Spark form is chosen for it."""
+    src = HEAD + (
+        "def register(t_env, name, path):\n"
+        "    t_env.execute_sql(f\"CREATE TABLE {name} (id INT, tag STRING) WITH ('connector' = 'filesystem', "
+        "'path' = '{path}', 'format' = 'csv')\")\n\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "register(t_env, 'a', '/data/a')\nt_env.execute_sql('SELECT id, tag FROM a').print()\n"
+    )
+    result = convert(src)
+    assert "t_env.execute_sql(f\"CREATE TABLE {name} (id INT, tag STRING)" in result.output
+    assert "F2S321" in _codes(result) and "whose name is given by name" in result.output
+    assert convert(result.output).output == result.output
+
+
+def test_create_table_named_by_a_local_bound_to_a_literal_is_that_table():
+    """`table_name = "events"; f"CREATE TABLE {table_name} ..."`: the table is events (its reads
+    are followed), while the path stays a placeholder of the converted f-string."""
+    src = HEAD + (
+        "def create_events(t_env, path):\n"
+        "    table_name = 'events'\n"
+        "    t_env.execute_sql(f\"CREATE TABLE {table_name} (id INT) WITH ('connector' = 'filesystem', "
+        "'path' = '{path}', 'format' = 'csv')\")\n\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "create_events(t_env, '/data/e')\nt_env.from_path('events').execute().print()\n"
+    )
+    result = convert(src)
+    assert not [m for m in result.markers if m.severity == "todo"], result.output
+    assert "CREATE TABLE events (id INT) USING csv OPTIONS (path '{path}'" in result.output

@@ -332,6 +332,8 @@ class TablesModel:
                 elif self._is_table(part.expression):
                     text.append(_TABLE_MARK.format(len(found_tables)))
                     found_tables.append(code(part.expression))
+                elif (known := self._identifier(part.expression)) is not None:
+                    text.append(known)  # CREATE TABLE {table_name}: a name bound once to 'taxi_events'
                 else:
                     text.append(_MARK.format(len(parts)))
                     parts.append(code(part.expression))
@@ -378,6 +380,15 @@ class TablesModel:
             if text is None:
                 return None
         return text
+
+    def _identifier(self, expr: cst.BaseExpression) -> Optional[str]:
+        """The text of a name bound once to a literal that is an SQL identifier (``table_name =
+        "taxi_events"``), which an f-string's SQL names a table or column with; None otherwise
+        (paths and other values stay placeholders of the converted f-string)."""
+        if not isinstance(expr, cst.Name) or not isinstance(self.resolver.single_value(expr), cst.SimpleString):
+            return None
+        found = self._sql(expr)
+        return found.text if found is not None and re.fullmatch(r"[A-Za-z_]\w*", found.text) else None
 
     def _operand(self, expr: cst.BaseExpression) -> Optional[SqlText]:
         """An operand of ``+`` in SQL text: its text, or inside a helper a placeholder of the value
