@@ -207,6 +207,26 @@ def test_datagen_sequences_become_a_view_of_as_many_rows_as_flink_gives(options,
     assert got == list(range(start, start + rows))
 
 
+def test_datagen_sequence_without_number_of_rows_ends_with_the_sequence_in_streaming_mode_only(spark):
+    """Flink 2.3 plans a datagen table without number-of-rows as unbounded: batch mode refuses it
+    ("Querying an unbounded table ... in batch mode is not allowed"), a streaming job ends where
+    the shortest sequence ends (fixture meter_ticks_datagen_sequence_stream: 12 rows)."""
+    from flink2spark.rules.table import _sql
+    from flink2spark.rules.table._connectors import datagen_view
+
+    table = _sql.create_table("CREATE TABLE g (a INT, b BIGINT, r INT) WITH ('connector' = 'datagen', "
+                              "'fields.a.kind' = 'sequence', 'fields.a.start' = '5', 'fields.a.end' = '7', "
+                              "'fields.b.kind' = 'sequence', 'fields.b.start' = '0', 'fields.b.end' = '9')")
+    with pytest.raises(_sql.Untranslatable, match="batch mode refuses it"):
+        datagen_view(table)
+    spark.sql(datagen_view(table, streaming=True))
+    try:
+        got = [(r.a, r.b) for r in spark.sql("SELECT a, b FROM g").collect()]
+    finally:
+        spark.catalog.dropTempView("g")
+    assert got == [(5, 0), (6, 1), (7, 2)]
+
+
 RANDOM_TABLE = (
     "CREATE TABLE g (t TINYINT, i INT, b BIGINT, d DOUBLE, f BOOLEAN, s STRING, h STRING, v VARCHAR(5), c CHAR(3), "
     "ts TIMESTAMP(3), ago TIMESTAMP(3), lt TIMESTAMP_LTZ(3), m DECIMAL(10, 2), k DECIMAL(5, 1), seq INT) WITH ("
@@ -566,6 +586,16 @@ def test_insert_only_in_streaming_mode(expr, expected):
     found, module = model(_STREAM_ENV + "t_env.execute_sql(\"CREATE TABLE src (n INT, w STRING, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '/i', 'format' = 'csv')\")\nprobe = " + expr + "\n")
     probe = next(a.value for a in nodes(module, cst.Assign) if a.targets[0].target.value == "probe")
     assert found.insert_only(probe) is expected
+
+
+@pytest.mark.parametrize("statement, expected", [
+    ("INSERT INTO out SELECT w FROM src WHERE n > 1", True),  # Flink 2.3 prints +I rows only (fixture meter_ticks_datagen_sequence_stream)
+    ("INSERT INTO out SELECT w, COUNT(*) FROM src GROUP BY w", False),
+    ("INSERT INTO out SELECT DISTINCT w FROM src", False),
+])
+def test_an_insert_gives_only_inserts_as_its_query_does(statement, expected):
+    found, _ = model(_STREAM_ENV + "t_env.execute_sql(\"CREATE TABLE src (n INT, w STRING, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '/i', 'format' = 'csv')\")\n")
+    assert found.sql_insert_only(statement) is expected
 
 
 @pytest.mark.parametrize("query, expected", [

@@ -88,3 +88,83 @@ def test_a_recursive_helper_passing_its_parameter_on_keeps_its_todo():
     )
     result = convert(src)
     assert "return t_env.from_path(name)" in result.output and "F2S300" in _codes(result)
+
+
+BUILDER = (
+    "def ddl(name, path, sep=None):\n"
+    "    text = \"CREATE TABLE \" + name + \" (a INT) WITH ('connector' = 'filesystem', 'path' = '\" + path + \"', \"\n"
+    "    text += \"'format' = 'csv'\"\n"
+    "    text += \", 'csv.field-delimiter' = '\" + sep + \"'\" if sep is not None else ''\n"
+    "    return text + ')'\n\n\n"
+    "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+)
+
+
+def test_sql_built_by_concatenation_is_read_per_call():
+    """Each call's text: its constants in place, its sep chosen by the `is not None` test, the
+    caller's other names as placeholders of an f-string (a fixture, parcel_returns_ddl_builder,
+    runs the same shape on Flink and Spark)."""
+    result = convert(HEAD + "import sys\n\n" + BUILDER + "t_env.execute_sql(ddl('a', '/in', ';'))\n"
+                     "t_env.execute_sql(ddl('b', sys.argv[1]))\nt_env.execute_sql('INSERT INTO b SELECT a FROM a')\n")
+    assert not [m for m in result.markers if m.severity == "todo"], result.output
+    assert "path '/in'" in result.output and "sep ';'" in result.output
+    assert "f\"CREATE TABLE b (a INT) USING csv OPTIONS (path '{sys.argv[1]}'" in result.output
+    assert "sep" not in result.output.split("CREATE TABLE b")[1].split("\n")[0]  # the clause left out for None
+    assert convert(result.output).output == result.output
+
+
+def test_sql_whose_text_depends_on_an_argument_not_known_keeps_its_todo():
+    """The delimiter clause is there or not by what the call passes: a value read at run time
+    (os.environ.get may give None) leaves the text unknown, and the TODO at the call."""
+    result = convert(HEAD + "import os\n\n" + BUILDER + "t_env.execute_sql(ddl('a', '/in', os.environ.get('SEP')))\n")
+    assert "t_env.execute_sql(ddl('a', '/in', os.environ.get('SEP')))" in result.output
+    assert "F2S320" in _codes(result)
+    assert "depends on whether sep is None, given os.environ.get('SEP') by this call" in result.output
+
+
+def test_text_built_in_a_branch_is_not_followed():
+    """`+=` inside an if: whether it runs is not known when converting."""
+    src = HEAD + (
+        "import sys\n\n\n"
+        "def ddl(name):\n"
+        "    text = 'CREATE TABLE ' + name + \" (a INT) WITH ('connector' = 'print'\"\n"
+        "    if len(sys.argv) > 2:\n        text += \", 'print-identifier' = 'x'\"\n"
+        "    return text + ')'\n\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\nt_env.execute_sql(ddl('a'))\n"
+    )
+    result = convert(src)
+    assert "t_env.execute_sql(ddl('a'))" in result.output and "F2S320" in _codes(result)
+    assert "ddl() builds text in statements that run or not" in result.output
+
+
+def test_create_table_named_by_a_helpers_parameter_keeps_its_todo():
+    """The helper's DDL names the table its caller gives: whether the program reads it (a csv
+    table read with STRING columns needs Flink's '' for an empty field) or only writes it is not
+    followed, so no Spark form is chosen for it."""
+    src = HEAD + (
+        "def register(t_env, name, path):\n"
+        "    t_env.execute_sql(f\"CREATE TABLE {name} (id INT, tag STRING) WITH ('connector' = 'filesystem', "
+        "'path' = '{path}', 'format' = 'csv')\")\n\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "register(t_env, 'a', '/data/a')\nt_env.execute_sql('SELECT id, tag FROM a').print()\n"
+    )
+    result = convert(src)
+    assert "t_env.execute_sql(f\"CREATE TABLE {name} (id INT, tag STRING)" in result.output
+    assert "F2S321" in _codes(result) and "whose name is given by name" in result.output
+    assert convert(result.output).output == result.output
+
+
+def test_create_table_named_by_a_local_bound_to_a_literal_is_that_table():
+    """`table_name = "events"; f"CREATE TABLE {table_name} ..."`: the table is events (its reads
+    are followed), while the path stays a placeholder of the converted f-string."""
+    src = HEAD + (
+        "def create_events(t_env, path):\n"
+        "    table_name = 'events'\n"
+        "    t_env.execute_sql(f\"CREATE TABLE {table_name} (id INT) WITH ('connector' = 'filesystem', "
+        "'path' = '{path}', 'format' = 'csv')\")\n\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "create_events(t_env, '/data/e')\nt_env.from_path('events').execute().print()\n"
+    )
+    result = convert(src)
+    assert not [m for m in result.markers if m.severity == "todo"], result.output
+    assert "CREATE TABLE events (id INT) USING csv OPTIONS (path '{path}'" in result.output

@@ -150,6 +150,8 @@ TB_PLAN = _code("F2S316", "note", "explain(): the plan printed is Spark's (debug
 TB_LATE = _code("F2S317", "note", "event-time window over a stream's rowtime: records behind Flink's watermark are dropped in streaming mode, Spark's batch window counts them")
 TB_FLOAT_SUM = _code("F2S318", "note", "SUM of a FLOAT: Flink adds 32-bit floats in arrival order, Spark doubles cast back to FLOAT (the last digits may differ)")
 TB_UPDATING = _code("F2S319", "note", "updating streaming query (an aggregation without a window) in Spark's update output mode: each micro-batch gives the new rows of the groups it changed, Flink every change (-U/+U) as records arrive")
+TB_HELPER_SQL = _code("F2S320", "todo", "SQL text a helper function builds: which text depends on a value the call gives that is known only when the job runs")
+TB_TABLE_NAME = _code("F2S321", "todo", "CREATE TABLE of a table named by a value known only where the statement is called (a helper's parameter): its Spark form depends on how the program uses that table")
 TB_JDBC = _code("F2S322", "note", "JDBC table: the database's JDBC driver must be on Spark's classpath (spark-submit --jars or --packages)")
 
 # Generations recognised but not converted yet

@@ -146,8 +146,11 @@ def datagen_stream(table: TableDef, env: str, parts: tuple[str, ...] = ()) -> st
     return "".join(reader)
 
 
-def datagen_view(table: TableDef) -> str:
-    """Spark SQL creating the rows of a bounded datagen table, as a temporary view."""
+def datagen_view(table: TableDef, streaming: bool = False) -> str:
+    """Spark SQL creating the rows of a bounded datagen table, as a temporary view: number-of-rows
+    rows, or fewer where a sequence field ends; in streaming mode (``streaming``), a table without
+    number-of-rows that has a sequence field too (Flink 2.3 plans it as unbounded, refuses it in
+    batch mode, and its streaming job ends with the shortest sequence)."""
     options = {k.lower(): v for k, v in table.options.items()}
     lengths, items = [], []
     if table.computed or table.metadata:
@@ -172,9 +175,11 @@ def datagen_view(table: TableDef) -> str:
         f"fields.{n.lower()}.{o}" for n, _ in table.columns for o in _FIELD_OPTIONS}
     if extra:
         raise Untranslatable(f"datagen option {sorted(extra)[0]!r}")
-    if "number-of-rows" not in options:
-        raise Untranslatable("datagen without number-of-rows (an unbounded source in Flink 2.3)")
-    rows = min(lengths + [int(options["number-of-rows"])])
+    if "number-of-rows" not in options and not (streaming and lengths):
+        raise Untranslatable("datagen without number-of-rows (an unbounded source in Flink 2.3" + (
+            ": batch mode refuses it even with a sequence field)" if lengths else ")"))
+    # without number-of-rows, Flink 2.3's streaming job ends where the shortest sequence ends
+    rows = min(lengths + [int(options["number-of-rows"])] if "number-of-rows" in options else lengths)
     return f"CREATE TEMPORARY VIEW `{table.name}` AS SELECT {', '.join(items)} FROM range(0, {max(rows, 0)})"
 
 
@@ -195,7 +200,10 @@ def declare_datagen(ctx, env, table: TableDef, parts: tuple[str, ...]):
     from flink2spark.rules.table._program import python_string
 
     if table.bounded:
-        code = f"{cst.Module([]).code_for_node(env)}.sql({python_string(datagen_view(table), parts)})"
+        from flink2spark.rules.table._program import tables
+
+        view = datagen_view(table, streaming=tables(ctx.resolver).mode == "streaming")
+        code = f"{cst.Module([]).code_for_node(env)}.sql({python_string(view, parts)})"
     else:
         code = datagen_stream(table, cst.Module([]).code_for_node(env), parts)
         ctx.note(M.TB_STREAMING, f"datagen table {table.name!r} without number-of-rows: an unbounded stream, Spark's rate "

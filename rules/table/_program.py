@@ -207,6 +207,7 @@ class TablesModel:
         # helper call being read, its parameters (by id) -> what the call passes for them
         self._bound: list[dict[int, cst.BaseExpression]] = []
         self._following: set[int] = set()  # parameters whose calls' arguments are being read
+        self._why: Optional[str] = None  # why the SQL text being read is not known (unknown_reason)
         self.mode = self._mode()
         self.catalog: dict[str, _sql.TableDef] = {}
         self.problems: dict[str, str] = {}  # table name -> why its DDL is not translated
@@ -236,6 +237,19 @@ class TablesModel:
         found = self._sql(node)
         return SqlText(found.text.strip(), found.parts, found.tables) if found is not None else None
 
+    def unknown_reason(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
+        """Why ``sql(node)`` is None when a helper's text depends on what the call gives (the
+        ``is None`` test of a value read at run time, a text built in an ``if``); None otherwise."""
+        self._why = None
+        try:
+            return self._why if self._sql(node) is None else None
+        finally:
+            self._why = None
+
+    def _unknown(self, why: str) -> None:
+        if self._why is None:
+            self._why = why
+
     def _sql(self, node: Optional[cst.BaseExpression]) -> Optional[SqlText]:
         code = self.resolver.module.code_for_node
         if node is None:
@@ -245,6 +259,8 @@ class TablesModel:
             if arg is not None:
                 return self._outside(arg)
             value = self.resolver.single_value(node)
+            if value is None and (built := self._built(node)) is not None:
+                return built
             if value is None and not self._bound:  # a helper's parameter: the text every call passes, when they agree
                 refs = self.resolver.referents(node)
                 key = id(refs[0].node) if len(refs) == 1 else None
@@ -260,13 +276,16 @@ class TablesModel:
             return self._sql(value) if value is not None and value is not node else None
         if isinstance(node, cst.SimpleString):
             return SqlText(node.evaluated_value)
+        if isinstance(node, cst.IfExp):  # "..." if path is not None else "": the branch the call takes
+            holds = self._holds(node.test)
+            return None if holds is None else self._sql(node.body if holds else node.orelse)
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             return self._helper_sql(node)
         if isinstance(node, cst.ConcatenatedString):
             left, right = self._sql(node.left), self._sql(node.right)
             return _joined(left, right)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-            return _joined(self._sql(node.left), self._sql(node.right))
+            return _joined(self._operand(node.left), self._operand(node.right))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
             left = self._sql(node.left)
             items = [e.value for e in node.right.elements] if isinstance(node.right, cst.Tuple) else [node.right]
@@ -313,6 +332,8 @@ class TablesModel:
                 elif self._is_table(part.expression):
                     text.append(_TABLE_MARK.format(len(found_tables)))
                     found_tables.append(code(part.expression))
+                elif (known := self._identifier(part.expression)) is not None:
+                    text.append(known)  # CREATE TABLE {table_name}: a name bound once to 'taxi_events'
                 else:
                     text.append(_MARK.format(len(parts)))
                     parts.append(code(part.expression))
@@ -323,6 +344,93 @@ class TablesModel:
                 return None  # spark.sql takes the tables as arguments, not in an f-string
             return SqlText(raw, tuple(parts), tuple(found_tables))
         return None
+
+    def _built(self, name: cst.Name) -> Optional[SqlText]:
+        """The text of a function's local name built by statements of its body (``ddl = "CREATE
+        TABLE " + name + " ("``, then ``ddl += "..."``), read where a later statement of that
+        body reads it: each assignment and ``+=`` in order. None when the name is bound anywhere
+        else (in an ``if``, a loop, by another operator) or the text of a step is not known."""
+        resolver = self.resolver
+        stmt, up = name, resolver.parent(name)
+        while up is not None and not isinstance(up, cst.IndentedBlock):
+            stmt, up = up, resolver.parent(up)
+        func = resolver.parent(up) if up is not None else None
+        bindings = resolver.scope_bindings(name)
+        if not isinstance(func, cst.FunctionDef) or not bindings or stmt not in up.body:
+            return None
+        steps: list[tuple[bool, cst.BaseExpression]] = []
+        for line in up.body[:up.body.index(stmt)]:
+            for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                        and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name.value:
+                    steps.append((False, small.value))
+                elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) and small.target.value == name.value:
+                    if not isinstance(small.operator, cst.AddAssign):
+                        return None
+                    steps.append((True, small.value))
+        if len(steps) >= 1 and len(bindings) > len(steps) and self._bound:
+            self._unknown(f"{func.name.value}() builds {name.value} in statements that run or not when the job runs "
+                          "(an if, a loop)")
+        if len(steps) < 2 or steps[0][0] or len(bindings) != len(steps):
+            return None  # one assignment is single_value's; others bound elsewhere: not followed
+        text: Optional[SqlText] = None
+        for added, value in steps:
+            found = self._sql(value)
+            text = _joined(text, found) if added else found
+            if text is None:
+                return None
+        return text
+
+    def _identifier(self, expr: cst.BaseExpression) -> Optional[str]:
+        """The text of a name bound once to a literal that is an SQL identifier (``table_name =
+        "taxi_events"``), which an f-string's SQL names a table or column with; None otherwise
+        (paths and other values stay placeholders of the converted f-string)."""
+        if not isinstance(expr, cst.Name) or not isinstance(self.resolver.single_value(expr), cst.SimpleString):
+            return None
+        found = self._sql(expr)
+        return found.text if found is not None and re.fullmatch(r"[A-Za-z_]\w*", found.text) else None
+
+    def _operand(self, expr: cst.BaseExpression) -> Optional[SqlText]:
+        """An operand of ``+`` in SQL text: its text, or inside a helper a placeholder of the value
+        the caller passes (``"'path' = '" + path + "'"``, as an f-string's ``{path}``)."""
+        found = self._sql(expr)
+        if found is not None or not self._bound or isinstance(expr, (cst.BaseString, cst.BinaryOperation)):
+            return found
+        source = self._placeholder(expr)
+        return SqlText(_MARK.format(0), (source,)) if source is not None and not self._is_table(expr) else None
+
+    def _holds(self, test: cst.BaseExpression) -> Optional[bool]:
+        """Whether ``x is None`` / ``x is not None`` holds where the text is read: ``x`` a
+        parameter of the helper call being read (given None, or text known here, or left to a
+        default of either) or a name bound once to one; None when it cannot be told."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        target = test.comparisons[0]
+        if not isinstance(target.operator, (cst.Is, cst.IsNot)) or not (
+                isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+            return None
+        none = self._is_none(test.left)
+        if none is None:
+            code = self.resolver.module.code_for_node
+            given = self._argument(test.left) if isinstance(test.left, cst.Name) else None
+            self._unknown(f"its text depends on whether {code(test.left)} is None"
+                          + (f", given {code(given)} by this call" if given is not None else "")
+                          + ": a value known only when the job runs")
+        return None if none is None else none == isinstance(target.operator, cst.Is)
+
+    def _is_none(self, expr: cst.BaseExpression) -> Optional[bool]:
+        if isinstance(expr, cst.Name) and expr.value == "None":
+            return True
+        if isinstance(expr, cst.Name) and (arg := self._argument(expr)) is not None:
+            frame = self._bound.pop()
+            try:
+                return self._is_none(arg)
+            finally:
+                self._bound.append(frame)
+        if isinstance(expr, cst.Name) and (value := self.resolver.single_value(expr)) is not None:
+            return self._is_none(value)
+        found = self._sql(expr) if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)) else None
+        return False if found is not None else None
 
     def _formatted(self, pieces: list[str], items: list[cst.BaseExpression]) -> Optional[SqlText]:
         """SQL text ``pieces`` with ``items`` formatted in between (``"... {}".format(a)``,

@@ -1007,13 +1007,13 @@ def query_columns(sql: str, tables: Mapping[str, TableDef]) -> Optional[dict[str
 
 
 def appending_query(sql: str) -> Optional[set[str]]:
-    """The tables a query (or the query of a ``CREATE VIEW``) reads when it gives only inserts in
+    """The tables a query (or the query of a ``CREATE VIEW`` or an ``INSERT``) reads when it gives only inserts in
     Flink's streaming mode: projections, filters, UNION ALL and group windows (``GROUP BY
     TUMBLE/HOP/SESSION(...)``, a window TVF's ``window_start, window_end``); None for anything
     that may update its rows (aggregations without a window, DISTINCT, joins, ORDER BY, LIMIT,
     OVER, set operations other than UNION ALL, subqueries in conditions)."""
     tree = _parse_one(sql)
-    if isinstance(tree, exp.Create):
+    if isinstance(tree, (exp.Create, exp.Insert)):
         tree = tree.expression
     if not isinstance(tree, exp.Query):
         return None

@@ -38,7 +38,7 @@ from flink2spark.rules.table.bridges import _HEAD as STREAM_HEAD, stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table._common import drop_target, program, spark_program, waited_result
-from flink2spark.rules.table._program import SqlText, sql_arguments, tables
+from flink2spark.rules.table._program import _MARK_RE, SqlText, sql_arguments, tables
 from flink2spark.rules.table.execute import collected, show, write_to
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -53,7 +53,7 @@ rule = Rule(
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
-           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING),
+           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_HELPER_SQL, M.TB_TABLE_NAME),
     examples=[
         Example(
             program(
@@ -253,6 +253,12 @@ def _statement(ctx, env, text, what, waited: bool = False):
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its TableResult is used")
         if kind == "create_table":
             table = _sql.create_table(text.text)
+            if _MARK_RE.search(table.name):
+                # the name a caller gives: the table's reads and writes, which choose its form
+                # (a view of a csv read, a table written, a Kafka stream...), are not followed
+                return ctx.todo(M.TB_TABLE_NAME, f"{what}: CREATE TABLE of a table whose name is given by "
+                                f"{text.parts[int(_MARK_RE.search(table.name).group(1))]}: which statements read or "
+                                "write it, and so its Spark form, is not followed: port it by hand for the tables its callers name")
             if table.connector == "filesystem":
                 return create(ctx, env, table, text.parts)
             if table.connector == "datagen":
@@ -360,6 +366,9 @@ def convert(ctx):
         return _statement(ctx, env, text, "add_insert_sql()")
     text = model.sql(head.original.args[0].value if head.original.args else None)
     if text is None:
+        why = model.unknown_reason(head.original.args[0].value if head.original.args else None)
+        if why is not None:
+            return ctx.todo(M.TB_HELPER_SQL, f"{method}() of SQL text not known when converting: {why}")
         return ctx.todo(M.TB_SQL, f"{method}() of SQL text not known when converting")
     if method == "sql_query":
         try:
