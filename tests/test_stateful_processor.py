@@ -31,13 +31,13 @@ def _keyword(module: cst.Module, name: str) -> cst.BaseExpression:
     return found[0]
 
 
-def _translate(source: str, name: str):
+def _translate(source: str, name: str, time: S.Time = S.Time()):
     module = cst.parse_module(source)
     resolver = Resolver(module, pyflink_model.MODEL)
     cls = next(c for c in resolver.class_defs if c.name.value == name)
     record = record_shape(resolver, _keyword(module, "type_info"))
     output = record_shape(resolver, _keyword(module, "output_type"))
-    return module, record, output, S.translate(resolver, cls, record, output)
+    return module, record, output, S.translate(resolver, cls, record, output, time)
 
 
 def _constant(source: str, name: str):
@@ -60,12 +60,14 @@ def _flink_print(row, kind: str) -> str:
     return str(row[0])
 
 
-# fixture, class, records constant, key column (the key_by selector's field)
+# fixture, class, records constant, key column (the key_by selector's field), the records' time
 CASES = [
-    ("keyed_state_order_totals", "Totals", "ORDERS", "f0"),
-    ("keyed_state_word_repeats", "Repeats", "WORDS", "value"),
-    ("keyed_state_sensor_highest", "Highest", "READINGS", "sensor"),
-    ("keyed_list_state_baskets", "Basket", "PURCHASES", "f0"),
+    ("keyed_state_order_totals", "Totals", "ORDERS", "f0", S.Time()),
+    ("keyed_state_word_repeats", "Repeats", "WORDS", "value", S.Time()),
+    ("keyed_state_sensor_highest", "Highest", "READINGS", "sensor", S.Time()),
+    ("keyed_list_state_baskets", "Basket", "PURCHASES", "f0", S.Time()),
+    # BATCH: ctx.timestamp() is the assigner's field f2, a key's rows sorted by it, the watermark MIN/MAX
+    ("batch_keyed_timers", "Track", "EVENTS", "f0", S.Time("f2", batch=True)),
 ]
 
 
@@ -74,9 +76,9 @@ def test_processor_gives_flink_records(case, spark):
     from pyspark.sql import Row
     from pyspark.sql.streaming.stateful_processor import StatefulProcessor
 
-    fixture, name, records, key = case
+    fixture, name, records, key, time = case
     source = (FIXTURES / fixture / "input.py").read_text()
-    module, record, output, processor = _translate(source, name)
+    module, record, output, processor = _translate(source, name, time)
     assert isinstance(processor, S.Processor), processor
     namespace = {"__name__": "f2s_translated", "StatefulProcessor": StatefulProcessor, "Row": Row}
     exec(compile(module.code_for_node(processor.cls), fixture, "exec"), namespace)  # noqa: S102 - our own fixture
@@ -119,8 +121,12 @@ _OPEN = "    def open(self, runtime_context):\n        self.n = runtime_context.
 
 # (class body, output type, what the reason names): the class keeps the shim's keyed_process
 REFUSED = [
-    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.timer_service().current_watermark())\n", "Types.STRING()", "current_watermark"),
-    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.timestamp())\n", "Types.STRING()", "context 'ctx'"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.timer_service().current_watermark())\n", "Types.STRING()",
+     "current_watermark() in STREAMING mode"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.timestamp())\n", "Types.STRING()", "whose timestamp is not one of their fields"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.time_domain())\n", "Types.STRING()", "context 'ctx'"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        ctx.timer_service().register_event_time_timer(5)\n        yield 'x'\n"
+     "    def on_timer(self, t, ctx):\n        yield str(ctx.timestamp())\n", "Types.STRING()", "ctx.timestamp() in on_timer()"),
     (_OPEN + "    def process_element(self, v, ctx):\n        ctx.timer_service().register_processing_time_timer(5)\n"
      "        yield 'x'\n", "Types.STRING()", "register_processing_time_timer"),
     (_OPEN + "    def process_element(self, v, ctx):\n        ctx.timer_service().register_event_time_timer(5)\n        yield 'x'\n"
@@ -255,3 +261,63 @@ def test_converted_on_a_frame():
     out = convert_source(_PROGRAM.format(use=f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).print()"), "job.py").output
     assert 'pairs.groupBy("f0").transformWithState(Count(), "f0 string, f1 int", "Update", "None")' in out.replace("\n", "").replace("    ", "")
     assert "f2s" not in out and "class Count(StatefulProcessor):" in out
+
+
+_STAMPED = """
+from pyflink.common import Types, WatermarkStrategy
+from pyflink.common.watermark_strategy import TimestampAssigner
+from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment
+from pyflink.datastream.functions import KeyedProcessFunction
+from pyflink.datastream.state import ValueStateDescriptor
+
+
+class At(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return {stamp}
+
+
+class Count(KeyedProcessFunction):
+    def open(self, runtime_context):
+        self.n = runtime_context.get_state(ValueStateDescriptor("n", Types.INT()))
+
+    def process_element(self, value, ctx):
+        self.n.update((self.n.value() or 0) + 1)
+        yield value[0], ctx.timestamp()
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+{mode}
+pairs = env.from_collection([("a", 1), ("b", 2)], type_info=Types.TUPLE([Types.STRING(), Types.LONG()]))
+pairs = pairs.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))
+pairs.key_by(lambda p: p[0]).process(Count(), output_type=Types.TUPLE([Types.STRING(), Types.LONG()])).print()
+"""
+
+
+def _stamped(stamp: str, mode: str = "") -> str:
+    from flink2spark.transpiler.engine import convert_source
+
+    return convert_source(_STAMPED.format(stamp=stamp, mode=mode), "job.py").output
+
+
+def test_timestamp_is_the_assigners_field():
+    """STREAMING: ctx.timestamp() reads the field the assigner returns; the rows are not sorted
+    (arrival order, NOTE F2S266 as without a timestamp) and the frame gets no timestamp column."""
+    out = _stamped("value[1]")
+    assert "        for value in rows:\n            self.n.update(" in out
+    assert "yield Row(f0=value[0], f1=value[1])" in out
+    assert "withColumn" not in out and "f2s" not in out
+    assert "pairs = pairs\n" not in out  # s = s.assign_timestamps_and_watermarks(...) is dropped, not left as s = s
+    assert "F2S266 Count: handleInputRows gets each key's rows at once, in no set order" in out
+
+
+def test_batch_sorts_by_the_timestamp_field():
+    out = _stamped("value[1]", "env.set_runtime_mode(RuntimeExecutionMode.BATCH)")
+    assert "        for value in sorted(rows, key=lambda row: row.f1):\n" in out
+    assert "F2S266 Count: handleInputRows sorts each key's rows by their timestamp (f1), as Flink's BATCH mode does" in out
+
+
+@pytest.mark.parametrize("stamp", ["value[1] * 1000", "value[1] + 5"])
+def test_computed_timestamp_keeps_the_shim(stamp):
+    """A timestamp the assigner computes is no field the translation can read: the shim."""
+    out = _stamped(stamp, "env.set_runtime_mode(RuntimeExecutionMode.BATCH)")
+    assert "f2s.keyed_process(" in out and "StatefulProcessor" not in out

@@ -21,6 +21,15 @@ in them changes:
 * ``on_timer(self, timestamp, ctx)`` -> ``handleExpiredTimer(self, key, timerValues,
   expiredTimerInfo)`` (Spark passes these by keyword: the names are fixed) starting with
   ``timestamp = expiredTimerInfo.getExpiryTimeInMs()``;
+* ``ctx.timestamp()`` in ``process_element`` -> the record's field the timestamp assigner reads
+  (``value[2]``: the program model's ``_event_windows.stamp`` of the upstream
+  ``assign_timestamps_and_watermarks``, when it is exactly one field; the frame then needs no
+  timestamp column);
+* in BATCH mode Flink gives a key's elements sorted by timestamp, with no watermark
+  (``Long.MIN_VALUE``) while they are processed and ``Long.MAX_VALUE`` in ``on_timer``:
+  ``for value in sorted(rows, key=lambda row: row.f2)`` (NOTE F2S266 then says that equal
+  timestamps come in no set order) and ``current_watermark()`` -> those constants. In
+  STREAMING mode the watermark is Flink's periodic one: not translated;
 * ``ctx.get_current_key()`` -> ``key[0]``; ``ctx.timer_service().register_event_time_timer(t)``
   / ``delete_event_time_timer(t)`` -> ``self.handle.registerTimer(t)`` / ``deleteTimer(t)``;
 * ``yield v`` -> ``yield Row(<output column>=v, ...)`` (transformWithState takes Rows with the
@@ -37,7 +46,8 @@ event-time timer at the end (watermark ``Long.MAX_VALUE``) with the key's final 
   a timer fires when its time is before the job's clock, which a timestamp of the data is
   (a time in the future does not fire: NOTE F2S267);
 * timers registered in ``on_timer`` would not fire in the same batch (Flink fires them): not
-  translated, nor are processing-time timers, ``ctx.timestamp()``, the watermark, map,
+  translated, nor are processing-time timers, ``ctx.timestamp()`` in ``on_timer`` or of a
+  timestamp computed from the record, the watermark in STREAMING mode, map,
   reducing and aggregating state, TTL, side outputs or a record used other than by its fields (Spark's ``Row`` prints
   differently from Flink's tuple). ``translate`` gives the reason and the caller keeps the
   shim's ``keyed_process``.
@@ -73,18 +83,27 @@ class Processor:
     time_mode: str  # "None" or "ProcessingTime"
     timers: bool  # registers timers (NOTE F2S267)
     states: dict = field(default_factory=dict)  # attribute -> ("value" or "list", Spark type of its values)
+    sorted_by: Optional[str] = None  # BATCH mode: the timestamp field handleInputRows sorts a key's rows by
 
 
 class Refused(Exception):
     pass
 
 
-def translate(resolver, cls: cst.ClassDef, record, output) -> Union[Processor, str]:
+@dataclass(frozen=True)
+class Time:
+    """What the program model says of the records' time (``time_facts``)."""
+
+    stamp: Optional[str] = None  # the record field the timestamp assigner reads (``ctx.timestamp()``), if any
+    batch: bool = False  # BATCH runtime mode (Flink sorts a key's elements by timestamp, watermark MIN/MAX)
+
+
+def translate(resolver, cls: cst.ClassDef, record, output, time: Time = Time()) -> Union[Processor, str]:
     """``cls`` (an original ClassDef deriving from KeyedProcessFunction) as a Processor, for
     records of the ``python_columns.Shape`` ``record`` and results of the Shape ``output``;
     else the reason it is not translated."""
     try:
-        return _Translation(resolver, cls, record, output).run()
+        return _Translation(resolver, cls, record, output, time).run()
     except Refused as exc:
         return str(exc)
 
@@ -137,13 +156,16 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 class _Translation:
-    def __init__(self, resolver, cls: cst.ClassDef, record, output):
+    def __init__(self, resolver, cls: cst.ClassDef, record, output, time: Time = Time()):
+        self.time = time
         self.resolver = resolver
         self.cls = cls
         self.record = record
         self.output = output
         self.states: dict[str, tuple[str, str]] = {}
         self.timers = False
+        self.value = ""  # process_element()'s record parameter
+        self.sorted_by: Optional[str] = None
 
     # -- checks ---------------------------------------------------------------------------
     def _check_flink_names(self) -> None:
@@ -255,7 +277,7 @@ class _Translation:
     def _check_ctx_uses(self, fdef: cst.FunctionDef, context: str, converter: "_MethodBody") -> None:
         uses = sum(1 for n in _names(fdef.body) if n.value == context)
         if uses != converter.context_uses:
-            raise Refused(f"{fdef.name.value}() uses its context '{context}' other than for get_current_key() and event-time timers")
+            raise Refused(f"{fdef.name.value}() uses its context '{context}' other than for get_current_key(), timestamp(), current_watermark() and event-time timers")
 
     def _generator(self, body: list) -> list:
         """The statements of a method Spark iterates over: ``yield from ()`` after them when
@@ -271,15 +293,35 @@ class _Translation:
             raise Refused("process_element() does not take (self, value, ctx)")
         value, context = params[1], params[2]
         self._check_record_uses(fdef, value)
+        self.value = value
         converter = _MethodBody(self, context, in_timer=False)
         body = fdef.body.visit(converter)
         self._check_ctx_uses(fdef, context, converter)
+        if converter.stamped and self.record.kind == "value" and self._rebinds(fdef, value):
+            raise Refused(f"process_element() assigns its record '{value}' (ctx.timestamp() reads it)")
         target: cst.BaseAssignTargetExpression = cst.Name(value)
         if self.record.kind == "value":
             target = cst.Tuple([cst.Element(cst.Name(value), comma=cst.Comma())])
-        loop = cst.For(target=target, iter=cst.Name("rows"), body=body)  # type: ignore[arg-type]
+        rows: cst.BaseExpression = cst.Name("rows")
+        if self.time.batch and self.time.stamp is not None:  # Flink's BATCH mode: a key's elements in timestamp order
+            rows = cst.parse_expression(f"sorted(rows, key=lambda row: row.{self.time.stamp})")
+            self.sorted_by = self.time.stamp
+        loop = cst.For(target=target, iter=rows, body=body)  # type: ignore[arg-type]
         new_params = cst.Parameters([cst.Param(cst.Name(n)) for n in ("self", "key", "rows", "timerValues")])
         return fdef.with_changes(name=cst.Name("handleInputRows"), params=new_params, body=cst.IndentedBlock(self._generator([loop])), returns=None)
+
+    @staticmethod
+    def _rebinds(fdef: cst.FunctionDef, name: str) -> bool:
+        """Whether the body of ``fdef`` may bind ``name`` (an assignment, loop, with, walrus...)."""
+        targets = [*_own_nodes(fdef.body, cst.AssignTarget, cst.For, cst.CompFor, cst.AsName, cst.AugAssign, cst.AnnAssign, cst.NamedExpr)]
+        return any(n.value == name for t in targets for n in nodes(getattr(t, "target", None) or getattr(t, "name", t), cst.Name))
+
+    def stamp(self) -> cst.BaseExpression:
+        """``ctx.timestamp()`` in process_element(): the record's field the timestamp assigner reads."""
+        if self.record.kind == "value":
+            return cst.Name(self.value)
+        index = [f.name for f in self.record.fields].index(self.time.stamp)
+        return cst.parse_expression(f"{self.value}[{index}]")
 
     def _timer(self, fdef: cst.FunctionDef) -> cst.FunctionDef:
         params = _param_names(fdef)
@@ -383,7 +425,7 @@ class _Translation:
         )
         self._check_left(new)
         mode = "ProcessingTime" if self.timers else "None"
-        return Processor(new, output_schema(self.output), mode, self.timers, dict(self.states))
+        return Processor(new, output_schema(self.output), mode, self.timers, dict(self.states), self.sorted_by)
 
 
 class _OpenBody(cst.CSTTransformer):
@@ -446,6 +488,7 @@ class _MethodBody(cst.CSTTransformer):
         self.context = context
         self.in_timer = in_timer
         self.context_uses = 0
+        self.stamped = False  # ctx.timestamp() read
         self.depth = 0  # functions, lambdas and classes defined in the body
         self.loops = 0
 
@@ -510,9 +553,20 @@ class _MethodBody(cst.CSTTransformer):
             if _method_call(original, self.context) == "get_current_key" and not original.args:
                 self.context_uses += 1
                 return cst.Subscript(cst.Name("key"), [cst.SubscriptElement(cst.Index(cst.Integer("0")))])
+            if _method_call(original, self.context) == "timestamp" and not original.args:
+                if self.in_timer or self.tr.time.stamp is None:
+                    raise Refused("it reads ctx.timestamp() " + ("in on_timer()" if self.in_timer else "of records whose timestamp is not one of their fields"))
+                self.context_uses += 1
+                self.stamped = True
+                return self.tr.stamp()
             inner = original.func.value if isinstance(original.func, cst.Attribute) else None
             if inner is not None and _method_call(inner, self.context) == "timer_service" and not inner.args:  # type: ignore[arg-type]
                 method = original.func.attr.value  # type: ignore[attr-defined]
+                if method == "current_watermark" and not original.args:
+                    if not self.tr.time.batch:
+                        raise Refused("it reads current_watermark() in STREAMING mode (when Flink's periodic watermark comes is not in the program)")
+                    self.context_uses += 1  # BATCH: no watermark while elements come, Long.MAX_VALUE for the timers
+                    return cst.Integer("9223372036854775807") if self.in_timer else cst.UnaryOperation(cst.Minus(), cst.Integer("9223372036854775808"))
                 spark = {"register_event_time_timer": "registerTimer", "delete_event_time_timer": "deleteTimer"}.get(method)
                 if spark is None:
                     raise Refused(f"it calls timer_service().{method}()")
@@ -654,12 +708,34 @@ def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
     output = record_shape(resolver, info) if info is not None else None
     if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
         return "no output_type of basic types (the results' schema)"
-    found = translate(resolver, cls, shape, output)
+    found = translate(resolver, cls, shape, output, time_facts(g, call, shape))
     if isinstance(found, str):
         return found
     # a class with no state nor timer handles each row alone: the order of a key's rows changes nothing
     ordered = bool(found.states or found.timers) and not _same_records(g, call, shape)
     return Plan(found, output, cls, ordered=ordered)
+
+
+def stamped_by(g, call: cst.Call) -> Optional[cst.Call]:
+    """The ``assign_timestamps_and_watermarks`` call whose stream the keyed ``process`` ``call``
+    reads through its ``key_by``, or None."""
+    from flink2spark.rules.pyflink._event_windows import _receiver
+    from flink2spark.rules.pyflink._frames import key_by_of
+
+    key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+    return _receiver(g.resolver, key_by, "assign_timestamps_and_watermarks") if key_by is not None else None
+
+
+def time_facts(g, call: cst.Call, shape) -> Time:
+    """The records' time for the keyed ``process`` ``call`` over a frame of ``shape``: the field
+    the timestamp assigner reads (``_event_windows.stamp``: exact, never None) and the runtime mode."""
+    from flink2spark.rules.pyflink._event_windows import stamp
+    from flink2spark.rules.pyflink._frames import _COL
+
+    stamped = stamped_by(g, call)
+    found = stamp(g, stamped, shape) if stamped is not None else None
+    field = _COL.fullmatch(found.code) if found is not None else None
+    return Time(field.group(1) if field is not None else None, g.runtime_mode == "batch")
 
 
 def group_by(g, call: cst.Call, shape) -> Optional[str]:
