@@ -321,3 +321,15 @@ def test_computed_timestamp_keeps_the_shim(stamp):
     """A timestamp the assigner computes is no field the translation can read: the shim."""
     out = _stamped(stamp, "env.set_runtime_mode(RuntimeExecutionMode.BATCH)")
     assert "f2s.keyed_process(" in out and "StatefulProcessor" not in out
+
+
+def test_timestamp_of_a_single_value_record():
+    """Records that are one value: ctx.timestamp() is the value itself, refused when the body
+    assigns the record's name (it would no longer be the timestamp)."""
+    tail = ('\nenv = StreamExecutionEnvironment.get_execution_environment()\n'
+            'env.from_collection([7], type_info=Types.LONG()).key_by(lambda r: r).process(F(), output_type=Types.LONG())\n')
+    head = _HEAD + _OPEN + "    def process_element(self, v, ctx):\n"
+    module, _, _, processor = _translate(head + "        yield ctx.timestamp() + 1\n" + tail, "F", S.Time("value"))
+    assert "        for (v,) in rows:\n            yield Row(value=v + 1)\n" in module.code_for_node(processor.cls)
+    _, _, _, refused = _translate(head + "        v = v * 2\n        yield ctx.timestamp()\n" + tail, "F", S.Time("value"))
+    assert isinstance(refused, str) and "assigns its record 'v'" in refused, refused
