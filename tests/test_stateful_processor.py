@@ -66,6 +66,8 @@ CASES = [
     ("keyed_state_word_repeats", "Repeats", "WORDS", "value", S.Time()),
     ("keyed_state_sensor_highest", "Highest", "READINGS", "sensor", S.Time()),
     ("keyed_list_state_baskets", "Basket", "PURCHASES", "f0", S.Time()),
+    # a ValueState of a Tuple: value() gives the tuple back (printed inside the results)
+    ("keyed_tuple_state_price_range", "PriceRange", "TRADES", "f0", S.Time()),
     # BATCH: ctx.timestamp() is the assigner's field f2, a key's rows sorted by it, the watermark MIN/MAX
     ("batch_keyed_timers", "Track", "EVENTS", "f0", S.Time("f2", batch=True)),
 ]
@@ -140,6 +142,10 @@ REFUSED = [
      "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "MapStateDescriptor"),
     ("    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.PICKLED_BYTE_ARRAY()))\n"
      "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "not a basic one"),
+    ("    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.TUPLE([Types.INT(), Types.LIST(Types.INT())])))\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "nor a ValueState of a TUPLE"),
+    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.TUPLE([Types.INT()])))\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "nor a ValueState of a TUPLE of them"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield str(v)\n", "Types.STRING()", "record 'v'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield v\n", "Types.TUPLE([Types.STRING(), Types.INT()])", "record 'v'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        t = (v[0], 1)\n        yield t\n",

@@ -9,7 +9,10 @@ in them changes:
   ``handle.getValueState(name, "value <spark type>")``;
 * ``self.s.value()`` -> ``(self.s.get() or (None,))[0]`` (Spark's state values are tuples,
   ``get()`` is None when unset, as Flink's ``value()``), ``self.s.update(v)`` ->
-  ``self.s.update((v,))``, ``self.s.clear()`` stays;
+  ``self.s.update((v,))``, ``self.s.clear()`` stays; a ``ValueStateDescriptor(name,
+  Types.TUPLE([Types.X(), ...]))`` of basic types -> ``handle.getValueState(name, "f0 x, f1 y")``
+  whose ``value()`` is ``tuple(self.s.get() or ()) or None`` (Flink gives a Python tuple; Spark a
+  Row, which prints with names) and ``update(t)`` ``self.s.update(tuple(t))``;
 * ``runtime_context.get_list_state(ListStateDescriptor(name, Types.X()))`` ->
   ``handle.getListState(name, "value <spark type>")``; ``self.l.get()`` -> ``[v for (v,) in
   self.l.get()]``, ``add(v)`` -> ``appendValue((v,))``, ``clear()`` stays (``add_all``/``update``
@@ -224,13 +227,26 @@ class _Translation:
         if len(call.args) != 2 or any(a.keyword is not None or a.star for a in call.args):
             raise Refused(f"a {descriptor} with other arguments than (name, type)")
         typ = call.args[1].value
-        kind = None
-        if isinstance(typ, cst.Call) and not typ.args and isinstance(typ.func, cst.Attribute):
-            if self.resolver.qualified_name(typ.func.value) in P.TYPES:
-                kind = typ.func.attr.value
-        if kind not in P.SPARK_TYPES:
-            raise Refused("a state of a type that is not a basic one (STRING, INT, LONG, DOUBLE...)")
-        return call.args[0].value, P.SPARK_TYPES[kind].lower()
+        kind = self._basic_type(typ)
+        if kind is None and descriptor == "ValueStateDescriptor" and self._types_method(typ) == "TUPLE" and len(typ.args) == 1:
+            items = typ.args[0].value  # type: ignore[attr-defined]
+            fields = [self._basic_type(e.value) for e in items.elements] if isinstance(items, cst.List) else [None]
+            if fields and None not in fields:  # a Tuple of basic types: a state of a struct
+                return call.args[0].value, ", ".join(f"f{i} {f}" for i, f in enumerate(fields))
+        if kind is None:
+            raise Refused("a state of a type that is not a basic one (STRING, INT, LONG, DOUBLE...) nor a ValueState of a TUPLE of them")
+        return call.args[0].value, kind
+
+    def _types_method(self, typ: cst.BaseExpression) -> Optional[str]:
+        """``X`` of ``Types.X(...)``."""
+        if isinstance(typ, cst.Call) and isinstance(typ.func, cst.Attribute) and self.resolver.qualified_name(typ.func.value) in P.TYPES:
+            return typ.func.attr.value
+        return None
+
+    def _basic_type(self, typ: cst.BaseExpression) -> Optional[str]:
+        """The Spark type of ``Types.X()`` of a basic type, else None."""
+        kind = self._types_method(typ)
+        return P.SPARK_TYPES[kind].lower() if kind in P.SPARK_TYPES and not typ.args else None  # type: ignore[attr-defined]
 
     def _init(self, opener: Optional[cst.FunctionDef]) -> cst.FunctionDef:
         if opener is None:
@@ -468,13 +484,15 @@ class _OpenBody(cst.CSTTransformer):
         if isinstance(descriptor, cst.Name) and descriptor.value in self.descriptors:
             descriptor = self.descriptors[descriptor.value]
         name, typ = self.tr._state_type(descriptor, descriptor_class)
+        if kind == "value" and " " in typ:
+            kind = "tuple"  # a ValueState of a Tuple: its value is a Row of fields f0, f1...
         if attr in self.tr.states and self.tr.states[attr] != (kind, typ):
             raise Refused(f"self.{attr} holds states of two types")
         self.tr.states[attr] = (kind, typ)
         self.uses += 1
         new = cst.Call(
             func=cst.Attribute(cst.Name("handle"), cst.Name(handle_method)),
-            args=[cst.Arg(name, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(cst.SimpleString(f'"value {typ}"'))],
+            args=[cst.Arg(name, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(cst.SimpleString(f'"{typ}"' if kind == "tuple" else f'"value {typ}"'))],
         )
         return updated.with_changes(value=new)
 
@@ -585,9 +603,14 @@ class _MethodBody(cst.CSTTransformer):
                 return self._list_call(original, updated, attr, func.attr.value)
             if attr is not None and attr in self.tr.states:
                 method = func.attr.value
+                tuple_state = self.tr.states[attr][0] == "tuple"
                 if method == "value" and not original.args:
+                    if tuple_state:  # Flink's value is a tuple (Spark's a Row, which prints with names) or None
+                        return cst.parse_expression(f"tuple(self.{attr}.get() or ()) or None")
                     return cst.parse_expression(f"(self.{attr}.get() or (None,))[0]")
                 if method == "update" and len(original.args) == 1 and original.args[0].keyword is None:
+                    if tuple_state:
+                        return updated.with_changes(args=[cst.Arg(cst.Call(cst.Name("tuple"), [cst.Arg(updated.args[0].value)]))])
                     one = cst.Tuple([cst.Element(updated.args[0].value, comma=cst.Comma())])
                     return updated.with_changes(args=[cst.Arg(one)])
                 if method == "clear" and not original.args:
