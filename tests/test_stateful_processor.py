@@ -68,6 +68,8 @@ CASES = [
     ("keyed_list_state_baskets", "Basket", "PURCHASES", "f0", S.Time()),
     # a ValueState of a Tuple: value() gives the tuple back (printed inside the results)
     ("keyed_tuple_state_price_range", "PriceRange", "TRADES", "f0", S.Time()),
+    # ctx.timestamp() the field f2, a Tuple state, Rows returned by a helper whose results are only yielded
+    ("keyed_process_session_timeout", "Sessionize", "CLICKS", "f0", S.Time("f2")),
     # BATCH: ctx.timestamp() is the assigner's field f2, a key's rows sorted by it, the watermark MIN/MAX
     ("batch_keyed_timers", "Track", "EVENTS", "f0", S.Time("f2", batch=True)),
 ]
@@ -150,6 +152,10 @@ REFUSED = [
     (_OPEN + "    def process_element(self, v, ctx):\n        yield v\n", "Types.TUPLE([Types.STRING(), Types.INT()])", "record 'v'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        t = (v[0], 1)\n        yield t\n",
      "Types.TUPLE([Types.STRING(), Types.INT()])", "a tuple of 2 values"),
+    (_OPEN + "    def emit(self, x):\n        return Row(x, 1)\n    def process_element(self, v, ctx):\n        r = self.emit(v[0])\n        yield r\n",
+     "Types.ROW_NAMED(['a', 'b'], [Types.STRING(), Types.INT()])", "something else than a Row(...)"),
+    (_OPEN + "    def emit(self, x):\n        return (x, 1)\n    def process_element(self, v, ctx):\n        yield self.emit(v[0])\n",
+     "Types.ROW_NAMED(['a', 'b'], [Types.STRING(), Types.INT()])", "something else than a Row(...)"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield Row(b=1, a=v[0])\n",
      "Types.ROW_NAMED(['a', 'b'], [Types.STRING(), Types.INT()])", "in its order"),
     (_OPEN + "    def process_element(self, v, ctx):\n        self.helper(self.n)\n        yield 'x'\n", "Types.STRING()", "self.n"),
@@ -171,6 +177,18 @@ REFUSED = [
 def test_refused_with_reason(body, out, reason):
     _, _, _, processor = _translate(_HEAD + body + _TAIL.format(out=out), "F")
     assert isinstance(processor, str) and reason in processor, processor
+
+
+def test_rows_returned_by_a_helper():
+    """A helper whose results are only yielded, returning Row(...): its returns are the output's Rows."""
+    source = _HEAD + (
+        "    def emit(self, name, n):\n        return Row(name, n * 2)\n"
+        "    def process_element(self, v, ctx):\n        yield self.emit(v[0], v[1])\n"
+    ) + _TAIL.format(out="Types.ROW_NAMED(['name', 'twice'], [Types.STRING(), Types.INT()])")
+    module, _, _, processor = _translate(source, "F")
+    code = module.code_for_node(processor.cls)
+    assert "    def emit(self, name, n):\n        return Row(name=name, twice=n * 2)\n" in code
+    assert "            yield self.emit(v[0], v[1])\n" in code
 
 
 def test_row_named_output_and_value_records():

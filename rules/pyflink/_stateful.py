@@ -36,7 +36,8 @@ in them changes:
 * ``ctx.get_current_key()`` -> ``key[0]``; ``ctx.timer_service().register_event_time_timer(t)``
   / ``delete_event_time_timer(t)`` -> ``self.handle.registerTimer(t)`` / ``deleteTimer(t)``;
 * ``yield v`` -> ``yield Row(<output column>=v, ...)`` (transformWithState takes Rows with the
-  output schema's names).
+  output schema's names); ``yield self.helper(...)`` when the helper's results are only yielded
+  and it returns only ``Row(...)``: its returns become those Rows.
 
 What it means on Spark (checked on PySpark 4.3 over batch DataFrames,
 ``tests/test_stateful_processor.py``): ``handleInputRows`` gets all the rows of a key at once,
@@ -169,6 +170,7 @@ class _Translation:
         self.timers = False
         self.value = ""  # process_element()'s record parameter
         self.sorted_by: Optional[str] = None
+        self.row_helpers: set = set()
 
     # -- checks ---------------------------------------------------------------------------
     def _check_flink_names(self) -> None:
@@ -355,11 +357,33 @@ class _Translation:
         return fdef.with_changes(name=cst.Name("handleExpiredTimer"), params=new_params, body=cst.IndentedBlock(stmts), returns=None)
 
     # -- yield -> Row ---------------------------------------------------------------------
+    def _row_helpers(self) -> set:
+        """The helper methods whose results are only yielded (``yield self.emit(...)``) and
+        which return only ``Row(...)``: their returns become the output's Rows."""
+        found = set()
+        for fdef in self.cls.body.body:
+            if not isinstance(fdef, cst.FunctionDef) or fdef.name.value in ("open", "process_element", "on_timer", "__init__"):
+                continue
+            returns = _own_nodes(fdef.body, cst.Return)
+            if not returns or _own_nodes(fdef.body, cst.Yield) or any(
+                not isinstance(r.value, cst.Call) or self.resolver.qualified_name(r.value.func) not in ROWS for r in returns
+            ):
+                continue
+            uses = [a for a in nodes(self.cls.body, cst.Attribute) if _self_attr(a) == fdef.name.value]
+            calls = [self.resolver.parent(a) for a in uses]
+            if uses and all(
+                isinstance(c, cst.Call) and c.func is a and isinstance(self.resolver.parent(c), cst.Yield) for a, c in zip(uses, calls)
+            ):
+                found.add(fdef.name.value)
+        return found
+
     def row(self, original: Optional[cst.BaseExpression], value: Optional[cst.BaseExpression]) -> cst.BaseExpression:
         """``Row(<output column>=v...)`` of the converted ``value`` of ``yield <original>``."""
         fields = self.output.fields
         if value is None:
             raise Refused("a bare yield")
+        if isinstance(original, cst.Call) and _self_attr(original.func) in self.row_helpers:
+            return value  # the helper returns the Row
         if self.output.kind == "value":
             if isinstance(value, cst.Tuple):
                 raise Refused("it yields a tuple (a side output?) to a stream of single values")
@@ -411,6 +435,7 @@ class _Translation:
             raise Refused("it has no process_element()")
         if self._method("init") or self._method("handleInputRows") or self._method("handleExpiredTimer"):
             raise Refused("it defines a method of StatefulProcessor's")
+        self.row_helpers = self._row_helpers()
         converted: dict[int, cst.CSTNode] = {}
         for stmt in cls.body.body:
             if not isinstance(stmt, cst.FunctionDef) or stmt is opener:
@@ -420,7 +445,7 @@ class _Translation:
             elif stmt.name.value == "on_timer":
                 converted[id(stmt)] = self._timer(stmt)
             else:
-                converter = _MethodBody(self, None, in_timer=False, init=stmt.name.value == "__init__")
+                converter = _MethodBody(self, None, in_timer=False, init=stmt.name.value == "__init__", row_helper=stmt.name.value in self.row_helpers)
                 converted[id(stmt)] = stmt.visit(converter)
         init = self._init(opener)
         placed = False
@@ -500,7 +525,8 @@ class _OpenBody(cst.CSTTransformer):
 class _MethodBody(cst.CSTTransformer):
     """The Flink calls of a method body as StatefulProcessor code (see the module's docstring)."""
 
-    def __init__(self, tr: _Translation, context: Optional[str], in_timer: bool, init: bool = False):
+    def __init__(self, tr: _Translation, context: Optional[str], in_timer: bool, init: bool = False, row_helper: bool = False):
+        self.row_helper = row_helper  # a helper whose returns are the output's Rows (``_row_helpers``)
         self.init = init  # __init__: ``self.s = None`` before open() sets the state is allowed
         self.tr = tr
         self.context = context
@@ -548,6 +574,8 @@ class _MethodBody(cst.CSTTransformer):
         return updated
 
     def leave_Return(self, original: cst.Return, updated: cst.Return):
+        if self.row_helper and self.depth == 1:  # the helper's own returns (it is visited as a def)
+            return updated.with_changes(value=self.tr.row(original.value, updated.value))
         if self.depth or self.context is None or self.in_timer:
             return updated
         if original.value is not None:
