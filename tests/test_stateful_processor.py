@@ -51,6 +51,18 @@ def _constant(source: str, name: str):
     raise AssertionError(name)
 
 
+def _literals(source: str) -> dict:
+    """The module's constants the class may read (``GAP_MS = 10_000``)."""
+    found = {}
+    for stmt in ast.parse(source).body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            try:
+                found[stmt.targets[0].id] = ast.literal_eval(stmt.value)
+            except ValueError:
+                pass
+    return found
+
+
 def _flink_print(row, kind: str) -> str:
     """A result as Flink's print sink shows it: a Tuple as Java's ``(a,1)``, a value as ``str``."""
     if kind == "tuple":
@@ -84,7 +96,7 @@ def test_processor_gives_flink_records(case, spark):
     source = (FIXTURES / fixture / "input.py").read_text()
     module, record, output, processor = _translate(source, name, time)
     assert isinstance(processor, S.Processor), processor
-    namespace = {"__name__": "f2s_translated", "StatefulProcessor": StatefulProcessor, "Row": Row}
+    namespace = {"__name__": "f2s_translated", "StatefulProcessor": StatefulProcessor, "Row": Row, **_literals(source)}
     exec(compile(module.code_for_node(processor.cls), fixture, "exec"), namespace)  # noqa: S102 - our own fixture
     data = _constant(source, records)
     rows = [tuple(r) for r in data] if record.kind != "value" else [(r,) for r in data]
