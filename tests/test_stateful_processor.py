@@ -31,13 +31,13 @@ def _keyword(module: cst.Module, name: str) -> cst.BaseExpression:
     return found[0]
 
 
-def _translate(source: str, name: str):
+def _translate(source: str, name: str, time: S.Time = S.Time()):
     module = cst.parse_module(source)
     resolver = Resolver(module, pyflink_model.MODEL)
     cls = next(c for c in resolver.class_defs if c.name.value == name)
     record = record_shape(resolver, _keyword(module, "type_info"))
     output = record_shape(resolver, _keyword(module, "output_type"))
-    return module, record, output, S.translate(resolver, cls, record, output)
+    return module, record, output, S.translate(resolver, cls, record, output, time)
 
 
 def _constant(source: str, name: str):
@@ -51,6 +51,18 @@ def _constant(source: str, name: str):
     raise AssertionError(name)
 
 
+def _literals(source: str) -> dict:
+    """The module's constants the class may read (``GAP_MS = 10_000``)."""
+    found = {}
+    for stmt in ast.parse(source).body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            try:
+                found[stmt.targets[0].id] = ast.literal_eval(stmt.value)
+            except ValueError:
+                pass
+    return found
+
+
 def _flink_print(row, kind: str) -> str:
     """A result as Flink's print sink shows it: a Tuple as Java's ``(a,1)``, a value as ``str``."""
     if kind == "tuple":
@@ -60,12 +72,18 @@ def _flink_print(row, kind: str) -> str:
     return str(row[0])
 
 
-# fixture, class, records constant, key column (the key_by selector's field)
+# fixture, class, records constant, key column (the key_by selector's field), the records' time
 CASES = [
-    ("keyed_state_order_totals", "Totals", "ORDERS", "f0"),
-    ("keyed_state_word_repeats", "Repeats", "WORDS", "value"),
-    ("keyed_state_sensor_highest", "Highest", "READINGS", "sensor"),
-    ("keyed_list_state_baskets", "Basket", "PURCHASES", "f0"),
+    ("keyed_state_order_totals", "Totals", "ORDERS", "f0", S.Time()),
+    ("keyed_state_word_repeats", "Repeats", "WORDS", "value", S.Time()),
+    ("keyed_state_sensor_highest", "Highest", "READINGS", "sensor", S.Time()),
+    ("keyed_list_state_baskets", "Basket", "PURCHASES", "f0", S.Time()),
+    # a ValueState of a Tuple: value() gives the tuple back (printed inside the results)
+    ("keyed_tuple_state_price_range", "PriceRange", "TRADES", "f0", S.Time()),
+    # ctx.timestamp() the field f2, a Tuple state, Rows returned by a helper whose results are only yielded
+    ("keyed_process_session_timeout", "Sessionize", "CLICKS", "f0", S.Time("f2")),
+    # BATCH: ctx.timestamp() is the assigner's field f2, a key's rows sorted by it, the watermark MIN/MAX
+    ("batch_keyed_timers", "Track", "EVENTS", "f0", S.Time("f2", batch=True)),
 ]
 
 
@@ -74,11 +92,11 @@ def test_processor_gives_flink_records(case, spark):
     from pyspark.sql import Row
     from pyspark.sql.streaming.stateful_processor import StatefulProcessor
 
-    fixture, name, records, key = case
+    fixture, name, records, key, time = case
     source = (FIXTURES / fixture / "input.py").read_text()
-    module, record, output, processor = _translate(source, name)
+    module, record, output, processor = _translate(source, name, time)
     assert isinstance(processor, S.Processor), processor
-    namespace = {"__name__": "f2s_translated", "StatefulProcessor": StatefulProcessor, "Row": Row}
+    namespace = {"__name__": "f2s_translated", "StatefulProcessor": StatefulProcessor, "Row": Row, **_literals(source)}
     exec(compile(module.code_for_node(processor.cls), fixture, "exec"), namespace)  # noqa: S102 - our own fixture
     data = _constant(source, records)
     rows = [tuple(r) for r in data] if record.kind != "value" else [(r,) for r in data]
@@ -120,8 +138,12 @@ _OPEN = "    def open(self, runtime_context):\n        self.n = runtime_context.
 
 # (class body, output type, what the reason names): the class keeps the shim's keyed_process
 REFUSED = [
-    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.timer_service().current_watermark())\n", "Types.STRING()", "current_watermark"),
-    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.timestamp())\n", "Types.STRING()", "context 'ctx'"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.timer_service().current_watermark())\n", "Types.STRING()",
+     "current_watermark() in STREAMING mode"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.timestamp())\n", "Types.STRING()", "whose timestamp is not one of their fields"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield str(ctx.time_domain())\n", "Types.STRING()", "context 'ctx'"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        ctx.timer_service().register_event_time_timer(5)\n        yield 'x'\n"
+     "    def on_timer(self, t, ctx):\n        yield str(ctx.timestamp())\n", "Types.STRING()", "ctx.timestamp() in on_timer()"),
     (_OPEN + "    def process_element(self, v, ctx):\n        ctx.timer_service().register_processing_time_timer(5)\n"
      "        yield 'x'\n", "Types.STRING()", "register_processing_time_timer"),
     (_OPEN + "    def process_element(self, v, ctx):\n        ctx.timer_service().register_event_time_timer(5)\n        yield 'x'\n"
@@ -135,10 +157,18 @@ REFUSED = [
      "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "MapStateDescriptor"),
     ("    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.PICKLED_BYTE_ARRAY()))\n"
      "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "not a basic one"),
+    ("    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.TUPLE([Types.INT(), Types.LIST(Types.INT())])))\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "nor a ValueState of a TUPLE"),
+    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.TUPLE([Types.INT()])))\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "nor a ValueState of a TUPLE of them"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield str(v)\n", "Types.STRING()", "record 'v'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield v\n", "Types.TUPLE([Types.STRING(), Types.INT()])", "record 'v'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        t = (v[0], 1)\n        yield t\n",
      "Types.TUPLE([Types.STRING(), Types.INT()])", "a tuple of 2 values"),
+    (_OPEN + "    def emit(self, x):\n        return Row(x, 1)\n    def process_element(self, v, ctx):\n        r = self.emit(v[0])\n        yield r\n",
+     "Types.ROW_NAMED(['a', 'b'], [Types.STRING(), Types.INT()])", "something else than a Row(...)"),
+    (_OPEN + "    def emit(self, x):\n        return (x, 1)\n    def process_element(self, v, ctx):\n        yield self.emit(v[0])\n",
+     "Types.ROW_NAMED(['a', 'b'], [Types.STRING(), Types.INT()])", "something else than a Row(...)"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield Row(b=1, a=v[0])\n",
      "Types.ROW_NAMED(['a', 'b'], [Types.STRING(), Types.INT()])", "in its order"),
     (_OPEN + "    def process_element(self, v, ctx):\n        self.helper(self.n)\n        yield 'x'\n", "Types.STRING()", "self.n"),
@@ -160,6 +190,18 @@ REFUSED = [
 def test_refused_with_reason(body, out, reason):
     _, _, _, processor = _translate(_HEAD + body + _TAIL.format(out=out), "F")
     assert isinstance(processor, str) and reason in processor, processor
+
+
+def test_rows_returned_by_a_helper():
+    """A helper whose results are only yielded, returning Row(...): its returns are the output's Rows."""
+    source = _HEAD + (
+        "    def emit(self, name, n):\n        return Row(name, n * 2)\n"
+        "    def process_element(self, v, ctx):\n        yield self.emit(v[0], v[1])\n"
+    ) + _TAIL.format(out="Types.ROW_NAMED(['name', 'twice'], [Types.STRING(), Types.INT()])")
+    module, _, _, processor = _translate(source, "F")
+    code = module.code_for_node(processor.cls)
+    assert "    def emit(self, name, n):\n        return Row(name=name, twice=n * 2)\n" in code
+    assert "            yield self.emit(v[0], v[1])\n" in code
 
 
 def test_row_named_output_and_value_records():
@@ -270,3 +312,75 @@ def test_value_reads_stay_inline_where_the_class_uses_the_helper_name():
     out = convert_source(named, "job.py").output
     assert "class Count(StatefulProcessor):" in out and "self.state_value(" not in out
     assert ".get() or (None,))[0]" in out and "def state_value" not in out
+
+
+_STAMPED = """
+from pyflink.common import Types, WatermarkStrategy
+from pyflink.common.watermark_strategy import TimestampAssigner
+from pyflink.datastream import RuntimeExecutionMode, StreamExecutionEnvironment
+from pyflink.datastream.functions import KeyedProcessFunction
+from pyflink.datastream.state import ValueStateDescriptor
+
+
+class At(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return {stamp}
+
+
+class Count(KeyedProcessFunction):
+    def open(self, runtime_context):
+        self.n = runtime_context.get_state(ValueStateDescriptor("n", Types.INT()))
+
+    def process_element(self, value, ctx):
+        self.n.update((self.n.value() or 0) + 1)
+        yield value[0], ctx.timestamp()
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+{mode}
+pairs = env.from_collection([("a", 1), ("b", 2)], type_info=Types.TUPLE([Types.STRING(), Types.LONG()]))
+pairs = pairs.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))
+pairs.key_by(lambda p: p[0]).process(Count(), output_type=Types.TUPLE([Types.STRING(), Types.LONG()])).print()
+"""
+
+
+def _stamped(stamp: str, mode: str = "") -> str:
+    from flink2spark.transpiler.engine import convert_source
+
+    return convert_source(_STAMPED.format(stamp=stamp, mode=mode), "job.py").output
+
+
+def test_timestamp_is_the_assigners_field():
+    """STREAMING: ctx.timestamp() reads the field the assigner returns; the rows are not sorted
+    (arrival order, NOTE F2S266 as without a timestamp) and the frame gets no timestamp column."""
+    out = _stamped("value[1]")
+    assert "        for value in rows:\n            self.n.update(" in out
+    assert "yield Row(f0=value[0], f1=value[1])" in out
+    assert "withColumn" not in out and "f2s" not in out
+    assert "pairs = pairs\n" not in out  # s = s.assign_timestamps_and_watermarks(...) is dropped, not left as s = s
+    assert "F2S266 Count: handleInputRows gets each key's rows at once, in no set order" in out
+
+
+def test_batch_sorts_by_the_timestamp_field():
+    out = _stamped("value[1]", "env.set_runtime_mode(RuntimeExecutionMode.BATCH)")
+    assert "        for value in sorted(rows, key=lambda row: row.f1):\n" in out
+    assert "F2S266 Count: handleInputRows sorts each key's rows by their timestamp (f1), as Flink's BATCH mode does" in out
+
+
+@pytest.mark.parametrize("stamp", ["value[1] * 1000", "value[1] + 5"])
+def test_computed_timestamp_keeps_the_shim(stamp):
+    """A timestamp the assigner computes is no field the translation can read: the shim."""
+    out = _stamped(stamp, "env.set_runtime_mode(RuntimeExecutionMode.BATCH)")
+    assert "f2s.keyed_process(" in out and "StatefulProcessor" not in out
+
+
+def test_timestamp_of_a_single_value_record():
+    """Records that are one value: ctx.timestamp() is the value itself, refused when the body
+    assigns the record's name (it would no longer be the timestamp)."""
+    tail = ('\nenv = StreamExecutionEnvironment.get_execution_environment()\n'
+            'env.from_collection([7], type_info=Types.LONG()).key_by(lambda r: r).process(F(), output_type=Types.LONG())\n')
+    head = _HEAD + _OPEN + "    def process_element(self, v, ctx):\n"
+    module, _, _, processor = _translate(head + "        yield ctx.timestamp() + 1\n" + tail, "F", S.Time("value"))
+    assert "        for (v,) in rows:\n            yield Row(value=v + 1)\n" in module.code_for_node(processor.cls)
+    _, _, _, refused = _translate(head + "        v = v * 2\n        yield ctx.timestamp()\n" + tail, "F", S.Time("value"))
+    assert isinstance(refused, str) and "assigns its record 'v'" in refused, refused

@@ -710,17 +710,32 @@ def key_column(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Output]:
 
 
 def _uses_are(g, call: cst.Call, methods) -> bool:
-    uses = g.node(call).consumer_calls
+    uses = _uses(g, call)
     return bool(uses) and all(u.func.attr.value in methods for u in uses)  # type: ignore[attr-defined]
 
 
 def stamped_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
     """NATIVE_CONSUMERS: ``assign_timestamps_and_watermarks`` over a frame adds a timestamp
-    column, read only by ``key_by`` and event-time windows after it: other operators would carry
-    the column along."""
+    column, read only by ``key_by`` and event-time windows or keyed ``process`` after it (a
+    StatefulProcessor, ``_stateful``, which drops the column): other operators would carry the
+    column along."""
     if stamp(g, call, shape) is None or not _uses_are(g, call, ("key_by",)):
         return None
-    return shape if all(_uses_are(g, key_by, ("window",)) for key_by in g.node(call).consumer_calls) else None
+    return shape if all(_uses_are(g, key_by, ("window", "process")) for key_by in _uses(g, call)) else None
+
+
+def windows_read_stamp(g, call: cst.Call) -> bool:
+    """Whether the frame of ``assign_timestamps_and_watermarks`` ``call`` gets the timestamp
+    column: a window reads it (a keyed ``process`` reads the assigner's field itself)."""
+    return any(u.func.attr.value == "window" for key_by in _uses(g, call) for u in _uses(g, key_by))  # type: ignore[attr-defined]
+
+
+def _uses(g, call: cst.Call) -> list:
+    """The calls reading the stream ``call`` makes, also through a name assigned again
+    (``s = s.assign_timestamps_and_watermarks(...)``); [] when one cannot be followed."""
+    from flink2spark.rules.pyflink._streams import _frame_uses
+
+    return _frame_uses(g, call) or []
 
 
 def windowed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
@@ -839,6 +854,12 @@ def frame_rewrite(ctx, seg):
     shape = facts(ctx.resolver, original.func.value).frame
     receiver = ctx.site.receiver
     if seg.method == "window":  # the keyed frame (key_by: the frame itself): the window function groups it
+        return receiver
+    if seg.method == "assign_timestamps_and_watermarks" and not windows_read_stamp(g, original):  # the frame goes on as it is
+        parent = ctx.resolver.parent(original)
+        if (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)
+                and isinstance(original.func.value, cst.Name) and parent.targets[0].target.value == original.func.value.value):
+            ctx.remove_statement(parent)  # s = s.assign_timestamps_and_watermarks(...) would be s = s
         return receiver
     I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
     if seg.method == "assign_timestamps_and_watermarks":

@@ -11,7 +11,10 @@ in them changes:
   ``get()[0]``, None when ``get()`` is (Spark's state values are tuples, ``get()`` is None when
   unset, as Flink's ``value()``; ``(self.s.get() or (None,))[0]`` where the class uses the name
   ``state_value`` already), ``self.s.update(v)`` ->
-  ``self.s.update((v,))``, ``self.s.clear()`` stays;
+  ``self.s.update((v,))``, ``self.s.clear()`` stays; a ``ValueStateDescriptor(name,
+  Types.TUPLE([Types.X(), ...]))`` of basic types -> ``handle.getValueState(name, "f0 x, f1 y")``
+  whose ``value()`` is ``tuple(self.s.get() or ()) or None`` (Flink gives a Python tuple; Spark a
+  Row, which prints with names) and ``update(t)`` ``self.s.update(tuple(t))``;
 * ``runtime_context.get_list_state(ListStateDescriptor(name, Types.X()))`` ->
   ``handle.getListState(name, "value <spark type>")``; ``self.l.get()`` -> ``[v for (v,) in
   self.l.get()]``, ``add(v)`` -> ``appendValue((v,))``, ``clear()`` stays (``add_all``/``update``
@@ -23,10 +26,20 @@ in them changes:
 * ``on_timer(self, timestamp, ctx)`` -> ``handleExpiredTimer(self, key, timerValues,
   expiredTimerInfo)`` (Spark passes these by keyword: the names are fixed) starting with
   ``timestamp = expiredTimerInfo.getExpiryTimeInMs()``;
+* ``ctx.timestamp()`` in ``process_element`` -> the record's field the timestamp assigner reads
+  (``value[2]``: the program model's ``_event_windows.stamp`` of the upstream
+  ``assign_timestamps_and_watermarks``, when it is exactly one field; the frame then needs no
+  timestamp column);
+* in BATCH mode Flink gives a key's elements sorted by timestamp, with no watermark
+  (``Long.MIN_VALUE``) while they are processed and ``Long.MAX_VALUE`` in ``on_timer``:
+  ``for value in sorted(rows, key=lambda row: row.f2)`` (NOTE F2S266 then says that equal
+  timestamps come in no set order) and ``current_watermark()`` -> those constants. In
+  STREAMING mode the watermark is Flink's periodic one: not translated;
 * ``ctx.get_current_key()`` -> ``key[0]``; ``ctx.timer_service().register_event_time_timer(t)``
   / ``delete_event_time_timer(t)`` -> ``self.handle.registerTimer(t)`` / ``deleteTimer(t)``;
 * ``yield v`` -> ``yield Row(<output column>=v, ...)`` (transformWithState takes Rows with the
-  output schema's names).
+  output schema's names); ``yield self.helper(...)`` when the helper's results are only yielded
+  and it returns only ``Row(...)``: its returns become those Rows.
 
 What it means on Spark (checked on PySpark 4.3 over batch DataFrames,
 ``tests/test_stateful_processor.py``): ``handleInputRows`` gets all the rows of a key at once,
@@ -39,7 +52,8 @@ event-time timer at the end (watermark ``Long.MAX_VALUE``) with the key's final 
   a timer fires when its time is before the job's clock, which a timestamp of the data is
   (a time in the future does not fire: NOTE F2S267);
 * timers registered in ``on_timer`` would not fire in the same batch (Flink fires them): not
-  translated, nor are processing-time timers, ``ctx.timestamp()``, the watermark, map,
+  translated, nor are processing-time timers, ``ctx.timestamp()`` in ``on_timer`` or of a
+  timestamp computed from the record, the watermark in STREAMING mode, map,
   reducing and aggregating state, TTL, side outputs or a record used other than by its fields (Spark's ``Row`` prints
   differently from Flink's tuple). ``translate`` gives the reason and the caller keeps the
   shim's ``keyed_process``.
@@ -83,18 +97,27 @@ class Processor:
     time_mode: str  # "None" or "ProcessingTime"
     timers: bool  # registers timers (NOTE F2S267)
     states: dict = field(default_factory=dict)  # attribute -> ("value" or "list", Spark type of its values)
+    sorted_by: Optional[str] = None  # BATCH mode: the timestamp field handleInputRows sorts a key's rows by
 
 
 class Refused(Exception):
     pass
 
 
-def translate(resolver, cls: cst.ClassDef, record, output) -> Union[Processor, str]:
+@dataclass(frozen=True)
+class Time:
+    """What the program model says of the records' time (``time_facts``)."""
+
+    stamp: Optional[str] = None  # the record field the timestamp assigner reads (``ctx.timestamp()``), if any
+    batch: bool = False  # BATCH runtime mode (Flink sorts a key's elements by timestamp, watermark MIN/MAX)
+
+
+def translate(resolver, cls: cst.ClassDef, record, output, time: Time = Time()) -> Union[Processor, str]:
     """``cls`` (an original ClassDef deriving from KeyedProcessFunction) as a Processor, for
     records of the ``python_columns.Shape`` ``record`` and results of the Shape ``output``;
     else the reason it is not translated."""
     try:
-        return _Translation(resolver, cls, record, output).run()
+        return _Translation(resolver, cls, record, output, time).run()
     except Refused as exc:
         return str(exc)
 
@@ -147,7 +170,8 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 class _Translation:
-    def __init__(self, resolver, cls: cst.ClassDef, record, output):
+    def __init__(self, resolver, cls: cst.ClassDef, record, output, time: Time = Time()):
+        self.time = time
         self.resolver = resolver
         self.cls = cls
         self.record = record
@@ -157,6 +181,9 @@ class _Translation:
         # the helper reading a ValueState's value (None: the class uses the name, reads stay inline)
         self.value_helper: Optional[str] = None if any(n.value == _VALUE_HELPER for n in _names(cls.body)) else _VALUE_HELPER
         self.value_read = False
+        self.value = ""  # process_element()'s record parameter
+        self.sorted_by: Optional[str] = None
+        self.row_helpers: set = set()
 
     # -- checks ---------------------------------------------------------------------------
     def _check_flink_names(self) -> None:
@@ -215,13 +242,26 @@ class _Translation:
         if len(call.args) != 2 or any(a.keyword is not None or a.star for a in call.args):
             raise Refused(f"a {descriptor} with other arguments than (name, type)")
         typ = call.args[1].value
-        kind = None
-        if isinstance(typ, cst.Call) and not typ.args and isinstance(typ.func, cst.Attribute):
-            if self.resolver.qualified_name(typ.func.value) in P.TYPES:
-                kind = typ.func.attr.value
-        if kind not in P.SPARK_TYPES:
-            raise Refused("a state of a type that is not a basic one (STRING, INT, LONG, DOUBLE...)")
-        return call.args[0].value, P.SPARK_TYPES[kind].lower()
+        kind = self._basic_type(typ)
+        if kind is None and descriptor == "ValueStateDescriptor" and self._types_method(typ) == "TUPLE" and len(typ.args) == 1:
+            items = typ.args[0].value  # type: ignore[attr-defined]
+            fields = [self._basic_type(e.value) for e in items.elements] if isinstance(items, cst.List) else [None]
+            if fields and None not in fields:  # a Tuple of basic types: a state of a struct
+                return call.args[0].value, ", ".join(f"f{i} {f}" for i, f in enumerate(fields))
+        if kind is None:
+            raise Refused("a state of a type that is not a basic one (STRING, INT, LONG, DOUBLE...) nor a ValueState of a TUPLE of them")
+        return call.args[0].value, kind
+
+    def _types_method(self, typ: cst.BaseExpression) -> Optional[str]:
+        """``X`` of ``Types.X(...)``."""
+        if isinstance(typ, cst.Call) and isinstance(typ.func, cst.Attribute) and self.resolver.qualified_name(typ.func.value) in P.TYPES:
+            return typ.func.attr.value
+        return None
+
+    def _basic_type(self, typ: cst.BaseExpression) -> Optional[str]:
+        """The Spark type of ``Types.X()`` of a basic type, else None."""
+        kind = self._types_method(typ)
+        return P.SPARK_TYPES[kind].lower() if kind in P.SPARK_TYPES and not typ.args else None  # type: ignore[attr-defined]
 
     def _init(self, opener: Optional[cst.FunctionDef]) -> cst.FunctionDef:
         if opener is None:
@@ -268,7 +308,7 @@ class _Translation:
     def _check_ctx_uses(self, fdef: cst.FunctionDef, context: str, converter: "_MethodBody") -> None:
         uses = sum(1 for n in _names(fdef.body) if n.value == context)
         if uses != converter.context_uses:
-            raise Refused(f"{fdef.name.value}() uses its context '{context}' other than for get_current_key() and event-time timers")
+            raise Refused(f"{fdef.name.value}() uses its context '{context}' other than for get_current_key(), timestamp(), current_watermark() and event-time timers")
 
     def _generator(self, body: list) -> list:
         """The statements of a method Spark iterates over: ``yield from ()`` after them when
@@ -284,15 +324,35 @@ class _Translation:
             raise Refused("process_element() does not take (self, value, ctx)")
         value, context = params[1], params[2]
         self._check_record_uses(fdef, value)
+        self.value = value
         converter = _MethodBody(self, context, in_timer=False)
         body = fdef.body.visit(converter)
         self._check_ctx_uses(fdef, context, converter)
+        if converter.stamped and self.record.kind == "value" and self._rebinds(fdef, value):
+            raise Refused(f"process_element() assigns its record '{value}' (ctx.timestamp() reads it)")
         target: cst.BaseAssignTargetExpression = cst.Name(value)
         if self.record.kind == "value":
             target = cst.Tuple([cst.Element(cst.Name(value), comma=cst.Comma())])
-        loop = cst.For(target=target, iter=cst.Name("rows"), body=body)  # type: ignore[arg-type]
+        rows: cst.BaseExpression = cst.Name("rows")
+        if self.time.batch and self.time.stamp is not None:  # Flink's BATCH mode: a key's elements in timestamp order
+            rows = cst.parse_expression(f"sorted(rows, key=lambda row: row.{self.time.stamp})")
+            self.sorted_by = self.time.stamp
+        loop = cst.For(target=target, iter=rows, body=body)  # type: ignore[arg-type]
         new_params = cst.Parameters([cst.Param(cst.Name(n)) for n in ("self", "key", "rows", "timerValues")])
         return fdef.with_changes(name=cst.Name("handleInputRows"), params=new_params, body=cst.IndentedBlock(self._generator([loop])), returns=None)
+
+    @staticmethod
+    def _rebinds(fdef: cst.FunctionDef, name: str) -> bool:
+        """Whether the body of ``fdef`` may bind ``name`` (an assignment, loop, with, walrus...)."""
+        targets = [*_own_nodes(fdef.body, cst.AssignTarget, cst.For, cst.CompFor, cst.AsName, cst.AugAssign, cst.AnnAssign, cst.NamedExpr)]
+        return any(n.value == name for t in targets for n in nodes(getattr(t, "target", None) or getattr(t, "name", t), cst.Name))
+
+    def stamp(self) -> cst.BaseExpression:
+        """``ctx.timestamp()`` in process_element(): the record's field the timestamp assigner reads."""
+        if self.record.kind == "value":
+            return cst.Name(self.value)
+        index = [f.name for f in self.record.fields].index(self.time.stamp)
+        return cst.parse_expression(f"{self.value}[{index}]")
 
     def _timer(self, fdef: cst.FunctionDef) -> cst.FunctionDef:
         params = _param_names(fdef)
@@ -310,11 +370,33 @@ class _Translation:
         return fdef.with_changes(name=cst.Name("handleExpiredTimer"), params=new_params, body=cst.IndentedBlock(stmts), returns=None)
 
     # -- yield -> Row ---------------------------------------------------------------------
+    def _row_helpers(self) -> set:
+        """The helper methods whose results are only yielded (``yield self.emit(...)``) and
+        which return only ``Row(...)``: their returns become the output's Rows."""
+        found = set()
+        for fdef in self.cls.body.body:
+            if not isinstance(fdef, cst.FunctionDef) or fdef.name.value in ("open", "process_element", "on_timer", "__init__"):
+                continue
+            returns = _own_nodes(fdef.body, cst.Return)
+            if not returns or _own_nodes(fdef.body, cst.Yield) or any(
+                not isinstance(r.value, cst.Call) or self.resolver.qualified_name(r.value.func) not in ROWS for r in returns
+            ):
+                continue
+            uses = [a for a in nodes(self.cls.body, cst.Attribute) if _self_attr(a) == fdef.name.value]
+            calls = [self.resolver.parent(a) for a in uses]
+            if uses and all(
+                isinstance(c, cst.Call) and c.func is a and isinstance(self.resolver.parent(c), cst.Yield) for a, c in zip(uses, calls)
+            ):
+                found.add(fdef.name.value)
+        return found
+
     def row(self, original: Optional[cst.BaseExpression], value: Optional[cst.BaseExpression]) -> cst.BaseExpression:
         """``Row(<output column>=v...)`` of the converted ``value`` of ``yield <original>``."""
         fields = self.output.fields
         if value is None:
             raise Refused("a bare yield")
+        if isinstance(original, cst.Call) and _self_attr(original.func) in self.row_helpers:
+            return value  # the helper returns the Row
         if self.output.kind == "value":
             if isinstance(value, cst.Tuple):
                 raise Refused("it yields a tuple (a side output?) to a stream of single values")
@@ -366,6 +448,7 @@ class _Translation:
             raise Refused("it has no process_element()")
         if self._method("init") or self._method("handleInputRows") or self._method("handleExpiredTimer"):
             raise Refused("it defines a method of StatefulProcessor's")
+        self.row_helpers = self._row_helpers()
         converted: dict[int, cst.CSTNode] = {}
         for stmt in cls.body.body:
             if not isinstance(stmt, cst.FunctionDef) or stmt is opener:
@@ -375,7 +458,7 @@ class _Translation:
             elif stmt.name.value == "on_timer":
                 converted[id(stmt)] = self._timer(stmt)
             else:
-                converter = _MethodBody(self, None, in_timer=False, init=stmt.name.value == "__init__")
+                converter = _MethodBody(self, None, in_timer=False, init=stmt.name.value == "__init__", row_helper=stmt.name.value in self.row_helpers)
                 converted[id(stmt)] = stmt.visit(converter)
         init = self._init(opener)
         placed = False
@@ -398,7 +481,7 @@ class _Translation:
         )
         self._check_left(new)
         mode = "ProcessingTime" if self.timers else "None"
-        return Processor(new, output_schema(self.output), mode, self.timers, dict(self.states))
+        return Processor(new, output_schema(self.output), mode, self.timers, dict(self.states), self.sorted_by)
 
 
 class _OpenBody(cst.CSTTransformer):
@@ -441,13 +524,15 @@ class _OpenBody(cst.CSTTransformer):
         if isinstance(descriptor, cst.Name) and descriptor.value in self.descriptors:
             descriptor = self.descriptors[descriptor.value]
         name, typ = self.tr._state_type(descriptor, descriptor_class)
+        if kind == "value" and " " in typ:
+            kind = "tuple"  # a ValueState of a Tuple: its value is a Row of fields f0, f1...
         if attr in self.tr.states and self.tr.states[attr] != (kind, typ):
             raise Refused(f"self.{attr} holds states of two types")
         self.tr.states[attr] = (kind, typ)
         self.uses += 1
         new = cst.Call(
             func=cst.Attribute(cst.Name("handle"), cst.Name(handle_method)),
-            args=[cst.Arg(name, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(cst.SimpleString(f'"value {typ}"'))],
+            args=[cst.Arg(name, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(cst.SimpleString(f'"{typ}"' if kind == "tuple" else f'"value {typ}"'))],
         )
         return updated.with_changes(value=new)
 
@@ -455,12 +540,14 @@ class _OpenBody(cst.CSTTransformer):
 class _MethodBody(cst.CSTTransformer):
     """The Flink calls of a method body as StatefulProcessor code (see the module's docstring)."""
 
-    def __init__(self, tr: _Translation, context: Optional[str], in_timer: bool, init: bool = False):
+    def __init__(self, tr: _Translation, context: Optional[str], in_timer: bool, init: bool = False, row_helper: bool = False):
+        self.row_helper = row_helper  # a helper whose returns are the output's Rows (``_row_helpers``)
         self.init = init  # __init__: ``self.s = None`` before open() sets the state is allowed
         self.tr = tr
         self.context = context
         self.in_timer = in_timer
         self.context_uses = 0
+        self.stamped = False  # ctx.timestamp() read
         self.depth = 0  # functions, lambdas and classes defined in the body
         self.loops = 0
 
@@ -502,6 +589,8 @@ class _MethodBody(cst.CSTTransformer):
         return updated
 
     def leave_Return(self, original: cst.Return, updated: cst.Return):
+        if self.row_helper and self.depth == 1:  # the helper's own returns (it is visited as a def)
+            return updated.with_changes(value=self.tr.row(original.value, updated.value))
         if self.depth or self.context is None or self.in_timer:
             return updated
         if original.value is not None:
@@ -525,9 +614,20 @@ class _MethodBody(cst.CSTTransformer):
             if _method_call(original, self.context) == "get_current_key" and not original.args:
                 self.context_uses += 1
                 return cst.Subscript(cst.Name("key"), [cst.SubscriptElement(cst.Index(cst.Integer("0")))])
+            if _method_call(original, self.context) == "timestamp" and not original.args:
+                if self.in_timer or self.tr.time.stamp is None:
+                    raise Refused("it reads ctx.timestamp() " + ("in on_timer()" if self.in_timer else "of records whose timestamp is not one of their fields"))
+                self.context_uses += 1
+                self.stamped = True
+                return self.tr.stamp()
             inner = original.func.value if isinstance(original.func, cst.Attribute) else None
             if inner is not None and _method_call(inner, self.context) == "timer_service" and not inner.args:  # type: ignore[arg-type]
                 method = original.func.attr.value  # type: ignore[attr-defined]
+                if method == "current_watermark" and not original.args:
+                    if not self.tr.time.batch:
+                        raise Refused("it reads current_watermark() in STREAMING mode (when Flink's periodic watermark comes is not in the program)")
+                    self.context_uses += 1  # BATCH: no watermark while elements come, Long.MAX_VALUE for the timers
+                    return cst.Integer("9223372036854775807") if self.in_timer else cst.UnaryOperation(cst.Minus(), cst.Integer("9223372036854775808"))
                 spark = {"register_event_time_timer": "registerTimer", "delete_event_time_timer": "deleteTimer"}.get(method)
                 if spark is None:
                     raise Refused(f"it calls timer_service().{method}()")
@@ -546,12 +646,17 @@ class _MethodBody(cst.CSTTransformer):
                 return self._list_call(original, updated, attr, func.attr.value)
             if attr is not None and attr in self.tr.states:
                 method = func.attr.value
+                tuple_state = self.tr.states[attr][0] == "tuple"
                 if method == "value" and not original.args:
+                    if tuple_state:  # Flink's value is a tuple (Spark's a Row, which prints with names) or None
+                        return cst.parse_expression(f"tuple(self.{attr}.get() or ()) or None")
                     if self.tr.value_helper is None:
                         return cst.parse_expression(f"(self.{attr}.get() or (None,))[0]")
                     self.tr.value_read = True
                     return cst.parse_expression(f"self.{self.tr.value_helper}(self.{attr})")
                 if method == "update" and len(original.args) == 1 and original.args[0].keyword is None:
+                    if tuple_state:
+                        return updated.with_changes(args=[cst.Arg(cst.Call(cst.Name("tuple"), [cst.Arg(updated.args[0].value)]))])
                     one = cst.Tuple([cst.Element(updated.args[0].value, comma=cst.Comma())])
                     return updated.with_changes(args=[cst.Arg(one)])
                 if method == "clear" and not original.args:
@@ -672,12 +777,34 @@ def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
     output = record_shape(resolver, info) if info is not None else None
     if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
         return "no output_type of basic types (the results' schema)"
-    found = translate(resolver, cls, shape, output)
+    found = translate(resolver, cls, shape, output, time_facts(g, call, shape))
     if isinstance(found, str):
         return found
     # a class with no state nor timer handles each row alone: the order of a key's rows changes nothing
     ordered = bool(found.states or found.timers) and not _same_records(g, call, shape)
     return Plan(found, output, cls, ordered=ordered)
+
+
+def stamped_by(g, call: cst.Call) -> Optional[cst.Call]:
+    """The ``assign_timestamps_and_watermarks`` call whose stream the keyed ``process`` ``call``
+    reads through its ``key_by``, or None."""
+    from flink2spark.rules.pyflink._event_windows import _receiver
+    from flink2spark.rules.pyflink._frames import key_by_of
+
+    key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+    return _receiver(g.resolver, key_by, "assign_timestamps_and_watermarks") if key_by is not None else None
+
+
+def time_facts(g, call: cst.Call, shape) -> Time:
+    """The records' time for the keyed ``process`` ``call`` over a frame of ``shape``: the field
+    the timestamp assigner reads (``_event_windows.stamp``: exact, never None) and the runtime mode."""
+    from flink2spark.rules.pyflink._event_windows import stamp
+    from flink2spark.rules.pyflink._frames import _COL
+
+    stamped = stamped_by(g, call)
+    found = stamp(g, stamped, shape) if stamped is not None else None
+    field = _COL.fullmatch(found.code) if found is not None else None
+    return Time(field.group(1) if field is not None else None, g.runtime_mode == "batch")
 
 
 def group_by(g, call: cst.Call, shape) -> Optional[str]:

@@ -213,6 +213,94 @@ rule = Rule(
                 shim=True,
             ),
         ),
+        Example(  # BATCH: ctx.timestamp() is the assigner's field, a key's rows sorted by it, the watermark Long.MIN_VALUE
+            program(
+                "\n\nclass At(TimestampAssigner):\n"
+                "    def extract_timestamp(self, value, record_timestamp):\n"
+                "        return value[1]\n\n\n"
+                "class First(KeyedProcessFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.seen = runtime_context.get_state(ValueStateDescriptor('seen', Types.BOOLEAN()))\n\n"
+                "    def process_element(self, visit, ctx):\n"
+                "        if not self.seen.value():\n"
+                "            self.seen.update(True)\n"
+                "            yield visit[0], ctx.timestamp(), ctx.timer_service().current_watermark()\n\n\n"
+                "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+                "visits = env.from_collection([('ann', 300), ('ann', 100)], type_info=Types.TUPLE([Types.STRING(), Types.LONG()]))\n"
+                "visits.assign_timestamps_and_watermarks(\n"
+                "    WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())\n"
+                ").key_by(lambda v: v[0]).process(First(), output_type=Types.TUPLE([Types.STRING(), Types.LONG(), Types.LONG()])).print()\n",
+                imports="from pyflink.common import Types, WatermarkStrategy\n"
+                "from pyflink.common.watermark_strategy import TimestampAssigner\n"
+                "from pyflink.datastream import KeyedProcessFunction, RuntimeExecutionMode\n"
+                "from pyflink.datastream.state import ValueStateDescriptor\n",
+            ),
+            "from pyspark.sql import Row, SparkSession\n"
+            "from pyspark.sql.streaming import StatefulProcessor\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass At:\n"
+            "    def extract_timestamp(self, value, record_timestamp):\n"
+            "        return value[1]\n\n\n"
+            "class First(StatefulProcessor):\n"
+            "    def init(self, handle):\n"
+            '        self.seen = handle.getValueState("seen", "value boolean")\n\n'
+            "    def handleInputRows(self, key, rows, timerValues):\n"
+            "        for visit in sorted(rows, key=lambda row: row.f1):\n"
+            "            if not self.state_value(self.seen):\n"
+            "                self.seen.update((True,))\n"
+            "                yield Row(f0=visit[0], f1=visit[1], f2=-9223372036854775808)\n\n"
+            "    @staticmethod\n"
+            "    def state_value(state):\n"
+            '        """The value of a ValueState (Spark keeps it in a 1-tuple); None when it has none."""\n'
+            "        found = state.get()\n"
+            "        return None if found is None else found[0]\n\n\n"
+            'visits = env.createDataFrame([("ann", 300), ("ann", 100)], "f0 STRING, f1 BIGINT")\n'
+            "# NOTE(flink2spark): F2S266 First: handleInputRows sorts each key's rows by their timestamp (f1), as Flink's"
+            " BATCH mode does; rows of one key with the same timestamp come in no set order (Flink: its sort's order)\n"
+            'visits.groupBy("f0").transformWithState(\n'
+            '    First(), "f0 string, f1 bigint, f2 bigint", "Update", "None"\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # STREAMING: the watermark is Flink's periodic one, which the program does not fix: the shim's keyed_process
+            program(
+                "\n\nclass At(TimestampAssigner):\n"
+                "    def extract_timestamp(self, value, record_timestamp):\n"
+                "        return value[1]\n\n\n"
+                "class Late(KeyedProcessFunction):\n"
+                "    def process_element(self, visit, ctx):\n"
+                "        yield visit[0], ctx.timer_service().current_watermark()\n\n\n"
+                "visits = env.from_collection([('ann', 300)], type_info=Types.TUPLE([Types.STRING(), Types.LONG()]))\n"
+                "visits.assign_timestamps_and_watermarks(\n"
+                "    WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())\n"
+                ").key_by(lambda v: v[0]).process(Late(), output_type=Types.TUPLE([Types.STRING(), Types.LONG()])).print()\n",
+                imports="from pyflink.common import Types, WatermarkStrategy\n"
+                "from pyflink.common.watermark_strategy import TimestampAssigner\n"
+                "from pyflink.datastream import KeyedProcessFunction, RuntimeExecutionMode\n"
+                "from pyflink.datastream.state import ValueStateDescriptor\n",
+            ),
+spark_program(
+                "\n\nclass At:\n"
+                "    def extract_timestamp(self, value, record_timestamp):\n"
+                "        return value[1]\n\n\n"
+                "class Late(f2s.KeyedProcessFunction):\n"
+                "    def process_element(self, visit, ctx):\n"
+                "        yield visit[0], ctx.timer_service().current_watermark()\n\n\n"
+                "visits = env.sparkContext.parallelize(\n"
+                '    f2s.typed([("ann", 300)], f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.LONG()]))\n'
+                ")\n"
+                "f2s.print(\n"
+                "    f2s.keyed_process(\n"
+                "        f2s.windows.keyed(\n"
+                "            f2s.windows.with_timestamps(visits, At().extract_timestamp), lambda v: v[0]\n"
+                "        ),\n"
+                "        Late(),\n"
+                "        timestamped=True,\n"
+                "    ).values(),\n"
+                "    f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.LONG()]),\n"
+                ")\n",
+                shim=True,
+            ),
+        ),
         Example(  # an unbounded (Kafka) stream: transformWithState keeps the keyed state
             program(
                 "\n\nclass Count(KeyedProcessFunction):\n"
@@ -343,7 +431,8 @@ def stateful_processor(ctx, seg, instance):
     """``keyed.process(F(), output_type=T)`` over a frame (the program model's plan, ``_stateful.plan``)
     -> ``grouped.transformWithState(F(), "<T's schema>", "Update", "<time mode>")``, the class
     ``F`` rewritten as a StatefulProcessor."""
-    from flink2spark.rules.pyflink._stateful import group_by, plan
+    from flink2spark.rules.pyflink._event_windows import TIMESTAMP_COLUMN, windows_read_stamp
+    from flink2spark.rules.pyflink._stateful import group_by, plan, stamped_by
     from flink2spark.rules.pyflink._streams import graph
 
     receiver = seg.original.func.value
@@ -356,7 +445,13 @@ def stateful_processor(ctx, seg, instance):
     if any(isinstance(y.value, cst.Call) for y in nodes(p.cls, cst.Yield)):
         ctx.import_name("pyspark.sql", "Row")
     name = found.cls.name.value
-    if found.ordered:
+    if found.ordered and p.sorted_by is not None:
+        ctx.note(
+            M.PF_TWS_ORDER,
+            f"{name}: handleInputRows sorts each key's rows by their timestamp ({p.sorted_by}), as Flink's BATCH mode"
+            " does; rows of one key with the same timestamp come in no set order (Flink: its sort's order)",
+        )
+    elif found.ordered:
         ctx.note(
             M.PF_TWS_ORDER,
             f"{name}: handleInputRows gets each key's rows at once, in no set order (Flink: one by one, in arrival"
@@ -378,8 +473,10 @@ def stateful_processor(ctx, seg, instance):
     key = group_by(g, seg.original, shape)
     if key.startswith("F."):
         I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    stamped = stamped_by(g, seg.original)
+    drop = f".drop({TIMESTAMP_COLUMN!r})" if stamped is not None and windows_read_stamp(g, stamped) else ""  # a window's column
     return ctx.expr(
-        '{df}.groupBy(%s).transformWithState({fn}, "%s", "Update", "%s")' % (key, p.output_schema, p.time_mode),
+        '{df}%s.groupBy(%s).transformWithState({fn}, "%s", "Update", "%s")' % (drop, key, p.output_schema, p.time_mode),
         df=ctx.site.receiver,
         fn=instance,
     )
