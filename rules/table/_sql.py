@@ -1249,7 +1249,26 @@ def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collec
         if replacement is not None and replacement is not node:
             node.replace(replacement)
     _check_allowed(tree, {f.lower() for f in functions})
+    _aggregate_calls(tree, functions)
     return tree
+
+
+def _aggregate_calls(tree: exp.Expr, functions: Collection[str]) -> None:
+    """Calls of the program's Python aggregate functions of AggregateFunction classes
+    (``functions`` maps names to kinds, "udaf" for those): rule ``udaf`` makes each a Spark UDF
+    of the group's rows, so ``f(a, b)`` -> ``f(collect_list(struct(a, b)))``, as in the Table
+    API (``collect_list`` drops no row: a struct is never NULL). In an OVER window or with
+    DISTINCT: refused."""
+    udafs = {n.lower() for n, kind in functions.items() if kind == "udaf"} if isinstance(functions, Mapping) else set()
+    for call in list(tree.find_all(exp.Anonymous)):
+        if call.name.lower() not in udafs:
+            continue
+        if isinstance(call.parent, exp.Window) or any(isinstance(a, exp.Distinct) for a in call.expressions) \
+                or not call.expressions:
+            raise Untranslatable(f"{call.name.upper()}() (a Python aggregate function) in an OVER window, with DISTINCT"
+                                 " or without arguments")
+        rows = exp.Anonymous(this="collect_list", expressions=[exp.Struct(expressions=[a.copy() for a in call.expressions])])
+        call.set("expressions", [rows])
 
 
 _REFUSED_NODES = {
