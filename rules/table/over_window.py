@@ -7,11 +7,15 @@ F.sum(F.col("v")).over(<window>).alias("total"))`` with the window
   Window.currentRow)``: rows with the same order key as the current one are in its frame, in
   both engines.
 - ``UNBOUNDED_ROW`` -> ``rowsBetween(Window.unboundedPreceding, Window.currentRow)``.
-- ``lit(n).rows`` -> ``rowsBetween(-n, Window.currentRow)``.
+- ``lit(n).rows``, ``row_interval(n)`` -> ``rowsBetween(-n, Window.currentRow)``.
 - ``.following(CURRENT_ROW)`` after a rows bound, ``.following(CURRENT_RANGE)`` after a range
   bound: Flink's default end, the same frame; other ends: TODO.
 - a time interval (``lit(1).hours``): Spark's DataFrame frames range over numbers, not
-  timestamps: TODO (Spark SQL's ``RANGE BETWEEN INTERVAL ...`` does it: the SQL rule).
+  timestamps, so the window is ordered by the order column's time in microseconds
+  (``F.timestamp_diff("MICROSECOND", <1970-01-01 00:00 NTZ>, ts)`` for Flink's TIMESTAMP,
+  ``F.unix_micros(ts)`` for TIMESTAMP_LTZ) with ``rangeBetween(-n * unit, Window.currentRow)``:
+  rows at equal times are in each other's frame in both engines; an order column of another
+  or unknown type: TODO.
 - in a batch program: the same, with NOTE F2S325 (seen on Flink 2.3: the Table API's over
   windows fail there with "Invalid function call: over(...)", whatever their frame and order
   column; Flink SQL's OVER of the same window runs there and gives Spark's rows).
@@ -140,23 +144,27 @@ def _window(ctx, spec) -> Optional[tuple[str, str]]:
         ctx.todo(M.TB_UNSUPPORTED, "over_window() of a window this rule cannot read (Over.partition_by(...).order_by(...)...alias(...))")
         return None
     parts, alias, frame = ["Window"], None, _BOUNDS["pyflink.table.expressions.UNBOUNDED_RANGE"]
-    following = None
+    following, order, span = None, None, None
     for method, call in [(first.func.attr.value, first), *found[1]]:
         if method in ("partition_by", "order_by"):
-            cols = columns(ctx, call.args, f"Over.{method}()", None)
+            cols = columns(ctx, call.args, f"Over.{method}()")
             if cols is None:
                 return None
             parts.append(f"{'partitionBy' if method == 'partition_by' else 'orderBy'}({', '.join(c.code for c in cols)})")
+            order = cols if method == "order_by" else order
         elif method == "preceding" and len(call.args) == 1:
             value = call.args[0].value
             q = ctx.resolver.qualified_name(value) or ""
+            count = _row_count(ctx, value)
             if q in _BOUNDS:
                 frame = _BOUNDS[q]
-            elif isinstance(value, cst.Attribute) and value.attr.value == "rows" and isinstance(value.value, cst.Call) \
-                    and len(value.value.args) == 1 and isinstance(value.value.args[0].value, cst.Integer):
-                frame = f"rowsBetween(-{value.value.args[0].value.value}, Window.currentRow)"
+            elif count is not None:
+                frame = f"rowsBetween(-{count}, Window.currentRow)"
+            elif (span := _interval_micros(value)) is not None:
+                frame = f"rangeBetween(-{span}, Window.currentRow)"
             else:
-                ctx.todo(M.TB_UNSUPPORTED, "over_window(): a preceding range of time: Spark's DataFrame frames range over numbers (use Spark SQL's RANGE BETWEEN INTERVAL)")
+                ctx.todo(M.TB_UNSUPPORTED, "over_window(): a preceding bound other than UNBOUNDED_RANGE/UNBOUNDED_ROW, "
+                         "lit(n).rows, row_interval(n) or lit(n).<time unit>")
                 return None
         elif method == "following" and len(call.args) == 1 and (ctx.resolver.qualified_name(call.args[0].value) or "") in _CURRENT:
             following = _CURRENT[ctx.resolver.qualified_name(call.args[0].value)]
@@ -171,7 +179,58 @@ def _window(ctx, spec) -> Optional[tuple[str, str]]:
     if following is not None and not frame.startswith(following):
         ctx.todo(M.TB_UNSUPPORTED, "over_window(): Over...following() of another kind (rows/range) than preceding()")
         return None
+    if span is not None:
+        # a time range: Spark's DataFrame frames range over numbers, so the window is ordered by the
+        # time in microseconds (rows whose times are equal are in each other's frame, as in Flink)
+        key = _micros(order[0]) if order is not None and len(order) == 1 else None
+        if key is None:
+            ctx.todo(M.TB_UNSUPPORTED, "over_window(): a preceding range of time over an order key that is not one "
+                     "TIMESTAMP column of a known type")
+            return None
+        parts = [f"orderBy({key})" if p.startswith("orderBy(") else p for p in parts]
     return ".".join(parts + [frame]), alias
+
+
+_ROW_INTERVAL = "pyflink.table.expressions.row_interval"
+# Flink's time interval units (Expression.seconds...) in microseconds
+_UNITS = {"milli": 1000, "millis": 1000, "second": 10**6, "seconds": 10**6, "minute": 60 * 10**6, "minutes": 60 * 10**6,
+          "hour": 3600 * 10**6, "hours": 3600 * 10**6, "day": 86400 * 10**6, "days": 86400 * 10**6}
+
+
+def _literal_int(node) -> Optional[int]:
+    """n of ``lit(n)`` (or the integer itself)."""
+    if isinstance(node, cst.Call) and len(node.args) == 1:
+        node = node.args[0].value
+    return int(node.value) if isinstance(node, cst.Integer) else None
+
+
+def _row_count(ctx, node) -> Optional[int]:
+    """n of ``lit(n).rows`` / ``row_interval(n)``."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "rows":
+        return _literal_int(node.value) if isinstance(node.value, cst.Call) else None
+    if isinstance(node, cst.Call) and len(node.args) == 1 and ctx.resolver.qualified_name(node.func) == _ROW_INTERVAL:
+        return _literal_int(node.args[0].value)
+    return None
+
+
+def _interval_micros(node) -> Optional[int]:
+    """The microseconds of ``lit(n).hours`` (and the other time units), or None."""
+    if isinstance(node, cst.Attribute) and node.attr.value in _UNITS and isinstance(node.value, cst.Call):
+        n = _literal_int(node.value)
+        return n * _UNITS[node.attr.value] if n is not None else None
+    return None
+
+
+def _micros(column) -> Optional[str]:
+    """The order key of a time range frame: the column's time in microseconds. A TIMESTAMP_NTZ
+    (Flink's TIMESTAMP) counts from 1970-01-01 00:00 without a time zone (timestamp_diff: the
+    wall-clock distance, as Flink's; unix_micros of a cast would move it at daylight saving
+    changes); a TIMESTAMP (Flink's TIMESTAMP_LTZ) is an instant: unix_micros."""
+    if column.type == "TIMESTAMP_NTZ":
+        return f'F.timestamp_diff("MICROSECOND", F.lit("1970-01-01 00:00:00").cast("TIMESTAMP_NTZ"), {column.code})'
+    if column.type == "TIMESTAMP":
+        return f"F.unix_micros({column.code})"
+    return None
 
 
 def _over(node, alias: str):
