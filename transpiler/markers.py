@@ -151,6 +151,7 @@ TB_FLOAT_SUM = _code("F2S318", "note", "SUM of a FLOAT: Flink adds 32-bit floats
 TB_UPDATING = _code("F2S319", "note", "updating streaming query (an aggregation without a window) in Spark's update output mode: each micro-batch gives the new rows of the groups it changed, Flink every change (-U/+U) as records arrive")
 TB_JDBC = _code("F2S322", "note", "JDBC table: the database's JDBC driver must be on Spark's classpath (spark-submit --jars or --packages)")
 TB_OVER_BATCH = _code("F2S325", "note", "over_window() in batch mode: Flink 2.3 refuses the Table API's over windows there; the conversion gives what Flink's SQL OVER gives in batch mode")
+TB_FIRST_VALUE = _code("F2S326", "note", "FIRST_VALUE/LAST_VALUE aggregate: the first/last value of a group in the order its rows reach Spark's aggregate, which may differ from Flink's arrival order")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")
