@@ -35,6 +35,7 @@ CONNECT_NOT_YET: dict[str, str] = {
     "sensor_instant_tumble_watermark": _DATASTREAM_PART,
     "kiosk_sales_alias_slide_window": _DATASTREAM_PART,
     "stock_moves_stream_view_fields": _DATASTREAM_PART,
+    "course_grades_sql_udaf": _DATASTREAM_PART,
 }
 
 SERVER = """

@@ -277,6 +277,16 @@ def test_sink_columns_written_otherwise_refused(column):
         _kafka.sink(table, ())
 
 
+def test_sink_decimal_without_plain_numbers_refused_with_flinks_text():
+    # Flink 2.3's json (filesystem json sink, DECIMAL(32, 2) and DECIMAL(5, 0), no option) wrote
+    # {"id":1,"amount":12.5,"small":1E+2}, {"id":3,"amount":0,"small":-1.5E+3}, {"id":8,"amount":1E+9,...}:
+    # BigDecimal.stripTrailingZeros().toString(), which no to_json of a Spark DECIMAL writes
+    table = _sql.create_table(f"CREATE TABLE out (id BIGINT, amount DECIMAL(32, 2)) WITH ('connector' = 'kafka', "
+                              f"{BROKERS}, 'topic' = 'out', 'format' = 'json')")
+    with pytest.raises(_sql.Untranslatable, match=r"12.50 as 12.5, 100.00 as 1E\+2.*decimal-as-plain-number"):
+        _kafka.sink(table, ())
+
+
 # What Flink 2.3's json format wrote for these DECIMAL values (INSERT INTO a filesystem json table
 # of these columns, VALUES of CASTs of the same text), with and without
 # 'json.encode.decimal-as-plain-number' (without: 12.50 as 12.5, 1000000000 as 1E+9)

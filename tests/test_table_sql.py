@@ -528,3 +528,45 @@ def test_same_results_as_flink(name, reference_views, recorded):
 def test_recording_up_to_date():
     """Re-runs the cases on the reference Flink: the recorded results are what Flink gives now."""
     assert run_on_flink_results() == json.loads(RECORDING.read_text())
+
+
+def test_python_aggregate_function_takes_the_groups_rows(spark_tables):
+    # an AggregateFunction class's UDF (rule udaf) takes the group's rows as a list of structs
+    flink = "SELECT b, total(a, c) AS s FROM t GROUP BY b"
+    spark_sql = query(flink, T, {"total": "udaf"})
+    assert spark_sql == "SELECT b, TOTAL(COLLECT_LIST(STRUCT(a, c))) AS s FROM t GROUP BY b"
+    assert [f.dataType.simpleString() for f in spark_tables.sql(spark_sql.replace("TOTAL", "SIZE")).schema] \
+        == ["string", "int"]  # analysed (a struct of the columns collected per group)
+    spark_tables.createDataFrame([(1, "x", 2.0), (3, "x", None), (5, "y", 1.0)], "a INT, b STRING, c DOUBLE") \
+        .createOrReplaceTempView("t_rows")
+    spark_tables.udf.register("total", lambda rows: sum(r[0] for r in rows) * 10 + len(rows), "bigint")
+    rows = spark_tables.sql(spark_sql.replace("FROM t ", "FROM t_rows ")).collect()
+    spark_tables.catalog.dropTempView("t_rows")
+    assert sorted(tuple(r) for r in rows) == [("x", 42), ("y", 51)]
+    # a pandas aggregate (grouped-aggregate pandas_udf) takes its columns: passed as it is
+    assert query(flink, T, {"total": "pandas_udaf"}) == "SELECT b, TOTAL(a, c) AS s FROM t GROUP BY b"
+
+
+@pytest.mark.parametrize("flink", [
+    "SELECT b, total(DISTINCT a) FROM t GROUP BY b",
+    "SELECT b, total(a) OVER (PARTITION BY b ORDER BY a) FROM t",
+    "SELECT b, total() FROM t GROUP BY b",
+])
+def test_python_aggregate_function_refused(flink):
+    with pytest.raises(Untranslatable, match="TOTAL\\(\\) \\(a Python aggregate function\\)"):
+        query(flink, T, {"total": "udaf"})
+
+
+def test_first_and_last_value_aggregates_skip_nulls(spark_tables):
+    # seen on Flink 2.3 (batch, parallelism 1): FIRST_VALUE/LAST_VALUE of NULL, 1, 2, NULL are 1
+    # and 2, of NULLs only NULL; Spark's first_value/last_value skip NULLs with ignoreNulls true
+    spark_sql = query("SELECT b, FIRST_VALUE(a) AS f, LAST_VALUE(a) AS l FROM t GROUP BY b", T)
+    assert spark_sql == "SELECT b, FIRST_VALUE(a, TRUE) AS f, LAST_VALUE(a, TRUE) AS l FROM t GROUP BY b"
+    spark_tables.createDataFrame([(None, "a"), (1, "a"), (2, "a"), (None, "a"), (None, "b")], "a INT, b STRING") \
+        .coalesce(1).createOrReplaceTempView("t_rows")
+    rows = spark_tables.sql(spark_sql.replace("FROM t ", "FROM t_rows ")).collect()
+    spark_tables.catalog.dropTempView("t_rows")
+    assert sorted(tuple(r) for r in rows) == [("a", 1, 2), ("b", None, None)]
+    # in an OVER window (Flink's RANGE frame ends at the current row's peers): not translated yet
+    with pytest.raises(Untranslatable, match="FIRST_VALUE"):
+        query("SELECT b, FIRST_VALUE(a) OVER (PARTITION BY b ORDER BY c) FROM t", T)

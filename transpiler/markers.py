@@ -153,6 +153,8 @@ TB_UPDATING = _code("F2S319", "note", "updating streaming query (an aggregation 
 TB_HELPER_SQL = _code("F2S320", "todo", "SQL text a helper function builds: which text depends on a value the call gives that is known only when the job runs")
 TB_TABLE_NAME = _code("F2S321", "todo", "CREATE TABLE of a table named by a value known only where the statement is called (a helper's parameter): its Spark form depends on how the program uses that table")
 TB_JDBC = _code("F2S322", "note", "JDBC table: the database's JDBC driver must be on Spark's classpath (spark-submit --jars or --packages)")
+TB_OVER_BATCH = _code("F2S325", "note", "over_window() in batch mode: Flink 2.3 refuses the Table API's over windows there; the conversion gives what Flink's SQL OVER gives in batch mode")
+TB_FIRST_VALUE = _code("F2S326", "note", "FIRST_VALUE/LAST_VALUE aggregate: the first/last value of a group in the order its rows reach Spark's aggregate, which may differ from Flink's arrival order")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

@@ -780,6 +780,8 @@ for _name, _method in {"ScalarFunction": "eval", "TableFunction": "eval", "Aggre
                        "TableAggregateFunction": "accumulate"}.items():
     for _module in ("pyflink.table.udf", "pyflink.table"):
         FUNCTION_CLASSES[f"{_module}.{_name}"] = (f"Table{_name}", _method)
+# pyflink.table.functions (Flink's built-in Python aggregates) imports AggregateFunction from pyflink.table
+FUNCTION_CLASSES["pyflink.table.functions.AggregateFunction"] = FUNCTION_CLASSES["pyflink.table.AggregateFunction"]
 
 # Methods of those classes only Flink calls: the types of an aggregate function's result and
 # accumulator (rules/table/udaf.py reads get_result_type() for the UDF's returnType; Spark calls

@@ -469,6 +469,16 @@ def _json_record(columns, plain: bool = False, null_fields: str = "false") -> st
         if spark_type == "TIMESTAMP_NTZ":
             fields.append(f"'{name}', {_timestamp_text(_quote(name))}")
             continue
+        if re.fullmatch(r"DECIMAL\(\d+, \d+\)", spark_type) and not plain:
+            # seen on Flink 2.3 (filesystem json sink of DECIMAL(32, 2) and DECIMAL(5, 0)): Java's
+            # BigDecimal.stripTrailingZeros().toString() (12.5, 1E+2, -1.5E+3, 0, 1.05), where
+            # Spark's to_json writes every digit of the scale (12.50, 100.00); to_json writes no
+            # number text of our own
+            raise Untranslatable(
+                f"Kafka sink column {name} of type {spark_type}: Flink's json writes a DECIMAL with its trailing zeros "
+                "stripped, in Java's scientific form for whole tens (12.50 as 12.5, 100.00 as 1E+2, -1500 as -1.5E+3), "
+                "Spark's to_json with every digit of its scale (12.50, 100.00) ('json.encode.decimal-as-plain-number' = "
+                "'true' makes Flink write them as Spark does)")
         if not (_readable(spark_type, written=True) or (plain and _plain_decimal(spark_type))):
             raise Untranslatable(f"Kafka sink column {name} of type {spark_type}: Flink's json and Spark's to_json write it differently")
         fields.append(f"'{name}', CAST({_quote(name)} AS {spark_type})")

@@ -1278,6 +1278,19 @@ class TablesModel:
         kinds = {name: self.function_kind(f) for name, f in self._registrations() if isinstance(f, cst.Call)}
         return {name: kind for name, kind in kinds.items() if kind in ("udf", "pandas_udf")}
 
+    def _registered_aggregates(self) -> dict[str, str]:
+        """Instances of the program's AggregateFunction classes registered as they are made
+        (``create_temporary_function("n", Cls())``, which Flink wraps in ``udaf(Cls(), ...)``):
+        registered name -> "udaf"."""
+        found = {}
+        for name, f in self._registrations():
+            cls = self.resolver.local_def(f.func) if isinstance(f, cst.Call) else None
+            if isinstance(cls, cst.ClassDef) and any(
+                    P.FUNCTION_CLASSES.get(self.resolver.qualified_name(b.value) or "", ("",))[0] == "TableAggregateFunction"
+                    for b in cls.bases):
+                found[name] = "udaf"
+        return found
+
     def registered(self) -> dict[str, str]:
         """Names functions are registered under (``create_temporary_system_function("n", f)``...)
         -> the Python name of the function (the registered name for one made in the call)."""
@@ -1289,7 +1302,8 @@ class TablesModel:
     def sql_functions(self) -> dict[str, str]:
         """What SQL statements may call: registered name -> kind of the function ("udf",
         "udtf"...; "" when not known)."""
-        return {name: self.functions.get(fn, "") for name, fn in self.registered().items()} | self._inline_registered()
+        return {name: self.functions.get(fn, "") for name, fn in self.registered().items()} | self._inline_registered() \
+            | self._registered_aggregates()
 
     def executed_after(self, call: cst.Call) -> bool:
         """Whether a Flink 1.9-1.13 ``t_env.execute(job_name)`` runs the insert ``call`` buffers

@@ -1290,7 +1290,26 @@ def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collec
         if replacement is not None and replacement is not node:
             node.replace(replacement)
     _check_allowed(tree, {f.lower() for f in functions})
+    _aggregate_calls(tree, functions)
     return tree
+
+
+def _aggregate_calls(tree: exp.Expr, functions: Collection[str]) -> None:
+    """Calls of the program's Python aggregate functions of AggregateFunction classes
+    (``functions`` maps names to kinds, "udaf" for those): rule ``udaf`` makes each a Spark UDF
+    of the group's rows, so ``f(a, b)`` -> ``f(collect_list(struct(a, b)))``, as in the Table
+    API (``collect_list`` drops no row: a struct is never NULL). In an OVER window or with
+    DISTINCT: refused."""
+    udafs = {n.lower() for n, kind in functions.items() if kind == "udaf"} if isinstance(functions, Mapping) else set()
+    for call in list(tree.find_all(exp.Anonymous)):
+        if call.name.lower() not in udafs:
+            continue
+        if isinstance(call.parent, exp.Window) or any(isinstance(a, exp.Distinct) for a in call.expressions) \
+                or not call.expressions:
+            raise Untranslatable(f"{call.name.upper()}() (a Python aggregate function) in an OVER window, with DISTINCT"
+                                 " or without arguments")
+        rows = exp.Anonymous(this="collect_list", expressions=[exp.Struct(expressions=[a.copy() for a in call.expressions])])
+        call.set("expressions", [rows])
 
 
 _REFUSED_NODES = {
@@ -1811,6 +1830,14 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         return _regexp_extract(node)
     if _is_call(node, "JSON_VALUE"):
         return exp.maybe_parse(json_value(_sql(node.expressions[0]), _json_path(node)), dialect=_SPARK)
+    if isinstance(node, (exp.FirstValue, exp.LastValue)) and not isinstance(node.parent, exp.Window):
+        # the aggregate: Flink's skips NULLs (seen on Flink 2.3: FIRST_VALUE of NULL, 1, 2, NULL is
+        # 1, LAST_VALUE 2; of NULLs only NULL), Spark's first_value/last_value with ignoreNulls
+        # true (NOTE F2S326: the order the rows reach the aggregate)
+        if not isinstance(node.this, (exp.Column, exp.Literal, exp.Cast)) or node.args.get("expression") is not None:
+            raise Untranslatable(f"{node.sql_name()} other than {node.sql_name()}(value)")
+        name = "first_value" if isinstance(node, exp.FirstValue) else "last_value"
+        return exp.Anonymous(this=name, expressions=[node.this.copy(), exp.true()])
     if isinstance(node, exp.GroupConcat):
         separator = node.args.get("separator")
         if isinstance(node.this, (exp.Distinct, exp.Order)) or not (separator is None or (isinstance(separator, exp.Literal) and separator.is_string)):
@@ -1954,7 +1981,7 @@ _ALLOWED = (
     # what JSON_VALUE becomes (json_value): no Flink SQL function parses to these
     exp.JSONExtractScalar, exp.JSONPath, exp.JSONPathKey, exp.JSONPathRoot, exp.JSONPathSubscript,
 )
-_ALLOWED_CALLS = {"window", "session_window", "date_format", "from_unixtime", "unix_timestamp", "regexp_extract", "date_trunc",
+_ALLOWED_CALLS = {"window", "session_window", "first_value", "last_value", "date_format", "from_unixtime", "unix_timestamp", "regexp_extract", "date_trunc",
                   "try_to_timestamp", "timestamp_millis", "timestamp_seconds",
                   "schema_of_variant", "try_variant_get", "try_parse_json"}
 

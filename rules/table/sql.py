@@ -30,6 +30,8 @@ once, f-strings whose placeholders stand in SQL string literals such as paths). 
 cannot translate with the same meaning keeps its statement, with a TODO naming the construct.
 """
 
+import re
+
 import libcst as cst
 
 from flink2spark.rules.table import _jdbc, _kafka, _sql
@@ -53,7 +55,8 @@ rule = Rule(
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
-           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_HELPER_SQL, M.TB_TABLE_NAME),
+           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_HELPER_SQL, M.TB_TABLE_NAME,
+           M.TB_FIRST_VALUE),
     examples=[
         Example(
             program(
@@ -161,6 +164,9 @@ def sql_notes(ctx, text: str) -> None:
         ctx.note(M.TB_PARSE, "TO_TIMESTAMP: text in the pattern, or else in Flink's yyyy-M-d[ H:m:s[.fraction]], gives the "
                  "same TIMESTAMP(3) in both; Flink's lenient parser also reads a day past the month's end (2024-02-30) and "
                  "text after the pattern, where Spark gives NULL")
+    if re.search(r"\b(FIRST|LAST)_VALUE\([^()]*(\([^()]*\)[^()]*)*, TRUE\)", text):  # only the aggregates become them
+        ctx.note(M.TB_FIRST_VALUE, "FIRST_VALUE/LAST_VALUE: the first/last value (NULLs skipped, as in Flink) of a group in "
+                 "the order its rows reach Spark's aggregate, which may differ from Flink's arrival order")
     if "LISTAGG(" in text:  # only Flink's LISTAGG becomes it
         ctx.note(M.TB_LISTAGG, "LISTAGG: each group's values are joined in the order they reach the aggregate in Spark, "
                  "which may differ from Flink's (the same values, separator and NULLs skipped)")

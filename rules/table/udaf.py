@@ -140,13 +140,15 @@ _BODY = (
 )
 
 
-def _replace(name: str, instance: str, returns: str, result: str):
-    def rewrite(line: cst.SimpleStatementLine) -> cst.CSTNode:
-        fn = cst.parse_statement(_BODY.format(name=name, instance=instance, result=result))
-        decorator = cst.Decorator(cst.parse_expression(f"F.udf(returnType={TY.type_code(returns)})"))
-        return fn.with_changes(decorators=[decorator], leading_lines=line.leading_lines)
+def aggregate_def(name: str, instance: str, returns: str, result: str = "function.get_value(acc)") -> cst.FunctionDef:
+    """``@F.udf(returnType=...) def name(rows)`` running the function ``instance`` over a group's rows."""
+    fn = cst.parse_statement(_BODY.format(name=name, instance=instance, result=result))
+    decorator = cst.Decorator(cst.parse_expression(f"F.udf(returnType={TY.type_code(returns)})"))
+    return fn.with_changes(decorators=[decorator])
 
-    return rewrite
+
+def _replace(name: str, instance: str, returns: str, result: str):
+    return lambda line: aggregate_def(name, instance, returns, result).with_changes(leading_lines=line.leading_lines)
 
 
 # Spark type -> the Python type of a grouped-aggregate pandas_udf's return hint
@@ -197,7 +199,7 @@ def _pandas(ctx, call):
     return ctx.keep("the def (or assignment) becomes a grouped aggregate pandas_udf (its statement is rewritten)")
 
 
-def _declared_result(cls: cst.ClassDef):
+def declared_result(cls: cst.ClassDef):
     """The expression ``get_result_type()`` of the class returns (``return DataTypes...``), or None."""
     method = F_._method(cls, "get_result_type")
     body = [s for s in method.body.body if not (isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Expr)
@@ -231,7 +233,7 @@ def convert(ctx):
     if table and F_._method(known[0].node, "emit_update_with_retract") is not None:
         return ctx.todo(M.TB_UNSUPPORTED, "udtaf() of a class with emit_update_with_retract(): Spark computes each group's"
                         " rows once, with emit_value()")
-    result = call_arg(call, 2, "result_type") or _declared_result(known[0].node)
+    result = call_arg(call, 2, "result_type") or declared_result(known[0].node)
     try:
         returns = result.evaluated_value.upper() if isinstance(result, cst.SimpleString) else TY.spark_type(result, qualified(ctx))
     except (UNTRANSLATABLE + (AttributeError,)) as exc:

@@ -46,7 +46,7 @@ rule = Rule(
     matches=["flink.udf",
              *[f"TableEnvironment.{m}" for m in REGISTER]],
     summary="@udf/udf(f) (general and pandas) -> F.udf/F.pandas_udf; function registration -> spark.udf.register",
-    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION),
+    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION, M.TB_ORDER),
     examples=[
         Example(
             program(
@@ -104,6 +104,39 @@ rule = Rule(
                 functions=True, types=True,
             ).replace("types as T\n", "types as T\nfrom typing import Iterator\n"),
         ),
+        Example(  # an AggregateFunction instance registered for SQL (Flink wraps it in udaf() with get_result_type())
+            program(
+                "\n\nclass Heaviest(AggregateFunction):\n"
+                "    def create_accumulator(self):\n        return [0]\n\n"
+                "    def accumulate(self, acc, kg):\n        acc[0] = max(acc[0], kg)\n\n"
+                "    def get_value(self, acc):\n        return acc[0]\n\n"
+                "    def get_result_type(self):\n        return DataTypes.BIGINT()\n\n"
+                "    def get_accumulator_type(self):\n        return DataTypes.ARRAY(DataTypes.BIGINT())\n\n\n"
+                "t_env.create_temporary_system_function('heaviest', Heaviest())\n"
+                "t_env.sql_query('SELECT dock, heaviest(kg) AS kg FROM parcels GROUP BY dock')\n",
+                imports="from pyflink.table import DataTypes\nfrom pyflink.table.udf import AggregateFunction\n",
+            ),
+            spark_program(
+                "\n\nclass Heaviest:\n"
+                "    def create_accumulator(self):\n        return [0]\n\n"
+                "    def accumulate(self, acc, kg):\n        acc[0] = max(acc[0], kg)\n\n"
+                "    def get_value(self, acc):\n        return acc[0]\n\n\n"
+                "# NOTE(flink2spark): F2S306 heaviest: the rows of a group reach accumulate() in Spark's order, which may"
+                " differ from Flink's (the same result unless the function depends on it)\n"
+                "@F.udf(returnType=T.LongType())\n"
+                "def heaviest(rows):\n"
+                "    function = Heaviest()\n"
+                "    acc = function.create_accumulator()\n"
+                "    for row in rows:\n"
+                "        function.accumulate(acc, *row)\n"
+                "    return function.get_value(acc)\n\n\n"
+                't_env.udf.register("heaviest", heaviest)\n'
+                "t_env.sql(\n"
+                '    "SELECT dock, HEAVIEST(COLLECT_LIST(STRUCT(kg))) AS kg FROM parcels GROUP BY dock"\n'
+                ")\n",
+                functions=True, types=True,
+            ),
+        ),
     ],
     noop=['import functools\n\n\n@functools.lru_cache(maxsize=None)\ndef twice(x):\n    return x * 2\n'],
 )
@@ -155,10 +188,7 @@ def _opened(ctx, info, f, result: str, pandas: bool):
     ev = F_._method(cls, "eval")
     if not isinstance(f, cst.Call) or ctx.resolver.parent(cls) is not ctx.resolver.module:
         return ctx.todo(M.TB_UNSUPPORTED, f"{what}: only a new instance of a module-level class converts")
-    statement, block = ctx.outer, ctx.resolver.parent(ctx.outer)
-    while block is not None and not isinstance(block, (cst.Module, cst.IndentedBlock)):
-        statement, block = block, ctx.resolver.parent(block)
-    scope = ctx.resolver.parent(block) if isinstance(block, cst.IndentedBlock) else block
+    statement, scope = _block_statement(ctx)
     if not isinstance(scope, (cst.Module, cst.FunctionDef)):
         return ctx.todo(M.TB_UNSUPPORTED, f"{what}: udf() in a statement of a class body or a compound statement")
     if any(n.value not in ("True", "False", "None") for a in f.args for n in F_.names_in(a.value, skip_nested=False)):
@@ -211,6 +241,53 @@ def _opened(ctx, info, f, result: str, pandas: bool):
     return ctx.expr(name)
 
 
+def _block_statement(ctx):
+    """(the statement of the call in its block, the def or module holding the block)."""
+    statement, block = ctx.outer, ctx.resolver.parent(ctx.outer)
+    while block is not None and not isinstance(block, (cst.Module, cst.IndentedBlock)):
+        statement, block = block, ctx.resolver.parent(block)
+    return statement, ctx.resolver.parent(block) if isinstance(block, cst.IndentedBlock) else block
+
+
+def _registered_aggregate(ctx, info, f: cst.Call, name: cst.SimpleString):
+    """``create_temporary_function("n", Cls())`` of an AggregateFunction class: Flink wraps the
+    instance in ``udaf(Cls(), result_type=Cls().get_result_type(), ...)``; the Spark UDF rule
+    ``udaf`` writes for that (a def over the group's rows, before the statement), registered for
+    SQL, whose calls ``n(a, b)`` become ``n(collect_list(struct(a, b)))`` (``_sql``)."""
+    from flink2spark.rules.table import udaf
+
+    cls = info.node
+    what = f"registration of {cls.name.value}()"
+    if not info.convertible or ctx.resolver.parent(cls) is not ctx.resolver.module:
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: only an AggregateFunction class of this module converts")
+    for method in ("get_result_type", "get_accumulator_type"):
+        if F_._method(cls, method) is None:
+            return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the class has no {method}(), which Flink calls when it registers"
+                            f" the instance (RuntimeError: Method {method} is not implemented)")
+    result = udaf.declared_result(cls)
+    try:
+        returns = result.evaluated_value.upper() if isinstance(result, cst.SimpleString) else TY.spark_type(result, qualified(ctx))
+    except (UNTRANSLATABLE + (AttributeError,)) as exc:
+        return ctx.todo(M.TB_EXPRESSION, f"{what}: result type {exc}")
+    statement, scope = _block_statement(ctx)
+    if not isinstance(scope, (cst.Module, cst.FunctionDef)) or not isinstance(statement, cst.SimpleStatementLine) \
+            or len(statement.body) != 1:
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what} in a statement of a class body or a compound statement")
+    taken = {n.value for n in nodes(ctx.resolver.module, cst.Name)}
+    fn = _snake(re.sub(r"\W", "_", name.evaluated_value))
+    while fn in taken or not fn.isidentifier():
+        fn += "_udaf"
+    use(ctx, {"F", "T"})
+    ctx.note(M.TB_ORDER, f"{name.evaluated_value}: the rows of a group reach accumulate() in Spark's order, which may differ"
+             " from Flink's (the same result unless the function depends on it)")
+    made = udaf.aggregate_def(fn, ctx.resolver.module.code_for_node(f), returns)
+    rewrite = lambda node: cst.FlattenSentinel([made.with_changes(leading_lines=node.leading_lines),
+                                                node.with_changes(leading_lines=[cst.EmptyLine()])])
+    if not ctx.rewrite_statement(statement, rewrite):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the statement has another function of this kind")
+    return ctx.expr("{env}.udf.register({n}, %s)" % fn, env=ctx.site.receiver, n=name)
+
+
 def _result_type(ctx, call):
     node = call_arg(call, 2, "result_type")
     if node is None:
@@ -237,6 +314,12 @@ def convert(ctx):
             return ctx.todo(M.TB_UNSUPPORTED, f"{method}() with other arguments than (name, function)")
         name, fn = seg.updated.args[0].value, seg.updated.args[1].value
         original = seg.original.args[1].value
+        if isinstance(original, cst.Call) and tables(ctx.resolver).function_kind(original) is None:
+            known = ctx.conv.class_of(original)
+            if known is not None and known[0].kind == "TableAggregateFunction" and isinstance(name, cst.SimpleString):
+                return _registered_aggregate(ctx, known[0], original, name)
+            return ctx.todo(M.TB_UNSUPPORTED, f"{method}() of an object that is not a Python function of this program"
+                            " (udf(...), udaf(...), an AggregateFunction class's instance)")
         kind = tables(ctx.resolver).functions.get(original.value) if isinstance(original, cst.Name) else None
         registry = "udtf" if kind == "udtf" else "udf"
         return ctx.expr("{env}.%s.register({n}, {f})" % registry, env=ctx.site.receiver, n=name, f=fn)
