@@ -150,6 +150,7 @@ TB_LATE = _code("F2S317", "note", "event-time window over a stream's rowtime: re
 TB_FLOAT_SUM = _code("F2S318", "note", "SUM of a FLOAT: Flink adds 32-bit floats in arrival order, Spark doubles cast back to FLOAT (the last digits may differ)")
 TB_UPDATING = _code("F2S319", "note", "updating streaming query (an aggregation without a window) in Spark's update output mode: each micro-batch gives the new rows of the groups it changed, Flink every change (-U/+U) as records arrive")
 TB_JDBC = _code("F2S322", "note", "JDBC table: the database's JDBC driver must be on Spark's classpath (spark-submit --jars or --packages)")
+TB_STREAM_JOIN = _code("F2S327", "note", "join of a stream: Spark's stream-static join reads the bounded table again each micro-batch (Flink once); a left/right outer join gives the final rows, Flink rows with NULLs it retracts when the match arrives")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")
