@@ -11,6 +11,7 @@ import re
 import pytest
 
 from flink2spark.transpiler.engine import convert_source
+from test_table_jdbc import derby  # noqa: F401 (the fixture: an in-memory Derby database)
 
 HEAD = """from pyflink.table import EnvironmentSettings, TableEnvironment
 from pyflink.table.expressions import col
@@ -132,3 +133,28 @@ def test_spark_stream_static_left_join_looks_rows_up_in_the_whole_table(spark, t
     finally:
         query.stop()
     assert rows == [("p1", "Amstel"), ("p1", "Amsterdam"), ("p2", None), ("p3", "Amstel"), ("p3", "Amsterdam")]
+
+
+def test_spark_reads_a_jdbc_table_again_for_each_micro_batch(spark, tmp_path, derby):
+    """What NOTE F2S327 says: a row added to the JDBC table while the query runs is seen by the
+    next micro-batch (Flink read the bounded table once, at the start: it would not see it)."""
+    url, run = derby
+    run("CREATE TABLE DEPOTS (CODE VARCHAR(8), CITY VARCHAR(32))")
+    run("INSERT INTO DEPOTS VALUES ('AMS', 'Amsterdam')")
+    static = spark.read.format("jdbc").option("url", url).option("dbtable", "DEPOTS") \
+        .option("driver", "org.apache.derby.jdbc.EmbeddedDriver").load()
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "a.json").write_text('{"id": "p1", "depot": "UTR"}\n')
+    stream = spark.readStream.schema("id STRING, depot STRING").json(str(source))
+    query = stream.join(static, stream.depot == static.CODE, "left").select("id", "CITY") \
+        .writeStream.format("memory").queryName("f2s_jdbc_static").outputMode("append").start()
+    try:
+        query.processAllAvailable()
+        run("INSERT INTO DEPOTS VALUES ('UTR', 'Utrecht')")
+        (source / "b.json").write_text('{"id": "p2", "depot": "UTR"}\n')
+        query.processAllAvailable()
+        rows = sorted((r.id, r.CITY) for r in spark.table("f2s_jdbc_static").collect())
+    finally:
+        query.stop()
+    assert rows == [("p1", None), ("p2", "Utrecht")]
