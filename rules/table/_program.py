@@ -329,6 +329,8 @@ class TablesModel:
                 elif self._is_table(part.expression):
                     text.append(_TABLE_MARK.format(len(found_tables)))
                     found_tables.append(code(part.expression))
+                elif (known := self._identifier_text(part.expression, "".join(text))) is not None:
+                    text.append(known)  # CREATE TABLE {table_name}: the name the helper binds once
                 else:
                     text.append(_MARK.format(len(parts)))
                     parts.append(code(part.expression))
@@ -339,6 +341,16 @@ class TablesModel:
                 return None  # spark.sql takes the tables as arguments, not in an f-string
             return SqlText(raw, tuple(parts), tuple(found_tables))
         return None
+
+    def _identifier_text(self, expression: cst.BaseExpression, before: str) -> Optional[str]:
+        """The text of an f-string placeholder of SQL that stands outside SQL string literals
+        (``before`` holds an even number of quotes: a table's name, ``CREATE TABLE {name}``) and
+        is a name bound once to a literal; None otherwise (a placeholder inside quotes stays one
+        in the converted f-string)."""
+        if not isinstance(expression, cst.Name) or before.count("'") % 2:
+            return None
+        value = self._sql(expression)
+        return value.text if value is not None and not value.parts and not value.tables else None
 
     def _formatted(self, pieces: list[str], items: list[cst.BaseExpression]) -> Optional[SqlText]:
         """SQL text ``pieces`` with ``items`` formatted in between (``"... {}".format(a)``,
