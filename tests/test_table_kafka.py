@@ -442,8 +442,8 @@ def flat(code: str) -> str:
         ("t_env.from_path('src').group_by(col('k')).select(col('k'), col('v').sum.alias('n')).where(col('n') > 1).execute().print()\n",
          "group_by() without a window"),
         ("t_env.from_path('src').distinct().execute_insert('out').wait()\n", "distinct() on an unbounded table"),
-        ("t = t_env.from_path('src')\nt.join(t_env.from_path('src').alias('k2', 'v2'), col('k') == col('k2')).execute().print()\n",
-         "join() on an unbounded table"),
+        ("t = t_env.from_path('src')\nt.left_outer_join(t_env.from_path('src').alias('k2', 'v2'), col('k') == col('k2'))"
+         ".execute().print()\n", "left_outer_join() of two streams"),  # an inner one converts: tests/test_table_stream_joins.py
         ("print(t_env.from_path('src').execute().collect())\n", "execute().collect() of an unbounded table"),
         ("t_env.sql_query('SELECT k, COUNT(*) FROM src GROUP BY k').execute().print()\n", "aggregation without a window"),
     ],

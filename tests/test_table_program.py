@@ -821,3 +821,24 @@ def test_a_view_of_a_streams_rowtime_attribute_keeps_a_todo():
     out = convert_source(HEAD + body, "job.py").output
     assert ("TODO(flink2spark): F2S300 create_temporary_view() of a DataStream: an expression other than"
             ' col("name") or col("name").alias("new") (rowtime/proctime attributes are not converted yet)') in out, out
+
+
+def test_table_names_of_helpers_formatted_into_create_table():
+    """Two helpers each binding ``table_name`` once and declaring ``CREATE TABLE {table_name}``:
+    two tables of their own names (not one placeholder declared twice); a placeholder inside an
+    SQL string literal stays a placeholder of the converted f-string."""
+    found, _ = model(
+        "def source(t_env, topic):\n"
+        "    table_name = 'rides'\n"
+        "    t_env.execute_sql(f\"CREATE TABLE {table_name} (id INT) WITH ('connector' = 'kafka', 'topic' = '{topic}', "
+        "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
+        "    return table_name\n"
+        "def sink(t_env):\n"
+        "    table_name = 'counts'\n"
+        "    t_env.execute_sql(f\"CREATE TABLE {table_name} (id INT) WITH ('connector' = 'print')\")\n"
+        "    return table_name\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+        "source(t_env, 'rides-topic')\nsink(t_env)\n"
+    )
+    assert {"rides", "counts"} <= set(found.catalog) and not found.problems
+    assert found.catalog["rides"].connector == "kafka" and found.catalog["counts"].connector == "print"

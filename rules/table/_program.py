@@ -64,6 +64,18 @@ class KeptQuery:
 
 
 @dataclass(frozen=True)
+class StreamJoin:
+    """``TablesModel.stream_join``: a Table join that reads an unbounded table. ``problem``: why
+    it has no same-result Spark form (None: it has); ``static``: one side is bounded (Spark's
+    stream-static join); ``retracting``: an outer join keeping the stream's unmatched rows,
+    which Flink emits with NULLs and retracts (-D) when their match arrives."""
+
+    problem: Optional[str]
+    static: bool = False
+    retracting: bool = False
+
+
+@dataclass(frozen=True)
 class SqlText:
     """SQL text of a Python string expression; ``parts`` are the f-string's placeholders
     (``{expr}``, their source text) that the markers ``__f2s_<i>__`` stand for."""
@@ -144,6 +156,10 @@ _STREAM_TYPES["INSTANT"] = "TIMESTAMP"  # Flink's TIMESTAMP_LTZ(9): Spark's TIME
 # converted connectors take inserts only, and Flink 2.3 refuses the job ("Table sink ... doesn't support consuming update changes which is produced by
 # node GroupAggregate"). In Spark the first are written in update output mode.
 _UPDATING_SINKS = frozenset({"print", "blackhole", "upsert-kafka"})
+_JOINS = {"join": "inner", "left_outer_join": "left", "right_outer_join": "right", "full_outer_join": "full"}
+# what may follow a join of a stream before its sink: row by row, each output row from one joined row
+_ROW_BY_ROW = frozenset({"select", "filter", "where", "alias", "add_columns", "add_or_replace_columns", "drop_columns",
+                         "rename_columns"})
 _APPENDING = frozenset({"select", "filter", "where", "alias", "add_columns", "add_or_replace_columns", "drop_columns",
                         "rename_columns", "union_all", "map", "flat_map", "join_lateral", "left_outer_join_lateral"})
 
@@ -332,7 +348,7 @@ class TablesModel:
                 elif self._is_table(part.expression):
                     text.append(_TABLE_MARK.format(len(found_tables)))
                     found_tables.append(code(part.expression))
-                elif (known := self._identifier(part.expression)) is not None:
+                elif (known := self._identifier(part.expression, "".join(text))) is not None:
                     text.append(known)  # CREATE TABLE {table_name}: a name bound once to 'taxi_events'
                 else:
                     text.append(_MARK.format(len(parts)))
@@ -381,11 +397,13 @@ class TablesModel:
                 return None
         return text
 
-    def _identifier(self, expr: cst.BaseExpression) -> Optional[str]:
-        """The text of a name bound once to a literal that is an SQL identifier (``table_name =
-        "taxi_events"``), which an f-string's SQL names a table or column with; None otherwise
-        (paths and other values stay placeholders of the converted f-string)."""
-        if not isinstance(expr, cst.Name) or not isinstance(self.resolver.single_value(expr), cst.SimpleString):
+    def _identifier(self, expr: cst.BaseExpression, before: str) -> Optional[str]:
+        """The text of an f-string placeholder of SQL that stands outside SQL string literals
+        (``before`` holds an even number of quotes: a table's name, ``CREATE TABLE {name}``) and is
+        a name bound once to a literal that is an SQL identifier (``table_name = "taxi_events"``);
+        None otherwise (a placeholder inside quotes, a path: stays one in the converted f-string)."""
+        if not isinstance(expr, cst.Name) or before.count("'") % 2 \
+                or not isinstance(self.resolver.single_value(expr), cst.SimpleString):
             return None
         found = self._sql(expr)
         return found.text if found is not None and re.fullmatch(r"[A-Za-z_]\w*", found.text) else None
@@ -768,6 +786,9 @@ class TablesModel:
             dropped = {a.value.args[0].value.evaluated_value for a in node.args
                        if isinstance(a.value, cst.Call) and a.value.args and isinstance(a.value.args[0].value, cst.SimpleString)}
             return {k: v for k, v in source.items() if k not in dropped}
+        if method in _JOINS and node.args and source is not None:  # both inputs' columns (Flink refuses a name in both)
+            other = self.schema(node.args[0].value)
+            return {**source, **other} if other is not None and not set(source) & set(other) else None
         return None
 
     # -- bridges between DataStreams and Tables ----------------------------------------------
@@ -1041,34 +1062,113 @@ class TablesModel:
             return False
         return any(self._updating(t, derived) for t in [receiver] + [a.value for a in node.args if self._is_table(a.value)])
 
+    def stream_join(self, call: cst.Call) -> Optional[StreamJoin]:
+        """What a Table join ``left.<join>(right, cond)`` is when an input is unbounded (None when
+        both are bounded). Flink's regular joins keep both inputs as state for ever. Spark's forms
+        of the same rows: a stream-static join (inner; left outer with the stream on the left,
+        right outer with it on the right), and the stream-stream inner join on an equality
+        (without a watermark its state is kept for ever too). An outer join of a stream
+        (``retracting``) is an updating table in Flink: rows with NULLs retracted when the match
+        arrives; only a print or blackhole table takes it (Flink refuses append-only sinks), and
+        its folded changelog is Spark's rows. What follows the join up to its sink must be row
+        by row (``_ROW_BY_ROW``) and end in ``execute().print()`` or ``execute_insert(sink)``:
+        Flink's regular join loses the time attributes and Spark's stream joins refuse most
+        operators after them."""
+        method, left = call.func.attr.value, call.func.value  # type: ignore[union-attr]
+        right = call.args[0].value if call.args else None
+        if method not in _JOINS or right is None:
+            return None
+        left_bounded, right_bounded = self.bounded(left), self.bounded(right)
+        if left_bounded and right_bounded:
+            return None
+        how = _JOINS[method]
+        static = left_bounded or right_bounded
+        if len(call.args) < 2:
+            return StreamJoin(f"{method}() of a stream without a join condition (a cross join)", static)
+        if not static and how != "inner":
+            return StreamJoin(f"{method}() of two streams: Flink emits rows with NULLs and retracts them when a match "
+                              "arrives; Spark's stream-stream outer joins need watermarks and time bounds")
+        if not static and not _has_equality(call.args[1].value):
+            return StreamJoin(f"{method}() of two streams on a condition without an equality of columns (Spark's "
+                              "stream-stream joins need one)")
+        stream_side = "left" if right_bounded else "right"
+        if how not in ("inner", stream_side):
+            return StreamJoin(f"{method}() with the stream on the {stream_side}: Spark's stream-static outer joins keep "
+                              "only the stream's rows (Flink also emits the bounded table's unmatched rows)", static)
+        retracting = how != "inner"
+        return StreamJoin(self._join_consumers(call, retracting), static, retracting)
+
+    def _join_consumers(self, node: cst.BaseExpression, retracting: bool) -> Optional[str]:
+        """Why a use of the joined stream ``node`` (through row-by-row operations, names bound
+        once) has no Spark form; None when every use is ``execute().print()`` or
+        ``execute_insert(sink)`` (a print or blackhole table for a ``retracting`` join)."""
+        uses = self._calls_on(node)
+        if uses is None:
+            return "the joined stream is kept in a name bound more than once or never read"
+        for call, method in uses:
+            if call is not None and method is None:
+                continue  # a column of it (located.weight_kg) in an operation's arguments
+            if method in _ROW_BY_ROW:
+                problem = self._join_consumers(call, retracting)
+            elif method == "execute_insert":
+                sink = self.name(call.args[0].value if call.args else None)
+                problem = "execute_insert() of a table named by an expression" if sink is None else None
+                if sink is not None and retracting:
+                    table = self.catalog.get(sink)
+                    if table is None or table.connector not in ("print", "blackhole"):
+                        problem = (f"execute_insert() into {sink!r}: an outer join of a stream is an updating table in "
+                                   "Flink (rows with NULLs retracted when their match arrives): only a print or blackhole "
+                                   "table takes it")
+            elif method == "execute" and not call.args and _printed(self.resolver, call):
+                problem = None
+            else:
+                problem = f"the joined stream is used by {method + '()' if method else 'an expression'} (only row-by-row " \
+                          "operations, execute().print() and execute_insert() follow a join of a stream)"
+            if problem is not None:
+                return problem
+        return None
+
     def updates_consumed(self, table: cst.BaseExpression) -> Optional[str]:
         """Why the Table expression ``table`` (an updating one over a stream: ``group_by().select()``
         without a window) has a use that cannot take its updates; None when every use can:
         ``execute_insert(sink)`` into a table that takes updates (``updates_refused``) or
         ``execute().print()``, on the expression or on a name bound once to it."""
-        uses = [table]
-        assign = self.resolver.parent(table)
-        if isinstance(assign, cst.Assign):
-            from flink2spark.rules.table._common import uses_of_single_name
-
-            uses = uses_of_single_name(self.resolver, table)
-            if not uses:
-                return "the updating table is kept in a name bound more than once or never read"
-        for use in uses:
-            attr = self.resolver.parent(use)
-            call = self.resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.value is use else None
-            method = attr.attr.value if isinstance(call, cst.Call) else None
+        uses = self._calls_on(table)
+        if uses is None:
+            return "the updating table is kept in a name bound more than once or never read"
+        for call, method in uses:
             if method == "execute_insert":
                 sink = self.name(call.args[0].value if call.args else None)
                 refused = self.updates_refused(sink) if sink is not None else "execute_insert() of a table named by an expression"
                 if refused is not None:
                     return refused
                 continue
-            printed = self.resolver.parent(self.resolver.parent(call)) if method == "execute" and not call.args else None
-            if isinstance(printed, cst.Call) and printed.func.attr.value == "print":  # type: ignore[union-attr]
+            if method == "execute" and not call.args and _printed(self.resolver, call):
                 continue
             return "the updating table is used otherwise than by execute_insert() or execute().print()"
         return None
+
+    def _calls_on(self, table: cst.BaseExpression) -> Optional[list[tuple[Optional[cst.CSTNode], Optional[str]]]]:
+        """The uses of the Table expression ``table``, or of the name bound once to it (None when
+        that name is bound more than once or never read): (the call of a method on it, the
+        method's name); (the attribute, None) for a column of it (``t.a``), (None, None) for
+        another use."""
+        uses = [table]
+        if isinstance(self.resolver.parent(table), cst.Assign):
+            from flink2spark.rules.table._common import uses_of_single_name
+
+            uses = uses_of_single_name(self.resolver, table)
+            if not uses:
+                return None
+        found = []
+        for use in uses:
+            attr = self.resolver.parent(use)
+            if not (isinstance(attr, cst.Attribute) and attr.value is use):
+                found.append((None, None))
+                continue
+            call = self.resolver.parent(attr)
+            found.append((call, attr.attr.value) if isinstance(call, cst.Call) and call.func is attr else (attr, None))
+        return found
 
     def sql_updating(self, text: str) -> bool:
         """Whether the SQL text is an updating streaming query: an aggregation without a window
@@ -1672,6 +1772,25 @@ def _joined(left: Optional[SqlText], right: Optional[SqlText]) -> Optional[SqlTe
     shift = len(left.parts)
     text = _MARK_RE.sub(lambda m: _MARK.format(int(m.group(1)) + shift), right.text)
     return SqlText(left.text + text, left.parts + right.parts)
+
+
+def _has_equality(cond: cst.BaseExpression) -> bool:
+    """Whether a join condition is (or is a conjunction ``&`` holding) an ``==`` comparison."""
+    if isinstance(cond, cst.Comparison):  # of two columns: a literal side is no join key
+        sides = [cond.left] + [c.comparator for c in cond.comparisons]
+        literal = (cst.SimpleString, cst.Integer, cst.Float, cst.FormattedString, cst.ConcatenatedString)
+        return any(isinstance(c.operator, cst.Equal) and not isinstance(sides[i], literal) and
+                   not isinstance(sides[i + 1], literal) for i, c in enumerate(cond.comparisons))
+    if isinstance(cond, cst.BinaryOperation) and isinstance(cond.operator, cst.BitAnd):
+        return _has_equality(cond.left) or _has_equality(cond.right)
+    return False
+
+
+def _printed(resolver, call: cst.Call) -> bool:
+    """Whether ``call`` (``table.execute()``) is printed at once: ``table.execute().print()``."""
+    attr = resolver.parent(call)
+    outer = resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.attr.value == "print" else None
+    return isinstance(outer, cst.Call) and not outer.args
 
 
 def tables(resolver) -> TablesModel:

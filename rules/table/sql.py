@@ -283,6 +283,9 @@ def _statement(ctx, env, text, what, waited: bool = False):
                     return _jdbc.create(ctx, env, table, text.parts, model)
                 except _sql.Untranslatable as exc:
                     return ctx.todo(M.TB_CONNECTOR, f"{what}: JDBC table {table.name!r}: {exc}")
+            if table.name in model.problems:  # the program model's reason (a table declared twice, an f-string name...)
+                return ctx.todo(M.TB_CONNECTOR, f"{what}: {table.connector!r} table {table.name!r} not converted: "
+                                f"{model.problems[table.name]}")
             return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
         if kind == "insert":
             updating = model.sql_updating(text.text)
