@@ -680,7 +680,10 @@ FLAT_CASES = [
     # refused: the reason names the construct
     FlatCase("maxsplit", "lambda s: s.split(',', 1)", WORD, refuses="maxsplit"),
     FlatCase("comprehension-if", "lambda s: [w for w in s.split() if w]", WORD, refuses="without `if`"),
-    FlatCase("record-in-items", "lambda t: [(w, t[1]) for w in t[0].split()]", PAIR, refuses="the name t"),
+    FlatCase("record-in-items", "lambda t: [(w, t[1]) for w in t[0].split()]", PAIR),
+    FlatCase("record-in-items-def", "def f(r):\n    for name in r.name.split(','):\n        yield Row(name=name, n=r.n)\n", OPTI),
+    FlatCase("loop-variable-is-a-field-name", "lambda r: [(f0, r[0]) for f0 in r[0].split(';')]", PAIR),
+    FlatCase("loop-variable-hides-record", "lambda t: [t for t in t[0].split()]", PAIR, refuses="hides the record"),
     FlatCase("mixed-types", "lambda t: [t[0], t[1]]", PAIR, refuses="several types"),
     FlatCase("split-none", "lambda s: s.split(None)", WORD, refuses="separator"),
     FlatCase("not-items", "lambda s: s.strip()", WORD, refuses="items other than"),
@@ -713,7 +716,8 @@ def _check_flat(spark, case: FlatCase, result: FlatTranslation, fn, records):
     items = eval(result.items, {"F": F})  # noqa: S307 - the translator's output
 
     def run(rows):
-        df = _frame(spark, _as_case(case), rows).select("_i", F.explode(items).alias(result.name))
+        kept = ["*"] if result.keeps_record else ["_i"]
+        df = _frame(spark, _as_case(case), rows).select(*kept, F.explode(items).alias(result.name))
         return df.select("_i", *_flat_columns(result)).collect()
 
     if ok:
@@ -785,7 +789,8 @@ def test_random_flat_functions_translate_exactly_or_refuse(spark):
     translates gives Python's items in Python's order."""
     strs = _expression_kinds()["strs"]
     splits = st.builds(lambda e, sep: f"{e}.split({sep})", strs, st.sampled_from(["", "','", "' '", "'.'", "', '"]))
-    items = st.sampled_from(["w", "(w, len(w))", "w.strip()", "w[1:] + '!'", "Row(word=w, n=1)", "w.split(',')[0]"])
+    items = st.sampled_from(["w", "(w, len(w))", "w.strip()", "w[1:] + '!'", "Row(word=w, n=1)", "w.split(',')[0]",
+                             "(w, r.a)", "(r.s + w, r.n)"])
     counts = {"translated": 0, "refused": 0}
 
     @settings(derandomize=True, max_examples=RANDOM_FLAT, deadline=None, database=None,

@@ -154,6 +154,7 @@ class FlatTranslation:
     type: str
     element: Translation
     notes: tuple[str, ...] = ()
+    keeps_record: bool = False  # the element reads the record's fields: explode next to its columns
 
 
 @dataclass(frozen=True)
@@ -279,9 +280,11 @@ class _Translator:
         self.env: dict[str, _E] = {}
         self.notes: list[str] = []
         self.is_predicate = False
+        self.fields_read = 0  # reads of the record's fields (flat_map: whether its columns must stay)
 
     # ---- records -------------------------------------------------------------------------
     def _field(self, f: Field) -> _E:
+        self.fields_read += 1
         code = f'F.col("{f.name}")'
         t = f.type
         if t == "float":  # Python sees a double: compute as one
@@ -355,18 +358,21 @@ class _Translator:
                 raise _Refuse("a comprehension of other than one `for name in ...` without `if`")
             body, var, elt = comp.iter, comp.target.value, body.elt
         items = self._items(body)
-        name = var or "value"
         if var in (self.param, *self.env):
             raise _Refuse("a loop variable that hides the record or a local")
-        item = Field(name, items.type, items.nullable)
+        # the exploded column: a name none of the record's columns has (they may be kept)
+        name, taken = var or "value", {f.name for f in self.shape.fields}
+        while name in taken:
+            name += "_"
         if elt is None:
-            element = Translation((Output(f'F.col("{name}")', item.type, item.nullable),), False)
+            element = Translation((Output(f'F.col("{name}")', items.type, items.nullable),), False)
         else:
-            inner = _Translator(Shape.value(item), self.qualified, self.checked, self.shadowed)
-            inner.param = var
-            element = inner._result(elt)
-            self.notes.extend(n for n in inner.notes if n not in self.notes)
-        return FlatTranslation(items.code, name, items.type, element, tuple(self.notes))
+            # the item is a local of the function: its column; the record's fields stay readable
+            self.env[var] = _E(f'F.col("{name}")', items.type, nullable=items.nullable)
+            self.fields_read = 0
+            element = self._result(elt)
+        return FlatTranslation(items.code, name, items.type, element, tuple(self.notes),
+                               keeps_record=elt is not None and self.fields_read > 0)
 
     def _generator_body(self, fn: cst.FunctionDef):
         """(ITEMS, None, None) of ``yield from ITEMS``, (ITEMS, x, E) of ``for x in ITEMS:

@@ -200,7 +200,8 @@ def frame_operator(ctx, seg):
         explode = f"F.explode({flat.items})"
         if len(columns) == 1 and columns[0].code == f'F.col("{flat.name}")':  # the items themselves
             return ctx.expr("{df}.select(%s)" % _frames.select_item(explode, "value" if value else columns[0].name), df=ctx.site.receiver)
-        exploded = ctx.expr("{df}.select(%s)" % _frames.select_item(explode, flat.name), df=ctx.site.receiver)
+        kept = '"*", ' if flat.keeps_record else ""  # the record's columns, for the item's record to read
+        exploded = ctx.expr("{df}.select(%s%s)" % (kept, _frames.select_item(explode, flat.name)), df=ctx.site.receiver)
     else:
         _, columns = _frames.map_columns(g, seg.original, shape)
         exploded = ctx.site.receiver
