@@ -93,3 +93,15 @@ def test_flink_imports_in_one_line_suites():
     assert [m.line for m in used.markers if m.code == "F2S208"] == [2]  # the try's line in the input
     for result in (unused, used):
         assert convert_source(result.output, "job.py").output == result.output
+
+
+def test_names_asked_for_but_unused_are_not_imported():
+    """A rule asks for a name the output then does not use (``Row`` of a function another rule
+    rewrote as Columns): finish_imports adds only the used ones, and modules asked for whole."""
+    context = I.Requests()
+    for wanted in [("pyspark.sql", "Row", None), ("pyspark.sql", "SparkSession", None), ("pyspark.sql", "functions", "F"),
+                   ("json", None, None)]:
+        I.need(context, *wanted)
+    out = I.finish_imports(cst.parse_module("spark = SparkSession.builder.getOrCreate()\n"), context).code
+    assert "from pyspark.sql import SparkSession\n" in out and "import json\n" in out
+    assert "Row" not in out and " F" not in out

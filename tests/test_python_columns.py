@@ -14,6 +14,7 @@ ERROR_ROWS) records on which Python raises (a failing record fails the whole job
 from __future__ import annotations
 
 import math
+import sys
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -26,11 +27,14 @@ from hypothesis import strategies as st
 from flink2spark.transpiler.python_columns import (
     INT_RANGES,
     PY_WHITESPACE,
+    PY_WHITESPACE_RUNS,
     Field,
+    FlatTranslation,
     Refusal,
     Shape,
     Translation,
     translate,
+    translate_flat,
 )
 
 EXAMPLES = 3  # hypothesis examples per case (their records are drawn, then run in one job)
@@ -590,6 +594,12 @@ RANDOM_TRANSLATED = 20
 def _expressions():
     """Source text of expressions over a MIXED record ``r``, typed (ints, floats, strings,
     booleans) so that most are valid Python, of every kind the translator knows."""
+    kinds = _expression_kinds()
+    return st.one_of(kinds["ints"], kinds["floats"], kinds["strs"], kinds["bools"])
+
+
+def _expression_kinds():
+    """The strategies of ``_expressions`` by the kind of value they give."""
     def op(left, right, ops):
         return st.builds(lambda a, o, b: f"({a} {o} {b})", left, st.sampled_from(ops), right)
 
@@ -617,7 +627,7 @@ def _expressions():
         op(strs, strs, ["<", "=="]), op(bools, bools, ["and", "or"]), call("not ", bools),
         st.builds(lambda e: f"{e}.startswith('a')", strs), st.builds(lambda e: f"({e} in (1, 2, -7))", ints),
         st.builds(lambda e: f"({e} is None)", ints)))
-    return st.one_of(ints, floats, strs, bools)
+    return {"ints": ints, "floats": floats, "strs": strs, "bools": bools}
 
 
 def test_random_functions_translate_exactly_or_refuse(spark):
@@ -642,3 +652,161 @@ def test_random_functions_translate_exactly_or_refuse(spark):
     check()
     print(f"[python_columns] random functions: {counts}")
     assert counts["translated"] >= RANDOM_TRANSLATED  # the strategy reaches the translations
+
+
+# ---- flat_map functions: the items as an array Column, exploded ------------------------------
+
+
+@dataclass(frozen=True)
+class FlatCase:
+    id: str
+    source: str  # a lambda or a def returning or yielding the items
+    shape: Shape
+    refuses: Optional[str] = None
+
+
+FLAT_CASES = [
+    FlatCase("split-whitespace", "lambda s: s.split()", WORD),
+    FlatCase("split-sep", "lambda s: s.split(',')", WORD),
+    FlatCase("split-regex-chars", "lambda s: s.split('.b')", WORD),
+    FlatCase("split-long-sep", "lambda s: s.split(', ')", WORD),
+    FlatCase("genexp-row", "lambda line: (Row(word=w, count=1) for w in line.split())", WORD),
+    FlatCase("listcomp-tuple", "lambda r: [(w, len(w)) for w in r.name.split(',')]", OPTI),
+    FlatCase("def-for-yield", "def f(line):\n    for w in line.split():\n        yield w.strip(','), 1\n", WORD),
+    FlatCase("def-yield-from", "def f(t):\n    \"\"\"doc\"\"\"\n    yield from t[0].split(' ')\n", PAIR),
+    FlatCase("def-return-list", "def f(t):\n    head = t[0]\n    return [head, head + '!']\n", PAIR),
+    FlatCase("list-of-longs", "lambda t: [t[0], t[1], t[0] // 2]", LONGS),
+    FlatCase("items-computed", "lambda value: [w[1:] + '.' for w in value.split(' ')]", WORD),
+    # refused: the reason names the construct
+    FlatCase("maxsplit", "lambda s: s.split(',', 1)", WORD, refuses="maxsplit"),
+    FlatCase("comprehension-if", "lambda s: [w for w in s.split() if w]", WORD, refuses="without `if`"),
+    FlatCase("record-in-items", "lambda t: [(w, t[1]) for w in t[0].split()]", PAIR),
+    FlatCase("record-in-items-def", "def f(r):\n    for name in r.name.split(','):\n        yield Row(name=name, n=r.n)\n", OPTI),
+    FlatCase("loop-variable-is-a-field-name", "lambda r: [(f0, r[0]) for f0 in r[0].split(';')]", PAIR),
+    FlatCase("loop-variable-hides-record", "lambda t: [t for t in t[0].split()]", PAIR, refuses="hides the record"),
+    FlatCase("mixed-types", "lambda t: [t[0], t[1]]", PAIR, refuses="several types"),
+    FlatCase("split-none", "lambda s: s.split(None)", WORD, refuses="separator"),
+    FlatCase("not-items", "lambda s: s.strip()", WORD, refuses="items other than"),
+    FlatCase("nested-for", "lambda s: [c for w in s.split() for c in w]", WORD, refuses="one `for"),
+]
+
+
+def _translate_flat(case: FlatCase):
+    return translate_flat(_parse(case.source), case.shape, qualified=_qualified)
+
+
+def _flat_columns(result: FlatTranslation):
+    from pyspark.sql import functions as F
+
+    return [eval(out.code, {"F": F}).alias(f"o{k}") for k, out in enumerate(result.element.outputs)]  # noqa: S307
+
+
+def _check_flat(spark, case: FlatCase, result: FlatTranslation, fn, records):
+    """Spark's ``select(F.explode(items)).select(columns)`` per record against ``list(fn(record))``,
+    in order; a record on which Python raises fails the Spark job."""
+    from pyspark.sql import functions as F
+
+    expected = []
+    for rec in records:
+        try:
+            expected.append(list(fn(_record(case.shape, rec))))
+        except Exception:  # noqa: BLE001 - the function raises: the Flink job fails
+            expected.append(_ERROR)
+    ok = [(i, r) for i, (r, e) in enumerate(zip(records, expected)) if e is not _ERROR]
+    items = eval(result.items, {"F": F})  # noqa: S307 - the translator's output
+
+    def run(rows):
+        kept = ["*"] if result.keeps_record else ["_i"]
+        df = _frame(spark, _as_case(case), rows).select(*kept, F.explode(items).alias(result.name))
+        return df.select("_i", *_flat_columns(result)).collect()
+
+    if ok:
+        got: dict = {}
+        for row in run(ok):
+            got.setdefault(row["_i"], []).append(tuple(row[1:]) if result.element.tuple else row[1])
+        bad = []
+        for i, _ in ok:
+            want, have = expected[i], got.get(i, [])
+            wants = [w if result.element.tuple else (w,) for w in want]
+            haves = [h if result.element.tuple else (h,) for h in have]
+            if len(wants) != len(haves) or not all(len(w) == len(h) and all(_same(a, b) for a, b in zip(w, h))
+                                                    for w, h in zip(wants, haves)):
+                bad.append((records[i], want, have))
+        assert not bad, f"{case.id}: {result}\nrecord, Python, Spark:\n" + "\n".join(map(repr, bad[:8]))
+    for i, rec in [(i, r) for i, (r, e) in enumerate(zip(records, expected)) if e is _ERROR][:ERROR_ROWS]:
+        try:
+            got_rows = run([(i, rec)])
+        except Exception:  # noqa: BLE001 - the Spark job fails, as the Flink one does
+            continue
+        pytest.fail(f"{case.id}: Python raises on {rec!r}, Spark gives {got_rows!r} ({result})")
+
+
+def _as_case(case: FlatCase) -> Case:
+    return Case(case.id, case.source, case.shape)
+
+
+@pytest.mark.parametrize("case", FLAT_CASES, ids=[c.id for c in FLAT_CASES])
+def test_flat_case(case: FlatCase, spark):
+    result = _translate_flat(case)
+    if case.refuses is not None:
+        assert isinstance(result, Refusal), (case.id, result)
+        assert case.refuses in result.reason, (case.id, result.reason)
+        return
+    assert isinstance(result, FlatTranslation), (case.id, result)
+    assert not result.notes
+    fn = _python_function(_as_case(case))
+    drawn = []
+
+    @settings(derandomize=True, max_examples=EXAMPLES, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.lists(_records(_as_case(case)), min_size=BATCH, max_size=BATCH))
+    def draw(records):
+        drawn.extend(records)
+
+    draw()
+    _check_flat(spark, case, result, fn, _edges(_as_case(case)) + drawn)
+
+
+def test_split_whitespace_is_pythons_on_every_code_point(spark):
+    """``PY_WHITESPACE_RUNS`` (Java's Unicode ``\\s`` and ``\\x1c-\\x1f``) matches exactly the
+    characters ``str.isspace()`` accepts, over every code point but the surrogates."""
+    from pyspark.sql import functions as F
+
+    text = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    df = spark.createDataFrame([(text,)], "v string")
+    kept = df.select(F.regexp_replace("v", PY_WHITESPACE_RUNS, "").alias("r")).first().r
+    assert kept == "".join(c for c in text if not c.isspace())
+    assert len(text) - len(kept) == len(PY_WHITESPACE)  # the regex removed each whitespace character
+
+
+# random flat_map functions: items of a random string expression, split, each made a record
+RANDOM_FLAT = 40
+
+
+def test_random_flat_functions_translate_exactly_or_refuse(spark):
+    """Random ``flat_map`` functions over a MIXED record: the split of a random string
+    expression (whitespace or a separator), each item made into a value or a tuple: what
+    translates gives Python's items in Python's order."""
+    strs = _expression_kinds()["strs"]
+    splits = st.builds(lambda e, sep: f"{e}.split({sep})", strs, st.sampled_from(["", "','", "' '", "'.'", "', '"]))
+    items = st.sampled_from(["w", "(w, len(w))", "w.strip()", "w[1:] + '!'", "Row(word=w, n=1)", "w.split(',')[0]",
+                             "(w, r.a)", "(r.s + w, r.n)"])
+    counts = {"translated": 0, "refused": 0}
+
+    @settings(derandomize=True, max_examples=RANDOM_FLAT, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(splits, items, st.booleans(), st.lists(st.tuples(*[_values(f.type, f.nullable, None) for f in MIXED.fields]),
+                                                  min_size=BATCH, max_size=BATCH))
+    def check(split, item, generator, records):
+        body = f"({item} for w in {split})" if generator else f"[{item} for w in {split}]"
+        case = FlatCase("random", f"lambda r: {body}" if item != "w" else f"lambda r: {split}", MIXED)
+        result = _translate_flat(case)
+        if isinstance(result, Refusal):
+            counts["refused"] += 1
+            return
+        counts["translated"] += 1
+        _check_flat(spark, case, result, _python_function(_as_case(case)), _edges(_as_case(case)) + records)
+
+    check()
+    print(f"[python_columns] random flat_map functions: {counts}")
+    assert counts["translated"] >= RANDOM_FLAT // 4  # the strategy reaches the translations

@@ -298,6 +298,19 @@ FRAME_CASES = [
     ("a map without an output type is pickled: no frame",
      f"src = {ROWS}\nprobe = src.map(lambda r: r[0] + 1)\nprobe.print()", None),
     ("... and neither is its input", f"probe = {ROWS}\nprobe.map(lambda r: r[0] + 1).print()", None),
+    ("a flat_map of split items with an output type makes a frame of that type",
+     f"probe = {ROWS}.flat_map(lambda r: [(w, 1) for w in r[1].split(',')], output_type=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+     "probe.print()", "f0 STRING, f1 INT"),
+    ("a flat_map without an output type is pickled: no frame, nor its input",
+     f"probe = {ROWS}\nprobe.flat_map(lambda r: r[1].split()).print()", None),
+    ("a flat_map whose items read the record is a frame (the items exploded next to its columns)",
+     f"probe = {ROWS}.flat_map(lambda r: [(w, r[0]) for w in r[1].split()], output_type=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+     "probe.print()", "f0 STRING, f1 INT"),
+    ("a flat_map of a comprehension with `if` keeps its input an RDD",
+     f"probe = {ROWS}\nprobe.flat_map(lambda r: [w for w in r[1].split() if w], output_type=Types.STRING()).print()", None),
+    ("STREAMING: a rolling sum after a flat_map is a frame (explode keeps the source order)",
+     f"probe = {ROWS}.flat_map(lambda r: [(w, 1) for w in r[1].split()], output_type=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+     "probe.key_by(lambda r: r[0]).sum(1).print()", "f0 STRING, f1 INT"),
     ("a refused map keeps its input an RDD",
      f"probe = {ROWS}\nprobe.map(lambda r: r[1].encode(), output_type=Types.STRING()).print()", None),
     ("one consumer with no native form keeps the stream an RDD",

@@ -26,11 +26,22 @@ def finish_imports(module: cst.Module, context: Requests, used: set[str] | None 
     the file is kept (and then marked), which errs on the side of keeping code. ``used``: the
     module's ``used_names`` when the caller has them (adding imports changes none).
     """
+    if used is None:
+        used = _used_names(module)
+    # a name asked for and then not used (a rule's Row(...) inside a function another rule
+    # rewrote as Columns) is not imported
+    context = _only_used(context, used)
     module = _add_imports(module, context)
     # a name the conversion imports from elsewhere now means that: the Flink import of the same
     # name goes (``Row`` of a Table API program: pyspark.sql's, PyFlink's no longer)
     superseded = {alias or obj for mod, obj, alias in context.wanted if obj is not None and not _flink_module(mod)}
     return _drop_unused_flink_imports(module, used, superseded)
+
+
+def _only_used(context: "Requests", used: set[str]) -> "Requests":
+    kept = Requests()
+    kept.wanted = {k: None for k in context.wanted if k[1] is None or (k[2] or k[1]) in used}
+    return kept
 
 
 class Requests:

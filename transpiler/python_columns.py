@@ -13,7 +13,11 @@ the column). It returns a ``Translation``: one ``Output`` per result column (sev
 tuple or ``Row(...)`` built at the top: the caller gets one Column per field, named by the
 ``Row``'s keywords, else None for the caller to name), each with its PySpark code (``F`` is
 ``pyspark.sql.functions``), its Spark type, nullability and, for integers, the range of its
-values. Or a ``Refusal`` with a short reason for a NOTE/TODO or to fall back to Python over the
+values. ``translate_flat`` takes a ``flat_map`` function returning or yielding items
+(``s.split()``, ``s.split(sep)``, a list display; directly, through a comprehension or a
+generator over them, ``yield from`` or ``for x in ...: yield E``) and returns a
+``FlatTranslation``: the array Column of the items (in Python's order) and the Translation of
+the record made of each item. Or a ``Refusal`` with a short reason for a NOTE/TODO or to fall back to Python over the
 DataFrame.
 
 What decides exactness (each case checked in tests/test_python_columns.py: the Column is
@@ -64,7 +68,7 @@ from typing import Callable, Optional, Union
 
 import libcst as cst
 
-__all__ = ["Field", "Shape", "Output", "Translation", "Refusal", "translate"]
+__all__ = ["Field", "Shape", "Output", "Translation", "FlatTranslation", "Refusal", "translate", "translate_flat"]
 
 INT_RANGES = {
     "tinyint": (-(2**7), 2**7 - 1),
@@ -78,6 +82,13 @@ _EXACT_DOUBLE = 2**53  # integers up to this size are doubles exactly
 
 # Python's whitespace (str.isspace, str.strip()): Spark's trim strips spaces only.
 PY_WHITESPACE = "".join(chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace())
+
+
+
+# Runs of Python's whitespace (str.split() with no separator) as a Java regex for Spark's split:
+# with (?U), Java's \s is Unicode's White_Space, which is Python's str.isspace() but for the
+# separators \x1c-\x1f (tests/test_python_columns.py compares the two over every code point).
+PY_WHITESPACE_RUNS = r"(?U)[\s\x1c-\x1f]+"
 
 ROW_NAMES = ("pyflink.common.Row", "pyflink.common.types.Row")
 
@@ -129,6 +140,21 @@ class Translation:
         """The single Column's code (a function that builds no tuple)."""
         assert not self.tuple and len(self.outputs) == 1
         return self.outputs[0].code
+
+
+@dataclass(frozen=True)
+class FlatTranslation:
+    """A ``flat_map`` function as Columns: ``items`` is an array Column of the items it returns
+    or yields for a record (in their order), exploded to a column ``name`` of ``type``;
+    ``element`` gives the records made of each item (a Translation over ``Shape.value`` of that
+    column)."""
+
+    items: str
+    name: str
+    type: str
+    element: Translation
+    notes: tuple[str, ...] = ()
+    keeps_record: bool = False  # the element reads the record's fields: explode next to its columns
 
 
 @dataclass(frozen=True)
@@ -254,9 +280,11 @@ class _Translator:
         self.env: dict[str, _E] = {}
         self.notes: list[str] = []
         self.is_predicate = False
+        self.fields_read = 0  # reads of the record's fields (flat_map: whether its columns must stay)
 
     # ---- records -------------------------------------------------------------------------
     def _field(self, f: Field) -> _E:
+        self.fields_read += 1
         code = f'F.col("{f.name}")'
         t = f.type
         if t == "float":  # Python sees a double: compute as one
@@ -295,11 +323,108 @@ class _Translator:
             raise _Refuse("not a lambda or def")
         if self.is_predicate:  # a filter: Python keeps the records whose result is truthy
             return Translation((self._output(self.truth(self.expr(body))),), False, tuple(self.notes))
+        return self._result(body)
+
+    def _result(self, body) -> Translation:
         if isinstance(body, (cst.Tuple,)) or self._row_call(body):
             outs = self._tuple(body)
             return Translation(tuple(outs), True, tuple(self.notes))
         e = self.expr(body, root=True)
         return Translation((self._output(e),), False, tuple(self.notes))
+
+    # ---- flat_map: the items a function returns or yields --------------------------------
+    def flat_function(self, fn) -> FlatTranslation:
+        """``lambda r: ITEMS``, ``lambda r: [E for x in ITEMS]`` (or a generator), a def
+        returning one of those, ``yield from ITEMS`` or ``for x in ITEMS: yield E``; ITEMS is
+        ``s.split()``, ``s.split(sep)`` or a list/tuple display of one type."""
+        if isinstance(fn, cst.Lambda):
+            self._params(fn.params)
+            body = fn.body
+        elif isinstance(fn, cst.FunctionDef):
+            if fn.decorators or fn.asynchronous:
+                raise _Refuse("a decorated or async def")
+            self._params(fn.params)
+            body = self._generator_body(fn)
+            if body is None:
+                body = self._body(fn)
+        else:
+            raise _Refuse("not a lambda or def")
+        var, elt = None, None
+        if isinstance(body, tuple):
+            body, var, elt = body
+        elif isinstance(body, (cst.ListComp, cst.GeneratorExp)):
+            comp = body.for_in
+            if comp.inner_for_in is not None or comp.ifs or comp.asynchronous or not isinstance(comp.target, cst.Name):
+                raise _Refuse("a comprehension of other than one `for name in ...` without `if`")
+            body, var, elt = comp.iter, comp.target.value, body.elt
+        items = self._items(body)
+        if var in (self.param, *self.env):
+            raise _Refuse("a loop variable that hides the record or a local")
+        # the exploded column: a name none of the record's columns has (they may be kept)
+        name, taken = var or "value", {f.name for f in self.shape.fields}
+        while name in taken:
+            name += "_"
+        if elt is None:
+            element = Translation((Output(f'F.col("{name}")', items.type, items.nullable),), False)
+        else:
+            # the item is a local of the function: its column; the record's fields stay readable
+            self.env[var] = _E(f'F.col("{name}")', items.type, nullable=items.nullable)
+            self.fields_read = 0
+            element = self._result(elt)
+        return FlatTranslation(items.code, name, items.type, element, tuple(self.notes),
+                               keeps_record=elt is not None and self.fields_read > 0)
+
+    def _generator_body(self, fn: cst.FunctionDef):
+        """(ITEMS, None, None) of ``yield from ITEMS``, (ITEMS, x, E) of ``for x in ITEMS:
+        yield E`` (the whole body, a docstring aside), else None."""
+        stmts = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else [fn.body]
+        if (len(stmts) > 1 and isinstance(stmts[0], cst.SimpleStatementLine)
+                and isinstance(stmts[0].body[0], cst.Expr) and isinstance(stmts[0].body[0].value, cst.SimpleString)):
+            stmts = stmts[1:]
+        if len(stmts) != 1:
+            return None
+        (s,) = stmts
+        yielded = _yield_of(s)
+        if yielded is not None and yielded.value is not None and isinstance(yielded.value, cst.From):
+            return yielded.value.item, None, None
+        if (isinstance(s, cst.For) and s.orelse is None and not s.asynchronous and isinstance(s.target, cst.Name)
+                and isinstance(s.body, cst.IndentedBlock) and len(s.body.body) == 1):
+            inner = _yield_of(s.body.body[0])
+            if inner is not None and inner.value is not None and not isinstance(inner.value, cst.From):
+                return s.iter, s.target.value, inner.value
+        return None
+
+    def _items(self, node) -> _E:
+        """An array Column of the items ``node`` gives, in Python's order."""
+        if isinstance(node, cst.Call) and self._split_call(node):
+            return self._split_items(node)
+        if isinstance(node, (cst.List, cst.Tuple)):
+            if not node.elements or any(not isinstance(el, cst.Element) for el in node.elements):
+                raise _Refuse("an empty or starred list of items")
+            values = [self.expr(el.value, root=True) for el in node.elements]
+            if len({v.type for v in values}) != 1 or values[0].type == "null":
+                raise _Refuse("items of several types (a Spark array has one)")
+            code = "F.array(" + ", ".join(v.code if v.literal is _NOLIT else _lit_code(v.literal) for v in values) + ")"
+            return _E(code, values[0].type, nullable=any(v.nullable for v in values),
+                      raises=any(v.raises for v in values))
+        raise _Refuse("items other than s.split(), s.split(sep) or a list display")
+
+    def _split_items(self, call: cst.Call) -> _E:
+        """``s.split()`` (runs of Python's whitespace, no empty items) or ``s.split(sep)`` (a
+        literal separator, empty items kept): a string array."""
+        s = self._nonnull(self.expr(call.func.value), "split()")
+        if s.kind != "str":
+            raise _Refuse(f".split() of a {s.kind}")
+        if any(a.keyword for a in call.args) or len(call.args) > 1:
+            raise _Refuse("split() with maxsplit")
+        if not call.args:
+            # Python drops the empty strings at either end; Spark's split keeps them
+            return _E(f'F.array_remove(F.split({_arg(s)}, {_raw(PY_WHITESPACE_RUNS)}), "")',
+                      "string", raises=s.raises)
+        sep = self.expr(call.args[0].value)
+        if sep.kind != "str" or sep.literal is _NOLIT or sep.literal == "":
+            raise _Refuse("split() of a non-literal or empty separator")
+        return _E(f"F.split({_arg(s)}, {_java_quote(sep.literal)!r})", "string", raises=s.raises)  # limit -1: all items
 
     def _params(self, params: cst.Parameters) -> None:
         if (len(params.params) != 1 or params.posonly_params or params.kwonly_params
@@ -1006,6 +1131,18 @@ def _sql(e: _E) -> Optional[str]:
     return f"`{m.group(1)}`" if m else None
 
 
+def _yield_of(stmt) -> Optional[cst.Yield]:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr):
+        value = stmt.body[0].value
+        return value if isinstance(value, cst.Yield) else None
+    return None
+
+
+def _raw(pattern: str) -> str:
+    """A regex as a raw string literal (its backslashes are the regex's)."""
+    return f'r"{pattern}"'
+
+
 def _java_quote(s: str) -> str:
     """A Java regex matching the literal text ``s`` (Spark's split takes a pattern)."""
     special = set("\\^$.|?*+()[]{}")
@@ -1028,5 +1165,17 @@ def translate(function: Union[cst.Lambda, cst.FunctionDef], shape: Shape, *,
     try:
         t.is_predicate = predicate
         return t.function(function)
+    except _Refuse as r:
+        return Refusal(str(r))
+
+
+def translate_flat(function: Union[cst.Lambda, cst.FunctionDef], shape: Shape, *, checked: bool = False,
+                   qualified: Optional[Callable[[cst.CSTNode], Optional[str]]] = None,
+                   shadowed: frozenset[str] = frozenset()) -> Union[FlatTranslation, Refusal]:
+    """A ``flat_map`` function over records of ``shape`` -> the array Column of its items and
+    the Columns of the record made of each item, or why not (arguments as ``translate``)."""
+    t = _Translator(shape, qualified, checked, shadowed)
+    try:
+        return t.flat_function(function)
     except _Refuse as r:
         return Refusal(str(r))

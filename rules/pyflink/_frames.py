@@ -25,7 +25,7 @@ import libcst as cst
 
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.visitors import nodes
-from flink2spark.transpiler.python_columns import Field, Refusal, Shape, Translation, translate
+from flink2spark.transpiler.python_columns import Field, FlatTranslation, Refusal, Shape, Translation, translate, translate_flat
 
 # Spark types a frame's column may have. FLOAT is not one: Flink hands Python the 32-bit float
 # as a double with its binary digits (0.10000000149011612), which PyFlink prints, where Spark
@@ -269,6 +269,45 @@ def map_columns(g, call: cst.Call, shape: Shape) -> Optional[tuple[Shape, tuple[
     found = translated(g, call, shape)
     if declared is None or isinstance(found, Refusal) or found.notes:
         return None
+    return declared_columns(declared, found)
+
+
+def flat_translated(g, call: cst.Call, shape: Shape) -> Union[FlatTranslation, Refusal]:
+    """The translation of the function of a ``flat_map`` over ``shape``, once per call."""
+    return g.fact("frame_flat_translation", call, _translate_flat, Refusal("not computed"), shape)
+
+
+def _translate_flat(g, call: cst.Call, shape: Shape):
+    from flink2spark.rules.pyflink._common import call_arg
+
+    fn = function_node(g.resolver, call_arg(call, 0, "func"), "flat_map")
+    if fn is None:
+        return Refusal("a function that is not a lambda, a def or a function class without open()/close()")
+    declared = _declared(g, call)
+    checked = declared is not None and any(f.type in _INTS for f in declared.fields)
+    return translate_flat(fn, shape, checked=checked, qualified=g.resolver.qualified_name)
+
+
+def flat_map_columns(g, call: cst.Call, shape: Shape) -> Optional[tuple[Shape, FlatTranslation, tuple[Column, ...]]]:
+    """(shape, translation, columns of each item's record) of ``flat_map(f, output_type=T)``
+    over a frame of ``shape``: ``select(F.explode(items))`` then the columns; None when the
+    function is refused or its records are not exactly what ``T``'s serializer gives (no
+    ``output_type``: Flink hands on pickled objects, the stream stays an RDD)."""
+    declared = _declared(g, call)
+    found = flat_translated(g, call, shape)
+    if declared is None or isinstance(found, Refusal) or found.notes or found.element.notes:
+        return None
+    columns = declared_columns(declared, found.element)
+    return None if columns is None else (columns[0], found, columns[1])
+
+
+def flat_map_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    found = flat_map_columns(g, call, shape)
+    return None if found is None else found[0]
+
+
+def declared_columns(declared: Shape, found: Translation) -> Optional[tuple[Shape, tuple[Column, ...]]]:
+    """(shape, columns) of the outputs of ``found`` as the declared type ``declared`` has them."""
     outputs = found.outputs
     if (declared.kind == "value") == found.tuple or len(outputs) != len(declared.fields):
         return None

@@ -14,7 +14,8 @@ default frame, up to the current row, holds exactly those rows): ``F.sum``/``F.m
 the column itself for a key field (and for ``b.x`` in a reduce ``(a, b)``: the element's own). The source order is ``F.monotonically_increasing_id()``
 taken just before: it increases in partition order and, in a partition, in row order, and
 ``createDataFrame`` of a list keeps the list's order across partitions; ``select``/``where``
-keep it. Hence the plan only when every step from the source is one of those (no union,
+keep it, and so does ``F.explode`` (a flat_map: each row's items in their order, where the row
+was). Hence the plan only when every step from the source is one of those (no union,
 no earlier aggregation: their order is not the source's).
 
 Flink sees the source order per key when nothing between the (parallelism 1)
@@ -35,15 +36,15 @@ from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.python_columns import Shape
 
 ORDER_NOTE = (
-    "rolling aggregation over the source order: with parallelism > 1 the map/filter before key_by runs in several"
+    "rolling aggregation over the source order: with parallelism > 1 the map/flat_map/filter before key_by runs in several"
     " subtasks and Flink's order of a key's records (so its running values) may differ"
 )
 
 # steps that keep a frame's rows in the source order (select/where, or nothing at all)
-_ORDERED_STEPS = frozenset({"map", "filter", "key_by", "name", "uid", "set_parallelism", "set_description",
+_ORDERED_STEPS = frozenset({"map", "flat_map", "filter", "key_by", "name", "uid", "set_parallelism", "set_description",
                             "set_max_parallelism", "disable_chaining", "start_new_chain", "slot_sharing_group",
                             "set_buffer_timeout", "forward"})
-_REBALANCING = frozenset({"map", "filter"})
+_REBALANCING = frozenset({"map", "flat_map", "filter"})
 # min_by/max_by: PyFlink keeps the earlier element on ties (``v2 if v2[pos] < v1[pos] else v1``)
 _BY = {"min_by": "min", "max_by": "max"}
 

@@ -829,6 +829,7 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     *((m, lambda g, call, shape: _file_sinks().frame_sink(g, call, shape)) for m in ("sink_to", "add_sink")),
     ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("filter", lambda g, call, shape: _frames.filter_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
+    ("flat_map", lambda g, call, shape: _frames.flat_map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("union", lambda g, call, shape: _union_shape(g, call, shape)),
     ("key_by", lambda g, call, shape: _frames.key_by_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     *((m, lambda g, call, shape: _frames.aggregate_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)

@@ -44,7 +44,7 @@ SPARK_TIMESTAMPED = {"map": "mapValues", "flat_map": "flatMapValues"}
 rule = Rule(
     __name__,
     matches=["DataStream.map", "DataStream.flat_map", "DataStream.filter"],
-    summary="map/filter -> select/where of Columns on a DataFrame; map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
+    summary="map/filter -> select/where of Columns on a DataFrame, flat_map -> select(F.explode(...)); map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
     codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE, M.PF_EVENT_TIME),
     examples=[
         Example(  # on a DataFrame (the program model's frame form): the function as Columns
@@ -64,6 +64,33 @@ rule = Rule(
             'items = env.createDataFrame([("pen", 3), ("ink", 30)], "f0 STRING, f1 INT")\n'
             "items.where(F.col(\"f1\") < 20).select(\n"
             '    "f0", (F.col("f1").cast("long") * 2).cast("int").alias("f1")\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # flat_map on a DataFrame: the items as an array Column, exploded, then each item's record
+            program(
+                "\n\nclass Tags(FlatMapFunction):\n"
+                "    def flat_map(self, value):\n"
+                "        for tag in value[1].split(';'):\n"
+                "            yield tag, 1\n\n\n"
+                "posts = env.from_collection([(1, 'a;b'), (2, 'b')], Types.TUPLE([Types.INT(), Types.STRING()]))\n"
+                "posts.flat_map(Tags(), output_type=Types.TUPLE([Types.STRING(), Types.INT()])).print()\n"
+                "posts.flat_map(lambda p: p[1].split(), output_type=Types.STRING()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream.functions import FlatMapFunction\n",
+            ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass Tags:\n"
+            "    def flat_map(self, value):\n"
+            '        for tag in value[1].split(";"):\n'
+            "            yield tag, 1\n\n\n"
+            'posts = env.createDataFrame([(1, "a;b"), (2, "b")], "f0 INT, f1 STRING")\n'
+            'posts.select(F.explode(F.split(F.col("f1"), ";")).alias("tag")).select(\n'
+            '    F.col("tag").alias("f0"), F.lit(1).alias("f1")\n'
+            ").show(2147483647, truncate=False)\n"
+            "posts.select(\n"
+            '    F.explode(F.array_remove(F.split(F.col("f1"), r"(?U)[\\s\\x1c-\\x1f]+"), "")).alias(\n'
+            '        "value"\n'
+            "    )\n"
             ").show(2147483647, truncate=False)\n",
         ),
         Example(
@@ -114,6 +141,11 @@ rule = Rule(
     noop=[
         "import pandas as pd\n\ns = pd.Series([1, 2])\nt = s.map(lambda x: x * 2)\nu = list(filter(None, [1]))\n",
         "from pyspark import SparkContext\n\nsc = SparkContext.getOrCreate()\nsc.parallelize([1]).map(lambda x: x).filter(bool).collect()\n",
+        # flat_map of objects that are no Flink streams (a project's own class, a Spark RDD)
+        "class Lines:\n    def flat_map(self, f, output_type=None):\n        return [y for x in ['a b'] for y in f(x)]\n\n\n"
+        "Lines().flat_map(lambda s: s.split(), output_type=str)\n",
+        "from pyspark.sql import SparkSession\n\nspark = SparkSession.builder.getOrCreate()\n"
+        "spark.sparkContext.parallelize(['a b']).flatMap(lambda s: s.split()).collect()\n",
     ],
 )
 
@@ -150,7 +182,8 @@ def keyed_state_call(ctx, seg, info, instance):
 
 
 def frame_operator(ctx, seg):
-    """``select(...)``/``where(...)`` of the Columns the function translates to, on a frame."""
+    """``select(...)``/``where(...)`` of the Columns the function translates to, on a frame;
+    a flat_map: ``select(F.explode(items))``, then the Columns of each item's record."""
     from flink2spark.rules.pyflink import _frames
     from flink2spark.rules.pyflink._streams import graph
     from flink2spark.transpiler import imports as I
@@ -161,10 +194,19 @@ def frame_operator(ctx, seg):
     if seg.method == "filter":
         found = _frames.translated(g, seg.original, shape)
         return ctx.expr("{df}.where(%s)" % found.code, df=ctx.site.receiver)
-    _, columns = _frames.map_columns(g, seg.original, shape)
     value = facts(ctx.resolver, seg.original).frame.kind == "value"
+    if seg.method == "flat_map":
+        _, flat, columns = _frames.flat_map_columns(g, seg.original, shape)
+        explode = f"F.explode({flat.items})"
+        if len(columns) == 1 and columns[0].code == f'F.col("{flat.name}")':  # the items themselves
+            return ctx.expr("{df}.select(%s)" % _frames.select_item(explode, "value" if value else columns[0].name), df=ctx.site.receiver)
+        kept = '"*", ' if flat.keeps_record else ""  # the record's columns, for the item's record to read
+        exploded = ctx.expr("{df}.select(%s%s)" % (kept, _frames.select_item(explode, flat.name)), df=ctx.site.receiver)
+    else:
+        _, columns = _frames.map_columns(g, seg.original, shape)
+        exploded = ctx.site.receiver
     cols = [_frames.select_item(c.code, "value" if value else c.name) for c in columns]
-    return ctx.expr("{df}.select(%s)" % ", ".join(cols), df=ctx.site.receiver)
+    return ctx.expr("{df}.select(%s)" % ", ".join(cols), df=exploded)
 
 
 @rule.converter

@@ -128,7 +128,7 @@ rule = Rule(
             (
                 'from flink2spark.runtime import frame_windows as f2s_windows\n'
                 'from pyspark.sql import SparkSession, functions as F\n'
-                'from flink2spark.runtime.frame_windows import AggregateFunction, ProcessWindowFunction\n'
+                'from flink2spark.runtime.frame_windows import AggregateFunction\n'
                 '\n'
                 'env = SparkSession.builder.getOrCreate()\n'
                 '\n'
