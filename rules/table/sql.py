@@ -39,6 +39,7 @@ from flink2spark.rules.pyflink._common import RDD_NOTE
 from flink2spark.rules.table.bridges import _HEAD as STREAM_HEAD, stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
+from flink2spark.rules.table.catalogs import CATALOG_WHY
 from flink2spark.rules.table._common import drop_target, program, spark_program, waited_result
 from flink2spark.rules.table._program import _MARK_RE, SqlText, sql_arguments, tables
 from flink2spark.rules.table.execute import collected, print_noted, show, write_to
@@ -340,6 +341,12 @@ def _statement(ctx, env, text, what, waited: bool = False):
         if kind == "set" and ctx.is_statement:
             ctx.note(M.TB_CONFIG, f"Flink setting dropped: {text.text.strip()}")
             return REMOVE
+        catalog = re.match(r"CREATE\s+CATALOG\s+(?:IF\s+NOT\s+EXISTS\s+)?`?(\w+)", text.text, re.I)
+        if catalog:
+            return ctx.todo(M.TB_SQL, f"{what}: CREATE CATALOG {catalog.group(1)}: {CATALOG_WHY}")
+        if re.match(r"CREATE\s+DATABASE\b", text.text, re.I):
+            return ctx.todo(M.TB_SQL, f"{what}: CREATE DATABASE is not converted yet (a database of Flink's catalog "
+                            "lives as long as the job, Spark's persists in its warehouse)")
         return ctx.todo(M.TB_SQL, f"{what}: {kind} statements are not converted yet")
     except _sql.Untranslatable as exc:
         return ctx.todo(M.TB_SQL, f"{what}: {exc}")
