@@ -74,3 +74,13 @@ def test_a_use_catalog_method_of_another_object_passes_unchanged():
                      "Warehouse().use_catalog('default_catalog')\n")
     result = convert_source(source, "job.py")
     assert "Warehouse().use_catalog('default_catalog')\n" in result.output
+
+
+def test_a_registered_jdbc_catalog_keeps_a_todo_saying_how_spark_reads_its_tables():
+    result = _convert("from pyflink.table.catalog import JdbcCatalog\n\n"
+                      "catalog = JdbcCatalog('pg', 'shop', 'etl', 'secret', 'jdbc:postgresql://db:5432')\n"
+                      "t_env.register_catalog('pg', catalog)\nt_env.use_catalog('pg')\n")
+    todos = _todos(result)
+    assert any(t.startswith("TableEnvironment.register_catalog() has no conversion: a catalog's tables are not converted "
+                            "yet: Spark reads a JDBC database's tables") for t in todos), todos
+    assert any(t.startswith("use_catalog('pg'): a catalog other than Flink's built-in one") for t in todos), todos
