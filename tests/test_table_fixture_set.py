@@ -126,6 +126,8 @@ CONSTRUCT_PATTERNS = {
     "TableEnvironment.execute(job_name)": r"\bt_env\.execute\(\s*[\"']",
     "create_temporary_table_descriptor": r"\.create_temporary_table\(\s*\n?\s*[\"'][^\"']*[\"'],\s*\n?\s*TableDescriptor",
     "kafka_connector": r"'connector' = 'kafka'|for_connector\([\"']kafka[\"']\)",
+    "use_catalog": r"\.use_catalog\(",
+    "use_database": r"\.use_database\(",
 }
 
 # marks set by hand (not told from the source by a regex); each needs a fixture too
@@ -137,6 +139,7 @@ HAND_MARKS = {
     "group_by_select_aggregates", "arithmetic", "string_functions", "cast", "is_null",
     "pandas_udf", "pandas_udaf", "sql_group_by", "sql_over_range", "sql_left_join",
     "kafka_source_table", "kafka_sink_table", "kafka_descriptor", "kafka_computed_column",
+    "execute_sql_insert_print",  # execute_sql("INSERT ...").print(): Flink prints -1 (NOTE F2S328)
     "kept_table_result",  # result = execute_sql(query) / table.execute(), then result.print()/collect()
 }
 

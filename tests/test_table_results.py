@@ -153,3 +153,28 @@ def test_a_kept_query_whose_use_comes_after_other_statements_run_keeps_its_todo(
                       "before.print()\n")
     assert any("statements between the query and the use" in t for t in _todos(result)), _todos(result)
     assert "before.print()" in result.output
+
+
+def test_print_of_an_insert_result_is_the_write_with_a_note():
+    """``execute_sql("INSERT ...").print()`` / ``execute_insert(sink).print()``: Flink 2.3 waits for
+    the job, then prints -1 (fixture dock_returns_insert_print records it); the write stays, the
+    line is a NOTE F2S328, not a record Spark invents."""
+    result = _convert("t_env.execute_sql(\"CREATE TABLE out (w STRING, n INT) WITH ('connector' = 'blackhole')\")\n"
+                      "t_env.execute_sql('INSERT INTO out SELECT w, n FROM src WHERE n > 1').print()\n"
+                      "words.execute_insert('out').print()\n")
+    assert _todos(result) == []
+    assert [m.code for m in result.markers if m.severity == "note"] == ["F2S328", "F2S328"]
+    lines = result.output.splitlines()
+    assert 't_env.sql("SELECT w, n FROM src WHERE n > 1").write.format("noop").mode(' in lines
+    assert 'words.write.format("noop").mode("overwrite").save()' in lines
+    assert ".print()" not in result.output
+
+
+@pytest.mark.parametrize("body", [
+    "shown = t_env.execute_sql('INSERT INTO out SELECT w, n FROM src').print()\n",
+    "shown = words.execute_insert('out').print()\n",
+    "t_env.execute_sql('INSERT INTO out SELECT w, n FROM src').collect()\n",
+])
+def test_an_insert_result_used_another_way_than_a_print_statement_keeps_its_todo(body):
+    result = _convert("t_env.execute_sql(\"CREATE TABLE out (w STRING, n INT) WITH ('connector' = 'blackhole')\")\n" + body)
+    assert len(_todos(result)) == 1 and not any(m.code == "F2S328" for m in result.markers)

@@ -224,6 +224,10 @@ HINTS = {
     "TableResult.get_job_client": "Spark has no job client: a converted query or write has run to its end where it is "
                                   "called, so there is no job status, id or cancel() to ask for (a streaming query's "
                                   "StreamingQuery has id, status and stop())",
+    "TableEnvironment.register_catalog": "a catalog's tables are not converted yet: Spark reads a JDBC database's tables "
+                                         "one by one with spark.read.format('jdbc') (url = the catalog's base url and "
+                                         "database, dbtable, user, password) and declares other catalogs in the "
+                                         "session's settings (spark.sql.catalog.<name>)",
     "Table.print_schema": "Spark prints a DataFrame's schema with DataFrame.printSchema()",
     TABLE_CONFIG: "set Spark settings with SparkSession.builder.config(...) or spark.conf.set(...)",
 }

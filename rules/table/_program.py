@@ -479,6 +479,22 @@ class TablesModel:
             return None  # spark.sql takes the tables as arguments, not in an f-string
         return SqlText("".join(text), tuple(parts), tuple(found_tables))
 
+    def current_names(self, method: str) -> Optional[frozenset[str]]:
+        """The names the program gives ``use_catalog``/``use_database`` (``method``) on its table
+        environments, or None when one of them is not known when converting (an expression) or
+        the built-in catalog/database is renamed (``with_built_in_catalog_name`` and the like)."""
+        if self.resolver.calls_of("with_built_in_catalog_name", "with_built_in_database_name"):
+            return None
+        names = set()
+        for call in self.resolver.calls_of(method):
+            if self.resolver.type_of(call.func.value) not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                continue
+            name = self.name(call.args[0].value) if len(call.args) == 1 else None
+            if name is None:
+                return None
+            names.add(name)
+        return frozenset(names)
+
     def name(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
         """A table's name given as ``node`` when it is known when converting: a string literal, or
         a name bound once to one (``from_path(input_table)``); None otherwise."""

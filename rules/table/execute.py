@@ -38,7 +38,7 @@ rule = Rule(
     __name__,
     matches=["Table.execute", "Table.to_pandas", "Table.execute_insert"],
     summary="execute().print()/collect(), to_pandas(), execute_insert(sink) -> show/collect/toPandas/write",
-    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR, M.TB_JDBC, M.TB_UPDATING),
+    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR, M.TB_JDBC, M.TB_UPDATING, M.TB_INSERT_PRINT),
     examples=[
         Example(
             program("words = t_env.from_elements([('a', 1)], ['word', 'n'])\nwords.execute().print()\n"),
@@ -96,6 +96,18 @@ def _stream(ctx, writer, wait: bool, update: bool = False):
     return ctx.expr(
         '{w}.option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(%s).start()'
         % ('"update"' if update else '"append"') + (".awaitTermination()" if wait else ""), w=writer)
+
+
+def print_noted(ctx, written, target: str, streaming: bool):
+    """``written`` (the insert of ``execute_sql("INSERT ...").print()`` or
+    ``execute_insert(sink).print()``) with the NOTE of the line Flink prints and Spark does not
+    (seen on Flink 2.3, batch and streaming mode)."""
+    if isinstance(written, cst.BaseExpression):
+        ctx.note(M.TB_INSERT_PRINT, f"print() of the INSERT INTO {target} result: Flink waits for the job to end, then prints "
+                 "-1 (the affected-row count, not known: job metadata, not a row of the table); "
+                 + ("the converted streaming query is awaited here and prints nothing of its own" if streaming
+                    else "the converted write has ended here and prints nothing of its own"))
+    return written
 
 
 def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool = True, inserts: bool = False,
@@ -212,7 +224,9 @@ def convert(ctx):
         name = tables(ctx.resolver).name(sink)  # a literal, or a name bound once to one
         if name is None:
             return ctx.todo(M.TB_UNSUPPORTED, "execute_insert() of a table named by an expression")
-        if any(s.method != "wait" for s in segs[1:]):
+        # .print(): Flink waits for the job, then prints -1 (job metadata; see print_noted)
+        printed = [s.method for s in segs[1:]] == ["print"] and ctx.is_statement
+        if any(s.method != "wait" for s in segs[1:]) and not printed:
             return ctx.todo(M.TB_UNSUPPORTED, "the result of execute_insert() is used")
         streaming = not tables(ctx.resolver).bounded(head.original.func.value)
         line = waited_result(ctx) if len(segs) == 1 else None  # result = t.execute_insert(...); result.wait()
@@ -223,7 +237,7 @@ def convert(ctx):
         written = write_to(ctx, df, name, "execute_insert()", streaming, len(segs) > 1 or line is not None, inserts, update=update)
         if line is not None and not isinstance(written, Todo):
             drop_target(ctx, line)
-        return written
+        return print_noted(ctx, written, name, streaming) if printed else written
     if len(segs) == 1:  # result = table.execute(); result.print(): the name keeps the DataFrame
         kept = tables(ctx.resolver).kept_query(head.original)
         if kept.problem is None:

@@ -39,9 +39,10 @@ from flink2spark.rules.pyflink._common import RDD_NOTE
 from flink2spark.rules.table.bridges import _HEAD as STREAM_HEAD, stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
+from flink2spark.rules.table.catalogs import CATALOG_WHY
 from flink2spark.rules.table._common import drop_target, program, spark_program, waited_result
 from flink2spark.rules.table._program import _MARK_RE, SqlText, sql_arguments, tables
-from flink2spark.rules.table.execute import collected, show, write_to
+from flink2spark.rules.table.execute import collected, print_noted, show, write_to
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
@@ -56,7 +57,7 @@ rule = Rule(
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
            M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_HELPER_SQL, M.TB_TABLE_NAME,
-           M.TB_FIRST_VALUE),
+           M.TB_FIRST_VALUE, M.TB_INSERT_PRINT),
     examples=[
         Example(
             program(
@@ -92,6 +93,22 @@ rule = Rule(
                 "t_env.execute_sql('DROP TABLE out')\n"
             ),
             spark_program('t_env.sql("DROP TABLE IF EXISTS `daily`")\n'),
+        ),
+        Example(  # print() of an INSERT's result: Flink waits for the job, then prints -1 (job metadata)
+            program(
+                "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
+                "t_env.create_temporary_view('words', words)\n"
+                "t_env.execute_sql(\"CREATE TABLE out (word STRING) WITH ('connector' = 'blackhole')\")\n"
+                "t_env.execute_sql('INSERT INTO out SELECT word FROM words').print()\n"
+            ),
+            spark_program(
+                'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\n'
+                'words.createOrReplaceTempView("words")\n'
+                "# NOTE(flink2spark): F2S328 print() of the INSERT INTO out result: Flink waits for the job to end, then "
+                "prints -1 (the affected-row count, not known: job metadata, not a row of the table); the converted write "
+                "has ended here and prints nothing of its own\n"
+                't_env.sql("SELECT word FROM words").write.format("noop").mode("overwrite").save()\n'
+            ),
         ),
         Example(  # a JDBC table read (a view over Spark's JDBC source) and one only written (rows appended)
             program(
@@ -255,7 +272,10 @@ def _statement(ctx, env, text, what, waited: bool = False):
                     return _sql_call(ctx, env, spark, text)
                 return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the TableResult of a query is kept: {kept.problem}")
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a query is used another way than print()/collect()")
-        if any(m != "wait" for m in after):
+        # execute_sql("INSERT ...").print(): Flink waits for the job, then prints its affected-row
+        # count, -1 (not known): job metadata, which Spark's write does not print
+        printed = kind == "insert" and after == ["print"] and ctx.is_statement
+        if any(m != "wait" for m in after) and not printed:
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its TableResult is used")
         if kind == "create_table":
             table = _sql.create_table(text.text)
@@ -301,11 +321,13 @@ def _statement(ctx, env, text, what, waited: bool = False):
                 if streaming and what == "add_insert_sql()":
                     return ctx.todo(M.TB_UNSUPPORTED, f"{what}: a streaming INSERT in a statement set (each would be a "
                                     "query of its own, started and awaited together)")
-                return write_to(ctx, _sql_call(ctx, env, spark, text), target, what, streaming, "wait" in after,
-                                model.sql_insert_only(text.text), update=updating)
+                written = write_to(ctx, _sql_call(ctx, env, spark, text), target, what, streaming,
+                                   "wait" in after or printed, model.sql_insert_only(text.text), update=updating)
+                return print_noted(ctx, written, target, streaming) if printed else written
             if table is None:
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
-            return _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text)
+            written = _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text)
+            return print_noted(ctx, written, target, streaming) if printed else written
         if kind == "create_view":
             name, spark = _sql.create_view(text.text, model.sql_tables(), model.sql_functions())
             return _sql_call(ctx, env, f"CREATE TEMPORARY VIEW {name} AS {spark}", text)
@@ -319,6 +341,12 @@ def _statement(ctx, env, text, what, waited: bool = False):
         if kind == "set" and ctx.is_statement:
             ctx.note(M.TB_CONFIG, f"Flink setting dropped: {text.text.strip()}")
             return REMOVE
+        catalog = re.match(r"CREATE\s+CATALOG\s+(?:IF\s+NOT\s+EXISTS\s+)?`?(\w+)", text.text, re.I)
+        if catalog:
+            return ctx.todo(M.TB_SQL, f"{what}: CREATE CATALOG {catalog.group(1)}: {CATALOG_WHY}")
+        if re.match(r"CREATE\s+DATABASE\b", text.text, re.I):
+            return ctx.todo(M.TB_SQL, f"{what}: CREATE DATABASE is not converted yet (a database of Flink's catalog "
+                            "lives as long as the job, Spark's persists in its warehouse)")
         return ctx.todo(M.TB_SQL, f"{what}: {kind} statements are not converted yet")
     except _sql.Untranslatable as exc:
         return ctx.todo(M.TB_SQL, f"{what}: {exc}")
