@@ -147,6 +147,31 @@ CASES = [
     Case("concat", "lambda t: t[0] + '-' + str(t[1])", PAIR),
     Case("fstring", "lambda t: f'{t[0]}={t[1]}!'", PAIR),
     Case("string-compare", "lambda r: r.name < 'b'", SALE),
+    # string formatting: Java's %d/%s where they give Python's text (ints, strings, bools, None)
+    Case("percent", "lambda t: '%s moved %d' % (t[0], t[1])", PAIR,
+         code='F.format_string(\'%s moved %d\', F.col("f0"), F.col("f1"))'),
+    Case("percent-record", "lambda t: '%s=%i;' % t", PAIR),
+    Case("percent-int-flags", "lambda t: '%5d|%-5d|%05d|%+d|% d|%-3s|%4s|%+05d|%- 4d|%0-3d' % (t[0], t[1], t[0], t[1], "
+         "t[0], t[1], t[0], t[1], t[0], t[1])", INTS),
+    Case("percent-small-long", "lambda t: '%3d %s' % t", SMALL),
+    Case("percent-long-widths", "lambda t: '%020d %-8s %%' % t", LONGS),
+    Case("percent-none", "lambda r: '%s has %s' % (r.name, r.qty)", OPT),
+    Case("percent-d-of-none-raises", "lambda r: '%s: %d' % (r.name, r.qty)", OPT),
+    Case("percent-bools", "lambda r: '%s %d %6s %-6s %+i' % (r.ok, r.ok, r.ok, r.ok, r.ok)", FLAGS),
+    Case("percent-single", "lambda value: 'n=%d%%' % value", NUM, code='F.format_string(\'n=%d%%\', F.col("value"))'),
+    Case("percent-literal-args", "lambda r: '%s %.2f %r %5s' % (r.name, 2.675, 'x%', None)", SALE,
+         code="F.format_string(\"%s 2.67 'x%%'  None\", F.col(\"name\"))"),
+    Case("format-method", "lambda t: '{}: {:d} {!s:>6} {:<5} {:+} {: 04d} {:5} {:-}'.format(t[0], t[1], t[1], t[1], "
+         "t[1], t[1], t[1], t[1])", PAIR),
+    Case("format-indexed", "lambda t: '{1}-{0}-{1}{{}}'.format(t[0], t[1])", PAIR),
+    Case("format-none", "lambda r: '{} {!s:>6} {!s}'.format(r.name, r.n, r.name)", OPTI),
+    Case("format-spec-of-none-raises", "lambda r: '{:>4}'.format(r.n)", OPTI),
+    Case("format-s-of-none-raises", "lambda r: '{:s}'.format(r.name)", OPTI),
+    Case("format-bools", "lambda r: '{} {:d} {:>3} {!s:<6} {:+}'.format(r.ok, r.ok, r.ok, r.ok, r.ok)", FLAGS),
+    Case("fstring-spec", "lambda t: f'{t[0]!s} {t[1]:>5} {t[1]:05d} {t[1]:<4}|'", PAIR,
+         code='F.format_string(\'%s %5d %05d %-4d|\', F.col("f0"), F.col("f1"), F.col("f1"), F.col("f1"))'),
+    Case("fstring-none", "lambda r: f'{r.name} {r.n}'", OPTI),
+    Case("fstring-bools", "lambda r: f'{r.ok}:{r.n}'", FLAGS),
     Case("def-with-locals",
          "def f(value):\n    \"\"\"doc\"\"\"\n    head = value.split(',')[0]\n    return (head, len(head))\n", WORD),
     Case("row-built", "lambda r: Row(name=r.name, total=r.amount * 3)", SALE),
@@ -155,7 +180,6 @@ CASES = [
     Case("long-add-unchecked", "lambda t: t[0] + t[1]", LONGS, refuses="64 bits"),
     Case("nullable-str", "lambda r: str(r.n)", OPTI, refuses="may be None"),
     Case("nullable-in", "lambda r: r.n in (1, 2)", OPTI, refuses="may be None"),
-    Case("nullable-fstring", "lambda r: f'{r.name}'", OPTI, refuses="may be None"),
     Case("and-of-ints", "lambda t: t[0] and t[1]", INTS, refuses="non-boolean"),
     Case("float-mod", "lambda t: t[1] % 2.0", FLOATS, refuses="//"),
     Case("float-floordiv", "lambda t: t[1] // 2", FLOATS, refuses="//"),
@@ -170,13 +194,32 @@ CASES = [
     Case("closure-name", "lambda r: r.amount * factor", SALE, refuses="factor"),
     Case("unknown-method", "lambda value: value.title()", WORD, refuses="title"),
     Case("whole-record", "lambda r: r", SALE, refuses="whole record"),
-    Case("format-spec", "lambda t: f'{t[1]:>5}'", PAIR, refuses="format spec"),
     Case("if-statement", "def f(v):\n    if v:\n        return 1\n    return 2\n", NUM, refuses="statements"),
     Case("float-in", "lambda t: t[1] in (1.0, 2.0)", FLOATS, refuses="floats"),
     Case("bool-eq-int", "lambda r: r.ok == 1", FLAGS, refuses="True == 1"),
     Case("mod-zero", "lambda t: t[0] % 0", INTS, refuses="by zero"),
     Case("string-repeat", "lambda r: 'ab' * 1000000000", SALE, refuses="Multiply"),
     Case("empty-tuple", "lambda r: ()", SALE, refuses="empty tuple"),
+    Case("percent-float-precision", "lambda t: '%.2f' % t[1]", FLOATS, refuses="precision"),
+    Case("percent-float", "lambda t: '%f' % t[1]", FLOATS, refuses="%f"),
+    Case("percent-s-of-float", "lambda t: '%s' % t[1]", FLOATS, refuses="float"),
+    Case("percent-hex", "lambda t: '%x' % t[0]", INTS, refuses="%x"),
+    Case("percent-repr", "lambda r: '%r' % r.name", SALE, refuses="%r"),
+    Case("percent-string-width", "lambda value: '%5s' % value", WORD, refuses="UTF-16"),
+    Case("percent-mapping", "lambda r: '%(name)s' % r.name", SALE, refuses="%(name)s"),
+    Case("percent-count", "lambda t: '%s %s' % t[0]", PAIR, refuses="as many"),
+    Case("percent-row-record", "lambda r: '%s' % r", SALE, refuses="whole record"),
+    Case("percent-zero-s", "lambda t: '%05s' % t[1]", PAIR, refuses="flags"),
+    Case("percent-non-literal", "lambda r: r.name % 3", SALE, refuses="not a literal"),
+    Case("format-grouping", "lambda t: '{:,}'.format(t[1])", PAIR, refuses="format spec"),
+    Case("format-repr", "lambda t: '{!r}'.format(t[0])", PAIR, refuses="!r"),
+    Case("format-float", "lambda t: '{:.2f}'.format(t[1])", FLOATS, refuses="format spec"),
+    Case("format-string-width", "lambda t: '{:>5}'.format(t[0])", PAIR, refuses="UTF-16"),
+    Case("format-zero-align", "lambda t: '{:<05}'.format(t[1])", PAIR, refuses="0-padded"),
+    Case("format-numbering", "lambda t: '{} {0}'.format(t[1])", PAIR, refuses="numbers"),
+    Case("format-non-literal", "lambda r: r.name.format(1)", SALE, refuses="not a literal"),
+    Case("fstring-float", "lambda t: f'{t[1]}'", FLOATS, refuses="float"),
+    Case("fstring-string-width", "lambda t: f'{t[0]:>5}'", PAIR, refuses="UTF-16"),
 ]
 
 
@@ -589,6 +632,7 @@ MIXED = Shape.row(Field("a", "int"), Field("b", "bigint"), Field("x", "double"),
 # failed its own floor): draw 90 and ask for 20 translated (74 in this file).
 RANDOM_FUNCTIONS = 90
 RANDOM_TRANSLATED = 20
+RANDOM_FORMATTED = 3
 
 
 def _expressions():
@@ -620,8 +664,9 @@ def _expression_kinds():
                                                                  ".split(',')[0]", ".split(',')[-1]"])),
         # an f-string of plain operands, in double quotes: Python 3.11 allows no quote of the
         # f-string's own kind inside it (r['s']) nor a nested f-string of the same quotes
-        st.builds(lambda a, b: f'f"{{{a}}}-{{{b}}}"', st.sampled_from(["r.s", "r['s']", "'a'"]),
-                  st.sampled_from(["r.a", "r[1]", "r.n", "-7"]))))
+        st.builds(lambda a, b, spec: f'f"{{{a}}}-{{{b}{spec}}}"', st.sampled_from(["r.s", "r['s']", "'a'"]),
+                  st.sampled_from(["r.a", "r[1]", "r.n", "-7"]), st.sampled_from(_INT_SPECS)),
+        _formats(ints, strs, bools)))
     bools = st.deferred(lambda: st.one_of(
         op(ints, ints, ["<", "<=", "==", "!="]), op(floats, st.one_of(floats, ints), ["<", ">=", "==", "!="]),
         op(strs, strs, ["<", "=="]), op(bools, bools, ["and", "or"]), call("not ", bools),
@@ -630,11 +675,28 @@ def _expression_kinds():
     return {"ints": ints, "floats": floats, "strs": strs, "bools": bools}
 
 
+# format specs of ints and bools (str.format, f-strings) and %-conversions: Java's where exact,
+# and some that must be refused (floats, bases, grouping, precision)
+_INT_SPECS = ["", ":d", ":>5", ":<4", ":05", ":+", ": d", ":+06d", "!s", "!s:>7", ":x", ":,", ":.1f", ":^5"]
+_PERCENTS = ["%d", "%5d", "%-4d", "%05d", "%+d", "% d", "%i", "%s", "%3s", "%-6s", "%+05d", "%x", "%.2f", "%r"]
+
+
+def _formats(ints, strs, bools):
+    """``"..." % (args)`` and ``"...".format(args)`` of random conversions and values."""
+    fields = st.one_of(st.tuples(st.sampled_from(_PERCENTS), st.sampled_from(_INT_SPECS), ints),
+                       st.tuples(st.just("%s"), st.sampled_from(["", "!s", ":s", ":>3"]), strs),
+                       st.tuples(st.sampled_from(["%s", "%d", "%6s"]), st.sampled_from(["", ":d", "!s:<6"]), bools))
+    return st.builds(
+        lambda fs, method: (f'"{" & ".join("{" + spec + "}" for _, spec, _ in fs)}".format({", ".join(a for _, _, a in fs)})'
+                            if method else f'("{" %% ".join(c for c, _, _ in fs)}" % ({", ".join(a for _, _, a in fs)},))'),
+        st.lists(fields, min_size=1, max_size=3), st.booleans())
+
+
 def test_random_functions_translate_exactly_or_refuse(spark):
     """Random functions over a record of ints, a double, a string and a nullable smallint: the
     translator never fails, and what it translates gives Python's values (or fails the job
     where Python raises), on the edge records and generated ones."""
-    counts = {"translated": 0, "refused": 0}
+    counts = {"translated": 0, "refused": 0, "formatted": 0}
 
     @settings(derandomize=True, max_examples=RANDOM_FUNCTIONS, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
@@ -647,11 +709,13 @@ def test_random_functions_translate_exactly_or_refuse(spark):
             counts["refused"] += 1
             return
         counts["translated"] += 1
+        counts["formatted"] += any("F.format_string" in o.code for o in result.outputs)
         _check_batch(spark, case, result, _python_function(case), _edges(case) + records)
 
     check()
     print(f"[python_columns] random functions: {counts}")
     assert counts["translated"] >= RANDOM_TRANSLATED  # the strategy reaches the translations
+    assert counts["formatted"] >= RANDOM_FORMATTED  # ... and the formatted ones
 
 
 # ---- flat_map functions: the items as an array Column, exploded ------------------------------

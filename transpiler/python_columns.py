@@ -37,8 +37,8 @@ evaluated by Spark and the function by Python on the same generated inputs):
   integer operands stay within 2**53. A zero divisor fails the job in both.
 * None: Python raises on ``None + 1``, ``None < 1``, ``len(None)`` where Spark gives NULL: a
   nullable value used there is ``F.coalesce(x, F.raise_error(...))``, failing the Spark job as
-  the Flink one fails. Where Python gives a value (``str(None)``, f-strings, ``None in (1,)``)
-  it is refused; ``is None``, ``== None`` and ``==``/``!=`` (``eqNullSafe``) and truth values
+  the Flink one fails. Where Python gives a value (``str(None)``, ``None in (1,)``)
+  it is refused (formatting gives Python's 'None'); ``is None``, ``== None`` and ``==``/``!=`` (``eqNullSafe``) and truth values
   are Python's.
 * ``and``/``or`` only between booleans (Python returns an operand); a right side that can fail
   the job is evaluated under ``F.when`` (Spark does not promise to evaluate ``&``'s operands
@@ -50,6 +50,13 @@ evaluated by Spark and the function by Python on the same generated inputs):
   14.0, and ƛ ɤ ꟓ ꟕ whose case partners came later): a note. ``strip()`` strips Python's
   whitespace set (``F.btrim`` with it), ``split(sep)[i]`` splits on the literal separator,
   slices take Python's negative and out-of-range indices.
+* Formatting: ``"%s ... %d" % (a, b)`` (a tuple record spreads), ``"{} {:>5}".format(a, b)``
+  and f-strings with ``!s`` and specs are ``F.format_string`` with Java's ``%s``/``%d``, which
+  give Python's text for ints (flags ``-``, ``+``, space, ``0``, widths) and for strings
+  without a width (Java pads by UTF-16 units, Python by code points); bools are 'True'/'False',
+  None 'None' (``format_string`` would say 'null'), ``%d`` of None fails the job as Python
+  raises. Floats are refused (Java's ``%.2f`` rounds the decimal text half-up: 0.125 gives
+  0.13, Python 0.12; NaN, Infinity), as are ``%r``, ``%x``, ``{:,}``, fills, precisions.
 * ``str()`` of an int; f-strings of ints and strings; ``int()`` of a float truncates (the
   result's range is unbounded: only at a checked result); ``int()``/``float()`` of a string
   are refused (Python accepts underscores, Unicode digits and whitespace, Spark's cast accepts
@@ -593,6 +600,8 @@ class _Translator:
 
     def _BinaryOperation(self, node, root) -> _E:
         op = type(node.operator).__name__
+        if op == "Modulo" and isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)):
+            return self._percent(node.left, node.right)
         a, b = self.expr(node.left), self.expr(node.right)
         if a.literal is not _NOLIT and b.literal is not _NOLIT:
             return self._fold(op, a.literal, b.literal)
@@ -601,7 +610,7 @@ class _Translator:
                 raise _Refuse("+ of a string and a non-string")
             return self._concat([self._nonnull(a, "+"), self._nonnull(b, "+")])
         if op == "Modulo" and a.kind == "str":
-            raise _Refuse("%-formatting of a string")
+            raise _Refuse("%-formatting of a string that is not a literal")
         a, b = self._nonnull(a, "arithmetic"), self._nonnull(b, "arithmetic")
         for e in (a, b):
             if e.kind not in ("int", "float"):
@@ -988,24 +997,192 @@ class _Translator:
         return _E(f"F.concat({', '.join(flat)})", "string", nullable=any(p.nullable for p in parts),
                   raises=any(p.raises for p in parts), concat=tuple(flat))
 
+    # ---- string formatting: %, str.format, f-strings ---------------------------------------
     def _FormattedString(self, node) -> _E:
-        parts = []
+        if node.start.lower().startswith(("rf", "fr", "b")) or "r" in node.start.lower():
+            raise _Refuse("a raw or bytes f-string")
+        pieces = []
         for p in node.parts:
             if isinstance(p, cst.FormattedStringText):
                 text = ast.literal_eval(node.end + p.value + node.end)  # its escapes, as Python reads them
-                parts.append(_literal(text.replace("{{", "{").replace("}}", "}")))
+                pieces.append(text.replace("{{", "{").replace("}}", "}"))
                 continue
-            if p.format_spec or p.conversion or p.equal:
-                raise _Refuse("an f-string with a format spec, !r/!s or =")
-            v = self._nonnull(self.expr(p.expression), "an f-string field", raises=False)
-            if v.kind == "int":
-                v = _E(f'{_receiver(v)}.cast("string")', "string", raises=v.raises)
-            elif v.kind != "str":
-                raise _Refuse(f"an f-string of a {v.kind} (Python's text differs from Spark's)")
-            parts.append(v)
-        if node.start.lower().startswith(("rf", "fr", "b")) or "r" in node.start.lower():
-            raise _Refuse("a raw or bytes f-string")
-        return self._concat(parts)
+            if p.equal:
+                raise _Refuse("an f-string with =")
+            spec = ""
+            for part in p.format_spec or ():
+                if not isinstance(part, cst.FormattedStringText):
+                    raise _Refuse("an f-string format spec with a field")
+                spec += part.value
+            pieces.append(self._format_field(self.expr(p.expression), p.conversion, spec))
+        return self._formatted(pieces, plain=True)
+
+    def _percent(self, fmt_node, args_node) -> _E:
+        """``"..." % args`` of a literal format: ``F.format_string`` with Java's conversions where
+        they give Python's text (see ``_PERCENT``)."""
+        fmt = self.expr(fmt_node)
+        if fmt.literal is _NOLIT or not isinstance(fmt.literal, str):
+            raise _Refuse("%-formatting of a string that is not a literal")
+        if isinstance(args_node, cst.Tuple):
+            if any(not isinstance(el, cst.Element) for el in args_node.elements):
+                raise _Refuse("a starred %-formatting argument")
+            args = [self.expr(el.value) for el in args_node.elements]
+        elif self._is_record(args_node) and self.shape.kind == "tuple":  # a tuple spreads (a Row is no tuple)
+            args = [self._field(f) for f in self.shape.fields]
+        else:
+            args = [self.expr(args_node)]
+        text = fmt.literal
+        convs = list(_PERCENT.finditer(text))
+        if text.count("%") != sum(m.group(0).count("%") for m in convs):
+            raise _Refuse("a %-conversion other than %[flags][width][.precision]c (%(name)s, %*d, ...)")
+        if sum(m.group(0) != "%%" for m in convs) != len(args):
+            raise _Refuse("%-formatting with other than as many conversions as arguments (Python raises)")
+        pieces, pos, args = [], 0, iter(args)
+        for m in convs:
+            pieces.append(text[pos:m.start()])
+            pos = m.end()
+            if m.group(0) == "%%":
+                pieces.append("%")
+                continue
+            flags, width, prec, conv = m.group("flags"), m.group("width"), m.group("prec"), m.group("conv")
+            pieces.append(self._percent_field(next(args), flags, width, prec, conv))
+        pieces.append(text[pos:])
+        return self._formatted(pieces, plain=False)
+
+    def _percent_field(self, v: _E, flags: str, width: str, prec, conv: str):
+        if v.literal is not _NOLIT:  # Python's own text, whatever the conversion
+            return self._fold_text(lambda: f"%{flags}{width}{prec or ''}{conv}" % (v.literal,))
+        if prec is not None or "#" in flags:
+            raise _Refuse("a %-conversion with a precision or # (Java's differ)")
+        if conv in "di":
+            return self._numeric(v, "<" if "-" in flags else ">", "+" if "+" in flags else " " if " " in flags else "",
+                                 "0" in flags, width)
+        if conv != "s":
+            raise _Refuse(f"%{conv} (Java's %{conv} differs from Python's: floats round the decimal text "
+                          "half-up and spell NaN/Infinity, %x/%o of negatives are two's complement, %r is repr)")
+        if set(flags) - {"-"}:
+            raise _Refuse("%s with the flags +, space or 0")
+        return self._text(v, "<" if "-" in flags else ">", width)
+
+    def _str_format(self, s: _E, args) -> _E:
+        if s.literal is _NOLIT:
+            raise _Refuse("str.format() of a string that is not a literal")
+        import string
+
+        pieces, auto, numbering = [], 0, set()
+        try:
+            parsed = list(string.Formatter().parse(s.literal))
+        except ValueError:
+            raise _Refuse("a format string Python rejects")
+        for text, name, spec, conv in parsed:
+            pieces.append(text)
+            if name is None:
+                continue
+            if name == "":
+                i, auto = auto, auto + 1
+                numbering.add("auto")
+            elif name.isdigit():
+                i = int(name)
+                numbering.add("manual")
+            else:
+                raise _Refuse("a str.format() field other than {} or {0}")
+            if i >= len(args) or "{" in spec:
+                raise _Refuse("a str.format() field without an argument, or a nested spec (Python raises)")
+            pieces.append(self._format_field(args[i], conv, spec))
+        if len(numbering) > 1:
+            raise _Refuse("str.format() of automatic and manual field numbers (Python raises)")
+        return self._formatted(pieces, plain=False)
+
+    def _format_field(self, v: _E, conv, spec: str):
+        """A replacement field ``{v!conv:spec}`` (str.format, f-strings)."""
+        if v.literal is not _NOLIT:
+            lit = str(v.literal) if conv == "s" else v.literal
+            if conv not in (None, "s"):
+                raise _Refuse(f"!{conv} in a format field")
+            return self._fold_text(lambda: format(lit, spec))
+        if conv not in (None, "s"):
+            raise _Refuse(f"!{conv} in a format field (repr: Python's quoting)")
+        m = _FORMAT_SPEC.fullmatch(spec)
+        if m is None:
+            raise _Refuse(f"the format spec {spec!r} (fill characters, ^/= alignment, grouping, precision, "
+                          "bases and floats are not Java's)")
+        align, sign, zero, width, kind = m.group("align"), m.group("sign"), m.group("zero"), m.group("width"), m.group("type")
+        sign = "" if sign == "-" else sign  # the default
+        if zero and align:
+            raise _Refuse("a 0-padded width with an alignment (Python pads with 0 on that side)")
+        if conv == "s" or spec and v.kind == "str":
+            if spec:
+                v = self._nonnull(v, "a format spec") if conv is None else v  # None.__format__ raises
+            if sign or zero or kind == "d":
+                raise _Refuse("a numeric format spec of a string (Python raises)")
+            return self._text(v, align or "<", width)
+        if not spec:
+            return self._text(v, "<", "")  # format(x, "") is str(x)
+        v = self._nonnull(v, "a format spec")  # None.__format__ raises on a spec
+        if kind == "s" or v.kind not in ("int", "bool"):
+            raise _Refuse(f"a format field of a {v.kind} with the spec {spec!r}")
+        return self._numeric(v, align or ">", sign, bool(zero), width)
+
+    def _fold_text(self, fn) -> str:
+        try:
+            return fn()
+        except Exception as exc:  # noqa: BLE001 - Python raises on every record
+            raise _Refuse(f"a format of a literal that raises {type(exc).__name__}")
+
+    def _numeric(self, v: _E, align: str, sign: str, zero: bool, width: str):
+        """An int (a bool as 0/1) formatted as Python's ``%d``/``{:d}``: Java's ``%d`` with the
+        same flags (-, +, space, 0 with a width) gives the same text. None: Python raises."""
+        v = self._nonnull(v, "a %d or {:d}")
+        if v.kind == "bool":
+            v = _E(f'{_receiver(v)}.cast("int")', "int", range=(0, 1), raises=v.raises)
+        if v.kind != "int":
+            raise _Refuse(f"a numeric format of a {v.kind} (floats: Java rounds the decimal text half-up, "
+                          "spells NaN and Infinity; Python rounds the binary value)")
+        flags = (("-" if align == "<" else "0" if zero else "") if width else "") + sign
+        return (f"%{flags}{width}d", v)
+
+    def _text(self, v: _E, align: str, width: str):
+        """``str(v)`` padded to ``width`` (Python counts code points; Java's ``%5s`` UTF-16
+        units: only ASCII texts, those of ints, bools and None, are padded by Java)."""
+        if v.type == "null":
+            return format("None", f"{align}{width}")
+        if v.kind == "int" and not v.nullable:
+            return self._numeric(v, align, "", False, width)
+        if v.kind == "str":
+            if width:
+                raise _Refuse("a width of a string (Java pads by UTF-16 units, Python by code points)")
+            code = v.code if not v.nullable else f'F.coalesce({v.code}, F.lit("None"))'
+        elif v.kind == "int":
+            code = f'F.coalesce({_receiver(v)}.cast("string"), F.lit("None"))'
+        elif v.kind == "bool":
+            code = f'F.when({v.code}, F.lit("True")).otherwise(F.lit("False"))'
+            if v.nullable:
+                code = f'F.when({_receiver(v)}.isNull(), F.lit("None")).otherwise({code})'
+        else:
+            raise _Refuse(f"the text of a {v.kind} (Python's float repr differs from Spark's)")
+        flags = "-" if width and align == "<" else ""
+        return (f"%{flags}{width}s", _E(code, "string", raises=v.raises))
+
+    def _formatted(self, pieces: list, plain: bool) -> _E:
+        """Literal texts and (Java conversion, value) fields -> one string Column: the texts
+        folded; ``F.concat`` for an f-string of plain fields (``plain``), else ``F.format_string``."""
+        fields = [p for p in pieces if not isinstance(p, str)]
+        if not fields:
+            return _literal("".join(pieces))
+        if plain and all(spec in ("%s", "%d") for spec, _ in fields):
+            parts = []
+            for p in pieces:
+                if isinstance(p, str):
+                    if p:
+                        parts.append(_literal(p))
+                elif p[1].kind == "int":
+                    parts.append(_E(f'{_receiver(p[1])}.cast("string")', "string", raises=p[1].raises))
+                else:
+                    parts.append(p[1])
+            return self._concat(parts)
+        fmt = "".join(p.replace("%", "%%") if isinstance(p, str) else p[0] for p in pieces)
+        args = ", ".join(_arg(v) for _, v in fields)
+        return _E(f"F.format_string({fmt!r}, {args})", "string", raises=any(v.raises for _, v in fields))
 
     def _str_upper(self, s: _E, args) -> _E:
         _n(args, 0, "upper")
@@ -1110,6 +1287,12 @@ class _Translator:
 
         lo, hi = bound(a, "F.lit(0)"), bound(b, n)
         return _E(f"F.substr({sa}, {lo} + 1, F.greatest({hi} - {lo}, F.lit(0)))", "string", raises=s.raises)
+
+
+# a %-conversion: %% or %[flags][width][.precision]conversion (no mapping key, no *)
+_PERCENT = re.compile(r"%%|%(?P<flags>[-+ #0]*)(?P<width>[0-9]*)(?P<prec>\.[0-9]*)?(?P<conv>[a-zA-Z])")
+# a format spec Java's %d/%s reproduce: no fill, < or > alignment, sign, 0, width, d or s
+_FORMAT_SPEC = re.compile(r"(?P<align>[<>]?)(?P<sign>[-+ ]?)(?P<zero>0?)(?P<width>[0-9]*)(?P<type>[ds]?)")
 
 
 def _n(args, n, name):

@@ -267,9 +267,21 @@ def map_columns(g, call: cst.Call, shape: Shape) -> Optional[tuple[Shape, tuple[
     the function is refused or its results are not exactly what ``T``'s serializer gives."""
     declared = _declared(g, call)
     found = translated(g, call, shape)
-    if declared is None or isinstance(found, Refusal) or found.notes:
+    if isinstance(found, Refusal) or found.notes:
+        return None
+    if declared is None and _untyped_text(g, call, found):
+        declared = Shape.value(Field("value", "string"))
+    if declared is None:
         return None
     return declared_columns(declared, found)
+
+
+def _untyped_text(g, call: cst.Call, found: Translation) -> bool:
+    """A map with no output_type whose function gives a string, never None: Flink pickles the
+    str, which sinks show as its text and later functions read as the str: a string column."""
+    return (not any(a.keyword is not None and a.keyword.value == "output_type" for a in call.args)
+            and len(call.args) == 1 and not found.tuple and found.outputs[0].type == "string"
+            and not found.outputs[0].nullable)
 
 
 def flat_translated(g, call: cst.Call, shape: Shape) -> Union[FlatTranslation, Refusal]:

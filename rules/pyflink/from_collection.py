@@ -57,10 +57,10 @@ rule = Rule(
                 'rows = env.createDataFrame([(1, "a")], "f0 INT, f1 STRING")\n',
             ),
         ),
-        Example(  # a consumer with no native form (a map to pickled values) keeps the stream an RDD
+        Example(  # a consumer with no native form (a map to pickled ints) keeps the stream an RDD
             program(
                 "rows = env.from_collection([(1, 'a')], Types.ROW([Types.INT(), Types.STRING()]))\n"
-                "rows.map(lambda r: r[1]).print()\n"
+                "rows.map(lambda r: r[0]).print()\n"
                 "named = env.from_collection([Row(id=1, name='a')], Types.ROW_NAMED(['id', 'name'], [Types.INT(), Types.STRING()]))\n"
                 "named.print()\n",
                 imports="from pyflink.common import Row, Types\n",
@@ -69,7 +69,7 @@ rule = Rule(
                 "rows = env.sparkContext.parallelize(\n"
                 '    f2s.typed([(1, "a")], f2s.Types.ROW([f2s.Types.INT(), f2s.Types.STRING()]))\n'
                 ")\n"
-                "f2s.print(rows.map(lambda r: r[1]))\n"
+                "f2s.print(rows.map(lambda r: r[0]))\n"
                 "named = env.sparkContext.parallelize(\n"
                 "    f2s.typed(\n"
                 '        [f2s.Row(id=1, name="a")],\n'

@@ -68,7 +68,7 @@ rule = Rule(
                 "pairs = env.from_collection([('a', 1)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
                 "pairs.print('pairs')\n"
                 "pairs.map(lambda p: p[1] * 2.5, output_type=Types.DOUBLE()).print()\n"
-                "pairs.key_by(lambda p: p[0]).map(lambda p: p[0]).print()\n",
+                "pairs.key_by(lambda p: p[0]).map(lambda p: p[1]).print()\n",
                 imports="from pyflink.common import Types\n",
             ),
             spark_program(
@@ -79,7 +79,7 @@ rule = Rule(
                 '    pairs, f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]), identifier="pairs"\n'
                 ")\n"
                 "f2s.print(pairs.map(lambda p: p[1] * 2.5), f2s.Types.DOUBLE())\n"
-                "f2s.print(pairs.keyBy(lambda p: p[0]).values().map(lambda p: p[0]))\n",
+                "f2s.print(pairs.keyBy(lambda p: p[0]).values().map(lambda p: p[1]))\n",
                 shim=True,
             ),
         ),

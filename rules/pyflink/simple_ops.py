@@ -66,6 +66,24 @@ rule = Rule(
             '    "f0", (F.col("f1").cast("long") * 2).cast("int").alias("f1")\n'
             ").show(2147483647, truncate=False)\n",
         ),
+        Example(  # %-formatting, str.format, f-string specs: F.format_string where Java's %s/%d give Python's text
+            # (a map with no output_type giving a string, never None, is a string column too)
+            program(
+                "moves = env.from_collection([('acc1', 5), ('acc2', -3)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "moves.map(lambda m: '%s moved %+d' % m).print()\n"
+                "moves.map(lambda m: f'{m[0]}: {m[1]:>4}', output_type=Types.STRING()).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'moves = env.createDataFrame([("acc1", 5), ("acc2", -3)], "f0 STRING, f1 INT")\n'
+            "moves.select(\n"
+            '    F.format_string("%s moved %+d", F.col("f0"), F.col("f1")).alias("value")\n'
+            ").show(2147483647, truncate=False)\n"
+            'moves.select(F.format_string("%s: %4d", F.col("f0"), F.col("f1")).alias("value")).show(\n'
+            "    2147483647, truncate=False\n"
+            ")\n",
+        ),
         Example(  # flat_map on a DataFrame: the items as an array Column, exploded, then each item's record
             program(
                 "\n\nclass Tags(FlatMapFunction):\n"
