@@ -441,6 +441,12 @@ def stateful_processor(ctx, seg, instance):
     p = found.processor
     if not ctx.replace_class(found.cls, p.cls):
         return ctx.todo(M.PF_PROCESS, f"{found.cls.name.value}: the class could not be rewritten as a StatefulProcessor; convert it by hand")
+    for function in p.function_classes:  # a state's AggregateFunction: a plain class (the helpers call its methods)
+        if any(ctx.resolver.qualified_name(b.value) in P.FUNCTION_CLASSES for b in function.bases):
+            continue  # a ReduceFunction: its base goes as every converted function class's does (transpiler/functions.py)
+        plain = function.with_changes(bases=[], lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT)
+        if not ctx.replace_class(function, plain):
+            return ctx.todo(M.PF_PROCESS, f"{function.name.value}: the class could not lose its PyFlink base; convert it by hand")
     ctx.import_name("pyspark.sql.streaming", "StatefulProcessor")
     if any(isinstance(y.value, cst.Call) for y in nodes(p.cls, cst.Yield)):
         ctx.import_name("pyspark.sql", "Row")
@@ -469,6 +475,19 @@ def stateful_processor(ctx, seg, instance):
             f"{name}: its event-time timers are processing-time timers of a batch query: they fire after their"
             " key's rows when due by the job's clock (Flink: all at the end of the input); a timer set in the future"
             " does not fire" + batch,
+        )
+    if p.map_order:
+        ctx.note(
+            M.PF_TWS_MAP_ORDER,
+            f"{name}: a MapState's keys()/values()/items() come in Spark's order (Flink: its state backend's); the"
+            " results read that order",
+        )
+    for attr, ms in p.ttl.items():
+        ctx.note(
+            M.PF_TWS_TTL,
+            f"{name}: self.{attr} expires {ms} ms after its last write, as Flink's default TTL (OnCreateAndWrite,"
+            " NeverReturnExpired), by Spark's processing time of the micro-batch (one time for a batch DataFrame);"
+            " Flink's by the time of each access: results differ only when the job runs longer than the TTL",
         )
     key = group_by(g, seg.original, shape)
     if key.startswith("F."):
