@@ -17,9 +17,33 @@ in them changes:
   Row, which prints with names) and ``update(t)`` ``self.s.update(tuple(t))``;
 * ``runtime_context.get_list_state(ListStateDescriptor(name, Types.X()))`` ->
   ``handle.getListState(name, "value <spark type>")``; ``self.l.get()`` -> ``[v for (v,) in
-  self.l.get()]``, ``add(v)`` -> ``appendValue((v,))``, ``clear()`` stays (``add_all``/``update``
-  are not translated: Spark fails on an empty list, ``appendList([])``/``put([])``, where Flink
-  adds nothing or clears);
+  self.l.get()]``, ``add(v)`` -> ``appendValue((v,))``, ``clear()`` stays; a ListState of a
+  ``Types.TUPLE`` of basic types holds Rows ``"f0 x, f1 y"``: ``get()`` -> ``[tuple(v) for v in
+  ...]`` (``for t, a in self.l.get()`` as it is: a Row unpacks as the tuple), ``add(t)`` ->
+  ``appendValue(tuple(t))``. ``update(l)``/``add_all(l)``: Spark fails on an empty list
+  (``put([])``/``appendList([])``, checked), where Flink clears/adds nothing: a literal ``[]`` ->
+  ``clear()``/the statement goes, a literal list -> ``put``/``appendList`` of its tuples, else
+  the helpers ``put_list``/``append_list`` (added to the class) test for the empty list;
+* ``get_map_state(MapStateDescriptor(name, Types.K(), Types.V()))`` of basic types ->
+  ``handle.getMapState(name, "key k", "value v")`` (keys and values are 1-tuples): ``get(k)`` ->
+  ``(getValue((k,)) or (None,))[0]``, ``put`` -> ``updateValue``, ``contains`` -> ``containsKey``,
+  ``remove`` -> ``removeKey``, ``keys()``/``values()``/``items()`` -> lists of ``keys()``/
+  ``values()``/``iterator()``, ``is_empty()`` -> ``not exists()`` (False once every key is
+  removed, checked), ``clear()``; ``put_all`` is not translated. Spark iterates a map in its
+  store's order, Flink in its backend's: NOTE F2S262 unless every iteration is read by
+  ``sorted``/``set``/``frozenset``/``min``/``max``/``any``/``all`` (no ``key=``);
+* ``get_reducing_state(ReducingStateDescriptor(name, F(), Types.X()))`` /
+  ``get_aggregating_state(AggregatingStateDescriptor(name, A(), acc type))`` (``F``/``A`` a
+  module-level ``ReduceFunction``/``AggregateFunction`` class used only there, which loses its
+  PyFlink base) -> a ValueState of the value/accumulator; ``add(v)`` -> the helpers
+  ``reduce_into(self.s, F(), v)`` / ``aggregate_into(self.s, A(), v)`` (Flink's: the value
+  alone, or ``create_accumulator()`` then ``add``, when the state is empty), ``get()`` -> the
+  value / ``aggregate_result(self.s, A())`` (``get_result``, None when empty);
+* ``d.enable_time_to_live(StateTtlConfig.new_builder(Time.x(n)).build())`` (cleanup settings
+  allowed, another update type or visibility refused) -> ``ttlDurationMs=`` of the state, the
+  processor in ``timeMode="ProcessingTime"`` (Spark's TTL needs it). Flink's defaults are
+  Spark's (a write sets the expiry, an expired value is never returned); Spark's clock is the
+  micro-batch's processing time, Flink's the time of each access: NOTE F2S263;
 * ``process_element(self, value, ctx)`` -> ``handleInputRows(self, key, rows, timerValues)``
   whose body is a ``for value in rows:`` loop over the old body (``return`` -> ``continue``;
   ``for (value,) in rows`` when the stream's records are single values);
@@ -53,8 +77,8 @@ event-time timer at the end (watermark ``Long.MAX_VALUE``) with the key's final 
   (a time in the future does not fire: NOTE F2S267);
 * timers registered in ``on_timer`` would not fire in the same batch (Flink fires them): not
   translated, nor are processing-time timers, ``ctx.timestamp()`` in ``on_timer`` or of a
-  timestamp computed from the record, the watermark in STREAMING mode, map,
-  reducing and aggregating state, TTL, side outputs or a record used other than by its fields (Spark's ``Row`` prints
+  timestamp computed from the record, the watermark in STREAMING mode, state of other
+  types or other methods (``put_all``), side outputs or a record used other than by its fields (Spark's ``Row`` prints
   differently from Flink's tuple). ``translate`` gives the reason and the caller keeps the
   shim's ``keyed_process``.
 """
