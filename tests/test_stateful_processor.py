@@ -84,6 +84,12 @@ CASES = [
     ("keyed_process_session_timeout", "Sessionize", "CLICKS", "f0", S.Time("f2")),
     # BATCH: ctx.timestamp() is the assigner's field f2, a key's rows sorted by it, the watermark MIN/MAX
     ("batch_keyed_timers", "Track", "EVENTS", "f0", S.Time("f2", batch=True)),
+    # MapState (contains/get/put/items in sorted(...)/remove), a ListState of tuples updated in on_timer
+    ("keyed_process_list_map_state", "Digest", "PURCHASES", "f0", S.Time()),
+    # ReducingState, AggregatingState of a tuple accumulator, ListState.update(), a TTL (ProcessingTime)
+    ("keyed_reducing_aggregating_state", "Stats", "READINGS", "f0", S.Time()),
+    # MapState get of a missing key, is_empty, clear, keys/values; ListState update([]), add_all([]), add_all([...])
+    ("keyed_map_state_inventory", "Stock", "EVENTS", "f0", S.Time()),
 ]
 
 
@@ -97,6 +103,9 @@ def test_processor_gives_flink_records(case, spark):
     module, record, output, processor = _translate(source, name, time)
     assert isinstance(processor, S.Processor), processor
     namespace = {"__name__": "f2s_translated", "StatefulProcessor": StatefulProcessor, "Row": Row, **_literals(source)}
+    for function in processor.function_classes:  # a state's ReduceFunction/AggregateFunction, its PyFlink base gone
+        plain = function.with_changes(bases=[], lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT)
+        exec(compile(module.code_for_node(plain), fixture, "exec"), namespace)  # noqa: S102 - our own fixture
     exec(compile(module.code_for_node(processor.cls), fixture, "exec"), namespace)  # noqa: S102 - our own fixture
     data = _constant(source, records)
     rows = [tuple(r) for r in data] if record.kind != "value" else [(r,) for r in data]
@@ -125,7 +134,13 @@ _HEAD = """
 from pyflink.common import Row, Types
 from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.datastream.functions import KeyedProcessFunction
-from pyflink.datastream.state import ListStateDescriptor, MapStateDescriptor, ValueStateDescriptor
+from pyflink.common import Time
+from pyflink.datastream.functions import ReduceFunction
+from pyflink.datastream.state import ListStateDescriptor, MapStateDescriptor, ReducingStateDescriptor, StateTtlConfig, ValueStateDescriptor
+
+class Sum(ReduceFunction):
+    def reduce(self, a, b):
+        return a + b
 
 class F(KeyedProcessFunction):
 """
@@ -149,18 +164,10 @@ REFUSED = [
     (_OPEN + "    def process_element(self, v, ctx):\n        ctx.timer_service().register_event_time_timer(5)\n        yield 'x'\n"
      "    def on_timer(self, t, ctx):\n        ctx.timer_service().register_event_time_timer(t + 5)\n        yield 'y'\n",
      "Types.STRING()", "on_timer() registers a timer"),
-    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.INT()))\n"
-     "    def process_element(self, v, ctx):\n        self.l.update([v[1]])\n        yield 'x'\n", "Types.STRING()", "self.l.update() on a ListState"),
-    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.INT()))\n"
-     "    def process_element(self, v, ctx):\n        self.l.add_all([v[1]])\n        yield 'x'\n", "Types.STRING()", "add_all"),
-    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_map_state(MapStateDescriptor('m', Types.INT(), Types.INT()))\n"
-     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "MapStateDescriptor"),
     ("    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.PICKLED_BYTE_ARRAY()))\n"
      "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "not a basic one"),
     ("    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.TUPLE([Types.INT(), Types.LIST(Types.INT())])))\n"
-     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "nor a ValueState of a TUPLE"),
-    ("    def open(self, runtime_context):\n        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.TUPLE([Types.INT()])))\n"
-     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "nor a ValueState of a TUPLE of them"),
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "nor a Value/List/AggregatingState of a TUPLE"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield str(v)\n", "Types.STRING()", "record 'v'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield v\n", "Types.TUPLE([Types.STRING(), Types.INT()])", "record 'v'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        t = (v[0], 1)\n        yield t\n",
@@ -173,7 +180,6 @@ REFUSED = [
      "Types.ROW_NAMED(['a', 'b'], [Types.STRING(), Types.INT()])", "in its order"),
     (_OPEN + "    def process_element(self, v, ctx):\n        self.helper(self.n)\n        yield 'x'\n", "Types.STRING()", "self.n"),
     (_OPEN + "    def process_element(self, v, ctx):\n        self.last = v[0]\n        yield 'x'\n", "Types.STRING()", "instance"),
-    (_OPEN + "    def process_element(self, v, ctx):\n        key = v[0]\n        yield key\n", "Types.STRING()", "'key'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        return [v[0]]\n", "Types.STRING()", "returns a value"),
     (_OPEN + "    def process_element(self, v, ctx):\n        for c in v[0]:\n            if c == ' ':\n                return\n"
      "        yield v[0]\n", "Types.STRING()", "inside a loop"),
@@ -181,6 +187,23 @@ REFUSED = [
     ("    def open(self, runtime_context):\n        d = ValueStateDescriptor('n', Types.INT())\n"
      "        self.n = runtime_context.get_state(d)\n        self.d = d\n"
      "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "descriptor 'd'"),
+    ("    def open(self, runtime_context):\n        self.m = runtime_context.get_map_state(MapStateDescriptor('m', Types.STRING(), Types.TUPLE([Types.INT()])))\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "MapState whose keys or values"),
+    ("    def open(self, runtime_context):\n        self.m = runtime_context.get_map_state(MapStateDescriptor('m', Types.STRING(), Types.INT()))\n"
+     "    def process_element(self, v, ctx):\n        self.m.put_all({v[0]: v[1]})\n        yield 'x'\n", "Types.STRING()", "self.m.put_all() on a MapState"),
+    ("    def open(self, runtime_context):\n        d = ValueStateDescriptor('n', Types.INT())\n"
+     "        d.enable_time_to_live(StateTtlConfig.new_builder(Time.hours(1)).set_update_type(StateTtlConfig.UpdateType.OnReadAndWrite).build())\n"
+     "        self.n = runtime_context.get_state(d)\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "other settings than its time"),
+    ("    def open(self, runtime_context):\n        d = ValueStateDescriptor('n', Types.INT())\n"
+     "        self.n = runtime_context.get_state(d)\n        d.enable_time_to_live(StateTtlConfig.new_builder(Time.hours(1)).build())\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "after get_state()"),
+    ("    def open(self, runtime_context):\n        self.r = runtime_context.get_reducing_state(ReducingStateDescriptor('r', lambda a, b: a + b, Types.INT()))\n"
+     "    def process_element(self, v, ctx):\n        self.r.add(v[1])\n        yield 'x'\n", "Types.STRING()", "whose function is not C()"),
+    ("    def open(self, runtime_context):\n        self.r = runtime_context.get_reducing_state(ReducingStateDescriptor('r', Sum(), Types.TUPLE([Types.INT()])))\n"
+     "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "nor a Value/List/AggregatingState"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        rows = [v[0]]\n        yield rows[0]\n", "Types.STRING()", "'rows'"),
+    (_OPEN + "    def process_element(self, v, ctx):\n        key = v[0]\n        yield key + str(ctx.get_current_key())\n", "Types.STRING()", "'key'"),
     ("    def open(self, runtime_context):\n        self.t = Types.INT()\n"
      "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "Types"),
 ]
@@ -384,3 +407,109 @@ def test_timestamp_of_a_single_value_record():
     assert "        for (v,) in rows:\n            yield Row(value=v + 1)\n" in module.code_for_node(processor.cls)
     _, _, _, refused = _translate(head + "        v = v * 2\n        yield ctx.timestamp()\n" + tail, "F", S.Time("value"))
     assert isinstance(refused, str) and "assigns its record 'v'" in refused, refused
+
+
+def test_a_local_key_where_the_key_is_not_read():
+    """``key`` as a local variable of a method that does not read the key hides a parameter nothing reads."""
+    source = _HEAD + "    def process_element(self, v, ctx):\n        key = v[0]\n        yield key\n" + _TAIL.format(out="Types.STRING()")
+    module, _, _, processor = _translate(source, "F")
+    assert "        for v in rows:\n            key = v[0]\n            yield Row(value=key)\n" in module.code_for_node(processor.cls)
+
+
+def _state_class(body: str, out: str = "Types.STRING()"):
+    source = _HEAD + "    def open(self, runtime_context):\n" + body + _TAIL.format(out=out)
+    module, _, _, processor = _translate(source, "F")
+    assert isinstance(processor, S.Processor), processor
+    return module.code_for_node(processor.cls), processor
+
+
+_MAP = "        self.m = runtime_context.get_map_state(MapStateDescriptor('m', Types.STRING(), Types.INT()))\n"
+
+
+@pytest.mark.parametrize(
+    "use, free",
+    [
+        ("yield ','.join(sorted(self.m.keys()))", True),
+        ("yield str(max(n for n in self.m.values()))", True),
+        ("yield str(sorted((k, n) for k, n in self.m.items() if n > 1))", True),
+        ("yield str(any(n > 1 for n in self.m.values()))", True),
+        ("yield ','.join(self.m.keys())", False),  # the join follows the iteration order
+        ("yield str(sorted(self.m.items(), key=lambda kv: kv[1]))", False),  # ties keep the iteration order
+        ("yield str(sum(self.m.values()))", False),  # a sum of floats depends on the order
+        ("for k in self.m.keys():\n            yield k", False),
+    ],
+)
+def test_map_iteration_order_decided_from_the_code(use, free):
+    """NOTE F2S262 (``map_order``) unless every keys()/values()/items() is read where its order changes nothing."""
+    code, processor = _state_class(_MAP + f"    def process_element(self, v, ctx):\n        {use}\n")
+    assert processor.map_order is not free, code
+
+
+def test_state_forms_read_as_spark_code():
+    code, processor = _state_class(
+        _MAP
+        + "        self.l = runtime_context.get_list_state(ListStateDescriptor('l', Types.TUPLE([Types.STRING(), Types.INT()])))\n"
+        + "        self.r = runtime_context.get_reducing_state(ReducingStateDescriptor('r', Sum(), Types.INT()))\n"
+        + "        d = ValueStateDescriptor('n', Types.INT())\n"
+        + "        d.enable_time_to_live(StateTtlConfig.new_builder(Time.minutes(2)).cleanup_full_snapshot().build())\n"
+        + "        self.n = runtime_context.get_state(d)\n"
+        + "    def process_element(self, v, ctx):\n"
+        + "        self.m.put(v[0], (self.m.get(v[0]) or 0) + v[1])\n"
+        + "        self.l.add_all([(v[0], v[1])])\n        self.l.add_all([])\n        self.l.update(list(self.l.get())[-2:])\n"
+        + "        self.r.add(v[1])\n"
+        + "        if self.m.is_empty():\n            self.l.add_all([])\n"
+        + "        yield '%s %s' % (self.r.get(), self.m.contains('a'))\n"
+    )
+    assert """self.m = handle.getMapState('m', "key string", "value int")""" in code
+    assert """self.l = handle.getListState('l', "f0 string, f1 int")""" in code
+    assert """self.r = handle.getValueState('r', "value int")""" in code
+    assert """self.n = handle.getValueState('n', "value int", ttlDurationMs=120_000)""" in code
+    assert "self.m.updateValue((v[0],), (((self.m.getValue((v[0],)) or (None,))[0] or 0) + v[1],))" in code
+    assert "self.l.appendList([(v[0], v[1])])\n            self.put_list(self.l, [tuple(v) for v in list([tuple(v) for v in self.l.get()])[-2:]])" in code
+    assert "self.reduce_into(self.r, Sum(), v[1])" in code
+    assert "if not self.m.exists():\n                pass\n" in code
+    assert "(self.state_value(self.r), self.m.containsKey(('a',)))" in code
+    assert (processor.time_mode, processor.ttl, [c.name.value for c in processor.function_classes]) == ("ProcessingTime", {"n": 120_000}, ["Sum"])
+
+
+def test_spark_state_methods_as_the_translation_assumes(spark):
+    """What the translation relies on, on Spark 4.3: MapState getValue of a missing key is None, exists()
+    is False once every key is removed (Flink's is_empty()), iterator() gives (key, value) tuples;
+    ListState put([]) and appendList([]) fail (so update([])/add_all([]) become clear()/nothing), get() of
+    an empty list is empty; a TTL needs timeMode ProcessingTime."""
+    from pyspark.sql import Row
+    from pyspark.sql.streaming.stateful_processor import StatefulProcessor
+
+    class Probe(StatefulProcessor):
+        def init(self, handle):
+            self.m = handle.getMapState("m", "key string", "value int")
+            self.l = handle.getListState("l", "value int", ttlDurationMs=60_000)
+
+        def handleInputRows(self, key, rows, timerValues):
+            seen = [str(self.m.getValue(("x",))), str(self.m.exists()), str(list(self.l.get()))]
+            for row in rows:
+                self.m.updateValue((row.v,), (len(row.v),))
+            seen.append(str(sorted((k, v) for (k,), (v,) in self.m.iterator())))
+            for (k,) in list(self.m.keys()):
+                self.m.removeKey((k,))
+            seen.append(str(self.m.exists()))
+            yield Row(k=key[0], seen=" | ".join(seen))
+
+    class Empty(StatefulProcessor):
+        def __init__(self, method):
+            self.method = method
+
+        def init(self, handle):
+            self.l = handle.getListState("l", "value int")
+
+        def handleInputRows(self, key, rows, timerValues):
+            getattr(self.l, self.method)([])
+            yield Row(k=key[0], seen="accepted")
+
+    frame = spark.createDataFrame([("a", "xy"), ("a", "abc")], "k string, v string")
+    schema = "k string, seen string"
+    got = frame.groupBy("k").transformWithState(Probe(), schema, "Update", "ProcessingTime").collect()
+    assert [r.seen for r in got] == ["None | False | [] | [('abc', 3), ('xy', 2)] | False"]
+    for method in ("put", "appendList"):  # EMPTY_LIST_VALUE: the job fails
+        with pytest.raises(Exception, match="PythonException|EMPTY_LIST_VALUE|Broken pipe"):
+            frame.groupBy("k").transformWithState(Empty(method), schema, "Update", "None").collect()

@@ -17,9 +17,33 @@ in them changes:
   Row, which prints with names) and ``update(t)`` ``self.s.update(tuple(t))``;
 * ``runtime_context.get_list_state(ListStateDescriptor(name, Types.X()))`` ->
   ``handle.getListState(name, "value <spark type>")``; ``self.l.get()`` -> ``[v for (v,) in
-  self.l.get()]``, ``add(v)`` -> ``appendValue((v,))``, ``clear()`` stays (``add_all``/``update``
-  are not translated: Spark fails on an empty list, ``appendList([])``/``put([])``, where Flink
-  adds nothing or clears);
+  self.l.get()]``, ``add(v)`` -> ``appendValue((v,))``, ``clear()`` stays; a ListState of a
+  ``Types.TUPLE`` of basic types holds Rows ``"f0 x, f1 y"``: ``get()`` -> ``[tuple(v) for v in
+  ...]`` (``for t, a in self.l.get()`` as it is: a Row unpacks as the tuple), ``add(t)`` ->
+  ``appendValue(tuple(t))``. ``update(l)``/``add_all(l)``: Spark fails on an empty list
+  (``put([])``/``appendList([])``, checked), where Flink clears/adds nothing: a literal ``[]`` ->
+  ``clear()``/the statement goes, a literal list -> ``put``/``appendList`` of its tuples, else
+  the helpers ``put_list``/``append_list`` (added to the class) test for the empty list;
+* ``get_map_state(MapStateDescriptor(name, Types.K(), Types.V()))`` of basic types ->
+  ``handle.getMapState(name, "key k", "value v")`` (keys and values are 1-tuples): ``get(k)`` ->
+  ``(getValue((k,)) or (None,))[0]``, ``put`` -> ``updateValue``, ``contains`` -> ``containsKey``,
+  ``remove`` -> ``removeKey``, ``keys()``/``values()``/``items()`` -> lists of ``keys()``/
+  ``values()``/``iterator()``, ``is_empty()`` -> ``not exists()`` (False once every key is
+  removed, checked), ``clear()``; ``put_all`` is not translated. Spark iterates a map in its
+  store's order, Flink in its backend's: NOTE F2S262 unless every iteration is read by
+  ``sorted``/``set``/``frozenset``/``min``/``max``/``any``/``all`` (no ``key=``);
+* ``get_reducing_state(ReducingStateDescriptor(name, F(), Types.X()))`` /
+  ``get_aggregating_state(AggregatingStateDescriptor(name, A(), acc type))`` (``F``/``A`` a
+  module-level ``ReduceFunction``/``AggregateFunction`` class used only there, which loses its
+  PyFlink base) -> a ValueState of the value/accumulator; ``add(v)`` -> the helpers
+  ``reduce_into(self.s, F(), v)`` / ``aggregate_into(self.s, A(), v)`` (Flink's: the value
+  alone, or ``create_accumulator()`` then ``add``, when the state is empty), ``get()`` -> the
+  value / ``aggregate_result(self.s, A())`` (``get_result``, None when empty);
+* ``d.enable_time_to_live(StateTtlConfig.new_builder(Time.x(n)).build())`` (cleanup settings
+  allowed, another update type or visibility refused) -> ``ttlDurationMs=`` of the state, the
+  processor in ``timeMode="ProcessingTime"`` (Spark's TTL needs it). Flink's defaults are
+  Spark's (a write sets the expiry, an expired value is never returned); Spark's clock is the
+  micro-batch's processing time, Flink's the time of each access: NOTE F2S263;
 * ``process_element(self, value, ctx)`` -> ``handleInputRows(self, key, rows, timerValues)``
   whose body is a ``for value in rows:`` loop over the old body (``return`` -> ``continue``;
   ``for (value,) in rows`` when the stream's records are single values);
@@ -53,8 +77,8 @@ event-time timer at the end (watermark ``Long.MAX_VALUE``) with the key's final 
   (a time in the future does not fire: NOTE F2S267);
 * timers registered in ``on_timer`` would not fire in the same batch (Flink fires them): not
   translated, nor are processing-time timers, ``ctx.timestamp()`` in ``on_timer`` or of a
-  timestamp computed from the record, the watermark in STREAMING mode, map,
-  reducing and aggregating state, TTL, side outputs or a record used other than by its fields (Spark's ``Row`` prints
+  timestamp computed from the record, the watermark in STREAMING mode, state of other
+  types or other methods (``put_all``), side outputs or a record used other than by its fields (Spark's ``Row`` prints
   differently from Flink's tuple). ``translate`` gives the reason and the caller keeps the
   shim's ``keyed_process``.
 """
@@ -72,7 +96,27 @@ from flink2spark.transpiler.infer import dotted
 from flink2spark.transpiler.visitors import nodes
 
 # (runtime context method, descriptor class) -> (kind of state, StatefulProcessorHandle method)
-_STATES = {("get_state", "ValueStateDescriptor"): ("value", "getValueState"), ("get_list_state", "ListStateDescriptor"): ("list", "getListState")}
+_STATES = {
+    ("get_state", "ValueStateDescriptor"): ("value", "getValueState"),
+    ("get_list_state", "ListStateDescriptor"): ("list", "getListState"),
+    ("get_map_state", "MapStateDescriptor"): ("map", "getMapState"),
+    # a ReducingState/AggregatingState is a ValueState of the value/accumulator plus the user's function
+    ("get_reducing_state", "ReducingStateDescriptor"): ("reducing", "getValueState"),
+    ("get_aggregating_state", "AggregatingStateDescriptor"): ("aggregating", "getValueState"),
+}
+# the user's function of a ReducingStateDescriptor/AggregatingStateDescriptor: its base
+_STATE_FUNCTIONS = {"ReducingStateDescriptor": "ReduceFunction", "AggregatingStateDescriptor": "AggregateFunction"}
+# StateTtlConfig.new_builder(<time>): Time.x(n) / Duration.of_x(n) in ms
+_TTL_UNITS = {
+    "milliseconds": 1, "seconds": 1_000, "minutes": 60_000, "hours": 3_600_000, "days": 86_400_000,
+    "of_millis": 1, "of_seconds": 1_000, "of_minutes": 60_000, "of_hours": 3_600_000, "of_days": 86_400_000,
+}
+_TTL_TIMES = {"pyflink.common.Time", "pyflink.common.time.Time", "pyflink.common.Duration", "pyflink.common.time.Duration"}
+_TTL_CONFIGS = {"pyflink.datastream.state.StateTtlConfig", "pyflink.datastream.StateTtlConfig"}
+# builder settings that change nothing a job sees (cleanup of expired entries: never returned either way)
+_TTL_CLEANUPS = {"cleanup_full_snapshot", "cleanup_incrementally", "cleanup_in_rocksdb_compact_filter", "disable_cleanup_in_background"}
+# iterations whose result does not depend on the order of the items (a MapState's keys()/values()/items())
+_ORDER_FREE = {"sorted", "set", "frozenset", "min", "max", "any", "all"}
 _DESCRIPTORS = {f"{m}.{d}": d for m in ("pyflink.datastream.state", "pyflink.datastream") for _, d in _STATES}
 STATE_DESCRIPTORS = set(_DESCRIPTORS)
 ROWS = {"pyflink.common.Row", "pyflink.common.types.Row"}
@@ -88,6 +132,49 @@ def {_VALUE_HELPER}(state):
 '''
 
 
+# the helper methods a translated class may need, added once each (name -> code)
+_HELPERS = {
+    "put_list": '''
+@staticmethod
+def put_list(state, values):
+    """Flink's ListState.update(values): an empty list clears the state (Spark's put() takes no empty list)."""
+    if values:
+        state.put(values)
+    else:
+        state.clear()
+''',
+    "append_list": '''
+@staticmethod
+def append_list(state, values):
+    """Flink's ListState.add_all(values): an empty list adds nothing (Spark's appendList() takes no empty list)."""
+    if values:
+        state.appendList(values)
+''',
+    "reduce_into": '''
+@staticmethod
+def reduce_into(state, function, value):
+    """Flink's ReducingState.add(value): the state's value reduced with value (value alone when it has none)."""
+    found = state.get()
+    state.update((value if found is None else function.reduce(found[0], value),))
+''',
+    "aggregate_into": '''
+@staticmethod
+def aggregate_into(state, function, value):
+    """Flink's AggregatingState.add(value): value added to the state's accumulator (a new one when it has none)."""
+    found = state.get()
+    accumulator = function.create_accumulator() if found is None else {read}
+    state.update({write})
+''',
+    "aggregate_result": '''
+@staticmethod
+def aggregate_result(state, function):
+    """Flink's AggregatingState.get(): the result of the state's accumulator (None when it has none)."""
+    found = state.get()
+    return None if found is None else function.get_result({read})
+''',
+}
+
+
 @dataclass
 class Processor:
     """The class as a StatefulProcessor, and how to run it."""
@@ -96,8 +183,11 @@ class Processor:
     output_schema: str  # DDL of the output rows
     time_mode: str  # "None" or "ProcessingTime"
     timers: bool  # registers timers (NOTE F2S267)
-    states: dict = field(default_factory=dict)  # attribute -> ("value" or "list", Spark type of its values)
+    states: dict = field(default_factory=dict)  # attribute -> (kind of state, Spark type of its values)
     sorted_by: Optional[str] = None  # BATCH mode: the timestamp field handleInputRows sorts a key's rows by
+    map_order: bool = False  # a MapState's iteration order can reach the results (NOTE F2S262)
+    ttl: dict = field(default_factory=dict)  # state attribute -> ttlDurationMs (NOTE F2S263)
+    function_classes: list = field(default_factory=list)  # the states' ReduceFunction/AggregateFunction classes (original nodes: their PyFlink bases go)
 
 
 class Refused(Exception):
@@ -184,6 +274,11 @@ class _Translation:
         self.value = ""  # process_element()'s record parameter
         self.sorted_by: Optional[str] = None
         self.row_helpers: set = set()
+        self.function_classes: list = []  # the ReduceFunction/AggregateFunction classes the states use (their bases go)
+        self.functions: dict[str, str] = {}  # attribute of a Reducing/AggregatingState -> its function's code
+        self.helpers: dict[str, str] = {}  # helper methods the new class needs (name -> code)
+        self.map_order = False
+        self.ttl: dict[str, int] = {}  # attribute -> ttlDurationMs
 
     # -- checks ---------------------------------------------------------------------------
     def _check_flink_names(self) -> None:
@@ -202,7 +297,7 @@ class _Translation:
             q = self.resolver.qualified_name(node)
             if not q or not q.startswith("pyflink.") or q in ROWS or self._inside(node, dropped):
                 continue
-            state = any(q == a or q.startswith(a + ".") for a in STATE_DESCRIPTORS | P.TYPES)
+            state = any(q == a or q.startswith(a + ".") for a in STATE_DESCRIPTORS | P.TYPES | _TTL_TIMES | _TTL_CONFIGS)
             if not state or opener is None or not self._inside(node, {id(opener.body)}):
                 raise Refused(f"it uses {q} other than in open()'s ValueStateDescriptor(name, Types.X())")
 
@@ -228,6 +323,24 @@ class _Translation:
         if left:
             raise Refused(f"it uses {', '.join(sorted(left))} where the new class cannot")
 
+    def _check_new_names(self) -> None:
+        """The names the new methods' parameters take (``_NEW_NAMES``) are not read in the methods
+        that get them: the class may use them elsewhere (a helper method), and ``key`` as a local
+        variable of process_element()/on_timer() that do not read the key (``ctx.get_current_key()``):
+        the variable then hides a parameter nothing reads."""
+        takes = {"open": {"handle"}, "process_element": {"key", "rows", "timerValues"}, "on_timer": {"key", "timerValues", "expiredTimerInfo"}}
+        for stmt in self.cls.body.body:
+            if not isinstance(stmt, cst.FunctionDef) or stmt.name.value not in takes:
+                continue
+            for name in _names(stmt.body):
+                if name.value not in takes[stmt.name.value]:
+                    continue
+                local = name.value == "key" and self._rebinds(stmt, "key") and not nodes(stmt, cst.Global, cst.Nonlocal) and not any(
+                    _method_call(c) == "get_current_key" for c in nodes(stmt.body, cst.Call)
+                )
+                if not local:
+                    raise Refused(f"it uses the name '{name.value}', which the StatefulProcessor's methods take")
+
     def _method(self, name: str) -> Optional[cst.FunctionDef]:
         found = [s for s in self.cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
         if len(found) > 1:
@@ -235,22 +348,58 @@ class _Translation:
         return found[0] if found else None
 
     # -- open -> init ---------------------------------------------------------------------
-    def _state_type(self, call: cst.BaseExpression, descriptor: str) -> tuple[cst.BaseExpression, str]:
-        """(name, Spark type) of ``<descriptor>(name, Types.X())``."""
+    def _state_type(self, call: cst.BaseExpression, descriptor: str) -> tuple[cst.BaseExpression, str, object, Optional[str]]:
+        """(name, kind, Spark type, the user's function's code) of ``<descriptor>(name, [function,] Types.X())``
+        (``MapStateDescriptor(name, Types.K(), Types.V())``: the type is (key type, value type)); the kind
+        is the state's, ``"tuple"``/``"list_tuple"``/``"aggregating_tuple"`` when its values are Tuples
+        (Spark: Rows of fields f0, f1...)."""
         if not isinstance(call, cst.Call) or _DESCRIPTORS.get(self.resolver.qualified_name(call.func) or "") != descriptor:
             raise Refused(f"open() gets state from something else than a {descriptor}(name, Types.X()) written there")
-        if len(call.args) != 2 or any(a.keyword is not None or a.star for a in call.args):
-            raise Refused(f"a {descriptor} with other arguments than (name, type)")
-        typ = call.args[1].value
-        kind = self._basic_type(typ)
-        if kind is None and descriptor == "ValueStateDescriptor" and self._types_method(typ) == "TUPLE" and len(typ.args) == 1:
-            items = typ.args[0].value  # type: ignore[attr-defined]
-            fields = [self._basic_type(e.value) for e in items.elements] if isinstance(items, cst.List) else [None]
-            if fields and None not in fields:  # a Tuple of basic types: a state of a struct
-                return call.args[0].value, ", ".join(f"f{i} {f}" for i, f in enumerate(fields))
-        if kind is None:
-            raise Refused("a state of a type that is not a basic one (STRING, INT, LONG, DOUBLE...) nor a ValueState of a TUPLE of them")
-        return call.args[0].value, kind
+        kind = next(k for (_, d), (k, _) in _STATES.items() if d == descriptor)
+        arity = 2 if kind in ("value", "list") else 3
+        if len(call.args) != arity or any(a.keyword is not None or a.star for a in call.args):
+            raise Refused(f"a {descriptor} with other arguments than ({'name, key type, value type' if kind == 'map' else 'name, function, type' if arity == 3 else 'name, type'})")
+        name, typ = call.args[0].value, call.args[-1].value
+        if kind == "map":
+            key, value = self._basic_type(call.args[1].value), self._basic_type(typ)
+            if key is None or value is None:
+                raise Refused("a MapState whose keys or values are not of a basic type (STRING, INT, LONG, DOUBLE...)")
+            return name, kind, (key, value), None
+        function = self._state_function(call.args[1].value, descriptor) if arity == 3 else None
+        basic = self._basic_type(typ)
+        if basic is not None:
+            return name, kind, basic, function
+        fields = self._tuple_fields(typ)
+        if fields is None or kind == "reducing":
+            raise Refused("a state of a type that is not a basic one (STRING, INT, LONG, DOUBLE...) nor a Value/List/AggregatingState of a TUPLE of them")
+        return name, {"value": "tuple", "list": "list_tuple", "aggregating": "aggregating_tuple"}[kind], fields, function
+
+    def _tuple_fields(self, typ: cst.BaseExpression) -> Optional[str]:
+        """``"f0 x, f1 y"`` of ``Types.TUPLE([Types.X(), Types.Y()])`` of basic types, else None."""
+        if self._types_method(typ) != "TUPLE" or len(typ.args) != 1:  # type: ignore[attr-defined]
+            return None
+        items = typ.args[0].value  # type: ignore[attr-defined]
+        fields = [self._basic_type(e.value) for e in items.elements] if isinstance(items, cst.List) else [None]
+        return ", ".join(f"f{i} {f}" for i, f in enumerate(fields)) if fields and None not in fields else None
+
+    def _state_function(self, function: cst.BaseExpression, descriptor: str) -> str:
+        """The code of the ReduceFunction/AggregateFunction of a descriptor: ``C()`` of a class of the
+        module's top level deriving from it (the new class creates it where it uses it)."""
+        base = _STATE_FUNCTIONS[descriptor]
+        cls = None
+        if isinstance(function, cst.Call) and not function.args and isinstance(function.func, cst.Name):
+            cls = next((c for c in self.resolver.module.body if isinstance(c, cst.ClassDef) and c.name.value == function.func.value), None)
+        bases = {self.resolver.qualified_name(b.value) for b in cls.bases} if cls is not None else set()
+        uses = [n for n in nodes(self.resolver.module, cst.Name) if cls is not None and n.value == cls.name.value and n is not cls.name]
+        if cls is None or bases not in ({f"{m}.{base}"} for m in ("pyflink.datastream.functions", "pyflink.datastream")) or keeps_instance_data(cls) or any(
+            isinstance(s, cst.FunctionDef) and s.name.value in ("__init__", "open") for s in cls.body.body
+        ) or len(uses) != 1 or cls.decorators or cls.keywords or any(
+            (self.resolver.qualified_name(n) or "").startswith("pyflink.") for n in nodes(cls.body, cst.Name, cst.Attribute)
+        ):
+            raise Refused(f"a {descriptor} whose function is not C() of a {base} class of the module used there only (with no __init__/open nor Flink names)")
+        if cls not in self.function_classes:  # open() is translated twice (``run``)
+            self.function_classes.append(cls)
+        return cst.Module([]).code_for_node(function)
 
     def _types_method(self, typ: cst.BaseExpression) -> Optional[str]:
         """``X`` of ``Types.X(...)``."""
@@ -432,9 +581,7 @@ class _Translation:
         self._check_flink_names()
         if keeps_instance_data(cls):
             raise Refused("it keeps data in its instance (self.x = ... outside open()): Spark's instances are not Flink's")
-        for name in _names(cls.body):
-            if name.value in _NEW_NAMES:
-                raise Refused(f"it uses the name '{name.value}', which the StatefulProcessor's methods take")
+        self._check_new_names()
         body = []
         for stmt in cls.body.body:
             if isinstance(stmt, cst.FunctionDef) and stmt.decorators:
@@ -475,13 +622,14 @@ class _Translation:
                 body.append(stmt)
         if self.value_read:
             body.append(cst.parse_statement(_VALUE_METHOD.lstrip("\n")))
+        body.extend(cst.parse_statement(code.lstrip("\n")) for code in self.helpers.values())
         new = cls.with_changes(
             bases=[cls.bases[0].with_changes(value=cst.Name("StatefulProcessor"))],
             body=cls.body.with_changes(body=body),
         )
         self._check_left(new)
-        mode = "ProcessingTime" if self.timers else "None"
-        return Processor(new, output_schema(self.output), mode, self.timers, dict(self.states), self.sorted_by)
+        mode = "ProcessingTime" if self.timers or self.ttl else "None"  # Spark's TTL needs processing time
+        return Processor(new, output_schema(self.output), mode, self.timers, dict(self.states), self.sorted_by, self.map_order, dict(self.ttl), list(self.function_classes))
 
 
 class _OpenBody(cst.CSTTransformer):
@@ -494,6 +642,7 @@ class _OpenBody(cst.CSTTransformer):
         self.uses = 0
         self.body = body
         self.descriptors: dict[str, cst.Call] = {}  # d = ValueStateDescriptor(...) read once by get_state(d)
+        self.ttl: dict[str, int] = {}  # descriptor variable -> ttlDurationMs of its d.enable_time_to_live(...)
 
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated):
         stmt = original.body[0] if len(original.body) == 1 else None
@@ -501,11 +650,54 @@ class _OpenBody(cst.CSTTransformer):
             value = stmt.value
             if isinstance(value, cst.Call) and self.tr.resolver.qualified_name(value.func) in STATE_DESCRIPTORS:
                 name = stmt.targets[0].target.value
-                if sum(1 for n in _names(self.body) if n.value == name) != 2:
+                ttl = self._ttl_statements(name)
+                if sum(1 for n in _names(self.body) if n.value == name) != 2 + ttl:
                     raise Refused(f"open() uses its descriptor '{name}' other than in one get_state({name})")
                 self.descriptors[name] = value
                 return cst.RemoveFromParent()
+        ttl = self._ttl(stmt)
+        if ttl is not None:
+            if ttl[0] not in self.descriptors or ttl[0] in self.ttl:
+                raise Refused(f"open() enables a TTL on '{ttl[0]}' other than once, after its descriptor")
+            self.ttl[ttl[0]] = ttl[1]
+            return cst.RemoveFromParent()
         return updated
+
+    def _ttl_statements(self, name: str) -> int:
+        """The ``name.enable_time_to_live(...)`` statements of open()."""
+        return sum(
+            1
+            for line in nodes(self.body, cst.SimpleStatementLine)
+            if len(line.body) == 1 and isinstance(line.body[0], cst.Expr) and _method_call(line.body[0].value, name) == "enable_time_to_live"
+        )
+
+    def _ttl(self, stmt) -> Optional[tuple[str, int]]:
+        """(descriptor variable, ms) of ``d.enable_time_to_live(StateTtlConfig.new_builder(Time.hours(1)).build())``
+        (cleanup settings may come before ``build()``: expired values are never returned either way). Flink's
+        defaults (``OnCreateAndWrite``, ``NeverReturnExpired``) are Spark's: a write sets the expiry, an expired
+        value is not returned; another update type or visibility is refused."""
+        if not isinstance(stmt, cst.Expr) or not isinstance(stmt.value, cst.Call) or not isinstance(stmt.value.func, cst.Attribute):
+            return None
+        call = stmt.value
+        if call.func.attr.value != "enable_time_to_live" or not isinstance(call.func.value, cst.Name):  # type: ignore[attr-defined]
+            return None
+        descriptor = call.func.value.value  # type: ignore[attr-defined]
+        config = call.args[0].value if len(call.args) == 1 and call.args[0].keyword is None else None
+        if _method_call(config) != "build" or config.args:  # type: ignore[union-attr]
+            raise Refused("enable_time_to_live() of something else than StateTtlConfig.new_builder(time)...build()")
+        builder = config.func.value  # type: ignore[union-attr]
+        while _method_call(builder) in _TTL_CLEANUPS:
+            builder = builder.func.value  # type: ignore[attr-defined]
+        if _method_call(builder) != "new_builder" or self.tr.resolver.qualified_name(builder.func.value) not in _TTL_CONFIGS or len(builder.args) != 1:  # type: ignore[attr-defined]
+            raise Refused("a StateTtlConfig with other settings than its time and cleanup (update type, visibility...)")
+        time = builder.args[0].value  # type: ignore[attr-defined]
+        unit = _method_call(time)
+        if unit not in _TTL_UNITS or self.tr.resolver.qualified_name(time.func.value) not in _TTL_TIMES or len(time.args) != 1:  # type: ignore[attr-defined]
+            raise Refused("a StateTtlConfig of another time than Time.x(n) or Duration.of_x(n)")
+        amount = time.args[0].value  # type: ignore[attr-defined]
+        if not isinstance(amount, cst.Integer):
+            raise Refused("a StateTtlConfig of a time that is not an integer literal")
+        return descriptor, int(amount.evaluated_value) * _TTL_UNITS[unit]  # type: ignore[arg-type]
 
     def leave_Assign(self, original: cst.Assign, updated: cst.Assign):
         if _method_call(original.value, self.context) is None:
@@ -521,19 +713,29 @@ class _OpenBody(cst.CSTTransformer):
         if len(call.args) != 1 or call.args[0].keyword is not None:  # type: ignore[attr-defined]
             raise Refused(f"{method}() with other arguments than a descriptor")
         descriptor = call.args[0].value  # type: ignore[attr-defined]
+        ttl = None
         if isinstance(descriptor, cst.Name) and descriptor.value in self.descriptors:
+            ttl = self.ttl.get(descriptor.value)
+            if ttl is None and self._ttl_statements(descriptor.value):
+                raise Refused(f"open() enables a TTL on '{descriptor.value}' after get_state()")
             descriptor = self.descriptors[descriptor.value]
-        name, typ = self.tr._state_type(descriptor, descriptor_class)
-        if kind == "value" and " " in typ:
-            kind = "tuple"  # a ValueState of a Tuple: its value is a Row of fields f0, f1...
+        name, kind, typ, function = self.tr._state_type(descriptor, descriptor_class)
         if attr in self.tr.states and self.tr.states[attr] != (kind, typ):
             raise Refused(f"self.{attr} holds states of two types")
+        if function is not None:
+            self.tr.functions[attr] = function
         self.tr.states[attr] = (kind, typ)
         self.uses += 1
-        new = cst.Call(
-            func=cst.Attribute(cst.Name("handle"), cst.Name(handle_method)),
-            args=[cst.Arg(name, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(cst.SimpleString(f'"{typ}"' if kind == "tuple" else f'"value {typ}"'))],
-        )
+        schemas = [f"key {typ[0]}", f"value {typ[1]}"] if kind == "map" else [typ if kind.endswith("tuple") else f"value {typ}"]
+        args = [name, *(cst.SimpleString(f'"{t}"') for t in schemas)]
+        comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        arguments = [cst.Arg(a, comma=comma if i < len(args) - 1 else cst.MaybeSentinel.DEFAULT) for i, a in enumerate(args)]
+        if ttl is not None:
+            self.tr.ttl[attr] = ttl
+            arguments[-1] = arguments[-1].with_changes(comma=comma)
+            equal = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+            arguments.append(cst.Arg(cst.Integer(f"{ttl:_}" if ttl >= 10_000 else str(ttl)), keyword=cst.Name("ttlDurationMs"), equal=equal))
+        new = cst.Call(func=cst.Attribute(cst.Name("handle"), cst.Name(handle_method)), args=arguments)
         return updated.with_changes(value=new)
 
 
@@ -642,8 +844,13 @@ class _MethodBody(cst.CSTTransformer):
         func = original.func
         if isinstance(func, cst.Attribute):
             attr = _self_attr(func.value)
-            if attr is not None and attr in self.tr.states and self.tr.states[attr][0] == "list":
-                return self._list_call(original, updated, attr, func.attr.value)
+            kind = self.tr.states[attr][0] if attr is not None and attr in self.tr.states else None
+            if kind in ("list", "list_tuple"):
+                return self._list_call(original, updated, attr, func.attr.value)  # type: ignore[arg-type]
+            if kind == "map":
+                return self._map_call(original, updated, attr, func.attr.value)  # type: ignore[arg-type]
+            if kind in ("reducing", "aggregating", "aggregating_tuple"):
+                return self._function_call(original, updated, attr, func.attr.value)  # type: ignore[arg-type]
             if attr is not None and attr in self.tr.states:
                 method = func.attr.value
                 tuple_state = self.tr.states[attr][0] == "tuple"
@@ -664,18 +871,157 @@ class _MethodBody(cst.CSTTransformer):
                 raise Refused(f"it calls self.{attr}.{method}() on a ValueState")
         return updated
 
+    @staticmethod
+    def _args(original: cst.Call, count: int) -> bool:
+        return len(original.args) == count and all(a.keyword is None and not a.star for a in original.args)
+
+    def _helper(self, name: str, **parts: str) -> str:
+        """``name``, one of the helper methods the new class gets (``_HELPERS``)."""
+        if any(n.value == name for n in _names(self.tr.cls.body)):
+            raise Refused(f"it uses the name '{name}', which a helper of the new class takes")
+        code = _HELPERS[name].format(**parts) if parts else _HELPERS[name]
+        if self.tr.helpers.setdefault(name, code) != code:
+            raise Refused(f"two states need two forms of the helper {name}()")
+        return name
+
     def _list_call(self, original: cst.Call, updated: cst.Call, attr: str, method: str) -> cst.BaseExpression:
-        """``get()`` -> a list of the values (Spark's are tuples); ``add(v)`` -> ``appendValue((v,))``;
-        ``clear()``. ``add_all``/``update`` are not translated: Spark fails on an empty list
-        (``appendList([])``, ``put([])``), where Flink adds nothing or clears."""
+        """``get()`` -> a list of the values (Spark's are tuples; a Tuple state's are Rows: ``tuple(v)``);
+        ``add(v)`` -> ``appendValue((v,))``; ``update(l)``/``add_all(l)`` -> the helpers ``put_list``/
+        ``append_list`` (Spark fails on an empty list, ``put([])``/``appendList([])``, where Flink clears
+        or adds nothing); ``clear()``."""
+        tuples = self.tr.states[attr][0] == "list_tuple"
         if method == "get" and not original.args:
-            return cst.parse_expression(f"[v for (v,) in self.{attr}.get()]")
-        if method == "add" and len(original.args) == 1 and original.args[0].keyword is None:
-            one = cst.Tuple([cst.Element(updated.args[0].value, comma=cst.Comma())])
+            if tuples and self._unpacked(original):
+                return updated  # ``for t, a in self.l.get()``: a Row unpacks as the tuple does
+            return cst.parse_expression(f"[tuple(v) for v in self.{attr}.get()]" if tuples else f"[v for (v,) in self.{attr}.get()]")
+        if method == "add" and self._args(original, 1):
+            value = updated.args[0].value
+            if tuples and not (isinstance(value, cst.Tuple) and not any(isinstance(e, cst.StarredElement) for e in value.elements)):
+                value = cst.Call(cst.Name("tuple"), [cst.Arg(value)])
+            one = value if tuples else cst.Tuple([cst.Element(value, comma=cst.Comma())])
             return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("appendValue")), args=[cst.Arg(one)])  # type: ignore[attr-defined]
+        if method in ("update", "add_all") and self._args(original, 1):
+            given = updated.args[0].value
+            literal = isinstance(given, cst.List) and not any(isinstance(e, cst.StarredElement) for e in given.elements)
+            if literal and not given.elements:  # type: ignore[union-attr]
+                # update([]) clears; add_all([]) adds nothing (its statement goes: leave_SimpleStatementLine)
+                return cst.parse_expression(f"self.{attr}.clear()" if method == "update" else "None")
+            method_name = "put" if method == "update" else "appendList"
+            if literal and all(isinstance(e.value, cst.Tuple) or not tuples for e in given.elements):  # type: ignore[union-attr]
+                values: cst.BaseExpression = given.with_changes(elements=[  # type: ignore[union-attr]
+                    e if tuples else e.with_changes(value=cst.Tuple([cst.Element(e.value, comma=cst.Comma())])) for e in given.elements  # type: ignore[union-attr]
+                ])
+                return cst.parse_expression(f"self.{attr}.{method_name}(_)").with_changes(args=[cst.Arg(values)])
+            helper = self._helper("put_list" if method == "update" else "append_list")
+            values = cst.parse_expression("[tuple(v) for v in _]" if tuples else "[(v,) for v in _]")
+            values = values.with_changes(for_in=values.for_in.with_changes(iter=given))  # type: ignore[attr-defined]
+            return cst.Call(
+                cst.parse_expression(f"self.{helper}"),
+                [cst.Arg(cst.parse_expression(f"self.{attr}"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(values)],
+            )
         if method == "clear" and not original.args:
             return updated
         raise Refused(f"it calls self.{attr}.{method}() on a ListState")
+
+    def _unpacked(self, call: cst.Call) -> bool:
+        """Whether ``call`` is the iterable of a ``for`` (statement or comprehension) whose target is a tuple."""
+        parent = self.tr.resolver.parent(call)
+        return isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is call and isinstance(parent.target, (cst.Tuple, cst.List))
+
+    def _map_call(self, original: cst.Call, updated: cst.Call, attr: str, method: str) -> cst.BaseExpression:
+        """A MapState's methods as Spark's, whose keys and values are 1-tuples: ``get(k)`` ->
+        ``(getValue((k,)) or (None,))[0]`` (None when absent, as Flink's), ``put(k, v)`` ->
+        ``updateValue((k,), (v,))``, ``contains(k)`` -> ``containsKey((k,))``, ``remove(k)`` ->
+        ``removeKey((k,))``, ``keys()``/``values()``/``items()`` -> lists of Spark's ``keys()``/
+        ``values()``/``iterator()``, ``is_empty()`` -> ``not exists()``, ``clear()``. Where the order
+        of an iteration can reach the results (anything but ``sorted``/``set``/``min``/``max``/``any``/
+        ``all`` of it): NOTE F2S262."""
+        one = [cst.Arg(cst.Tuple([cst.Element(a.value, comma=cst.Comma())])) for a in updated.args]
+        spark = {"get": ("getValue", 1), "put": ("updateValue", 2), "contains": ("containsKey", 1), "remove": ("removeKey", 1)}
+        if method in spark and self._args(original, spark[method][1]):
+            if len(one) == 2:
+                one[0] = one[0].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            call = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(spark[method][0])), args=one)  # type: ignore[attr-defined]
+            if method == "get":
+                return cst.parse_expression(f"({cst.Module([]).code_for_node(call)} or (None,))[0]")
+            return call
+        listed = {"keys": f"[k for (k,) in self.{attr}.keys()]", "values": f"[v for (v,) in self.{attr}.values()]",
+                  "items": f"[(k, v) for (k,), (v,) in self.{attr}.iterator()]"}
+        if method in listed and not original.args:
+            if not self._order_free(original):
+                self.tr.map_order = True
+            return cst.parse_expression(listed[method])
+        if method == "is_empty" and not original.args:
+            return cst.parse_expression(f"not self.{attr}.exists()")
+        if method == "clear" and not original.args:
+            return updated
+        raise Refused(f"it calls self.{attr}.{method}() on a MapState")
+
+    def _order_free(self, call: cst.Call) -> bool:
+        """Whether ``call`` (a MapState's iteration) is read only where its order changes nothing:
+        the argument of ``sorted``/``set``/``min``/``max``/``any``/``all`` (no ``key=``), or the
+        iterable of the one ``for`` of a generator that is."""
+        resolver = self.tr.resolver
+        node: cst.CSTNode = call
+        parent = resolver.parent(node)
+        if isinstance(parent, cst.CompFor) and parent.iter is node and parent.inner_for_in is None:
+            node = resolver.parent(parent)
+            if not isinstance(node, cst.GeneratorExp) or node.for_in is not parent:
+                return False
+            parent = resolver.parent(node)
+        elif isinstance(parent, cst.Arg):
+            node, parent = parent, resolver.parent(parent)
+        if isinstance(parent, cst.Arg):
+            node, parent = parent, resolver.parent(parent)
+        return (
+            isinstance(parent, cst.Call)
+            and isinstance(parent.func, cst.Name)
+            and parent.func.value in _ORDER_FREE
+            and not resolver.qualified_name(parent.func)
+            and len(parent.args) == 1
+            and parent.args[0] is node
+        )
+
+    def _function_call(self, original: cst.Call, updated: cst.Call, attr: str, method: str) -> cst.BaseExpression:
+        """A ReducingState/AggregatingState (a ValueState of the value/accumulator): ``add(v)`` ->
+        ``self.reduce_into(self.s, F(), v)``/``self.aggregate_into(...)``, ``get()`` -> the value or
+        ``self.aggregate_result(self.s, F())``, ``clear()``."""
+        kind = self.tr.states[attr][0]
+        function = self.tr.functions[attr]
+        parts = {"read": "tuple(found)", "write": "tuple(function.add(value, accumulator))"} if kind == "aggregating_tuple" else {
+            "read": "found[0]", "write": "(function.add(value, accumulator),)"}
+        if method == "add" and self._args(original, 1):
+            helper = self._helper("reduce_into") if kind == "reducing" else self._helper("aggregate_into", **parts)
+            return cst.parse_expression(f"self.{helper}(self.{attr}, {function}, _)").with_changes(
+                args=[*cst.parse_expression(f"f(self.{attr}, {function}, _)").args[:2], cst.Arg(updated.args[0].value)]  # type: ignore[attr-defined]
+            )
+        if method == "get" and not original.args:
+            if kind == "reducing":
+                if self.tr.value_helper is None:
+                    return cst.parse_expression(f"(self.{attr}.get() or (None,))[0]")
+                self.tr.value_read = True
+                return cst.parse_expression(f"self.{self.tr.value_helper}(self.{attr})")
+            helper = self._helper("aggregate_result", read=parts["read"])
+            return cst.parse_expression(f"self.{helper}(self.{attr}, {function})")
+        if method == "clear" and not original.args:
+            return updated
+        raise Refused(f"it calls self.{attr}.{method}() on a {'Reducing' if kind == 'reducing' else 'Aggregating'}State")
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine):
+        """``self.l.add_all([])`` (adds nothing) goes (``pass`` when it is its block's only statement)."""
+        stmt = original.body[0] if len(original.body) == 1 else None
+        call = stmt.value if isinstance(stmt, cst.Expr) else None
+        if (
+            _method_call(call) == "add_all"
+            and self.tr.states.get(_self_attr(call.func.value) or "", ("",))[0] in ("list", "list_tuple")  # type: ignore[union-attr]
+            and isinstance(call.args[0].value, cst.List)  # type: ignore[union-attr]
+            and not call.args[0].value.elements  # type: ignore[union-attr]
+        ):
+            block = self.tr.resolver.parent(original)
+            if isinstance(block, cst.IndentedBlock) and len(block.body) == 1:
+                return updated.with_changes(body=[cst.Pass()])
+            return cst.RemoveFromParent()
+        return updated
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute):
         attr = _self_attr(original)

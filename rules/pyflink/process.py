@@ -60,7 +60,7 @@ rule = Rule(
     matches=["DataStream.process", "KeyedStream.process"],
     exact=False,
     summary="KeyedStream.process(KeyedProcessFunction) over a DataFrame -> groupBy(key).transformWithState(StatefulProcessor); on RDDs: process(ProcessFunction) -> f2s.process(rdd, fn), KeyedStream.process -> f2s.keyed_process(keyed, fn, mode) (state, timers, side outputs)",
-    codes=(M.PF_TWS_ORDER, M.PF_TWS_TIMERS, M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER, M.PF_STREAMING_PROCESS, M.PF_STREAMING_TIMERS, M.PF_MICRO_BATCH),
+    codes=(M.PF_TWS_ORDER, M.PF_TWS_TIMERS, M.PF_TWS_MAP_ORDER, M.PF_TWS_TTL, M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER, M.PF_STREAMING_PROCESS, M.PF_STREAMING_TIMERS, M.PF_MICRO_BATCH),
     examples=[
         Example(  # a typed stream planned as a DataFrame: the class becomes a StatefulProcessor
             program(
@@ -97,6 +97,120 @@ rule = Rule(
             'words.groupBy("value").transformWithState(\n'
             '    Count(), "f0 string, f1 int", "Update", "None"\n'
             ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # MapState, ListState.update (an empty list clears: put_list); NOTE F2S262, the keys' order is printed
+            program(
+                "\n\nclass Tags(KeyedProcessFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.seen = runtime_context.get_map_state(MapStateDescriptor('seen', Types.STRING(), Types.INT()))\n"
+                "        self.last = runtime_context.get_list_state(ListStateDescriptor('last', Types.STRING()))\n\n"
+                "    def process_element(self, value, ctx):\n"
+                "        self.seen.put(value, (self.seen.get(value) or 0) + 1)\n"
+                "        recent = [w for w in self.last.get() if w != value]\n"
+                "        self.last.update(recent + [value])\n"
+                "        yield ','.join(self.seen.keys())\n\n\n"
+                "words = env.from_collection(['a', 'bb', 'cc'], type_info=Types.STRING())\n"
+                "words.key_by(lambda w: len(w)).process(Tags(), output_type=Types.STRING()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import KeyedProcessFunction\n"
+                "from pyflink.datastream.state import ListStateDescriptor, MapStateDescriptor\n",
+            ),
+            (
+                'from pyspark.sql import Row, SparkSession, functions as F\n'
+                'from pyspark.sql.streaming import StatefulProcessor\n'
+                '\n'
+                'env = SparkSession.builder.getOrCreate()\n'
+                '\n'
+                '\n'
+                'class Tags(StatefulProcessor):\n'
+                '    def init(self, handle):\n'
+                '        self.seen = handle.getMapState("seen", "key string", "value int")\n'
+                '        self.last = handle.getListState("last", "value string")\n'
+                '\n'
+                '    def handleInputRows(self, key, rows, timerValues):\n'
+                '        for (value,) in rows:\n'
+                '            self.seen.updateValue(\n'
+                '                (value,), (((self.seen.getValue((value,)) or (None,))[0] or 0) + 1,)\n'
+                '            )\n'
+                '            recent = [w for w in [v for (v,) in self.last.get()] if w != value]\n'
+                '            self.put_list(self.last, [(v,) for v in recent + [value]])\n'
+                '            yield Row(value=",".join([k for (k,) in self.seen.keys()]))\n'
+                '\n'
+                '    @staticmethod\n'
+                '    def put_list(state, values):\n'
+                '        """Flink\'s ListState.update(values): an empty list clears the state (Spark\'s put() takes no empty list)."""\n'
+                '        if values:\n'
+                '            state.put(values)\n'
+                '        else:\n'
+                '            state.clear()\n'
+                '\n'
+                '\n'
+                'words = env.createDataFrame(["a", "bb", "cc"], "string")\n'
+                "# NOTE(flink2spark): F2S266 Tags: handleInputRows gets each key's rows at once, in no set order (Flink: one by one, in arrival order); results that depend on the order of a key's elements may differ\n"
+                "# NOTE(flink2spark): F2S262 Tags: a MapState's keys()/values()/items() come in Spark's order (Flink: its state backend's); the results read that order\n"
+                'words.groupBy(F.char_length(F.col("value"))).transformWithState(\n'
+                '    Tags(), "value string", "Update", "None"\n'
+                ').show(2147483647, truncate=False)\n'
+            ),
+        ),
+        Example(  # ReducingState with the user's ReduceFunction, a TTL (NOTE F2S263: processing time)
+            program(
+                "\n\nclass Largest(ReduceFunction):\n"
+                "    def reduce(self, a, b):\n"
+                "        return max(a, b)\n\n\n"
+                "class Top(KeyedProcessFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        top = ReducingStateDescriptor('top', Largest(), Types.INT())\n"
+                "        top.enable_time_to_live(StateTtlConfig.new_builder(Time.hours(1)).build())\n"
+                "        self.top = runtime_context.get_reducing_state(top)\n\n"
+                "    def process_element(self, value, ctx):\n"
+                "        self.top.add(value[1])\n"
+                "        yield value[0], self.top.get()\n\n\n"
+                "scores = env.from_collection([('a', 3), ('a', 5)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "scores.key_by(lambda s: s[0]).process(Top(), output_type=Types.TUPLE([Types.STRING(), Types.INT()])).print()\n",
+                imports="from pyflink.common import Time, Types\nfrom pyflink.datastream import KeyedProcessFunction, ReduceFunction\n"
+                "from pyflink.datastream.state import ReducingStateDescriptor, StateTtlConfig\n",
+            ),
+            (
+                'from pyspark.sql import Row, SparkSession\n'
+                'from pyspark.sql.streaming import StatefulProcessor\n'
+                '\n'
+                'env = SparkSession.builder.getOrCreate()\n'
+                '\n'
+                '\n'
+                'class Largest:\n'
+                '    def reduce(self, a, b):\n'
+                '        return max(a, b)\n'
+                '\n'
+                '\n'
+                'class Top(StatefulProcessor):\n'
+                '    def init(self, handle):\n'
+                '        self.top = handle.getValueState("top", "value int", ttlDurationMs=3_600_000)\n'
+                '\n'
+                '    def handleInputRows(self, key, rows, timerValues):\n'
+                '        for value in rows:\n'
+                '            self.reduce_into(self.top, Largest(), value[1])\n'
+                '            yield Row(f0=value[0], f1=self.state_value(self.top))\n'
+                '\n'
+                '    @staticmethod\n'
+                '    def state_value(state):\n'
+                '        """The value of a ValueState (Spark keeps it in a 1-tuple); None when it has none."""\n'
+                '        found = state.get()\n'
+                '        return None if found is None else found[0]\n'
+                '\n'
+                '    @staticmethod\n'
+                '    def reduce_into(state, function, value):\n'
+                '        """Flink\'s ReducingState.add(value): the state\'s value reduced with value (value alone when it has none)."""\n'
+                '        found = state.get()\n'
+                '        state.update((value if found is None else function.reduce(found[0], value),))\n'
+                '\n'
+                '\n'
+                'scores = env.createDataFrame([("a", 3), ("a", 5)], "f0 STRING, f1 INT")\n'
+                "# NOTE(flink2spark): F2S266 Top: handleInputRows gets each key's rows at once, in no set order (Flink: one by one, in arrival order); results that depend on the order of a key's elements may differ\n"
+                "# NOTE(flink2spark): F2S263 Top: self.top expires 3600000 ms after its last write, as Flink's default TTL (OnCreateAndWrite, NeverReturnExpired), by Spark's processing time of the micro-batch (one time for a batch DataFrame); Flink's by the time of each access: results differ only when the job runs longer than the TTL\n"
+                'scores.groupBy("f0").transformWithState(\n'
+                '    Top(), "f0 string, f1 int", "Update", "ProcessingTime"\n'
+                ').show(2147483647, truncate=False)\n'
+            ),
         ),
         Example(  # event-time timers: processing-time timers of a batch query (NOTE F2S267); order NOTE F2S266
             program(
@@ -375,6 +489,11 @@ spark_program(
         "class Count:\n    def open(self, runtime_context):\n        self.n = runtime_context.get_state('n')\n\n"
         "    def process_element(self, value, ctx):\n        yield ctx.get_current_key(), value\n\n\n"
         "rows = {}\nrows.key_by = lambda k: rows\nrows.process = lambda f: list(f.process_element(1, None))\n",
+        # a map and a reducer of the same shape that are not Flink's state
+        "class Stock:\n    def open(self, runtime_context):\n        self.m = runtime_context.get_map_state('m')\n"
+        "        self.r = runtime_context.get_reducing_state('r')\n\n"
+        "    def process_element(self, value, ctx):\n        self.m.put(value, 1)\n        self.r.add(value)\n"
+        "        yield self.m.contains(value), self.r.get(), list(self.m.items())\n",
         "from pyspark.sql import Row\nfrom pyspark.sql.streaming import StatefulProcessor\n\n\n"
         "class Count(StatefulProcessor):\n    def init(self, handle):\n        self.n = handle.getValueState('n', 'value int')\n\n"
         "    def handleInputRows(self, key, rows, timerValues):\n        for (value,) in rows:\n"
@@ -441,6 +560,12 @@ def stateful_processor(ctx, seg, instance):
     p = found.processor
     if not ctx.replace_class(found.cls, p.cls):
         return ctx.todo(M.PF_PROCESS, f"{found.cls.name.value}: the class could not be rewritten as a StatefulProcessor; convert it by hand")
+    for function in p.function_classes:  # a state's AggregateFunction: a plain class (the helpers call its methods)
+        if any(ctx.resolver.qualified_name(b.value) in P.FUNCTION_CLASSES for b in function.bases):
+            continue  # a ReduceFunction: its base goes as every converted function class's does (transpiler/functions.py)
+        plain = function.with_changes(bases=[], lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT)
+        if not ctx.replace_class(function, plain):
+            return ctx.todo(M.PF_PROCESS, f"{function.name.value}: the class could not lose its PyFlink base; convert it by hand")
     ctx.import_name("pyspark.sql.streaming", "StatefulProcessor")
     if any(isinstance(y.value, cst.Call) for y in nodes(p.cls, cst.Yield)):
         ctx.import_name("pyspark.sql", "Row")
@@ -469,6 +594,19 @@ def stateful_processor(ctx, seg, instance):
             f"{name}: its event-time timers are processing-time timers of a batch query: they fire after their"
             " key's rows when due by the job's clock (Flink: all at the end of the input); a timer set in the future"
             " does not fire" + batch,
+        )
+    if p.map_order:
+        ctx.note(
+            M.PF_TWS_MAP_ORDER,
+            f"{name}: a MapState's keys()/values()/items() come in Spark's order (Flink: its state backend's); the"
+            " results read that order",
+        )
+    for attr, ms in p.ttl.items():
+        ctx.note(
+            M.PF_TWS_TTL,
+            f"{name}: self.{attr} expires {ms} ms after its last write, as Flink's default TTL (OnCreateAndWrite,"
+            " NeverReturnExpired), by Spark's processing time of the micro-batch (one time for a batch DataFrame);"
+            " Flink's by the time of each access: results differ only when the job runs longer than the TTL",
         )
     key = group_by(g, seg.original, shape)
     if key.startswith("F."):
