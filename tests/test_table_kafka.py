@@ -686,3 +686,78 @@ def test_a_processing_time_window_on_a_stream_is_a_todo_saying_why():
 def test_a_kept_result_of_a_streaming_query_collected_is_a_todo_saying_why():
     out = convert("result = t_env.from_path('src').execute()\nfor row in result.collect():\n    print(row)\n")
     assert "Spark's collect() refuses a streaming DataFrame (port the use of the rows to writeStream.foreachBatch)" in out
+
+
+# -- an aggregate of the whole stream in select(): an updating table as well ---------------------
+
+DEPOTS = "depots = t_env.from_elements([('a', 'AMS')], ['code', 'city'])\n"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "t_env.from_path('src').select(col('v').sum.alias('v')).execute_insert('out').wait()\n",
+        "stream = t_env.from_path('src')\nstream.select(col('v').max).execute().print()\n",
+        "t_env.from_path('src').select('v.sum as v').execute_insert('out').wait()\n",
+        DEPOTS + "t_env.from_path('src').join(depots, col('k') == col('code')).select(col('v').sum.alias('v'))"
+                 ".execute_insert('out').wait()\n",
+    ],
+)
+def test_an_aggregate_of_the_whole_stream_in_select_runs_in_update_mode(body):
+    """Flink treats select(col('v').sum) of an unbounded table as a global aggregation (one row,
+    updated as records come): before, it was written in append mode, which Spark refuses when the
+    query starts (test_spark_refuses_a_global_aggregate_of_a_stream_in_append_mode)."""
+    out = convert("from pyflink.table.expressions import col\n" + body)
+    assert flat('.outputMode("update").start()') in flat(out), out
+    assert "append" not in out and "F2S319" in out and "TODO" not in out, out
+    assert convert_source(out, "job.py").output == out
+
+
+@pytest.mark.parametrize(
+    "body, todo",
+    [
+        (KAFKA_OUT + "t_env.from_path('src').select(col('v').count.alias('n')).execute_insert('kout').wait()\n",
+         "a 'kafka' table takes inserts only: Flink refuses the job"),
+        ("t = t_env.from_path('src')\nt.join(t_env.from_path('src').alias('k2', 'v2'), col('k') == col('k2'))"
+         ".select(col('v').sum.alias('v')).execute_insert('out').wait()\n",
+         "Spark's update mode refuses a join of two streams"),
+        ("t_env.from_path('src').select(col('v').sum.alias('v')).where(col('v') > 3).execute().print()\n",
+         "a projection or filter of an aggregation without a window over a stream"),
+    ],
+)
+def test_an_aggregate_of_the_whole_stream_refused(body, todo):
+    out = convert("from pyflink.table.expressions import col\n" + body)
+    assert todo in out, out
+    assert 'outputMode("append")' not in out, out
+
+
+def test_an_aggregate_of_a_bounded_table_in_streaming_mode_stays_a_batch_select():
+    out = convert("from pyflink.table.expressions import col\n"
+                  "t_env.from_elements([(1,)], ['v']).select(col('v').sum.alias('v')).execute().print()\n")
+    assert "writeStream" not in out and flat('select(F.sum(F.col("v")).alias("v"))') in flat(out), out
+
+
+def test_spark_refuses_a_global_aggregate_of_a_stream_in_append_mode(spark, tmp_path):
+    """Why the select() of an aggregate over a stream is written in update mode: Spark refuses
+    append mode for it; in update mode each micro-batch gives the one row, its latest the total
+    Flink's changelog folds into (1 + 2 + 4 = 7)."""
+    from pyspark.errors import AnalysisException
+    from pyspark.sql import functions as F
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("1\n2\n")
+    stream = spark.readStream.format("text").load(str(folder)).selectExpr("CAST(value AS INT) AS v")
+    total = stream.select(F.sum(F.col("v")).alias("v"))
+    with pytest.raises(AnalysisException, match="STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"):
+        total.writeStream.format("noop").option("checkpointLocation", tempfile.mkdtemp(dir=tmp_path)).outputMode("append").start()
+    batches = []
+    query = (total.writeStream.foreachBatch(lambda batch, _: batches.append([tuple(r) for r in batch.collect()]))
+             .option("checkpointLocation", tempfile.mkdtemp(dir=tmp_path)).outputMode("update").start())
+    try:
+        query.processAllAvailable()
+        (folder / "b.txt").write_text("4\n")
+        query.processAllAvailable()
+    finally:
+        query.stop()
+    assert [b for b in batches if b][-1] == [(7,)]

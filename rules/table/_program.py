@@ -34,7 +34,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from flink2spark.rules.table import _connect, _descriptors, _sql
+from flink2spark.rules.table import _connect, _descriptors, _sql, _types
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.infer import returns_of
@@ -1010,7 +1010,7 @@ class TablesModel:
             window = receiver.func.value if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) else None
             table = window.func.value if isinstance(window, cst.Call) and isinstance(window.func, cst.Attribute) else None
             return table is not None and self.insert_only(table)
-        if typ != T.TABLE or method not in _APPENDING:
+        if typ != T.TABLE or method not in _APPENDING or self.global_aggregate(node):
             return False
         tables = [a.value for a in node.args if resolver.type_of(a.value) == T.TABLE]
         return self.insert_only(receiver) and all(self.insert_only(t) for t in tables)
@@ -1058,6 +1058,8 @@ class TablesModel:
         typ = self.resolver.type_of(receiver)
         if typ == T.GROUPED_TABLE and method == "select":
             return True
+        if typ == T.TABLE and self.global_aggregate(node):
+            return True
         if not derived or typ != T.TABLE or method not in _APPENDING:
             return False
         return any(self._updating(t, derived) for t in [receiver] + [a.value for a in node.args if self._is_table(a.value)])
@@ -1096,20 +1098,26 @@ class TablesModel:
             return StreamJoin(f"{method}() with the stream on the {stream_side}: Spark's stream-static outer joins keep "
                               "only the stream's rows (Flink also emits the bounded table's unmatched rows)", static)
         retracting = how != "inner"
-        return StreamJoin(self._join_consumers(call, retracting), static, retracting)
+        return StreamJoin(self._join_consumers(call, retracting, static), static, retracting)
 
-    def _join_consumers(self, node: cst.BaseExpression, retracting: bool) -> Optional[str]:
+    def _join_consumers(self, node: cst.BaseExpression, retracting: bool, static: bool = True) -> Optional[str]:
         """Why a use of the joined stream ``node`` (through row-by-row operations, names bound
         once) has no Spark form; None when every use is ``execute().print()`` or
-        ``execute_insert(sink)`` (a print or blackhole table for a ``retracting`` join)."""
+        ``execute_insert(sink)`` (a print or blackhole table for a ``retracting`` join), or a
+        ``select`` of aggregates (``global_aggregate``) of an inner stream-static join whose uses
+        take updates (Spark's update mode refuses stream-stream joins)."""
         uses = self._calls_on(node)
         if uses is None:
             return "the joined stream is kept in a name bound more than once or never read"
         for call, method in uses:
             if call is not None and method is None:
                 continue  # a column of it (located.weight_kg) in an operation's arguments
-            if method in _ROW_BY_ROW:
-                problem = self._join_consumers(call, retracting)
+            if method == "select" and self.global_aggregate(call):
+                problem = ("an aggregate of the whole joined stream (an updating table): Spark's update mode refuses a "
+                           "join of two streams" if not static else "an aggregate of the whole stream joined with NULL rows "
+                           "Flink retracts" if retracting else self.updates_consumed(call))
+            elif method in _ROW_BY_ROW:
+                problem = self._join_consumers(call, retracting, static)
             elif method == "execute_insert":
                 sink = self.name(call.args[0].value if call.args else None)
                 problem = "execute_insert() of a table named by an expression" if sink is None else None
@@ -1334,6 +1342,28 @@ class TablesModel:
             value = self.resolver.single_value(node)
             return value if value is not None else node
         return node
+
+    def global_aggregate(self, call) -> bool:
+        """Whether ``call`` is ``table.select(...)`` of an aggregate (``col('kg').sum``, a
+        ``udaf``): one row of the whole table, which Flink updates as rows come when the table
+        is unbounded (an updating table, as ``group_by().select()``)."""
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "select"
+                and self._is_table(call.func.value)):
+            return False
+        from flink2spark.rules.table import _expressions as E
+
+        schema, functions, registered = self.schema(call.func.value), self.user_functions(), self.registered()
+        for arg in call.args:
+            try:
+                if isinstance(arg.value, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(arg.value.evaluated_value, str):
+                    found = E.columns_from_string(arg.value.evaluated_value, schema, functions, registered)
+                else:
+                    found = [E.column(arg.value, dotted_names(self.resolver), schema, functions, registered, self._is_table)]
+            except (E.Untranslatable, _types.Untranslatable):
+                continue  # the select rule leaves a TODO there
+            if any(c.aggregate for c in found):
+                return True
+        return False
 
     def _selected(self, args, source, name_unnamed=None) -> Optional[dict[str, str]]:
         """The columns of a projection; an item without a name has the name ``name_unnamed(i)``
