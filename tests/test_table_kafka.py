@@ -761,3 +761,37 @@ def test_spark_refuses_a_global_aggregate_of_a_stream_in_append_mode(spark, tmp_
     finally:
         query.stop()
     assert [b for b in batches if b][-1] == [(7,)]
+
+
+# -- the TODO of an hour-long window over a rowtime column names what the column is -----------
+
+def _hour_window(ts_type: str) -> str:
+    return convert_source(
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n"
+        "from pyflink.table.expressions import col, lit\nfrom pyflink.table.window import Tumble\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+        f"t_env.execute_sql(\"CREATE TABLE src (k STRING, ts {ts_type}, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
+        "WITH ('connector' = 'kafka', 'topic' = 'src', 'properties.bootstrap.servers' = 'k:9092', "
+        "'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
+        "t_env.execute_sql(\"CREATE TABLE out (k STRING, n BIGINT) WITH ('connector' = 'print')\")\n"
+        "t_env.from_path('src').window(Tumble.over(lit(1).hours).on(col('ts')).alias('w')).group_by(col('w'), col('k'))"
+        ".select(col('k'), col('k').count.alias('n')).execute_insert('out').wait()\n", "job.py").output
+
+
+def test_an_hour_window_over_a_timestamp_rowtime_says_the_view_reads_it_in_the_session_time_zone():
+    """A TIMESTAMP(3) rowtime is no TIMESTAMP_LTZ: Flink aligns the window on its values; the view
+    casts it to a TIMESTAMP for Spark's watermark (before, the TODO called it a TIMESTAMP_LTZ column)."""
+    out = _hour_window("TIMESTAMP(3)")
+    assert "TUMBLE window of 1 hours over the TIMESTAMP(3) rowtime column ts (a TIMESTAMP without time zone" in out, out
+    assert "TIMESTAMP_LTZ" not in out, out
+    out = _hour_window("TIMESTAMP_LTZ(3)")
+    assert "TUMBLE window of 1 hours over a TIMESTAMP_LTZ column (Flink aligns it in the session time zone" in out, out
+
+
+def test_an_hour_window_over_a_legacy_rowtime_names_the_legacy_rowtime_column():
+    from pathlib import Path
+
+    source = (Path(__file__).parent.parent / "fixtures/table/legacy_page_views_kafka_rowtime/input.py").read_text()
+    out = convert_source(source.replace('"5.minutes"', '"1.hours"'), "job.py").output
+    assert "TUMBLE window of 1 hours over the legacy Rowtime() column rowtime (a TIMESTAMP without time zone" in out, out
+    assert "TIMESTAMP_LTZ" not in out, out

@@ -670,20 +670,42 @@ class TablesModel:
         ``scan`` of a declared table with a watermark, a name bound once to one, a ``filter``/
         ``where`` of one): the column a streaming group window can be finalised by; None
         otherwise (a bounded table, a projection that may rename it, a table of a stream...)."""
+        table = self._event_table(node)
+        return table.watermark[0] if table is not None else None
+
+    def rowtime_read(self, node) -> Optional[str]:
+        """What the watermark column of the unbounded table ``node`` is (``event_time``) when
+        Flink's column is a TIMESTAMP without time zone, which the Spark view casts to a
+        TIMESTAMP in the session time zone (Spark's watermark refuses a TIMESTAMP_NTZ): "the
+        legacy Rowtime() column <name>" (a connect() descriptor's) or "the TIMESTAMP(3) rowtime
+        column <name>"; None otherwise (a TIMESTAMP_LTZ column, no watermark...)."""
+        table = self._event_table(node)
+        if table is None:
+            return None
+        column = table.watermark[0]
+        if _sql.ROWTIME_FROM in table.options:
+            return f"the legacy Rowtime() column {column}"
+        declared = re.sub(r"\s+", " ", table.declared.get(column, ""))
+        if re.fullmatch(r"TIMESTAMP( ?\(\d\))?( WITHOUT TIME ZONE)?", declared):
+            return f"the {declared} rowtime column {column}"
+        return None
+
+    def _event_table(self, node) -> Optional["_sql.TableDef"]:
+        """The declared unbounded table with a watermark that ``node`` reads (``event_time``)."""
         if self.bounded(node):
             return None
         if isinstance(node, cst.Name):
             value = self.resolver.single_value(node)
-            return self.event_time(value) if value is not None and value is not node else None
+            return self._event_table(value) if value is not None and value is not node else None
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
             return None
         method, receiver = node.func.attr.value, node.func.value
         typ = self.resolver.type_of(receiver)
         if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV) and method in ("from_path", "scan") and len(node.args) == 1:
             table = self.sql_tables().get(self.name(node.args[0].value))
-            return table.watermark[0] if table is not None and table.watermark is not None else None
+            return table if table is not None and table.watermark is not None else None
         if typ == T.TABLE and method in ("filter", "where"):
-            return self.event_time(receiver)
+            return self._event_table(receiver)
         return None
 
     def _is_bounded(self, node) -> bool:

@@ -1490,15 +1490,23 @@ def _spark_window(kind: str, args: list[exp.Expr], what: str) -> tuple[exp.Expr,
 _QUARTER_HOUR = 15 * 60 * 1_000_000
 
 
-def check_alignment(kind: str, durations: list[str], time_type: Optional[str]) -> None:
+def check_alignment(kind: str, durations: list[str], time_type: Optional[str], read_as: Optional[str] = None) -> None:
     """Spark aligns windows on the epoch in UTC; Flink aligns windows over a TIMESTAMP_LTZ time
     attribute on the epoch in the session time zone.  Both agree whenever the window size and slide
     divide a quarter hour (every time zone offset is a multiple of 15 minutes) or the time column is
-    a TIMESTAMP (without time zone)."""
+    a TIMESTAMP (without time zone). ``read_as``: the column is Flink's TIMESTAMP without time
+    zone that the Spark view reads as a TIMESTAMP in the session time zone (the program model's
+    ``rowtime_read``, which names it): Flink aligns the windows on its values, Spark in UTC."""
     if kind == "SESSION" or time_type == "TIMESTAMP_NTZ":
         return
     if all(_QUARTER_HOUR % _duration_micros(d) == 0 for d in durations):
         return
+    if read_as is not None and time_type == "TIMESTAMP":
+        raise Untranslatable(
+            f"{kind} window of {' / '.join(durations)} over {read_as} (a TIMESTAMP without time zone: Flink aligns the "
+            "window on its values; Spark's watermark needs a TIMESTAMP, so the converted view reads it in the session "
+            "time zone and Spark aligns the window in UTC: other windows unless the session time zone is UTC)"
+        )
     reason = "a TIMESTAMP_LTZ column" if time_type == "TIMESTAMP" else "a column of unknown type"
     raise Untranslatable(
         f"{kind} window of {' / '.join(durations)} over {reason} (Flink aligns it in the session time zone, Spark in UTC)"
