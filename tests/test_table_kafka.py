@@ -795,3 +795,28 @@ def test_an_hour_window_over_a_legacy_rowtime_names_the_legacy_rowtime_column():
     out = convert_source(source.replace('"5.minutes"', '"1.hours"'), "job.py").output
     assert "TUMBLE window of 1 hours over the legacy Rowtime() column rowtime (a TIMESTAMP without time zone" in out, out
     assert "TIMESTAMP_LTZ" not in out, out
+
+
+# -- an unbounded table read in batch mode: Flink refuses the job ---------------------------------
+
+@pytest.mark.parametrize(
+    "ddl, bounding",
+    [
+        ("CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'kafka', 'topic' = 'src', 'properties.bootstrap.servers' = "
+         "'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')", "'scan.bounded.mode'"),
+        ("CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'datagen')", "'number-of-rows'"),
+    ],
+)
+def test_an_unbounded_table_read_in_batch_mode_is_a_todo_with_flinks_refusal(ddl, bounding):
+    """Flink 2.3 in batch mode refuses an unbounded source before the job starts ("Querying an
+    unbounded table 'default_catalog.default_database.g' in batch mode is not allowed. The table
+    source is unbounded.", seen with a datagen table without number-of-rows; Kafka tables without
+    scan.bounded.mode fail the same planner check). Before, the conversion read the table as a
+    stream (readStream) and ran the batch program's queries as streaming queries."""
+    out = convert_source(
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        f"t_env.execute_sql(\"{ddl}\")\n"
+        "t_env.from_path('src').execute().print()\n", "job.py").output
+    assert "readStream" not in out and "writeStream" not in out, out
+    assert out.count("in batch mode: Flink refuses the job") == 2 and bounding in out, out

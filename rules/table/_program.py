@@ -1658,6 +1658,14 @@ class TablesModel:
                     continue
                 self.problems[name] = "declared more than once, with other connectors or columns (which one a statement uses depends on the run)"
                 continue
+            if self.mode == "batch" and not defs[0].bounded and self.reads(name):
+                # Flink 2.3's planner refuses it before the job starts (DynamicSourceUtils.validateScanSourceForBatch)
+                bounding = {"kafka": "with 'scan.bounded.mode' it reads a bounded range of offsets",
+                            "datagen": "with 'number-of-rows' it reads that many rows"}.get(defs[0].connector)
+                self.problems[name] = (f"an unbounded {defs[0].connector!r} table read in batch mode: Flink refuses the "
+                                       "job (\"Querying an unbounded table ... in batch mode is not allowed\", seen on "
+                                       "Flink 2.3)" + (f"; {bounding}" if bounding else ""))
+                continue
             self.catalog[name] = defs[0]
 
     def _bindings(self, name: str) -> int:

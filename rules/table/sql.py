@@ -267,7 +267,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
                                 "write it, and so its Spark form, is not followed: port it by hand for the tables its callers name")
             if table.connector == "filesystem":
                 return create(ctx, env, table, text.parts)
-            if table.connector == "datagen":
+            if table.connector == "datagen" and table.name not in model.problems:
                 return declare_datagen(ctx, env, table, text.parts)
             if table.connector in ("print", "blackhole") and ctx.is_statement:
                 return REMOVE
