@@ -690,13 +690,37 @@ class TablesModel:
             return f"the {declared} rowtime column {column}"
         return None
 
+    def over_late(self, node, column: Optional[str]) -> Optional[str]:
+        """Why Flink may drop records that an over window ordered by ``column`` over the Table
+        expression ``node`` keeps in Spark (None when it cannot): in streaming mode, a table
+        declared with a watermark on ``column`` (bounded or not). Flink's over aggregation on a
+        rowtime buffers each record until the watermark passes it and drops those at or behind
+        the watermark when they arrive; the watermark moves every 200 ms by default, so which
+        ones depends on timing. Seen on Flink 2.3 with ``WATERMARK FOR tx_time AS tx_time`` over
+        a csv file: records with the time of the one before them dropped, not the same ones by
+        the Table API's and the SQL query of one run."""
+        table = self._watermarked_table(node) if self.mode == "streaming" else None
+        if table is None or table.watermark[0] != column:
+            return None
+        return _late_over(table.watermark)
+
+    def sql_over_late(self, text: str) -> Optional[str]:
+        """``over_late`` of a SQL statement's OVER windows ordered by a watermark column."""
+        if self.mode != "streaming":
+            return None
+        found = _sql.over_watermarks(text, self.sql_tables())
+        return _late_over(found[0]) if found else None
+
     def _event_table(self, node) -> Optional["_sql.TableDef"]:
         """The declared unbounded table with a watermark that ``node`` reads (``event_time``)."""
-        if self.bounded(node):
-            return None
+        return None if self.bounded(node) else self._watermarked_table(node)
+
+    def _watermarked_table(self, node) -> Optional["_sql.TableDef"]:
+        """The declared table with a watermark that ``node`` reads (through names bound once and
+        filters)."""
         if isinstance(node, cst.Name):
             value = self.resolver.single_value(node)
-            return self._event_table(value) if value is not None and value is not node else None
+            return self._watermarked_table(value) if value is not None and value is not node else None
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
             return None
         method, receiver = node.func.attr.value, node.func.value
@@ -705,7 +729,7 @@ class TablesModel:
             table = self.sql_tables().get(self.name(node.args[0].value))
             return table if table is not None and table.watermark is not None else None
         if typ == T.TABLE and method in ("filter", "where"):
-            return self._event_table(receiver)
+            return self._watermarked_table(receiver)
         return None
 
     def _is_bounded(self, node) -> bool:
@@ -1718,6 +1742,17 @@ class TablesModel:
                                        cst.LeftParen, cst.RightParen, cst.EmptyLine, cst.Comment)):
                 return None
         return node, then, other
+
+
+def _late_over(watermark: tuple[str, str]) -> str:
+    """The NOTE of an over window ordered by the rowtime ``watermark`` (column, delay)."""
+    column, delay = watermark
+    no_delay = _sql._duration_micros(delay) == 0
+    behind = (f"a record with the same {column} as an earlier one (its watermark is {column} itself, with no delay)" if no_delay
+              else f"a record more than {delay} behind the largest {column} before it")
+    return (f"over window ordered by the rowtime {column} in streaming mode: Flink drops the records that arrive at or "
+            f"behind its watermark, such as {behind}; the watermark moves every 200 ms by default, so which ones depends "
+            "on timing; Spark's window keeps every record")
 
 
 def _stream_view(node) -> bool:

@@ -1605,6 +1605,26 @@ def following_frame(sql: str) -> bool:
     return any((spec.args.get("end_side") or "").upper() == "FOLLOWING" for spec in tree.find_all(exp.WindowSpec))
 
 
+def over_watermarks(sql: str, tables: Mapping[str, TableDef]) -> list[tuple[str, str]]:
+    """The (column, delay) watermarks of the tables a statement reads that one of its OVER
+    windows is ordered by (``OVER (... ORDER BY ts ...)`` with ``WATERMARK FOR ts``): Flink's
+    streaming over aggregation drops the records at or behind the watermark; [] when none, or
+    when the text does not parse."""
+    try:
+        tree = _parse_one(sql)
+    except Untranslatable:
+        return []
+    marks = {t.watermark[0]: t.watermark for t in _read_tables(tree, tables) if t.watermark is not None}
+    found = []
+    for window in tree.find_all(exp.Window):
+        order = window.args.get("order")
+        for key in (order.expressions if order is not None else []):
+            column = key.this if isinstance(key, exp.Ordered) else key
+            if isinstance(column, exp.Column) and column.name in marks and marks[column.name] not in found:
+                found.append(marks[column.name])
+    return found
+
+
 def streaming(sql: str, tables: Mapping[str, TableDef]) -> bool:
     """Whether a statement (query, INSERT, CREATE VIEW) reads an unbounded table; False when it
     does not parse (its translation is refused anyway)."""

@@ -55,7 +55,7 @@ rule = Rule(
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
-           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_HELPER_SQL, M.TB_TABLE_NAME,
+           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_OVER_LATE, M.TB_HELPER_SQL, M.TB_TABLE_NAME,
            M.TB_FIRST_VALUE),
     examples=[
         Example(
@@ -238,6 +238,8 @@ def _statement(ctx, env, text, what, waited: bool = False):
         if model.mode == "streaming" and kind in ("query", "insert", "create_view") and _sql.following_frame(text.text):
             return ctx.todo(M.TB_SQL, f"{what}: OVER window ending FOLLOWING in streaming mode (Flink 2.3 refuses it: \"OVER "
                             "RANGE FOLLOWING windows are not supported yet\"; batch mode runs it)")
+        if kind in ("query", "insert", "create_view") and (late := model.sql_over_late(text.text)) is not None:
+            ctx.note(M.TB_OVER_LATE, late)
         if kind == "query":
             updating = after == ["print"] and model.sql_updating(text.text)  # print() shows an updating table's changes
             spark = _sql.query(text.text, model.sql_tables(), model.sql_functions(), updates=updating)
