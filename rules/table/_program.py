@@ -241,6 +241,7 @@ class TablesModel:
         # table name -> (the If statement, the table its body declares, the table its else declares):
         # a table declared in each branch of an if whose test gives the same answer where it is written
         self.conditional: dict[str, tuple[cst.If, _sql.TableDef, _sql.TableDef]] = {}
+        self._legacy_tables: set[str] = set()  # tables of connect() descriptors (Flink 1.x)
         self._read_catalog()
         self.udtf_columns: dict[str, int] = {}  # @udtf def name -> how many columns it gives (f0, f1...)
         self.result_types: dict[str, str] = {}  # a scalar function's name -> the Spark type of its result_type
@@ -1608,6 +1609,7 @@ class TablesModel:
             return
         self.descriptors[id(call)] = (table, parts)
         found.setdefault(name, []).append((table, call))
+        self._legacy_tables.add(name)
 
     def _read_catalog(self) -> None:
         found: dict[str, list[tuple[_sql.TableDef, cst.Call]]] = {}
@@ -1682,7 +1684,10 @@ class TablesModel:
                     continue
                 self.problems[name] = "declared more than once, with other connectors or columns (which one a statement uses depends on the run)"
                 continue
-            if self.mode == "batch" and not defs[0].bounded and self.reads(name):
+            # (a Flink 1.x table: a connect() descriptor's, or of legacy DDL properties, gone from
+            # Flink 2.3, keeps its reading as a stream)
+            legacy = name in self._legacy_tables or defs[0].options.get("json.timestamp-format.standard") == _sql.LEGACY_JSON_TIMESTAMP
+            if self.mode == "batch" and not defs[0].bounded and not legacy and self.reads(name):
                 # Flink 2.3's planner refuses it before the job starts (DynamicSourceUtils.validateScanSourceForBatch)
                 bounding = {"kafka": "with 'scan.bounded.mode' it reads a bounded range of offsets",
                             "datagen": "with 'number-of-rows' it reads that many rows"}.get(defs[0].connector)
