@@ -88,8 +88,8 @@ rule = Rule(
         Example(
             program(
                 "t_env.execute_sql('DROP TEMPORARY TABLE IF EXISTS daily')\n"
-                "t_env.execute_sql(\"CREATE TABLE out (a INT) WITH ('connector' = 'print')\")\n"
-                "t_env.execute_sql('DROP TABLE out')\n"
+                "t_env.execute_sql(\"CREATE TABLE totals (a INT) WITH ('connector' = 'print')\")\n"
+                "t_env.execute_sql('DROP TABLE totals')\n"
             ),
             spark_program('t_env.sql("DROP TABLE IF EXISTS `daily`")\n'),
         ),
@@ -122,8 +122,8 @@ rule = Rule(
             program(
                 "t_env.execute_sql(\"CREATE TABLE clicks (u STRING) WITH ('connector' = 'kafka', 'topic' = 'clicks', "
                 "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
-                "t_env.execute_sql(\"CREATE TABLE out (u STRING, n BIGINT) WITH ('connector' = 'print')\")\n"
-                "t_env.execute_sql('INSERT INTO out SELECT u, COUNT(*) FROM clicks GROUP BY u').wait()\n"
+                "t_env.execute_sql(\"CREATE TABLE totals (u STRING, n BIGINT) WITH ('connector' = 'print')\")\n"
+                "t_env.execute_sql('INSERT INTO totals SELECT u, COUNT(*) FROM clicks GROUP BY u').wait()\n"
             ).replace("in_batch_mode", "in_streaming_mode"),
             spark_program(
                 "# NOTE(flink2spark): F2S307 Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package "
