@@ -175,7 +175,7 @@ FLINK_CSV_SINK = ['ana,1,2.5,x', '"a b",-2,1.0E10,"say ""hi"""', ',,0.1,"c,d"', 
 
 
 def test_csv_sink_values_are_what_flinks_csv_format_writes(spark):
-    table = _sql.create_table(f"CREATE TABLE out (s STRING, i INT, d DOUBLE, t STRING) WITH ('connector' = 'kafka', {BROKERS}, "
+    table = _sql.create_table(f"CREATE TABLE out_t (s STRING, i INT, d DOUBLE, t STRING) WITH ('connector' = 'kafka', {BROKERS}, "
                               "'topic' = 'o', 'format' = 'csv')")
     _, value, _ = _kafka.sink(table, ())
     rows = spark.createDataFrame(FLINK_CSV_SINK_ROWS, "s STRING, i INT, d DOUBLE, t STRING")
@@ -205,7 +205,7 @@ def test_flinks_csv_values_are_still_those_recorded():
     ("a TIMESTAMP(3)", "'csv.ignore-parse-errors' = 'true'", "column a of type"),
 ])
 def test_csv_sink_refused(columns, option, construct):
-    table = _sql.create_table(f"CREATE TABLE out ({columns}) WITH ('connector' = 'kafka', {BROKERS}, 'topic' = 'o', "
+    table = _sql.create_table(f"CREATE TABLE out_t ({columns}) WITH ('connector' = 'kafka', {BROKERS}, 'topic' = 'o', "
                               f"'format' = 'csv', {option})")
     with pytest.raises(_sql.Untranslatable, match=construct):
         _kafka.sink(table, ())
@@ -229,7 +229,7 @@ def test_metadata_and_computed_columns_in_the_declared_order(spark):
 # -- the sink -------------------------------------------------------------------------------
 
 def test_sink_value_and_options(spark):
-    table = _sql.create_table("CREATE TABLE out (id INT, name STRING, score DOUBLE) WITH ('connector' = 'kafka', "
+    table = _sql.create_table("CREATE TABLE out_t (id INT, name STRING, score DOUBLE) WITH ('connector' = 'kafka', "
                               f"{BROKERS}, 'topic' = 'out', 'format' = 'json', 'sink.delivery-guarantee' = 'exactly-once')")
     options, value, notes = _kafka.sink(table, ())
     assert options == [("kafka.bootstrap.servers", "k:9092"), ("topic", "out")]
@@ -255,7 +255,7 @@ FLINK_JSON = [
 
 def test_sink_values_are_what_flinks_json_format_writes(spark):
     table = _sql.create_table(
-        f"CREATE TABLE out (id INT, ts TIMESTAMP(3), t6 TIMESTAMP(6), dt DATE, fl FLOAT, arr ARRAY<STRING>, "
+        f"CREATE TABLE out_t (id INT, ts TIMESTAMP(3), t6 TIMESTAMP(6), dt DATE, fl FLOAT, arr ARRAY<STRING>, "
         f"r ROW<a INT, b STRING>, m MAP<STRING, INT>) WITH ('connector' = 'kafka', {BROKERS}, 'topic' = 'out', 'format' = 'json')")
     _, value, _ = _kafka.sink(table, ())
     rows = spark.sql("""SELECT * FROM VALUES
@@ -271,7 +271,7 @@ def test_sink_values_are_what_flinks_json_format_writes(spark):
 
 @pytest.mark.parametrize("column", ["d DECIMAL(10, 2)", "t TIMESTAMP_LTZ(3)", "a ARRAY<TIMESTAMP(3)>", "b BYTES"])
 def test_sink_columns_written_otherwise_refused(column):
-    table = _sql.create_table(f"CREATE TABLE out (id INT, {column}) WITH ('connector' = 'kafka', {BROKERS}, "
+    table = _sql.create_table(f"CREATE TABLE out_t (id INT, {column}) WITH ('connector' = 'kafka', {BROKERS}, "
                               "'topic' = 'out', 'format' = 'json')")
     with pytest.raises(_sql.Untranslatable, match=f"column {column.split()[0]} of type"):
         _kafka.sink(table, ())
@@ -281,7 +281,7 @@ def test_sink_decimal_without_plain_numbers_refused_with_flinks_text():
     # Flink 2.3's json (filesystem json sink, DECIMAL(32, 2) and DECIMAL(5, 0), no option) wrote
     # {"id":1,"amount":12.5,"small":1E+2}, {"id":3,"amount":0,"small":-1.5E+3}, {"id":8,"amount":1E+9,...}:
     # BigDecimal.stripTrailingZeros().toString(), which no to_json of a Spark DECIMAL writes
-    table = _sql.create_table(f"CREATE TABLE out (id BIGINT, amount DECIMAL(32, 2)) WITH ('connector' = 'kafka', "
+    table = _sql.create_table(f"CREATE TABLE out_t (id BIGINT, amount DECIMAL(32, 2)) WITH ('connector' = 'kafka', "
                               f"{BROKERS}, 'topic' = 'out', 'format' = 'json')")
     with pytest.raises(_sql.Untranslatable, match=r"12.50 as 12.5, 100.00 as 1E\+2.*decimal-as-plain-number"):
         _kafka.sink(table, ())
@@ -299,7 +299,7 @@ FLINK_PLAIN_DECIMALS = [
 
 def test_sink_decimals_written_as_plain_numbers(spark):
     columns = "a DECIMAL(10, 2), b DECIMAL(32, 2), c DECIMAL(5, 0), d DECIMAL(12, 4)"
-    table = _sql.create_table(f"CREATE TABLE out ({columns}) WITH ('connector' = 'kafka', {BROKERS}, 'topic' = 'out', "
+    table = _sql.create_table(f"CREATE TABLE out_t ({columns}) WITH ('connector' = 'kafka', {BROKERS}, 'topic' = 'out', "
                               "'format' = 'json', 'json.encode.decimal-as-plain-number' = 'true')")
     _, value, _ = _kafka.sink(table, ())
     rows = spark.sql("""SELECT * FROM VALUES ('12.50', '1000000000', '100', '0.0001'), ('0', '-3.5', NULL, '-0.5'),
@@ -307,7 +307,7 @@ def test_sink_decimals_written_as_plain_numbers(spark):
     assert [r.value for r in rows.selectExpr(value).collect()] == FLINK_PLAIN_DECIMALS
     # a scale above 6: Spark's to_json writes 0E-7 where Flink writes 0.0000000
     with pytest.raises(_sql.Untranslatable, match="column e of type DECIMAL"):
-        _kafka.sink(_sql.create_table(f"CREATE TABLE out (e DECIMAL(10, 7)) WITH ('connector' = 'kafka', {BROKERS}, "
+        _kafka.sink(_sql.create_table(f"CREATE TABLE out_t (e DECIMAL(10, 7)) WITH ('connector' = 'kafka', {BROKERS}, "
                                       "'topic' = 'out', 'format' = 'json', 'json.encode.decimal-as-plain-number' = 'true')"), ())
 
 
@@ -422,7 +422,7 @@ HEAD = (
     "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
     "t_env.execute_sql(\"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'kafka', 'topic' = 'src', "
     "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
-    "t_env.execute_sql(\"CREATE TABLE out (k STRING, v INT) WITH ('connector' = 'print')\")\n"
+    "t_env.execute_sql(\"CREATE TABLE out_t (k STRING, v INT) WITH ('connector' = 'print')\")\n"
 )
 
 
@@ -441,7 +441,7 @@ def flat(code: str) -> str:
         ("t_env.from_path('src').order_by(col('v')).execute().print()\n", "order_by() on an unbounded table"),
         ("t_env.from_path('src').group_by(col('k')).select(col('k'), col('v').sum.alias('n')).where(col('n') > 1).execute().print()\n",
          "group_by() without a window"),
-        ("t_env.from_path('src').distinct().execute_insert('out').wait()\n", "distinct() on an unbounded table"),
+        ("t_env.from_path('src').distinct().execute_insert('out_t').wait()\n", "distinct() on an unbounded table"),
         ("t = t_env.from_path('src')\nt.left_outer_join(t_env.from_path('src').alias('k2', 'v2'), col('k') == col('k2'))"
          ".execute().print()\n", "left_outer_join() of two streams"),  # an inner one converts: tests/test_table_stream_joins.py
         ("print(t_env.from_path('src').execute().collect())\n", "execute().collect() of an unbounded table"),
@@ -454,7 +454,7 @@ def test_what_a_stream_cannot_do_is_a_todo(body, todo):
 
 
 def test_a_print_sink_over_a_stream_shows_each_micro_batch_and_waits_where_flink_does():
-    out = convert("t_env.execute_sql('INSERT INTO out SELECT k, v FROM src WHERE v > 0').wait()\n"
+    out = convert("t_env.execute_sql('INSERT INTO out_t SELECT k, v FROM src WHERE v > 0').wait()\n"
                   "t_env.from_path('src').execute().print()\n")
     assert flat(out).count(flat(".writeStream.foreachBatch(lambda batch, _: batch.show(2147483647, truncate=False))")) == 2
     assert flat(out).count(flat('.outputMode("append").start().awaitTermination()')) == 2
@@ -462,7 +462,7 @@ def test_a_print_sink_over_a_stream_shows_each_micro_batch_and_waits_where_flink
 
 
 def test_insert_without_wait_starts_the_query_only():
-    out = convert("t_env.execute_sql('INSERT INTO out SELECT k, v FROM src')\n")
+    out = convert("t_env.execute_sql('INSERT INTO out_t SELECT k, v FROM src')\n")
     assert flat(out).endswith(flat('.outputMode("append").start()'))
 
 
@@ -479,7 +479,7 @@ def test_a_kafka_table_only_written_is_not_declared_in_spark():
 
 
 def test_streaming_inserts_of_a_statement_set_are_a_todo():
-    out = convert("s = t_env.create_statement_set()\ns.add_insert_sql('INSERT INTO out SELECT k, v FROM src')\ns.execute().wait()\n")
+    out = convert("s = t_env.create_statement_set()\ns.add_insert_sql('INSERT INTO out_t SELECT k, v FROM src')\ns.execute().wait()\n")
     assert "TODO(flink2spark): F2S300 add_insert_sql(): a streaming INSERT in a statement set" in out, out
 
 
@@ -521,11 +521,11 @@ KAFKA_OUT = ("t_env.execute_sql(\"CREATE TABLE kout (k STRING, n BIGINT) WITH ('
 @pytest.mark.parametrize(
     "body",
     [
-        "t_env.execute_sql('INSERT INTO out SELECT k, CAST(COUNT(*) AS INT) FROM src GROUP BY k').wait()\n",
+        "t_env.execute_sql('INSERT INTO out_t SELECT k, CAST(COUNT(*) AS INT) FROM src GROUP BY k').wait()\n",
         "t_env.execute_sql('SELECT k, SUM(v) AS total FROM src GROUP BY k').print()\n",
         "t_env.execute_sql(\"CREATE TABLE bh (k STRING, n BIGINT) WITH ('connector' = 'blackhole')\")\n"
         "t_env.execute_sql('INSERT INTO bh SELECT k, COUNT(*) FROM src GROUP BY k').wait()\n",
-        "t_env.execute_sql('INSERT INTO out SELECT k, MAX(v) FROM (SELECT UPPER(k) AS k, v FROM src WHERE v > 0) GROUP BY k').wait()\n",
+        "t_env.execute_sql('INSERT INTO out_t SELECT k, MAX(v) FROM (SELECT UPPER(k) AS k, v FROM src WHERE v > 0) GROUP BY k').wait()\n",
     ],
 )
 def test_an_aggregation_without_a_window_into_a_sink_taking_updates_runs_in_update_mode(body):
@@ -546,7 +546,7 @@ def test_an_aggregation_without_a_window_into_a_sink_taking_updates_runs_in_upda
         (KAFKA_OUT + "t_env.execute_sql('INSERT INTO kout SELECT k, COUNT(*) FROM src GROUP BY k').wait()\n",
          "into 'kout': a 'kafka' table takes inserts only: Flink refuses the job"),
         # a condition on the aggregated rows turning false: Flink retracts the row (-D), update mode writes nothing
-        ("t_env.execute_sql('INSERT INTO out SELECT k, CAST(COUNT(*) AS INT) FROM src GROUP BY k HAVING SUM(v) < 10').wait()\n",
+        ("t_env.execute_sql('INSERT INTO out_t SELECT k, CAST(COUNT(*) AS INT) FROM src GROUP BY k HAVING SUM(v) < 10').wait()\n",
          "HAVING of an aggregation without a window"),
         ("t_env.execute_sql('SELECT k, n FROM (SELECT k, COUNT(*) AS n FROM src GROUP BY k) WHERE n < 3').print()\n",
          "WHERE over an aggregation without a window"),
@@ -564,7 +564,7 @@ def test_a_kept_streaming_insert_is_awaited_at_its_wait():
     """result = execute_sql(INSERT over a stream); print(...); result.wait(): Flink prints the line,
     then waits; the converted program starts the query, prints, then awaits it (before, the wait
     moved to the insert and the print never ran)."""
-    out = convert("result = t_env.execute_sql('INSERT INTO out SELECT k, v FROM src')\nprint('started')\nresult.wait()\n")
+    out = convert("result = t_env.execute_sql('INSERT INTO out_t SELECT k, v FROM src')\nprint('started')\nresult.wait()\n")
     assert out.index("result = ") < out.index("print('started')") < out.index("result.awaitTermination()"), out
 
 
@@ -650,7 +650,7 @@ def test_an_upsert_kafka_table_read_is_a_todo():
     "body",
     [
         "t_env.from_path('src').group_by(col('k')).select(col('k'), col('v').sum.alias('total')).execute().print()\n",
-        "t = t_env.from_path('src').group_by(col('k')).select(col('k'), col('v').max.alias('v'))\nt.execute_insert('out').wait()\n",
+        "t = t_env.from_path('src').group_by(col('k')).select(col('k'), col('v').max.alias('v'))\nt.execute_insert('out_t').wait()\n",
     ],
 )
 def test_a_table_api_aggregation_without_a_window_into_a_print_runs_in_update_mode(body):
@@ -664,7 +664,7 @@ def test_a_table_api_aggregation_without_a_window_into_a_print_runs_in_update_mo
     [
         # a filter of the aggregated rows: Flink retracts a row the filter drops
         ("t = t_env.from_path('src').group_by(col('k')).select(col('k'), col('v').max.alias('v'))\n"
-         "t.filter(col('v') > 2).execute_insert('out').wait()\n",
+         "t.filter(col('v') > 2).execute_insert('out_t').wait()\n",
          ["used otherwise than by execute_insert() or execute().print()", "a projection or filter of an aggregation"]),
         # a kafka table takes inserts only: Flink refuses the job
         (KAFKA_OUT + "t_env.from_path('src').group_by(col('k')).select(col('k'), col('v').count.alias('n')).execute_insert('kout').wait()\n",
@@ -686,3 +686,137 @@ def test_a_processing_time_window_on_a_stream_is_a_todo_saying_why():
 def test_a_kept_result_of_a_streaming_query_collected_is_a_todo_saying_why():
     out = convert("result = t_env.from_path('src').execute()\nfor row in result.collect():\n    print(row)\n")
     assert "Spark's collect() refuses a streaming DataFrame (port the use of the rows to writeStream.foreachBatch)" in out
+
+
+# -- an aggregate of the whole stream in select(): an updating table as well ---------------------
+
+DEPOTS = "depots = t_env.from_elements([('a', 'AMS')], ['code', 'city'])\n"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "t_env.from_path('src').select(col('v').sum.alias('v')).execute_insert('out_t').wait()\n",
+        "stream = t_env.from_path('src')\nstream.select(col('v').max).execute().print()\n",
+        "t_env.from_path('src').select('v.sum as v').execute_insert('out_t').wait()\n",
+        DEPOTS + "t_env.from_path('src').join(depots, col('k') == col('code')).select(col('v').sum.alias('v'))"
+                 ".execute_insert('out_t').wait()\n",
+    ],
+)
+def test_an_aggregate_of_the_whole_stream_in_select_runs_in_update_mode(body):
+    """Flink treats select(col('v').sum) of an unbounded table as a global aggregation (one row,
+    updated as records come): before, it was written in append mode, which Spark refuses when the
+    query starts (test_spark_refuses_a_global_aggregate_of_a_stream_in_append_mode)."""
+    out = convert("from pyflink.table.expressions import col\n" + body)
+    assert flat('.outputMode("update").start()') in flat(out), out
+    assert "append" not in out and "F2S319" in out and "TODO" not in out, out
+    assert convert_source(out, "job.py").output == out
+
+
+@pytest.mark.parametrize(
+    "body, todo",
+    [
+        (KAFKA_OUT + "t_env.from_path('src').select(col('v').count.alias('n')).execute_insert('kout').wait()\n",
+         "a 'kafka' table takes inserts only: Flink refuses the job"),
+        ("t = t_env.from_path('src')\nt.join(t_env.from_path('src').alias('k2', 'v2'), col('k') == col('k2'))"
+         ".select(col('v').sum.alias('v')).execute_insert('out_t').wait()\n",
+         "Spark's update mode refuses a join of two streams"),
+        ("t_env.from_path('src').select(col('v').sum.alias('v')).where(col('v') > 3).execute().print()\n",
+         "a projection or filter of an aggregation without a window over a stream"),
+    ],
+)
+def test_an_aggregate_of_the_whole_stream_refused(body, todo):
+    out = convert("from pyflink.table.expressions import col\n" + body)
+    assert todo in out, out
+    assert 'outputMode("append")' not in out, out
+
+
+def test_an_aggregate_of_a_bounded_table_in_streaming_mode_stays_a_batch_select():
+    out = convert("from pyflink.table.expressions import col\n"
+                  "t_env.from_elements([(1,)], ['v']).select(col('v').sum.alias('v')).execute().print()\n")
+    assert "writeStream" not in out and flat('select(F.sum(F.col("v")).alias("v"))') in flat(out), out
+
+
+def test_spark_refuses_a_global_aggregate_of_a_stream_in_append_mode(spark, tmp_path):
+    """Why the select() of an aggregate over a stream is written in update mode: Spark refuses
+    append mode for it; in update mode each micro-batch gives the one row, its latest the total
+    Flink's changelog folds into (1 + 2 + 4 = 7)."""
+    from pyspark.errors import AnalysisException
+    from pyspark.sql import functions as F
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("1\n2\n")
+    stream = spark.readStream.format("text").load(str(folder)).selectExpr("CAST(value AS INT) AS v")
+    total = stream.select(F.sum(F.col("v")).alias("v"))
+    with pytest.raises(AnalysisException, match="STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"):
+        total.writeStream.format("noop").option("checkpointLocation", tempfile.mkdtemp(dir=tmp_path)).outputMode("append").start()
+    batches = []
+    query = (total.writeStream.foreachBatch(lambda batch, _: batches.append([tuple(r) for r in batch.collect()]))
+             .option("checkpointLocation", tempfile.mkdtemp(dir=tmp_path)).outputMode("update").start())
+    try:
+        query.processAllAvailable()
+        (folder / "b.txt").write_text("4\n")
+        query.processAllAvailable()
+    finally:
+        query.stop()
+    assert [b for b in batches if b][-1] == [(7,)]
+
+
+# -- the TODO of an hour-long window over a rowtime column names what the column is -----------
+
+def _hour_window(ts_type: str) -> str:
+    return convert_source(
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n"
+        "from pyflink.table.expressions import col, lit\nfrom pyflink.table.window import Tumble\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+        f"t_env.execute_sql(\"CREATE TABLE src (k STRING, ts {ts_type}, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
+        "WITH ('connector' = 'kafka', 'topic' = 'src', 'properties.bootstrap.servers' = 'k:9092', "
+        "'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
+        "t_env.execute_sql(\"CREATE TABLE out_t (k STRING, n BIGINT) WITH ('connector' = 'print')\")\n"
+        "t_env.from_path('src').window(Tumble.over(lit(1).hours).on(col('ts')).alias('w')).group_by(col('w'), col('k'))"
+        ".select(col('k'), col('k').count.alias('n')).execute_insert('out_t').wait()\n", "job.py").output
+
+
+def test_an_hour_window_over_a_timestamp_rowtime_says_the_view_reads_it_in_the_session_time_zone():
+    """A TIMESTAMP(3) rowtime is no TIMESTAMP_LTZ: Flink aligns the window on its values; the view
+    casts it to a TIMESTAMP for Spark's watermark (before, the TODO called it a TIMESTAMP_LTZ column)."""
+    out = _hour_window("TIMESTAMP(3)")
+    assert "TUMBLE window of 1 hours over the TIMESTAMP(3) rowtime column ts (a TIMESTAMP without time zone" in out, out
+    assert "TIMESTAMP_LTZ" not in out, out
+    out = _hour_window("TIMESTAMP_LTZ(3)")
+    assert "TUMBLE window of 1 hours over a TIMESTAMP_LTZ column (Flink aligns it in the session time zone" in out, out
+
+
+def test_an_hour_window_over_a_legacy_rowtime_names_the_legacy_rowtime_column():
+    from pathlib import Path
+
+    source = (Path(__file__).parent.parent / "fixtures/table/legacy_page_views_kafka_rowtime/input.py").read_text()
+    out = convert_source(source.replace('"5.minutes"', '"1.hours"'), "job.py").output
+    assert "TUMBLE window of 1 hours over the legacy Rowtime() column rowtime (a TIMESTAMP without time zone" in out, out
+    assert "TIMESTAMP_LTZ" not in out, out
+
+
+# -- an unbounded table read in batch mode: Flink refuses the job ---------------------------------
+
+@pytest.mark.parametrize(
+    "ddl, bounding",
+    [
+        ("CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'kafka', 'topic' = 'src', 'properties.bootstrap.servers' = "
+         "'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')", "'scan.bounded.mode'"),
+        ("CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'datagen')", "'number-of-rows'"),
+    ],
+)
+def test_an_unbounded_table_read_in_batch_mode_is_a_todo_with_flinks_refusal(ddl, bounding):
+    """Flink 2.3 in batch mode refuses an unbounded source before the job starts ("Querying an
+    unbounded table 'default_catalog.default_database.g' in batch mode is not allowed. The table
+    source is unbounded.", seen with a datagen table without number-of-rows; Kafka tables without
+    scan.bounded.mode fail the same planner check). Before, the conversion read the table as a
+    stream (readStream) and ran the batch program's queries as streaming queries."""
+    out = convert_source(
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        f"t_env.execute_sql(\"{ddl}\")\n"
+        "t_env.from_path('src').execute().print()\n", "job.py").output
+    assert "readStream" not in out and "writeStream" not in out, out
+    assert out.count("in batch mode: Flink refuses the job") == 2 and bounding in out, out

@@ -189,8 +189,8 @@ def test_insert_into_in_a_helper_the_caller_executes_after():
 
 def test_sql_update_insert_without_execute_keeps_a_todo_and_its_ddl_converts():
     out = _convert(
-        "t_env.sql_update(\"CREATE TABLE out (a BIGINT) WITH ('connector' = 'print')\")\n"
-        "t_env.sql_update('INSERT INTO out SELECT 1')\n"
+        "t_env.sql_update(\"CREATE TABLE out_t (a BIGINT) WITH ('connector' = 'print')\")\n"
+        "t_env.sql_update('INSERT INTO out_t SELECT 1')\n"
     )
     assert "F2S300 sql_update(INSERT ...): no t_env.execute() follows it" in out
     assert "CREATE TABLE" not in out  # a print table needs no Spark table

@@ -131,11 +131,11 @@ def test_catalog_and_views():
     found, _ = model(
         "t = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
         "t.execute_sql(\"CREATE TABLE src (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '/in', 'format' = 'csv')\")\n"
-        "t.execute_sql(\"CREATE TABLE out (a INT) WITH ('connector' = 'print')\")\n"
+        "t.execute_sql(\"CREATE TABLE out_t (a INT) WITH ('connector' = 'print')\")\n"
         "t.create_temporary_view('v', t.from_path('src'))\n"
     )
-    assert sorted(found.catalog) == ["out", "src"]
-    assert found.catalog["src"].connector == "filesystem" and found.catalog["out"].connector == "print"
+    assert sorted(found.catalog) == ["out_t", "src"]
+    assert found.catalog["src"].connector == "filesystem" and found.catalog["out_t"].connector == "print"
     assert found.views == {"v"}
 
 
@@ -346,13 +346,13 @@ def test_a_table_result_kept_only_to_wait_for_goes_away_with_its_waits():
     source = (
         "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
         "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
-        "t_env.execute_sql(\"CREATE TABLE out (w STRING) WITH ('connector' = 'blackhole')\")\n"
+        "t_env.execute_sql(\"CREATE TABLE out_t (w STRING) WITH ('connector' = 'blackhole')\")\n"
         "t_env.execute_sql(\"CREATE VIEW src AS SELECT * FROM (VALUES ('a'), ('b')) AS t(w)\")\n"
-        "table_result = t_env.execute_sql('INSERT INTO out SELECT w FROM src')\n"
+        "table_result = t_env.execute_sql('INSERT INTO out_t SELECT w FROM src')\n"
         "table_result.wait()\n"
-        "res = t_env.from_path('src').execute_insert('out')\n"
+        "res = t_env.from_path('src').execute_insert('out_t')\n"
         "res.wait()\n"
-        "other = t_env.from_path('src').execute_insert('out')\n"
+        "other = t_env.from_path('src').execute_insert('out_t')\n"
         "print(other.get_job_client())\n"
     )
     result = convert_source(source, "job.py")
@@ -496,9 +496,9 @@ def test_a_canal_json_file_table_converts_only_when_every_row_is_an_insert_nobod
     source = (
         "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
         f"t_env = TableEnvironment.create(EnvironmentSettings.in_{mode}_mode())\n"
-        "t_env.execute_sql(\"CREATE TABLE out (w STRING, n BIGINT) WITH ('connector' = 'filesystem', 'path' = '/tmp/o', 'format' = 'canal-json')\")\n"
-        "t_env.execute_sql(\"INSERT INTO out SELECT w, COUNT(*) FROM (VALUES ('a'), ('b')) AS t(w) GROUP BY w\").wait()\n"
-        + ("t_env.execute_sql('SELECT * FROM out').print()\n" if read_back else "")
+        "t_env.execute_sql(\"CREATE TABLE out_t (w STRING, n BIGINT) WITH ('connector' = 'filesystem', 'path' = '/tmp/o', 'format' = 'canal-json')\")\n"
+        "t_env.execute_sql(\"INSERT INTO out_t SELECT w, COUNT(*) FROM (VALUES ('a'), ('b')) AS t(w) GROUP BY w\").wait()\n"
+        + ("t_env.execute_sql('SELECT * FROM out_t').print()\n" if read_back else "")
     )
     result = convert_source(source, "job.py")
     todos = [m.message for m in result.markers if m.severity == "todo"]
@@ -589,9 +589,9 @@ def test_insert_only_in_streaming_mode(expr, expected):
 
 
 @pytest.mark.parametrize("statement, expected", [
-    ("INSERT INTO out SELECT w FROM src WHERE n > 1", True),  # Flink 2.3 prints +I rows only (fixture meter_ticks_datagen_sequence_stream)
-    ("INSERT INTO out SELECT w, COUNT(*) FROM src GROUP BY w", False),
-    ("INSERT INTO out SELECT DISTINCT w FROM src", False),
+    ("INSERT INTO out_t SELECT w FROM src WHERE n > 1", True),  # Flink 2.3 prints +I rows only (fixture meter_ticks_datagen_sequence_stream)
+    ("INSERT INTO out_t SELECT w, COUNT(*) FROM src GROUP BY w", False),
+    ("INSERT INTO out_t SELECT DISTINCT w FROM src", False),
 ])
 def test_an_insert_gives_only_inserts_as_its_query_does(statement, expected):
     found, _ = model(_STREAM_ENV + "t_env.execute_sql(\"CREATE TABLE src (n INT, w STRING, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', 'path' = '/i', 'format' = 'csv')\")\n")
@@ -616,7 +616,7 @@ def test_a_sql_views_columns_have_the_types_of_its_translation():
     found, _ = model(
         "t = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
         "t.execute_sql(\"CREATE TABLE src (n INT, s STRING, ms BIGINT) WITH ('connector' = 'filesystem', 'path' = '/in', 'format' = 'csv')\")\n"
-        "t.execute_sql(\"CREATE VIEW v AS SELECT n * 2 AS n2, TO_TIMESTAMP(s, 'yyyy-MM-dd') AS day, TO_TIMESTAMP_LTZ(ms, 3) AS at, "
+        "t.execute_sql(\"CREATE VIEW v AS SELECT n * 2 AS n2, TO_TIMESTAMP(s, 'yyyy-MM-dd') AS `day`, TO_TIMESTAMP_LTZ(ms, 3) AS `at`, "
         "LISTAGG(s) AS names FROM src GROUP BY n, s, ms\")\n"
         "t.execute_sql(\"CREATE VIEW w AS SELECT NO_SUCH_FUNCTION(s) AS x FROM src\")\n"
     )
@@ -631,7 +631,7 @@ def test_a_computed_time_column_has_the_type_of_its_expression():
     from flink2spark.rules.table import _sql
 
     table = _sql.create_table(
-        "CREATE TABLE k (s STRING, ms BIGINT, t AS TO_TIMESTAMP(s), at AS TO_TIMESTAMP_LTZ(ms, 3), "
+        "CREATE TABLE k (s STRING, ms BIGINT, t AS TO_TIMESTAMP(s), `at` AS TO_TIMESTAMP_LTZ(ms, 3), "
         "WATERMARK FOR t AS t - INTERVAL '5' SECOND) WITH ('connector' = 'kafka', 'topic' = 'x')")
     assert table.computed_types == {"t": "TIMESTAMP_NTZ", "at": "TIMESTAMP"}
     assert table.computed_type("t") == "TIMESTAMP" and table.computed_type("at") == "TIMESTAMP"

@@ -122,13 +122,13 @@ KAFKA = (
     "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
     "t_env.execute_sql(\"CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'kafka', 'topic' = 'src', "
     "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
-    "t_env.execute_sql(\"CREATE TABLE out (k STRING, v INT) WITH ('connector' = 'print')\")\n"
+    "t_env.execute_sql(\"CREATE TABLE out_t (k STRING, v INT) WITH ('connector' = 'print')\")\n"
 )
 
 
 @pytest.mark.parametrize("insert", [
-    "t_env.execute_sql('INSERT INTO out SELECT k, v FROM src WHERE v > 0')",
-    "t_env.from_path('src').execute_insert('out')",
+    "t_env.execute_sql('INSERT INTO out_t SELECT k, v FROM src WHERE v > 0')",
+    "t_env.from_path('src').execute_insert('out_t')",
 ])
 def test_a_kept_streaming_insert_is_awaited_where_flinks_program_waits(insert):
     """``result = <streaming insert>`` used for more than waiting: the name keeps the started
@@ -147,9 +147,9 @@ def test_a_kept_streaming_insert_is_awaited_where_flinks_program_waits(insert):
 def test_a_kept_query_whose_use_comes_after_other_statements_run_keeps_its_todo():
     """Flink runs the query at execute_sql(); Spark would run it at show(): an insert between
     them could change what it reads."""
-    result = _convert("t_env.execute_sql(\"CREATE TABLE out (w STRING) WITH ('connector' = 'blackhole')\")\n"
+    result = _convert("t_env.execute_sql(\"CREATE TABLE out_t (w STRING) WITH ('connector' = 'blackhole')\")\n"
                       "before = t_env.execute_sql('SELECT w FROM src')\n"
-                      "words.select(words.w).execute_insert('out').wait()\n"
+                      "words.select(words.w).execute_insert('out_t').wait()\n"
                       "before.print()\n")
     assert any("statements between the query and the use" in t for t in _todos(result)), _todos(result)
     assert "before.print()" in result.output
@@ -159,9 +159,9 @@ def test_print_of_an_insert_result_is_the_write_with_a_note():
     """``execute_sql("INSERT ...").print()`` / ``execute_insert(sink).print()``: Flink 2.3 waits for
     the job, then prints -1 (fixture dock_returns_insert_print records it); the write stays, the
     line is a NOTE F2S328, not a record Spark invents."""
-    result = _convert("t_env.execute_sql(\"CREATE TABLE out (w STRING, n INT) WITH ('connector' = 'blackhole')\")\n"
-                      "t_env.execute_sql('INSERT INTO out SELECT w, n FROM src WHERE n > 1').print()\n"
-                      "words.execute_insert('out').print()\n")
+    result = _convert("t_env.execute_sql(\"CREATE TABLE sink_t (w STRING, n INT) WITH ('connector' = 'blackhole')\")\n"
+                      "t_env.execute_sql('INSERT INTO sink_t SELECT w, n FROM src WHERE n > 1').print()\n"
+                      "words.execute_insert('sink_t').print()\n")
     assert _todos(result) == []
     assert [m.code for m in result.markers if m.severity == "note"] == ["F2S328", "F2S328"]
     lines = result.output.splitlines()
@@ -171,10 +171,10 @@ def test_print_of_an_insert_result_is_the_write_with_a_note():
 
 
 @pytest.mark.parametrize("body", [
-    "shown = t_env.execute_sql('INSERT INTO out SELECT w, n FROM src').print()\n",
-    "shown = words.execute_insert('out').print()\n",
-    "t_env.execute_sql('INSERT INTO out SELECT w, n FROM src').collect()\n",
+    "shown = t_env.execute_sql('INSERT INTO sink_t SELECT w, n FROM src').print()\n",
+    "shown = words.execute_insert('sink_t').print()\n",
+    "t_env.execute_sql('INSERT INTO sink_t SELECT w, n FROM src').collect()\n",
 ])
 def test_an_insert_result_used_another_way_than_a_print_statement_keeps_its_todo(body):
-    result = _convert("t_env.execute_sql(\"CREATE TABLE out (w STRING, n INT) WITH ('connector' = 'blackhole')\")\n" + body)
+    result = _convert("t_env.execute_sql(\"CREATE TABLE sink_t (w STRING, n INT) WITH ('connector' = 'blackhole')\")\n" + body)
     assert len(_todos(result)) == 1 and not any(m.code == "F2S328" for m in result.markers)

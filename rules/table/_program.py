@@ -34,7 +34,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from flink2spark.rules.table import _connect, _descriptors, _sql
+from flink2spark.rules.table import _connect, _descriptors, _sql, _types
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.infer import returns_of
@@ -241,6 +241,7 @@ class TablesModel:
         # table name -> (the If statement, the table its body declares, the table its else declares):
         # a table declared in each branch of an if whose test gives the same answer where it is written
         self.conditional: dict[str, tuple[cst.If, _sql.TableDef, _sql.TableDef]] = {}
+        self._legacy_tables: set[str] = set()  # tables of connect() descriptors (Flink 1.x)
         self._read_catalog()
         self.udtf_columns: dict[str, int] = {}  # @udtf def name -> how many columns it gives (f0, f1...)
         self.result_types: dict[str, str] = {}  # a scalar function's name -> the Spark type of its result_type
@@ -686,20 +687,66 @@ class TablesModel:
         ``scan`` of a declared table with a watermark, a name bound once to one, a ``filter``/
         ``where`` of one): the column a streaming group window can be finalised by; None
         otherwise (a bounded table, a projection that may rename it, a table of a stream...)."""
-        if self.bounded(node):
+        table = self._event_table(node)
+        return table.watermark[0] if table is not None else None
+
+    def rowtime_read(self, node) -> Optional[str]:
+        """What the watermark column of the unbounded table ``node`` is (``event_time``) when
+        Flink's column is a TIMESTAMP without time zone, which the Spark view casts to a
+        TIMESTAMP in the session time zone (Spark's watermark refuses a TIMESTAMP_NTZ): "the
+        legacy Rowtime() column <name>" (a connect() descriptor's) or "the TIMESTAMP(3) rowtime
+        column <name>"; None otherwise (a TIMESTAMP_LTZ column, no watermark...)."""
+        table = self._event_table(node)
+        if table is None:
             return None
+        column = table.watermark[0]
+        if _sql.ROWTIME_FROM in table.options:
+            return f"the legacy Rowtime() column {column}"
+        declared = re.sub(r"\s+", " ", table.declared.get(column, ""))
+        if re.fullmatch(r"TIMESTAMP( ?\(\d\))?( WITHOUT TIME ZONE)?", declared):
+            return f"the {declared} rowtime column {column}"
+        return None
+
+    def over_late(self, node, column: Optional[str]) -> Optional[str]:
+        """Why Flink may drop records that an over window ordered by ``column`` over the Table
+        expression ``node`` keeps in Spark (None when it cannot): in streaming mode, a table
+        declared with a watermark on ``column`` (bounded or not). Flink's over aggregation on a
+        rowtime buffers each record until the watermark passes it and drops those at or behind
+        the watermark when they arrive; the watermark moves every 200 ms by default, so which
+        ones depends on timing. Seen on Flink 2.3 with ``WATERMARK FOR tx_time AS tx_time`` over
+        a csv file: records with the time of the one before them dropped, not the same ones by
+        the Table API's and the SQL query of one run."""
+        table = self._watermarked_table(node) if self.mode == "streaming" else None
+        if table is None or table.watermark[0] != column:
+            return None
+        return _late_over(table.watermark)
+
+    def sql_over_late(self, text: str) -> Optional[str]:
+        """``over_late`` of a SQL statement's OVER windows ordered by a watermark column."""
+        if self.mode != "streaming":
+            return None
+        found = _sql.over_watermarks(text, self.sql_tables())
+        return _late_over(found[0]) if found else None
+
+    def _event_table(self, node) -> Optional["_sql.TableDef"]:
+        """The declared unbounded table with a watermark that ``node`` reads (``event_time``)."""
+        return None if self.bounded(node) else self._watermarked_table(node)
+
+    def _watermarked_table(self, node) -> Optional["_sql.TableDef"]:
+        """The declared table with a watermark that ``node`` reads (through names bound once and
+        filters)."""
         if isinstance(node, cst.Name):
             value = self.resolver.single_value(node)
-            return self.event_time(value) if value is not None and value is not node else None
+            return self._watermarked_table(value) if value is not None and value is not node else None
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
             return None
         method, receiver = node.func.attr.value, node.func.value
         typ = self.resolver.type_of(receiver)
         if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV) and method in ("from_path", "scan") and len(node.args) == 1:
             table = self.sql_tables().get(self.name(node.args[0].value))
-            return table.watermark[0] if table is not None and table.watermark is not None else None
+            return table if table is not None and table.watermark is not None else None
         if typ == T.TABLE and method in ("filter", "where"):
-            return self.event_time(receiver)
+            return self._watermarked_table(receiver)
         return None
 
     def _is_bounded(self, node) -> bool:
@@ -1026,7 +1073,7 @@ class TablesModel:
             window = receiver.func.value if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) else None
             table = window.func.value if isinstance(window, cst.Call) and isinstance(window.func, cst.Attribute) else None
             return table is not None and self.insert_only(table)
-        if typ != T.TABLE or method not in _APPENDING:
+        if typ != T.TABLE or method not in _APPENDING or self.global_aggregate(node):
             return False
         tables = [a.value for a in node.args if resolver.type_of(a.value) == T.TABLE]
         return self.insert_only(receiver) and all(self.insert_only(t) for t in tables)
@@ -1074,6 +1121,8 @@ class TablesModel:
         typ = self.resolver.type_of(receiver)
         if typ == T.GROUPED_TABLE and method == "select":
             return True
+        if typ == T.TABLE and self.global_aggregate(node):
+            return True
         if not derived or typ != T.TABLE or method not in _APPENDING:
             return False
         return any(self._updating(t, derived) for t in [receiver] + [a.value for a in node.args if self._is_table(a.value)])
@@ -1112,20 +1161,26 @@ class TablesModel:
             return StreamJoin(f"{method}() with the stream on the {stream_side}: Spark's stream-static outer joins keep "
                               "only the stream's rows (Flink also emits the bounded table's unmatched rows)", static)
         retracting = how != "inner"
-        return StreamJoin(self._join_consumers(call, retracting), static, retracting)
+        return StreamJoin(self._join_consumers(call, retracting, static), static, retracting)
 
-    def _join_consumers(self, node: cst.BaseExpression, retracting: bool) -> Optional[str]:
+    def _join_consumers(self, node: cst.BaseExpression, retracting: bool, static: bool = True) -> Optional[str]:
         """Why a use of the joined stream ``node`` (through row-by-row operations, names bound
         once) has no Spark form; None when every use is ``execute().print()`` or
-        ``execute_insert(sink)`` (a print or blackhole table for a ``retracting`` join)."""
+        ``execute_insert(sink)`` (a print or blackhole table for a ``retracting`` join), or a
+        ``select`` of aggregates (``global_aggregate``) of an inner stream-static join whose uses
+        take updates (Spark's update mode refuses stream-stream joins)."""
         uses = self._calls_on(node)
         if uses is None:
             return "the joined stream is kept in a name bound more than once or never read"
         for call, method in uses:
             if call is not None and method is None:
                 continue  # a column of it (located.weight_kg) in an operation's arguments
-            if method in _ROW_BY_ROW:
-                problem = self._join_consumers(call, retracting)
+            if method == "select" and self.global_aggregate(call):
+                problem = ("an aggregate of the whole joined stream (an updating table): Spark's update mode refuses a "
+                           "join of two streams" if not static else "an aggregate of the whole stream joined with NULL rows "
+                           "Flink retracts" if retracting else self.updates_consumed(call))
+            elif method in _ROW_BY_ROW:
+                problem = self._join_consumers(call, retracting, static)
             elif method == "execute_insert":
                 sink = self.name(call.args[0].value if call.args else None)
                 problem = "execute_insert() of a table named by an expression" if sink is None else None
@@ -1351,6 +1406,28 @@ class TablesModel:
             return value if value is not None else node
         return node
 
+    def global_aggregate(self, call) -> bool:
+        """Whether ``call`` is ``table.select(...)`` of an aggregate (``col('kg').sum``, a
+        ``udaf``): one row of the whole table, which Flink updates as rows come when the table
+        is unbounded (an updating table, as ``group_by().select()``)."""
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "select"
+                and self._is_table(call.func.value)):
+            return False
+        from flink2spark.rules.table import _expressions as E
+
+        schema, functions, registered = self.schema(call.func.value), self.user_functions(), self.registered()
+        for arg in call.args:
+            try:
+                if isinstance(arg.value, (cst.SimpleString, cst.ConcatenatedString)) and isinstance(arg.value.evaluated_value, str):
+                    found = E.columns_from_string(arg.value.evaluated_value, schema, functions, registered)
+                else:
+                    found = [E.column(arg.value, dotted_names(self.resolver), schema, functions, registered, self._is_table)]
+            except (E.Untranslatable, _types.Untranslatable):
+                continue  # the select rule leaves a TODO there
+            if any(c.aggregate for c in found):
+                return True
+        return False
+
     def _selected(self, args, source, name_unnamed=None) -> Optional[dict[str, str]]:
         """The columns of a projection; an item without a name has the name ``name_unnamed(i)``
         gives (``Table.select``: Flink's ``_c<i>``), else the columns are not known."""
@@ -1548,6 +1625,7 @@ class TablesModel:
             return
         self.descriptors[id(call)] = (table, parts)
         found.setdefault(name, []).append((table, call))
+        self._legacy_tables.add(name)
 
     def _read_catalog(self) -> None:
         found: dict[str, list[tuple[_sql.TableDef, cst.Call]]] = {}
@@ -1622,6 +1700,17 @@ class TablesModel:
                     continue
                 self.problems[name] = "declared more than once, with other connectors or columns (which one a statement uses depends on the run)"
                 continue
+            # (a Flink 1.x table: a connect() descriptor's, or of legacy DDL properties, gone from
+            # Flink 2.3, keeps its reading as a stream)
+            legacy = name in self._legacy_tables or defs[0].options.get("json.timestamp-format.standard") == _sql.LEGACY_JSON_TIMESTAMP
+            if self.mode == "batch" and not defs[0].bounded and not legacy and self.reads(name):
+                # Flink 2.3's planner refuses it before the job starts (DynamicSourceUtils.validateScanSourceForBatch)
+                bounding = {"kafka": "with 'scan.bounded.mode' it reads a bounded range of offsets",
+                            "datagen": "with 'number-of-rows' it reads that many rows"}.get(defs[0].connector)
+                self.problems[name] = (f"an unbounded {defs[0].connector!r} table read in batch mode: Flink refuses the "
+                                       "job (\"Querying an unbounded table ... in batch mode is not allowed\", seen on "
+                                       "Flink 2.3)" + (f"; {bounding}" if bounding else ""))
+                continue
             self.catalog[name] = defs[0]
 
     def _bindings(self, name: str) -> int:
@@ -1674,6 +1763,17 @@ class TablesModel:
                                        cst.LeftParen, cst.RightParen, cst.EmptyLine, cst.Comment)):
                 return None
         return node, then, other
+
+
+def _late_over(watermark: tuple[str, str]) -> str:
+    """The NOTE of an over window ordered by the rowtime ``watermark`` (column, delay)."""
+    column, delay = watermark
+    no_delay = _sql._duration_micros(delay) == 0
+    behind = (f"a record with the same {column} as an earlier one (its watermark is {column} itself, with no delay)" if no_delay
+              else f"a record more than {delay} behind the largest {column} before it")
+    return (f"over window ordered by the rowtime {column} in streaming mode: Flink drops the records that arrive at or "
+            f"behind its watermark, such as {behind}; the watermark moves every 200 ms by default, so which ones depends "
+            "on timing; Spark's window keeps every record")
 
 
 def _stream_view(node) -> bool:

@@ -99,6 +99,8 @@ from sqlglot.dialects.spark import Spark
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import Token, TokenType
 
+from flink2spark.rules.table._flink_reserved import RESERVED
+
 __all__ = [
     "TableDef",
     "Untranslatable",
@@ -286,6 +288,9 @@ def _parse_one(sql: str) -> exp.Expr:
         raise Untranslatable(f"text that does not parse as Flink SQL ({_first_line(exc)})") from None
     if len(trees) != 1:
         raise Untranslatable(f"{len(trees)} statements where one was expected")
+    for identifier in trees[0].find_all(exp.Identifier):
+        if not identifier.quoted:
+            _check_unquoted(identifier.name)
     return trees[0]
 
 
@@ -464,7 +469,18 @@ def _ddl_type(ts: _Tokens) -> str:
 def _ident(token: Token) -> str:
     if token.token_type not in (TokenType.VAR, TokenType.IDENTIFIER) and not token.text.replace("_", "").isalnum():
         raise Untranslatable(f"CREATE TABLE that does not parse (expected a name, got {token.text!r})")
+    if token.token_type != TokenType.IDENTIFIER:
+        _check_unquoted(token.text)
     return token.text
+
+
+def _check_unquoted(name: str) -> None:
+    """Refuse a name written without backticks that Flink's SQL parser reads as a reserved word:
+    Flink refuses the statement (checked on Flink 2.3: ``SQL parse failed. Encountered
+    "method"``), where Spark would run its translation."""
+    if name.upper() in RESERVED:
+        raise Untranslatable(f"the name {name} without backticks: {name.upper()} is a reserved word of Flink SQL, Flink refuses "
+                             f"the statement (\"SQL parse failed. Encountered \"{name}\"\"); written `{name}` it is a name")
 
 
 def _quote(name: str) -> str:
@@ -1490,15 +1506,23 @@ def _spark_window(kind: str, args: list[exp.Expr], what: str) -> tuple[exp.Expr,
 _QUARTER_HOUR = 15 * 60 * 1_000_000
 
 
-def check_alignment(kind: str, durations: list[str], time_type: Optional[str]) -> None:
+def check_alignment(kind: str, durations: list[str], time_type: Optional[str], read_as: Optional[str] = None) -> None:
     """Spark aligns windows on the epoch in UTC; Flink aligns windows over a TIMESTAMP_LTZ time
     attribute on the epoch in the session time zone.  Both agree whenever the window size and slide
     divide a quarter hour (every time zone offset is a multiple of 15 minutes) or the time column is
-    a TIMESTAMP (without time zone)."""
+    a TIMESTAMP (without time zone). ``read_as``: the column is Flink's TIMESTAMP without time
+    zone that the Spark view reads as a TIMESTAMP in the session time zone (the program model's
+    ``rowtime_read``, which names it): Flink aligns the windows on its values, Spark in UTC."""
     if kind == "SESSION" or time_type == "TIMESTAMP_NTZ":
         return
     if all(_QUARTER_HOUR % _duration_micros(d) == 0 for d in durations):
         return
+    if read_as is not None and time_type == "TIMESTAMP":
+        raise Untranslatable(
+            f"{kind} window of {' / '.join(durations)} over {read_as} (a TIMESTAMP without time zone: Flink aligns the "
+            "window on its values; Spark's watermark needs a TIMESTAMP, so the converted view reads it in the session "
+            "time zone and Spark aligns the window in UTC: other windows unless the session time zone is UTC)"
+        )
     reason = "a TIMESTAMP_LTZ column" if time_type == "TIMESTAMP" else "a column of unknown type"
     raise Untranslatable(
         f"{kind} window of {' / '.join(durations)} over {reason} (Flink aligns it in the session time zone, Spark in UTC)"
@@ -1595,6 +1619,26 @@ def following_frame(sql: str) -> bool:
     except Untranslatable:
         return False
     return any((spec.args.get("end_side") or "").upper() == "FOLLOWING" for spec in tree.find_all(exp.WindowSpec))
+
+
+def over_watermarks(sql: str, tables: Mapping[str, TableDef]) -> list[tuple[str, str]]:
+    """The (column, delay) watermarks of the tables a statement reads that one of its OVER
+    windows is ordered by (``OVER (... ORDER BY ts ...)`` with ``WATERMARK FOR ts``): Flink's
+    streaming over aggregation drops the records at or behind the watermark; [] when none, or
+    when the text does not parse."""
+    try:
+        tree = _parse_one(sql)
+    except Untranslatable:
+        return []
+    marks = {t.watermark[0]: t.watermark for t in _read_tables(tree, tables) if t.watermark is not None}
+    found = []
+    for window in tree.find_all(exp.Window):
+        order = window.args.get("order")
+        for key in (order.expressions if order is not None else []):
+            column = key.this if isinstance(key, exp.Ordered) else key
+            if isinstance(column, exp.Column) and column.name in marks and marks[column.name] not in found:
+                found.append(marks[column.name])
+    return found
 
 
 def streaming(sql: str, tables: Mapping[str, TableDef]) -> bool:

@@ -46,10 +46,10 @@ rule = Rule(
         ),
         Example(  # streaming mode, a print table: Flink prints the changes of the updating table only
             program(
-                "t_env.execute_sql(\"CREATE TABLE out (word STRING, n INT) WITH ('connector' = 'print')\")\n"
+                "t_env.execute_sql(\"CREATE TABLE totals (word STRING, n INT) WITH ('connector' = 'print')\")\n"
                 "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
-                "words.filter(col('n') > 0).execute_insert('out').wait()\n"
-                "words.group_by(col('word')).select(col('word'), col('n').sum).execute_insert('out').wait()\n",
+                "words.filter(col('n') > 0).execute_insert('totals').wait()\n"
+                "words.group_by(col('word')).select(col('word'), col('n').sum).execute_insert('totals').wait()\n",
                 imports="from pyflink.table.expressions import col\n",
             ).replace("in_batch_mode", "in_streaming_mode"),
             spark_program(

@@ -33,6 +33,8 @@ def convert(ctx):
     table = model.name(name)  # a literal, or a name bound once to one
     if table is None or (method == "scan" and len(ctx.site.head.original.args) != 1):
         return ctx.todo(M.TB_UNSUPPORTED, f"{method}() of a name given by an expression")
-    if table not in model.catalog and table not in model.views:
+    if table in model.problems and table not in model.catalog and table not in model.views:
+        ctx.todo(M.TB_CONNECTOR, f"{method}({table!r}): the table is not converted: {model.problems[table]}")
+    elif table not in model.catalog and table not in model.views:
         ctx.todo(M.TB_CONNECTOR, f"{method}({table!r}): the table is not declared by this program (a Flink catalog's): give Spark a table of that name")
     return ctx.expr("{env}.table({name})", env=ctx.site.receiver, name=ctx.site.head.updated.args[0].value)

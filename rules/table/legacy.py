@@ -31,8 +31,8 @@ rule = Rule(
     examples=[
         Example(
             program(
-                "t_env.execute_sql(\"CREATE TABLE out (word STRING) WITH ('connector' = 'print')\")\n"
-                "t_env.from_elements([('a',)], ['word']).insert_into('out')\n"
+                "t_env.execute_sql(\"CREATE TABLE totals (word STRING) WITH ('connector' = 'print')\")\n"
+                "t_env.from_elements([('a',)], ['word']).insert_into('totals')\n"
                 "t_env.execute('words')\n"
             ),
             spark_program('t_env.createDataFrame([("a",)], ["word"]).show(2147483647, truncate=False)\n'),

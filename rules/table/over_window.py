@@ -51,7 +51,7 @@ rule = Rule(
     __name__,
     matches=["Table.over_window"],
     summary="over_window(Over.partition_by().order_by().preceding()).select(agg.over(w)) -> F.<agg>().over(Window...)",
-    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION, M.TB_FLOAT_SUM, M.TB_OVER_BATCH),
+    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION, M.TB_FLOAT_SUM, M.TB_OVER_BATCH, M.TB_OVER_LATE),
     examples=[
         Example(
             _streaming_program(
@@ -136,8 +136,9 @@ rule = Rule(
 )
 
 
-def _window(ctx, spec) -> Optional[tuple[str, str]]:
-    """(Window spec code, alias) of an ``Over...`` spec, or None after a TODO."""
+def _window(ctx, spec) -> Optional[tuple[str, str, Optional[str]]]:
+    """(Window spec code, alias, the name of its one order column) of an ``Over...`` spec, or
+    None after a TODO."""
     found = chain(ctx.resolver, spec)
     first = found[0] if found is not None else None
     if first is None or not isinstance(first.func, cst.Attribute) or (ctx.resolver.qualified_name(first.func.value) or "") not in _OVER:
@@ -188,7 +189,7 @@ def _window(ctx, spec) -> Optional[tuple[str, str]]:
                      "TIMESTAMP column of a known type")
             return None
         parts = [f"orderBy({key})" if p.startswith("orderBy(") else p for p in parts]
-    return ".".join(parts + [frame]), alias
+    return ".".join(parts + [frame]), alias, order[0].name if order is not None and len(order) == 1 else None
 
 
 _ROW_INTERVAL = "pyflink.table.expressions.row_interval"
@@ -286,7 +287,7 @@ def convert(ctx):
     found = _window(ctx, segs[0].original.args[0].value)
     if found is None:
         return ctx.todo_left()
-    window, alias = found
+    window, alias, order = found
     items = []
     for position, arg in enumerate(segs[1].original.args):
         over = _over(arg.value, alias)
@@ -315,6 +316,9 @@ def convert(ctx):
         ctx.note(M.TB_OVER_BATCH, "over_window() in batch mode: Flink 2.3 refuses the Table API's over windows there "
                  "(ValidationException: Invalid function call over(...)); Spark gives what Flink's SQL OVER (...) of "
                  "the same window gives in batch mode")
+    late = tables(ctx.resolver).over_late(segs[0].original.func.value, order)
+    if late is not None:
+        ctx.note(M.TB_OVER_LATE, late)
     use(ctx, {"F", "Window"})
     return cst.Call(func=cst.Attribute(value=ctx.site.receiver, attr=cst.Name("select")),
                     args=[cst.Arg(cst.parse_expression(item)) for item in items])

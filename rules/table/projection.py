@@ -14,7 +14,7 @@ Expressions are translated by ``_expressions`` (exact or a TODO naming what has 
 import libcst as cst
 
 from flink2spark.rules.table._common import columns, program, spark_program, on_stream
-from flink2spark.rules.table._program import alias_names, unnamed
+from flink2spark.rules.table._program import alias_names, tables, unnamed
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -94,6 +94,12 @@ def convert(ctx):
     cols = columns(ctx, seg.original.args, f"{method}()")
     if cols is None:
         return ctx.todo_left()
+    if method == "select" and tables(ctx.resolver).aggregated(ctx.outer):
+        # select() of aggregates of a stream: an updating table, written in update mode where its uses take updates
+        refused = tables(ctx.resolver).updates_consumed(ctx.outer)
+        if refused is not None:
+            return ctx.todo(M.TB_UNSUPPORTED, f"select() of an aggregate of an unbounded table (Flink updates its one row "
+                            f"as records come: an updating table): {refused}")
     if method == "select":  # an unnamed item gets Flink's name, _c<position> (as the program model names it)
         return _call(ctx, "select", [c.code if c.name is not None else f"{c.code}.alias({unnamed(i)!r})" for i, c in enumerate(cols)])
     if method in ("filter", "where"):

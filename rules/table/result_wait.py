@@ -23,8 +23,8 @@ rule = Rule(
     examples=[
         Example(
             program(
-                "t_env.execute_sql(\"CREATE TABLE out (w STRING) WITH ('connector' = 'blackhole')\")\n"
-                "result = t_env.from_elements([('a',)], ['w']).execute_insert('out')\n"
+                "t_env.execute_sql(\"CREATE TABLE totals (w STRING) WITH ('connector' = 'blackhole')\")\n"
+                "result = t_env.from_elements([('a',)], ['w']).execute_insert('totals')\n"
                 "result.wait()\n"
             ),
             spark_program('t_env.createDataFrame([("a",)], ["w"]).write.format("noop").mode("overwrite").save()\n'),

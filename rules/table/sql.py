@@ -56,8 +56,8 @@ rule = Rule(
              "StatementSet.execute"],
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
-           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_HELPER_SQL, M.TB_TABLE_NAME,
-           M.TB_FIRST_VALUE, M.TB_INSERT_PRINT),
+           M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_OVER_LATE, M.TB_HELPER_SQL,
+           M.TB_TABLE_NAME, M.TB_FIRST_VALUE, M.TB_INSERT_PRINT),
     examples=[
         Example(
             program(
@@ -89,8 +89,8 @@ rule = Rule(
         Example(
             program(
                 "t_env.execute_sql('DROP TEMPORARY TABLE IF EXISTS daily')\n"
-                "t_env.execute_sql(\"CREATE TABLE out (a INT) WITH ('connector' = 'print')\")\n"
-                "t_env.execute_sql('DROP TABLE out')\n"
+                "t_env.execute_sql(\"CREATE TABLE totals (a INT) WITH ('connector' = 'print')\")\n"
+                "t_env.execute_sql('DROP TABLE totals')\n"
             ),
             spark_program('t_env.sql("DROP TABLE IF EXISTS `daily`")\n'),
         ),
@@ -98,13 +98,13 @@ rule = Rule(
             program(
                 "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
                 "t_env.create_temporary_view('words', words)\n"
-                "t_env.execute_sql(\"CREATE TABLE out (word STRING) WITH ('connector' = 'blackhole')\")\n"
-                "t_env.execute_sql('INSERT INTO out SELECT word FROM words').print()\n"
+                "t_env.execute_sql(\"CREATE TABLE word_sink (word STRING) WITH ('connector' = 'blackhole')\")\n"
+                "t_env.execute_sql('INSERT INTO word_sink SELECT word FROM words').print()\n"
             ),
             spark_program(
                 'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\n'
                 'words.createOrReplaceTempView("words")\n'
-                "# NOTE(flink2spark): F2S328 print() of the INSERT INTO out result: Flink waits for the job to end, then "
+                "# NOTE(flink2spark): F2S328 print() of the INSERT INTO word_sink result: Flink waits for the job to end, then "
                 "prints -1 (the affected-row count, not known: job metadata, not a row of the table); the converted write "
                 "has ended here and prints nothing of its own\n"
                 't_env.sql("SELECT word FROM words").write.format("noop").mode("overwrite").save()\n'
@@ -139,8 +139,8 @@ rule = Rule(
             program(
                 "t_env.execute_sql(\"CREATE TABLE clicks (u STRING) WITH ('connector' = 'kafka', 'topic' = 'clicks', "
                 "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
-                "t_env.execute_sql(\"CREATE TABLE out (u STRING, n BIGINT) WITH ('connector' = 'print')\")\n"
-                "t_env.execute_sql('INSERT INTO out SELECT u, COUNT(*) FROM clicks GROUP BY u').wait()\n"
+                "t_env.execute_sql(\"CREATE TABLE totals (u STRING, n BIGINT) WITH ('connector' = 'print')\")\n"
+                "t_env.execute_sql('INSERT INTO totals SELECT u, COUNT(*) FROM clicks GROUP BY u').wait()\n"
             ).replace("in_batch_mode", "in_streaming_mode"),
             spark_program(
                 "# NOTE(flink2spark): F2S307 Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package "
@@ -255,6 +255,8 @@ def _statement(ctx, env, text, what, waited: bool = False):
         if model.mode == "streaming" and kind in ("query", "insert", "create_view") and _sql.following_frame(text.text):
             return ctx.todo(M.TB_SQL, f"{what}: OVER window ending FOLLOWING in streaming mode (Flink 2.3 refuses it: \"OVER "
                             "RANGE FOLLOWING windows are not supported yet\"; batch mode runs it)")
+        if kind in ("query", "insert", "create_view") and (late := model.sql_over_late(text.text)) is not None:
+            ctx.note(M.TB_OVER_LATE, late)
         if kind == "query":
             updating = after == ["print"] and model.sql_updating(text.text)  # print() shows an updating table's changes
             spark = _sql.query(text.text, model.sql_tables(), model.sql_functions(), updates=updating)
@@ -287,7 +289,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
                                 "write it, and so its Spark form, is not followed: port it by hand for the tables its callers name")
             if table.connector == "filesystem":
                 return create(ctx, env, table, text.parts)
-            if table.connector == "datagen":
+            if table.connector == "datagen" and table.name not in model.problems:
                 return declare_datagen(ctx, env, table, text.parts)
             if table.connector in ("print", "blackhole") and ctx.is_statement:
                 return REMOVE

@@ -186,7 +186,10 @@ def _window(ctx, spec) -> Optional[tuple[str, str, str, Optional[str]]]:
             return None
         sizes.append(size)
     try:  # Flink aligns windows over a TIMESTAMP_LTZ in the session time zone, Spark in UTC (_sql)
-        check_alignment(kind.upper(), sizes, time[0].type)
+        model = tables(ctx.resolver)
+        table = ctx.site.head.original.func.value
+        read_as = model.rowtime_read(table) if model.event_time(table) == time[0].name else None
+        check_alignment(kind.upper(), sizes, time[0].type, read_as)
     except Untranslatable as exc:
         ctx.todo(M.TB_UNSUPPORTED, str(exc))
         return None
