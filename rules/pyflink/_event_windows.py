@@ -855,6 +855,8 @@ def frame_rewrite(ctx, seg):
     receiver = ctx.site.receiver
     if seg.method == "window":  # the keyed frame (key_by: the frame itself): the window function groups it
         return receiver
+    if seg.method == "assign_timestamps_and_watermarks" and (unread := unread_assigner(ctx.resolver, original)) is not None:
+        ctx.remove_class(unread)  # only the strategy read it: a timestamp column or field replaces it
     if seg.method == "assign_timestamps_and_watermarks" and not windows_read_stamp(g, original):  # the frame goes on as it is
         parent = ctx.resolver.parent(original)
         if (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)
@@ -863,9 +865,6 @@ def frame_rewrite(ctx, seg):
         return receiver
     I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
     if seg.method == "assign_timestamps_and_watermarks":
-        unread = unread_assigner(ctx.resolver, original)
-        if unread is not None:  # only the strategy read it: the timestamp column replaces it
-            ctx.remove_class(unread)
         return ctx.expr("{df}" + with_timestamp("", stamp(g, original, shape))[len(""):], df=receiver)
     found = frame_window(g, original, shape)
     if found.late is not None:

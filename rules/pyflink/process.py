@@ -352,10 +352,7 @@ rule = Rule(
             "from pyspark.sql import Row, SparkSession\n"
             "from pyspark.sql.streaming import StatefulProcessor\n\n"
             "env = SparkSession.builder.getOrCreate()\n"
-            "\n\nclass At:\n"
-            "    def extract_timestamp(self, value, record_timestamp):\n"
-            "        return value[1]\n\n\n"
-            "class First(StatefulProcessor):\n"
+            "\n\nclass First(StatefulProcessor):\n"
             "    def init(self, handle):\n"
             '        self.seen = handle.getValueState("seen", "value boolean")\n\n'
             "    def handleInputRows(self, key, rows, timerValues):\n"
