@@ -88,3 +88,21 @@ def test_job_client_wait_converts_and_other_uses_are_one_todo():
                   + "print(result.get_job_client().get_job_status())\n")
     found = marks(out, "TODO")
     assert len(found) == 1 and "TableResult.get_job_client().get_job_status(): Spark has no job client" in found[0], out
+
+
+def test_job_client_wait_of_a_kept_streaming_insert_awaits_its_query():
+    # the kept result holds the started streaming query: Flink's program waits for the job there
+    source = (
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+        "t_env.execute_sql(\"CREATE TABLE clicks (user_id STRING, url STRING) WITH ('connector' = 'kafka', 'topic' = 'clicks', "
+        "'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset')\")\n"
+        "t_env.execute_sql(\"CREATE TABLE shown (user_id STRING, url STRING) WITH ('connector' = 'print')\")\n"
+        "result = t_env.execute_sql('INSERT INTO shown SELECT user_id, url FROM clicks')\n"
+        "print('started')\n"
+        "result.get_job_client().get_job_execution_result().result()\n"
+    )
+    out = convert_source(source, "job.py").output
+    assert out.rstrip().endswith("print(\"started\")\nresult.awaitTermination()") or \
+        out.rstrip().endswith("print('started')\nresult.awaitTermination()"), out
+    assert ".start()" in out and not marks(out, "TODO"), out
