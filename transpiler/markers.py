@@ -147,6 +147,7 @@ TB_LIFECYCLE = _code("F2S311", "note", "a Python function's open()/close(): run 
 TB_JSON = _code("F2S312", "note", "JSON_VALUE: a number with a fraction or an exponent reads as Spark's double text (1.5), Flink's decimal text (1.50)")
 TB_PARSE = _code("F2S313", "note", "TO_TIMESTAMP: Flink's lenient parser reads some text Spark's gives NULL for (a day past the month's end, text after the pattern)")
 TB_LISTAGG = _code("F2S314", "note", "LISTAGG: a group's values joined in the order they reach the aggregate, which may differ from Flink's")
+TB_PARTITION_NAME = _code("F2S330", "note", "partitioned filesystem table: the folder of a NULL or '' partition value is __HIVE_DEFAULT_PARTITION__ in Spark, Flink's 'partition.default-name' (__DEFAULT_PARTITION__) in Flink")
 TB_FILE_FORMAT = _code("F2S315", "note", "file table format option: Flink fails the job on records Spark's reader reads with NULLs (records missing a field)")
 TB_PLAN = _code("F2S316", "note", "explain(): the plan printed is Spark's (debug output, not a result of the job)")
 TB_LATE = _code("F2S317", "note", "event-time window over a stream's rowtime: records behind Flink's watermark are dropped in streaming mode, Spark's batch window counts them")

@@ -47,6 +47,20 @@ _TABLE_RE = re.compile(r"__f2s_t(\d+)__")
 _SETTINGS = ("pyflink.table.EnvironmentSettings", "pyflink.table.environment_settings.EnvironmentSettings")
 
 
+
+def class_chain(resolver, cls: cst.ClassDef) -> list[cst.ClassDef]:
+    """``cls`` and the classes of this module it inherits from along a chain where each has one
+    base of the module (its other bases Flink's or the library's): the classes whose methods a
+    ``cls()`` instance has, in Python's lookup order; it stops at a class with two bases of
+    the module (the order of their methods is left unknown)."""
+    chain: list[cst.ClassDef] = []
+    while isinstance(cls, cst.ClassDef) and cls not in chain:
+        chain.append(cls)
+        local = [c for c in (resolver.local_def(base.value) for base in cls.bases) if isinstance(c, cst.ClassDef)]
+        cls = local[0] if len(local) == 1 else None
+    return chain
+
+
 _STREAMING_RESULT = ("a streaming query (it reads an unbounded table): Flink's TableResult gives its rows as they come, "
                      "without end; Spark's collect() refuses a streaming DataFrame (port the use of the rows to "
                      "writeStream.foreachBatch)")
@@ -1480,7 +1494,7 @@ class TablesModel:
             cls = self.resolver.local_def(f.func) if isinstance(f, cst.Call) else None
             if isinstance(cls, cst.ClassDef) and any(
                     P.FUNCTION_CLASSES.get(self.resolver.qualified_name(b.value) or "", ("",))[0] == "TableAggregateFunction"
-                    for b in cls.bases):
+                    for c in class_chain(self.resolver, cls) for b in c.bases):
                 found[name] = "udaf"
         return found
 
