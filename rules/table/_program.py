@@ -706,20 +706,10 @@ class TablesModel:
 
     def rowtime_read(self, node) -> Optional[str]:
         """What the watermark column of the unbounded table ``node`` is (``event_time``) when
-        Flink's column is a TIMESTAMP without time zone, which the Spark view casts to a
-        TIMESTAMP in the session time zone (Spark's watermark refuses a TIMESTAMP_NTZ): "the
-        legacy Rowtime() column <name>" (a connect() descriptor's) or "the TIMESTAMP(3) rowtime
-        column <name>"; None otherwise (a TIMESTAMP_LTZ column, no watermark...)."""
+        the Spark view reads Flink's TIMESTAMP without time zone in the session time zone
+        (``TableDef.rowtime_read``); None otherwise."""
         table = self._event_table(node)
-        if table is None:
-            return None
-        column = table.watermark[0]
-        if _sql.ROWTIME_FROM in table.options:
-            return f"the legacy Rowtime() column {column}"
-        declared = re.sub(r"\s+", " ", table.declared.get(column, ""))
-        if re.fullmatch(r"TIMESTAMP( ?\(\d\))?( WITHOUT TIME ZONE)?", declared):
-            return f"the {declared} rowtime column {column}"
-        return None
+        return table.rowtime_read() if table is not None else None
 
     def over_late(self, node, column: Optional[str]) -> Optional[str]:
         """Why Flink may drop records that an over window ordered by ``column`` over the Table

@@ -151,6 +151,25 @@ class TableDef:
             return "TIMESTAMP"
         return self.computed_types.get(column)
 
+    def rowtime_read(self) -> Optional[str]:
+        """What the watermark column of this unbounded table is when Flink's column is a TIMESTAMP
+        without time zone, which the Spark view casts to a TIMESTAMP in the session time zone
+        (Spark's watermark refuses a TIMESTAMP_NTZ): "the legacy Rowtime() column <name>" (a
+        connect() descriptor's), "the TIMESTAMP(3) rowtime column <name>" (as declared) or "the
+        computed TIMESTAMP rowtime column <name>"; None otherwise (a bounded table, a
+        TIMESTAMP_LTZ column, no watermark...)."""
+        if self.bounded or self.watermark is None:
+            return None
+        column = self.watermark[0]
+        if ROWTIME_FROM in self.options:
+            return f"the legacy Rowtime() column {column}"
+        declared = re.sub(r"\s+", " ", self.declared.get(column, ""))
+        if re.fullmatch(r"TIMESTAMP( ?\(\d\))?( WITHOUT TIME ZONE)?", declared):
+            return f"the {declared} rowtime column {column}"
+        if self.computed_types.get(column) == "TIMESTAMP_NTZ":
+            return f"the computed TIMESTAMP rowtime column {column}"
+        return None
+
 
 def is_bounded(connector: str, options: Mapping[str, str]) -> bool:
     """Whether Flink reads a table of this connector as a bounded input."""
@@ -1572,7 +1591,9 @@ def check_alignment(kind: str, durations: list[str], time_type: Optional[str], r
     divide a quarter hour (every time zone offset is a multiple of 15 minutes) or the time column is
     a TIMESTAMP (without time zone). ``read_as``: the column is Flink's TIMESTAMP without time
     zone that the Spark view reads as a TIMESTAMP in the session time zone (the program model's
-    ``rowtime_read``, which names it): Flink aligns the windows on its values, Spark in UTC."""
+    ``rowtime_read``, which names it): Flink aligns the windows on its values, Spark in UTC (sizes
+    dividing a quarter hour pass: the same windows while the session time zone keeps one offset,
+    which the view's NOTE F2S324 says)."""
     if kind == "SESSION" or time_type == "TIMESTAMP_NTZ":
         return
     if all(_QUARTER_HOUR % _duration_micros(d) == 0 for d in durations):
@@ -1587,6 +1608,13 @@ def check_alignment(kind: str, durations: list[str], time_type: Optional[str], r
     raise Untranslatable(
         f"{kind} window of {' / '.join(durations)} over {reason} (Flink aligns it in the session time zone, Spark in UTC)"
     )
+
+
+def _rowtime_read(table: Optional[TableDef], column: str) -> Optional[str]:
+    """``TableDef.rowtime_read`` of ``table`` when ``column`` is its watermark column."""
+    if table is None or table.watermark is None or table.watermark[0] != column:
+        return None
+    return table.rowtime_read()
 
 
 def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef], streaming: bool = False) -> None:
@@ -1618,7 +1646,7 @@ def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef], streaming: bool
         time_type = dict(source_def.columns).get(time_column.name) if source_def else None
         if source_def and time_column.name in dict(source_def.computed):
             time_type = source_def.computed_type(time_column.name) or "TIMESTAMP"
-        check_alignment(kind, durations, time_type)
+        check_alignment(kind, durations, time_type, _rowtime_read(source_def, time_column.name))
         start = exp.Dot(this=window.copy(), expression=exp.to_identifier("start"))
         end = exp.Dot(this=window.copy(), expression=exp.to_identifier("end"))
         one_ms = exp.Interval(this=exp.Literal.string("0.001"), unit=exp.Var(this="SECOND"))
@@ -1852,7 +1880,11 @@ def _group_windows(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
         if kind == "CUMULATE":
             raise Untranslatable("CUMULATE window")
         spark_window, durations = _spark_window(kind, call.expressions, f"{kind} group window")
-        check_alignment(kind, durations, types.of(call.expressions[0]))
+        time_column = call.expressions[0] if isinstance(call.expressions[0], exp.Column) else None
+        source = select.args["from_"].this if select.args.get("from_") is not None and not select.args.get("joins") else None
+        source_def = tables.get(source.name) if isinstance(source, exp.Table) and not source.args.get("db") else None
+        check_alignment(kind, durations, types.of(call.expressions[0]),
+                        _rowtime_read(source_def, time_column.name) if time_column is not None else None)
         window_name = spark_window.name
         for node in auxiliary:
             prefix, _, what = node.name.upper().partition("_")
