@@ -440,3 +440,22 @@ def test_frame_plan(body, frame):
 ])
 def test_rdd_free_program(body, free):
     assert _ask(body, lambda resolver, _: graph(resolver).rdd_free) is free
+
+
+_HEAD_LINES = HEAD.count("\n")
+
+
+@pytest.mark.parametrize("body, line, says", [
+    # the first construct, in the text, that keeps a stream an RDD, and its line in the program
+    (f"a = {ROWS}\nb = {ROWS}\nprobe = a.connect(b)\nprobe.map(lambda r: r).print()", 3, "`.connect()` at line {}"),
+    ("probe = env.from_collection([1, 2])\nprobe.print()", 1, "the source `.from_collection()` at line {} has no type_info"),
+    (f"def show(s):\n    s.print()\n\n\nprobe = {ROWS}\nshow(probe)", 6, "`probe` is passed to `show()` at line {}"),
+    (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([1]).print()", 3, "the source `.from_collection()` at line {}"),
+])
+def test_rdd_reason(body, line, says):
+    found = _ask(body, lambda resolver, _: graph(resolver).rdd_reason)
+    assert found is not None and says.format(_HEAD_LINES + line) in found, found
+
+
+def test_rdd_reason_none_without_rdds():
+    assert _ask(f"probe = {ROWS}\nprobe.filter(lambda r: r[0] > 1).print()", lambda resolver, _: graph(resolver).rdd_reason) is None

@@ -156,6 +156,23 @@ class StreamGraph:
         return bool(self._streams) and all(self.node(call).frame is not None for call in self._streams)
 
     @cached_property
+    def rdd_reason(self) -> Optional[str]:
+        """What keeps the program on RDDs (NOTE F2S205 says it): the first, in the text, of the
+        operators with no native form, sources with no DataFrame schema and streams whose uses
+        cannot be followed that leave a stream an RDD (``_blocker``); None when no stream stays
+        an RDD or none of these is found."""
+        seen: set[int] = set()
+        found = [b for call in self._streams if self.node(call).frame is None
+                 for b in [_blocker(self, call, seen)] if b is not None]
+        if not found:
+            return None
+        from flink2spark.transpiler.positions import starts
+
+        where, _ = starts(self.resolver.module, [node for node, _ in found])
+        node, kind = min(found, key=lambda b: where.get(id(b[0]), (1 << 30, 0)))
+        return _blocker_text(self.resolver, node, kind, where.get(id(node), (0, 0))[0])
+
+    @cached_property
     def uses_rows(self) -> bool:
         """Whether the module names PyFlink's ``Row``."""
         return any(self.resolver.qualified_name(n) in P.ROWS for n in nodes(self.resolver.module, cst.Name))
@@ -1006,3 +1023,118 @@ def _frame(g: StreamGraph, expr):
         if any(g.node(i).frame is None for i in inputs):  # an input stays an RDD (a sibling consumer has no native form)
             return None
     return shape
+
+
+def _blocker(g: StreamGraph, expr, seen: set) -> Optional[tuple[cst.CSTNode, str]]:
+    """Why the stream ``expr`` (not a frame) stays an RDD: (node, kind), kind one of "form"
+    (the call ``node`` has no native form over its input frame), "source" (a source with no
+    DataFrame schema), "uses" (a use of the stream ``node`` makes is not an operator call),
+    "call" (a stream a call of a function makes), "rows" (a source of PyFlink ``Row``s in a
+    program with other RDDs); None when nothing is found (a node already walked)."""
+    if id(expr) in seen:
+        return None
+    seen.add(id(expr))
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        for value in resolver.sources_of(expr):
+            if g.node(value).frame is None:
+                return _blocker(g, value, seen)
+        return None
+    shape = g.fact("frame_shape", expr, _frame_shape, None)
+    if shape is None:
+        if not _method_call(expr):
+            return (expr, "call")
+        recv = expr.func.value
+        if resolver.type_of(recv) not in _STREAM_TYPES:
+            return (expr, "form" if resolver.qualified_name(expr.func) in P.STREAM_ARGUMENT_CALLS else "source")
+        inputs = _union_inputs(expr) if expr.func.attr.value == "union" else [recv]
+        for i in inputs:
+            if g.fact("frame_shape", i, _frame_shape, None) is None:
+                return _blocker(g, i, seen) or (expr, "form")
+        return (expr, _function_refusal(g, expr, g.fact("frame_shape", recv, _frame_shape, None)))
+    if not g.fact("frame_downstream", expr, _downstream, False):
+        uses = _frame_uses(g, expr)
+        if uses is None:
+            return (_unfollowed_use(g, expr) or expr, "uses")
+        for call in uses:
+            found = consumer_shape(g, call, shape)
+            if found is None:
+                return (call, _function_refusal(g, call, shape))
+            if found is not True and not g.fact("frame_downstream", call, _downstream, False):
+                return _blocker(g, call, seen)
+        return None
+    if _method_call(expr) and resolver.type_of(expr.func.value) == P.ENVIRONMENT:
+        return (expr, "rows")
+    if _method_call(expr):
+        for i in _union_inputs(expr) if expr.func.attr.value == "union" else [expr.func.value]:
+            if g.node(i).frame is None:
+                return _blocker(g, i, seen)
+    return None
+
+
+def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
+    """"form", with why the function of a ``map``/``filter``/``flat_map`` over ``shape`` has no
+    Column form when it has none (the translation's refusal)."""
+    from flink2spark.transpiler.python_columns import Refusal
+
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if shape is None or method not in ("map", "filter", "flat_map") or not P.is_stream(_receiver_type(g, call)):
+        return "form"
+    found = (_frames.flat_translated if method == "flat_map" else _frames.translated)(g, call, shape)
+    return f"form (its function: {found.reason})" if isinstance(found, Refusal) else "form"
+
+
+def _unfollowed_use(g: StreamGraph, expr) -> Optional[cst.BaseExpression]:
+    """The first read of the stream ``expr`` makes that is not an operator call on it (what
+    makes ``_frame_uses`` None), or None when its reads themselves cannot be followed."""
+    from flink2spark.rules.pyflink._common import assigned_uses
+
+    resolver = g.resolver
+    parent = resolver.parent(expr)
+    refs = [expr]
+    if isinstance(parent, cst.Assign):
+        refs = assigned_uses(resolver, expr)
+        if refs is None:
+            refs = _reads_of_reassigned(resolver, parent, expr)
+    for ref in refs or ():
+        attribute = resolver.parent(ref)
+        if isinstance(attribute, cst.Arg) and _union_argument(resolver, attribute):
+            continue
+        call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
+        if not (isinstance(call, cst.Call) and call.func is attribute):
+            return ref
+    return None
+
+
+def _use_text(resolver, node, line: int) -> str:
+    """How the stream read at ``node`` is used where its uses cannot be followed."""
+    code = resolver.module.code_for_node
+    if _method_call(node) and not isinstance(resolver.parent(node), (cst.Arg, cst.Return)):
+        return f"the stream `.{node.func.attr.value}()` makes at line {line} is read where it cannot be followed"
+    what = f"`{code(node)}`" if isinstance(node, cst.Name) else "the stream"
+    parent = resolver.parent(node)
+    if isinstance(parent, cst.Arg):
+        call = resolver.parent(parent)
+        return f"{what} is passed to `{code(call.func)}()` at line {line}, where its uses cannot be followed"
+    if isinstance(parent, cst.Return):
+        return f"{what} is returned from a function at line {line}, where its uses cannot be followed"
+    return f"{what} is kept in a container or another expression at line {line}, where its uses cannot be followed"
+
+
+def _blocker_text(resolver, node, kind: str, line: int) -> str:
+    if kind == "call":
+        return f"the stream `{resolver.module.code_for_node(node.func)}()` returns at line {line} cannot be followed"
+    if kind == "uses":
+        return _use_text(resolver, node, line)
+    method = node.func.attr.value
+    if kind.startswith("form"):
+        what = f".{method}" if resolver.type_of(node.func.value) in _STREAM_TYPES else resolver.module.code_for_node(node.func)
+        return f"`{what}()` at line {line} has no DataFrame form{kind[4:]}"
+    if kind == "rows":
+        return f"`.{method}()` at line {line} reads PyFlink Rows, which only a program without RDDs makes Spark's"
+    if method != "from_collection":
+        return (f"the source `.{method}()` at line {line} has no DataFrame form (a typed from_collection and a bounded"
+                " text file source have one)")
+    if call_arg(node, 1, "type_info") is None:
+        return f"the source `.{method}()` at line {line} has no type_info (no DataFrame schema)"
+    return f"the source `.{method}()` at line {line} has no DataFrame schema: its type_info or its data has none here"
