@@ -813,14 +813,10 @@ def _table_bridge(g: StreamGraph, expr, converted: bool) -> Optional[cst.Call]:
             return getattr(g.node(arg), fact) if arg is not None else None
         return getattr(g.node(expr.func.value), fact)
     if isinstance(expr, cst.Call):  # a def of this module: what it returns
-        from flink2spark.transpiler.infer import returns_of
-
-        target = resolver.local_def(expr.func)
-        if isinstance(target, cst.FunctionDef):
-            for value in returns_of(target):
-                found = getattr(g.node(value), fact)
-                if found is not None:
-                    return found
+        for value in _helper_returns(resolver, expr) or ():
+            found = getattr(g.node(value), fact)
+            if found is not None:
+                return found
         return None
     if isinstance(expr, cst.Name):
         for ref in resolver.referents(expr):
@@ -897,13 +893,29 @@ def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
     return None
 
 
+def _helper_returns(resolver, call) -> Optional[list[cst.BaseExpression]]:
+    """What a call of a def of this module returns (its ``return`` values), or None when
+    ``call`` is not one or the def returns nothing."""
+    from flink2spark.transpiler.infer import returns_of
+
+    target = resolver.local_def(call.func) if isinstance(call, cst.Call) else None
+    if not isinstance(target, cst.FunctionDef):
+        return None
+    return returns_of(target) or None
+
+
+def _one_shape(shapes: list):
+    return shapes[0] if shapes and all(s is not None and s == shapes[0] for s in shapes) else None
+
+
 def _frame_shape(g: StreamGraph, expr):
     """The shape the stream would have as a DataFrame, from its inputs only (upstream)."""
     resolver = g.resolver
     if isinstance(expr, cst.Name):
-        values = resolver.sources_of(expr)
-        shapes = [g.fact("frame_shape", v, _frame_shape, None) for v in values]
-        return shapes[0] if shapes and all(s is not None and s == shapes[0] for s in shapes) else None
+        return _one_shape([g.fact("frame_shape", v, _frame_shape, None) for v in resolver.sources_of(expr)])
+    returned = _helper_returns(resolver, expr)
+    if returned is not None:  # a helper's call: what it returns, one shape
+        return _one_shape([g.fact("frame_shape", v, _frame_shape, None) for v in returned])
     if not _method_call(expr):
         return None
     recv, method = expr.func.value, expr.func.attr.value
@@ -945,9 +957,80 @@ def _frame_uses(g: StreamGraph, expr) -> Optional[list[cst.Call]]:
             continue
         call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
         if not (isinstance(call, cst.Call) and call.func is attribute):
-            return None
+            through = _helper_uses(g, ref)
+            if through is None:
+                return None
+            calls.extend(through)
+            continue
         calls.append(call)
     return calls
+
+
+def _helper_uses(g: StreamGraph, ref) -> Optional[list[cst.Call]]:
+    """The calls reading a stream that ``ref`` passes to a def of the module (the def's reads of
+    its parameter, which must be its only binding there and get no other call's argument, which
+    could be an RDD) or returns from one (the reads of each
+    call of the def); None when ``ref`` is used otherwise or the reads cannot be followed.
+    The upstream facts follow the same way (``Resolver.sources_of``, ``_helper_returns``)."""
+    resolver = g.resolver
+    parent = resolver.parent(ref)
+    if isinstance(parent, cst.Arg) and parent.value is ref and not parent.star:
+        call = resolver.parent(parent)
+        func = resolver.local_def(call.func) if isinstance(call, cst.Call) else None
+        if not isinstance(func, cst.FunctionDef) or any(a.star for a in call.args):
+            return None
+        param = _param_of(func, call, parent)
+        bindings = resolver.scope_bindings(param.name) if param is not None else None
+        if not bindings or len(bindings) != 1 or bindings[0].node is not param:
+            return None
+        if resolver.param_arguments(param) != [ref]:  # other calls may pass an RDD: one stream only
+            return None
+        return g.fact("helper_param_uses", param.name, _param_uses, None, id(param))
+    if isinstance(parent, cst.Return) and parent.value is ref:
+        func = next((n for n in _ancestors(resolver, parent) if isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef))), None)
+        sites = resolver.call_sites.get(id(func), []) if isinstance(func, cst.FunctionDef) else []
+        if not sites or any(id(site) in resolver._instantiations for site in sites):
+            return None
+        calls = []
+        for site in sites:
+            found = g.fact("helper_call_uses", site, _frame_uses_fact, None)
+            if found is None:
+                return None
+            calls.extend(found)
+        return calls
+    return None
+
+
+def _frame_uses_fact(g: StreamGraph, expr):
+    return _frame_uses(g, expr)
+
+
+def _param_uses(g: StreamGraph, name: cst.Name, _param_id) -> Optional[list[cst.Call]]:
+    bindings = g.resolver.scope_bindings(name) or []
+    refs = [r.node for b in bindings for r in b.references]
+    calls = []
+    for ref in refs:
+        found = _frame_uses(g, ref) if isinstance(ref, cst.Name) else None
+        if found is None:
+            return None
+        calls.extend(found)
+    return calls
+
+
+def _param_of(func: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> Optional[cst.Param]:
+    """The parameter of ``func`` that ``arg`` of ``call`` binds (positional or keyword)."""
+    params = list(func.params.params)
+    if arg.keyword is not None:
+        return next((p for p in [*params, *func.params.kwonly_params] if p.name.value == arg.keyword.value), None)
+    index = [a for a in call.args if a.keyword is None].index(arg)
+    return params[index] if index < len(params) else None
+
+
+def _ancestors(resolver, node):
+    while node is not None:
+        node = resolver.parent(node)
+        if node is not None:
+            yield node
 
 
 def _union_argument(resolver, arg: cst.Arg) -> bool:
@@ -1009,9 +1092,10 @@ def _downstream(g: StreamGraph, expr) -> bool:
 
 def _frame(g: StreamGraph, expr):
     if isinstance(expr, cst.Name):
-        values = g.resolver.sources_of(expr)
-        frames = [g.node(v).frame for v in values]
-        return frames[0] if frames and all(f is not None and f == frames[0] for f in frames) else None
+        return _one_shape([g.node(v).frame for v in g.resolver.sources_of(expr)])
+    returned = _helper_returns(g.resolver, expr)
+    if returned is not None:  # a helper's call: the frames it returns
+        return _one_shape([g.node(v).frame for v in returned])
     shape = g.fact("frame_shape", expr, _frame_shape, None)
     if shape is None or not g.fact("frame_downstream", expr, _downstream, False):
         return None
@@ -1101,7 +1185,7 @@ def _unfollowed_use(g: StreamGraph, expr) -> Optional[cst.BaseExpression]:
         if isinstance(attribute, cst.Arg) and _union_argument(resolver, attribute):
             continue
         call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
-        if not (isinstance(call, cst.Call) and call.func is attribute):
+        if not (isinstance(call, cst.Call) and call.func is attribute) and _helper_uses(g, ref) is None:
             return ref
     return None
 
