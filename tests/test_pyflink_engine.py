@@ -69,12 +69,15 @@ HELPER = "\n\ndef show(ds, label):\n    ds.print()\n\n\npairs = env.from_collect
 
 
 def test_a_helper_prints_with_the_element_type_its_calls_agree_on():
-    """Issue 13: a keyed stream handed to a helper prints its elements, typed as at the call."""
+    """Issue 13: a keyed stream handed to a helper prints its elements, typed as at the call.
+    Called once, the helper's stream is a DataFrame (issue 14: the frame plan follows it into
+    the def): its rows, keyed by a field, print as they are."""
     result = convert(HELPER + "show(pairs.key_by(lambda p: p[0]), 'keyed')\n")
-    assert "    f2s.print(ds.values(), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]))\n" in result.output
-    assert codes(result, "note") == ["F2S205"] and result.status == "converted"
+    assert "    ds.show(2147483647, truncate=False)\n" in result.output and "show(pairs, \"keyed\")\n" in result.output
+    assert codes(result) == [] and result.status == "converted"
     both = convert(HELPER + "show(pairs.key_by(lambda p: p[0]), 'by name')\nshow(pairs.key_by(lambda p: p[1]), 'by count')\n")
     assert "    f2s.print(ds.values(), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]))\n" in both.output
+    assert codes(both, "note") == ["F2S205"] and "here because the stream is passed to `show()` at line" in both.output
 
 
 def test_a_helper_called_with_a_keyed_and_a_plain_stream_is_left_with_a_todo():
@@ -117,11 +120,13 @@ def test_a_helper_given_an_unbounded_stream_prints_per_micro_batch():
 
 
 def test_type_expression_is_not_copied_where_its_names_mean_something_else():
-    result = convert(
-        "\n\ndef make():\n    t = Types.TUPLE([Types.INT()])\n    return env.from_collection([(1,)], t)\n\n\n"
-        "make().print()\n"
-    )
-    assert "F2S207" in codes(result, "note")
+    make = "\n\ndef make():\n    t = Types.TUPLE([Types.INT()])\n    return env.from_collection([(1,)], t)\n\n\n"
+    # an RDD (a filter with no Column form): print() would need make()'s local type ``t``
+    result = convert(make + "make().filter(lambda r: r[0] and r).print()\n")
+    assert "F2S207" in codes(result, "note") and "f2s.print(make().filter(lambda r: r[0] and r))\n" in result.output
+    # a DataFrame (the frame plan follows what make() returns): print() needs no type
+    frame = convert(make + "make().print()\n")
+    assert codes(frame) == [] and "make().show(2147483647, truncate=False)\n" in frame.output
 
 
 def test_unknown_and_unconverted_methods_say_pyflink():

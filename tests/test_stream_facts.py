@@ -284,6 +284,17 @@ def test_reads_unbounded(body, reads):
 TEXT = "env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in').build(), WatermarkStrategy.no_watermarks(), 'in')"
 ROWS = "env.from_collection([(1, 'a'), (2, 'b')], type_info=Types.ROW([Types.INT(), Types.STRING()]))"
 FRAME_CASES = [
+    # streams through the module's defs: a parameter's reads are the stream's, a return's are the call's
+    ("a stream passed to a helper that prints it", f"def show(s):\n    s.print()\n\n\nprobe = {ROWS}\nshow(probe)",
+     "f0 INT, f1 STRING"),
+    ("... whose helper maps it with no native form is no frame",
+     f"def show(s):\n    s.map(lambda r: r[0] + 1).print()\n\n\nprobe = {ROWS}\nshow(probe)", None),
+    ("... nor when another call passes it an RDD",
+     f"def show(s):\n    s.print()\n\n\nprobe = {ROWS}\nshow(probe)\nshow(env.from_collection([(1, 'a')]))", None),
+    ("a stream a helper returns, printed by the caller",
+     f"def typed():\n    return {ROWS}\n\n\nprobe = typed()\nprobe.print()", "f0 INT, f1 STRING"),
+    ("... or mapped by the caller with no native form: no frame",
+     f"def typed():\n    return {ROWS}\n\n\nprobe = typed()\nprobe.map(lambda r: r[0] + 1).print()", None),
     ("a typed collection printed is a DataFrame", f"probe = {ROWS}\nprobe.print()", "f0 INT, f1 STRING"),
     ("named fields keep their names",
      "probe = env.from_collection([(1, 'a')], Types.ROW_NAMED(['id', 'tag'], [Types.LONG(), Types.STRING()]))\nprobe.print()",
@@ -440,3 +451,23 @@ def test_frame_plan(body, frame):
 ])
 def test_rdd_free_program(body, free):
     assert _ask(body, lambda resolver, _: graph(resolver).rdd_free) is free
+
+
+_HEAD_LINES = HEAD.count("\n")
+
+
+@pytest.mark.parametrize("body, line, says", [
+    # the first construct, in the text, that keeps a stream an RDD, and its line in the program
+    (f"a = {ROWS}\nb = {ROWS}\nprobe = a.connect(b)\nprobe.map(lambda r: r).print()", 3, "`.connect()` at line {}"),
+    ("probe = env.from_collection([1, 2])\nprobe.print()", 1, "the source `.from_collection()` at line {} has no type_info"),
+    (f"probe = {ROWS}\nkept = [probe]\nkept[0].print()", 2, "`probe` is kept in a container or another expression at line {}"),
+    (f"def show(s):\n    s.print()\n\n\nprobe = {ROWS}\nshow(probe)\nshow(probe)", 6, "`probe` is passed to `show()` at line {}"),
+    (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([1]).print()", 3, "the source `.from_collection()` at line {}"),
+])
+def test_rdd_reason(body, line, says):
+    found = _ask(body, lambda resolver, _: graph(resolver).rdd_reason)
+    assert found is not None and says.format(_HEAD_LINES + line) in found, found
+
+
+def test_rdd_reason_none_without_rdds():
+    assert _ask(f"probe = {ROWS}\nprobe.filter(lambda r: r[0] > 1).print()", lambda resolver, _: graph(resolver).rdd_reason) is None

@@ -20,6 +20,17 @@ RDD_NOTE = (
     " RDD API (SparkContext), which Spark Connect does not offer\n"
 )
 SPARK_HEAD = "\n" + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\n"
+
+
+def spark_head(rdd: Optional[str] = None) -> str:
+    """``SPARK_HEAD`` whose NOTE F2S205 names ``rdd``, what keeps the program on RDDs."""
+    return "\n" + rdd_note(rdd) + "env = SparkSession.builder.getOrCreate()\n"
+
+
+def rdd_note(reason: Optional[str] = None) -> str:
+    """NOTE F2S205 as the environment's line carries it, with what keeps the program on RDDs
+    (``StreamGraph.rdd_reason``) when there is one."""
+    return RDD_NOTE if reason is None else RDD_NOTE[:-1] + f"; here because {reason}\n"
 SHIM_IMPORT = "from flink2spark.runtime import datastream as f2s\n"
 MAP_ORDER_NOTE = (
     "Types.MAP with keys other than strings, numbers and booleans: Flink's maps are Java HashMaps, whose key"
@@ -35,9 +46,10 @@ def program(body: str, imports: str = "") -> str:
     return imports + IMPORT + HEAD + body
 
 
-def spark_program(body: str, imports: str = "", shim: bool = False) -> str:
-    """The expected conversion of ``program`` (imports as the import mechanism adds them)."""
-    return imports + (SHIM_IMPORT if shim else "") + SPARK_IMPORT + SPARK_HEAD + body
+def spark_program(body: str, imports: str = "", shim: bool = False, rdd: Optional[str] = None) -> str:
+    """The expected conversion of ``program`` (imports as the import mechanism adds them);
+    ``rdd``: what keeps it on RDDs, as NOTE F2S205 names it."""
+    return imports + (SHIM_IMPORT if shim else "") + SPARK_IMPORT + spark_head(rdd) + body
 
 
 # --------------------------------------------------------------------------------------------

@@ -156,6 +156,23 @@ class StreamGraph:
         return bool(self._streams) and all(self.node(call).frame is not None for call in self._streams)
 
     @cached_property
+    def rdd_reason(self) -> Optional[str]:
+        """What keeps the program on RDDs (NOTE F2S205 says it): the first, in the text, of the
+        operators with no native form, sources with no DataFrame schema and streams whose uses
+        cannot be followed that leave a stream an RDD (``_blocker``); None when no stream stays
+        an RDD or none of these is found."""
+        seen: set[int] = set()
+        found = [b for call in self._streams if self.node(call).frame is None
+                 for b in [_blocker(self, call, seen)] if b is not None]
+        if not found:
+            return None
+        from flink2spark.transpiler.positions import starts
+
+        where, _ = starts(self.resolver.module, [node for node, _ in found])
+        node, kind = min(found, key=lambda b: where.get(id(b[0]), (1 << 30, 0)))
+        return _blocker_text(self.resolver, node, kind, where.get(id(node), (0, 0))[0])
+
+    @cached_property
     def uses_rows(self) -> bool:
         """Whether the module names PyFlink's ``Row``."""
         return any(self.resolver.qualified_name(n) in P.ROWS for n in nodes(self.resolver.module, cst.Name))
@@ -796,14 +813,10 @@ def _table_bridge(g: StreamGraph, expr, converted: bool) -> Optional[cst.Call]:
             return getattr(g.node(arg), fact) if arg is not None else None
         return getattr(g.node(expr.func.value), fact)
     if isinstance(expr, cst.Call):  # a def of this module: what it returns
-        from flink2spark.transpiler.infer import returns_of
-
-        target = resolver.local_def(expr.func)
-        if isinstance(target, cst.FunctionDef):
-            for value in returns_of(target):
-                found = getattr(g.node(value), fact)
-                if found is not None:
-                    return found
+        for value in _helper_returns(resolver, expr) or ():
+            found = getattr(g.node(value), fact)
+            if found is not None:
+                return found
         return None
     if isinstance(expr, cst.Name):
         for ref in resolver.referents(expr):
@@ -880,13 +893,29 @@ def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
     return None
 
 
+def _helper_returns(resolver, call) -> Optional[list[cst.BaseExpression]]:
+    """What a call of a def of this module returns (its ``return`` values), or None when
+    ``call`` is not one or the def returns nothing."""
+    from flink2spark.transpiler.infer import returns_of
+
+    target = resolver.local_def(call.func) if isinstance(call, cst.Call) else None
+    if not isinstance(target, cst.FunctionDef):
+        return None
+    return returns_of(target) or None
+
+
+def _one_shape(shapes: list):
+    return shapes[0] if shapes and all(s is not None and s == shapes[0] for s in shapes) else None
+
+
 def _frame_shape(g: StreamGraph, expr):
     """The shape the stream would have as a DataFrame, from its inputs only (upstream)."""
     resolver = g.resolver
     if isinstance(expr, cst.Name):
-        values = resolver.sources_of(expr)
-        shapes = [g.fact("frame_shape", v, _frame_shape, None) for v in values]
-        return shapes[0] if shapes and all(s is not None and s == shapes[0] for s in shapes) else None
+        return _one_shape([g.fact("frame_shape", v, _frame_shape, None) for v in resolver.sources_of(expr)])
+    returned = _helper_returns(resolver, expr)
+    if returned is not None:  # a helper's call: what it returns, one shape
+        return _one_shape([g.fact("frame_shape", v, _frame_shape, None) for v in returned])
     if not _method_call(expr):
         return None
     recv, method = expr.func.value, expr.func.attr.value
@@ -928,9 +957,80 @@ def _frame_uses(g: StreamGraph, expr) -> Optional[list[cst.Call]]:
             continue
         call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
         if not (isinstance(call, cst.Call) and call.func is attribute):
-            return None
+            through = _helper_uses(g, ref)
+            if through is None:
+                return None
+            calls.extend(through)
+            continue
         calls.append(call)
     return calls
+
+
+def _helper_uses(g: StreamGraph, ref) -> Optional[list[cst.Call]]:
+    """The calls reading a stream that ``ref`` passes to a def of the module (the def's reads of
+    its parameter, which must be its only binding there and get no other call's argument, which
+    could be an RDD) or returns from one (the reads of each
+    call of the def); None when ``ref`` is used otherwise or the reads cannot be followed.
+    The upstream facts follow the same way (``Resolver.sources_of``, ``_helper_returns``)."""
+    resolver = g.resolver
+    parent = resolver.parent(ref)
+    if isinstance(parent, cst.Arg) and parent.value is ref and not parent.star:
+        call = resolver.parent(parent)
+        func = resolver.local_def(call.func) if isinstance(call, cst.Call) else None
+        if not isinstance(func, cst.FunctionDef) or any(a.star for a in call.args):
+            return None
+        param = _param_of(func, call, parent)
+        bindings = resolver.scope_bindings(param.name) if param is not None else None
+        if not bindings or len(bindings) != 1 or bindings[0].node is not param:
+            return None
+        if resolver.param_arguments(param) != [ref]:  # other calls may pass an RDD: one stream only
+            return None
+        return g.fact("helper_param_uses", param.name, _param_uses, None, id(param))
+    if isinstance(parent, cst.Return) and parent.value is ref:
+        func = next((n for n in _ancestors(resolver, parent) if isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef))), None)
+        sites = resolver.call_sites.get(id(func), []) if isinstance(func, cst.FunctionDef) else []
+        if not sites or any(id(site) in resolver._instantiations for site in sites):
+            return None
+        calls = []
+        for site in sites:
+            found = g.fact("helper_call_uses", site, _frame_uses_fact, None)
+            if found is None:
+                return None
+            calls.extend(found)
+        return calls
+    return None
+
+
+def _frame_uses_fact(g: StreamGraph, expr):
+    return _frame_uses(g, expr)
+
+
+def _param_uses(g: StreamGraph, name: cst.Name, _param_id) -> Optional[list[cst.Call]]:
+    bindings = g.resolver.scope_bindings(name) or []
+    refs = [r.node for b in bindings for r in b.references]
+    calls = []
+    for ref in refs:
+        found = _frame_uses(g, ref) if isinstance(ref, cst.Name) else None
+        if found is None:
+            return None
+        calls.extend(found)
+    return calls
+
+
+def _param_of(func: cst.FunctionDef, call: cst.Call, arg: cst.Arg) -> Optional[cst.Param]:
+    """The parameter of ``func`` that ``arg`` of ``call`` binds (positional or keyword)."""
+    params = list(func.params.params)
+    if arg.keyword is not None:
+        return next((p for p in [*params, *func.params.kwonly_params] if p.name.value == arg.keyword.value), None)
+    index = [a for a in call.args if a.keyword is None].index(arg)
+    return params[index] if index < len(params) else None
+
+
+def _ancestors(resolver, node):
+    while node is not None:
+        node = resolver.parent(node)
+        if node is not None:
+            yield node
 
 
 def _union_argument(resolver, arg: cst.Arg) -> bool:
@@ -992,9 +1092,10 @@ def _downstream(g: StreamGraph, expr) -> bool:
 
 def _frame(g: StreamGraph, expr):
     if isinstance(expr, cst.Name):
-        values = g.resolver.sources_of(expr)
-        frames = [g.node(v).frame for v in values]
-        return frames[0] if frames and all(f is not None and f == frames[0] for f in frames) else None
+        return _one_shape([g.node(v).frame for v in g.resolver.sources_of(expr)])
+    returned = _helper_returns(g.resolver, expr)
+    if returned is not None:  # a helper's call: the frames it returns
+        return _one_shape([g.node(v).frame for v in returned])
     shape = g.fact("frame_shape", expr, _frame_shape, None)
     if shape is None or not g.fact("frame_downstream", expr, _downstream, False):
         return None
@@ -1006,3 +1107,118 @@ def _frame(g: StreamGraph, expr):
         if any(g.node(i).frame is None for i in inputs):  # an input stays an RDD (a sibling consumer has no native form)
             return None
     return shape
+
+
+def _blocker(g: StreamGraph, expr, seen: set) -> Optional[tuple[cst.CSTNode, str]]:
+    """Why the stream ``expr`` (not a frame) stays an RDD: (node, kind), kind one of "form"
+    (the call ``node`` has no native form over its input frame), "source" (a source with no
+    DataFrame schema), "uses" (a use of the stream ``node`` makes is not an operator call),
+    "call" (a stream a call of a function makes), "rows" (a source of PyFlink ``Row``s in a
+    program with other RDDs); None when nothing is found (a node already walked)."""
+    if id(expr) in seen:
+        return None
+    seen.add(id(expr))
+    resolver = g.resolver
+    if isinstance(expr, cst.Name):
+        for value in resolver.sources_of(expr):
+            if g.node(value).frame is None:
+                return _blocker(g, value, seen)
+        return None
+    shape = g.fact("frame_shape", expr, _frame_shape, None)
+    if shape is None:
+        if not _method_call(expr):
+            return (expr, "call")
+        recv = expr.func.value
+        if resolver.type_of(recv) not in _STREAM_TYPES:
+            return (expr, "form" if resolver.qualified_name(expr.func) in P.STREAM_ARGUMENT_CALLS else "source")
+        inputs = _union_inputs(expr) if expr.func.attr.value == "union" else [recv]
+        for i in inputs:
+            if g.fact("frame_shape", i, _frame_shape, None) is None:
+                return _blocker(g, i, seen) or (expr, "form")
+        return (expr, _function_refusal(g, expr, g.fact("frame_shape", recv, _frame_shape, None)))
+    if not g.fact("frame_downstream", expr, _downstream, False):
+        uses = _frame_uses(g, expr)
+        if uses is None:
+            return (_unfollowed_use(g, expr) or expr, "uses")
+        for call in uses:
+            found = consumer_shape(g, call, shape)
+            if found is None:
+                return (call, _function_refusal(g, call, shape))
+            if found is not True and not g.fact("frame_downstream", call, _downstream, False):
+                return _blocker(g, call, seen)
+        return None
+    if _method_call(expr) and resolver.type_of(expr.func.value) == P.ENVIRONMENT:
+        return (expr, "rows")
+    if _method_call(expr):
+        for i in _union_inputs(expr) if expr.func.attr.value == "union" else [expr.func.value]:
+            if g.node(i).frame is None:
+                return _blocker(g, i, seen)
+    return None
+
+
+def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
+    """"form", with why the function of a ``map``/``filter``/``flat_map`` over ``shape`` has no
+    Column form when it has none (the translation's refusal)."""
+    from flink2spark.transpiler.python_columns import Refusal
+
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if shape is None or method not in ("map", "filter", "flat_map") or not P.is_stream(_receiver_type(g, call)):
+        return "form"
+    found = (_frames.flat_translated if method == "flat_map" else _frames.translated)(g, call, shape)
+    return f"form (its function: {found.reason})" if isinstance(found, Refusal) else "form"
+
+
+def _unfollowed_use(g: StreamGraph, expr) -> Optional[cst.BaseExpression]:
+    """The first read of the stream ``expr`` makes that is not an operator call on it (what
+    makes ``_frame_uses`` None), or None when its reads themselves cannot be followed."""
+    from flink2spark.rules.pyflink._common import assigned_uses
+
+    resolver = g.resolver
+    parent = resolver.parent(expr)
+    refs = [expr]
+    if isinstance(parent, cst.Assign):
+        refs = assigned_uses(resolver, expr)
+        if refs is None:
+            refs = _reads_of_reassigned(resolver, parent, expr)
+    for ref in refs or ():
+        attribute = resolver.parent(ref)
+        if isinstance(attribute, cst.Arg) and _union_argument(resolver, attribute):
+            continue
+        call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
+        if not (isinstance(call, cst.Call) and call.func is attribute) and _helper_uses(g, ref) is None:
+            return ref
+    return None
+
+
+def _use_text(resolver, node, line: int) -> str:
+    """How the stream read at ``node`` is used where its uses cannot be followed."""
+    code = resolver.module.code_for_node
+    if _method_call(node) and not isinstance(resolver.parent(node), (cst.Arg, cst.Return)):
+        return f"the stream `.{node.func.attr.value}()` makes at line {line} is read where it cannot be followed"
+    what = f"`{code(node)}`" if isinstance(node, cst.Name) else "the stream"
+    parent = resolver.parent(node)
+    if isinstance(parent, cst.Arg):
+        call = resolver.parent(parent)
+        return f"{what} is passed to `{code(call.func)}()` at line {line}, where its uses cannot be followed"
+    if isinstance(parent, cst.Return):
+        return f"{what} is returned from a function at line {line}, where its uses cannot be followed"
+    return f"{what} is kept in a container or another expression at line {line}, where its uses cannot be followed"
+
+
+def _blocker_text(resolver, node, kind: str, line: int) -> str:
+    if kind == "call":
+        return f"the stream `{resolver.module.code_for_node(node.func)}()` returns at line {line} cannot be followed"
+    if kind == "uses":
+        return _use_text(resolver, node, line)
+    method = node.func.attr.value
+    if kind.startswith("form"):
+        what = f".{method}" if resolver.type_of(node.func.value) in _STREAM_TYPES else resolver.module.code_for_node(node.func)
+        return f"`{what}()` at line {line} has no DataFrame form{kind[4:]}"
+    if kind == "rows":
+        return f"`.{method}()` at line {line} reads PyFlink Rows, which only a program without RDDs makes Spark's"
+    if method != "from_collection":
+        return (f"the source `.{method}()` at line {line} has no DataFrame form (a typed from_collection and a bounded"
+                " text file source have one)")
+    if call_arg(node, 1, "type_info") is None:
+        return f"the source `.{method}()` at line {line} has no type_info (no DataFrame schema)"
+    return f"the source `.{method}()` at line {line} has no DataFrame schema: its type_info or its data has none here"

@@ -50,6 +50,7 @@ rule = Rule(
                 "# TODO(flink2spark): F2S247 a sink other than a row-format FileSink/StreamingFileSink: write the"
                 " RDD/DataFrame with Spark by hand\n"
                 "env.sparkContext.parallelize([\"a\"]).add_sink(producer)\n",
+                rdd='`.add_sink()` at line 5 has no DataFrame form',
             ),
         ),
     ],

@@ -126,6 +126,7 @@ rule = Rule(
                 "    f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.STRING(), f2s.Types.INT()]),\n"
                 ")\n",
                 shim=True,
+                rdd='`.sum()` at line 8 has no DataFrame form',
             ),
         ),
         Example(
@@ -139,6 +140,7 @@ rule = Rule(
                 "totals = f2s.rolling_reduce(by_store, f2s.Sum(2))\n"
                 "cheapest = f2s.rolling_reduce(by_store, f2s.MinBy(2))\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

@@ -47,6 +47,7 @@ rule = Rule(
                 "doubled = f2s.async_wait(numbers, Lookup(), f2s.Time.seconds(5), capacity=10)\n",
                 imports="import asyncio\n",
                 shim=True,
+                rdd='`AsyncDataStream.ordered_wait()` at line 17 has no DataFrame form',
             ),
         ),
     ],

@@ -54,6 +54,7 @@ rule = Rule(
                 f"# NOTE(flink2spark): F2S244 get_checkpoint_config(): {_WHY}\n"
                 "f2s.print(env.sparkContext.parallelize([1]))\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 10 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(

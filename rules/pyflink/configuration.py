@@ -11,7 +11,7 @@ A configuration with keys that are not literals, or used in other ways, stays wi
 """
 
 from flink2spark.rules.pyflink import _configuration as C
-from flink2spark.rules.pyflink._common import IMPORT, SPARK_IMPORT, RDD_NOTE
+from flink2spark.rules.pyflink._common import IMPORT, SPARK_IMPORT, rdd_note
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.convert import REMOVE
@@ -37,7 +37,7 @@ rule = Rule(
             + "\n"
             + "# NOTE(flink2spark): F2S248 get_execution_environment(configuration): Flink settings dropped:"
             " python.fn-execution.bundle.size (execution.runtime-mode is read by keyed aggregations)\n"
-            + RDD_NOTE
+            + rdd_note('the source `.from_collection()` at line 8 has no type_info (no DataFrame schema)')
             + "env = SparkSession.builder.getOrCreate()\n"
             "f2s.print(\n"
             "    f2s.final_reduce(\n"

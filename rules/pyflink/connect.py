@@ -74,6 +74,7 @@ rule = Rule(
                 "numbers = env.sparkContext.parallelize([1])\n"
                 'both = f2s.co_process(f2s.connect(words, numbers), Both(), "map")\n',
                 shim=True,
+                rdd='the source `.from_collection()` at line 15 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

@@ -53,10 +53,11 @@ def convert(ctx):
             read = " (execution.runtime-mode is read by keyed aggregations)" if len(dropped) < len({k for k, _, _ in found}) else ""
             ctx.note(M.PF_CONFIG, f"get_execution_environment(configuration): Flink settings dropped: {', '.join(dropped)}{read}")
     if not graph(ctx.resolver).rdd_free:  # some stream stays an RDD (the program model's plan)
+        reason = graph(ctx.resolver).rdd_reason
         ctx.note(
             M.PF_RDD,
             "PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext),"
-            " which Spark Connect does not offer",
+            " which Spark Connect does not offer" + (f"; here because {reason}" if reason else ""),
         )
     session = ctx.import_name("pyspark.sql", "SparkSession")
     return ctx.expr(SESSION.get().builder() + ".getOrCreate()", s=session)

@@ -24,7 +24,7 @@ rule = Rule(
     examples=[
         Example(
             program('env.from_collection([1]).print()\n# run it\nenv.execute("job")\n'),
-            spark_program("f2s.print(env.sparkContext.parallelize([1]))\n# run it\n", shim=True),
+            spark_program("f2s.print(env.sparkContext.parallelize([1]))\n# run it\n", shim=True, rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)'),
         ),
         Example(
             program("result = env.execute()\n"),

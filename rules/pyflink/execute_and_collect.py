@@ -43,6 +43,7 @@ rule = Rule(
                 "        print(row.k)\n"
                 "first = f2s.execute_and_collect(env.sparkContext.parallelize([1, 2]), limit=1)\n",
                 shim=True,
+                rdd='`.execute_and_collect()` at line 6 has no DataFrame form',
             ),
         ),
     ],

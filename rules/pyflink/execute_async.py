@@ -37,6 +37,7 @@ rule = Rule(
             spark_program(
                 f"f2s.print(env.sparkContext.parallelize([1]))\n# NOTE(flink2spark): F2S245 {_NOTE}\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(
@@ -53,6 +54,7 @@ rule = Rule(
                 "# wait for it\n"
                 f"# NOTE(flink2spark): F2S245 {_NOTE}\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(

@@ -37,6 +37,7 @@ rule = Rule(
                 f"# NOTE(flink2spark): F2S248 get_config().set_auto_watermark_interval(): {_WHY}\n"
                 "f2s.print(env.sparkContext.parallelize([1]))\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 5 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(

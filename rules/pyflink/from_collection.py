@@ -55,6 +55,7 @@ rule = Rule(
                 'words = env.createDataFrame(["a", "b"], "string")\n'
                 'pairs = env.sparkContext.parallelize([("a", 1)])\n'
                 'rows = env.createDataFrame([(1, "a")], "f0 INT, f1 STRING")\n',
+                rdd='the source `.from_collection()` at line 6 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(  # a consumer with no native form (a map to pickled ints) keeps the stream an RDD
@@ -80,6 +81,7 @@ rule = Rule(
                 '    named, f2s.Types.ROW_NAMED(["id", "name"], [f2s.Types.INT(), f2s.Types.STRING()])\n'
                 ")\n",
                 shim=True,
+                rdd='`.map()` at line 6 has no DataFrame form',
             ),
         ),
         Example(  # every stream a DataFrame: no RDD (no NOTE F2S205), PyFlink's Row is Spark's
@@ -123,6 +125,7 @@ rule = Rule(
                 'blobs = env.from_collection([b"x"], f2s.Types.PRIMITIVE_ARRAY(f2s.Types.BYTE()))\n',
                 imports="import datetime\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 7 has no DataFrame schema: its type_info or its data has none here',
             ),
         ),
         Example(  # dates, times, timestamps, instants and decimals: f2s.typed truncates as Flink does
@@ -137,6 +140,7 @@ rule = Rule(
                 " LOCAL_DATE() (the program fails on Flink with AttributeError)\n"
                 "days = env.from_collection([d], f2s.Types.LOCAL_DATE())\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 5 has no DataFrame schema: its type_info or its data has none here',
             ),
         ),
     ],

@@ -27,7 +27,7 @@ import libcst as cst
 from flink2spark.rules.pyflink import _kafka as K
 
 from flink2spark.rules.pyflink._streams import facts
-from flink2spark.rules.pyflink._common import SPARK_HEAD, call_arg, from_source_problem, program, source_kind, spark_program
+from flink2spark.rules.pyflink._common import call_arg, from_source_problem, program, source_kind, spark_head, spark_program
 from flink2spark.rules.pyflink._time import strategy_has_assigner, watermark_strategy, windows_shim
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -50,7 +50,7 @@ rule = Rule(
                 "numbers = env.from_source(NumberSequenceSource(1, 20), WatermarkStrategy.no_watermarks(), 'numbers')\n",
                 imports="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors.number_seq import NumberSequenceSource\n",
             ),
-            spark_program("numbers = env.sparkContext.range(1, 20 + 1)\n"),
+            spark_program("numbers = env.sparkContext.range(1, 20 + 1)\n", rdd='the source `.from_source()` at line 6 has no DataFrame form (a typed from_collection and a bounded text file source have one)'),
         ),
         Example(  # a DataFrame of the lines (the program model's frame form): every consumer has a native form
             program(
@@ -82,6 +82,7 @@ rule = Rule(
                 '    env.readStream.text("/data/in", recursiveFileLookup=True), f2s.Types.STRING()\n'
                 ")\n",
                 imports="from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n",
+                rdd='the source `.from_source()` at line 7 has no DataFrame form (a typed from_collection and a bounded text file source have one)',
             ),
         ),
         Example(
@@ -100,6 +101,7 @@ rule = Rule(
                 ")\n"
                 "f2s.print(lines.map(lambda line: line.split()))\n",
                 shim=True,
+                rdd='`.map()` at line 9 has no DataFrame form (its function: split() other than split(sep)[i])',
             ),
         ),
         Example(
@@ -112,7 +114,7 @@ rule = Rule(
             ),
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n"
-            + SPARK_HEAD
+            + spark_head('the source `.from_source()` at line 14 has no DataFrame form (a typed from_collection and a bounded text file source have one)')
             + "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
             "lines = f2s_stream.elements(\n"
             '    env.read.format("kafka")\n'

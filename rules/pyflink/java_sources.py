@@ -13,7 +13,7 @@ conversion starts from ``auto.offset.reset`` (NOTE F2S256).
 """
 
 from flink2spark.rules.pyflink import _kafka as K
-from flink2spark.rules.pyflink._common import SPARK_HEAD, call_arg, program, spark_program
+from flink2spark.rules.pyflink._common import call_arg, program, spark_head, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -32,7 +32,7 @@ rule = Rule(
             ),
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n"
-            + SPARK_HEAD
+            + spark_head('the source `.add_source()` at line 8 has no DataFrame form (a typed from_collection and a bounded text file source have one)')
             + "\n\ndef print_batch(batch):\n    for record in batch.collect():\n        print(record)\n\n\n"
             + "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
             "# NOTE(flink2spark): F2S253 " + K.MICRO_BATCH_NOTE + "\n"
@@ -55,7 +55,8 @@ rule = Rule(
             spark_program(
                 "# TODO(flink2spark): F2S247 add_source(): a Java SourceFunction has no Spark counterpart;"
                 " read the data with spark.read (bounded) or spark.readStream (unbounded) by hand\n"
-                "events = env.add_source(consumer, \"events\")\n"
+                "events = env.add_source(consumer, \"events\")\n",
+                rdd='the source `.add_source()` at line 4 has no DataFrame form (a typed from_collection and a bounded text file source have one)',
             ),
         ),
     ],

@@ -76,6 +76,7 @@ rule = Rule(
                 "    .mapValues(f2s.decoded(f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()])))\n"
                 ")\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 13 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

@@ -27,6 +27,7 @@ rule = Rule(
                 "doubled = numbers.map(lambda x: x * 2)\n"
                 "f2s.print(numbers)\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

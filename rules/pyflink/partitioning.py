@@ -39,7 +39,8 @@ rule = Rule(
             spark_program(
                 "# NOTE(flink2spark): F2S235 rebalance(): dropped (the RDD is spread over Spark's default parallelism"
                 " already); same elements, the order they are printed in may differ\n"
-                "numbers = env.sparkContext.parallelize([1, 2]).map(lambda x: x + 1)\n"
+                "numbers = env.sparkContext.parallelize([1, 2]).map(lambda x: x + 1)\n",
+                rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(
@@ -56,6 +57,7 @@ rule = Rule(
                 "        return key % num_partitions\n\n\n"
                 "numbers = f2s.partitioned(env.sparkContext.parallelize([1, 2]), ByParity(), lambda x: x)\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 12 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

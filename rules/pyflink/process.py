@@ -37,7 +37,7 @@ import libcst as cst
 from flink2spark.transpiler.visitors import nodes
 
 from flink2spark.rules.pyflink import _kafka as K
-from flink2spark.rules.pyflink._common import SPARK_HEAD, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._common import program, runtime_mode, spark_head, spark_program
 from flink2spark.rules.pyflink._process import (
     decode_of,
     flag,
@@ -325,6 +325,7 @@ rule = Rule(
                 '    env.sparkContext.parallelize(["a", "b", "a"]).keyBy(lambda w: w), Count()\n'
                 ")\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 19 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(  # BATCH: ctx.timestamp() is the assigner's field, a key's rows sorted by it, the watermark Long.MIN_VALUE
@@ -410,6 +411,7 @@ spark_program(
                 "    f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.LONG()]),\n"
                 ")\n",
                 shim=True,
+                rdd='`.process()` at line 21 has no DataFrame form',
             ),
         ),
         Example(  # an unbounded (Kafka) stream: transformWithState keeps the keyed state
@@ -431,7 +433,7 @@ spark_program(
             ),
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n"
-            + SPARK_HEAD
+            + spark_head('the source `.from_source()` at line 20 has no DataFrame form (a typed from_collection and a bounded text file source have one)')
             + "\n\nclass Count(f2s.KeyedProcessFunction):\n"
             "    def open(self, runtime_context):\n"
             "        self.n = runtime_context.get_state(\n"
@@ -477,6 +479,7 @@ spark_program(
                 'numbers = f2s.process(env.sparkContext.parallelize(["1", "x"]), Parse())\n'
                 "bad = f2s.side_output(numbers, BAD)\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 17 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

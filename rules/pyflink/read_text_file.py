@@ -31,6 +31,7 @@ rule = Rule(
                 'lines = env.read.text("/data/in.txt").rdd.map(lambda row: row.value)\n'
                 "f2s.print(lines.map(lambda s: s.split()))\n",
                 shim=True,
+                rdd='`.map()` at line 5 has no DataFrame form (its function: split() other than split(sep)[i])',
             ),
         ),
         Example(  # a DataFrame of the lines (the program model's frame form)

@@ -25,7 +25,7 @@ emits it after every element (NOTE F2S258: what the job needs to run).
 """
 
 from flink2spark.rules.pyflink import _kafka as K
-from flink2spark.rules.pyflink._common import SPARK_HEAD, decoded_output, program, runtime_mode, spark_program
+from flink2spark.rules.pyflink._common import decoded_output, program, runtime_mode, spark_head, spark_program
 from flink2spark.rules.pyflink._time import windows_shim
 from flink2spark.rules.pyflink._rolling import rolled
 from flink2spark.rules.pyflink._streams import facts
@@ -96,6 +96,7 @@ rule = Rule(
                 "    lambda a, b: (a[0], a[1] + b[1]),\n"
                 ")\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(
@@ -111,6 +112,7 @@ rule = Rule(
                 "    env.sparkContext.parallelize([1, 2]).keyBy(lambda x: x % 2), Add().reduce\n"
                 ")\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 13 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(
@@ -124,7 +126,7 @@ rule = Rule(
             ),
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n"
-            + SPARK_HEAD
+            + spark_head('the source `.from_source()` at line 13 has no DataFrame form (a typed from_collection and a bounded text file source have one)')
             + "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
             "words = f2s_stream.micro_batches(\n"
             '    env.readStream.format("kafka")\n'

@@ -34,6 +34,7 @@ rule = Rule(
                 "evens = f2s.process(env.sparkContext.parallelize([1, 2]), Split())\n"
                 "odds = f2s.side_output(evens, ODD)\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 13 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

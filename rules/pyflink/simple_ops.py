@@ -120,7 +120,8 @@ rule = Rule(
             spark_program(
                 "\n\ndef split(line):\n    yield from line.split()\n\n\n"
                 'lines = env.sparkContext.parallelize(["a b"])\n'
-                'words = lines.flatMap(split).filter(lambda w: w != "b").map(lambda w: (w, 1))\n'
+                'words = lines.flatMap(split).filter(lambda w: w != "b").map(lambda w: (w, 1))\n',
+                rdd='the source `.from_collection()` at line 10 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(
@@ -153,6 +154,7 @@ rule = Rule(
                 '    .mapPartitionsWithIndex(f2s.with_open_close(Upper(), "map"))\n'
                 ")\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 20 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

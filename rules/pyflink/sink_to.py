@@ -20,7 +20,7 @@ Java ``toString`` of pickled bytes) and every other sink (Kafka, JDBC...: other 
 """
 
 from flink2spark.rules.pyflink import _sinks as S
-from flink2spark.rules.pyflink._common import SPARK_HEAD as S_HEAD, program, spark_program
+from flink2spark.rules.pyflink._common import program, spark_head, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -51,7 +51,7 @@ rule = Rule(
             ),
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n"
-            + S_HEAD
+            + spark_head("the source `.from_collection()` at line 6 has no type_info (no DataFrame schema)")
             + "# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages"
             " org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\n"
             "(\n"
@@ -106,6 +106,7 @@ rule = Rule(
                 "    f2s.Types.STRING(),\n"
                 "    bucket=f2s_io.date_time_bucket(),\n"
                 ")\n",
+                rdd='the source `.from_collection()` at line 6 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(
@@ -123,7 +124,8 @@ rule = Rule(
                 " toString of the pickled bytes ([B@...), not the values; give the last operator output_type=Types.STRING()\n"
                 "env.sparkContext.parallelize([1]).sink_to(\n"
                 "    FileSink.for_row_format(\"/out\", Encoder.simple_string_encoder()).build()\n"
-                ")\n"
+                ")\n",
+                rdd='the source `.from_collection()` at line 6 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

@@ -137,6 +137,7 @@ rule = Rule(
                 '    f2s.windows.by_value(lambda n: n != "b")\n'
                 ")\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 13 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(
@@ -161,6 +162,7 @@ rule = Rule(
                 ")\n"
                 "plain = env.sparkContext.parallelize([1])\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 14 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

@@ -43,7 +43,7 @@ rule = Rule(
         ),
         Example(
             program("a = env.from_collection([1])\nb = env.from_collection([2])\nall_ = a.union(b, a)\n"),
-            spark_program("a = env.sparkContext.parallelize([1])\nb = env.sparkContext.parallelize([2])\nall_ = a.union(b).union(a)\n"),
+            spark_program("a = env.sparkContext.parallelize([1])\nb = env.sparkContext.parallelize([2])\nall_ = a.union(b).union(a)\n", rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)'),
         ),
     ],
     noop=["names = {'a'}.union({'b'}, {'c'})\n"],

@@ -199,6 +199,7 @@ rule = Rule(
                 "    f2s.CountTumblingWindowAssigner.of(2),\n"
                 ").aggregate(Count(), Label())\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 26 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(  # a trigger: the shim's triggers run per key as PyFlink's window operator runs them
@@ -218,6 +219,7 @@ rule = Rule(
                 "    .reduce(lambda a, b: a + b)\n"
                 ")\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 5 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

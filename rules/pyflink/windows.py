@@ -151,6 +151,7 @@ rule = Rule(
                 "    f2s.CountTumblingWindowAssigner.of(2),\n"
                 ").reduce(lambda a, b: a + b)\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 14 has no type_info (no DataFrame schema)',
             ),
         ),
         Example(  # processing time: the shim's assigners, by the wall clock (NOTE F2S221)
@@ -167,6 +168,7 @@ rule = Rule(
                 "    f2s.TumblingProcessingTimeWindows.of(f2s.Time.seconds(5)),\n"
                 ").reduce(lambda x, y: (x[0], x[1] + y[1]))\n",
                 shim=True,
+                rdd='the source `.from_collection()` at line 6 has no type_info (no DataFrame schema)',
             ),
         ),
     ],

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, RDD_NOTE, SHIM_IMPORT, RetractPairs, as_stream, decoding, type_code, type_expression
+from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, SHIM_IMPORT, rdd_note, RetractPairs, as_stream, decoding, type_code, type_expression
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.rules.table._program import StreamTable, tables
 from flink2spark.transpiler import markers as M
@@ -49,10 +49,12 @@ _HEAD = (
     "env = StreamExecutionEnvironment.get_execution_environment()\n"
     "t_env = StreamTableEnvironment.create(env)\n"
 )
-_SPARK_HEAD = (
-    SHIM_IMPORT + "from pyspark.sql import SparkSession\n\n" + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\n"
-    "t_env = SparkSession.builder.getOrCreate()\n"
-)
+
+
+def _spark_head(rdd: str) -> str:
+    """The converted ``_HEAD``, its NOTE F2S205 naming ``rdd`` (what keeps the program on RDDs)."""
+    return (SHIM_IMPORT + "from pyspark.sql import SparkSession\n\n" + rdd_note(rdd) + "env = SparkSession.builder.getOrCreate()\n"
+            "t_env = SparkSession.builder.getOrCreate()\n")
 
 rule = Rule(
     __name__,
@@ -68,7 +70,7 @@ rule = Rule(
             + "orders = env.from_collection([('a', 2)], type_info=Types.ROW_NAMED(['item', 'qty'], [Types.STRING(), Types.INT()]))\n"
             "table = t_env.from_data_stream(orders)\n"
             "t_env.to_data_stream(table).map(lambda row: row.qty, output_type=Types.INT()).print()\n",
-            _SPARK_HEAD
+            _spark_head("`orders` is passed to `t_env.from_data_stream()` at line 8, where its uses cannot be followed")
             + "orders = env.sparkContext.parallelize(\n"
             "    f2s.typed(\n"
             '        [("a", 2)],\n'
@@ -92,7 +94,7 @@ rule = Rule(
             "table = t_env.from_data_stream(words, col('n'), col('w').alias('word'))\n"
             "t_env.to_changelog_stream(table.group_by(col('word')).select(col('word'), col('n').sum)).print()\n",
             "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession, functions as F\n\n"
-            + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            + rdd_note('`.map()` at line 9 has no DataFrame form') + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
             'words = env.sparkContext.parallelize(["a"]).map(lambda w: f2s.Row(n=len(w), w=w))\n'
             "table = (\n"
             "    t_env.createDataFrame(\n"
@@ -117,7 +119,7 @@ rule = Rule(
             + "taps = env.from_collection([(Instant.of_epoch_milli(2000), 'b')], type_info=Types.ROW([Types.INSTANT(), Types.STRING()]))\n"
             "table = t_env.from_data_stream(taps, Schema.new_builder().column('f1', DataTypes.STRING())\n"
             "    .column_by_expression('ts', 'CAST(f0 AS TIMESTAMP(3))').watermark('ts', \"ts - INTERVAL '5' SECOND\").build())\n",
-            _SPARK_HEAD
+            _spark_head("the source `.from_collection()` at line 9 has no DataFrame schema: its type_info or its data has none here")
             + "taps = env.sparkContext.parallelize(\n"
             "    f2s.typed(\n"
             '        [(f2s.Instant.of_epoch_milli(2000), "b")],\n'

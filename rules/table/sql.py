@@ -35,7 +35,7 @@ import re
 import libcst as cst
 
 from flink2spark.rules.table import _jdbc, _kafka, _sql
-from flink2spark.rules.pyflink._common import RDD_NOTE
+from flink2spark.rules.pyflink._common import rdd_note
 from flink2spark.rules.table.bridges import _HEAD as STREAM_HEAD, stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
@@ -76,7 +76,7 @@ rule = Rule(
             + "words = env.from_collection(['a', 'bb'], type_info=Types.STRING())\n"
             "t_env.create_temporary_view('words', words, col('word'))\n"
             "t_env.sql_query('SELECT word FROM words WHERE CHAR_LENGTH(word) > 1').execute().print()\n",
-            "from pyspark.sql import SparkSession\n\n" + RDD_NOTE + "env = SparkSession.builder.getOrCreate()\n"
+            "from pyspark.sql import SparkSession\n\n" + rdd_note('`words` is passed to `t_env.create_temporary_view()` at line 9, where its uses cannot be followed') + "env = SparkSession.builder.getOrCreate()\n"
             "t_env = SparkSession.builder.getOrCreate()\n"
             'words = env.sparkContext.parallelize(["a", "bb"])\n'
             "t_env.createDataFrame(\n"

@@ -112,7 +112,7 @@ rule = Rule(
             "    .group_by(col('w'), col('f1')).select(col('f1'), col('f1').count.alias('n'))\n",
             "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession, functions as F\n\n"
             "# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the"
-            " RDD API (SparkContext), which Spark Connect does not offer\n"
+            " RDD API (SparkContext), which Spark Connect does not offer; here because the source `.from_collection()` at line 10 has no DataFrame schema: its type_info or its data has none here\n"
             "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
             "taps = env.sparkContext.parallelize(\n"
             "    f2s.typed(\n"
