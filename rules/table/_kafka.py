@@ -206,6 +206,8 @@ def stream_columns(table: TableDef, first: list[str], prefix: str = "", renames:
                 return _quote(n)
             if watermark is not None and n == watermark[0]:  # TIMESTAMP(3) or TIMESTAMP_LTZ(3) in Flink
                 return f"CAST({computed[n]} AS TIMESTAMP) AS {_quote(n)}"
+            if n == table.proctime_watermark():  # the micro-batch's time, the column watermarked (no delay)
+                return f"current_timestamp() AS {_quote(n)}"
             return f"{computed[n]} AS {_quote(n)}"
         steps.append([item(n) for n in order])
     return steps
@@ -298,8 +300,11 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     cast = _watermark_cast(table)
     for step in stream_columns(table, first, "value.", renames):
         reader.append(".selectExpr(" + ", ".join(python_string(e) for e in step) + ")")
+    proctime = table.proctime_watermark()
     if watermark is not None:
         reader.append(f".withWatermark({python_string(watermark[0])}, {python_string(watermark[1])})")
+    elif proctime is not None:
+        reader.append(f".withWatermark({python_string(proctime)}, \"0 seconds\")")
     reader.append(f".createOrReplaceTempView({python_string(table.name)})")
     package = ("Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package (spark-submit --packages "
                "org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>)")
@@ -524,6 +529,13 @@ def create(ctx, env, table: TableDef, parts: tuple[str, ...], model) -> object:
     code, notes = source(table, parts, cst.Module([]).code_for_node(env))
     for note in notes:
         ctx.note(M.TB_KAFKA, note)
+    proctime = table.proctime_watermark()
+    if proctime is not None:
+        ctx.note(M.TB_PROCTIME, f"{proctime} AS PROCTIME(): Spark's column is current_timestamp(), the time its micro-batch "
+                 "starts (all rows of a micro-batch share it, so they fall in one window), watermarked with no delay; a "
+                 "window over it is emitted by the first micro-batch after its end, which runs when new records arrive "
+                 "(Flink emits it when the wall clock passes its end); which rows share a window depends on arrival "
+                 "in both, and neither emits a window still open when the job stops")
     if table.options.get("json.timestamp-format.standard") == LEGACY_JSON_TIMESTAMP \
             and any(t == "TIMESTAMP_NTZ" for _, t in table.columns):
         ctx.note(M.TB_LEGACY, "Flink 1.x's json format (gone from Flink 2.3) reads a TIMESTAMP from RFC 3339 text in UTC "
