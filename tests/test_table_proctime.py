@@ -19,15 +19,35 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from flink2spark.transpiler.engine import convert_source
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "table" / "kiosk_taps_kafka_proctime_window"
 
 
-def _program() -> str:
+def _sql_program() -> str:
     """The fixture's program with windows of 1 s (a short wait in the test)."""
     source = (FIXTURE / "input.py").read_text().replace("INTERVAL '5' SECOND", "INTERVAL '1' SECOND")
     assert source.count("INTERVAL '1' SECOND") == 3
+    return source
+
+
+def _table_api_program() -> str:
+    """The same query with the Table API: Tumble.over(...).on(col('arrived'))."""
+    source = _sql_program()
+    start = source.index('    t_env.execute_sql("""\n        INSERT INTO')
+    end = source.index(".wait()", start)
+    return (source[:start] + "    t_env.from_path('taps').window(Tumble.over(lit(1).seconds).on(col('arrived')).alias('w')) \\\n"
+            "        .group_by(col('kiosk'), col('w')) \\\n"
+            "        .select(col('kiosk'), col('w').start, col('w').end, col('card_id').count, col('fare').sum) \\\n"
+            "        .execute_insert('kiosk_totals')" + source[end:]).replace(
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n",
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\nfrom pyflink.table.expressions import col, lit\n"
+        "from pyflink.table.window import Tumble\n")
+
+
+def _program(source: str) -> str:
     result = convert_source(source, "input.py")
     assert "TODO(flink2spark)" not in result.output and "F2S332" in result.output
     return result.output
@@ -43,7 +63,8 @@ def _records(text: str) -> list[tuple[str, str, str, int, int]]:
     return rows
 
 
-def test_processing_time_windows_hold_each_record_once(spark, tmp_path, monkeypatch, state_store_reset):
+@pytest.mark.parametrize("source", [_sql_program, _table_api_program], ids=["sql", "table_api"])
+def test_processing_time_windows_hold_each_record_once(source, spark, tmp_path, monkeypatch, state_store_reset):
     from pyspark.sql.streaming import DataStreamReader, DataStreamWriter
 
     topic = tmp_path / "topic"  # the Kafka topic: a folder of text files, one record a line
@@ -56,7 +77,7 @@ def test_processing_time_windows_hold_each_record_once(spark, tmp_path, monkeypa
     checkpoint = tmp_path / "checkpoint"
     checkpoint.mkdir()
     monkeypatch.setattr(tempfile, "mkdtemp", lambda *a, **k: str(checkpoint))
-    code = compile(_program(), "converted.py", "exec")
+    code = compile(_program(source()), "converted.py", "exec")
 
     def run(records: list[dict]) -> list:
         name = f"part-{len(list(topic.iterdir()))}.json"
