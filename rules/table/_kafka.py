@@ -213,6 +213,35 @@ def stream_columns(table: TableDef, first: list[str], prefix: str = "", renames:
     return steps
 
 
+def _ending(options: dict, spark_options: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The options of Spark's batch Kafka read (``spark.read``) that end where a bounded Kafka
+    table ends (``scan.bounded.mode``, removed from ``options``): ``latest-offset`` ->
+    ``endingOffsets`` latest (the offsets when the job starts, in both), ``specific-offsets``
+    ('partition:0,offset:42;...') -> ``endingOffsets`` of the one topic as JSON, ``timestamp``
+    -> ``endingTimestamp``; the end offset is not read in either (Flink's stopping offsets and
+    Spark's ending offsets are exclusive). [] for an unbounded table."""
+    mode = options.pop("scan.bounded.mode", "unbounded")
+    if mode == "unbounded":
+        return []
+    if dict(spark_options).get("startingOffsets") == "latest":
+        raise Untranslatable("scan.bounded.mode with scan.startup.mode 'latest-offset' (Spark's batch Kafka read refuses "
+                             "latest starting offsets)")
+    if mode == "latest-offset":
+        return [("endingOffsets", "latest")]
+    if mode == "timestamp" and "scan.bounded.timestamp-millis" in options:
+        return [("endingTimestamp", options.pop("scan.bounded.timestamp-millis"))]
+    if mode == "specific-offsets" and "scan.bounded.specific-offsets" in options:
+        topic = dict(spark_options).get("subscribe", "")
+        text = options.pop("scan.bounded.specific-offsets")
+        found = [re.fullmatch(r"\s*partition:(\d+),\s*offset:(\d+)\s*", p) for p in text.strip().strip(";").split(";")]
+        if not topic or "," in topic or not all(found):
+            raise Untranslatable(f"scan.bounded.specific-offsets {text!r} (converted for one topic)")
+        import json
+
+        return [("endingOffsets", json.dumps({topic: {m.group(1): int(m.group(2)) for m in found}}))]
+    raise Untranslatable(f"scan.bounded.mode {mode!r}")
+
+
 def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list[str]]:
     """(the Python statement creating the view of a Kafka source table, the NOTEs it needs)."""
     if table.connector != "kafka":
@@ -269,6 +298,11 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
         spark_options.append(("startingTimestamp", options.pop("scan.startup.timestamp-millis")))
     else:
         raise Untranslatable(f"scan.startup.mode {mode!r}")
+    ending = _ending(options, spark_options)
+    spark_options += ending
+    if ending and ending[0][1].startswith("{"):
+        notes.append("scan.bounded.specific-offsets: Flink reads nothing of a partition the offsets do not name; Spark's "
+                     "read needs every partition of the topic named in endingOffsets (it fails otherwise)")
     for key in ("scan.topic-partition-discovery.interval", "scan.parallelism"):
         options.pop(key, None)
     if options:
@@ -278,7 +312,7 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
         if fmt == "json" and not _readable(spark_type):
             raise Untranslatable(f"json value with a {spark_type} column ({name})")
         fields.append(f"{_quote(renames.get(name, name))} {spark_type}")
-    reader = [f'{env}.readStream.format("kafka")']
+    reader = [f'{env}.{"read" if table.bounded else "readStream"}.format("kafka")']
     reader += [f".option({python_string(k)}, {python_string(v, parts)})" for k, v in spark_options]
     reader.append(".load()")
     json_options = ""
