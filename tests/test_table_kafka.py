@@ -445,6 +445,7 @@ def flat(code: str) -> str:
         ("t = t_env.from_path('src')\nt.left_outer_join(t_env.from_path('src').alias('k2', 'v2'), col('k') == col('k2'))"
          ".execute().print()\n", "left_outer_join() of two streams"),  # an inner one converts: tests/test_table_stream_joins.py
         ("print(t_env.from_path('src').execute().collect())\n", "execute().collect() of an unbounded table"),
+        ("print(t_env.from_path('src').to_pandas())\n", "to_pandas() on an unbounded table"),
         ("t_env.sql_query('SELECT k, COUNT(*) FROM src GROUP BY k').execute().print()\n", "aggregation without a window"),
     ],
 )
@@ -677,10 +678,19 @@ def test_table_api_updating_tables_refused(body, todos):
     assert "outputMode(\"update\")" not in out
 
 
-def test_a_processing_time_window_on_a_stream_is_a_todo_saying_why():
+def test_a_processing_time_window_on_a_stream_runs_over_the_watermarked_micro_batch_time():
+    """The view watermarks its one PROCTIME() column (NOTE F2S332; run on Spark by
+    tests/test_table_proctime.py); with two, which one the view watermarks is not known: TODO."""
     table = kafka("k STRING, p AS PROCTIME()", "'topic' = 'src'", "'format' = 'json'", "'scan.startup.mode' = 'earliest-offset'")
+    assert table.proctime_watermark() == "p"
+    assert "GROUP BY k, WINDOW(p, '1 seconds')" in _sql.query(
+        "SELECT k, COUNT(*) FROM src GROUP BY k, TUMBLE(p, INTERVAL '1' SECOND)", {"src": table})
+    view, _ = _kafka.source(table, (), "spark")
+    assert '"current_timestamp() AS p").withWatermark("p", "0 seconds")' in view, view
+    two = kafka("k STRING, p AS PROCTIME(), q AS PROCTIME()", "'topic' = 'src'", "'format' = 'json'", "'scan.startup.mode' = 'earliest-offset'")
+    assert two.proctime_watermark() is None
     with pytest.raises(_sql.Untranslatable, match=r"processing-time window \(PROCTIME\(\)\).*wall clock"):
-        _sql.query("SELECT k, COUNT(*) FROM src GROUP BY k, TUMBLE(p, INTERVAL '1' SECOND)", {"src": table})
+        _sql.query("SELECT k, COUNT(*) FROM src GROUP BY k, TUMBLE(p, INTERVAL '1' SECOND)", {"src": two})
 
 
 def test_a_kept_result_of_a_streaming_query_collected_is_a_todo_saying_why():
@@ -820,3 +830,62 @@ def test_an_unbounded_table_read_in_batch_mode_is_a_todo_with_flinks_refusal(ddl
         "t_env.from_path('src').execute().print()\n", "job.py").output
     assert "readStream" not in out and "writeStream" not in out, out
     assert out.count("in batch mode: Flink refuses the job") == 2 and bounding in out, out
+
+
+# -- a bounded Kafka table (scan.bounded.mode): Spark's batch Kafka read ------------------------
+
+@pytest.mark.parametrize("bounded, ending", [
+    ("'scan.bounded.mode' = 'latest-offset'", ("endingOffsets", "latest")),
+    ("'scan.bounded.mode' = 'specific-offsets', 'scan.bounded.specific-offsets' = 'partition:0,offset:3;partition:1,offset:7'",
+     ("endingOffsets", '{"taps": {"0": 3, "1": 7}}')),
+    ("'scan.bounded.mode' = 'timestamp', 'scan.bounded.timestamp-millis' = '1700000000000'",
+     ("endingTimestamp", "1700000000000")),
+])
+def test_a_bounded_kafka_table_reads_to_its_ending_offsets_in_a_batch_job(bounded, ending, spark, monkeypatch, capsys):
+    """scan.bounded.mode makes Flink read the topic to the given offsets and end the job (batch
+    mode takes such a table); Spark's batch Kafka read (``spark.read``) stops at the same place
+    (``endingOffsets``/``endingTimestamp``, exclusive as Flink's stopping offsets). No broker here:
+    the read records its options and gives the topic's records, and the query's rows must be the
+    sums of those records (what Flink's batch query gives over the same records)."""
+    from pyspark.sql import DataFrameReader
+
+    records = ['{"k": "north", "fare": 250}', '{"k": "south", "fare": 180}', '{"k": "north", "fare": 120}']
+    seen: dict = {}
+    fmt, option = DataFrameReader.format, DataFrameReader.option
+
+    def record_format(self, source):
+        seen["format"] = source
+        return fmt(self, source)
+
+    def record_option(self, key, value):
+        seen[key] = value
+        return option(self, key, value)
+
+    monkeypatch.setattr(DataFrameReader, "format", record_format)
+    monkeypatch.setattr(DataFrameReader, "option", record_option)
+    monkeypatch.setattr(DataFrameReader, "load", lambda self, *a, **k: spark.createDataFrame(
+        [(r.encode(),) for r in records], "value BINARY"))
+    out = convert_source(
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+        "t_env.execute_sql(\"CREATE TABLE taps (k STRING, fare INT) WITH ('connector' = 'kafka', 'topic' = 'taps', "
+        f"'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', {bounded}, 'format' = 'json')\")\n"
+        "t_env.execute_sql('SELECT k, SUM(fare) AS total FROM taps GROUP BY k').print()\n", "job.py").output
+    assert "TODO" not in out and "readStream" not in out, out
+    try:
+        exec(compile(out, "job.py", "exec"), {"__name__": "__main__"})
+    finally:
+        spark.catalog.dropTempView("taps")
+    assert seen["format"] == "kafka" and seen["startingOffsets"] == "earliest" and seen[ending[0]] == ending[1], seen
+    rows = {tuple(c.strip() for c in line.strip("|").split("|")) for line in capsys.readouterr().out.splitlines()
+            if line.startswith("|")}
+    assert rows == {("k", "total"), ("north", "370"), ("south", "180")}, rows
+
+
+def test_a_bounded_kafka_table_with_latest_starting_offsets_is_a_todo():
+    """Flink reads nothing there (it starts and ends at the latest offsets); Spark's batch read
+    refuses latest starting offsets."""
+    table = kafka("k STRING", "'topic' = 'src'", "'format' = 'json'", "'scan.startup.mode' = 'latest-offset'",
+                  "'scan.bounded.mode' = 'latest-offset'")
+    with pytest.raises(_sql.Untranslatable, match="latest starting offsets"):
+        _kafka.source(table, (), "spark")

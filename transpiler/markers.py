@@ -160,6 +160,7 @@ TB_OVER_BATCH = _code("F2S325", "note", "over_window() in batch mode: Flink 2.3 
 TB_FIRST_VALUE = _code("F2S326", "note", "FIRST_VALUE/LAST_VALUE aggregate: the first/last value of a group in the order its rows reach Spark's aggregate, which may differ from Flink's arrival order")
 TB_OVER_LATE = _code("F2S323", "note", "over window ordered by a rowtime in streaming mode: Flink drops the records at or behind its watermark (with a watermark of no delay, a record with the time of an earlier one; which ones depends on timing), Spark's window keeps them")
 TB_STREAM_JOIN = _code("F2S327", "note", "join of a stream: Spark's stream-static join reads the bounded table again each micro-batch (Flink once); a left/right outer join gives the final rows, Flink rows with NULLs it retracts when the match arrives")
+TB_PROCTIME = _code("F2S332", "note", "processing-time window on a Kafka stream: PROCTIME() is the micro-batch's time (current_timestamp()) with a watermark of no delay; a window is emitted when a later micro-batch runs, not by the wall clock")
 TB_INSERT_PRINT = _code("F2S328", "note", "print() of an INSERT's TableResult: Flink prints -1 (job metadata, not a record) once the job ends; Spark's write has ended there and prints nothing")
 TB_ROWTIME_ZONE = _code("F2S324", "note", "TIMESTAMP(3) watermark column of a stream read as a TIMESTAMP in the Spark session time zone: the same values and windows while that zone keeps one offset over the data (UTC, a fixed offset), not across a daylight-saving change")
 

@@ -206,9 +206,40 @@ def stream_columns(table: TableDef, first: list[str], prefix: str = "", renames:
                 return _quote(n)
             if watermark is not None and n == watermark[0]:  # TIMESTAMP(3) or TIMESTAMP_LTZ(3) in Flink
                 return f"CAST({computed[n]} AS TIMESTAMP) AS {_quote(n)}"
+            if n == table.proctime_watermark():  # the micro-batch's time, the column watermarked (no delay)
+                return f"current_timestamp() AS {_quote(n)}"
             return f"{computed[n]} AS {_quote(n)}"
         steps.append([item(n) for n in order])
     return steps
+
+
+def _ending(options: dict, spark_options: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The options of Spark's batch Kafka read (``spark.read``) that end where a bounded Kafka
+    table ends (``scan.bounded.mode``, removed from ``options``): ``latest-offset`` ->
+    ``endingOffsets`` latest (the offsets when the job starts, in both), ``specific-offsets``
+    ('partition:0,offset:42;...') -> ``endingOffsets`` of the one topic as JSON, ``timestamp``
+    -> ``endingTimestamp``; the end offset is not read in either (Flink's stopping offsets and
+    Spark's ending offsets are exclusive). [] for an unbounded table."""
+    mode = options.pop("scan.bounded.mode", "unbounded")
+    if mode == "unbounded":
+        return []
+    if dict(spark_options).get("startingOffsets") == "latest":
+        raise Untranslatable("scan.bounded.mode with scan.startup.mode 'latest-offset' (Spark's batch Kafka read refuses "
+                             "latest starting offsets)")
+    if mode == "latest-offset":
+        return [("endingOffsets", "latest")]
+    if mode == "timestamp" and "scan.bounded.timestamp-millis" in options:
+        return [("endingTimestamp", options.pop("scan.bounded.timestamp-millis"))]
+    if mode == "specific-offsets" and "scan.bounded.specific-offsets" in options:
+        topic = dict(spark_options).get("subscribe", "")
+        text = options.pop("scan.bounded.specific-offsets")
+        found = [re.fullmatch(r"\s*partition:(\d+),\s*offset:(\d+)\s*", p) for p in text.strip().strip(";").split(";")]
+        if not topic or "," in topic or not all(found):
+            raise Untranslatable(f"scan.bounded.specific-offsets {text!r} (converted for one topic)")
+        import json
+
+        return [("endingOffsets", json.dumps({topic: {m.group(1): int(m.group(2)) for m in found}}))]
+    raise Untranslatable(f"scan.bounded.mode {mode!r}")
 
 
 def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list[str]]:
@@ -267,6 +298,11 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
         spark_options.append(("startingTimestamp", options.pop("scan.startup.timestamp-millis")))
     else:
         raise Untranslatable(f"scan.startup.mode {mode!r}")
+    ending = _ending(options, spark_options)
+    spark_options += ending
+    if ending and ending[0][1].startswith("{"):
+        notes.append("scan.bounded.specific-offsets: Flink reads nothing of a partition the offsets do not name; Spark's "
+                     "read needs every partition of the topic named in endingOffsets (it fails otherwise)")
     for key in ("scan.topic-partition-discovery.interval", "scan.parallelism"):
         options.pop(key, None)
     if options:
@@ -276,7 +312,7 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
         if fmt == "json" and not _readable(spark_type):
             raise Untranslatable(f"json value with a {spark_type} column ({name})")
         fields.append(f"{_quote(renames.get(name, name))} {spark_type}")
-    reader = [f'{env}.readStream.format("kafka")']
+    reader = [f'{env}.{"read" if table.bounded else "readStream"}.format("kafka")']
     reader += [f".option({python_string(k)}, {python_string(v, parts)})" for k, v in spark_options]
     reader.append(".load()")
     json_options = ""
@@ -298,8 +334,11 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     cast = _watermark_cast(table)
     for step in stream_columns(table, first, "value.", renames):
         reader.append(".selectExpr(" + ", ".join(python_string(e) for e in step) + ")")
+    proctime = table.proctime_watermark()
     if watermark is not None:
         reader.append(f".withWatermark({python_string(watermark[0])}, {python_string(watermark[1])})")
+    elif proctime is not None:
+        reader.append(f".withWatermark({python_string(proctime)}, \"0 seconds\")")
     reader.append(f".createOrReplaceTempView({python_string(table.name)})")
     package = ("Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package (spark-submit --packages "
                "org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>)")
@@ -531,6 +570,13 @@ def create(ctx, env, table: TableDef, parts: tuple[str, ...], model) -> object:
                  "data (UTC, a fixed offset); across a daylight-saving change a time in the skipped hour moves an hour on "
                  "and a window ending in it or in the repeated hour ends an hour off: set spark.sql.session.timeZone to "
                  "UTC for Flink's results")
+    proctime = table.proctime_watermark()
+    if proctime is not None:
+        ctx.note(M.TB_PROCTIME, f"{proctime} AS PROCTIME(): Spark's column is current_timestamp(), the time its micro-batch "
+                 "starts (all rows of a micro-batch share it, so they fall in one window), watermarked with no delay; a "
+                 "window over it is emitted by the first micro-batch after its end, which runs when new records arrive "
+                 "(Flink emits it when the wall clock passes its end); which rows share a window depends on arrival "
+                 "in both, and neither emits a window still open when the job stops")
     if table.options.get("json.timestamp-format.standard") == LEGACY_JSON_TIMESTAMP \
             and any(t == "TIMESTAMP_NTZ" for _, t in table.columns):
         ctx.note(M.TB_LEGACY, "Flink 1.x's json format (gone from Flink 2.3) reads a TIMESTAMP from RFC 3339 text in UTC "

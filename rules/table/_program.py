@@ -700,9 +700,14 @@ class TablesModel:
         """The watermark column of the unbounded table a Table expression is (``from_path``/
         ``scan`` of a declared table with a watermark, a name bound once to one, a ``filter``/
         ``where`` of one): the column a streaming group window can be finalised by; None
-        otherwise (a bounded table, a projection that may rename it, a table of a stream...)."""
+        otherwise (a bounded table, a projection that may rename it, a table of a stream...).
+        A Kafka table without WATERMARK: its PROCTIME() column, which its Spark view watermarks
+        (``TableDef.proctime_watermark``, NOTE F2S332 on the view)."""
         table = self._event_table(node)
-        return table.watermark[0] if table is not None else None
+        if table is not None:
+            return table.watermark[0]
+        table = None if self.bounded(node) else self._watermarked_table(node, proctime=True)
+        return table.proctime_watermark() if table is not None else None
 
     def rowtime_read(self, node) -> Optional[str]:
         """What the watermark column of the unbounded table ``node`` is (``event_time``) when
@@ -736,21 +741,22 @@ class TablesModel:
         """The declared unbounded table with a watermark that ``node`` reads (``event_time``)."""
         return None if self.bounded(node) else self._watermarked_table(node)
 
-    def _watermarked_table(self, node) -> Optional["_sql.TableDef"]:
+    def _watermarked_table(self, node, proctime: bool = False) -> Optional["_sql.TableDef"]:
         """The declared table with a watermark that ``node`` reads (through names bound once and
-        filters)."""
+        filters); with ``proctime``, also one whose view watermarks its PROCTIME() column."""
         if isinstance(node, cst.Name):
             value = self.resolver.single_value(node)
-            return self._watermarked_table(value) if value is not None and value is not node else None
+            return self._watermarked_table(value, proctime) if value is not None and value is not node else None
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
             return None
         method, receiver = node.func.attr.value, node.func.value
         typ = self.resolver.type_of(receiver)
         if typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV) and method in ("from_path", "scan") and len(node.args) == 1:
             table = self.sql_tables().get(self.name(node.args[0].value))
-            return table if table is not None and table.watermark is not None else None
+            marked = table is not None and (table.watermark is not None or (proctime and table.proctime_watermark() is not None))
+            return table if marked else None
         if typ == T.TABLE and method in ("filter", "where"):
-            return self._watermarked_table(receiver)
+            return self._watermarked_table(receiver, proctime)
         return None
 
     def _is_bounded(self, node) -> bool:

@@ -170,6 +170,16 @@ class TableDef:
             return f"the computed TIMESTAMP rowtime column {column}"
         return None
 
+    def proctime_watermark(self) -> Optional[str]:
+        """The ``PROCTIME()`` column that the Spark view of a Kafka table without WATERMARK
+        watermarks with no delay (its only processing-time column): the view's column is
+        ``current_timestamp()``, the micro-batch's time, and Structured Streaming closes the
+        windows over it by that watermark (NOTE F2S332). None for other tables."""
+        if self.bounded or self.connector != "kafka" or self.watermark is not None:
+            return None
+        names = [n for n, e in self.computed if e == _sql(_NOW)]
+        return names[0] if len(names) == 1 else None
+
 
 def is_bounded(connector: str, options: Mapping[str, str]) -> bool:
     """Whether Flink reads a table of this connector as a bounded input."""
@@ -1794,7 +1804,8 @@ def _check_streaming(tree: exp.Expr, tables: Mapping[str, TableDef], updates: bo
             raise Untranslatable(f"DISTINCT aggregate {what}: Spark refuses it on streams")
         if isinstance(node, (exp.Exists, exp.In)) and node.find(exp.Select):
             raise Untranslatable(f"subquery in a condition {what}")
-    watermarks = {t.watermark[0] for t in _read_tables(tree, tables) if not t.bounded and t.watermark}
+    read = [t for t in _read_tables(tree, tables) if not t.bounded]
+    watermarks = {t.watermark[0] for t in read if t.watermark} | {t.proctime_watermark() for t in read} - {None}
     aggregating = [s for s in tree.find_all(exp.Select) if s.args.get("group") or any(
         a.find_ancestor(exp.Select) is s for a in s.find_all(exp.AggFunc))]
     if len(aggregating) > 1:

@@ -25,7 +25,7 @@
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
-from flink2spark.rules.table._common import SHOW_ALL, after_methods, drop_target, mode, program, spark_program, waited_result
+from flink2spark.rules.table._common import SHOW_ALL, after_methods, drop_target, mode, on_stream, program, spark_program, waited_result
 from flink2spark.rules.table import _jdbc, _kafka, _sql
 from flink2spark.rules.table._files import canal_json_rows, canal_json_sink
 from flink2spark.rules.table._program import python_string, python_value, tables
@@ -218,7 +218,9 @@ def convert(ctx):
     head = segs[0]
     df = ctx.site.receiver
     if head.method == "to_pandas":
-        return ctx.expr("{df}.toPandas()", df=df)
+        refused = on_stream(ctx, "to_pandas()", "Flink's to_pandas() of a streaming query collects rows until the "
+                            "query ends, which it never does; Spark's toPandas() refuses a streaming DataFrame")
+        return refused or ctx.expr("{df}.toPandas()", df=df)
     if head.method == "execute_insert":
         sink = call_arg(head.original, 0, "table_path_or_descriptor")
         name = tables(ctx.resolver).name(sink)  # a literal, or a name bound once to one

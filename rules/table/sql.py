@@ -165,6 +165,44 @@ rule = Rule(
                 imports="import tempfile\n",
             ),
         ),
+        Example(  # a window TVF over a Kafka table's PROCTIME() column: the micro-batch's time, watermarked
+            program(
+                "t_env.execute_sql(\"CREATE TABLE taps (k STRING, pt AS PROCTIME()) WITH ('connector' = 'kafka', 'topic' = 'taps', "
+                "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
+                "t_env.execute_sql(\"CREATE TABLE counts (k STRING, window_end TIMESTAMP(3), n BIGINT) WITH ('connector' = 'print')\")\n"
+                "t_env.execute_sql(\"INSERT INTO counts SELECT k, window_end, COUNT(*) FROM TABLE(TUMBLE(TABLE taps, DESCRIPTOR(pt), "
+                "INTERVAL '10' SECOND)) GROUP BY k, window_start, window_end\").wait()\n"
+            ).replace("in_batch_mode", "in_streaming_mode"),
+            spark_program(
+                "# NOTE(flink2spark): F2S307 Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package "
+                "(spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>); Flink's json format "
+                "fails the job on a malformed record ('json.ignore-parse-errors' false), Spark's from_json gives NULL fields there\n"
+                "# NOTE(flink2spark): F2S332 pt AS PROCTIME(): Spark's column is current_timestamp(), the time its micro-batch "
+                "starts (all rows of a micro-batch share it, so they fall in one window), watermarked with no delay; a window "
+                "over it is emitted by the first micro-batch after its end, which runs when new records arrive (Flink emits it "
+                "when the wall clock passes its end); which rows share a window depends on arrival in both, and neither emits "
+                "a window still open when the job stops\n"
+                't_env.readStream.format("kafka").option("kafka.bootstrap.servers", "k:9092").option(\n'
+                '    "subscribe", "taps"\n'
+                ').option("startingOffsets", "earliest").load().selectExpr(\n'
+                '    "from_json(CAST(value AS STRING), \'k STRING\') AS value"\n'
+                ').selectExpr("value.k").selectExpr("k", "current_timestamp() AS pt").withWatermark(\n'
+                '    "pt", "0 seconds"\n'
+                ').createOrReplaceTempView("taps")\n'
+                "# NOTE(flink2spark): F2S308 streaming query: rows come out per micro-batch (a window's in the micro-batch "
+                "after the watermark passes its end); the checkpoint is a fresh folder per run, so the query starts from its "
+                "starting offsets as a newly submitted Flink job: give a durable folder to resume across runs\n"
+                "t_env.sql(\n"
+                '    "SELECT k, __f2s_window.end AS window_end, COUNT(*) FROM (SELECT taps.*, WINDOW(pt, \'10 seconds\') AS '
+                '__f2s_window FROM taps) AS taps GROUP BY k, __f2s_window"\n'
+                ").writeStream.foreachBatch(\n"
+                "    lambda batch, _: batch.show(2147483647, truncate=False)\n"
+                ').option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(\n'
+                '    "append"\n'
+                ").start().awaitTermination()\n",
+                imports="import tempfile\n",
+            ),
+        ),
     ],
     noop=['import sqlite3\n\ndb = sqlite3.connect(":memory:")\ndb.execute("SELECT 1")\n'],
 )

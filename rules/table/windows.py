@@ -136,6 +136,40 @@ rule = Rule(
             '    .select(F.col("f1"), F.col("n"))\n'
             ")\n",
         ),
+        # over a Kafka table's PROCTIME() column (no WATERMARK): its view watermarks the micro-batch's time (NOTE F2S332)
+        Example(
+            'from pyflink.table import EnvironmentSettings, TableEnvironment\n'
+            'from pyflink.table.expressions import col, lit\n'
+            'from pyflink.table.window import Tumble\n'
+            '\n'
+            't_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n'
+            't_env.execute_sql("CREATE TABLE taps (k STRING, fare INT, pt AS PROCTIME()) WITH (\'connector\' = \'kafka\', \'topic\' = \'taps\', \'properties.bootstrap.servers\' = \'k:9092\', \'scan.startup.mode\' = \'earliest-offset\', \'format\' = \'json\')")\n'
+            't_env.execute_sql("CREATE TABLE counts (k STRING, window_end TIMESTAMP(3), total INT) WITH (\'connector\' = \'print\')")\n'
+            't_env.from_path("taps").window(Tumble.over(lit(10).seconds).on(col("pt")).alias("w")).group_by(col("k"), col("w")).select(col("k"), col("w").end, col("fare").sum).execute_insert("counts").wait()\n',
+            'import tempfile\n'
+            'from pyspark.sql import SparkSession, functions as F\n'
+            '\n'
+            't_env = SparkSession.builder.getOrCreate()\n'
+            "# NOTE(flink2spark): F2S307 Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package (spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>); Flink's json format fails the job on a malformed record ('json.ignore-parse-errors' false), Spark's from_json gives NULL fields there\n"
+            "# NOTE(flink2spark): F2S332 pt AS PROCTIME(): Spark's column is current_timestamp(), the time its micro-batch starts (all rows of a micro-batch share it, so they fall in one window), watermarked with no delay; a window over it is emitted by the first micro-batch after its end, which runs when new records arrive (Flink emits it when the wall clock passes its end); which rows share a window depends on arrival in both, and neither emits a window still open when the job stops\n"
+            't_env.readStream.format("kafka").option("kafka.bootstrap.servers", "k:9092").option(\n'
+            '    "subscribe", "taps"\n'
+            ').option("startingOffsets", "earliest").load().selectExpr(\n'
+            '    "from_json(CAST(value AS STRING), \'k STRING, fare INT\') AS value"\n'
+            ').selectExpr("value.k", "value.fare").selectExpr(\n'
+            '    "k", "fare", "current_timestamp() AS pt"\n'
+            ').withWatermark("pt", "0 seconds").createOrReplaceTempView("taps")\n'
+            "# NOTE(flink2spark): F2S308 streaming query: rows come out per micro-batch (a window's in the micro-batch after the watermark passes its end); the checkpoint is a fresh folder per run, so the query starts from its starting offsets as a newly submitted Flink job: give a durable folder to resume across runs\n"
+            't_env.table("taps").groupBy(\n'
+            '    F.window(F.col("pt"), "10 seconds").alias("w"), F.col("k")\n'
+            ').agg(F.sum(F.col("fare")).cast("INT").alias("_c2")).select(\n'
+            '    F.col("k"), F.col("w.end"), F.col("_c2")\n'
+            ').writeStream.foreachBatch(\n'
+            '    lambda batch, _: batch.show(2147483647, truncate=False)\n'
+            ').option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(\n'
+            '    "append"\n'
+            ').start().awaitTermination()\n',
+        ),
         # over a Kafka table, on its watermark column: a streaming aggregation in append mode
         Example(
             VIEWS.replace("Schema\n", "Schema\nfrom pyflink.table.window import Tumble\n", 1)
