@@ -35,6 +35,8 @@ evaluated by Spark and the function by Python on the same generated inputs):
   ``//`` the truncated quotient corrected likewise. On floats both are refused (Python's rules
   for signed zeros and rounding of the quotient). ``/`` is a double division, exact while both
   integer operands stay within 2**53. A zero divisor fails the job in both.
+* ``a, b = s.split(sep)`` (or ``s.split()``) in a def body: each name is its item, and every
+  output Column fails the job when the count of items differs (Python's ValueError).
 * None: Python raises on ``None + 1``, ``None < 1``, ``len(None)`` where Spark gives NULL: a
   nullable value used there is ``F.coalesce(x, F.raise_error(...))``, failing the Spark job as
   the Flink one fails. Where Python gives a value (``str(None)``, ``None in (1,)``)
@@ -58,9 +60,12 @@ evaluated by Spark and the function by Python on the same generated inputs):
   raises. Floats are refused (Java's ``%.2f`` rounds the decimal text half-up: 0.125 gives
   0.13, Python 0.12; NaN, Infinity), as are ``%r``, ``%x``, ``{:,}``, fills, precisions.
 * ``str()`` of an int; f-strings of ints and strings; ``int()`` of a float truncates (the
-  result's range is unbounded: only at a checked result); ``int()``/``float()`` of a string
-  are refused (Python accepts underscores, Unicode digits and whitespace, Spark's cast accepts
-  ``"3.5"``); ``round(x)`` of a float is ``F.bround`` (both round half to even), with digits
+  result's range is unbounded: only at a checked result). ``int()``/``float()`` of a string:
+  Spark's ANSI cast where the text is ASCII digits (a decimal number for ``float``) between
+  ASCII whitespace, which both read alike; any other text fails the job (``F.raise_error``):
+  where Python raises, and where Spark cannot match it (underscores, Unicode digits and
+  spaces, ``nan``/``inf``, past 64 bits; Spark's cast also strips control characters and
+  reads ``"1d"``, which Python rejects). ``round(x)`` of a float is ``F.bround`` (both round half to even), with digits
   refused (Python rounds the binary value, Spark its decimal text).
 """
 
@@ -98,6 +103,12 @@ PY_WHITESPACE = "".join(chr(c) for c in range(sys.maxunicode + 1) if chr(c).issp
 PY_WHITESPACE_RUNS = r"(?U)[\s\x1c-\x1f]+"
 
 ROW_NAMES = ("pyflink.common.Row", "pyflink.common.types.Row")
+
+# Texts int()/float() read as Spark's ANSI cast does: ASCII whitespace (both strip it; Spark's
+# cast also strips other control characters, which Python rejects), a sign, ASCII digits.
+_ASCII_WS = r"[ \t\n\x0b\f\r]*"
+_INT_TEXT = rf"^{_ASCII_WS}[+-]?[0-9]+{_ASCII_WS}$"
+_FLOAT_TEXT = rf"^{_ASCII_WS}[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?{_ASCII_WS}$"
 
 
 @dataclass(frozen=True)
@@ -288,6 +299,10 @@ class _Translator:
         self.notes: list[str] = []
         self.is_predicate = False
         self.fields_read = 0  # reads of the record's fields (flat_map: whether its columns must stay)
+        # conditions Python checks before the result (``a, b = s.split(sep)``: the count of
+        # items), each with the error it raises otherwise: every output Column fails the job
+        # when one does not hold
+        self.guards: list[tuple[str, str]] = []
 
     # ---- records -------------------------------------------------------------------------
     def _field(self, f: Field) -> _E:
@@ -365,6 +380,8 @@ class _Translator:
                 raise _Refuse("a comprehension of other than one `for name in ...` without `if`")
             body, var, elt = comp.iter, comp.target.value, body.elt
         items = self._items(body)
+        if self.guards:
+            raise _Refuse("unpacking in a flat_map function")
         if var in (self.param, *self.env):
             raise _Refuse("a loop variable that hides the record or a local")
         # the exploded column: a name none of the record's columns has (they may be kept)
@@ -461,13 +478,40 @@ class _Translator:
                     raise _Refuse("the parameter is reassigned")
                 self.env[name] = self.expr(s.value)
                 continue
+            if (isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
+                    and not last):
+                self._unpack(s.targets[0].target, s.value)
+                continue
             raise _Refuse("a def with statements other than assignments and return")
         raise _Refuse("a def without a final return")
+
+    def _unpack(self, target, value) -> None:
+        """``a, b, c = s.split(sep)`` (or ``s.split()``): each name is its item; Python raises
+        ValueError when the count of items differs, so the outputs are guarded by it."""
+        names = []
+        for el in target.elements:
+            if not isinstance(el, cst.Element) or not isinstance(el.value, cst.Name):
+                raise _Refuse("unpacking into other than plain names")
+            names.append(el.value.value)
+        if self.param in names or len(set(names)) != len(names):
+            raise _Refuse("unpacking that rebinds the parameter or a name twice")
+        if not (isinstance(value, cst.Call) and self._split_call(value)):
+            raise _Refuse("unpacking of other than s.split(...)")
+        items = self._split_items(value)
+        n = len(names)
+        self.guards.append((f"F.size({items.code}) == {n}",
+                            f"ValueError: split() does not give {n} values to unpack"))
+        for i, name in enumerate(names):
+            # within the guard the index is in range
+            self.env[name] = _E(f"{items.code}[{i}]", "string", raises=True)
 
     def _output(self, e: _E) -> Output:
         if e.type == "null":
             raise _Refuse("a result that is always None")
-        return Output(e.code, e.type, e.nullable, None, e.range)
+        code = e.code if e.literal is _NOLIT else _lit_code(e.literal)
+        for cond, msg in reversed(self.guards):
+            code = f"F.when({cond}, {code}).otherwise(F.raise_error(F.lit({msg!r})))"
+        return Output(code, e.type, e.nullable, None, e.range)
 
     # ---- tuples and rows -----------------------------------------------------------------
     def _row_call(self, node) -> bool:
@@ -926,7 +970,13 @@ class _Translator:
         if v.kind == "float":
             # truncates toward zero in both; NaN/infinity raise in Python, fail Spark's ANSI cast
             return _E(f'{_receiver(v)}.cast("long")', "bigint", range=(-(2**1024), 2**1024), raises=True)
-        raise _Refuse("int() of a string (Python accepts underscores, Unicode digits and spaces; Spark's cast accepts '3.5')")
+        if v.kind != "str":
+            raise _Refuse(f"int() of a {v.kind}")
+        # ANSI cast of a string fails the job on what it cannot read, but trims control
+        # characters Python rejects: Python's value where the text is digits (ASCII) between
+        # ASCII whitespace; else the job fails (Python raises, or accepts underscores and
+        # Unicode digits or spaces Spark cannot match; past 64 bits the cast fails)
+        return self._parsed(v, _INT_TEXT, "long", "bigint", "int()", range=INT_RANGES["bigint"])
 
     def _call_float(self, args, root) -> _E:
         (v,) = _n(args, 1, "float")
@@ -935,7 +985,17 @@ class _Translator:
             return v
         if v.kind == "int":
             return _as_double(v)
-        raise _Refuse(f"float() of a {v.kind}")
+        if v.kind != "str":
+            raise _Refuse(f"float() of a {v.kind}")
+        # decimal text, rounded to the nearest double by both; Spark's cast also reads '1d'
+        # and Python 'nan', 'inf', '1_0': those fail the job
+        return replace(self._parsed(v, _FLOAT_TEXT, "double", "double", "float()"), nan=False)
+
+    def _parsed(self, v: _E, pattern: str, cast: str, type_: str, what: str, range=None) -> _E:
+        """``v`` read by Spark's cast where it matches ``pattern``, else the job fails."""
+        msg = f"ValueError: {what} of a text Spark does not read as Python does"
+        return _E(f"F.when({_receiver(v)}.rlike({_raw(pattern)}), {_receiver(v)}.cast(\"{cast}\"))"
+                  f".otherwise(F.raise_error(F.lit({msg!r})))", type_, range=range, raises=True)
 
     def _call_abs(self, args, root) -> _E:
         (v,) = _n(args, 1, "abs")
