@@ -344,7 +344,7 @@ class _Translator:
         else:
             raise _Refuse("not a lambda or def")
         if self.is_predicate:  # a filter: Python keeps the records whose result is truthy
-            return Translation((self._output(self.truth(self.expr(body))),), False, tuple(self.notes))
+            return Translation((self._output(self._test(body)),), False, tuple(self.notes))
         return self._result(body)
 
     def _result(self, body) -> Translation:
@@ -357,8 +357,10 @@ class _Translator:
     # ---- flat_map: the items a function returns or yields --------------------------------
     def flat_function(self, fn) -> FlatTranslation:
         """``lambda r: ITEMS``, ``lambda r: [E for x in ITEMS]`` (or a generator), a def
-        returning one of those, ``yield from ITEMS`` or ``for x in ITEMS: yield E``; ITEMS is
-        ``s.split()``, ``s.split(sep)`` or a list/tuple display of one type."""
+        returning one of those, ``yield from ITEMS`` or ``for x in ITEMS: yield E``, each with at
+        most one ``if COND`` on the item (``[E for x in ITEMS if COND]``, ``for x in ITEMS: if
+        COND: yield E``: ``F.filter`` of the items); ITEMS is ``s.split()``, ``s.split(sep)`` or a
+        list/tuple display of one type."""
         if isinstance(fn, cst.Lambda):
             self._params(fn.params)
             body = fn.body
@@ -371,19 +373,31 @@ class _Translator:
                 body = self._body(fn)
         else:
             raise _Refuse("not a lambda or def")
-        var, elt = None, None
+        var, elt, cond = None, None, None
         if isinstance(body, tuple):
-            body, var, elt = body
+            body, var, elt, cond = body
         elif isinstance(body, (cst.ListComp, cst.GeneratorExp)):
             comp = body.for_in
-            if comp.inner_for_in is not None or comp.ifs or comp.asynchronous or not isinstance(comp.target, cst.Name):
-                raise _Refuse("a comprehension of other than one `for name in ...` without `if`")
+            if (comp.inner_for_in is not None or len(comp.ifs) > 1 or comp.asynchronous
+                    or not isinstance(comp.target, cst.Name)):
+                raise _Refuse("a comprehension of other than one `for name in ...` with at most one `if`")
             body, var, elt = comp.iter, comp.target.value, body.elt
+            cond = comp.ifs[0].test if comp.ifs else None
         items = self._items(body)
         if self.guards:
             raise _Refuse("unpacking in a flat_map function")
         if var in (self.param, *self.env):
             raise _Refuse("a loop variable that hides the record or a local")
+        if cond is not None:
+            if not var.isidentifier() or var == "F" or var.startswith("_"):
+                raise _Refuse(f"a loop variable named {var}")
+            # the items Python yields: those whose condition holds, in order (the condition
+            # reads the item as the filter lambda's Column)
+            self.env[var] = _E(var, items.type, nullable=items.nullable)
+            test = self._test(cond)
+            del self.env[var]
+            items = replace(items, code=f"F.filter({items.code}, lambda {var}: {test.code})",
+                            raises=items.raises or test.raises)
         # the exploded column: a name none of the record's columns has (they may be kept)
         name, taken = var or "value", {f.name for f in self.shape.fields}
         while name in taken:
@@ -399,8 +413,9 @@ class _Translator:
                                keeps_record=elt is not None and self.fields_read > 0)
 
     def _generator_body(self, fn: cst.FunctionDef):
-        """(ITEMS, None, None) of ``yield from ITEMS``, (ITEMS, x, E) of ``for x in ITEMS:
-        yield E`` (the whole body, a docstring aside), else None."""
+        """(ITEMS, None, None, None) of ``yield from ITEMS``, (ITEMS, x, E, COND) of ``for x in
+        ITEMS: yield E`` (COND None) or ``for x in ITEMS: if COND: yield E`` (the whole body, a
+        docstring aside), else None."""
         stmts = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else [fn.body]
         if (len(stmts) > 1 and isinstance(stmts[0], cst.SimpleStatementLine)
                 and isinstance(stmts[0].body[0], cst.Expr) and isinstance(stmts[0].body[0].value, cst.SimpleString)):
@@ -410,12 +425,16 @@ class _Translator:
         (s,) = stmts
         yielded = _yield_of(s)
         if yielded is not None and yielded.value is not None and isinstance(yielded.value, cst.From):
-            return yielded.value.item, None, None
+            return yielded.value.item, None, None, None
         if (isinstance(s, cst.For) and s.orelse is None and not s.asynchronous and isinstance(s.target, cst.Name)
                 and isinstance(s.body, cst.IndentedBlock) and len(s.body.body) == 1):
-            inner = _yield_of(s.body.body[0])
-            if inner is not None and inner.value is not None and not isinstance(inner.value, cst.From):
-                return s.iter, s.target.value, inner.value
+            inner, cond = s.body.body[0], None
+            if (isinstance(inner, cst.If) and inner.orelse is None and isinstance(inner.body, cst.IndentedBlock)
+                    and len(inner.body.body) == 1):
+                inner, cond = inner.body.body[0], inner.test
+            yielded = _yield_of(inner)
+            if yielded is not None and yielded.value is not None and not isinstance(yielded.value, cst.From):
+                return s.iter, s.target.value, yielded.value, cond
         return None
 
     def _items(self, node) -> _E:
@@ -615,12 +634,12 @@ class _Translator:
     # ---- arithmetic ----------------------------------------------------------------------
     def _UnaryOperation(self, node, root) -> _E:
         op = type(node.operator).__name__
-        e = self.expr(node.expression)
         if op == "Not":
-            t = self.truth(e)
+            t = self._test(node.expression)
             if t.literal is not _NOLIT:
                 return _literal(not t.literal)
             return _E(f"~{_operand(t, _UNARY)}", "boolean", prec=_UNARY, raises=t.raises)
+        e = self.expr(node.expression)
         e = self._nonnull(e, "arithmetic")
         if e.kind not in ("int", "float"):
             raise _Refuse(f"unary {op} of a {e.kind}")
@@ -897,8 +916,23 @@ class _Translator:
             raise _Refuse(f"`{op.lower()}` with a constant")
         return self._and(a, b) if op == "And" else self._or(a, b)
 
+    def _test(self, node) -> _E:
+        """The truth value of ``node`` where only it is used (a filter's result, a condition,
+        ``not``'s operand): there ``a and b``/``a or b`` of any values is the truth of ``a`` and/or
+        of ``b`` (Python's operand has the same truth value), ``b`` evaluated only when Python
+        evaluates it."""
+        if isinstance(node, cst.BooleanOperation):
+            op = type(node.operator).__name__
+            a, b = self._test(node.left), self._test(node.right)
+            if a.literal is not _NOLIT or b.literal is not _NOLIT:
+                raise _Refuse(f"`{op.lower()}` with a constant")
+            return self._and(a, b) if op == "And" else self._or(a, b)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return self.expr(node)
+        return self.truth(self.expr(node))
+
     def _IfExp(self, node, root) -> _E:
-        cond = self.truth(self.expr(node.test))
+        cond = self._test(node.test)
         yes, no = self.expr(node.body, root), self.expr(node.orelse, root)
         t = self._common_type(yes, no)
         nullable = yes.nullable or no.nullable or yes.type == "null" or no.type == "null"
