@@ -35,6 +35,8 @@ evaluated by Spark and the function by Python on the same generated inputs):
   ``//`` the truncated quotient corrected likewise. On floats both are refused (Python's rules
   for signed zeros and rounding of the quotient). ``/`` is a double division, exact while both
   integer operands stay within 2**53. A zero divisor fails the job in both.
+* ``a, b = s.split(sep)`` (or ``s.split()``) in a def body: each name is its item, and every
+  output Column fails the job when the count of items differs (Python's ValueError).
 * None: Python raises on ``None + 1``, ``None < 1``, ``len(None)`` where Spark gives NULL: a
   nullable value used there is ``F.coalesce(x, F.raise_error(...))``, failing the Spark job as
   the Flink one fails. Where Python gives a value (``str(None)``, ``None in (1,)``)
@@ -58,9 +60,12 @@ evaluated by Spark and the function by Python on the same generated inputs):
   raises. Floats are refused (Java's ``%.2f`` rounds the decimal text half-up: 0.125 gives
   0.13, Python 0.12; NaN, Infinity), as are ``%r``, ``%x``, ``{:,}``, fills, precisions.
 * ``str()`` of an int; f-strings of ints and strings; ``int()`` of a float truncates (the
-  result's range is unbounded: only at a checked result); ``int()``/``float()`` of a string
-  are refused (Python accepts underscores, Unicode digits and whitespace, Spark's cast accepts
-  ``"3.5"``); ``round(x)`` of a float is ``F.bround`` (both round half to even), with digits
+  result's range is unbounded: only at a checked result). ``int()``/``float()`` of a string:
+  Spark's ANSI cast where the text is ASCII digits (a decimal number for ``float``) between
+  ASCII whitespace, which both read alike; any other text fails the job (``F.raise_error``):
+  where Python raises, and where Spark cannot match it (underscores, Unicode digits and
+  spaces, ``nan``/``inf``, past 64 bits; Spark's cast also strips control characters and
+  reads ``"1d"``, which Python rejects). ``round(x)`` of a float is ``F.bround`` (both round half to even), with digits
   refused (Python rounds the binary value, Spark its decimal text).
 """
 
@@ -98,6 +103,12 @@ PY_WHITESPACE = "".join(chr(c) for c in range(sys.maxunicode + 1) if chr(c).issp
 PY_WHITESPACE_RUNS = r"(?U)[\s\x1c-\x1f]+"
 
 ROW_NAMES = ("pyflink.common.Row", "pyflink.common.types.Row")
+
+# Texts int()/float() read as Spark's ANSI cast does: ASCII whitespace (both strip it; Spark's
+# cast also strips other control characters, which Python rejects), a sign, ASCII digits.
+_ASCII_WS = r"[ \t\n\x0b\f\r]*"
+_INT_TEXT = rf"^{_ASCII_WS}[+-]?[0-9]+{_ASCII_WS}$"
+_FLOAT_TEXT = rf"^{_ASCII_WS}[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?{_ASCII_WS}$"
 
 
 @dataclass(frozen=True)
@@ -288,6 +299,10 @@ class _Translator:
         self.notes: list[str] = []
         self.is_predicate = False
         self.fields_read = 0  # reads of the record's fields (flat_map: whether its columns must stay)
+        # conditions Python checks before the result (``a, b = s.split(sep)``: the count of
+        # items), each with the error it raises otherwise: every output Column fails the job
+        # when one does not hold
+        self.guards: list[tuple[str, str]] = []
 
     # ---- records -------------------------------------------------------------------------
     def _field(self, f: Field) -> _E:
@@ -329,7 +344,7 @@ class _Translator:
         else:
             raise _Refuse("not a lambda or def")
         if self.is_predicate:  # a filter: Python keeps the records whose result is truthy
-            return Translation((self._output(self.truth(self.expr(body))),), False, tuple(self.notes))
+            return Translation((self._output(self._test(body)),), False, tuple(self.notes))
         return self._result(body)
 
     def _result(self, body) -> Translation:
@@ -342,8 +357,10 @@ class _Translator:
     # ---- flat_map: the items a function returns or yields --------------------------------
     def flat_function(self, fn) -> FlatTranslation:
         """``lambda r: ITEMS``, ``lambda r: [E for x in ITEMS]`` (or a generator), a def
-        returning one of those, ``yield from ITEMS`` or ``for x in ITEMS: yield E``; ITEMS is
-        ``s.split()``, ``s.split(sep)`` or a list/tuple display of one type."""
+        returning one of those, ``yield from ITEMS`` or ``for x in ITEMS: yield E``, each with at
+        most one ``if COND`` on the item (``[E for x in ITEMS if COND]``, ``for x in ITEMS: if
+        COND: yield E``: ``F.filter`` of the items); ITEMS is ``s.split()``, ``s.split(sep)`` or a
+        list/tuple display of one type."""
         if isinstance(fn, cst.Lambda):
             self._params(fn.params)
             body = fn.body
@@ -356,17 +373,31 @@ class _Translator:
                 body = self._body(fn)
         else:
             raise _Refuse("not a lambda or def")
-        var, elt = None, None
+        var, elt, cond = None, None, None
         if isinstance(body, tuple):
-            body, var, elt = body
+            body, var, elt, cond = body
         elif isinstance(body, (cst.ListComp, cst.GeneratorExp)):
             comp = body.for_in
-            if comp.inner_for_in is not None or comp.ifs or comp.asynchronous or not isinstance(comp.target, cst.Name):
-                raise _Refuse("a comprehension of other than one `for name in ...` without `if`")
+            if (comp.inner_for_in is not None or len(comp.ifs) > 1 or comp.asynchronous
+                    or not isinstance(comp.target, cst.Name)):
+                raise _Refuse("a comprehension of other than one `for name in ...` with at most one `if`")
             body, var, elt = comp.iter, comp.target.value, body.elt
+            cond = comp.ifs[0].test if comp.ifs else None
         items = self._items(body)
+        if self.guards:
+            raise _Refuse("unpacking in a flat_map function")
         if var in (self.param, *self.env):
             raise _Refuse("a loop variable that hides the record or a local")
+        if cond is not None:
+            if not var.isidentifier() or var == "F" or var.startswith("_"):
+                raise _Refuse(f"a loop variable named {var}")
+            # the items Python yields: those whose condition holds, in order (the condition
+            # reads the item as the filter lambda's Column)
+            self.env[var] = _E(var, items.type, nullable=items.nullable)
+            test = self._test(cond)
+            del self.env[var]
+            items = replace(items, code=f"F.filter({items.code}, lambda {var}: {test.code})",
+                            raises=items.raises or test.raises)
         # the exploded column: a name none of the record's columns has (they may be kept)
         name, taken = var or "value", {f.name for f in self.shape.fields}
         while name in taken:
@@ -382,8 +413,9 @@ class _Translator:
                                keeps_record=elt is not None and self.fields_read > 0)
 
     def _generator_body(self, fn: cst.FunctionDef):
-        """(ITEMS, None, None) of ``yield from ITEMS``, (ITEMS, x, E) of ``for x in ITEMS:
-        yield E`` (the whole body, a docstring aside), else None."""
+        """(ITEMS, None, None, None) of ``yield from ITEMS``, (ITEMS, x, E, COND) of ``for x in
+        ITEMS: yield E`` (COND None) or ``for x in ITEMS: if COND: yield E`` (the whole body, a
+        docstring aside), else None."""
         stmts = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else [fn.body]
         if (len(stmts) > 1 and isinstance(stmts[0], cst.SimpleStatementLine)
                 and isinstance(stmts[0].body[0], cst.Expr) and isinstance(stmts[0].body[0].value, cst.SimpleString)):
@@ -393,12 +425,16 @@ class _Translator:
         (s,) = stmts
         yielded = _yield_of(s)
         if yielded is not None and yielded.value is not None and isinstance(yielded.value, cst.From):
-            return yielded.value.item, None, None
+            return yielded.value.item, None, None, None
         if (isinstance(s, cst.For) and s.orelse is None and not s.asynchronous and isinstance(s.target, cst.Name)
                 and isinstance(s.body, cst.IndentedBlock) and len(s.body.body) == 1):
-            inner = _yield_of(s.body.body[0])
-            if inner is not None and inner.value is not None and not isinstance(inner.value, cst.From):
-                return s.iter, s.target.value, inner.value
+            inner, cond = s.body.body[0], None
+            if (isinstance(inner, cst.If) and inner.orelse is None and isinstance(inner.body, cst.IndentedBlock)
+                    and len(inner.body.body) == 1):
+                inner, cond = inner.body.body[0], inner.test
+            yielded = _yield_of(inner)
+            if yielded is not None and yielded.value is not None and not isinstance(yielded.value, cst.From):
+                return s.iter, s.target.value, yielded.value, cond
         return None
 
     def _items(self, node) -> _E:
@@ -461,13 +497,40 @@ class _Translator:
                     raise _Refuse("the parameter is reassigned")
                 self.env[name] = self.expr(s.value)
                 continue
+            if (isinstance(s, cst.Assign) and len(s.targets) == 1 and isinstance(s.targets[0].target, (cst.Tuple, cst.List))
+                    and not last):
+                self._unpack(s.targets[0].target, s.value)
+                continue
             raise _Refuse("a def with statements other than assignments and return")
         raise _Refuse("a def without a final return")
+
+    def _unpack(self, target, value) -> None:
+        """``a, b, c = s.split(sep)`` (or ``s.split()``): each name is its item; Python raises
+        ValueError when the count of items differs, so the outputs are guarded by it."""
+        names = []
+        for el in target.elements:
+            if not isinstance(el, cst.Element) or not isinstance(el.value, cst.Name):
+                raise _Refuse("unpacking into other than plain names")
+            names.append(el.value.value)
+        if self.param in names or len(set(names)) != len(names):
+            raise _Refuse("unpacking that rebinds the parameter or a name twice")
+        if not (isinstance(value, cst.Call) and self._split_call(value)):
+            raise _Refuse("unpacking of other than s.split(...)")
+        items = self._split_items(value)
+        n = len(names)
+        self.guards.append((f"F.size({items.code}) == {n}",
+                            f"ValueError: split() does not give {n} values to unpack"))
+        for i, name in enumerate(names):
+            # within the guard the index is in range
+            self.env[name] = _E(f"{items.code}[{i}]", "string", raises=True)
 
     def _output(self, e: _E) -> Output:
         if e.type == "null":
             raise _Refuse("a result that is always None")
-        return Output(e.code, e.type, e.nullable, None, e.range)
+        code = e.code if e.literal is _NOLIT else _lit_code(e.literal)
+        for cond, msg in reversed(self.guards):
+            code = f"F.when({cond}, {code}).otherwise(F.raise_error(F.lit({msg!r})))"
+        return Output(code, e.type, e.nullable, None, e.range)
 
     # ---- tuples and rows -----------------------------------------------------------------
     def _row_call(self, node) -> bool:
@@ -571,12 +634,12 @@ class _Translator:
     # ---- arithmetic ----------------------------------------------------------------------
     def _UnaryOperation(self, node, root) -> _E:
         op = type(node.operator).__name__
-        e = self.expr(node.expression)
         if op == "Not":
-            t = self.truth(e)
+            t = self._test(node.expression)
             if t.literal is not _NOLIT:
                 return _literal(not t.literal)
             return _E(f"~{_operand(t, _UNARY)}", "boolean", prec=_UNARY, raises=t.raises)
+        e = self.expr(node.expression)
         e = self._nonnull(e, "arithmetic")
         if e.kind not in ("int", "float"):
             raise _Refuse(f"unary {op} of a {e.kind}")
@@ -853,8 +916,23 @@ class _Translator:
             raise _Refuse(f"`{op.lower()}` with a constant")
         return self._and(a, b) if op == "And" else self._or(a, b)
 
+    def _test(self, node) -> _E:
+        """The truth value of ``node`` where only it is used (a filter's result, a condition,
+        ``not``'s operand): there ``a and b``/``a or b`` of any values is the truth of ``a`` and/or
+        of ``b`` (Python's operand has the same truth value), ``b`` evaluated only when Python
+        evaluates it."""
+        if isinstance(node, cst.BooleanOperation):
+            op = type(node.operator).__name__
+            a, b = self._test(node.left), self._test(node.right)
+            if a.literal is not _NOLIT or b.literal is not _NOLIT:
+                raise _Refuse(f"`{op.lower()}` with a constant")
+            return self._and(a, b) if op == "And" else self._or(a, b)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            return self.expr(node)
+        return self.truth(self.expr(node))
+
     def _IfExp(self, node, root) -> _E:
-        cond = self.truth(self.expr(node.test))
+        cond = self._test(node.test)
         yes, no = self.expr(node.body, root), self.expr(node.orelse, root)
         t = self._common_type(yes, no)
         nullable = yes.nullable or no.nullable or yes.type == "null" or no.type == "null"
@@ -926,7 +1004,13 @@ class _Translator:
         if v.kind == "float":
             # truncates toward zero in both; NaN/infinity raise in Python, fail Spark's ANSI cast
             return _E(f'{_receiver(v)}.cast("long")', "bigint", range=(-(2**1024), 2**1024), raises=True)
-        raise _Refuse("int() of a string (Python accepts underscores, Unicode digits and spaces; Spark's cast accepts '3.5')")
+        if v.kind != "str":
+            raise _Refuse(f"int() of a {v.kind}")
+        # ANSI cast of a string fails the job on what it cannot read, but trims control
+        # characters Python rejects: Python's value where the text is digits (ASCII) between
+        # ASCII whitespace; else the job fails (Python raises, or accepts underscores and
+        # Unicode digits or spaces Spark cannot match; past 64 bits the cast fails)
+        return self._parsed(v, _INT_TEXT, "long", "bigint", "int()", range=INT_RANGES["bigint"])
 
     def _call_float(self, args, root) -> _E:
         (v,) = _n(args, 1, "float")
@@ -935,7 +1019,17 @@ class _Translator:
             return v
         if v.kind == "int":
             return _as_double(v)
-        raise _Refuse(f"float() of a {v.kind}")
+        if v.kind != "str":
+            raise _Refuse(f"float() of a {v.kind}")
+        # decimal text, rounded to the nearest double by both; Spark's cast also reads '1d'
+        # and Python 'nan', 'inf', '1_0': those fail the job
+        return replace(self._parsed(v, _FLOAT_TEXT, "double", "double", "float()"), nan=False)
+
+    def _parsed(self, v: _E, pattern: str, cast: str, type_: str, what: str, range=None) -> _E:
+        """``v`` read by Spark's cast where it matches ``pattern``, else the job fails."""
+        msg = f"ValueError: {what} of a text Spark does not read as Python does"
+        return _E(f"F.when({_receiver(v)}.rlike({_raw(pattern)}), {_receiver(v)}.cast(\"{cast}\"))"
+                  f".otherwise(F.raise_error(F.lit({msg!r})))", type_, range=range, raises=True)
 
     def _call_abs(self, args, root) -> _E:
         (v,) = _n(args, 1, "abs")
