@@ -137,7 +137,7 @@ CASES = [
     Case("bool-eq", "lambda r: r.ok == (r.n > 0)", FLAGS),
     Case("eq-other-kinds", "lambda r: (r.qty == 'x', r.name != 3)", OPT, code=None),
     # strings
-    Case("upper-lower", "lambda r: (r.name.upper(), r.name.lower())", SALE, notes=1, chars=_case_stable),
+    Case("upper-lower", "lambda r: (r.name.upper(), r.name.lower())", SALE, notes=2, chars=_case_stable),
     Case("strip", "lambda value: value.strip()", WORD, code=f"F.btrim(F.col(\"value\"), F.lit({PY_WHITESPACE!r}))"),
     Case("strip-chars", "lambda value: value.strip(' ,-')", WORD),
     Case("starts-ends", "lambda value: (value.startswith('a'), value.endswith(''))", WORD),

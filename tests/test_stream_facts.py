@@ -317,8 +317,10 @@ FRAME_CASES = [
     ("a flat_map whose items read the record is a frame (the items exploded next to its columns)",
      f"probe = {ROWS}.flat_map(lambda r: [(w, r[0]) for w in r[1].split()], output_type=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
      "probe.print()", "f0 STRING, f1 INT"),
-    ("a flat_map of a comprehension with `if` keeps its input an RDD",
-     f"probe = {ROWS}\nprobe.flat_map(lambda r: [w for w in r[1].split() if w], output_type=Types.STRING()).print()", None),
+    ("a flat_map of a comprehension with `if` is a frame (F.filter of the items)",
+     f"probe = {ROWS}\nprobe.flat_map(lambda r: [w for w in r[1].split() if w], output_type=Types.STRING()).print()", "f0 INT, f1 STRING"),
+    ("a flat_map of a comprehension with two `if`s keeps its input an RDD",
+     f"probe = {ROWS}\nprobe.flat_map(lambda r: [w for w in r[1].split() if w if w != 'x'], output_type=Types.STRING()).print()", None),
     ("STREAMING: a rolling sum after a flat_map is a frame (explode keeps the source order)",
      f"probe = {ROWS}.flat_map(lambda r: [(w, 1) for w in r[1].split()], output_type=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
      "probe.key_by(lambda r: r[0]).sum(1).print()", "f0 STRING, f1 INT"),

@@ -1280,17 +1280,19 @@ class _Translator:
 
     def _str_upper(self, s: _E, args) -> _E:
         _n(args, 0, "upper")
-        self._case_note()
+        self._case_note("upper")
         return _E(f"F.upper({_arg(s)})", "string", raises=s.raises)
 
     def _str_lower(self, s: _E, args) -> _E:
         _n(args, 0, "lower")
-        self._case_note()
+        self._case_note("lower")
         return _E(f"F.lower({_arg(s)})", "string", raises=s.raises)
 
-    def _case_note(self):
-        note = ("str.upper()/lower(): Spark's case mapping follows a newer Unicode than Python 3.11's "
-                "(14.0): 55 characters map differently, those unassigned in 14.0 and ƛ ɤ ꟓ ꟕ")
+    def _case_note(self, method: str):
+        differs = ("55 characters map differently (unassigned in 14.0, and ƛ ɤ ꟓ ꟕ)" if method == "upper" else
+                   "characters unassigned in 14.0 (and ʕ, U+1171E) map or count as cased differently, and so may a Σ "
+                   "beside them (σ or ς)")
+        note = f"str.{method}() as F.{method}: Spark's case mapping follows a newer Unicode than Python 3.11's (14.0): {differs}"
         if note not in self.notes:
             self.notes.append(note)
 

@@ -267,7 +267,7 @@ def map_columns(g, call: cst.Call, shape: Shape) -> Optional[tuple[Shape, tuple[
     the function is refused or its results are not exactly what ``T``'s serializer gives."""
     declared = _declared(g, call)
     found = translated(g, call, shape)
-    if isinstance(found, Refusal) or found.notes:
+    if isinstance(found, Refusal):
         return None
     if declared is None and _untyped_text(g, call, found):
         declared = Shape.value(Field("value", "string"))
@@ -307,7 +307,7 @@ def flat_map_columns(g, call: cst.Call, shape: Shape) -> Optional[tuple[Shape, F
     ``output_type``: Flink hands on pickled objects, the stream stays an RDD)."""
     declared = _declared(g, call)
     found = flat_translated(g, call, shape)
-    if declared is None or isinstance(found, Refusal) or found.notes or found.element.notes:
+    if declared is None or isinstance(found, Refusal):
         return None
     columns = declared_columns(declared, found.element)
     return None if columns is None else (columns[0], found, columns[1])
@@ -348,7 +348,16 @@ def map_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
 
 def filter_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
     found = translated(g, call, shape)
-    return None if isinstance(found, Refusal) or found.notes else shape
+    return None if isinstance(found, Refusal) else shape
+
+
+def notes(g, call: cst.Call, shape: Shape) -> tuple[str, ...]:
+    """The approximations of the Columns a map/filter/flat_map over ``shape`` becomes (the
+    translation's notes: a NOTE at the operator)."""
+    found = flat_translated(g, call, shape) if call.func.attr.value == "flat_map" else translated(g, call, shape)  # type: ignore[attr-defined]
+    if isinstance(found, Refusal):
+        return ()
+    return found.notes + (found.element.notes if isinstance(found, FlatTranslation) else ())
 
 
 def sink(g, call: cst.Call, shape: Shape) -> bool:

@@ -211,6 +211,8 @@ def frame_operator(ctx, seg):
     g = graph(ctx.resolver)
     shape = facts(ctx.resolver, seg.original.func.value).frame  # type: ignore[attr-defined]
     I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    for note in _frames.notes(g, seg.original, shape):
+        ctx.note(M.PF_COLUMN_NOTE, note)
     if seg.method == "filter":
         found = _frames.translated(g, seg.original, shape)
         return ctx.expr("{df}.where(%s)" % found.code, df=ctx.site.receiver)
