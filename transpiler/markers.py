@@ -160,6 +160,8 @@ TB_FIRST_VALUE = _code("F2S326", "note", "FIRST_VALUE/LAST_VALUE aggregate: the 
 TB_OVER_LATE = _code("F2S323", "note", "over window ordered by a rowtime in streaming mode: Flink drops the records at or behind its watermark (with a watermark of no delay, a record with the time of an earlier one; which ones depends on timing), Spark's window keeps them")
 TB_STREAM_JOIN = _code("F2S327", "note", "join of a stream: Spark's stream-static join reads the bounded table again each micro-batch (Flink once); a left/right outer join gives the final rows, Flink rows with NULLs it retracts when the match arrives")
 TB_INSERT_PRINT = _code("F2S328", "note", "print() of an INSERT's TableResult: Flink prints -1 (job metadata, not a record) once the job ends; Spark's write has ended there and prints nothing")
+TB_CATALOG_TABLE = _code("F2S334", "note", "a table the program reads or writes by name without declaring it (a Flink catalog's): Spark reads/writes the table or view of that name in its session catalog, which must hold it as Flink's catalog does")
+TB_CATALOG_STREAM = _code("F2S335", "todo", "a table the program does not declare, read or written in streaming mode: whether it is bounded and which changes it takes are its catalog's, not known when converting")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

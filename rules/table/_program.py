@@ -604,6 +604,31 @@ class TablesModel:
                         found.add(match.group(1))
         return found
 
+    # -- tables the program does not declare ---------------------------------------------------
+    def undeclared(self, name: str) -> bool:
+        """Whether ``name`` is a table no statement of the program declares (no CREATE TABLE, table
+        descriptor, connect() descriptor or view, and no declaration of it the model could not
+        read): for Flink a table of its catalog (Hive, JDBC, or declared by code not in this file).
+        The model knows its name only: not its columns (``schema`` is None), connector or options."""
+        return not (name in self.catalog or name in self.views or name in self.problems or name in self.conditional)
+
+    def catalog_refused(self, name: str) -> Optional[str]:
+        """Why the undeclared table ``name`` is not read (``spark.table``) or written
+        (``insertInto``) as the table of that name in Spark's session catalog; None when it is: in
+        batch mode, where Flink reads only bounded tables (so the table is one a batch DataFrame
+        reads) and writes inserts only."""
+        if self.mode != "batch":
+            return (f"table {name!r} is not declared by this program and the job runs in streaming mode: whether it is "
+                    "bounded (spark.table or spark.readStream.table) and which changes it takes are its catalog's, "
+                    "not known when converting")
+        return None
+
+    @staticmethod
+    def catalog_note(name: str, use: str) -> str:
+        """The NOTE of ``use`` (a read or a write) of the undeclared table ``name``."""
+        return (f"{use} table {name!r}, which this program does not declare (Flink finds it in its catalog): Spark "
+                f"needs a table or view named {name!r} in its session catalog, registered as Flink's catalog holds it")
+
     def reads(self, name: str) -> bool:
         """Whether the program may read the table ``name``: ``from_path``/``scan`` of it, or a SQL
         statement naming it other than as the table it inserts into or creates (or SQL text not
