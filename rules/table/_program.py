@@ -38,6 +38,7 @@ from flink2spark.rules.table import _connect, _descriptors, _sql, _types
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.infer import returns_of
+from flink2spark.transpiler.project import imported_constant
 from flink2spark.transpiler.visitors import nodes, walk
 
 _MARK = "__f2s_{}__"
@@ -278,6 +279,8 @@ class TablesModel:
             value = self.resolver.single_value(node)
             if value is None and (built := self._built(node)) is not None:
                 return built
+            if value is None and (imported := imported_constant(self.resolver, node)) is not None:
+                return self._sql(imported)  # a string of a module of the project (transpiler/project.py)
             if value is None and not self._bound:  # a helper's parameter: the text every call passes, when they agree
                 refs = self.resolver.referents(node)
                 key = id(refs[0].node) if len(refs) == 1 else None
@@ -1658,12 +1661,13 @@ class TablesModel:
             if not isinstance(call.func, cst.Attribute):
                 continue
             method = call.func.attr.value
-            if method in ("create_temporary_view", "create_view") and call.args and isinstance(call.args[0].value, cst.SimpleString):
-                self.views.add(call.args[0].value.evaluated_value)
+            view = self.name(call.args[0].value) if method in ("create_temporary_view", "create_view") and call.args else None
+            if view is not None:  # a literal, or a name bound once to one (also by a module of the project)
+                self.views.add(view)
                 if len(call.args) == 2:
-                    self._view_tables[call.args[0].value.evaluated_value] = call.args[1].value
+                    self._view_tables[view] = call.args[1].value
                 elif len(call.args) > 2 and P.is_stream(self.resolver.type_of(call.args[1].value)):
-                    self._view_tables[call.args[0].value.evaluated_value] = call  # a view of a stream's fields
+                    self._view_tables[view] = call  # a view of a stream's fields
                 continue
             if method in _connect.REGISTER and self.resolver.type_of(call.func.value) == T.CONNECT_DESCRIPTOR:
                 self._read_connect(call, found)
