@@ -115,3 +115,35 @@ def test_an_undeclared_table_is_the_session_catalogs_in_batch_mode_only():
     streaming = convert_source(CATALOG_JOB.format(mode="in_streaming_mode"), "job.py")
     assert {m.code for m in streaming.markers} == {"F2S335"}
     assert ".execute_insert(" in streaming.output  # left as it is, with its TODO
+
+
+UDFS = '''from pyflink.table import DataTypes
+from pyflink.table.udf import udf
+{imports}
+
+@udf(result_type=DataTypes.STRING())
+def shout(s):
+    return s.upper()
+'''
+
+UDF_JOB = '''from pyflink.table import EnvironmentSettings, TableEnvironment
+from pyflink.table.expressions import call, col
+
+from words_udfs import shout
+
+t_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+t_env.create_temporary_system_function("shout", shout)
+t_env.from_elements([("hi",)], ["w"]).select(call("shout", col("w")), shout(col("w"))).execute().print()
+'''
+
+
+def test_a_udf_of_a_module_of_the_project_is_called_by_its_imported_name(tmp_path):
+    alone = convert_source(UDF_JOB, "<string>").output
+    assert 'F2S301 select(): call("shout", ...) has no known Spark equivalent' in alone
+    for imports in ("", "\nfrom job import helper\n"):  # the module importing the program back: no loop
+        (tmp_path / "words_udfs.py").write_text(UDFS.format(imports=imports))
+        out = _convert(tmp_path, UDF_JOB)
+        assert "TODO" not in out, out
+        assert '    shout(F.col("w")).alias("_c0"), shout(F.col("w")).alias("_c1")\n' in out
+    (tmp_path / "words_udfs.py").write_text(UDFS.format(imports="").replace("@udf(", "@other("))
+    assert _convert(tmp_path, UDF_JOB) == alone.replace("<string>", "")  # not a Flink UDF there: as alone

@@ -26,25 +26,60 @@ import libcst as cst
 _LITERALS = (cst.SimpleString, cst.ConcatenatedString)
 # (path, size, mtime_ns) -> the module's names bound once to a string literal
 _CACHE: dict[tuple[str, int, int], dict[str, cst.BaseExpression]] = {}
+_RESOLVERS: dict[tuple[str, int, int], object] = {}  # the same key -> the module's Resolver (None: it does not parse)
 
 
 def imported_constant(resolver, name: cst.Name) -> Optional[cst.BaseExpression]:
     """The string literal the project module ``name`` is imported from binds it to, or None."""
-    path = getattr(resolver, "path", None)
-    if not path or not os.path.isfile(path):
+    found = _imported_from(resolver, name)
+    return _constants(found[0]).get(found[1]) if found is not None else None
+
+
+def imported_module(resolver, node: cst.ImportFrom, name: str):
+    """(the Resolver of the project module the statement ``node`` imports ``name`` from, the name
+    that module binds) for ``from <module> import name [as alias]``, or None. The module's facts
+    (its UDFs: the Table API program model of that module) are asked of its own Resolver, built
+    once per run."""
+    found = _import_of(resolver, node, name)
+    if found is None:
         return None
+    file, original = found
+    key = _key(file)
+    if key not in _RESOLVERS:
+        from flink2spark.transpiler.infer import Resolver
+
+        try:
+            module = cst.parse_module(file.read_bytes())
+        except (cst.ParserSyntaxError, UnicodeDecodeError, ValueError, RecursionError):
+            module = None
+        sibling = Resolver(module, resolver.model) if module is not None else None
+        if sibling is not None:
+            sibling.path = str(file)
+        _RESOLVERS[key] = sibling
+    return (_RESOLVERS[key], original) if _RESOLVERS[key] is not None else None
+
+
+def _imported_from(resolver, name: cst.Name) -> Optional[tuple[Path, str]]:
+    """(the file of the project module ``name`` is imported from, the name it binds there)."""
     refs = resolver.referents(name)
     if len(refs) != 1 or not isinstance(refs[0].node, cst.ImportFrom):
         return None
-    node = refs[0].node
-    if isinstance(node.names, cst.ImportStar):
+    return _import_of(resolver, refs[0].node, name.value)
+
+
+def _import_of(resolver, node: cst.ImportFrom, name: str) -> Optional[tuple[Path, str]]:
+    path = getattr(resolver, "path", None)
+    if not path or not os.path.isfile(path) or isinstance(node.names, cst.ImportStar):
         return None
     original = next((a.name.value for a in node.names if isinstance(a.name, cst.Name)
-                     and (a.asname.name.value if a.asname is not None else a.name.value) == name.value), None)
+                     and (a.asname.name.value if a.asname is not None else a.name.value) == name), None)
     module = _module_file(Path(path).parent, node)
-    if original is None or module is None:
-        return None
-    return _constants(module).get(original)
+    return (module, original) if original is not None and module is not None else None
+
+
+def _key(file: Path) -> tuple[str, int, int]:
+    stat = file.stat()
+    return (str(file.resolve()), stat.st_size, stat.st_mtime_ns)
 
 
 def _module_file(folder: Path, node: cst.ImportFrom) -> Optional[Path]:
@@ -69,8 +104,7 @@ def _module_file(folder: Path, node: cst.ImportFrom) -> Optional[Path]:
 
 
 def _constants(file: Path) -> dict[str, cst.BaseExpression]:
-    stat = file.stat()
-    key = (str(file.resolve()), stat.st_size, stat.st_mtime_ns)
+    key = _key(file)
     if key not in _CACHE:
         _CACHE[key] = _read(file)
     return _CACHE[key]

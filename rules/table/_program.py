@@ -38,7 +38,7 @@ from flink2spark.rules.table import _connect, _descriptors, _sql, _types
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.infer import returns_of
-from flink2spark.transpiler.project import imported_constant
+from flink2spark.transpiler.project import imported_constant, imported_module
 from flink2spark.transpiler.visitors import nodes, walk
 
 _MARK = "__f2s_{}__"
@@ -1596,6 +1596,25 @@ class TablesModel:
                 if kind is not None:
                     found[node.targets[0].target.value] = kind
                     self._result_type(node.targets[0].target.value, kind, node.value)
+        for statement in self.resolver.module.body:  # a function a module of the project defines, imported
+            lines = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+            for line in lines:
+                if not isinstance(line, cst.ImportFrom) or isinstance(line.names, cst.ImportStar):
+                    continue
+                for alias in line.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    sibling = imported_module(self.resolver, line, bound.value) if isinstance(bound, cst.Name) else None
+                    if sibling is None or id(sibling[0]) in _READING:  # (modules importing each other)
+                        continue
+                    _READING.add(id(sibling[0]))
+                    try:
+                        model = tables(sibling[0])  # that module's facts, from its own model
+                    finally:
+                        _READING.discard(id(sibling[0]))
+                    if model.functions.get(sibling[1]) in ("udf", "pandas_udf"):
+                        found[bound.value] = model.functions[sibling[1]]
+                        if sibling[1] in model.result_types:
+                            self.result_types[bound.value] = model.result_types[sibling[1]]
         return found
 
     def _result_type(self, name: str, kind: str, call: cst.Call) -> None:
@@ -1936,6 +1955,10 @@ def _printed(resolver, call: cst.Call) -> bool:
     attr = resolver.parent(call)
     outer = resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.attr.value == "print" else None
     return isinstance(outer, cst.Call) and not outer.args
+
+
+# the Resolvers of project modules whose Table API model is being built (transpiler/project.py)
+_READING: set[int] = set()
 
 
 def tables(resolver) -> TablesModel:
