@@ -147,3 +147,18 @@ def test_a_udf_of_a_module_of_the_project_is_called_by_its_imported_name(tmp_pat
         assert '    shout(F.col("w")).alias("_c0"), shout(F.col("w")).alias("_c1")\n' in out
     (tmp_path / "words_udfs.py").write_text(UDFS.format(imports="").replace("@udf(", "@other("))
     assert _convert(tmp_path, UDF_JOB) == alone.replace("<string>", "")  # not a Flink UDF there: as alone
+
+
+def test_in_place_reads_the_modules_as_they_were_before_the_run(tmp_path):
+    """--in-place rewrites files once all are converted: a UDF module converted (and rewritten)
+    before the program that imports it is still read as the Flink module it was."""
+    (tmp_path / "a_udfs.py").write_text(UDFS.format(imports=""))
+    (tmp_path / "z_job.py").write_text(UDF_JOB.replace("words_udfs", "a_udfs"))
+    for jobs in ("1", "2"):
+        subprocess.run([sys.executable, "-m", "flink2spark.cli", "convert", str(tmp_path), "--in-place", "--jobs", jobs,
+                        "--quiet"], check=True, env={**os.environ})
+        job = (tmp_path / "z_job.py").read_text()
+        assert "TODO" not in job and 'shout(F.col("w")).alias("_c0")' in job
+        assert "@F.udf(returnType=T.StringType())" in (tmp_path / "a_udfs.py").read_text()
+        (tmp_path / "a_udfs.py").write_text(UDFS.format(imports=""))
+        (tmp_path / "z_job.py").write_text(UDF_JOB.replace("words_udfs", "a_udfs"))
