@@ -162,6 +162,18 @@ def test_aggregate_function_instance_without_its_types_is_a_todo(extra, why):
     assert any(why in t for t in found), found
 
 
+def test_aggregate_function_types_inherited_from_a_class_of_the_program():
+    # Flink calls the inherited get_result_type()/get_accumulator_type() (seen on Flink 2.3:
+    # fixtures/table/courier_ratings_inherited_udaf); two bases of the program: not followed
+    base = "\n\nfrom pyflink.table.functions import AggregateFunction\n\n\nclass Typed(AggregateFunction):\n" + TYPES
+    sub = AGGREGATE.replace("{extra}", "").replace("class Heaviest(AggregateFunction):", "class Heaviest(Typed):")
+    out = convert(base + sub)
+    assert "@F.udf(returnType=T.LongType())\ndef heaviest(rows):\n" in out and not todos(out), out
+    other = "\n\nclass Other:\n    pass\n"
+    out = convert(base + other + sub.replace("class Heaviest(Typed):", "class Heaviest(Typed, Other):"))
+    assert any("Heaviest has two bases of this program" in t for t in todos(out)), out
+
+
 def test_registering_an_object_that_is_no_python_function_is_a_todo():
     # spark.udf.register of a ScalarFunction instance (Flink takes only udf(...) wrappers and
     # aggregate function instances) would be plausible but wrong Spark code

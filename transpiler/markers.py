@@ -147,6 +147,7 @@ TB_LIFECYCLE = _code("F2S311", "note", "a Python function's open()/close(): run 
 TB_JSON = _code("F2S312", "note", "JSON_VALUE: a number with a fraction or an exponent reads as Spark's double text (1.5), Flink's decimal text (1.50)")
 TB_PARSE = _code("F2S313", "note", "TO_TIMESTAMP: Flink's lenient parser reads some text Spark's gives NULL for (a day past the month's end, text after the pattern)")
 TB_LISTAGG = _code("F2S314", "note", "LISTAGG: a group's values joined in the order they reach the aggregate, which may differ from Flink's")
+TB_PARTITION_NAME = _code("F2S330", "note", "partitioned filesystem table: the folder of a NULL or '' partition value is __HIVE_DEFAULT_PARTITION__ in Spark, Flink's 'partition.default-name' (__DEFAULT_PARTITION__) in Flink")
 TB_FILE_FORMAT = _code("F2S315", "note", "file table format option: Flink fails the job on records Spark's reader reads with NULLs (records missing a field)")
 TB_PLAN = _code("F2S316", "note", "explain(): the plan printed is Spark's (debug output, not a result of the job)")
 TB_LATE = _code("F2S317", "note", "event-time window over a stream's rowtime: records behind Flink's watermark are dropped in streaming mode, Spark's batch window counts them")
@@ -160,6 +161,7 @@ TB_FIRST_VALUE = _code("F2S326", "note", "FIRST_VALUE/LAST_VALUE aggregate: the 
 TB_OVER_LATE = _code("F2S323", "note", "over window ordered by a rowtime in streaming mode: Flink drops the records at or behind its watermark (with a watermark of no delay, a record with the time of an earlier one; which ones depends on timing), Spark's window keeps them")
 TB_STREAM_JOIN = _code("F2S327", "note", "join of a stream: Spark's stream-static join reads the bounded table again each micro-batch (Flink once); a left/right outer join gives the final rows, Flink rows with NULLs it retracts when the match arrives")
 TB_INSERT_PRINT = _code("F2S328", "note", "print() of an INSERT's TableResult: Flink prints -1 (job metadata, not a record) once the job ends; Spark's write has ended there and prints nothing")
+TB_ROWTIME_ZONE = _code("F2S324", "note", "TIMESTAMP(3) watermark column of a stream read as a TIMESTAMP in the Spark session time zone: the same values and windows while that zone keeps one offset over the data (UTC, a fixed offset), not across a daylight-saving change")
 TB_CATALOG_TABLE = _code("F2S334", "note", "a table the program reads or writes by name without declaring it (a Flink catalog's): Spark reads/writes the table or view of that name in its session catalog, which must hold it as Flink's catalog does")
 TB_CATALOG_STREAM = _code("F2S335", "todo", "a table the program does not declare, read or written in streaming mode: whether it is bounded and which changes it takes are its catalog's, not known when converting")
 

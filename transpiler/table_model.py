@@ -28,6 +28,8 @@ TABLE_CONFIG = "TableConfig"
 ENV_SETTINGS = "EnvironmentSettings"
 ENV_SETTINGS_BUILDER = "EnvironmentSettingsBuilder"  # EnvironmentSettings.new_instance()
 TABLE_ITERATOR = "TableResultIterator"
+JOB_CLIENT = "TableJobClient"  # TableResult.get_job_client(): a JobClient (pyflink_model.JOB_CLIENT: of execute_async())
+JOB_FUTURE = "TableJobFuture"  # its get_job_execution_result(): a CompletableFuture
 DATA_TYPE = "DataType"  # DataTypes.ROW(...): a schema (rules/table/schemas.py)
 CONNECT_DESCRIPTOR = "ConnectTableDescriptor"  # t_env.connect(...) of Flink 1.9-1.13 (StreamTableDescriptor...)
 CONFIGURATION = "Configuration"  # TableConfig.get_configuration(): pyflink.common.Configuration (pyflink_model)
@@ -105,9 +107,13 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "print": None,
         "collect": TABLE_ITERATOR,
         "wait": None,
-        **_none("get_job_client get_table_schema get_resolved_schema get_result_kind"),
+        "get_job_client": JOB_CLIENT,
+        **_none("get_table_schema get_resolved_schema get_result_kind"),
     },
     TABLE_ITERATOR: _none("next close"),
+    JOB_CLIENT: {"get_job_execution_result": JOB_FUTURE,
+                 **_none("get_job_id get_job_status cancel stop_with_savepoint trigger_savepoint get_accumulators")},
+    JOB_FUTURE: _none("result cancel cancelled done exception"),
     UDF: _none("alias"),
     DATA_TYPE: _none("not_null nullable"),
     ENV_SETTINGS: _none("get_built_in_catalog_name get_built_in_database_name is_streaming_mode get_configuration to_configuration"),
@@ -148,7 +154,11 @@ CONTINUATIONS: dict[str, frozenset[str]] = {
     OVER_WINDOWED_TABLE: frozenset({"select"}),
     AGGREGATED_TABLE: frozenset({"select"}),
     FLAT_AGGREGATE_TABLE: frozenset({"select"}),
-    TABLE_RESULT: frozenset({"print", "wait", "collect"}),
+    TABLE_RESULT: frozenset({"print", "wait", "collect", "get_job_client"}),
+    # result.get_job_client().get_job_execution_result().result(): waits for the job, as wait() does;
+    # any other use of the client is one construct too (one TODO: rules/table/result_wait.py)
+    JOB_CLIENT: frozenset(METHODS[JOB_CLIENT]),
+    JOB_FUTURE: frozenset(METHODS[JOB_FUTURE]),
     # t_env.connect(...).with_format(...).with_schema(...).create_temporary_table("name"): one table
     CONNECT_DESCRIPTOR: frozenset(METHODS[CONNECT_DESCRIPTOR]),
 }

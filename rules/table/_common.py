@@ -130,6 +130,37 @@ def uses_of_single_name(resolver, value: cst.CSTNode) -> Optional[list[cst.Name]
     return [ref.node for ref in bindings[0].references]
 
 
+# result.get_job_client().get_job_execution_result().result(): waits for the job's end, as
+# result.wait() does (its value, the JobExecutionResult, unused: an expression statement)
+JOB_WAIT = ("get_job_client", "get_job_execution_result", "result")
+
+
+def after_methods(ctx) -> list[str]:
+    """The methods of the chain of the site being converted after its first call, the job
+    client's wait (``JOB_WAIT``) of an expression statement as ``"wait"``."""
+    methods = [s.method for s in ctx.site.segments[1:]]
+    if tuple(methods[-len(JOB_WAIT):]) == JOB_WAIT and ctx.is_statement:
+        methods = methods[:-len(JOB_WAIT)] + ["wait"]
+    return methods
+
+
+def _waited_at(resolver, use: cst.BaseExpression) -> Optional[cst.SimpleStatementLine]:
+    """The statement waiting for ``use`` (a name of a TableResult): ``use.wait()`` or
+    ``use.get_job_client().get_job_execution_result().result()`` as an expression statement; else None."""
+    node, methods = use, []
+    while True:
+        attr = resolver.parent(node)
+        call = resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.value is node else None
+        if not (isinstance(call, cst.Call) and call.func is attr):
+            break
+        methods.append(attr.attr.value)
+        node = call
+    statement = resolver.parent(node)
+    if tuple(methods) in (("wait",), JOB_WAIT) and isinstance(statement, cst.Expr):
+        return resolver.parent(statement)
+    return None
+
+
 def waited_result(ctx) -> Optional[cst.SimpleStatementLine]:
     """The statement ``result = <the call being converted>`` when ``result`` is only ever waited
     for (``result.wait()`` statements: the TableResult rule removes them), else None."""
@@ -145,16 +176,14 @@ def waited_line(resolver, call: cst.BaseExpression) -> Optional[cst.SimpleStatem
     line = resolver.parent(resolver.parent(call))
     if uses is None or not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
         return None
-    for use in uses:
-        attr = resolver.parent(use)
-        waited = resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.value is use else None
-        if not (isinstance(waited, cst.Call) and attr.attr.value == "wait" and isinstance(resolver.parent(waited), cst.Expr)):
-            return None
+    statements = [_waited_at(resolver, use) for use in uses]
+    if None in statements:
+        return None
     if isinstance(call, cst.Call) and tables(resolver).streaming_insert(call):
         block = resolver.parent(line)
         body = list(getattr(block, "body", ()))
         after = body[body.index(line) + 1] if line in body and body.index(line) + 1 < len(body) else None
-        if len(uses) != 1 or after is None or resolver.parent(resolver.parent(resolver.parent(resolver.parent(uses[0])))) is not after:
+        if len(uses) != 1 or after is None or statements[0] is not after:
             return None
     return line
 

@@ -11,6 +11,11 @@
   (``_sql.file_source``);
 - a csv table the program only writes (no query or ``from_path`` reads it) may have STRING
   columns: Spark writes them as Flink does when told to (``_sql.file_source``'s ``write_only``).
+
+A table ``PARTITIONED BY (...)`` its last columns: Flink and Spark write and read the same
+``col=value/`` folders (NOTE F2S330 for the folder of a NULL value); one the program only writes
+is a Spark table ``PARTITIONED BY`` them, one it only reads the ``spark.read`` above, which finds
+the partitions under the path and gives their columns the schema's types.
 """
 
 from __future__ import annotations
@@ -56,6 +61,13 @@ def _strict_json_note(ctx, model, table: _sql.TableDef) -> None:
                  f"the fields of table {table.name!r}, Spark's json reader reads NULL there")
 
 
+def _notes(ctx, model, table: _sql.TableDef) -> None:
+    _strict_json_note(ctx, model, table)
+    partitioned = _sql.partition_note(table)
+    if partitioned is not None:
+        ctx.note(M.TB_PARTITION_NAME, partitioned)
+
+
 def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseExpression:
     """The Spark expression declaring ``table``; Untranslatable when there is none. A canal-json
     table the program only writes needs none: its writes are text lines (``canal_json_rows``)."""
@@ -69,7 +81,7 @@ def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseEx
         # a table the program never reads is declared lazily (Spark's CREATE TABLE, like Flink's, does not
         # look at the path: a spark.read here would fail on a folder that does not exist yet)
         ddl = _sql.spark_create_table(table, write_only=not model.reads(table.name))
-        _strict_json_note(ctx, model, table)
+        _notes(ctx, model, table)
         return ctx.expr("{env}.sql({text})", env=env, text=cst.parse_expression(python_string(ddl, parts)))
     except _sql.Untranslatable:
         if table.name in model.sinks:
@@ -79,9 +91,9 @@ def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseEx
     settings = ", ".join(f"{k}={python_string(v, parts)}" for k, v in options if k != "path")
     schema = ", ".join(f"`{n}` {t}" if not n.isidentifier() else f"{n} {t}" for n, t in columns)
     # Flink reads an empty field of a STRING column as '' (NULL only with 'csv.null-literal' = '')
-    strings = [n for n, t in columns if t == "STRING"] if using == "csv" and "csv.null-literal" not in table.options else []
+    strings = [n for n, t in columns if t == "STRING" and n not in table.partitioned_by] if using == "csv" and "csv.null-literal" not in table.options else []
     source = cst.Module([]).code_for_node(env)
-    _strict_json_note(ctx, model, table)
+    _notes(ctx, model, table)
     return cst.parse_expression(
         f'{source}.read.format("{using}").options({settings}).schema({python_string(schema)}).load({path})'
         + (f'.fillna("", subset={strings!r})' if strings else "")

@@ -524,6 +524,13 @@ def create(ctx, env, table: TableDef, parts: tuple[str, ...], model) -> object:
     code, notes = source(table, parts, cst.Module([]).code_for_node(env))
     for note in notes:
         ctx.note(M.TB_KAFKA, note)
+    read_as = table.rowtime_read()
+    if read_as is not None:
+        ctx.note(M.TB_ROWTIME_ZONE, f"{read_as} is a wall-clock time in Flink, a TIMESTAMP in the session time zone in "
+                 "Spark (its watermark needs one): the same values and windows while that zone keeps one offset over the "
+                 "data (UTC, a fixed offset); across a daylight-saving change a time in the skipped hour moves an hour on "
+                 "and a window ending in it or in the repeated hour ends an hour off: set spark.sql.session.timeZone to "
+                 "UTC for Flink's results")
     if table.options.get("json.timestamp-format.standard") == LEGACY_JSON_TIMESTAMP \
             and any(t == "TIMESTAMP_NTZ" for _, t in table.columns):
         ctx.note(M.TB_LEGACY, "Flink 1.x's json format (gone from Flink 2.3) reads a TIMESTAMP from RFC 3339 text in UTC "

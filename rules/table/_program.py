@@ -48,6 +48,20 @@ _TABLE_RE = re.compile(r"__f2s_t(\d+)__")
 _SETTINGS = ("pyflink.table.EnvironmentSettings", "pyflink.table.environment_settings.EnvironmentSettings")
 
 
+
+def class_chain(resolver, cls: cst.ClassDef) -> list[cst.ClassDef]:
+    """``cls`` and the classes of this module it inherits from along a chain where each has one
+    base of the module (its other bases Flink's or the library's): the classes whose methods a
+    ``cls()`` instance has, in Python's lookup order; it stops at a class with two bases of
+    the module (the order of their methods is left unknown)."""
+    chain: list[cst.ClassDef] = []
+    while isinstance(cls, cst.ClassDef) and cls not in chain:
+        chain.append(cls)
+        local = [c for c in (resolver.local_def(base.value) for base in cls.bases) if isinstance(c, cst.ClassDef)]
+        cls = local[0] if len(local) == 1 else None
+    return chain
+
+
 _STREAMING_RESULT = ("a streaming query (it reads an unbounded table): Flink's TableResult gives its rows as they come, "
                      "without end; Spark's collect() refuses a streaming DataFrame (port the use of the rows to "
                      "writeStream.foreachBatch)")
@@ -720,20 +734,10 @@ class TablesModel:
 
     def rowtime_read(self, node) -> Optional[str]:
         """What the watermark column of the unbounded table ``node`` is (``event_time``) when
-        Flink's column is a TIMESTAMP without time zone, which the Spark view casts to a
-        TIMESTAMP in the session time zone (Spark's watermark refuses a TIMESTAMP_NTZ): "the
-        legacy Rowtime() column <name>" (a connect() descriptor's) or "the TIMESTAMP(3) rowtime
-        column <name>"; None otherwise (a TIMESTAMP_LTZ column, no watermark...)."""
+        the Spark view reads Flink's TIMESTAMP without time zone in the session time zone
+        (``TableDef.rowtime_read``); None otherwise."""
         table = self._event_table(node)
-        if table is None:
-            return None
-        column = table.watermark[0]
-        if _sql.ROWTIME_FROM in table.options:
-            return f"the legacy Rowtime() column {column}"
-        declared = re.sub(r"\s+", " ", table.declared.get(column, ""))
-        if re.fullmatch(r"TIMESTAMP( ?\(\d\))?( WITHOUT TIME ZONE)?", declared):
-            return f"the {declared} rowtime column {column}"
-        return None
+        return table.rowtime_read() if table is not None else None
 
     def over_late(self, node, column: Optional[str]) -> Optional[str]:
         """Why Flink may drop records that an over window ordered by ``column`` over the Table
@@ -1508,7 +1512,7 @@ class TablesModel:
             cls = self.resolver.local_def(f.func) if isinstance(f, cst.Call) else None
             if isinstance(cls, cst.ClassDef) and any(
                     P.FUNCTION_CLASSES.get(self.resolver.qualified_name(b.value) or "", ("",))[0] == "TableAggregateFunction"
-                    for b in cls.bases):
+                    for c in class_chain(self.resolver, cls) for b in c.bases):
                 found[name] = "udaf"
         return found
 

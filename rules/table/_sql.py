@@ -141,6 +141,8 @@ class TableDef:
     bounded: bool = True
     # computed column -> the Spark SQL type of its expression (None: not known)
     computed_types: Mapping[str, Optional[str]] = field(default_factory=dict, hash=False)
+    # PARTITIONED BY (...) of a filesystem table: its partition columns, in the clause's order
+    partitioned_by: tuple[str, ...] = ()
 
     def computed_type(self, column: str) -> Optional[str]:
         """The type of a computed column in Spark: the view of an unbounded table casts its
@@ -148,6 +150,25 @@ class TableDef:
         if not self.bounded and self.watermark is not None and self.watermark[0] == column:
             return "TIMESTAMP"
         return self.computed_types.get(column)
+
+    def rowtime_read(self) -> Optional[str]:
+        """What the watermark column of this unbounded table is when Flink's column is a TIMESTAMP
+        without time zone, which the Spark view casts to a TIMESTAMP in the session time zone
+        (Spark's watermark refuses a TIMESTAMP_NTZ): "the legacy Rowtime() column <name>" (a
+        connect() descriptor's), "the TIMESTAMP(3) rowtime column <name>" (as declared) or "the
+        computed TIMESTAMP rowtime column <name>"; None otherwise (a bounded table, a
+        TIMESTAMP_LTZ column, no watermark...)."""
+        if self.bounded or self.watermark is None:
+            return None
+        column = self.watermark[0]
+        if ROWTIME_FROM in self.options:
+            return f"the legacy Rowtime() column {column}"
+        declared = re.sub(r"\s+", " ", self.declared.get(column, ""))
+        if re.fullmatch(r"TIMESTAMP( ?\(\d\))?( WITHOUT TIME ZONE)?", declared):
+            return f"the {declared} rowtime column {column}"
+        if self.computed_types.get(column) == "TIMESTAMP_NTZ":
+            return f"the computed TIMESTAMP rowtime column {column}"
+        return None
 
 
 def is_bounded(connector: str, options: Mapping[str, str]) -> bool:
@@ -620,11 +641,17 @@ def create_table(sql: str) -> TableDef:
         ts.expect(")")
         break
     options: dict[str, str] = {}
+    partitioned_by: list[str] = []
     while not ts.done():
         if ts.accept("COMMENT"):
             ts.next()
-        elif ts.peek() == "PARTITIONED":
-            raise Untranslatable("PARTITIONED BY (partitioned table)")
+        elif ts.accept("PARTITIONED"):
+            ts.expect("BY")
+            ts.expect("(")
+            partitioned_by.append(_ident(ts.next()))
+            while ts.accept(","):
+                partitioned_by.append(_ident(ts.next()))
+            ts.expect(")")
         elif ts.peek() == "DISTRIBUTED":
             raise Untranslatable("DISTRIBUTED BY")
         elif ts.peek() == "LIKE":
@@ -650,6 +677,9 @@ def create_table(sql: str) -> TableDef:
         raise Untranslatable("CREATE TABLE without a 'connector' option")
     if watermark and watermark[0] not in order:
         raise Untranslatable(f"WATERMARK on unknown column {watermark[0]}")
+    if partitioned_by and options["connector"].lower() != "filesystem":
+        raise Untranslatable(f"PARTITIONED BY of a {options['connector']!r} table (the partitioned tables converted are"
+                             " filesystem ones)")
     return TableDef(
         name=name,
         columns=tuple(columns),
@@ -663,6 +693,7 @@ def create_table(sql: str) -> TableDef:
         order=tuple(order),
         bounded=is_bounded(options["connector"].lower(), options),
         computed_types=computed_types,
+        partitioned_by=tuple(partitioned_by),
     )
 
 
@@ -797,6 +828,15 @@ _FLINK_TIMESTAMP = "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]"
 _TEXT_FILE_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "STRING", "BOOLEAN", "DOUBLE"}
 # Options that change how files are cut and named, not what they hold.
 _LAYOUT_OPTIONS = re.compile(r"^(sink\.rolling-policy\..*|sink\.parallelism|auto-compaction|compaction\.file-size)$")
+# PARTITIONED BY (...): the types of partition columns whose folder names (col=value) Flink 2.3 and
+# Spark write and read back alike (seen on Flink 2.3: the value's text, ':' '/' '=' '%' ... escaped
+# as %XX as Spark does, a space kept), and the options of a partitioned table that change when
+# Flink commits a partition (a _SUCCESS file in it, a metastore), not the records its files hold.
+_PARTITION_TYPES = {"STRING", "INT", "BIGINT", "SMALLINT", "TINYINT"}
+_PARTITION_OPTIONS = re.compile(r"^(sink\.partition-commit\..*|partition\.time-extractor\..*|sink\.shuffle-by-partition\.enable)$")
+# The folder name of a NULL partition value: Spark's (not configurable), Flink's default 'partition.default-name'
+SPARK_DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
+FLINK_DEFAULT_PARTITION = "__DEFAULT_PARTITION__"
 
 
 def _sql_string(value: str) -> str:
@@ -809,10 +849,45 @@ def spark_create_table(table: TableDef, write_only: bool = False) -> Optional[st
     table (print, blackhole, datagen, kafka, ...: the caller handles them)."""
     if table.connector != "filesystem":
         return None
+    if table.partitioned_by and not write_only:
+        # Spark's catalog lists the partitions of a partitioned table that Spark's INSERTs added, not
+        # the folders already under its path (ALTER TABLE ... RECOVER PARTITIONS would add them)
+        raise Untranslatable("PARTITIONED BY of a table the program both reads and writes")
     using, spark_options, columns = file_source(table, write_only=write_only)
     column_sql = ", ".join(f"{_quote(n)} {t}" for n, t in columns)
     option_sql = ", ".join(f"{k} {_sql_string(v)}" for k, v in spark_options)
-    return f"CREATE TABLE {_quote(table.name)} ({column_sql}) USING {using} OPTIONS ({option_sql})"
+    partitions = f" PARTITIONED BY ({', '.join(_quote(n) for n in table.partitioned_by)})" if table.partitioned_by else ""
+    return f"CREATE TABLE {_quote(table.name)} ({column_sql}) USING {using}{partitions} OPTIONS ({option_sql})"
+
+
+def _partitions(table: TableDef, options: dict[str, str]) -> None:
+    """Untranslatable unless the PARTITIONED BY columns of ``table`` are its last physical columns
+    in the clause's order (Spark puts a table's partition columns last: its INSERT and SELECT *
+    would take the columns in another order than Flink's), of ``_PARTITION_TYPES``; takes the
+    partition options out of ``options``."""
+    names = [n for n, _ in table.columns]
+    partitions = list(table.partitioned_by)
+    if len(partitions) >= len(names) or names[len(names) - len(partitions):] != partitions \
+            or (table.order and list(table.order) != names):
+        raise Untranslatable(f"PARTITIONED BY ({', '.join(partitions)}) of columns that are not the table's last ones in"
+                             " that order: Spark puts the partition columns last")
+    for column, spark_type in table.columns:
+        if column in partitions and spark_type not in _PARTITION_TYPES:
+            raise Untranslatable(f"PARTITIONED BY a {spark_type} column ({column}): its folder names are not checked alike")
+    options.pop("partition.default-name", None)
+    for key in list(options):
+        if _PARTITION_OPTIONS.match(key):
+            options.pop(key)
+
+
+def partition_note(table: TableDef) -> Optional[str]:
+    """The NOTE a partitioned filesystem table needs (None: none): the folder of a NULL partition value."""
+    if not table.partitioned_by or table.options.get("partition.default-name") == SPARK_DEFAULT_PARTITION:
+        return None
+    flink = table.options.get("partition.default-name", FLINK_DEFAULT_PARTITION)
+    return (f"table {table.name!r} is partitioned by {', '.join(table.partitioned_by)}: the folder of a NULL (or '')"
+            f" partition value is {SPARK_DEFAULT_PARTITION} in Spark, {flink} in Flink (Spark reads Flink's as that"
+            " text; Flink 2.3 fails reading its own back)")
 
 
 def file_source(table: TableDef, read_only: bool = False, write_only: bool = False) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]]]:
@@ -839,6 +914,8 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
         raise Untranslatable(f"METADATA column {table.metadata[0][0]} of a filesystem table")
     if table.computed:
         raise Untranslatable("computed column in a filesystem table")
+    if table.partitioned_by:
+        _partitions(table, options)
     spark_options: list[tuple[str, str]] = [("path", path)]
     columns = list(table.columns)
     if fmt == "csv":
@@ -889,6 +966,8 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
         raise Untranslatable(f"filesystem format {fmt!r}")
     if fmt in ("csv", "json"):
         for column, spark_type in columns:
+            if column in table.partitioned_by:  # in the folder names, not in the files
+                continue
             if spark_type in _READ_TYPES and read_only:
                 if spark_type == "TIMESTAMP_NTZ" and ("timestampNTZFormat", _FLINK_TIMESTAMP) not in spark_options:
                     # Flink's SQL timestamp text (a space, an optional fraction); Spark's default wants a T
@@ -1512,7 +1591,9 @@ def check_alignment(kind: str, durations: list[str], time_type: Optional[str], r
     divide a quarter hour (every time zone offset is a multiple of 15 minutes) or the time column is
     a TIMESTAMP (without time zone). ``read_as``: the column is Flink's TIMESTAMP without time
     zone that the Spark view reads as a TIMESTAMP in the session time zone (the program model's
-    ``rowtime_read``, which names it): Flink aligns the windows on its values, Spark in UTC."""
+    ``rowtime_read``, which names it): Flink aligns the windows on its values, Spark in UTC (sizes
+    dividing a quarter hour pass: the same windows while the session time zone keeps one offset,
+    which the view's NOTE F2S324 says)."""
     if kind == "SESSION" or time_type == "TIMESTAMP_NTZ":
         return
     if all(_QUARTER_HOUR % _duration_micros(d) == 0 for d in durations):
@@ -1527,6 +1608,13 @@ def check_alignment(kind: str, durations: list[str], time_type: Optional[str], r
     raise Untranslatable(
         f"{kind} window of {' / '.join(durations)} over {reason} (Flink aligns it in the session time zone, Spark in UTC)"
     )
+
+
+def _rowtime_read(table: Optional[TableDef], column: str) -> Optional[str]:
+    """``TableDef.rowtime_read`` of ``table`` when ``column`` is its watermark column."""
+    if table is None or table.watermark is None or table.watermark[0] != column:
+        return None
+    return table.rowtime_read()
 
 
 def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef], streaming: bool = False) -> None:
@@ -1558,7 +1646,7 @@ def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef], streaming: bool
         time_type = dict(source_def.columns).get(time_column.name) if source_def else None
         if source_def and time_column.name in dict(source_def.computed):
             time_type = source_def.computed_type(time_column.name) or "TIMESTAMP"
-        check_alignment(kind, durations, time_type)
+        check_alignment(kind, durations, time_type, _rowtime_read(source_def, time_column.name))
         start = exp.Dot(this=window.copy(), expression=exp.to_identifier("start"))
         end = exp.Dot(this=window.copy(), expression=exp.to_identifier("end"))
         one_ms = exp.Interval(this=exp.Literal.string("0.001"), unit=exp.Var(this="SECOND"))
@@ -1792,7 +1880,11 @@ def _group_windows(tree: exp.Expr, tables: Mapping[str, TableDef]) -> None:
         if kind == "CUMULATE":
             raise Untranslatable("CUMULATE window")
         spark_window, durations = _spark_window(kind, call.expressions, f"{kind} group window")
-        check_alignment(kind, durations, types.of(call.expressions[0]))
+        time_column = call.expressions[0] if isinstance(call.expressions[0], exp.Column) else None
+        source = select.args["from_"].this if select.args.get("from_") is not None and not select.args.get("joins") else None
+        source_def = tables.get(source.name) if isinstance(source, exp.Table) and not source.args.get("db") else None
+        check_alignment(kind, durations, types.of(call.expressions[0]),
+                        _rowtime_read(source_def, time_column.name) if time_column is not None else None)
         window_name = spark_window.name
         for node in auxiliary:
             prefix, _, what = node.name.upper().partition("_")

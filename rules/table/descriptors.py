@@ -26,7 +26,7 @@ rule = Rule(
     __name__,
     matches=["TableEnvironment.create_temporary_table", "TableEnvironment.create_table"],
     summary="create_temporary_table(name, TableDescriptor...) -> Spark CREATE TABLE / removed (print, blackhole)",
-    codes=(M.TB_CONNECTOR, M.TB_SQL, M.TB_GENERATED, M.TB_FILE_FORMAT),
+    codes=(M.TB_CONNECTOR, M.TB_SQL, M.TB_GENERATED, M.TB_FILE_FORMAT, M.TB_ROWTIME_ZONE),
     examples=[
         Example(
             program(

@@ -27,7 +27,7 @@ import json
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
-from flink2spark.rules.table._common import SHOW_ALL, drop_target, mode, program, spark_program, waited_result
+from flink2spark.rules.table._common import SHOW_ALL, after_methods, drop_target, mode, program, spark_program, waited_result
 from flink2spark.rules.table import _jdbc, _kafka, _sql
 from flink2spark.rules.table._files import canal_json_rows, canal_json_sink
 from flink2spark.rules.table._program import python_string, python_value, tables
@@ -236,8 +236,9 @@ def convert(ctx):
         if name is None:
             return ctx.todo(M.TB_UNSUPPORTED, "execute_insert() of a table named by an expression")
         # .print(): Flink waits for the job, then prints -1 (job metadata; see print_noted)
-        printed = [s.method for s in segs[1:]] == ["print"] and ctx.is_statement
-        if any(s.method != "wait" for s in segs[1:]) and not printed:
+        after = after_methods(ctx)
+        printed = after == ["print"] and ctx.is_statement
+        if any(m != "wait" for m in after) and not printed:
             return ctx.todo(M.TB_UNSUPPORTED, "the result of execute_insert() is used")
         streaming = not tables(ctx.resolver).bounded(head.original.func.value)
         line = waited_result(ctx) if len(segs) == 1 else None  # result = t.execute_insert(...); result.wait()

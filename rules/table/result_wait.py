@@ -4,11 +4,15 @@ it is called, so there is nothing left to wait for; the rule converting the call
 when waiting is all it is used for (``_common.waited_result``). A result kept for more than
 waiting, of an insert over an unbounded table, holds the started streaming query: its
 ``wait()`` -> ``awaitTermination()`` (the program model's ``streaming_insert``).
+
+``result.get_job_client().get_job_execution_result().result()`` as a statement waits for the
+job's end as ``wait()`` does: the same conversion. Other uses of the job client (its status, id,
+``cancel()``) are left with a TODO: Spark's converted job has ended where it was called.
 """
 
 import libcst as cst
 
-from flink2spark.rules.table._common import program, spark_program, waited_line
+from flink2spark.rules.table._common import JOB_WAIT, program, spark_program, waited_line
 from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -16,9 +20,9 @@ from flink2spark.transpiler.results import REMOVE
 
 rule = Rule(
     __name__,
-    matches=["TableResult.wait"],
-    summary="result.wait() of a kept TableResult -> removed (Spark's writes and queries run to their end where called); "
-            "of a kept streaming insert -> awaitTermination()",
+    matches=["TableResult.wait", "TableResult.get_job_client"],
+    summary="result.wait() (or result.get_job_client().get_job_execution_result().result()) of a kept TableResult -> "
+            "removed (Spark's writes and queries run to their end where called); of a kept streaming insert -> awaitTermination()",
     codes=(M.TB_UNSUPPORTED,),
     examples=[
         Example(
@@ -29,6 +33,14 @@ rule = Rule(
             ),
             spark_program('t_env.createDataFrame([("a",)], ["w"]).write.format("noop").mode("overwrite").save()\n'),
         ),
+        Example(
+            program(
+                "t_env.execute_sql(\"CREATE TABLE totals (w STRING) WITH ('connector' = 'blackhole')\")\n"
+                "result = t_env.execute_sql(\"INSERT INTO totals VALUES ('a')\")\n"
+                "result.get_job_client().get_job_execution_result().result()\n"
+            ),
+            spark_program('t_env.sql("VALUES (\'a\')").write.format("noop").mode("overwrite").save()\n'),
+        ),
     ],
     noop=["import threading\n\ndone = threading.Event()\ndone.wait(0.1)\n"],
 )
@@ -36,6 +48,12 @@ rule = Rule(
 
 @rule.converter
 def convert(ctx):
+    if ctx.site.head.method == "get_job_client" and not (ctx.is_statement and tuple(s.method for s in ctx.site.segments) == JOB_WAIT):
+        used = "".join(f".{s.method}()" for s in ctx.site.segments)
+        return ctx.todo(M.TB_UNSUPPORTED, f"TableResult{used}: Spark has no job client (only the job's wait,"
+                        " get_job_client().get_job_execution_result().result() as a statement, converts); a converted"
+                        " query or write has run to its end where it is called, so there is no job status, id or cancel()"
+                        " to ask for (a streaming query's StreamingQuery has id, status and stop())")
     receiver = ctx.site.head.original.func.value
     if ctx.is_statement and isinstance(receiver, cst.Name):
         value = ctx.resolver.single_value(receiver)

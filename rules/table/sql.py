@@ -40,7 +40,7 @@ from flink2spark.rules.table.bridges import _HEAD as STREAM_HEAD, stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table.catalogs import CATALOG_WHY
-from flink2spark.rules.table._common import drop_target, program, spark_program, waited_result
+from flink2spark.rules.table._common import after_methods, drop_target, program, spark_program, waited_result
 from flink2spark.rules.table._program import _MARK_RE, SqlText, sql_arguments, tables
 from flink2spark.rules.table.execute import collected, print_noted, show, write_to
 from flink2spark.transpiler import markers as M
@@ -57,7 +57,8 @@ rule = Rule(
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
            M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_OVER_LATE, M.TB_HELPER_SQL,
-           M.TB_TABLE_NAME, M.TB_FIRST_VALUE, M.TB_INSERT_PRINT, M.TB_CATALOG_TABLE, M.TB_CATALOG_STREAM),
+           M.TB_TABLE_NAME, M.TB_FIRST_VALUE, M.TB_INSERT_PRINT, M.TB_ROWTIME_ZONE, M.TB_CATALOG_TABLE,
+           M.TB_CATALOG_STREAM),
     examples=[
         Example(
             program(
@@ -263,7 +264,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
     """The conversion of one SQL statement run by execute_sql/add_insert_sql (``waited``: its
     result is kept in a name only to be waited for, as ``.wait()`` on it would)."""
     segs = ctx.site.segments
-    after = [s.method for s in segs[1:]] + (["wait"] if waited else [])
+    after = after_methods(ctx) + (["wait"] if waited else [])
     try:
         kind = _sql.statement_kind(text.text)
         model = tables(ctx.resolver)

@@ -33,7 +33,7 @@ import libcst as cst
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._common import UNTRANSLATABLE, qualified, program, spark_program, use
-from flink2spark.rules.table._program import nodes, tables
+from flink2spark.rules.table._program import class_chain, nodes, tables
 from flink2spark.transpiler import functions as F_
 from flink2spark.transpiler import imports as I_
 from flink2spark.transpiler import markers as M
@@ -263,11 +263,15 @@ def _registered_aggregate(ctx, info, f: cst.Call, name: cst.SimpleString):
     what = f"registration of {cls.name.value}()"
     if not info.convertible or ctx.resolver.parent(cls) is not ctx.resolver.module:
         return ctx.todo(M.TB_UNSUPPORTED, f"{what}: only an AggregateFunction class of this module converts")
+    last = class_chain(ctx.resolver, cls)[-1]
+    if sum(isinstance(ctx.resolver.local_def(b.value), cst.ClassDef) for b in last.bases) > 1:
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: {last.name.value} has two bases of this program: which of their"
+                        " methods Flink calls (get_result_type(), get_value()...) is not followed")
     for method in ("get_result_type", "get_accumulator_type"):
-        if F_._method(cls, method) is None:
+        if udaf.method_of(ctx.resolver, cls, method) is None:
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the class has no {method}(), which Flink calls when it registers"
                             f" the instance (RuntimeError: Method {method} is not implemented)")
-    result = udaf.declared_result(cls)
+    result = udaf.declared_result(ctx.resolver, cls)
     try:
         returns = result.evaluated_value.upper() if isinstance(result, cst.SimpleString) else TY.spark_type(result, qualified(ctx))
     except (UNTRANSLATABLE + (AttributeError,)) as exc:

@@ -4,7 +4,8 @@
      .group_by(col("w"), col("k")).select(col("k"), col("w").start, col("v").sum.alias("total"))``
 -> ``df.groupBy(F.window("ts", "10 minutes").alias("w"), F.col("k")).agg(...)`` with a
 ``select`` of the items, where ``col("w").start``/``.end`` are ``F.col("w.start")``/``"w.end"``
-and ``.rowtime`` is the end minus 1 ms (Flink's last timestamp of the window).
+and ``.rowtime`` is the end minus 1 ms (Flink's last timestamp of the window); a property plus or
+minus ``lit(n).<time unit>`` is the Spark Column plus or minus ``F.expr("INTERVAL n unit")``.
 
 - ``Tumble.over(size)`` -> ``F.window(col, size)``; ``Slide.over(size).every(slide)`` ->
   ``F.window(col, size, slide)``; ``Session.with_gap(gap)`` -> ``F.session_window(col, gap)``.
@@ -72,6 +73,28 @@ rule = Rule(
                 '    clicks.groupBy(F.window(F.col("ts"), "15 minutes").alias("w"), F.col("user"))\n'
                 '    .agg(F.count(F.col("url")).alias("n"))\n'
                 '    .select(F.col("user"), F.col("w.start").alias("hour"), F.col("n"))\n'
+                ")\n",
+                functions=True,
+            ),
+        ),
+        Example(  # window bounds shifted by a time interval: the type of the time column in both engines
+            program(
+                "clicks = t_env.from_path('clicks')\n"
+                "counts = clicks.window(Tumble.over(lit(15).minutes).on(col('ts')).alias('w')).group_by(col('w')).select(\n"
+                "    (col('w').end - lit(1).seconds).alias('last_second'), col('url').count.alias('n'))\n",
+                imports="from pyflink.table.expressions import col, lit\nfrom pyflink.table.window import Tumble\n",
+            ),
+            spark_program(
+                "# NOTE(flink2spark): F2S334 from_path() reads table 'clicks', which this program does not declare (Flink"
+                " finds it in its catalog): Spark needs a table or view named 'clicks' in its session catalog,"
+                " registered as Flink's catalog holds it\n"
+                'clicks = t_env.table("clicks")\n'
+                "counts = (\n"
+                '    clicks.groupBy(F.window(F.col("ts"), "15 minutes").alias("w"))\n'
+                '    .agg(F.count(F.col("url")).alias("n"))\n'
+                "    .select(\n"
+                '        (F.col("w.end") - F.expr("INTERVAL 1 seconds")).alias("last_second"), F.col("n")\n'
+                "    )\n"
                 ")\n",
                 functions=True,
             ),
@@ -223,12 +246,27 @@ def _legacy_property(node, window: str) -> Optional[str]:
     return _property_code(window, prop, alias)
 
 
+_SHIFTS = {cst.Add: "+", cst.Subtract: "-"}
+
+
 def _property(ctx, node, window: str) -> Optional[str]:
-    """``col("w").start`` (or ``.end``/``.rowtime``, aliased or not) -> its Spark Column code."""
+    """``col("w").start`` (or ``.end``/``.rowtime``, aliased or not) -> its Spark Column code;
+    also shifted by a time interval, ``col("w").end - lit(1).seconds`` -> ``F.col("w.end") -
+    F.expr("INTERVAL 1 seconds")``: a bound keeps the type of the time column in both engines
+    (Flink's TIMESTAMP(3), Spark's TIMESTAMP_NTZ, or both zoned), and a second, minute, hour or
+    day interval moves it by that many milliseconds in Flink, microseconds in Spark: the same
+    value (a day is 24 hours in both, for the zoned types too)."""
     alias = None
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "alias" \
             and len(node.args) == 1 and isinstance(node.args[0].value, cst.SimpleString):
         alias, node = node.args[0].value.evaluated_value, node.func.value
+    if isinstance(node, cst.BinaryOperation) and type(node.operator) in _SHIFTS:
+        size = _interval(ctx, node.right)
+        bound = _property(ctx, node.left, window) if size is not None else None
+        if bound is None:
+            return None
+        code = f'{bound} {_SHIFTS[type(node.operator)]} F.expr("INTERVAL {size}")'
+        return f"({code}).alias({alias!r})" if alias else code
     if not (isinstance(node, cst.Attribute) and node.attr.value in _PROPERTIES and isinstance(node.value, cst.Call)):
         return None
     inner = node.value
