@@ -325,15 +325,26 @@ def convert(
     reads = (_read_for_conversion(file, skip_empty, disabled) for file in inputs)
     setup = functools.partial(SESSION.set, SESSION.get())  # a worker converts with this command's settings
     conversions = P.in_order(reads, _run_engine, settings.jobs, _conversion_crashed, setup, _load_converter)
+    def deliver(job, converted) -> None:
+        result = _deliver(job, converted, mode, root, out)
+        if result is not None:
+            result.markers = _reported(result.markers, settings.selection)
+            if settings.output_format == "text":
+                _print_markers(result, quiet)
+            results.append(result.drop_text())  # delivered: only its status and markers are kept
+
+    # --in-place: files are rewritten once every file is converted, so a module another file imports
+    # (transpiler/project.py reads it) is read as it was, whatever the order and the number of workers
+    held: list = []
     with _progress(len(inputs), "converting") as advance, contextlib.closing(conversions):
         for job, converted in conversions:
-            result = _deliver(job, converted, mode, root, out)
-            if result is not None:
-                result.markers = _reported(result.markers, settings.selection)
-                if settings.output_format == "text":
-                    _print_markers(result, quiet)
-                results.append(result.drop_text())  # delivered: only its status and markers are kept
+            if mode == "in-place":
+                held.append((job, converted))
+            else:
+                deliver(job, converted)
             advance()
+    for job, converted in held:
+        deliver(job, converted)
 
     from flink2spark.transpiler.report import build_report
 

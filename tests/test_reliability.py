@@ -365,8 +365,9 @@ def test_in_place_killed_at_random_moments_leaves_each_file_whole(tmp_path, caps
     work = tmp_path / "work"
 
     def start():
-        # --jobs 1: the writes spread over the run, so that the kills land between them (with
-        # workers they come in the last quarter; kills then: tests/test_cli_jobs.py)
+        # --jobs 1. The writes come once every file is converted (a module another file imports is
+        # read as it was: transpiler/project.py), in the last part of the run; kills land before
+        # them (nothing written) or between them (a tree half converted)
         return subprocess.Popen([str(COMMAND), "convert", str(work), "--in-place", "--quiet", "--jobs", "1"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 

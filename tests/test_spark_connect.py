@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from test_table_fixtures import KAFKA, RUNNABLE, _lines_by_folder
+from test_table_fixtures import KAFKA, RUNNABLE, _lines_by_folder, place_modules
 
 _DATASTREAM_PART = "its DataStream part runs on RDDs (sparkContext: NOTE F2S205), which Connect does not offer"
 CONNECT_NOT_YET: dict[str, str] = {
@@ -122,6 +122,7 @@ def _run_on_connect(program: Path, connect_server: str, tmp_path: Path):
 def test_converted_table_program_runs_unchanged_on_spark_connect(fixture: Path, connect_server, tmp_path):
     from table_output import fixture_records, spark_records
 
+    place_modules(fixture, tmp_path)  # the client's folder: what the program imports from
     out, done = _run_on_connect(fixture / "converted.py", connect_server, tmp_path)
     if fixture.name in CONNECT_NOT_YET:
         assert done.returncode != 0, f"{fixture.name} runs on Spark Connect now: take it off CONNECT_NOT_YET"

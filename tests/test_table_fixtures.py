@@ -39,7 +39,7 @@ from test_pyflink_streaming import fake_kafka  # noqa: F401  (a pytest fixture)
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "table"
 FIXTURES = sorted(p for p in ROOT.iterdir() if (p / "input.py").is_file()) if ROOT.is_dir() else []
 # how many fixtures convert with no TODO: raise it when more do (it may not go down)
-CONVERTED_WITHOUT_TODO = 81
+CONVERTED_WITHOUT_TODO = 84
 
 
 def _ids(p: Path) -> str:
@@ -48,6 +48,21 @@ def _ids(p: Path) -> str:
 
 def _convert(fixture: Path):
     return convert_source((fixture / "input.py").read_text(), str(fixture / "input.py"))
+
+
+def modules(fixture: Path) -> list[str]:
+    """The fixture's sibling modules (fixture.json "modules": ``<name>.py`` next to input.py, which
+    imports them; each converts on its own to ``converted_<name>.py``, or to itself when it holds
+    no Flink code: then no ``converted_<name>.py``)."""
+    return json.loads((fixture / "fixture.json").read_text()).get("modules", [])
+
+
+def place_modules(fixture: Path, folder: Path) -> None:
+    """The converted sibling modules of ``fixture`` written to ``folder`` under their own names,
+    where the converted program imports them from (its folder, as input.py on Flink)."""
+    for name in modules(fixture):
+        converted = fixture / f"converted_{name}.py"
+        (folder / f"{name}.py").write_text((converted if converted.is_file() else fixture / f"{name}.py").read_text())
 
 
 def _todo_free(fixture: Path) -> bool:
@@ -71,6 +86,14 @@ def test_conversion_snapshot(fixture: Path, snapshot):
     snapshot.snapshot_dir = fixture
     snapshot.assert_match(result.output, "converted.py")
     assert convert_source(result.output, "converted.py").output == result.output
+    for name in modules(fixture):  # a sibling module converts on its own, to itself again
+        module = convert_source((fixture / f"{name}.py").read_text(), str(fixture / f"{name}.py"))
+        assert module.output is not None and "TODO(flink2spark)" not in module.output, module.markers
+        if module.status == "unchanged":
+            assert not (fixture / f"converted_{name}.py").exists()
+            continue
+        snapshot.assert_match(module.output, f"converted_{name}.py")
+        assert convert_source(module.output, f"{name}.py").output == module.output
 
 
 def test_fixtures_converted_without_todo():
@@ -142,12 +165,19 @@ def _run_and_compare(fixture: Path, out: Path, kafka: dict, after=lambda: None, 
     stdout = io.StringIO()
     argv = sys.argv
     sys.argv = [str(converted), str(out)]
+    folder = out.parent / "modules"  # the converted sibling modules, imported as on Flink from the program's folder
+    folder.mkdir(exist_ok=True)
+    place_modules(fixture, folder)
+    sys.path.insert(0, str(folder))
     try:
         with contextlib.redirect_stdout(stdout):
             runpy.run_path(str(converted), run_name="__main__")
             after()
     finally:
         sys.argv = argv
+        sys.path.remove(str(folder))
+        for name in modules(fixture):
+            sys.modules.pop(name, None)
     got = spark_records(stdout.getvalue())
     for topic in json.loads((fixture / "fixture.json").read_text()).get("upsert_topics", []):
         assert keyed.get(topic), f"nothing written with a key to {topic}"

@@ -381,6 +381,7 @@ class Converter(V.Transformer):
     # -- setup ---------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
         self.resolver = Resolver(node, self.model)
+        self.resolver.path = self.path
         # comments above the first statement belong to the module header in libcst
         self._header_comments = {ln.comment.value for ln in node.header if ln.comment is not None}
         for cls in self.resolver.class_defs:

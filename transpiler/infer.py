@@ -71,6 +71,7 @@ class Resolver:
         # qualified names of the model's API start with one of these ("flink." for DataSet)
         self.prefixes: tuple[str, ...] = model.QUALIFIED_PREFIXES
         self.module = module
+        self.path: Optional[str] = None  # the converted file's (transpiler/project.py finds its project's modules by it)
         self.reassigned = reassigned  # whether reaching_value follows names assigned several times
         self.scopes = Scopes(module)  # before the pre-pass: it follows names of calls
         self._types: dict[int, object] = {}

@@ -164,6 +164,8 @@ TB_STREAM_JOIN = _code("F2S327", "note", "join of a stream: Spark's stream-stati
 TB_PROCTIME = _code("F2S332", "note", "processing-time window on a Kafka stream: PROCTIME() is the micro-batch's time (current_timestamp()) with a watermark of no delay; a window is emitted when a later micro-batch runs, not by the wall clock")
 TB_INSERT_PRINT = _code("F2S328", "note", "print() of an INSERT's TableResult: Flink prints -1 (job metadata, not a record) once the job ends; Spark's write has ended there and prints nothing")
 TB_ROWTIME_ZONE = _code("F2S324", "note", "TIMESTAMP(3) watermark column of a stream read as a TIMESTAMP in the Spark session time zone: the same values and windows while that zone keeps one offset over the data (UTC, a fixed offset), not across a daylight-saving change")
+TB_CATALOG_TABLE = _code("F2S334", "note", "a table the program reads or writes by name without declaring it (a Flink catalog's): Spark reads/writes the table or view of that name in its session catalog, which must hold it as Flink's catalog does")
+TB_CATALOG_STREAM = _code("F2S335", "todo", "a table the program does not declare, read or written in streaming mode: whether it is bounded and which changes it takes are its catalog's, not known when converting")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

@@ -38,6 +38,7 @@ from flink2spark.rules.table import _connect, _descriptors, _sql, _types
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.infer import returns_of
+from flink2spark.transpiler.project import imported_constant, imported_module
 from flink2spark.transpiler.visitors import nodes, walk
 
 _MARK = "__f2s_{}__"
@@ -292,6 +293,8 @@ class TablesModel:
             value = self.resolver.single_value(node)
             if value is None and (built := self._built(node)) is not None:
                 return built
+            if value is None and (imported := imported_constant(self.resolver, node)) is not None:
+                return self._sql(imported)  # a string of a module of the project (transpiler/project.py)
             if value is None and not self._bound:  # a helper's parameter: the text every call passes, when they agree
                 refs = self.resolver.referents(node)
                 key = id(refs[0].node) if len(refs) == 1 else None
@@ -617,6 +620,31 @@ class TablesModel:
                     if match:
                         found.add(match.group(1))
         return found
+
+    # -- tables the program does not declare ---------------------------------------------------
+    def undeclared(self, name: str) -> bool:
+        """Whether ``name`` is a table no statement of the program declares (no CREATE TABLE, table
+        descriptor, connect() descriptor or view, and no declaration of it the model could not
+        read): for Flink a table of its catalog (Hive, JDBC, or declared by code not in this file).
+        The model knows its name only: not its columns (``schema`` is None), connector or options."""
+        return not (name in self.catalog or name in self.views or name in self.problems or name in self.conditional)
+
+    def catalog_refused(self, name: str) -> Optional[str]:
+        """Why the undeclared table ``name`` is not read (``spark.table``) or written
+        (``insertInto``) as the table of that name in Spark's session catalog; None when it is: in
+        batch mode, where Flink reads only bounded tables (so the table is one a batch DataFrame
+        reads) and writes inserts only."""
+        if self.mode != "batch":
+            return (f"table {name!r} is not declared by this program and the job runs in streaming mode: whether it is "
+                    "bounded (spark.table or spark.readStream.table) and which changes it takes are its catalog's, "
+                    "not known when converting")
+        return None
+
+    @staticmethod
+    def catalog_note(name: str, use: str) -> str:
+        """The NOTE of ``use`` (a read or a write) of the undeclared table ``name``."""
+        return (f"{use} table {name!r}, which this program does not declare (Flink finds it in its catalog): Spark "
+                f"needs a table or view named {name!r} in its session catalog, registered as Flink's catalog holds it")
 
     def reads(self, name: str) -> bool:
         """Whether the program may read the table ``name``: ``from_path``/``scan`` of it, or a SQL
@@ -1578,6 +1606,25 @@ class TablesModel:
                 if kind is not None:
                     found[node.targets[0].target.value] = kind
                     self._result_type(node.targets[0].target.value, kind, node.value)
+        for statement in self.resolver.module.body:  # a function a module of the project defines, imported
+            lines = statement.body if isinstance(statement, cst.SimpleStatementLine) else ()
+            for line in lines:
+                if not isinstance(line, cst.ImportFrom) or isinstance(line.names, cst.ImportStar):
+                    continue
+                for alias in line.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    sibling = imported_module(self.resolver, line, bound.value) if isinstance(bound, cst.Name) else None
+                    if sibling is None or id(sibling[0]) in _READING:  # (modules importing each other)
+                        continue
+                    _READING.add(id(sibling[0]))
+                    try:
+                        model = tables(sibling[0])  # that module's facts, from its own model
+                    finally:
+                        _READING.discard(id(sibling[0]))
+                    if model.functions.get(sibling[1]) in ("udf", "pandas_udf"):
+                        found[bound.value] = model.functions[sibling[1]]
+                        if sibling[1] in model.result_types:
+                            self.result_types[bound.value] = model.result_types[sibling[1]]
         return found
 
     def _result_type(self, name: str, kind: str, call: cst.Call) -> None:
@@ -1643,12 +1690,13 @@ class TablesModel:
             if not isinstance(call.func, cst.Attribute):
                 continue
             method = call.func.attr.value
-            if method in ("create_temporary_view", "create_view") and call.args and isinstance(call.args[0].value, cst.SimpleString):
-                self.views.add(call.args[0].value.evaluated_value)
+            view = self.name(call.args[0].value) if method in ("create_temporary_view", "create_view") and call.args else None
+            if view is not None:  # a literal, or a name bound once to one (also by a module of the project)
+                self.views.add(view)
                 if len(call.args) == 2:
-                    self._view_tables[call.args[0].value.evaluated_value] = call.args[1].value
+                    self._view_tables[view] = call.args[1].value
                 elif len(call.args) > 2 and P.is_stream(self.resolver.type_of(call.args[1].value)):
-                    self._view_tables[call.args[0].value.evaluated_value] = call  # a view of a stream's fields
+                    self._view_tables[view] = call  # a view of a stream's fields
                 continue
             if method in _connect.REGISTER and self.resolver.type_of(call.func.value) == T.CONNECT_DESCRIPTOR:
                 self._read_connect(call, found)
@@ -1917,6 +1965,10 @@ def _printed(resolver, call: cst.Call) -> bool:
     attr = resolver.parent(call)
     outer = resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.attr.value == "print" else None
     return isinstance(outer, cst.Call) and not outer.args
+
+
+# the Resolvers of project modules whose Table API model is being built (transpiler/project.py)
+_READING: set[int] = set()
 
 
 def tables(resolver) -> TablesModel:

@@ -22,6 +22,8 @@
   updates (print, blackhole, upsert-kafka: ``updates_refused``) in update mode (NOTE F2S319).
 """
 
+import json
+
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
@@ -38,7 +40,8 @@ rule = Rule(
     __name__,
     matches=["Table.execute", "Table.to_pandas", "Table.execute_insert"],
     summary="execute().print()/collect(), to_pandas(), execute_insert(sink) -> show/collect/toPandas/write",
-    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR, M.TB_JDBC, M.TB_UPDATING, M.TB_INSERT_PRINT),
+    codes=(M.TB_CHANGELOG, M.TB_UNSUPPORTED, M.TB_CONNECTOR, M.TB_JDBC, M.TB_UPDATING, M.TB_INSERT_PRINT,
+           M.TB_CATALOG_TABLE, M.TB_CATALOG_STREAM),
     examples=[
         Example(
             program("words = t_env.from_elements([('a', 1)], ['word', 'n'])\nwords.execute().print()\n"),
@@ -120,6 +123,14 @@ def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool 
     if sink in model.conditional:
         return _write_either(ctx, df, sink, what, streaming, wait, inserts, update)
     table = model.catalog.get(sink)
+    if table is None and model.undeclared(sink):  # a Flink catalog's table: Spark's session catalog's, in batch mode
+        refused = model.catalog_refused(sink)
+        if refused is not None or streaming:
+            return ctx.todo(M.TB_CATALOG_STREAM, f"{what}: " + (refused or f"a streaming query into table {sink!r}, "
+                            "which this program does not declare (a Flink catalog's)"))
+        ctx.note(M.TB_CATALOG_TABLE, model.catalog_note(sink, f"{what} writes"))
+        # insertInto: by position, as Flink's INSERT INTO matches the sink's columns; appends
+        return ctx.expr("{df}.write.insertInto(%s)" % json.dumps(sink), df=df)
     if table is None or sink in model.problems:
         why = model.problems.get(sink)
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} " + (f"not converted ({why})" if why else "is not declared by this program's SQL"))

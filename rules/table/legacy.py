@@ -27,7 +27,7 @@ rule = Rule(
     __name__,
     matches=["Table.insert_into", "TableEnvironment.execute", "TableEnvironment.sql_update"],
     summary="Flink 1.9-1.13: insert_into(sink)/sql_update(INSERT) + t_env.execute(job) -> a write at the insert, execute() removed",
-    codes=(M.TB_UNSUPPORTED, M.TB_SQL, M.TB_CONNECTOR),
+    codes=(M.TB_UNSUPPORTED, M.TB_SQL, M.TB_CONNECTOR, M.TB_CATALOG_TABLE, M.TB_CATALOG_STREAM),
     examples=[
         Example(
             program(

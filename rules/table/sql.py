@@ -57,7 +57,8 @@ rule = Rule(
     summary="execute_sql/sql_query (DDL, INSERT, SELECT, views) -> spark.sql with Spark SQL (sqlglot)",
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
            M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_OVER_LATE, M.TB_HELPER_SQL,
-           M.TB_TABLE_NAME, M.TB_FIRST_VALUE, M.TB_INSERT_PRINT, M.TB_ROWTIME_ZONE),
+           M.TB_TABLE_NAME, M.TB_FIRST_VALUE, M.TB_INSERT_PRINT, M.TB_ROWTIME_ZONE, M.TB_CATALOG_TABLE,
+           M.TB_CATALOG_STREAM),
     examples=[
         Example(
             program(
@@ -227,9 +228,24 @@ def sql_notes(ctx, text: str) -> None:
                  "which may differ from Flink's (the same values, separator and NULLs skipped)")
 
 
+def catalog_reads(ctx, source: SqlText) -> None:
+    """The NOTE (batch mode) or TODO (streaming mode) of each table the Flink SQL ``source`` reads
+    that the program does not declare (a Flink catalog's; the program model's ``undeclared``)."""
+    model = tables(ctx.resolver)
+    for name in sorted(_sql.tables_read(source.text) or ()):
+        if not model.undeclared(name):
+            continue
+        refused = model.catalog_refused(name)
+        if refused is not None:
+            ctx.todo(M.TB_CATALOG_STREAM, f"SQL reading {name!r}: {refused}")
+        else:
+            ctx.note(M.TB_CATALOG_TABLE, model.catalog_note(name, "SQL reads"))
+
+
 def _sql_call(ctx, env, text: str, source: SqlText) -> cst.BaseExpression:
     """``env.sql(text)`` with the placeholders of ``source`` (f-string values, formatted tables)."""
     sql_notes(ctx, text)
+    catalog_reads(ctx, source)
     literal, kwargs = sql_arguments(text, source.parts, source.tables)
     args = [cst.Arg(cst.parse_expression(literal))]
     args += [cst.Arg(cst.parse_expression(value), keyword=cst.Name(name), equal=cst.AssignEqual(
@@ -364,7 +380,13 @@ def _statement(ctx, env, text, what, waited: bool = False):
                 written = write_to(ctx, _sql_call(ctx, env, spark, text), target, what, streaming,
                                    "wait" in after or printed, model.sql_insert_only(text.text), update=updating)
                 return print_noted(ctx, written, target, streaming) if printed else written
-            if table is None:
+            if table is None and model.undeclared(target):  # a Flink catalog's table: Spark's session catalog's
+                refused = model.catalog_refused(target)
+                if refused is not None or streaming:
+                    return ctx.todo(M.TB_CATALOG_STREAM, f"{what}: " + (refused or f"a streaming query into table "
+                                    f"{target!r}, which this program does not declare (a Flink catalog's)"))
+                ctx.note(M.TB_CATALOG_TABLE, model.catalog_note(target, f"{what} INSERT INTO"))
+            elif table is None:
                 return ctx.todo(M.TB_CONNECTOR, f"{what}: table {target!r} is not declared by this program's SQL")
             written = _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text)
             return print_noted(ctx, written, target, streaming) if printed else written

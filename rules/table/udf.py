@@ -131,6 +131,9 @@ rule = Rule(
                 "        function.accumulate(acc, *row)\n"
                 "    return function.get_value(acc)\n\n\n"
                 't_env.udf.register("heaviest", heaviest)\n'
+                "# NOTE(flink2spark): F2S334 SQL reads table 'parcels', which this program does not declare (Flink finds it"
+                " in its catalog): Spark needs a table or view named 'parcels' in its session catalog, registered as"
+                " Flink's catalog holds it\n"
                 "t_env.sql(\n"
                 '    "SELECT dock, HEAVIEST(COLLECT_LIST(STRUCT(kg))) AS kg FROM parcels GROUP BY dock"\n'
                 ")\n",

@@ -65,8 +65,9 @@ rule = Rule(
                 imports="from pyflink.table.expressions import col, lit\nfrom pyflink.table.window import Tumble\n",
             ),
             spark_program(
-                "# TODO(flink2spark): F2S305 from_path('clicks'): the table is not declared by this program (a Flink"
-                " catalog's): give Spark a table of that name\n"
+                "# NOTE(flink2spark): F2S334 from_path() reads table 'clicks', which this program does not declare (Flink"
+                " finds it in its catalog): Spark needs a table or view named 'clicks' in its session catalog,"
+                " registered as Flink's catalog holds it\n"
                 'clicks = t_env.table("clicks")\n'
                 "counts = (\n"
                 '    clicks.groupBy(F.window(F.col("ts"), "15 minutes").alias("w"), F.col("user"))\n'
@@ -84,8 +85,9 @@ rule = Rule(
                 imports="from pyflink.table.expressions import col, lit\nfrom pyflink.table.window import Tumble\n",
             ),
             spark_program(
-                "# TODO(flink2spark): F2S305 from_path('clicks'): the table is not declared by this program (a Flink"
-                " catalog's): give Spark a table of that name\n"
+                "# NOTE(flink2spark): F2S334 from_path() reads table 'clicks', which this program does not declare (Flink"
+                " finds it in its catalog): Spark needs a table or view named 'clicks' in its session catalog,"
+                " registered as Flink's catalog holds it\n"
                 'clicks = t_env.table("clicks")\n'
                 "counts = (\n"
                 '    clicks.groupBy(F.window(F.col("ts"), "15 minutes").alias("w"))\n'
