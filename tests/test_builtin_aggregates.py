@@ -189,3 +189,11 @@ def test_process_refused(body):
     found = B.aggregate_function(_class(RECOGNISED[2][0]), SHAPE)
     cls = _class("class P:\n    def process(self, key, context, elements):\n" + body)
     assert isinstance(B.then_process(cls, PC.Field("f0", "string"), found, PC.Shape.value(PC.Field("value", "string"))), str)
+
+
+def test_rebound_max_is_not_pythons():
+    module = cst.parse_module("def max(a, b):\n    return a\n")
+    assert B.rebound_builtins(module) == {"max"}
+    source = RECOGNISED[2][0]
+    assert isinstance(B.aggregate_function(_class(source), SHAPE, shadowed=B.rebound_builtins(module)), str)
+    assert B.rebound_builtins(cst.parse_module("from x import y\nz = 1\n")) == frozenset()

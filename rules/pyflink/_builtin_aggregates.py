@@ -192,11 +192,27 @@ def _globals(node: cst.CSTNode, allowed: set[str]) -> set[str]:
             and n.value not in ("None", "True", "False")}
 
 
-def aggregate_function(cls: cst.ClassDef, shape: PC.Shape, qualified=None, checked: bool = False) -> Union[Aggregates, str]:
+def rebound_builtins(module: cst.Module) -> frozenset[str]:
+    """``max``/``min`` when the module binds the name (a def, class, assignment or import): then
+    not Python's."""
+    bound = {n.name.value for kind in (cst.FunctionDef, cst.ClassDef) for n in nodes(module, kind)}
+    bound |= {t.target.value for t in nodes(module, cst.AssignTarget) if isinstance(t.target, cst.Name)}
+    for alias in nodes(module, cst.ImportAlias):
+        target = alias.asname.name if alias.asname is not None else alias.name
+        if isinstance(target, cst.Name):
+            bound.add(target.value)
+    return frozenset(bound & {"max", "min"})
+
+
+def aggregate_function(cls: cst.ClassDef, shape: PC.Shape, qualified=None, checked: bool = False,
+                       shadowed: frozenset[str] = frozenset()) -> Union[Aggregates, str]:
     """The built-in aggregates of an ``AggregateFunction`` class over records of ``shape``, or
     why not. ``checked``: the result is declared an integer type (``output_type``), whose
-    overflow fails the Flink job as Spark's ANSI arithmetic fails it (``python_columns``)."""
+    overflow fails the Flink job as Spark's ANSI arithmetic fails it (``python_columns``);
+    ``shadowed``: builtins the module rebinds (``rebound_builtins``)."""
     name = cls.name.value
+    if shadowed:
+        return f"{name}: the module rebinds {', '.join(sorted(shadowed))}"
     methods = _methods(cls)
     if not {"create_accumulator", "add", "get_result"} <= methods.keys() or {"open", "close", "__init__"} & methods.keys():
         return f"{name} is not a plain AggregateFunction"

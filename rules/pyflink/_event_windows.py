@@ -39,7 +39,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._builtin_aggregates import Aggregates, aggregate_function, then_process
+from flink2spark.rules.pyflink._builtin_aggregates import Aggregates, aggregate_function, rebound_builtins, then_process
 from flink2spark.rules.pyflink._common import call_arg, followed
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import python_columns as PC
@@ -716,7 +716,8 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
         aggregates = found if isinstance(found, Aggregates) and same else None
     elif method == "aggregate" and then is None and declared is not None:
         cls = instance_class(resolver, first)
-        found = aggregate_function(cls, shape, resolver.qualified_name, checked=any(f.type in _INTEGERS for f in declared.fields)) \
+        found = aggregate_function(cls, shape, resolver.qualified_name, checked=any(f.type in _INTEGERS for f in declared.fields),
+                                   shadowed=rebound_builtins(resolver.module)) \
             if cls is not None and not _has_lifecycle(cls) else None
         aggregates = _declared_result(found, declared) if isinstance(found, Aggregates) else None
     elif method == "aggregate" and declared is not None:  # built-in aggregates, then process() per (key, window)
@@ -754,7 +755,7 @@ def _aggregate_then(resolver, first, then, shape: PC.Shape, key: PC.Field, decla
     cls, then_cls = instance_class(resolver, first), instance_class(resolver, then)
     if cls is None or then_cls is None or _has_lifecycle(cls) or _has_lifecycle(then_cls):
         return None
-    found = aggregate_function(cls, shape, resolver.qualified_name)
+    found = aggregate_function(cls, shape, resolver.qualified_name, shadowed=rebound_builtins(resolver.module))
     found = then_process(then_cls, key, found, declared, resolver.qualified_name) if isinstance(found, Aggregates) else found
     return _declared_result(found, declared) if isinstance(found, Aggregates) else None
 
