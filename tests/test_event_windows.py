@@ -512,7 +512,7 @@ def test_window_frame_plan(body, frame):
 # --------------------------------------------------------------------------------------------
 # the window fixtures that are DataFrames end to end run unchanged on Spark Connect
 
-FRAME_FIXTURES = ["event_time_window_frames", "sliding_window_aggregate", "tumbling_window_aggregate_parallel"]
+FRAME_FIXTURES = ["event_time_window_frames", "sliding_window_aggregate", "tumbling_window_aggregate_parallel", "window_builtin_aggregates"]
 
 
 @pytest.mark.parametrize("name", FRAME_FIXTURES)

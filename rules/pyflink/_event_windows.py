@@ -24,7 +24,9 @@ checked again on PySpark 4.3 and Flink 2.3 by ``tests/test_event_windows.py``):
   expression of the value -> ``F.timestamp_millis(<Column of that expression>)`` through
   ``transpiler/python_columns.translate`` (exact or refused).
 * Aggregates: a ``reduce`` or ``AggregateFunction`` that is recognisably a sum/count/min/max of
-  integer fields becomes built-in aggregates (order does not change them); anything else runs
+  integer fields becomes built-in aggregates (order does not change them;
+  ``_builtin_aggregates``), followed by a ``ProcessWindowFunction`` whose ``process`` yields one
+  Column expression per result; anything else runs
   the user's functions per (key, window) with ``applyInPandas`` (``runtime/frame_windows.py``),
   elements ordered by timestamp (Flink: arrival order: NOTE F2S223 when those can differ).
 """
@@ -32,11 +34,12 @@ checked again on PySpark 4.3 and Flink 2.3 by ``tests/test_event_windows.py``):
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Union
 
 import libcst as cst
 
+from flink2spark.rules.pyflink._builtin_aggregates import Aggregates, aggregate_function, rebound_builtins, then_process
 from flink2spark.rules.pyflink._common import call_arg, followed
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import python_columns as PC
@@ -403,16 +406,6 @@ def _literal_field(function: cst.Lambda, elements, resolver) -> Optional[list[in
 # aggregates
 
 
-@dataclass(frozen=True)
-class Aggregates:
-    """Built-in aggregates per (key, window): ``columns`` for ``agg(...)`` (aliased), then
-    ``result`` Columns over them, in the order of the values the function gives."""
-
-    columns: tuple[str, ...]
-    result: tuple[PC.Output, ...]
-    tuple: bool  # the function's result is a tuple (one Column per field)
-
-
 def reduce_aggregates(function: cst.Lambda, shape: PC.Shape, key_field: Optional[str]) -> Union[Aggregates, str]:
     """A reduce ``lambda a, b: (a[0], a[1] + b[1])`` whose every field is the key field of the
     first, ``a[i] + b[i]``, ``max(a[i], b[i])`` or ``min(a[i], b[i])`` of integer fields (the
@@ -465,85 +458,10 @@ def _reduce_part(part, a: str, b: str, index: Optional[int]) -> Optional[str]:
     return None
 
 
-def aggregate_function(cls: cst.ClassDef, shape: PC.Shape, qualified=None, checked: bool = False) -> Union[Aggregates, str]:
-    """An ``AggregateFunction`` class whose accumulator is integer literals (or a tuple of
-    them) that ``add`` only adds to (``accumulator[i] + <integer expression of the value>``)
-    and whose ``get_result`` is a Column expression of the accumulator: built-in sums/counts
-    and that expression; else why not. ``merge`` is never called (no session merging here).
-    ``checked``: the result is declared an integer type (``output_type``), whose overflow fails
-    the Flink job as Spark's ANSI arithmetic fails it (``python_columns``)."""
-    methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
-    if not {"create_accumulator", "add", "get_result"} <= methods.keys() or {"open", "close"} & methods.keys():
-        return f"{cls.name.value} is not a plain AggregateFunction"
-    create, add, get = (_returned(methods[m], n) for m, n in (("create_accumulator", 1), ("add", 3), ("get_result", 2)))
-    if create is None or add is None or get is None:
-        return f"{cls.name.value}: create_accumulator/add/get_result are not one return statement each"
-    initial = [e.value for e in create[0].elements] if isinstance(create[0], cst.Tuple) else [create[0]]
-    if not all(isinstance(v, cst.Integer) for v in initial):
-        return f"{cls.name.value}: the accumulator is not integer literals"
-    value, acc = add[1][1], add[1][2]
-    added = [e.value for e in add[0].elements] if isinstance(add[0], cst.Tuple) else [add[0]]
-    if isinstance(add[0], cst.Tuple) != isinstance(create[0], cst.Tuple) or len(added) != len(initial):
-        return f"{cls.name.value}.add() does not give an accumulator of the same form"
-    columns, fields = [], []
-    for i, (start, part) in enumerate(zip(initial, added)):
-        term = _accumulated(part, acc, i if isinstance(create[0], cst.Tuple) else None)
-        if term is None or any(n.value == acc for n in _names(term)):
-            return f"{cls.name.value}.add(): accumulator field {i} is not the accumulator plus an expression of the value"
-        name = f"acc{i}"
-        if isinstance(term, cst.Integer):
-            column = f"F.count('*') * {term.value}" if term.value != "1" else "F.count('*')"
-        else:
-            found = PC.translate(cst.Lambda(params=cst.Parameters(params=[cst.Param(cst.Name(value))]), body=term), shape,
-                                 qualified=qualified)
-            if isinstance(found, PC.Refusal) or found.tuple or found.outputs[0].type not in _INTEGERS or found.notes:
-                return f"{cls.name.value}.add(): accumulator field {i} does not add an integer expression of the value"
-            column = f"F.sum({found.outputs[0].code})"
-        if start.value not in ("0",):
-            column = f"F.lit({start.value}) + {column}"
-        columns.append(aliased(column, name))
-        fields.append(PC.Field(name, "bigint"))
-    acc_shape = PC.Shape.tuple(*fields) if isinstance(create[0], cst.Tuple) else PC.Shape.value(fields[0])
-    result = PC.translate(cst.Lambda(params=cst.Parameters(params=[cst.Param(cst.Name(get[1][1]))]), body=get[0]), acc_shape,
-                          qualified=qualified, checked=checked)
-    if isinstance(result, PC.Refusal) or result.notes:
-        return f"{cls.name.value}.get_result(): {getattr(result, 'reason', 'approximate')}"
-    return Aggregates(tuple(columns), result.outputs, result.tuple)
-
-
 def aliased(code: str, name: str) -> str:
     """``code.alias(name)``, the code in parentheses unless it is a call or an attribute."""
     simple = isinstance(ast.parse(code, mode="eval").body, (ast.Call, ast.Attribute, ast.Name))
     return f"{code if simple else '(' + code + ')'}.alias({name!r})"
-
-
-def _returned(method: cst.FunctionDef, params: int):
-    """(returned expression, parameter names) of a method that is one ``return EXPR``."""
-    names = [p.name.value for p in method.params.params]
-    body = method.body.body
-    if len(names) != params or isinstance(method.params.star_arg, cst.Param) or method.decorators or len(body) != 1:
-        return None
-    if not (isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 and isinstance(body[0].body[0], cst.Return)):
-        return None
-    value = body[0].body[0].value
-    return (value, names) if value is not None else None
-
-
-def _accumulated(part, acc: str, index: Optional[int]):
-    """X of ``acc[index] + X`` (or ``X + acc[index]``; ``acc + X`` for a scalar accumulator)."""
-    def is_acc(node):
-        if index is None:
-            return isinstance(node, cst.Name) and node.value == acc
-        return (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == acc
-                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
-                and isinstance(node.slice[0].slice.value, cst.Integer) and int(node.slice[0].slice.value.value) == index)
-
-    if isinstance(part, cst.BinaryOperation) and isinstance(part.operator, cst.Add):
-        if is_acc(part.left):
-            return part.right
-        if is_acc(part.right):
-            return part.left
-    return None
 
 
 def _names(node: cst.CSTNode) -> list[cst.Name]:
@@ -576,7 +494,7 @@ def _named_at_once(aggregates: Aggregates, key: str) -> Aggregates:
             if sum(o.code == out.code for o in result) == 1:
                 columns[j] = column[: -len(suffix)] + f".alias({out.name!r})"
                 result[i] = PC.Output(f"F.col({out.name!r})", out.type, out.nullable, out.name, out.range)
-    return Aggregates(tuple(columns), tuple(result), aggregates.tuple)
+    return replace(aggregates, columns=tuple(columns), result=tuple(result))
 
 
 # --------------------------------------------------------------------------------------------
@@ -675,7 +593,13 @@ def unread_assigner(resolver, call: cst.Call) -> Optional[cst.ClassDef]:
     original call) when the frame's timestamp column replaces its only use: a class of the
     module's top level, undecorated, whose every read stands inside ``call`` (the strategy
     written there, not in a variable). None otherwise: the class stays."""
-    cls = _assigner_class(resolver, call_arg(call, 0, "watermark_strategy"))
+    return read_only_in(resolver, _assigner_class(resolver, call_arg(call, 0, "watermark_strategy")), call)
+
+
+def read_only_in(resolver, cls: Optional[cst.ClassDef], call: cst.CSTNode) -> Optional[cst.ClassDef]:
+    """``cls`` when it is a class of the module's top level, undecorated, bound once, whose
+    every read stands inside ``call`` (an original node): the conversion can drop it when it
+    replaces ``call`` by code that does not read it. None otherwise."""
     if cls is None or cls.decorators or cls not in resolver.module.body:
         return None
     bindings = resolver.scope_bindings(cls.name) or []
@@ -792,9 +716,14 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
         aggregates = found if isinstance(found, Aggregates) and same else None
     elif method == "aggregate" and then is None and declared is not None:
         cls = instance_class(resolver, first)
-        found = aggregate_function(cls, shape, resolver.qualified_name, checked=any(f.type in _INTEGERS for f in declared.fields)) \
+        found = aggregate_function(cls, shape, resolver.qualified_name, checked=any(f.type in _INTEGERS for f in declared.fields),
+                                   shadowed=rebound_builtins(resolver.module)) \
             if cls is not None and not _has_lifecycle(cls) else None
         aggregates = _declared_result(found, declared) if isinstance(found, Aggregates) else None
+    elif method == "aggregate" and declared is not None:  # built-in aggregates, then process() per (key, window)
+        aggregates = _aggregate_then(resolver, first, then, shape, PC.Field(names[key.code], key.type), declared)
+    if aggregates is not None and plan.kind == "session" and not aggregates.mergeable:
+        aggregates = None  # Flink merges the accumulators of merged sessions: only a matching merge() gives the same
     if aggregates is not None:
         output = shape if method == "reduce" else declared
     else:  # the user's objects per (key, window)
@@ -818,6 +747,19 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     return FrameWindow(plan, names[key.code], output, aggregates, shape.kind, late, order, "apply" if method == "apply" else "process")
 
 
+def _aggregate_then(resolver, first, then, shape: PC.Shape, key: PC.Field, declared: PC.Shape) -> Optional[Aggregates]:
+    """``aggregate(f, window_function=w)``: ``f`` as built-in aggregates and ``w``'s ``process`` as
+    Columns of their result (``_builtin_aggregates.then_process``), or None."""
+    from flink2spark.rules.pyflink._common import instance_class
+
+    cls, then_cls = instance_class(resolver, first), instance_class(resolver, then)
+    if cls is None or then_cls is None or _has_lifecycle(cls) or _has_lifecycle(then_cls):
+        return None
+    found = aggregate_function(cls, shape, resolver.qualified_name, shadowed=rebound_builtins(resolver.module))
+    found = then_process(then_cls, key, found, declared, resolver.qualified_name) if isinstance(found, Aggregates) else found
+    return _declared_result(found, declared) if isinstance(found, Aggregates) else None
+
+
 def _has_lifecycle(cls: cst.ClassDef) -> bool:
     """Whether a function class has open()/close() (or state): not run per window here."""
     return any(isinstance(s, cst.FunctionDef) and s.name.value in ("open", "close", "__init__") for s in cls.body.body)
@@ -835,7 +777,7 @@ def _declared_result(found: Aggregates, declared: PC.Shape) -> Optional[Aggregat
             return None
         code = out.code if out.type == f.type else f"{operand(out.code)}.cast({f.type!r})"
         outputs.append(PC.Output(code, f.type, out.nullable, f.name))
-    return Aggregates(found.columns, tuple(outputs), found.tuple)
+    return replace(found, result=tuple(outputs))
 
 
 # --------------------------------------------------------------------------------------------
@@ -846,6 +788,7 @@ def frame_rewrite(ctx, seg):
     """The DataFrame code of ``assign_timestamps_and_watermarks``, ``window`` or a window
     function (``reduce``/``aggregate``/``process``) on a stream the program model lowers
     to a frame (``StreamFacts.frame`` of the call is not None), with its NOTEs."""
+    from flink2spark.rules.pyflink._common import instance_class
     from flink2spark.rules.pyflink._streams import facts, graph
     from flink2spark.transpiler import imports as I
     from flink2spark.transpiler import markers as M
@@ -872,6 +815,12 @@ def frame_rewrite(ctx, seg):
     if found.order is not None:
         ctx.note(M.PF_FRAME_WINDOW_ORDER, found.order)
     if found.aggregates is not None:
+        if seg.method == "aggregate":  # the user's classes become built-in aggregates and Columns
+            for i, keyword in enumerate(("aggregate_function", "window_function")):
+                arg = call_arg(original, i, keyword)
+                unread = read_only_in(ctx.resolver, instance_class(ctx.resolver, arg), original) if arg is not None else None
+                if unread is not None:
+                    ctx.remove_class(unread)
         return ctx.expr("{df}" + window_aggregate("", found.key, found.plan, found.aggregates), df=receiver)
     I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_windows", "f2s_windows")
     fields = [f.name for f in shape.fields]

@@ -606,3 +606,27 @@ def select_item(code: str, name: str) -> str:
     if code == f'F.col("{name}")':
         return f'"{name}"'
     return f'{operand(code)}.alias("{name}")'
+
+
+def shared_splits(columns: tuple[Column, ...], taken: set[str]) -> tuple[Optional[tuple[str, str]], tuple[Column, ...]]:
+    """((name, code), columns) when the Columns compute the same ``F.split(...)`` more than once
+    (``a, b, c = line.split(",")``: the count check and each item): the split as one column
+    ``name`` to add before the ``select``, and the Columns reading it. Spark evaluates an
+    expression as often as it is written (a 4-field parse: 8 splits a record, the benchmark's
+    window job spent half its time there); it keeps a column it reads several times. (None,
+    columns) when there is none."""
+    import ast as _ast
+
+    counts: dict[str, int] = {}
+    for c in columns:
+        for node in _ast.walk(_ast.parse(c.code, mode="eval")):
+            if (isinstance(node, _ast.Call) and isinstance(node.func, _ast.Attribute) and node.func.attr == "split"
+                    and isinstance(node.func.value, _ast.Name) and node.func.value.id == "F"):
+                text = _ast.get_source_segment(c.code, node)
+                counts[text] = counts.get(text, 0) + 1
+    shared = [t for t, n in counts.items() if n > 1 and sum(c.code.count(t) for c in columns) == n]
+    if len(shared) != 1:
+        return None, columns
+    name = next(n for n in ("parts", "_parts", "_f2s_parts") if n not in taken)
+    code = shared[0]
+    return (name, code), tuple(Column(c.code.replace(code, f'F.col("{name}")'), c.name) for c in columns)

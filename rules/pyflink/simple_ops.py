@@ -226,7 +226,10 @@ def frame_operator(ctx, seg):
         exploded = ctx.expr("{df}.select(%s%s)" % (kept, _frames.select_item(explode, flat.name)), df=ctx.site.receiver)
     else:
         _, columns = _frames.map_columns(g, seg.original, shape)
+        split, columns = _frames.shared_splits(columns, {f.name for f in shape.fields})
         exploded = ctx.site.receiver
+        if split is not None:  # computed once, read by every item
+            exploded = ctx.expr("{df}.withColumn(%r, %s)" % split, df=exploded)
     cols = [_frames.select_item(c.code, "value" if value else c.name) for c in columns]
     return ctx.expr("{df}.select(%s)" % ", ".join(cols), df=exploded)
 
