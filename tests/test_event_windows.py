@@ -492,6 +492,17 @@ PLAN_CASES = [
      f"probe = rows.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Slow()))"
      f".key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", None),
     ("a window of a stream without timestamps", f"probe = rows.key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", None),
+    ("window_all: grouped by the window only", f"probe = stamped.window_all({TUMBLE}){SUM}\nprobe.print()", "f0 STRING, f1 INT, f2 BIGINT"),
+    ("window_all of sums of a basic value", f"probe = stamped.map(lambda r: r[1], Types.INT()).window_all({TUMBLE}).reduce(lambda a, b: a + b)\nprobe.print()",
+     "int"),
+    ("a typed map carries the timestamp column to the window",
+     f"probe = stamped.map(lambda r: (r[0], r[1] * 2, r[2]), Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))"
+     f".filter(lambda r: r[1] > 0).key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", "f0 STRING, f1 INT, f2 BIGINT"),
+    ("... not when the map is printed too (the print would show the column)",
+     "m = stamped.map(lambda r: (r[0], r[1], r[2]), Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))\nm.print()\n"
+     f"probe = m.key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", None),
+    ("timestamps no operator reads (a rolling sum): the frame goes on without them",
+     "probe = stamped.key_by(lambda r: r[0]).sum(1)\nprobe.print()", "f0 STRING, f1 INT, f2 BIGINT"),
 ]
 
 
@@ -534,3 +545,29 @@ def test_window_fixture_runs_unchanged_on_spark_connect(name, connect_server, tm
     got = spark_stream_records(done.stdout, normalize_flink_print)
     want = flink_stream_records((fixture / "expected_stdout.txt").read_text().splitlines())
     assert got == want, f"missing: {sorted((want - got).elements())}; extra: {sorted((got - want).elements())}"
+
+
+def test_window_all_functions_get_no_key():
+    """window_all's functions run per window without a key, as Flink calls them: an
+    AllWindowFunction's apply(window, elements), a ProcessAllWindowFunction's process(context,
+    elements), and one after a reduce gets the reduced element (values worked out by hand)."""
+    import pandas as pd
+
+    from flink2spark.runtime import frame_windows as W
+
+    class Listed:
+        def apply(self, window, elements):
+            yield "%d-%d: %s" % (window.start, window.end, ",".join(e[0] for e in elements))
+
+    class Counted:
+        def process(self, context, elements):
+            return ["%d has %d" % (context.window().max_timestamp(), len(elements))]
+
+    pdf = pd.DataFrame({"f0": ["b", "a", "c"], "f1": [2, 1, 3], "ts": [2, 1, 3]})
+    listed = W.per_window(Listed(), "apply", ["f0", "f1"], "tuple", ["value"], "ts", keyed=False)((0, 10), pdf)
+    assert listed["value"].tolist() == ["0-10: a,b,c"]
+    counted = W.per_window(Counted(), "process", ["f0", "f1"], "tuple", ["value"], keyed=False)((0, 10), pdf)
+    assert counted["value"].tolist() == ["9 has 3"]
+    reduced = W.per_window(W.Reduced(lambda a, b: (a[0] + b[0], a[1] * b[1]), Listed()), "process", ["f0", "f1"], "tuple",
+                           ["value"], "ts", keyed=False)((0, 10), pdf)
+    assert reduced["value"].tolist() == ["0-10: abc"]

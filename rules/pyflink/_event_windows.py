@@ -552,12 +552,13 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
     return nodes(node, cst.Name)
 
 
-def window_aggregate(frame: str, key: str, plan: WindowPlan, aggregates: Aggregates) -> str:
+def window_aggregate(frame: str, key: Optional[str], plan: WindowPlan, aggregates: Aggregates) -> str:
     """``frame.groupBy(key, F.window(...)).agg(...).select(...)`` over a frame whose column
-    ``key`` is the key_by selector's field: one row per (key, window) with the aggregates' result
-    columns."""
+    ``key`` is the key_by selector's field (None: ``window_all``, no key): one row per (key,
+    window) with the aggregates' result columns."""
     aggregates = _named_at_once(aggregates, key)
-    grouped = f"{frame}.groupBy({key!r}, {plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
+    keys = "" if key is None else f"{key!r}, "
+    grouped = f"{frame}.groupBy({keys}{plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
     select = [repr(o.name) if o.code in (f"F.col({o.name!r})", f'F.col("{o.name}")') else aliased(o.code, o.name or f"f{i}")
               for i, o in enumerate(aggregates.result)]
     return f"{grouped}.select({', '.join(select)})"
@@ -591,18 +592,22 @@ def window_bounds(frame: str, plan: WindowPlan) -> Optional[str]:
     return f"{frame}.withColumn({WINDOW_COLUMN!r}, {plan.column()})"
 
 
-def per_window(grouped: str, key: str, function: str, method: str, fields: list[str], kind: str, output: PC.Shape,
+def per_window(grouped: str, key: Optional[str], function: str, method: str, fields: list[str], kind: str, output: PC.Shape,
                order: Optional[str], runtime: str = "f2s_windows") -> str:
     """``grouped.groupBy("key", <window start>, <window end>).applyInPandas(<runtime>.per_window(...),
     schema)`` over a frame with the ``key`` and ``window`` columns: the user's window function object
-    (code ``function``) on each window's elements."""
+    (code ``function``) on each window's elements; ``key`` None: ``window_all``, grouped by the
+    window only, the function called without a key (``ProcessAllWindowFunction``...)."""
     names = [f.name for f in output.fields]
     schema = ", ".join(f"{f.name} {f.type.upper()}" for f in output.fields)
     args = [function, repr(method), repr(fields), repr(kind), repr(names)]
     if order is not None:
         args.append(repr(order))
+    if key is None:
+        args.append("keyed=False")
     bounds = ", ".join(f"F.unix_millis({WINDOW_COLUMN + '.' + b!r}).alias({b!r})" for b in ("start", "end"))
-    return f"{grouped}.groupBy({key!r}, {bounds}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
+    keys = "" if key is None else f"{key!r}, "
+    return f"{grouped}.groupBy({keys}{bounds}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
 
 
 def arrival_order(timestamps: Optional[list[int]], keys: Optional[list[object]], batch: bool) -> Optional[str]:
@@ -637,7 +642,7 @@ class FrameWindow:
     """How ``key_by(k).window(assigner).<function>(...)`` over a frame is lowered."""
 
     plan: WindowPlan
-    key: str  # the column key_by keys by
+    key: Optional[str]  # the column key_by keys by; None: window_all (one group per window)
     output: PC.Shape  # the frame the window function makes
     aggregates: Optional[Aggregates]  # built-in aggregates; None: the function per window
     kind: str  # how an element reaches the function: "tuple", "row", "value"
@@ -719,15 +724,112 @@ def stamped_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
     column, read only by ``key_by`` and event-time windows or keyed ``process`` after it (a
     StatefulProcessor, ``_stateful``, which drops the column): other operators would carry the
     column along."""
-    if stamp(g, call, shape) is None or not _uses_are(g, call, ("key_by",)):
+    if unread_stamps(g, call):
+        return shape  # no operator after it reads a timestamp: the frame goes on as it is
+    if stamp(g, call, shape) is None:
         return None
-    return shape if all(_uses_are(g, key_by, ("window", "process")) for key_by in _uses(g, call)) else None
+    if _uses_are(g, call, ("key_by",)) and all(_uses_are(g, key_by, ("window", "process")) for key_by in _uses(g, call)):
+        return shape
+    return shape if _windows_only(g, call) else None
+
+
+_CARRIERS = ("map", "filter")  # frame operators that carry the timestamp column along (select(..., "ts") / where)
+
+
+def _windows_only(g, call: cst.Call, depth: int = 0) -> bool:
+    """Whether every use of the stream ``call`` makes, through ``map``/``filter`` (which carry
+    the timestamp column), is an event-time window: ``window_all(...)`` or ``key_by(...)`` read
+    only by ``window(...)``. No other operator sees the column (a print would show it)."""
+    uses = _uses(g, call)
+    if not uses or depth > 20:
+        return False
+    for use in uses:
+        method = use.func.attr.value  # type: ignore[attr-defined]
+        if method == "key_by" and _uses_are(g, use, ("window",)) or method == "window_all":
+            continue
+        if method not in _CARRIERS or not _windows_only(g, use, depth + 1):
+            return False
+    return True
+
+
+def stamp_of(g, stream: cst.BaseExpression) -> Optional[cst.Call]:
+    """The ``assign_timestamps_and_watermarks`` call (original) whose timestamp column the frame
+    of ``stream`` carries: that call, or a ``map``/``filter`` of it (``_windows_only``), through
+    names; None otherwise."""
+    node = followed(g.resolver, stream)
+    for _ in range(20):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None
+        method = node.func.attr.value
+        if method == "assign_timestamps_and_watermarks":
+            return node if windows_read_stamp(g, node) else None
+        if method not in _CARRIERS or _names_stamp(g, node):
+            return None
+        node = followed(g.resolver, node.func.value)
+    return None
+
+
+def _names_stamp(g, call: cst.Call) -> bool:
+    """Whether the frame of ``call`` has a field named as the timestamp column (not carried)."""
+    from flink2spark.rules.pyflink._streams import _frame_shape
+
+    shape = g.fact("frame_shape", call, _frame_shape, None)
+    return shape is None or any(f.name == TIMESTAMP_COLUMN for f in shape.fields)
+
+
+def carries_stamp(g, call: cst.Call) -> bool:
+    """Whether the ``map``/``filter`` ``call`` reads a frame with the timestamp column (it keeps it)."""
+    return stamp_of(g, call.func.value) is not None  # type: ignore[attr-defined]
+
+
+# operators that neither read a record's timestamp nor let a later one read it differently:
+# records, rolling keyed aggregations and printed lines do not depend on it (a sink, a window, a
+# process function, a timer may: not here)
+_TIME_BLIND = frozenset({"map", "filter", "flat_map", "union", "key_by", "print", "sum", "min", "max", "min_by", "max_by",
+                         "reduce", "name", "uid", "set_parallelism", "set_description", "set_max_parallelism",
+                         "disable_chaining", "start_new_chain", "slot_sharing_group", "set_buffer_timeout", "forward",
+                         "rebalance", "rescale", "shuffle"})
+_ROLLING = ("sum", "min", "max", "min_by", "max_by", "reduce")
+
+
+def unread_stamps(g, call: cst.Call) -> bool:
+    """Whether no operator downstream of ``assign_timestamps_and_watermarks`` ``call`` reads the
+    timestamps it assigns (or the watermarks): every use, and every use of theirs, is a
+    ``_TIME_BLIND`` operator (a ``reduce``... only on a keyed stream: a rolling one). Such a stamp
+    changes no record (Flink carries the timestamps along unread) and the frame drops it."""
+    from flink2spark.rules.pyflink._streams import _frame_uses
+
+    def compute(g, call):
+        seen, todo = set(), [call]
+        while todo:
+            node = todo.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            uses = _frame_uses(g, node)
+            if uses is None:
+                return False
+            for use in uses:
+                method = use.func.attr.value  # type: ignore[attr-defined]
+                if method not in _TIME_BLIND or method in _ROLLING and g.resolver.type_of(use.func.value) != P.KEYED:  # type: ignore[attr-defined]
+                    return False
+                todo.append(use)
+        return True
+
+    return g.fact("unread_stamps", call, compute, False)
 
 
 def windows_read_stamp(g, call: cst.Call) -> bool:
     """Whether the frame of ``assign_timestamps_and_watermarks`` ``call`` gets the timestamp
     column: a window reads it (a keyed ``process`` reads the assigner's field itself)."""
-    return any(u.func.attr.value == "window" for key_by in _uses(g, call) for u in _uses(g, key_by))  # type: ignore[attr-defined]
+    return (any(u.func.attr.value == "window" for key_by in _uses(g, call) for u in _uses(g, key_by))  # type: ignore[attr-defined]
+            or stamped_shape_uses_windows(g, call))
+
+
+def stamped_shape_uses_windows(g, call: cst.Call) -> bool:
+    """A stamp read by ``window_all`` or by windows after a ``map``/``filter``."""
+    return not (_uses_are(g, call, ("key_by",)) and all(_uses_are(g, k, ("window", "process")) for k in _uses(g, call))) \
+        and _windows_only(g, call)
 
 
 def _uses(g, call: cst.Call) -> list:
@@ -740,7 +842,10 @@ def _uses(g, call: cst.Call) -> list:
 
 def windowed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
     """NATIVE_CONSUMERS: ``window(assigner)`` of such a keyed frame (the functions decide)."""
-    if g.resolver.type_of(call.func.value) != P.KEYED or _receiver(g.resolver, call, "key_by") is None:  # type: ignore[attr-defined]
+    if call.func.attr.value == "window_all":  # type: ignore[attr-defined]
+        if stamp_of(g, call.func.value) is None:  # type: ignore[attr-defined]
+            return None
+    elif g.resolver.type_of(call.func.value) != P.KEYED or _receiver(g.resolver, call, "key_by") is None:  # type: ignore[attr-defined]
         return None
     if not isinstance(window_plan(g.resolver, call_arg(call, 0, "window_assigner")), WindowPlan):
         return None
@@ -763,19 +868,26 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     from flink2spark.rules.pyflink._frames import FRAME_TYPES
 
     resolver = g.resolver
-    if resolver.type_of(call.func.value) != P.WINDOWED:  # type: ignore[attr-defined]
+    if resolver.type_of(call.func.value) not in (P.WINDOWED, P.ALL_WINDOWED):  # type: ignore[attr-defined]
         return None
-    window = _receiver(resolver, call, "window")
-    keyed = _receiver(resolver, window, "key_by") if window is not None else None
-    stamped = _receiver(resolver, keyed, "assign_timestamps_and_watermarks") if keyed is not None else None
+    window = _receiver(resolver, call, "window") or _receiver(resolver, call, "window_all")
+    every = window is not None and window.func.attr.value == "window_all"  # type: ignore[attr-defined]
+    keyed = _receiver(resolver, window, "key_by") if window is not None and not every else None
+    upstream = window.func.value if every else keyed.func.value if keyed is not None else None  # type: ignore[union-attr]
+    stamped = stamp_of(g, upstream) if upstream is not None else None
     mode = g.runtime_mode
     if stamped is None or mode is None:
         return None
+    from flink2spark.rules.pyflink._streams import _frame_shape
+
+    stamped_shape_ = g.fact("frame_shape", stamped.func.value, _frame_shape, None)  # type: ignore[attr-defined]
     plan = window_plan(resolver, call_arg(window, 0, "window_assigner"))
-    millis, key = stamp(g, stamped, shape), key_column(g, keyed, shape)
+    millis = stamp(g, stamped, stamped_shape_) if stamped_shape_ is not None else None
+    key = key_column(g, keyed, shape) if keyed is not None else None
     names = {f"F.col({f.name!r})": f.name for f in shape.fields} | {f'F.col("{f.name}")': f.name for f in shape.fields}
-    if not isinstance(plan, WindowPlan) or millis is None or key is None or key.code not in names:
+    if not isinstance(plan, WindowPlan) or millis is None or not every and (key is None or key.code not in names):
         return None  # a key that is not one field (a computed key, a tuple): the shim's windows
+    key_name = None if every else names[key.code]  # type: ignore[union-attr]
     method = call.func.attr.value  # type: ignore[attr-defined]
     declared_type = call_arg(call, {"aggregate": 3, "reduce": 2}.get(method, 1), "output_type")
     declared = record_shape(resolver, declared_type) if declared_type is not None else None
@@ -787,7 +899,7 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
         then = None
     aggregates = None
     if method == "reduce" and then is None and isinstance(first, cst.Lambda):
-        found = reduce_aggregates(first, shape, names[key.code])
+        found = reduce_aggregates(first, shape, key_name)
         same = declared is None or [f.type for f in declared.fields] == [f.type for f in shape.fields]
         aggregates = found if isinstance(found, Aggregates) and same else None
     elif method == "aggregate" and then is None and declared is not None:
@@ -808,14 +920,16 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
         if output is None:
             return None
     elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
-    timestamps = literal_values(elements, millis.code, shape, resolver)
+    timestamps = literal_values(elements, millis.code, stamped_shape_, resolver)
     batch = mode == "batch"
     delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")) if periodic_watermarks(resolver) else None
     late = late_records(timestamps, delay, plan, batch)
     order = None
     if aggregates is None:
-        order = arrival_order(timestamps, literal_values(elements, key.code, shape, resolver), batch)
-    return FrameWindow(plan, names[key.code], output, aggregates, shape.kind, late, order, "apply" if method == "apply" else "process")
+        keys = [None] * len(timestamps) if every and timestamps is not None else \
+            None if every or stamped_shape_ != shape else literal_values(elements, key.code, shape, resolver)  # type: ignore[union-attr]
+        order = arrival_order(timestamps, keys, batch)
+    return FrameWindow(plan, key_name, output, aggregates, shape.kind, late, order, "apply" if method == "apply" else "process")
 
 
 def _has_lifecycle(cls: cst.ClassDef) -> bool:
@@ -853,7 +967,7 @@ def frame_rewrite(ctx, seg):
     g, original = graph(ctx.resolver), seg.original
     shape = facts(ctx.resolver, original.func.value).frame
     receiver = ctx.site.receiver
-    if seg.method == "window":  # the keyed frame (key_by: the frame itself): the window function groups it
+    if seg.method in ("window", "window_all"):  # the keyed frame (key_by: the frame itself): the window function groups it
         return receiver
     if seg.method == "assign_timestamps_and_watermarks" and (unread := unread_assigner(ctx.resolver, original)) is not None:
         ctx.remove_class(unread)  # only the strategy read it: a timestamp column or field replaces it

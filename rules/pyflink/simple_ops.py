@@ -203,6 +203,7 @@ def frame_operator(ctx, seg):
     """``select(...)``/``where(...)`` of the Columns the function translates to, on a frame;
     a flat_map: ``select(F.explode(items))``, then the Columns of each item's record."""
     from flink2spark.rules.pyflink import _frames
+    from flink2spark.rules.pyflink._event_windows import TIMESTAMP_COLUMN, carries_stamp
     from flink2spark.rules.pyflink._streams import graph
     from flink2spark.transpiler import imports as I
 
@@ -224,6 +225,8 @@ def frame_operator(ctx, seg):
         _, columns = _frames.map_columns(g, seg.original, shape)
         exploded = ctx.site.receiver
     cols = [_frames.select_item(c.code, "value" if value else c.name) for c in columns]
+    if seg.method == "map" and carries_stamp(g, seg.original):
+        cols.append(repr(TIMESTAMP_COLUMN))  # the record's timestamp, for the event-time window after it
     return ctx.expr("{df}.select(%s)" % ", ".join(cols), df=exploded)
 
 

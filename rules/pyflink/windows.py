@@ -33,9 +33,11 @@ decisions are ``_event_windows``'s): ``key_by(k).window(Tumbling/Sliding
 EventTimeWindows.of(...) | EventTimeSessionWindows.with_gap(g))`` is the keyed DataFrame
 itself: the window function rule writes ``groupBy(<key field>, F.window("ts", size[, slide[,
 offset]]))`` / ``F.session_window("ts", gap)``, which place records in the windows Flink's
-assigners give them. Triggers, evictors, allowed lateness, late-data side outputs, count,
-global and processing-time windows and ``window_all`` keep the form above (the planner does not
-make such a stream a frame).
+assigners give them; ``window_all(<the same assigners>)`` groups by the window only
+(``groupBy(F.window(...))``, the function called without a key), also after a ``map``/``filter``
+of the stamped frame (they carry the ``ts`` column along). Triggers, evictors, allowed
+lateness, late-data side outputs, count, global and processing-time windows keep the form
+above (the planner does not make such a stream a frame).
 """
 
 
@@ -98,7 +100,7 @@ _SPARK_ASSIGNER = (
 rule = Rule(
     __name__,
     matches=["KeyedStream.window", "KeyedStream.count_window", "DataStream.window_all"],
-    summary="window(event-time assigner) on a DataFrame -> groupBy(key field, F.window/F.session_window(...)) (written with the window function); window/count_window/window_all -> f2s.windows.Windows(rdd, assigner) on an RDD",
+    summary="window(event-time assigner) on a DataFrame -> groupBy(key field, F.window/F.session_window(...)), window_all -> groupBy(F.window(...)) (written with the window function); window/count_window/window_all -> f2s.windows.Windows(rdd, assigner) on an RDD",
     codes=(M.PF_EVENT_TIME, M.PF_PROCESSING_TIME, M.PF_WINDOW_ORDER, M.PF_STREAMING_TIMERS, M.PF_STREAMING_COUNT_WINDOWS),
     examples=[
         Example(  # a frame (StreamFacts.frame): event-time windows as groupBy(key, F.window(...))
