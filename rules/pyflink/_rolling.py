@@ -36,8 +36,8 @@ from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.python_columns import Shape
 
 ORDER_NOTE = (
-    "rolling aggregation over the source order: with parallelism > 1 the map/flat_map/filter before key_by runs in several"
-    " subtasks and Flink's order of a key's records (so its running values) may differ"
+    "rolling aggregation over the source order: with parallelism > 1 the map/flat_map/filter/timestamp assigner before key_by runs in"
+    " several subtasks and Flink's order of a key's records (so its running values) may differ"
 )
 
 # steps that keep a frame's rows in the source order (select/where, or nothing at all)
