@@ -33,6 +33,22 @@ class TimeWindow:
         return f"TimeWindow(start={self.start}, end={self.end})"
 
 
+class CountWindow:
+    """PyFlink's ``CountWindow`` of ``count_window``: the window's ``id`` (a key's records
+    ``id * slide ..`` in arrival order); it has no end in time."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, id: int):
+        self.id = id
+
+    def max_timestamp(self) -> int:
+        return MAX_WATERMARK
+
+    def __repr__(self):
+        return f"CountWindow(id={self.id})"
+
+
 class _Context:
     __slots__ = ("_window",)
 
@@ -106,7 +122,7 @@ class Aggregated:
 
 
 def per_window(function, method: str, fields: list[str], kind: str, output: list[str], order: str | None = None,
-               keyed: bool = True):
+               keyed: bool = True, count: int | None = None):
     """The ``applyInPandas`` function of a window function object.
 
     ``method``: "process" (``process(key, context, elements)``) or "apply" (``apply(key,
@@ -114,7 +130,8 @@ def per_window(function, method: str, fields: list[str], kind: str, output: list
     (how Flink hands an element to Python); ``output``: the result columns (each result is a
     tuple or Row of them, in order); ``order``: the column the elements are sorted by;
     ``keyed`` False: a ``window_all`` function (``process(context, elements)``, ``apply(window,
-    elements)``), grouped by the window's bounds only."""
+    elements)``), grouped by the window's bounds only; ``count``: a count window of that size,
+    grouped by (key, window id): a window with fewer records has not fired (no results)."""
 
     def run(key, pdf):
         import pandas as pd
@@ -130,7 +147,12 @@ def per_window(function, method: str, fields: list[str], kind: str, output: list
             elements = [Row(**dict(zip(fields, values))) for values in zip(*columns)]
         else:
             elements = list(zip(*columns))
-        window = TimeWindow(int(key[-2]), int(key[-1]))
+        if count is not None:
+            if len(pdf) != count:
+                return pd.DataFrame.from_records([], columns=output)
+            window, key = CountWindow(int(key[-1])), (key[0], None, None)
+        else:
+            window = TimeWindow(int(key[-2]), int(key[-1]))
         if isinstance(function, (Reduced, Aggregated)):
             results = function.process(key[0] if keyed else _NO_KEY, _Context(window), elements)
         elif method == "process":

@@ -38,6 +38,7 @@ from typing import Optional, Union
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg, followed
+from flink2spark.rules.pyflink._count_windows import SEQ, CountPlan
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import python_columns as PC
 from flink2spark.transpiler.visitors import nodes
@@ -552,13 +553,17 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
     return nodes(node, cst.Name)
 
 
-def window_aggregate(frame: str, key: Optional[str], plan: WindowPlan, aggregates: Aggregates) -> str:
+def window_aggregate(frame: str, key: Optional[str], plan: "WindowPlan | CountPlan", aggregates: Aggregates) -> str:
     """``frame.groupBy(key, F.window(...)).agg(...).select(...)`` over a frame whose column
     ``key`` is the key_by selector's field (None: ``window_all``, no key): one row per (key,
     window) with the aggregates' result columns."""
     aggregates = _named_at_once(aggregates, key)
     keys = "" if key is None else f"{key!r}, "
-    grouped = f"{frame}.groupBy({keys}{plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
+    if isinstance(plan, CountPlan):  # full count windows only: (key, window id) groups of `size` records
+        counted = f"{plan.numbered(frame, key)}.groupBy({key!r}, {WINDOW_COLUMN!r})"
+        grouped = f"{counted}.agg({', '.join(aggregates.columns)}, F.count('*').alias('records')).where({plan.full()})"
+    else:
+        grouped = f"{frame}.groupBy({keys}{plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
     select = [repr(o.name) if o.code in (f"F.col({o.name!r})", f'F.col("{o.name}")') else aliased(o.code, o.name or f"f{i}")
               for i, o in enumerate(aggregates.result)]
     return f"{grouped}.select({', '.join(select)})"
@@ -593,7 +598,7 @@ def window_bounds(frame: str, plan: WindowPlan) -> Optional[str]:
 
 
 def per_window(grouped: str, key: Optional[str], function: str, method: str, fields: list[str], kind: str, output: PC.Shape,
-               order: Optional[str], runtime: str = "f2s_windows") -> str:
+               order: Optional[str], runtime: str = "f2s_windows", count: Optional[int] = None) -> str:
     """``grouped.groupBy("key", <window start>, <window end>).applyInPandas(<runtime>.per_window(...),
     schema)`` over a frame with the ``key`` and ``window`` columns: the user's window function object
     (code ``function``) on each window's elements; ``key`` None: ``window_all``, grouped by the
@@ -605,6 +610,9 @@ def per_window(grouped: str, key: Optional[str], function: str, method: str, fie
         args.append(repr(order))
     if key is None:
         args.append("keyed=False")
+    if count is not None:  # a count window: grouped by (key, window id), which the function gets as a CountWindow
+        args.append(f"count={count}")
+        return f"{grouped}.groupBy({key!r}, {WINDOW_COLUMN!r}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
     bounds = ", ".join(f"F.unix_millis({WINDOW_COLUMN + '.' + b!r}).alias({b!r})" for b in ("start", "end"))
     keys = "" if key is None else f"{key!r}, "
     return f"{grouped}.groupBy({keys}{bounds}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
@@ -641,7 +649,7 @@ def arrival_order(timestamps: Optional[list[int]], keys: Optional[list[object]],
 class FrameWindow:
     """How ``key_by(k).window(assigner).<function>(...)`` over a frame is lowered."""
 
-    plan: WindowPlan
+    plan: "WindowPlan | CountPlan"  # CountPlan: count_window (rules/pyflink/_count_windows.py)
     key: Optional[str]  # the column key_by keys by; None: window_all (one group per window)
     output: PC.Shape  # the frame the window function makes
     aggregates: Optional[Aggregates]  # built-in aggregates; None: the function per window
@@ -845,6 +853,12 @@ def windowed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
     if call.func.attr.value == "window_all":  # type: ignore[attr-defined]
         if stamp_of(g, call.func.value) is None:  # type: ignore[attr-defined]
             return None
+    elif call.func.attr.value == "count_window":  # type: ignore[attr-defined]
+        from flink2spark.rules.pyflink._count_windows import count_plan
+
+        if g.resolver.type_of(call.func.value) != P.KEYED or count_plan(g, call) is None:  # type: ignore[attr-defined]
+            return None
+        return shape if _uses_are(g, call, tuple(FUNCTION_ARGS)) else None
     elif g.resolver.type_of(call.func.value) != P.KEYED or _receiver(g.resolver, call, "key_by") is None:  # type: ignore[attr-defined]
         return None
     if not isinstance(window_plan(g.resolver, call_arg(call, 0, "window_assigner")), WindowPlan):
@@ -864,13 +878,12 @@ def frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
 
 
 def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
-    from flink2spark.rules.pyflink._common import instance_class, record_shape
-    from flink2spark.rules.pyflink._frames import FRAME_TYPES
-
     resolver = g.resolver
     if resolver.type_of(call.func.value) not in (P.WINDOWED, P.ALL_WINDOWED):  # type: ignore[attr-defined]
         return None
     window = _receiver(resolver, call, "window") or _receiver(resolver, call, "window_all")
+    if window is None and (counted := _receiver(resolver, call, "count_window")) is not None:
+        return _count_frame_window(g, call, counted, shape)
     every = window is not None and window.func.attr.value == "window_all"  # type: ignore[attr-defined]
     keyed = _receiver(resolver, window, "key_by") if window is not None and not every else None
     upstream = window.func.value if every else keyed.func.value if keyed is not None else None  # type: ignore[union-attr]
@@ -888,37 +901,11 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     if not isinstance(plan, WindowPlan) or millis is None or not every and (key is None or key.code not in names):
         return None  # a key that is not one field (a computed key, a tuple): the shim's windows
     key_name = None if every else names[key.code]  # type: ignore[union-attr]
-    method = call.func.attr.value  # type: ignore[attr-defined]
-    declared_type = call_arg(call, {"aggregate": 3, "reduce": 2}.get(method, 1), "output_type")
-    declared = record_shape(resolver, declared_type) if declared_type is not None else None
-    if declared is not None and any(f.type not in FRAME_TYPES for f in declared.fields):
+    found = _window_function(g, call, shape, key_name, sessions=plan.kind == "session")
+    if found is None:
         return None
-    first = call_arg(call, 0, FUNCTION_ARGS[method])
-    then = call_arg(call, 1, "window_function") if method in ("reduce", "aggregate") else None
-    if isinstance(then, cst.Name) and then.value == "None":
-        then = None
-    aggregates = None
-    if method == "reduce" and then is None and isinstance(first, cst.Lambda):
-        found = reduce_aggregates(first, shape, key_name)
-        same = declared is None or [f.type for f in declared.fields] == [f.type for f in shape.fields]
-        aggregates = found if isinstance(found, Aggregates) and same else None
-    elif method == "aggregate" and then is None and declared is not None:
-        cls = instance_class(resolver, first)
-        found = aggregate_function(cls, shape, resolver.qualified_name, checked=any(f.type in _INTEGERS for f in declared.fields)) \
-            if cls is not None and not _has_lifecycle(cls) else None
-        aggregates = _declared_result(found, declared) if isinstance(found, Aggregates) else None
-    if aggregates is not None:
-        output = shape if method == "reduce" else declared
-    else:  # the user's objects per (key, window)
-        if plan.kind == "session":
-            return None  # merged sessions: Flink merges accumulators/window states in its own order
-        for i, function in enumerate(f for f in (first, then) if f is not None):
-            cls = instance_class(resolver, function)
-            if not (cls is not None and not _has_lifecycle(cls) or i == 0 and method == "reduce" and isinstance(function, cst.Lambda)):
-                return None
-        output = declared if declared is not None else shape if method == "reduce" and then is None else None
-        if output is None:
-            return None
+    output, aggregates = found
+    method = call.func.attr.value  # type: ignore[attr-defined]
     elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
     timestamps = literal_values(elements, millis.code, stamped_shape_, resolver)
     batch = mode == "batch"
@@ -930,6 +917,66 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
             None if every or stamped_shape_ != shape else literal_values(elements, key.code, shape, resolver)  # type: ignore[union-attr]
         order = arrival_order(timestamps, keys, batch)
     return FrameWindow(plan, key_name, output, aggregates, shape.kind, late, order, "apply" if method == "apply" else "process")
+
+
+def _window_function(g, call: cst.Call, shape: PC.Shape, key: Optional[str], sessions: bool):
+    """(output shape, built-in aggregates or None: the user's function per window) of the window
+    function ``call`` over a windowed frame of ``shape`` keyed by the field ``key``; None when it
+    has no frame form (``sessions``: merged windows take no per-window function here)."""
+    from flink2spark.rules.pyflink._common import instance_class, record_shape
+    from flink2spark.rules.pyflink._frames import FRAME_TYPES
+
+    resolver = g.resolver
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    declared_type = call_arg(call, {"aggregate": 3, "reduce": 2}.get(method, 1), "output_type")
+    declared = record_shape(resolver, declared_type) if declared_type is not None else None
+    if declared is not None and any(f.type not in FRAME_TYPES for f in declared.fields):
+        return None
+    first = call_arg(call, 0, FUNCTION_ARGS[method])
+    then = call_arg(call, 1, "window_function") if method in ("reduce", "aggregate") else None
+    if isinstance(then, cst.Name) and then.value == "None":
+        then = None
+    aggregates = None
+    if method == "reduce" and then is None and isinstance(first, cst.Lambda):
+        found = reduce_aggregates(first, shape, key)
+        same = declared is None or [f.type for f in declared.fields] == [f.type for f in shape.fields]
+        aggregates = found if isinstance(found, Aggregates) and same else None
+    elif method == "aggregate" and then is None and declared is not None:
+        cls = instance_class(resolver, first)
+        found = aggregate_function(cls, shape, resolver.qualified_name, checked=any(f.type in _INTEGERS for f in declared.fields)) \
+            if cls is not None and not _has_lifecycle(cls) else None
+        aggregates = _declared_result(found, declared) if isinstance(found, Aggregates) else None
+    if aggregates is not None:
+        output = shape if method == "reduce" else declared
+    else:  # the user's objects per (key, window)
+        if sessions:
+            return None  # merged sessions: Flink merges accumulators/window states in its own order
+        for i, function in enumerate(f for f in (first, then) if f is not None):
+            cls = instance_class(resolver, function)
+            if not (cls is not None and not _has_lifecycle(cls) or i == 0 and method == "reduce" and isinstance(function, cst.Lambda)):
+                return None
+        output = declared if declared is not None else shape if method == "reduce" and then is None else None
+        if output is None:
+            return None
+    return output, aggregates
+
+
+def _count_frame_window(g, call: cst.Call, window: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
+    """The lowering of a window function over ``key_by(<field>).count_window(...)``."""
+    from flink2spark.rules.pyflink._count_windows import WINDOW_ID, count_plan
+
+    plan = count_plan(g, window)
+    keyed = _receiver(g.resolver, window, "key_by")
+    key = key_column(g, keyed, shape) if keyed is not None else None
+    names = {f"F.col({f.name!r})": f.name for f in shape.fields} | {f'F.col("{f.name}")': f.name for f in shape.fields}
+    if plan is None or key is None or key.code not in names or {f.name for f in shape.fields} & {SEQ, WINDOW_ID, "n", "records"}:
+        return None
+    found = _window_function(g, call, shape, names[key.code], sessions=False)
+    if found is None:
+        return None
+    output, aggregates = found
+    return FrameWindow(plan, names[key.code], output, aggregates, shape.kind, None, None,  # type: ignore[arg-type]
+                       "apply" if call.func.attr.value == "apply" else "process")  # type: ignore[attr-defined]
 
 
 def _has_lifecycle(cls: cst.ClassDef) -> bool:
@@ -967,7 +1014,7 @@ def frame_rewrite(ctx, seg):
     g, original = graph(ctx.resolver), seg.original
     shape = facts(ctx.resolver, original.func.value).frame
     receiver = ctx.site.receiver
-    if seg.method in ("window", "window_all"):  # the keyed frame (key_by: the frame itself): the window function groups it
+    if seg.method in ("window", "window_all", "count_window"):  # the keyed frame (key_by: the frame itself): the window function groups it
         return receiver
     if seg.method == "assign_timestamps_and_watermarks" and (unread := unread_assigner(ctx.resolver, original)) is not None:
         ctx.remove_class(unread)  # only the strategy read it: a timestamp column or field replaces it
@@ -986,6 +1033,8 @@ def frame_rewrite(ctx, seg):
     if found.order is not None:
         ctx.note(M.PF_FRAME_WINDOW_ORDER, found.order)
     if found.aggregates is not None:
+        if isinstance(found.plan, CountPlan):
+            I.need(ctx.conv.codemod, "pyspark.sql", "Window")
         return ctx.expr("{df}" + window_aggregate("", found.key, found.plan, found.aggregates), df=receiver)
     I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_windows", "f2s_windows")
     fields = [f.name for f in shape.fields]
@@ -996,5 +1045,10 @@ def frame_rewrite(ctx, seg):
         adapter = "Reduced" if seg.method == "reduce" else "Aggregated"
         function = ctx.expr(f"f2s_windows.{adapter}(%s)" % ", ".join("{p%d}" % i for i in range(len(parts))),
                             **{f"p{i}": p for i, p in enumerate(parts)})
-    code = per_window(window_bounds("", found.plan), found.key, "{fn}", found.method, fields, found.kind, found.output, TIMESTAMP_COLUMN)
+    if isinstance(found.plan, CountPlan):  # (key, window id) groups; the function sees the full ones in arrival order
+        I.need(ctx.conv.codemod, "pyspark.sql", "Window")
+        code = per_window(found.plan.numbered("", found.key), found.key, "{fn}", found.method, fields, found.kind, found.output, SEQ,
+                          count=found.plan.size)
+    else:
+        code = per_window(window_bounds("", found.plan), found.key, "{fn}", found.method, fields, found.kind, found.output, TIMESTAMP_COLUMN)
     return ctx.expr("{df}" + code, df=receiver, fn=function)
