@@ -477,9 +477,13 @@ PLAN_CASES = [
     ("... but not on sessions (Flink merges their window states in its own order)",
      "probe = stamped.key_by(lambda r: r[0]).window(EventTimeSessionWindows.with_gap(Time.seconds(3)))"
      ".reduce(lambda a, b: a if a[1] >= b[1] else b)\nprobe.print()", None),
-    ("allowed_lateness keeps the shim's window", f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}).allowed_lateness(1000){SUM}\nprobe.print()",
-     None),
-    ("count windows of a timestamped stream keep the shim", "probe = stamped.key_by(lambda r: r[0]).count_window(2)" + SUM + "\nprobe.print()", None),
+    ("allowed_lateness where no record can come late: the frame's window",
+     f"probe = stamped.key_by(lambda r: r[0]).window({TUMBLE}).allowed_lateness(1000){SUM}\nprobe.print()", "f0 STRING, f1 INT, f2 BIGINT"),
+    ("allowed_lateness where a record can come late (its window fires again): the shim's window",
+     "probe = env.from_collection([('a', 1, 30000), ('a', 2, 1000)], Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))"
+     ".assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))"
+     f".key_by(lambda r: r[0]).window({TUMBLE}).allowed_lateness(1000){SUM}\nprobe.print()", None),
+    ("count windows after a timestamp assigner at the default parallelism keep the shim (Flink's order of a key's records may differ)", "probe = stamped.key_by(lambda r: r[0]).count_window(2)" + SUM + "\nprobe.print()", None),
     ("count windows: a row number per key over the source order", "probe = rows.key_by(lambda r: r[0]).count_window(2)" + SUM + "\nprobe.print()",
      "f0 STRING, f1 INT, f2 BIGINT"),
     ("sliding count windows per window (applyInPandas)",

@@ -703,12 +703,47 @@ def stamp(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Output]:
     """The timestamp Column of ``assign_timestamps_and_watermarks(strategy)`` over a frame of
     ``shape``: the assigner's ``extract_timestamp`` translated; None when it is not exact."""
     def compute(g, call, shape):
-        cls = _assigner_class(g.resolver, call_arg(call, 0, "watermark_strategy"))
-        function = extract_function(cls) if cls is not None else "no assigner class"
+        function = assigner_function(g, call)
+        if isinstance(function, cst.Lambda):
+            function = _constants_inlined(g.resolver, function)
         found = timestamp_column(function, shape, g.resolver.qualified_name) if isinstance(function, cst.Lambda) else function
         return found if isinstance(found, PC.Output) and not found.nullable else None
 
     return g.fact("frame_stamp", call, compute, None, shape)
+
+
+def assigner_function(g, call: cst.Call) -> Union[cst.Lambda, str]:
+    """The assigner's ``extract_timestamp`` of ``assign_timestamps_and_watermarks`` ``call`` as a
+    lambda of the value (original nodes), or why not."""
+    cls = _assigner_class(g.resolver, call_arg(call, 0, "watermark_strategy"))
+    return extract_function(cls) if cls is not None else "no assigner class"
+
+
+class _Inline(cst.CSTTransformer):
+    """Names of integer constants (``MINUTE = 60_000`` at the module's top) as their literal."""
+
+    def __init__(self, resolver, param: str):
+        super().__init__()
+        self.resolver, self.param = resolver, param
+
+    def leave_Name(self, original_node, updated_node):
+        if original_node.value == self.param:
+            return updated_node
+        value = _constant(original_node, self.resolver)
+        if value is None:
+            return updated_node
+        return cst.Integer(str(value)) if value >= 0 else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-value)))
+
+    def leave_Attribute(self, original_node, updated_node):
+        return updated_node.with_changes(attr=original_node.attr)  # x.MINUTE is not the constant
+
+    def leave_Arg(self, original_node, updated_node):
+        return updated_node.with_changes(keyword=original_node.keyword)
+
+
+def _constants_inlined(resolver, function: cst.Lambda) -> cst.Lambda:
+    param = function.params.params[0].name.value
+    return function.with_changes(body=function.body.visit(_Inline(resolver, param)))
 
 
 def key_column(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Output]:
@@ -736,7 +771,7 @@ def stamped_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
         return shape  # no operator after it reads a timestamp: the frame goes on as it is
     if stamp(g, call, shape) is None:
         return None
-    if _uses_are(g, call, ("key_by",)) and all(_uses_are(g, key_by, ("window", "process")) for key_by in _uses(g, call)):
+    if _uses_are(g, call, ("key_by",)) and all(_uses_are(g, key_by, ("window", "count_window", "process")) for key_by in _uses(g, call)):
         return shape
     return shape if _windows_only(g, call) else None
 
@@ -753,7 +788,7 @@ def _windows_only(g, call: cst.Call, depth: int = 0) -> bool:
         return False
     for use in uses:
         method = use.func.attr.value  # type: ignore[attr-defined]
-        if method == "key_by" and _uses_are(g, use, ("window",)) or method == "window_all":
+        if method == "key_by" and _uses_are(g, use, ("window", "count_window")) or method == "window_all":
             continue
         if method not in _CARRIERS or not _windows_only(g, use, depth + 1):
             return False
@@ -836,7 +871,7 @@ def windows_read_stamp(g, call: cst.Call) -> bool:
 
 def stamped_shape_uses_windows(g, call: cst.Call) -> bool:
     """A stamp read by ``window_all`` or by windows after a ``map``/``filter``."""
-    return not (_uses_are(g, call, ("key_by",)) and all(_uses_are(g, k, ("window", "process")) for k in _uses(g, call))) \
+    return not (_uses_are(g, call, ("key_by",)) and all(_uses_are(g, k, ("window", "count_window", "process")) for k in _uses(g, call))) \
         and _windows_only(g, call)
 
 
@@ -863,7 +898,21 @@ def windowed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
         return None
     if not isinstance(window_plan(g.resolver, call_arg(call, 0, "window_assigner")), WindowPlan):
         return None
+    return shape if _uses_are(g, call, (*FUNCTION_ARGS, "allowed_lateness")) else None
+
+
+def lateness_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``allowed_lateness(ms)`` of such a window, read by window functions
+    only: ``frame_window`` decides (a literal lateness, no record that can come late)."""
+    if _receiver(g.resolver, call, "window") is None or _lateness(g, call) is None:
+        return None
     return shape if _uses_are(g, call, tuple(FUNCTION_ARGS)) else None
+
+
+def _lateness(g, call: cst.Call) -> Optional[int]:
+    """The milliseconds of ``allowed_lateness(ms)`` (an integer constant), or None."""
+    found = _constant(call_arg(call, 0, "time_ms"), g.resolver)
+    return found if found is not None and found >= 0 else None
 
 
 def function_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
@@ -881,7 +930,8 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     resolver = g.resolver
     if resolver.type_of(call.func.value) not in (P.WINDOWED, P.ALL_WINDOWED):  # type: ignore[attr-defined]
         return None
-    window = _receiver(resolver, call, "window") or _receiver(resolver, call, "window_all")
+    lateness = _receiver(resolver, call, "allowed_lateness")
+    window = _receiver(resolver, lateness or call, "window") or _receiver(resolver, call, "window_all")
     if window is None and (counted := _receiver(resolver, call, "count_window")) is not None:
         return _count_frame_window(g, call, counted, shape)
     every = window is not None and window.func.attr.value == "window_all"  # type: ignore[attr-defined]
@@ -908,9 +958,14 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     method = call.func.attr.value  # type: ignore[attr-defined]
     elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
     timestamps = literal_values(elements, millis.code, stamped_shape_, resolver)
+    function = assigner_function(g, stamped)
+    if timestamps is None and elements is not None and isinstance(function, cst.Lambda):
+        timestamps = _literal_field(function, elements, resolver)  # value[2] * MINUTE...
     batch = mode == "batch"
     delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")) if periodic_watermarks(resolver) else None
     late = late_records(timestamps, delay, plan, batch)
+    if lateness is not None and (late is not None or _lateness(g, lateness) is None):
+        return None  # a record that may come late fires its window again (allowed lateness): the shim's windows
     order = None
     if aggregates is None:
         keys = [None] * len(timestamps) if every and timestamps is not None else \
@@ -1014,7 +1069,7 @@ def frame_rewrite(ctx, seg):
     g, original = graph(ctx.resolver), seg.original
     shape = facts(ctx.resolver, original.func.value).frame
     receiver = ctx.site.receiver
-    if seg.method in ("window", "window_all", "count_window"):  # the keyed frame (key_by: the frame itself): the window function groups it
+    if seg.method in ("window", "window_all", "count_window", "allowed_lateness"):  # the keyed frame (key_by: the frame itself): the window function groups it
         return receiver
     if seg.method == "assign_timestamps_and_watermarks" and (unread := unread_assigner(ctx.resolver, original)) is not None:
         ctx.remove_class(unread)  # only the strategy read it: a timestamp column or field replaces it

@@ -850,6 +850,7 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("assign_timestamps_and_watermarks", lambda g, call, shape: _event_windows.stamped_shape(g, call, shape)),
     *((m,  lambda g, call, shape: _event_windows.windowed_shape(g, call, shape)) for m in ("window", "window_all", "count_window")),
     *((m, lambda g, call, shape: _event_windows.function_shape(g, call, shape)) for m in _event_windows.FUNCTION_ARGS),
+    ("allowed_lateness", lambda g, call, shape: _event_windows.lateness_shape(g, call, shape)),
 ]
 
 

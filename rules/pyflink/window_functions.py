@@ -58,6 +58,12 @@ of it) become built-in aggregates, ``groupBy(<key field>, F.window(...)).agg(F.s
 (``runtime/frame_windows.py``: the window's bounds, ``context.window()``), its elements in
 timestamp order: NOTE F2S271 when that can differ from Flink's arrival order. NOTE F2S270 when
 Flink's periodic watermark could drop a record of an out-of-order input that Spark counts.
+``allowed_lateness(ms)`` before the function is dropped when no record can come late (the
+literal timestamps, as for F2S270): Flink then fires each window once, as Spark's batch window
+does; when one can, its window fires again on Flink: the shim's windows. ``window_all`` and
+``count_window`` functions: the same, grouped by the window only / by (key, window id)
+(``_count_windows``: ``CountWindow(id)``, full windows only). Custom triggers and evictors keep
+the shim's windows (Spark has no trigger per window).
 """
 
 
