@@ -506,6 +506,16 @@ PLAN_CASES = [
      f"probe = rows.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(Slow()))"
      f".key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", None),
     ("a window of a stream without timestamps", f"probe = rows.key_by(lambda r: r[0]).window({TUMBLE}){SUM}\nprobe.print()", None),
+    ("a record field named as the timestamp column: the shim's windows",
+     "from pyflink.common import Row\n"
+     "named = env.from_collection([Row('a', 1, 1000)], Types.ROW_NAMED(['k', 'v', 'ts'], [Types.STRING(), Types.INT(), Types.LONG()]))\n"
+     "probe = named.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))"
+     f".key_by(lambda r: r[0]).window({TUMBLE}).reduce(lambda a, b: a if a[1] >= b[1] else b)\nprobe.print()", None),
+    ("... the same with another name: the frame's window",
+     "from pyflink.common import Row\n"
+     "named = env.from_collection([Row('a', 1, 1000)], Types.ROW_NAMED(['k', 'v', 'at_ms'], [Types.STRING(), Types.INT(), Types.LONG()]))\n"
+     "probe = named.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))"
+     f".key_by(lambda r: r[0]).window({TUMBLE}).reduce(lambda a, b: a if a[1] >= b[1] else b)\nprobe.print()", "k STRING, v INT, at_ms BIGINT"),
     ("window_all: grouped by the window only", f"probe = stamped.window_all({TUMBLE}){SUM}\nprobe.print()", "f0 STRING, f1 INT, f2 BIGINT"),
     ("window_all of sums of a basic value", f"probe = stamped.map(lambda r: r[1], Types.INT()).window_all({TUMBLE}).reduce(lambda a, b: a + b)\nprobe.print()",
      "int"),
