@@ -767,8 +767,8 @@ def stamped_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
     column, read only by ``key_by`` and event-time windows or keyed ``process`` after it (a
     StatefulProcessor, ``_stateful``, which drops the column): other operators would carry the
     column along."""
-    if unread_stamps(g, call):
-        return shape  # no operator after it reads a timestamp: the frame goes on as it is
+    if unread_stamps(g, call) and stamp(g, call, shape) is not None:
+        return shape  # no operator after it reads a timestamp (and the assigner is a field expression, which cannot fail): the frame goes on as it is
     if stamp(g, call, shape) is None or any(f.name == TIMESTAMP_COLUMN for f in shape.fields):
         return None  # (a field named as the timestamp column: withColumn would replace it)
     if _uses_are(g, call, ("key_by",)) and all(_uses_are(g, key_by, ("window", "count_window", "process")) for key_by in _uses(g, call)):
