@@ -33,6 +33,22 @@ class TimeWindow:
         return f"TimeWindow(start={self.start}, end={self.end})"
 
 
+class CountWindow:
+    """PyFlink's ``CountWindow`` of ``count_window``: the window's ``id`` (a key's records
+    ``id * slide ..`` in arrival order); it has no end in time."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, id: int):
+        self.id = id
+
+    def max_timestamp(self) -> int:
+        return MAX_WATERMARK
+
+    def __repr__(self):
+        return f"CountWindow(id={self.id})"
+
+
 class _Context:
     __slots__ = ("_window",)
 
@@ -74,10 +90,17 @@ class Reduced:
         return _then(self.window_function, key, context, result)
 
 
+_NO_KEY = object()  # the key of a window_all window: its functions take none
+
+
 def _then(window_function, key, context, result):
     """The results of a window function given the one result of an aggregate or a reduce."""
     if window_function is None:
         return [result]
+    if key is _NO_KEY:
+        if hasattr(window_function, "process"):
+            return window_function.process(context, [result])
+        return window_function.apply(context.window(), [result])
     if hasattr(window_function, "process"):
         return window_function.process(key, context, [result])
     return window_function.apply(key, context.window(), [result])
@@ -98,13 +121,17 @@ class Aggregated:
         return _then(self.window_function, key, context, self.aggregate.get_result(accumulator))
 
 
-def per_window(function, method: str, fields: list[str], kind: str, output: list[str], order: str | None = None):
+def per_window(function, method: str, fields: list[str], kind: str, output: list[str], order: str | None = None,
+               keyed: bool = True, count: int | None = None):
     """The ``applyInPandas`` function of a window function object.
 
     ``method``: "process" (``process(key, context, elements)``) or "apply" (``apply(key,
     window, elements)``). ``fields``: the element's columns; ``kind``: "tuple", "row" or "value"
     (how Flink hands an element to Python); ``output``: the result columns (each result is a
-    tuple or Row of them, in order); ``order``: the column the elements are sorted by."""
+    tuple or Row of them, in order); ``order``: the column the elements are sorted by;
+    ``keyed`` False: a ``window_all`` function (``process(context, elements)``, ``apply(window,
+    elements)``), grouped by the window's bounds only; ``count``: a count window of that size,
+    grouped by (key, window id): a window with fewer records has not fired (no results)."""
 
     def run(key, pdf):
         import pandas as pd
@@ -120,11 +147,18 @@ def per_window(function, method: str, fields: list[str], kind: str, output: list
             elements = [Row(**dict(zip(fields, values))) for values in zip(*columns)]
         else:
             elements = list(zip(*columns))
-        window = TimeWindow(int(key[1]), int(key[2]))
-        if method == "process":
-            results = function.process(key[0], _Context(window), elements)
+        if count is not None:
+            if len(pdf) != count:
+                return pd.DataFrame.from_records([], columns=output)
+            window, key = CountWindow(int(key[-1])), (key[0], None, None)
         else:
-            results = function.apply(key[0], window, elements)
+            window = TimeWindow(int(key[-2]), int(key[-1]))
+        if isinstance(function, (Reduced, Aggregated)):
+            results = function.process(key[0] if keyed else _NO_KEY, _Context(window), elements)
+        elif method == "process":
+            results = function.process(*key[:-2], _Context(window), elements)
+        else:
+            results = function.apply(*key[:-2], window, elements)
         rows = [r if isinstance(r, tuple) else (r,) for r in (results or ())]
         return pd.DataFrame.from_records(rows, columns=output)
 

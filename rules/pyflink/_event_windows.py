@@ -41,6 +41,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink._builtin_aggregates import Aggregates, aggregate_function, rebound_builtins, then_process
 from flink2spark.rules.pyflink._common import call_arg, followed
+from flink2spark.rules.pyflink._count_windows import SEQ, CountPlan
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import python_columns as PC
 from flink2spark.transpiler.visitors import nodes
@@ -470,12 +471,17 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
     return nodes(node, cst.Name)
 
 
-def window_aggregate(frame: str, key: str, plan: WindowPlan, aggregates: Aggregates) -> str:
+def window_aggregate(frame: str, key: Optional[str], plan: "WindowPlan | CountPlan", aggregates: Aggregates) -> str:
     """``frame.groupBy(key, F.window(...)).agg(...).select(...)`` over a frame whose column
-    ``key`` is the key_by selector's field: one row per (key, window) with the aggregates' result
-    columns."""
+    ``key`` is the key_by selector's field (None: ``window_all``, no key): one row per (key,
+    window) with the aggregates' result columns."""
     aggregates = _named_at_once(aggregates, key)
-    grouped = f"{frame}.groupBy({key!r}, {plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
+    keys = "" if key is None else f"{key!r}, "
+    if isinstance(plan, CountPlan):  # full count windows only: (key, window id) groups of `size` records
+        counted = f"{plan.numbered(frame, key)}.groupBy({key!r}, {WINDOW_COLUMN!r})"
+        grouped = f"{counted}.agg({', '.join(aggregates.columns)}, F.count('*').alias('records')).where({plan.full()})"
+    else:
+        grouped = f"{frame}.groupBy({keys}{plan.column()}.alias({WINDOW_COLUMN!r})).agg({', '.join(aggregates.columns)})"
     select = [repr(o.name) if o.code in (f"F.col({o.name!r})", f'F.col("{o.name}")') else aliased(o.code, o.name or f"f{i}")
               for i, o in enumerate(aggregates.result)]
     return f"{grouped}.select({', '.join(select)})"
@@ -509,18 +515,25 @@ def window_bounds(frame: str, plan: WindowPlan) -> Optional[str]:
     return f"{frame}.withColumn({WINDOW_COLUMN!r}, {plan.column()})"
 
 
-def per_window(grouped: str, key: str, function: str, method: str, fields: list[str], kind: str, output: PC.Shape,
-               order: Optional[str], runtime: str = "f2s_windows") -> str:
+def per_window(grouped: str, key: Optional[str], function: str, method: str, fields: list[str], kind: str, output: PC.Shape,
+               order: Optional[str], runtime: str = "f2s_windows", count: Optional[int] = None) -> str:
     """``grouped.groupBy("key", <window start>, <window end>).applyInPandas(<runtime>.per_window(...),
     schema)`` over a frame with the ``key`` and ``window`` columns: the user's window function object
-    (code ``function``) on each window's elements."""
+    (code ``function``) on each window's elements; ``key`` None: ``window_all``, grouped by the
+    window only, the function called without a key (``ProcessAllWindowFunction``...)."""
     names = [f.name for f in output.fields]
     schema = ", ".join(f"{f.name} {f.type.upper()}" for f in output.fields)
     args = [function, repr(method), repr(fields), repr(kind), repr(names)]
     if order is not None:
         args.append(repr(order))
+    if key is None:
+        args.append("keyed=False")
+    if count is not None:  # a count window: grouped by (key, window id), which the function gets as a CountWindow
+        args.append(f"count={count}")
+        return f"{grouped}.groupBy({key!r}, {WINDOW_COLUMN!r}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
     bounds = ", ".join(f"F.unix_millis({WINDOW_COLUMN + '.' + b!r}).alias({b!r})" for b in ("start", "end"))
-    return f"{grouped}.groupBy({key!r}, {bounds}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
+    keys = "" if key is None else f"{key!r}, "
+    return f"{grouped}.groupBy({keys}{bounds}).applyInPandas({runtime}.per_window({', '.join(args)}), {schema!r})"
 
 
 def arrival_order(timestamps: Optional[list[int]], keys: Optional[list[object]], batch: bool) -> Optional[str]:
@@ -554,8 +567,8 @@ def arrival_order(timestamps: Optional[list[int]], keys: Optional[list[object]],
 class FrameWindow:
     """How ``key_by(k).window(assigner).<function>(...)`` over a frame is lowered."""
 
-    plan: WindowPlan
-    key: str  # the column key_by keys by
+    plan: "WindowPlan | CountPlan"  # CountPlan: count_window (rules/pyflink/_count_windows.py)
+    key: Optional[str]  # the column key_by keys by; None: window_all (one group per window)
     output: PC.Shape  # the frame the window function makes
     aggregates: Optional[Aggregates]  # built-in aggregates; None: the function per window
     kind: str  # how an element reaches the function: "tuple", "row", "value"
@@ -614,12 +627,47 @@ def stamp(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Output]:
     """The timestamp Column of ``assign_timestamps_and_watermarks(strategy)`` over a frame of
     ``shape``: the assigner's ``extract_timestamp`` translated; None when it is not exact."""
     def compute(g, call, shape):
-        cls = _assigner_class(g.resolver, call_arg(call, 0, "watermark_strategy"))
-        function = extract_function(cls) if cls is not None else "no assigner class"
+        function = assigner_function(g, call)
+        if isinstance(function, cst.Lambda):
+            function = _constants_inlined(g.resolver, function)
         found = timestamp_column(function, shape, g.resolver.qualified_name) if isinstance(function, cst.Lambda) else function
         return found if isinstance(found, PC.Output) and not found.nullable else None
 
     return g.fact("frame_stamp", call, compute, None, shape)
+
+
+def assigner_function(g, call: cst.Call) -> Union[cst.Lambda, str]:
+    """The assigner's ``extract_timestamp`` of ``assign_timestamps_and_watermarks`` ``call`` as a
+    lambda of the value (original nodes), or why not."""
+    cls = _assigner_class(g.resolver, call_arg(call, 0, "watermark_strategy"))
+    return extract_function(cls) if cls is not None else "no assigner class"
+
+
+class _Inline(cst.CSTTransformer):
+    """Names of integer constants (``MINUTE = 60_000`` at the module's top) as their literal."""
+
+    def __init__(self, resolver, param: str):
+        super().__init__()
+        self.resolver, self.param = resolver, param
+
+    def leave_Name(self, original_node, updated_node):
+        if original_node.value == self.param:
+            return updated_node
+        value = _constant(original_node, self.resolver)
+        if value is None:
+            return updated_node
+        return cst.Integer(str(value)) if value >= 0 else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-value)))
+
+    def leave_Attribute(self, original_node, updated_node):
+        return updated_node.with_changes(attr=original_node.attr)  # x.MINUTE is not the constant
+
+    def leave_Arg(self, original_node, updated_node):
+        return updated_node.with_changes(keyword=original_node.keyword)
+
+
+def _constants_inlined(resolver, function: cst.Lambda) -> cst.Lambda:
+    param = function.params.params[0].name.value
+    return function.with_changes(body=function.body.visit(_Inline(resolver, param)))
 
 
 def key_column(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Output]:
@@ -643,15 +691,112 @@ def stamped_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
     column, read only by ``key_by`` and event-time windows or keyed ``process`` after it (a
     StatefulProcessor, ``_stateful``, which drops the column): other operators would carry the
     column along."""
-    if stamp(g, call, shape) is None or not _uses_are(g, call, ("key_by",)):
-        return None
-    return shape if all(_uses_are(g, key_by, ("window", "process")) for key_by in _uses(g, call)) else None
+    if unread_stamps(g, call) and stamp(g, call, shape) is not None:
+        return shape  # no operator after it reads a timestamp (and the assigner is a field expression, which cannot fail): the frame goes on as it is
+    if stamp(g, call, shape) is None or any(f.name == TIMESTAMP_COLUMN for f in shape.fields):
+        return None  # (a field named as the timestamp column: withColumn would replace it)
+    if _uses_are(g, call, ("key_by",)) and all(_uses_are(g, key_by, ("window", "count_window", "process")) for key_by in _uses(g, call)):
+        return shape
+    return shape if _windows_only(g, call) else None
+
+
+_CARRIERS = ("map", "filter")  # frame operators that carry the timestamp column along (select(..., "ts") / where)
+
+
+def _windows_only(g, call: cst.Call, depth: int = 0) -> bool:
+    """Whether every use of the stream ``call`` makes, through ``map``/``filter`` (which carry
+    the timestamp column), is an event-time window: ``window_all(...)`` or ``key_by(...)`` read
+    only by ``window(...)``. No other operator sees the column (a print would show it)."""
+    uses = _uses(g, call)
+    if not uses or depth > 20:
+        return False
+    for use in uses:
+        method = use.func.attr.value  # type: ignore[attr-defined]
+        if method == "key_by" and _uses_are(g, use, ("window", "count_window")) or method == "window_all":
+            continue
+        if method not in _CARRIERS or not _windows_only(g, use, depth + 1):
+            return False
+    return True
+
+
+def stamp_of(g, stream: cst.BaseExpression) -> Optional[cst.Call]:
+    """The ``assign_timestamps_and_watermarks`` call (original) whose timestamp column the frame
+    of ``stream`` carries: that call, or a ``map``/``filter`` of it (``_windows_only``), through
+    names; None otherwise."""
+    node = followed(g.resolver, stream)
+    for _ in range(20):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return None
+        method = node.func.attr.value
+        if method == "assign_timestamps_and_watermarks":
+            return node if windows_read_stamp(g, node) else None
+        if method not in _CARRIERS or _names_stamp(g, node):
+            return None
+        node = followed(g.resolver, node.func.value)
+    return None
+
+
+def _names_stamp(g, call: cst.Call) -> bool:
+    """Whether the frame of ``call`` has a field named as the timestamp column (not carried)."""
+    from flink2spark.rules.pyflink._streams import _frame_shape
+
+    shape = g.fact("frame_shape", call, _frame_shape, None)
+    return shape is None or any(f.name == TIMESTAMP_COLUMN for f in shape.fields)
+
+
+def carries_stamp(g, call: cst.Call) -> bool:
+    """Whether the ``map``/``filter`` ``call`` reads a frame with the timestamp column (it keeps it)."""
+    return stamp_of(g, call.func.value) is not None  # type: ignore[attr-defined]
+
+
+# operators that neither read a record's timestamp nor let a later one read it differently:
+# records, rolling keyed aggregations and printed lines do not depend on it (a sink, a window, a
+# process function, a timer may: not here)
+_TIME_BLIND = frozenset({"map", "filter", "flat_map", "union", "key_by", "print", "sum", "min", "max", "min_by", "max_by",
+                         "reduce", "name", "uid", "set_parallelism", "set_description", "set_max_parallelism",
+                         "disable_chaining", "start_new_chain", "slot_sharing_group", "set_buffer_timeout", "forward",
+                         "rebalance", "rescale", "shuffle"})
+_ROLLING = ("sum", "min", "max", "min_by", "max_by", "reduce")
+
+
+def unread_stamps(g, call: cst.Call) -> bool:
+    """Whether no operator downstream of ``assign_timestamps_and_watermarks`` ``call`` reads the
+    timestamps it assigns (or the watermarks): every use, and every use of theirs, is a
+    ``_TIME_BLIND`` operator (a ``reduce``... only on a keyed stream: a rolling one). Such a stamp
+    changes no record (Flink carries the timestamps along unread) and the frame drops it."""
+    from flink2spark.rules.pyflink._streams import _frame_uses
+
+    def compute(g, call):
+        seen, todo = set(), [call]
+        while todo:
+            node = todo.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            uses = _frame_uses(g, node)
+            if uses is None:
+                return False
+            for use in uses:
+                method = use.func.attr.value  # type: ignore[attr-defined]
+                if method not in _TIME_BLIND or method in _ROLLING and g.resolver.type_of(use.func.value) != P.KEYED:  # type: ignore[attr-defined]
+                    return False
+                todo.append(use)
+        return True
+
+    return g.fact("unread_stamps", call, compute, False)
 
 
 def windows_read_stamp(g, call: cst.Call) -> bool:
     """Whether the frame of ``assign_timestamps_and_watermarks`` ``call`` gets the timestamp
     column: a window reads it (a keyed ``process`` reads the assigner's field itself)."""
-    return any(u.func.attr.value == "window" for key_by in _uses(g, call) for u in _uses(g, key_by))  # type: ignore[attr-defined]
+    return (any(u.func.attr.value == "window" for key_by in _uses(g, call) for u in _uses(g, key_by))  # type: ignore[attr-defined]
+            or stamped_shape_uses_windows(g, call))
+
+
+def stamped_shape_uses_windows(g, call: cst.Call) -> bool:
+    """A stamp read by ``window_all`` or by windows after a ``map``/``filter``."""
+    return not (_uses_are(g, call, ("key_by",)) and all(_uses_are(g, k, ("window", "count_window", "process")) for k in _uses(g, call))) \
+        and _windows_only(g, call)
 
 
 def _uses(g, call: cst.Call) -> list:
@@ -664,11 +809,34 @@ def _uses(g, call: cst.Call) -> list:
 
 def windowed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
     """NATIVE_CONSUMERS: ``window(assigner)`` of such a keyed frame (the functions decide)."""
-    if g.resolver.type_of(call.func.value) != P.KEYED or _receiver(g.resolver, call, "key_by") is None:  # type: ignore[attr-defined]
+    if call.func.attr.value == "window_all":  # type: ignore[attr-defined]
+        if stamp_of(g, call.func.value) is None:  # type: ignore[attr-defined]
+            return None
+    elif call.func.attr.value == "count_window":  # type: ignore[attr-defined]
+        from flink2spark.rules.pyflink._count_windows import count_plan
+
+        if g.resolver.type_of(call.func.value) != P.KEYED or count_plan(g, call) is None:  # type: ignore[attr-defined]
+            return None
+        return shape if _uses_are(g, call, tuple(FUNCTION_ARGS)) else None
+    elif g.resolver.type_of(call.func.value) != P.KEYED or _receiver(g.resolver, call, "key_by") is None:  # type: ignore[attr-defined]
         return None
     if not isinstance(window_plan(g.resolver, call_arg(call, 0, "window_assigner")), WindowPlan):
         return None
+    return shape if _uses_are(g, call, (*FUNCTION_ARGS, "allowed_lateness")) else None
+
+
+def lateness_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``allowed_lateness(ms)`` of such a window, read by window functions
+    only: ``frame_window`` decides (a literal lateness, no record that can come late)."""
+    if _receiver(g.resolver, call, "window") is None or _lateness(g, call) is None:
+        return None
     return shape if _uses_are(g, call, tuple(FUNCTION_ARGS)) else None
+
+
+def _lateness(g, call: cst.Call) -> Optional[int]:
+    """The milliseconds of ``allowed_lateness(ms)`` (an integer constant), or None."""
+    found = _constant(call_arg(call, 0, "time_ms"), g.resolver)
+    return found if found is not None and found >= 0 else None
 
 
 def function_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
@@ -683,23 +851,61 @@ def frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
 
 
 def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
+    resolver = g.resolver
+    if resolver.type_of(call.func.value) not in (P.WINDOWED, P.ALL_WINDOWED):  # type: ignore[attr-defined]
+        return None
+    lateness = _receiver(resolver, call, "allowed_lateness")
+    window = _receiver(resolver, lateness or call, "window") or _receiver(resolver, call, "window_all")
+    if window is None and (counted := _receiver(resolver, call, "count_window")) is not None:
+        return _count_frame_window(g, call, counted, shape)
+    every = window is not None and window.func.attr.value == "window_all"  # type: ignore[attr-defined]
+    keyed = _receiver(resolver, window, "key_by") if window is not None and not every else None
+    upstream = window.func.value if every else keyed.func.value if keyed is not None else None  # type: ignore[union-attr]
+    stamped = stamp_of(g, upstream) if upstream is not None else None
+    mode = g.runtime_mode
+    if stamped is None or mode is None:
+        return None
+    from flink2spark.rules.pyflink._streams import _frame_shape
+
+    stamped_shape_ = g.fact("frame_shape", stamped.func.value, _frame_shape, None)  # type: ignore[attr-defined]
+    plan = window_plan(resolver, call_arg(window, 0, "window_assigner"))
+    millis = stamp(g, stamped, stamped_shape_) if stamped_shape_ is not None else None
+    key = key_column(g, keyed, shape) if keyed is not None else None
+    names = {f"F.col({f.name!r})": f.name for f in shape.fields} | {f'F.col("{f.name}")': f.name for f in shape.fields}
+    if not isinstance(plan, WindowPlan) or millis is None or not every and (key is None or key.code not in names):
+        return None  # a key that is not one field (a computed key, a tuple): the shim's windows
+    key_name = None if every else names[key.code]  # type: ignore[union-attr]
+    found = _window_function(g, call, shape, key_name, sessions=plan.kind == "session")
+    if found is None:
+        return None
+    output, aggregates = found
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
+    timestamps = literal_values(elements, millis.code, stamped_shape_, resolver)
+    function = assigner_function(g, stamped)
+    if timestamps is None and elements is not None and isinstance(function, cst.Lambda):
+        timestamps = _literal_field(function, elements, resolver)  # value[2] * MINUTE...
+    batch = mode == "batch"
+    delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")) if periodic_watermarks(resolver) else None
+    late = late_records(timestamps, delay, plan, batch)
+    if lateness is not None and (late is not None or _lateness(g, lateness) is None):
+        return None  # a record that may come late fires its window again (allowed lateness): the shim's windows
+    order = None
+    if aggregates is None:
+        keys = [None] * len(timestamps) if every and timestamps is not None else \
+            None if every or stamped_shape_ != shape else literal_values(elements, key.code, shape, resolver)  # type: ignore[union-attr]
+        order = arrival_order(timestamps, keys, batch)
+    return FrameWindow(plan, key_name, output, aggregates, shape.kind, late, order, "apply" if method == "apply" else "process")
+
+
+def _window_function(g, call: cst.Call, shape: PC.Shape, key: Optional[str], sessions: bool):
+    """(output shape, built-in aggregates or None: the user's function per window) of the window
+    function ``call`` over a windowed frame of ``shape`` keyed by the field ``key``; None when it
+    has no frame form (``sessions``: merged windows take no per-window function here)."""
     from flink2spark.rules.pyflink._common import instance_class, record_shape
     from flink2spark.rules.pyflink._frames import FRAME_TYPES
 
     resolver = g.resolver
-    if resolver.type_of(call.func.value) != P.WINDOWED:  # type: ignore[attr-defined]
-        return None
-    window = _receiver(resolver, call, "window")
-    keyed = _receiver(resolver, window, "key_by") if window is not None else None
-    stamped = _receiver(resolver, keyed, "assign_timestamps_and_watermarks") if keyed is not None else None
-    mode = g.runtime_mode
-    if stamped is None or mode is None:
-        return None
-    plan = window_plan(resolver, call_arg(window, 0, "window_assigner"))
-    millis, key = stamp(g, stamped, shape), key_column(g, keyed, shape)
-    names = {f"F.col({f.name!r})": f.name for f in shape.fields} | {f'F.col("{f.name}")': f.name for f in shape.fields}
-    if not isinstance(plan, WindowPlan) or millis is None or key is None or key.code not in names:
-        return None  # a key that is not one field (a computed key, a tuple): the shim's windows
     method = call.func.attr.value  # type: ignore[attr-defined]
     declared_type = call_arg(call, {"aggregate": 3, "reduce": 2}.get(method, 1), "output_type")
     declared = record_shape(resolver, declared_type) if declared_type is not None else None
@@ -711,7 +917,7 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
         then = None
     aggregates = None
     if method == "reduce" and then is None and isinstance(first, cst.Lambda):
-        found = reduce_aggregates(first, shape, names[key.code])
+        found = reduce_aggregates(first, shape, key)
         same = declared is None or [f.type for f in declared.fields] == [f.type for f in shape.fields]
         aggregates = found if isinstance(found, Aggregates) and same else None
     elif method == "aggregate" and then is None and declared is not None:
@@ -720,14 +926,15 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
                                    shadowed=rebound_builtins(resolver.module)) \
             if cls is not None and not _has_lifecycle(cls) else None
         aggregates = _declared_result(found, declared) if isinstance(found, Aggregates) else None
-    elif method == "aggregate" and declared is not None:  # built-in aggregates, then process() per (key, window)
-        aggregates = _aggregate_then(resolver, first, then, shape, PC.Field(names[key.code], key.type), declared)
-    if aggregates is not None and plan.kind == "session" and not aggregates.mergeable:
+    elif method == "aggregate" and declared is not None and key is not None:  # built-in aggregates, then process() per (key, window)
+        field = next(f for f in shape.fields if f.name == key)
+        aggregates = _aggregate_then(resolver, first, then, shape, PC.Field(key, field.type), declared)
+    if aggregates is not None and sessions and not aggregates.mergeable:
         aggregates = None  # Flink merges the accumulators of merged sessions: only a matching merge() gives the same
     if aggregates is not None:
         output = shape if method == "reduce" else declared
     else:  # the user's objects per (key, window)
-        if plan.kind == "session":
+        if sessions:
             return None  # merged sessions: Flink merges accumulators/window states in its own order
         for i, function in enumerate(f for f in (first, then) if f is not None):
             cls = instance_class(resolver, function)
@@ -736,15 +943,25 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
         output = declared if declared is not None else shape if method == "reduce" and then is None else None
         if output is None:
             return None
-    elements = g.node(stamped.func.value).literal_elements  # type: ignore[attr-defined]
-    timestamps = literal_values(elements, millis.code, shape, resolver)
-    batch = mode == "batch"
-    delay = watermark_delay(resolver, call_arg(stamped, 0, "watermark_strategy")) if periodic_watermarks(resolver) else None
-    late = late_records(timestamps, delay, plan, batch)
-    order = None
-    if aggregates is None:
-        order = arrival_order(timestamps, literal_values(elements, key.code, shape, resolver), batch)
-    return FrameWindow(plan, names[key.code], output, aggregates, shape.kind, late, order, "apply" if method == "apply" else "process")
+    return output, aggregates
+
+
+def _count_frame_window(g, call: cst.Call, window: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
+    """The lowering of a window function over ``key_by(<field>).count_window(...)``."""
+    from flink2spark.rules.pyflink._count_windows import WINDOW_ID, count_plan
+
+    plan = count_plan(g, window)
+    keyed = _receiver(g.resolver, window, "key_by")
+    key = key_column(g, keyed, shape) if keyed is not None else None
+    names = {f"F.col({f.name!r})": f.name for f in shape.fields} | {f'F.col("{f.name}")': f.name for f in shape.fields}
+    if plan is None or key is None or key.code not in names or {f.name for f in shape.fields} & {SEQ, WINDOW_ID, "n", "records"}:
+        return None
+    found = _window_function(g, call, shape, names[key.code], sessions=False)
+    if found is None:
+        return None
+    output, aggregates = found
+    return FrameWindow(plan, names[key.code], output, aggregates, shape.kind, None, None,  # type: ignore[arg-type]
+                       "apply" if call.func.attr.value == "apply" else "process")  # type: ignore[attr-defined]
 
 
 def _aggregate_then(resolver, first, then, shape: PC.Shape, key: PC.Field, declared: PC.Shape) -> Optional[Aggregates]:
@@ -796,7 +1013,7 @@ def frame_rewrite(ctx, seg):
     g, original = graph(ctx.resolver), seg.original
     shape = facts(ctx.resolver, original.func.value).frame
     receiver = ctx.site.receiver
-    if seg.method == "window":  # the keyed frame (key_by: the frame itself): the window function groups it
+    if seg.method in ("window", "window_all", "count_window", "allowed_lateness"):  # the keyed frame (key_by: the frame itself): the window function groups it
         return receiver
     if seg.method == "assign_timestamps_and_watermarks" and (unread := unread_assigner(ctx.resolver, original)) is not None:
         ctx.remove_class(unread)  # only the strategy read it: a timestamp column or field replaces it
@@ -821,6 +1038,8 @@ def frame_rewrite(ctx, seg):
                 unread = read_only_in(ctx.resolver, instance_class(ctx.resolver, arg), original) if arg is not None else None
                 if unread is not None:
                     ctx.remove_class(unread)
+        if isinstance(found.plan, CountPlan):
+            I.need(ctx.conv.codemod, "pyspark.sql", "Window")
         return ctx.expr("{df}" + window_aggregate("", found.key, found.plan, found.aggregates), df=receiver)
     I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_windows", "f2s_windows")
     fields = [f.name for f in shape.fields]
@@ -831,5 +1050,10 @@ def frame_rewrite(ctx, seg):
         adapter = "Reduced" if seg.method == "reduce" else "Aggregated"
         function = ctx.expr(f"f2s_windows.{adapter}(%s)" % ", ".join("{p%d}" % i for i in range(len(parts))),
                             **{f"p{i}": p for i, p in enumerate(parts)})
-    code = per_window(window_bounds("", found.plan), found.key, "{fn}", found.method, fields, found.kind, found.output, TIMESTAMP_COLUMN)
+    if isinstance(found.plan, CountPlan):  # (key, window id) groups; the function sees the full ones in arrival order
+        I.need(ctx.conv.codemod, "pyspark.sql", "Window")
+        code = per_window(found.plan.numbered("", found.key), found.key, "{fn}", found.method, fields, found.kind, found.output, SEQ,
+                          count=found.plan.size)
+    else:
+        code = per_window(window_bounds("", found.plan), found.key, "{fn}", found.method, fields, found.kind, found.output, TIMESTAMP_COLUMN)
     return ctx.expr("{df}" + code, df=receiver, fn=function)

@@ -36,15 +36,16 @@ from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.python_columns import Shape
 
 ORDER_NOTE = (
-    "rolling aggregation over the source order: with parallelism > 1 the map/flat_map/filter before key_by runs in several"
-    " subtasks and Flink's order of a key's records (so its running values) may differ"
+    "rolling aggregation over the source order: with parallelism > 1 the map/flat_map/filter/timestamp assigner before key_by runs in"
+    " several subtasks and Flink's order of a key's records (so its running values) may differ"
 )
 
 # steps that keep a frame's rows in the source order (select/where, or nothing at all)
 _ORDERED_STEPS = frozenset({"map", "flat_map", "filter", "key_by", "name", "uid", "set_parallelism", "set_description",
                             "set_max_parallelism", "disable_chaining", "start_new_chain", "slot_sharing_group",
-                            "set_buffer_timeout", "forward"})
-_REBALANCING = frozenset({"map", "flat_map", "filter"})
+                            "set_buffer_timeout", "forward", "assign_timestamps_and_watermarks"})
+# 1:1 operators at the job's parallelism after the parallelism-1 collection source (round-robin)
+_REBALANCING = frozenset({"map", "flat_map", "filter", "assign_timestamps_and_watermarks"})
 # min_by/max_by: PyFlink keeps the earlier element on ties (``v2 if v2[pos] < v1[pos] else v1``)
 _BY = {"min_by": "min", "max_by": "max"}
 

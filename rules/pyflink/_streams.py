@@ -861,8 +861,9 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
                                                                              "rescale", "shuffle")),
     # event-time windows (rules/pyflink/_event_windows.py): a timestamp column, groupBy(key field, F.window)
     ("assign_timestamps_and_watermarks", lambda g, call, shape: _event_windows.stamped_shape(g, call, shape)),
-    ("window", lambda g, call, shape: _event_windows.windowed_shape(g, call, shape)),
+    *((m,  lambda g, call, shape: _event_windows.windowed_shape(g, call, shape)) for m in ("window", "window_all", "count_window")),
     *((m, lambda g, call, shape: _event_windows.function_shape(g, call, shape)) for m in _event_windows.FUNCTION_ARGS),
+    ("allowed_lateness", lambda g, call, shape: _event_windows.lateness_shape(g, call, shape)),
 ]
 
 

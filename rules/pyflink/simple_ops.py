@@ -205,6 +205,7 @@ def frame_operator(ctx, seg):
     """``select(...)``/``where(...)`` of the Columns the function translates to, on a frame;
     a flat_map: ``select(F.explode(items))``, then the Columns of each item's record."""
     from flink2spark.rules.pyflink import _frames
+    from flink2spark.rules.pyflink._event_windows import TIMESTAMP_COLUMN, carries_stamp
     from flink2spark.rules.pyflink._streams import graph
     from flink2spark.transpiler import imports as I
 
@@ -231,6 +232,8 @@ def frame_operator(ctx, seg):
         if split is not None:  # computed once, read by every item
             exploded = ctx.expr("{df}.withColumn(%r, %s)" % split, df=exploded)
     cols = [_frames.select_item(c.code, "value" if value else c.name) for c in columns]
+    if seg.method == "map" and carries_stamp(g, seg.original):
+        cols.append(repr(TIMESTAMP_COLUMN))  # the record's timestamp, for the event-time window after it
     return ctx.expr("{df}.select(%s)" % ", ".join(cols), df=exploded)
 
 

@@ -88,6 +88,42 @@ rule = Rule(
                 ')\n'
             ),
         ),
+        Example(  # timestamps no operator after them reads (no window, no process function): the frame goes on without them
+            program(
+                '\n'
+                '\n'
+                'class At(TimestampAssigner):\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value[2]\n'
+                '\n'
+                '\n'
+                "pays = env.from_collection([('c1', 5, 1000), ('c2', 3, 4000), ('c1', 7, 2000)], Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))\n"
+                'env.set_parallelism(1)\n'
+                'pays.assign_timestamps_and_watermarks(\n'
+                '    WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())\n'
+                ').key_by(lambda p: p[0]).sum(1).print()\n',
+                imports=(
+                    'from pyflink.common import Types, WatermarkStrategy\n'
+                    'from pyflink.common.watermark_strategy import TimestampAssigner\n'
+                ),
+            ),
+            (
+                'from pyspark.sql import SparkSession, Window, functions as F\n'
+                '\n'
+                'env = SparkSession.builder.getOrCreate()\n'
+                '\n'
+                '\n'
+                'pays = env.createDataFrame(\n'
+                '    [("c1", 5, 1000), ("c2", 3, 4000), ("c1", 7, 2000)], "f0 STRING, f1 INT, f2 BIGINT"\n'
+                ')\n'
+                'by_key = Window.partitionBy("f0").orderBy("seq")\n'
+                'pays.withColumn("seq", F.monotonically_increasing_id()).select(\n'
+                '    "f0",\n'
+                '    F.sum("f1").over(by_key).cast("int").alias("f1"),\n'
+                '    F.first("f2").over(by_key).alias("f2"),\n'
+                ').show(2147483647, truncate=False)\n'
+            ),
+        ),
         Example(  # a frame whose assigner class is read elsewhere too: the class stays (else it goes)
             program(
                 "\n\nclass At(TimestampAssigner):\n"

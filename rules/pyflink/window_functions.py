@@ -58,6 +58,12 @@ of it) become built-in aggregates, ``groupBy(<key field>, F.window(...)).agg(F.s
 (``runtime/frame_windows.py``: the window's bounds, ``context.window()``), its elements in
 timestamp order: NOTE F2S271 when that can differ from Flink's arrival order. NOTE F2S270 when
 Flink's periodic watermark could drop a record of an out-of-order input that Spark counts.
+``allowed_lateness(ms)`` before the function is dropped when no record can come late (the
+literal timestamps, as for F2S270): Flink then fires each window once, as Spark's batch window
+does; when one can, its window fires again on Flink: the shim's windows. ``window_all`` and
+``count_window`` functions: the same, grouped by the window only / by (key, window id)
+(``_count_windows``: ``CountWindow(id)``, full windows only). Custom triggers and evictors keep
+the shim's windows (Spark has no trigger per window).
 """
 
 
@@ -158,6 +164,66 @@ rule = Rule(
                 '    ),\n'
                 '    "f0 STRING, f1 BIGINT, f2 INT",\n'
                 ').show(2147483647, truncate=False)\n'
+            ),
+        ),
+        Example(  # window_all on a frame: groupBy(F.window) with no key; map/filter carry the timestamp column
+            program(
+                '\n'
+                '\n'
+                'class At(TimestampAssigner):\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value[1]\n'
+                '\n'
+                '\n'
+                'class Pages(AllWindowFunction):\n'
+                '    def apply(self, window, views):\n'
+                "        yield '%d: %s' % (window.start, ','.join(v[0] for v in views))\n"
+                '\n'
+                '\n'
+                "views = env.from_collection([('/a', 1000), ('/b', 4000), ('/a', 7000)], Types.TUPLE([Types.STRING(), Types.LONG()]))\n"
+                'views = views.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))\n'
+                'views.window_all(TumblingEventTimeWindows.of(Time.seconds(5))).apply(Pages(), Types.STRING()).print()\n'
+                "views.filter(lambda v: v[0] != '/b').map(lambda v: v[1] // 1000, Types.LONG()).window_all(TumblingEventTimeWindows.of(Time.seconds(5))).reduce(lambda a, b: max(a, b)).print()\n",
+                imports=(
+                    'from pyflink.common import Time, Types, WatermarkStrategy\n'
+                    'from pyflink.common.watermark_strategy import TimestampAssigner\n'
+                    'from pyflink.datastream.functions import AllWindowFunction\n'
+                    'from pyflink.datastream.window import TumblingEventTimeWindows\n'
+                ),
+            ),
+            (
+                'from flink2spark.runtime import frame_windows as f2s_windows\n'
+                'from pyspark.sql import SparkSession, functions as F\n'
+                '\n'
+                'env = SparkSession.builder.getOrCreate()\n'
+                '\n'
+                '\n'
+                'class Pages:\n'
+                '    def apply(self, window, views):\n'
+                '        yield "%d: %s" % (window.start, ",".join(v[0] for v in views))\n'
+                '\n'
+                '\n'
+                'views = env.createDataFrame(\n'
+                '    [("/a", 1000), ("/b", 4000), ("/a", 7000)], "f0 STRING, f1 BIGINT"\n'
+                ')\n'
+                'views = views.withColumn("ts", F.timestamp_millis(F.col("f1")))\n'
+                'views.withColumn("window", F.window("ts", "5 seconds")).groupBy(\n'
+                '    F.unix_millis("window.start").alias("start"),\n'
+                '    F.unix_millis("window.end").alias("end"),\n'
+                ').applyInPandas(\n'
+                '    f2s_windows.per_window(\n'
+                '        Pages(), "apply", ["f0", "f1"], "tuple", ["value"], "ts", keyed=False\n'
+                '    ),\n'
+                '    "value STRING",\n'
+                ').show(2147483647, truncate=False)\n'
+                'views.where(F.col("f0") != "/b").select(\n'
+                '    F.expr(\n'
+                '        "`f1` div 1000 - CASE WHEN `f1` % 1000 != 0 AND (`f1` < 0) != (1000 < 0) THEN 1 ELSE 0 END"\n'
+                '    ).alias("value"),\n'
+                '    "ts",\n'
+                ').groupBy(F.window("ts", "5 seconds").alias("window")).agg(\n'
+                '    F.max("value").alias("value")\n'
+                ').select("value").show(2147483647, truncate=False)\n'
             ),
         ),
         Example(

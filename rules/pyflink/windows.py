@@ -33,8 +33,13 @@ decisions are ``_event_windows``'s): ``key_by(k).window(Tumbling/Sliding
 EventTimeWindows.of(...) | EventTimeSessionWindows.with_gap(g))`` is the keyed DataFrame
 itself: the window function rule writes ``groupBy(<key field>, F.window("ts", size[, slide[,
 offset]]))`` / ``F.session_window("ts", gap)``, which place records in the windows Flink's
-assigners give them. Triggers, evictors, allowed lateness, late-data side outputs, count,
-global and processing-time windows and ``window_all`` keep the form above (the planner does not
+assigners give them; ``window_all(<the same assigners>)`` groups by the window only
+(``groupBy(F.window(...))``, the function called without a key), also after a ``map``/``filter``
+of the stamped frame (they carry the ``ts`` column along). ``count_window(size[, slide])`` of a
+frame whose records reach ``key_by`` in the source order (STREAMING mode) numbers a key's
+records (``F.row_number()`` over ``monotonically_increasing_id()``) and groups the full windows
+(``_count_windows``). Triggers, evictors, allowed lateness, late-data side outputs, other
+count windows, global and processing-time windows keep the form above (the planner does not
 make such a stream a frame).
 """
 
@@ -98,9 +103,30 @@ _SPARK_ASSIGNER = (
 rule = Rule(
     __name__,
     matches=["KeyedStream.window", "KeyedStream.count_window", "DataStream.window_all"],
-    summary="window(event-time assigner) on a DataFrame -> groupBy(key field, F.window/F.session_window(...)) (written with the window function); window/count_window/window_all -> f2s.windows.Windows(rdd, assigner) on an RDD",
+    summary="window(event-time assigner) on a DataFrame -> groupBy(key field, F.window/F.session_window(...)), window_all -> groupBy(F.window(...)), count_window -> groupBy(key, row number per key div size) of full windows (written with the window function); window/count_window/window_all -> f2s.windows.Windows(rdd, assigner) on an RDD",
     codes=(M.PF_EVENT_TIME, M.PF_PROCESSING_TIME, M.PF_WINDOW_ORDER, M.PF_STREAMING_TIMERS, M.PF_STREAMING_COUNT_WINDOWS),
     examples=[
+        Example(  # count windows of a frame whose records reach key_by in the source order: a row number per key
+            program(
+                "readings = env.from_collection([('m1', 3), ('m2', 10), ('m1', 4), ('m1', 8)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                'readings.key_by(lambda r: r[0]).count_window(2).reduce(lambda a, b: (a[0], max(a[1], b[1]))).print()\n',
+                imports='from pyflink.common import Types\n',
+            ),
+            (
+                'from pyspark.sql import SparkSession, Window, functions as F\n'
+                '\n'
+                'env = SparkSession.builder.getOrCreate()\n'
+                'readings = env.createDataFrame(\n'
+                '    [("m1", 3), ("m2", 10), ("m1", 4), ("m1", 8)], "f0 STRING, f1 INT"\n'
+                ')\n'
+                'readings.withColumn("seq", F.monotonically_increasing_id()).withColumn(\n'
+                '    "window",\n'
+                '    F.floor((F.row_number().over(Window.partitionBy("f0").orderBy("seq")) - 1) / 2),\n'
+                ').groupBy("f0", "window").agg(\n'
+                '    F.max("f1").alias("f1"), F.count("*").alias("records")\n'
+                ').where(F.col("records") == 2).select("f0", "f1").show(2147483647, truncate=False)\n'
+            ),
+        ),
         Example(  # a frame (StreamFacts.frame): event-time windows as groupBy(key, F.window(...))
             program(
                 '\n'
