@@ -27,6 +27,7 @@ import io
 import json
 import re
 import runpy
+import shutil
 import sys
 from collections import Counter
 from pathlib import Path
@@ -209,14 +210,17 @@ def _lines_by_folder(root: Path, csv_folders: list[str] = ()) -> dict[str, Count
 
 
 IMPORT_CHECK = """
-import runpy, sys
+import os, runpy, sys
 from pyspark.sql import SparkSession
 failed = []
 for path in sys.argv[1:]:
+    sys.path.insert(0, os.path.dirname(path))  # its sibling modules, as spark-submit finds them
     try:
         runpy.run_path(path, run_name="f2s_import_check")  # module level only: main() does not run
     except Exception as exc:
         failed.append(f"{path}: {type(exc).__name__}: {str(exc)[:200]}")
+    finally:
+        sys.path.pop(0)
     active = SparkSession.getActiveSession()
     if active is not None:
         active.stop()
@@ -224,14 +228,23 @@ print("FAILED" if failed else "OK", *failed, sep="\\n")
 """
 
 
-def test_converted_programs_load_before_any_spark_session_exists():
+def test_converted_programs_load_before_any_spark_session_exists(tmp_path):
     """spark-submit runs a converted program's module code before its main() starts a session:
     what it defines at import (UDFs and their return types) must not need one. The other tests run
     converted programs in this process, where a session already exists, so they cannot see this
     (PySpark 4.3 parses a UDF's type string only with a session: SESSION_OR_CONTEXT_NOT_EXISTS)."""
     import subprocess
 
-    paths = [str(p / "converted.py") for p in RUNNABLE]
+    paths = []
+    for p in RUNNABLE:
+        if modules(p):  # the program imports its converted sibling modules from its own folder
+            folder = tmp_path / p.name
+            folder.mkdir()
+            place_modules(p, folder)
+            shutil.copy(p / "converted.py", folder / "converted.py")
+            paths.append(str(folder / "converted.py"))
+        else:
+            paths.append(str(p / "converted.py"))
     done = subprocess.run([sys.executable, "-c", IMPORT_CHECK, *paths], capture_output=True, text=True, timeout=600,
                           cwd=str(Path(__file__).resolve().parent.parent))
     assert done.stdout.splitlines()[:1] == ["OK"], done.stdout + done.stderr[-2000:]
