@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextvars
 import os
 import queue
+import re
 import sys
 import threading
 from typing import Optional
@@ -187,6 +188,9 @@ def _left_as_is(source: str, path: str, generation: str, found: list[tuple[int, 
     return ConversionResult(path, source, "".join(out), generation=generation, status="partial", markers=markers)
 
 
+# the engine's own placeholders (table option markers, template parts, elided statements): one in
+# an output that its input does not hold is a rewrite that lost a value, never a program to write
+_PLACEHOLDER = re.compile(r"__f2s_(?:t?\d+__|part_|elided_)")
 _STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement)  # what a leftover import's TODO stands above
 
 
@@ -243,6 +247,8 @@ def _convert(module: cst.Module, source: str, path: str, generation: str, disabl
         # CPython compiles what is written (libcst rendered all of it but the formatter's part)
         code = FMT.format_changed(module, converted)
         compile(code, path, "exec")
+        if len(_PLACEHOLDER.findall(code)) > len(_PLACEHOLDER.findall(source)):
+            return None
     except Exception:  # noqa: BLE001 - any failure here means we must not write the output
         return None
     markers.sort(key=lambda mk: (mk.line, mk.col, mk.code))

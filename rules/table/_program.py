@@ -250,8 +250,10 @@ class TablesModel:
         # id of a create_temporary_table(name, descriptor) call -> (its table, the sources of its markers)
         self.descriptors: dict[int, tuple[_sql.TableDef, tuple[str, ...]]] = {}
         self._sql_tables: Optional[dict[str, _sql.TableDef]] = None
-        # table name -> (the call declaring it, the sources of the markers of its options)
+        # table name -> (the call declaring it, the sources of the markers of its options); the same
+        # per declaration (id of its TableDef): a table declared in each branch of an if has two
         self.origins: dict[str, tuple[cst.Call, tuple[str, ...]]] = {}
+        self._def_origins: dict[int, tuple[cst.Call, tuple[str, ...]]] = {}
         self._bounded: dict = {}
         # table name -> (the If statement, the table its body declares, the table its else declares):
         # a table declared in each branch of an if whose test gives the same answer where it is written
@@ -703,10 +705,11 @@ class TablesModel:
                                           watermark=None, primary_key=())
         return out
 
-    def options_at(self, name: str, site: cst.CSTNode) -> Optional[tuple[str, ...]]:
-        """The sources of the markers of table ``name``'s options, when they mean the same at
+    def options_at(self, name: str, site: cst.CSTNode, table: Optional[_sql.TableDef] = None) -> Optional[tuple[str, ...]]:
+        """The sources of the markers of table ``name``'s options (of its declaration ``table``,
+        when given: one of a table declared in each branch of an if), when they mean the same at
         ``site`` (a statement writing the table) as where it is declared; None otherwise."""
-        call, parts = self.origins.get(name, (None, ()))
+        call, parts = self._def_origins.get(id(table), self.origins.get(name, (None, ())))
         for part in parts:
             for node in nodes(cst.parse_expression(part), cst.Name):
                 there = self.resolver.visible_bindings(node.value, call)
@@ -1723,7 +1726,7 @@ class TablesModel:
                     self.problems[name] = str(exc)
                     continue
                 self.descriptors[id(call)] = (table, parts)
-                self.origins[name] = (call, parts)
+                self.origins[name] = self._def_origins[id(table)] = (call, parts)
                 found.setdefault(name, []).append((table, call))
                 continue
             if method not in ("execute_sql", "add_insert_sql", "sql_update"):
@@ -1746,7 +1749,7 @@ class TablesModel:
                     self.problems[name.group(1)] = str(exc)
                 continue
             found.setdefault(table.name, []).append((table, call))
-            self.origins[table.name] = (call, text.parts)
+            self.origins[table.name] = self._def_origins[id(table)] = (call, text.parts)
         self.sinks = self._sinks()
         self._read_names: Optional[tuple[set[str], bool]] = None
         for name, declared in found.items():

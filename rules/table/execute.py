@@ -147,7 +147,7 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
             return _stream(ctx, ctx.expr('{df}.writeStream.format("noop")', df=df), wait, update)
         return ctx.expr('{df}.write.format("noop").mode("overwrite").save()', df=df)
     if table.connector in ("kafka", "upsert-kafka"):
-        parts = model.options_at(sink, ctx.outer)
+        parts = model.options_at(sink, ctx.outer, table)
         if parts is None:
             return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {sink!r}: its options name variables this statement does not see")
         try:
@@ -170,7 +170,7 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
         return ctx.todo(M.TB_CONNECTOR, f"{what}: a streaming query into a {table.connector!r} table (only print, "
                         "blackhole, kafka and upsert-kafka sinks are converted for unbounded tables)")
     if table.connector == "jdbc":
-        parts = model.options_at(sink, ctx.outer)
+        parts = model.options_at(sink, ctx.outer, table)
         if parts is None:
             return ctx.todo(M.TB_CONNECTOR, f"{what}: JDBC table {sink!r}: its options name variables this statement does not see")
         try:
@@ -183,7 +183,7 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
         ctx.note(M.TB_JDBC, _jdbc.DRIVER_NOTE)
         return ctx.expr(template, df=df, **values)
     if table.connector == "filesystem" and table.options.get("format") == "canal-json":
-        parts = model.options_at(sink, ctx.outer)
+        parts = model.options_at(sink, ctx.outer, table)
         try:
             canal_json_sink(model, table)
         except _sql.Untranslatable as exc:
