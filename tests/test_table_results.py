@@ -87,7 +87,7 @@ def test_collect_of_an_updating_query_in_streaming_mode_keeps_a_todo():
 
 def test_a_job_client_keeps_its_todo_with_why():
     result = _convert("r = t_env.execute_sql('SELECT w FROM src')\nprint(r.get_job_client().get_job_id())\n")
-    assert any(t.startswith("TableResult.get_job_client() has no conversion: Spark has no job client") for t in _todos(result))
+    assert any(t.startswith("TableResult.get_job_client().get_job_id(): Spark has no job client") for t in _todos(result))
 
 
 def test_a_printed_plan_becomes_sparks_explain_with_a_note(spark, capsys):
@@ -139,7 +139,7 @@ def test_a_kept_streaming_insert_is_awaited_where_flinks_program_waits(insert):
     result = convert_source(source, "job.py")
     lines = result.output.splitlines()
     assert "    result.awaitTermination()" in lines and "result = (" in lines
-    assert [t.split(":")[0] for t in _todos(result)] == ["TableResult.get_job_client() has no conversion"]
+    assert [t.split(":")[0] for t in _todos(result)] == ["TableResult.get_job_client().get_job_status()"]
     waited_only = convert_source(KAFKA + f"result = {insert}\nresult.wait()\n", "job.py").output
     assert ".awaitTermination()" in waited_only and "result" not in waited_only
 
