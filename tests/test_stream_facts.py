@@ -195,6 +195,32 @@ CASES = [
         t_env = StreamTableEnvironment.create(env)
         probe = t_env.to_retract_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
      """, dict(origin="table", element_type="Types.TUPLE([Types.BOOLEAN(), Types.ROW([Types.LONG(), Types.STRING()])])")),
+    # issue 15: a bounded insert-only table's stream is a frame source of the table's columns
+    # (nullable: no NOT NULL is followed); pairs, and rolling sums over the table's row order, are not
+    ("a table's rows as a DataFrame", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_data_stream(t_env.from_elements([(1, 'a')], ['id', 'name']))
+        probe.filter(lambda row: row.id > 0).print()
+     """, dict(origin="table", frame="id BIGINT, name STRING")),
+    ("to_append_stream as a DataFrame: the type's field names", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_append_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
+        probe.print()
+     """, dict(frame="f0 BIGINT, f1 STRING")),
+    ("to_retract_stream's pairs are no DataFrame", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_retract_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
+        probe.print()
+     """, dict(frame=None)),
+    ("a rolling sum over a table's rows is no DataFrame (the table's row order is not a source's)", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_data_stream(t_env.from_elements([(1, 'a')], ['id', 'name']))
+        probe.map(lambda row: Row(name=row.name, n=1), output_type=Types.ROW_NAMED(['name', 'n'], [Types.STRING(), Types.INT()])).key_by(lambda r: r.name).sum(1).print()
+     """, dict(frame=None)),
     ("an updating table's changelog is left to the Table API part (no element type)", """
         from pyflink.table import StreamTableEnvironment
         from pyflink.table.expressions import col
