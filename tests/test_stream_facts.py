@@ -491,6 +491,9 @@ _HEAD_LINES = HEAD.count("\n")
     (f"probe = {ROWS}\nkept = [probe]\nkept[0].print()", 2, "`probe` is kept in a container or another expression at line {}"),
     (f"def show(s):\n    s.print()\n\n\nprobe = {ROWS}\nshow(probe)\nshow(probe)", 6, "`probe` is passed to `show()` at line {}"),
     (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([1]).print()", 3, "the source `.from_collection()` at line {}"),
+    ("from pyflink.table import StreamTableEnvironment\nt_env = StreamTableEnvironment.create(env)\n"
+     "probe = t_env.to_retract_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))\n"
+     "probe.print()", 3, "the table's stream `.to_retract_stream()` at line {} has no DataFrame form"),
 ])
 def test_rdd_reason(body, line, says):
     found = _ask(body, lambda resolver, _: graph(resolver).rdd_reason)

@@ -1225,6 +1225,9 @@ def _blocker_text(resolver, node, kind: str, line: int) -> str:
         return f"`{what}()` at line {line} has no DataFrame form{kind[4:]}"
     if kind == "rows":
         return f"`.{method}()` at line {line} reads PyFlink Rows, which only a program without RDDs makes Spark's"
+    if method in P.TABLE_BRIDGES:
+        return (f"the table's stream `.{method}()` at line {line} has no DataFrame form (a bounded table that gives only"
+                " inserts, of columns of basic types other than FLOAT, has one; a retract stream's pairs have none)")
     if method != "from_collection":
         return (f"the source `.{method}()` at line {line} has no DataFrame form (a typed from_collection and a bounded"
                 " text file source have one)")
