@@ -209,6 +209,12 @@ CASES = [
         probe = t_env.to_append_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
         probe.print()
      """, dict(frame="f0 BIGINT, f1 STRING")),
+    ("a table column whose name is no identifier keeps the stream an RDD", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_data_stream(t_env.from_elements([(1, 'a')], ['id', 'full name']))
+        probe.print()
+     """, dict(frame=None)),
     ("to_retract_stream's pairs are no DataFrame", """
         from pyflink.table import StreamTableEnvironment
         t_env = StreamTableEnvironment.create(env)

@@ -657,4 +657,6 @@ def table_shape(g, call: cst.Call) -> Optional[Shape]:
         shape = record_shape(g.resolver, found, nullable=True)
     if shape is None or shape.kind == "value" or any(f.type not in FRAME_TYPES for f in shape.fields):
         return None
+    if any(not f.name.isidentifier() for f in shape.fields):  # `EXPR$0`, "a.b": Columns by name would misread them
+        return None
     return shape
