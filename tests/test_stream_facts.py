@@ -195,6 +195,38 @@ CASES = [
         t_env = StreamTableEnvironment.create(env)
         probe = t_env.to_retract_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
      """, dict(origin="table", element_type="Types.TUPLE([Types.BOOLEAN(), Types.ROW([Types.LONG(), Types.STRING()])])")),
+    # issue 15: a bounded insert-only table's stream is a frame source of the table's columns
+    # (nullable: no NOT NULL is followed); pairs, and rolling sums over the table's row order, are not
+    ("a table's rows as a DataFrame", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_data_stream(t_env.from_elements([(1, 'a')], ['id', 'name']))
+        probe.filter(lambda row: row.id > 0).print()
+     """, dict(origin="table", frame="id BIGINT, name STRING")),
+    ("to_append_stream as a DataFrame: the type's field names", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_append_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
+        probe.print()
+     """, dict(frame="f0 BIGINT, f1 STRING")),
+    ("a table column whose name is no identifier keeps the stream an RDD", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_data_stream(t_env.from_elements([(1, 'a')], ['id', 'full name']))
+        probe.print()
+     """, dict(frame=None)),
+    ("to_retract_stream's pairs are no DataFrame", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_retract_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))
+        probe.print()
+     """, dict(frame=None)),
+    ("a rolling sum over a table's rows is no DataFrame (the table's row order is not a source's)", """
+        from pyflink.table import StreamTableEnvironment
+        t_env = StreamTableEnvironment.create(env)
+        probe = t_env.to_data_stream(t_env.from_elements([(1, 'a')], ['id', 'name']))
+        probe.map(lambda row: Row(name=row.name, n=1), output_type=Types.ROW_NAMED(['name', 'n'], [Types.STRING(), Types.INT()])).key_by(lambda r: r.name).sum(1).print()
+     """, dict(frame=None)),
     ("an updating table's changelog is left to the Table API part (no element type)", """
         from pyflink.table import StreamTableEnvironment
         from pyflink.table.expressions import col
@@ -465,6 +497,9 @@ _HEAD_LINES = HEAD.count("\n")
     (f"probe = {ROWS}\nkept = [probe]\nkept[0].print()", 2, "`probe` is kept in a container or another expression at line {}"),
     (f"def show(s):\n    s.print()\n\n\nprobe = {ROWS}\nshow(probe)\nshow(probe)", 6, "`probe` is passed to `show()` at line {}"),
     (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([1]).print()", 3, "the source `.from_collection()` at line {}"),
+    ("from pyflink.table import StreamTableEnvironment\nt_env = StreamTableEnvironment.create(env)\n"
+     "probe = t_env.to_retract_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))\n"
+     "probe.print()", 3, "the table's stream `.to_retract_stream()` at line {} has no DataFrame form"),
 ])
 def test_rdd_reason(body, line, says):
     found = _ask(body, lambda resolver, _: graph(resolver).rdd_reason)

@@ -3,7 +3,8 @@ and the Columns they become (not a rule: it defines no ``rule``).
 
 The program model decides, in one place (``_streams.StreamFacts.frame``), whether a stream is
 lowered to a DataFrame: its source has a schema (``from_collection(data, type_info=T)`` with
-``T`` a ``Types.ROW_NAMED/ROW/TUPLE`` of basic types or a basic type, bounded by nature) and
+``T`` a ``Types.ROW_NAMED/ROW/TUPLE`` of basic types or a basic type, bounded by nature; a
+bounded insert-only table's ``to_data_stream``: ``table_shape``) and
 every consumer of it, and of the streams derived from it, has a native form. The consumers
 with one are the table ``_streams.NATIVE_CONSUMERS``: each entry names a method and a function
 ``(graph, call, input shape) -> Shape | True | None`` giving the shape of the stream the call
@@ -630,3 +631,32 @@ def shared_splits(columns: tuple[Column, ...], taken: set[str]) -> tuple[Optiona
     name = next(n for n in ("parts", "_parts", "_f2s_parts") if n not in taken)
     code = shared[0]
     return (name, code), tuple(Column(c.code.replace(code, f'F.col("{name}")'), c.name) for c in columns)
+
+
+# --------------------------------------------------------------------------------------------
+# a Table's stream: t_env.to_data_stream(table) and the like (issue 15)
+
+
+def table_shape(g, call: cst.Call) -> Optional[Shape]:
+    """The shape of the stream a bounded table that gives only inserts becomes
+    (``to_data_stream``/``to_changelog_stream``: Rows named as the table's columns, the
+    table model's ``stream_of``; ``to_append_stream(table, type_info)``: the type's fields,
+    by position), or None: a retract stream's (flag, row) pairs, a column of a type with no
+    frame form, a bridge the model does not convert. Any column may hold None (a table's
+    columns are nullable unless declared NOT NULL)."""
+    from flink2spark.rules.pyflink._common import RetractPairs, TableRows, record_shape
+    from flink2spark.rules.table._program import tables
+
+    found, problem = tables(g.resolver).stream_of(call)
+    if problem is not None or isinstance(found, RetractPairs):
+        return None
+    if isinstance(found, TableRows):
+        types = [P.SPARK_TYPES.get(kind, "").lower() for _, kind in found.fields]
+        shape = Shape.row(*(Field(name, t, True) for (name, _), t in zip(found.fields, types)))
+    else:
+        shape = record_shape(g.resolver, found, nullable=True)
+    if shape is None or shape.kind == "value" or any(f.type not in FRAME_TYPES for f in shape.fields):
+        return None
+    if any(not f.name.isidentifier() for f in shape.fields):  # `EXPR$0`, "a.b": Columns by name would misread them
+        return None
+    return shape

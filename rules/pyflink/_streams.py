@@ -924,6 +924,8 @@ def _frame_shape(g: StreamGraph, expr):
         if method == "from_collection":
             return _frames.source_shape(g, expr)
         return _frames.text_source_shape(g, expr) if method in ("from_source", "read_text_file") else None
+    if method in P.TABLE_BRIDGES and resolver.type_of(recv) not in _STREAM_TYPES:  # t_env.to_data_stream(table)
+        return _frames.table_shape(g, expr)
     if resolver.type_of(expr) not in _STREAM_TYPES:
         return None
     shape = g.fact("frame_shape", recv, _frame_shape, None)
@@ -1103,7 +1105,7 @@ def _frame(g: StreamGraph, expr):
     if _method_call(expr) and g.resolver.type_of(expr.func.value) == P.ENVIRONMENT:
         if _frames.needs_spark_rows(g, expr) and not g.spark_rows:
             return None
-    elif _method_call(expr):
+    elif _method_call(expr) and not _bridge(g, expr):
         inputs = _union_inputs(expr) if expr.func.attr.value == "union" else [expr.func.value]
         if any(g.node(i).frame is None for i in inputs):  # an input stays an RDD (a sibling consumer has no native form)
             return None
@@ -1150,11 +1152,17 @@ def _blocker(g: StreamGraph, expr, seen: set) -> Optional[tuple[cst.CSTNode, str
         return None
     if _method_call(expr) and resolver.type_of(expr.func.value) == P.ENVIRONMENT:
         return (expr, "rows")
-    if _method_call(expr):
+    if _method_call(expr) and not _bridge(g, expr):
         for i in _union_inputs(expr) if expr.func.attr.value == "union" else [expr.func.value]:
             if g.node(i).frame is None:
                 return _blocker(g, i, seen)
     return None
+
+
+def _bridge(g: StreamGraph, expr) -> bool:
+    """Whether ``expr`` is a Table-to-DataStream bridge call (``t_env.to_data_stream(table)``):
+    a source of the stream graph (its input is a Table)."""
+    return expr.func.attr.value in P.TABLE_BRIDGES and g.resolver.type_of(expr.func.value) not in _STREAM_TYPES
 
 
 def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
@@ -1217,6 +1225,9 @@ def _blocker_text(resolver, node, kind: str, line: int) -> str:
         return f"`{what}()` at line {line} has no DataFrame form{kind[4:]}"
     if kind == "rows":
         return f"`.{method}()` at line {line} reads PyFlink Rows, which only a program without RDDs makes Spark's"
+    if method in P.TABLE_BRIDGES:
+        return (f"the table's stream `.{method}()` at line {line} has no DataFrame form (a bounded table that gives only"
+                " inserts, of columns of basic types other than FLOAT, has one; a retract stream's pairs have none)")
     if method != "from_collection":
         return (f"the source `.{method}()` at line {line} has no DataFrame form (a typed from_collection and a bounded"
                 " text file source have one)")

@@ -31,6 +31,14 @@ and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
   (streaming mode: aggregations without a window, joins, DISTINCT...), an unbounded one, a
   target schema or changelog mode: TODO F2S300 saying why, and the stream's operators TODO
   F2S210.
+* When the program model lowers that stream to a DataFrame (``StreamFacts.frame``: the bridge
+  is a frame source whose shape is the table's columns, ``_frames.table_shape``, and every
+  operator reading it has a native form), the bridge is the table's DataFrame itself
+  (``toDF(<the type's field names>)`` for ``to_append_stream(table, type_info)``): the
+  ``filter``/``map``/``key_by``/``print`` that follow become DataFrame code. Every column may
+  hold None (the table model knows no NOT NULL): the Column forms raise where Flink's function
+  would. A retract stream's pairs, and rolling (STREAMING) aggregations, whose running values
+  need the table's row order, stay RDDs.
 """
 
 from __future__ import annotations
@@ -62,7 +70,8 @@ rule = Rule(
              "StreamTableEnvironment.to_append_stream", "StreamTableEnvironment.to_retract_stream",
              "StreamTableEnvironment.from_data_stream", "StreamTableEnvironment.from_changelog_stream"],
     summary="from_data_stream(ds) -> createDataFrame(rdd.map(tuple), columns); to_data_stream(table) of an insert-only"
-            " table -> df.rdd.map(f2s.decoded(Types.ROW_NAMED(...))); updating tables, rowtime attributes: TODO",
+            " table -> the table's DataFrame when its stream's operators have DataFrame forms, else"
+            " df.rdd.map(f2s.decoded(Types.ROW_NAMED(...))); updating tables, rowtime attributes: TODO",
     codes=(M.TB_UNSUPPORTED,),
     examples=[
         Example(
@@ -130,6 +139,16 @@ rule = Rule(
             '    taps.map(f2s.table_values), "f0 TIMESTAMP, f1 STRING"\n'
             ').selectExpr("f1", "CAST(f0 AS TIMESTAMP_NTZ) AS ts")\n',
         ),
+        Example(  # a bounded table's stream lowered to a DataFrame: the table itself, its Rows' fields as columns
+            _HEAD + "orders = t_env.from_elements([('a', 2), ('b', 7)], ['item', 'qty'])\n"
+            "t_env.to_data_stream(orders).filter(lambda row: row[1] > 5).print()\n",
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            'orders = t_env.createDataFrame([("a", 2), ("b", 7)], ["item", "qty"])\n'
+            "orders.where(\n"
+            '    F.coalesce(F.col("qty"), F.raise_error(F.lit("TypeError: > of None"))) > 5\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
     ],
     noop=['streams = {"a": 1}\nfirst = streams.get("a")\n'],
 )
@@ -194,6 +213,13 @@ def convert(ctx):
     t, problem = model.stream_of(seg.original)
     if problem is not None:  # the stream's operators carry TODO F2S210 (the program model follows it)
         return ctx.todo(M.TB_UNSUPPORTED, problem)
+    shape = facts(ctx.resolver, seg.original).frame
+    if shape is not None:  # a DataFrame (the program model's plan): the table's own, its columns renamed as the type's fields
+        frame = seg.updated.args[0].value
+        names = [f.name for f in shape.fields]
+        if names != list(model.schema(seg.original.args[0].value) or ()):
+            frame = ctx.expr("{f}.toDF(%s)" % ", ".join(_string(n) for n in names), f=frame)
+        return frame
     row = t.row if isinstance(t, RetractPairs) else t
     known, info = type_expression(ctx, row, seg.original)
     if not known or info is None:
