@@ -32,6 +32,7 @@ from flink2spark.rules.table import _jdbc, _kafka, _sql
 from flink2spark.rules.table._files import canal_json_rows, canal_json_sink
 from flink2spark.rules.table._program import python_string, python_value, tables
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import source as S
 from flink2spark.transpiler.imports import need
 from flink2spark.transpiler.registry import Example, Rule
 from flink2spark.transpiler.results import Todo
@@ -298,3 +299,29 @@ def collected(ctx, df):
         need(ctx.conv.codemod, "contextlib")
         return ctx.expr("contextlib.nullcontext({df}.collect())", df=df)
     return ctx.expr("{df}.collect()", df=df)
+
+
+def stream_rows(ctx, df, loop: cst.For):
+    """The rows of a streaming query's ``collect()`` iterated by ``loop`` (``_program.stream_loop``,
+    the ``with`` around it included): a function running the loop over each micro-batch's rows,
+    given to ``foreachBatch`` of ``df``'s streaming query, started and awaited where Flink's loop
+    waits for rows without end."""
+    name = S.free_name("for_each_batch")
+    writer = _stream(ctx, ctx.expr("{df}.writeStream.foreachBatch(%s)" % name, df=df), True)
+    ctx.note(M.TB_STREAM_COLLECT, "the loop over the streaming query's rows runs in %s for each micro-batch's rows, in no "
+             "set order within one (Flink's arrive one by one); it never ends in either" % name)
+    outer = ctx.resolver.parent(loop)  # the loop's block: a with's, when the rows come from its item
+    block = ctx.resolver.parent(outer) if isinstance(loop.iter, cst.Name) else None
+
+    def rewrite(new):
+        converted = new.body.body[0] if isinstance(new, cst.With) else new
+        started = new.items[0].item if isinstance(new, cst.With) else new.iter
+        function = cst.FunctionDef(
+            name=cst.Name(name), params=cst.parse_expression("lambda batch, batch_id: 0").params,
+            body=cst.IndentedBlock([converted.with_changes(iter=cst.parse_expression("batch.collect()"), leading_lines=())]),
+            leading_lines=new.leading_lines)
+        return cst.FlattenSentinel([function, cst.SimpleStatementLine([cst.Expr(started)])])
+
+    ctx.rewrite_statement(block if isinstance(block, cst.With) else loop, rewrite)
+    return writer
+
