@@ -62,7 +62,7 @@ def class_chain(resolver, cls: cst.ClassDef) -> list[cst.ClassDef]:
     return chain
 
 
-_STREAMING_RESULT = ("a streaming query (it reads an unbounded table): Flink's TableResult gives its rows as they come, "
+STREAMING_RESULT = ("a streaming query (it reads an unbounded table): Flink's TableResult gives its rows as they come, "
                      "without end; Spark's collect() refuses a streaming DataFrame (port the use of the rows to "
                      "writeStream.foreachBatch)")
 
@@ -1420,7 +1420,7 @@ class TablesModel:
         if streaming:
             loop = stream_loop(resolver, use_call) if attr.attr.value == "collect" else None
             if not isinstance(loop, cst.For):
-                return KeptQuery(_STREAMING_RESULT + (f"; {loop}" if isinstance(loop, str) else ""))
+                return KeptQuery(STREAMING_RESULT + (f"; {loop}" if isinstance(loop, str) else ""))
         if self._writes_between(call, use_call):
             return KeptQuery("the program runs statements between the query and the use of its result (Flink ran the "
                              "query before them, Spark would run it at the use)")
