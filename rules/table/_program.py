@@ -67,14 +67,14 @@ STREAMING_RESULT = ("a streaming query (it reads an unbounded table): Flink's Ta
                      "writeStream.foreachBatch)")
 
 
-_LOOP_EXITS = (cst.Break, cst.Return, cst.Yield, cst.Await, cst.Global, cst.Nonlocal, cst.FunctionDef, cst.ClassDef)
+_LOOP_EXITS = (cst.Break, cst.Return, cst.Yield, cst.Await, cst.Global, cst.Nonlocal, cst.Del, cst.FunctionDef, cst.ClassDef)
 
 
 def stream_loop(resolver, use: cst.Call) -> "cst.For | str":
     """The ``for`` loop over the rows of a streaming query's ``collect()`` (``use``): ``for row in
     result.collect(): ...`` or ``with result.collect() as rows: for row in rows: ...`` (the
     ``with`` holding the loop alone), whose body can run as is for each row of a micro-batch in
-    a foreachBatch function: no break/return/yield/await/global/nonlocal or nested definition,
+    a foreachBatch function: no break/return/yield/await/global/nonlocal/del or nested definition,
     no method of the row called (a Flink Row's: ``get_row_kind()``...), and every name it binds
     (the loop variable too) bound and read in the loop body only (a function's locals there).
     Else why not."""

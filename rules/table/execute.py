@@ -340,7 +340,8 @@ def stream_rows(ctx, df, loop: cst.For):
     name = S.free_name("for_each_batch")
     writer = _stream(ctx, ctx.expr("{df}.writeStream.foreachBatch(%s)" % name, df=df), True)
     ctx.note(M.TB_STREAM_COLLECT, "the loop over the streaming query's rows runs in %s for each micro-batch's rows, in no "
-             "set order within one (Flink's arrive one by one); it never ends in either" % name)
+             "set order within one (Flink's arrive one by one); it never ends in either; a Row printed whole reads "
+             "Row(name=value, ...) in Spark, <Row(value, ...)> in Flink" % name)
     outer = ctx.resolver.parent(loop)  # the loop's block: a with's, when the rows come from its item
     block = ctx.resolver.parent(outer) if isinstance(loop.iter, cst.Name) else None
 
