@@ -178,3 +178,40 @@ def test_print_of_an_insert_result_is_the_write_with_a_note():
 def test_an_insert_result_used_another_way_than_a_print_statement_keeps_its_todo(body):
     result = _convert("t_env.execute_sql(\"CREATE TABLE sink_t (w STRING, n INT) WITH ('connector' = 'blackhole')\")\n" + body)
     assert len(_todos(result)) == 1 and not any(m.code == "F2S328" for m in result.markers)
+
+
+STREAM_LOOP_HEAD = KAFKA.replace("import sys\n", "")
+
+
+@pytest.mark.parametrize("loop, why", [
+    ("for row in t_env.from_path('src').execute().collect():\n    if row[1] > 9:\n        break\n    print(row[0])\n",
+     "holds a break"),
+    ("total = 0\nfor row in t_env.from_path('src').execute().collect():\n    total += row[1]\n    print(total)\n",
+     "binds 'total'"),
+    ("result = t_env.from_path('src').execute()\nwith result.collect() as rows:\n    for row in rows:\n        del row\n",
+     "holds a del"),
+    ("for row in t_env.from_path('src').execute().collect():\n    print(row.get_row_kind(), row[0])\n",
+     "calls get_row_kind() of a Flink Row"),
+    ("for row in t_env.execute_sql('SELECT k, v FROM src').collect():\n    print(row[0])\nprint(row)\n",
+     "binds 'row'"),
+    ("result = t_env.from_path('src').execute()\nwith result.collect() as rows:\n    print('first')\n    for row in rows:\n"
+     "        print(row[0])\n", "holds more than a for loop"),
+])
+def test_a_streaming_collect_loop_that_cannot_run_per_micro_batch_keeps_its_todo(loop, why):
+    """The loop over a streaming query's rows becomes a foreachBatch function only when its body
+    runs the same per row there: a break ends Flink's loop, an accumulator bound outside would be
+    a local of the function, a Row's row kind is Flink's."""
+    result = convert_source(STREAM_LOOP_HEAD + loop, "job.py")
+    assert any(why in t for t in _todos(result)), _todos(result)
+    assert "foreachBatch(for_each_batch)" not in result.output
+
+
+def test_a_streaming_collect_loop_runs_per_micro_batch_with_module_names():
+    """A body reading module-level names and binding its own locals converts: the loop is the
+    body of for_each_batch over batch.collect() (run against Spark by the fixtures
+    orders_kafka_collect_loop and sensor_alerts_kafka_sql_collect)."""
+    result = convert_source(STREAM_LOOP_HEAD + "LIMIT = 3\nfor row in t_env.from_path('src').execute().collect():\n"
+                            "    big = row[1] > LIMIT\n    print(row[0], big)\n", "job.py")
+    assert _todos(result) == []
+    assert "def for_each_batch(batch, batch_id):\n    for row in batch.collect():\n        big = row[1] > LIMIT\n" in result.output
+    assert [m.code for m in result.markers if m.code == "F2S337"] == ["F2S337"]

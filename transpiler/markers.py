@@ -166,6 +166,7 @@ TB_INSERT_PRINT = _code("F2S328", "note", "print() of an INSERT's TableResult: F
 TB_ROWTIME_ZONE = _code("F2S324", "note", "TIMESTAMP(3) watermark column of a stream read as a TIMESTAMP in the Spark session time zone: the same values and windows while that zone keeps one offset over the data (UTC, a fixed offset), not across a daylight-saving change")
 TB_CATALOG_TABLE = _code("F2S334", "note", "a table the program reads or writes by name without declaring it (a Flink catalog's): Spark reads/writes the table or view of that name in its session catalog, which must hold it as Flink's catalog does")
 TB_CATALOG_STREAM = _code("F2S335", "todo", "a table the program does not declare, read or written in streaming mode: whether it is bounded and which changes it takes are its catalog's, not known when converting")
+TB_STREAM_COLLECT = _code("F2S337", "note", "the rows of a streaming query's collect() iterated in a for loop: the loop body runs in a foreachBatch function for each row of a micro-batch; rows come per micro-batch (in no set order within one), Flink's one by one; the loop never ends in either; a checkpoint folder is needed; a Row printed whole reads Row(name=value, ...) in Spark, <Row(value, ...)> in Flink")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

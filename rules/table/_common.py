@@ -23,6 +23,34 @@ SPARK_HEAD = "\nt_env = SparkSession.builder.getOrCreate()\n"
 # Spark's show takes as a Java int)
 SHOW_ALL = "{df}.show(2147483647, truncate=False)"
 
+# the examples of the rules of streaming queries: a Kafka table of clicks (u STRING) in a program
+# in streaming mode, its conversion, and a for loop over a query's rows as a foreachBatch function
+CLICKS_KAFKA = ("t_env.execute_sql(\"CREATE TABLE clicks (u STRING) WITH ('connector' = 'kafka', 'topic' = 'clicks', "
+                "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n")
+CLICKS_KAFKA_SPARK = (
+    "# NOTE(flink2spark): F2S307 Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package (spark-submit "
+    "--packages org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>); Flink's json format fails the job on a "
+    "malformed record ('json.ignore-parse-errors' false), Spark's from_json gives NULL fields there\n"
+    't_env.readStream.format("kafka").option("kafka.bootstrap.servers", "k:9092").option(\n'
+    '    "subscribe", "clicks"\n'
+    ').option("startingOffsets", "earliest").load().selectExpr(\n'
+    '    "from_json(CAST(value AS STRING), \'u STRING\') AS value"\n'
+    ').selectExpr("value.u").createOrReplaceTempView("clicks")\n')
+STREAM_ROWS_SPARK = (
+    "\n\n# NOTE(flink2spark): F2S308 streaming query: rows come out per micro-batch (a window's in the micro-batch after "
+    "the watermark passes its end); the checkpoint is a fresh folder per run, so the query starts from its starting "
+    "offsets as a newly submitted Flink job: give a durable folder to resume across runs\n"
+    "# NOTE(flink2spark): F2S337 the loop over the streaming query's rows runs in for_each_batch for each micro-batch's "
+    "rows, in no set order within one (Flink's arrive one by one); it never ends in either; a Row printed whole reads "
+    "Row(name=value, ...) in Spark, <Row(value, ...)> in Flink\n"
+    "def for_each_batch(batch, batch_id):\n    for row in batch.collect():\n        print(row[0])\n\n\n")
+
+
+def streaming_program(body: str) -> str:
+    """``program`` in streaming mode, with the Kafka table ``clicks`` declared first."""
+    return program(CLICKS_KAFKA + body).replace("in_batch_mode", "in_streaming_mode")
+
+
 UNTRANSLATABLE = (E.Untranslatable, TY.Untranslatable)
 
 

@@ -62,9 +62,53 @@ def class_chain(resolver, cls: cst.ClassDef) -> list[cst.ClassDef]:
     return chain
 
 
-_STREAMING_RESULT = ("a streaming query (it reads an unbounded table): Flink's TableResult gives its rows as they come, "
+STREAMING_RESULT = ("a streaming query (it reads an unbounded table): Flink's TableResult gives its rows as they come, "
                      "without end; Spark's collect() refuses a streaming DataFrame (port the use of the rows to "
                      "writeStream.foreachBatch)")
+
+
+_LOOP_EXITS = (cst.Break, cst.Return, cst.Yield, cst.Await, cst.Global, cst.Nonlocal, cst.Del, cst.FunctionDef, cst.ClassDef)
+
+
+def stream_loop(resolver, use: cst.Call) -> "cst.For | str":
+    """The ``for`` loop over the rows of a streaming query's ``collect()`` (``use``): ``for row in
+    result.collect(): ...`` or ``with result.collect() as rows: for row in rows: ...`` (the
+    ``with`` holding the loop alone), whose body can run as is for each row of a micro-batch in
+    a foreachBatch function: no break/return/yield/await/global/nonlocal/del or nested definition,
+    no method of the row called (a Flink Row's: ``get_row_kind()``...), and every name it binds
+    (the loop variable too) bound and read in the loop body only (a function's locals there).
+    Else why not."""
+    parent = resolver.parent(use)
+    if isinstance(parent, cst.For) and parent.iter is use:
+        loop = parent
+    elif isinstance(parent, cst.WithItem) and parent.asname is not None and isinstance(parent.asname.name, cst.Name):
+        block = resolver.parent(parent)
+        body = block.body.body if isinstance(block, cst.With) and len(block.items) == 1 else ()
+        if len(body) != 1 or not isinstance(body[0], cst.For):
+            return "its with block holds more than a for loop over the rows"
+        loop, name = body[0], parent.asname.name
+        bindings = resolver.scope_bindings(name)
+        if not (isinstance(loop.iter, cst.Name) and bindings and len(bindings) == 1
+                and [r.node for r in bindings[0].references] == [loop.iter]):
+            return "its with block uses the rows another way than one for loop over them"
+    else:
+        return "its rows are not iterated by a for loop"
+    if loop.orelse is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
+        return "the for loop over its rows has an else, is async or unpacks the row"
+    inside = {id(n) for n in walk(loop.body)} | {id(loop.target)}
+    for node in walk(loop.body):
+        if isinstance(node, _LOOP_EXITS):
+            return f"the body of the loop over its rows holds a {type(node).__name__.lower()} (it cannot run as a function per micro-batch)"
+        if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name)
+                and node.func.value.value == loop.target.value):
+            return f"the loop body calls {node.func.attr.value}() of a Flink Row"
+    for name in [loop.target] + nodes(loop.body, cst.Name):
+        bindings = resolver.scope_bindings(name) or []
+        if not any(id(b.node) in inside for b in bindings):
+            continue  # a name the body only reads
+        if any(id(b.node) not in inside or any(id(r.node) not in inside for r in b.references) for b in bindings):
+            return f"the loop body binds {name.value!r}, which the program binds or reads outside it too"
+    return loop
 
 
 @dataclass(frozen=True)
@@ -76,6 +120,9 @@ class KeptQuery:
     problem: Optional[str]
     inserts: bool = True
     use: Optional[cst.Call] = None
+    # a streaming query's collect() iterated by a for loop (``loop``), whose body can run per row of
+    # each micro-batch (``stream_loop``): the use becomes a foreachBatch query
+    loop: Optional[cst.For] = None
 
 
 @dataclass(frozen=True)
@@ -1333,7 +1380,7 @@ class TablesModel:
         or ``result.collect()`` (iterated, ``list(...)``, a ``with``). When the name is bound
         once, used once, by one of those, and the query converts (a bounded table; in streaming
         mode, collect() only of one giving inserts alone, since Flink's rows then carry their
-        changes), the name keeps the DataFrame and its use becomes ``show``/``collect``
+        changes; of an unbounded table, only collect() iterated by a ``stream_loop``), the name keeps the DataFrame and its use becomes ``show``/``collect``
         (``problem`` None); else ``problem`` says why not. Flink's TableResult can be consumed
         once: a second use fails there, so it is not converted."""
         key = ("kept", id(call))
@@ -1353,12 +1400,10 @@ class TablesModel:
                 _sql.query(text.text, self.sql_tables(), self.sql_functions())
             except _sql.Untranslatable as exc:
                 return KeptQuery(str(exc))
-            if _sql.streaming(text.text, self.sql_tables()):
-                return KeptQuery(_STREAMING_RESULT)
+            streaming = _sql.streaming(text.text, self.sql_tables())
             inserts = self.sql_insert_only(text.text)
-        elif not self.bounded(receiver):
-            return KeptQuery(_STREAMING_RESULT)
         else:
+            streaming = not self.bounded(receiver)
             inserts = self.insert_only(receiver)
         assign = resolver.parent(call)
         target = assign.targets[0].target if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
@@ -1374,10 +1419,15 @@ class TablesModel:
             return KeptQuery("its TableResult's print() is used as a value")
         if attr.attr.value == "collect" and not inserts:
             return KeptQuery("collect() of an updating table in streaming mode (Flink's rows carry their changes)")
+        loop = None
+        if streaming:
+            loop = stream_loop(resolver, use_call) if attr.attr.value == "collect" else None
+            if not isinstance(loop, cst.For):
+                return KeptQuery(STREAMING_RESULT + (f"; {loop}" if isinstance(loop, str) else ""))
         if self._writes_between(call, use_call):
             return KeptQuery("the program runs statements between the query and the use of its result (Flink ran the "
                              "query before them, Spark would run it at the use)")
-        return KeptQuery(None, inserts, use_call)
+        return KeptQuery(None, inserts, use_call, loop)
 
     def _writes_between(self, first: cst.Call, last: cst.Call) -> bool:
         """Whether a Table API call that runs something (``execute_sql``, ``execute_insert``,

@@ -5,6 +5,9 @@
   table, Spark its final rows: NOTE F2S303).
 - ``table.execute().collect()`` -> ``df.collect()`` (a list of Rows where Flink gives an
   iterator of Rows); in a ``with`` statement, ``contextlib.nullcontext(df.collect())``.
+  Of an unbounded table, iterated by a for loop whose body can run per row (``stream_loop``):
+  a function of the loop over each micro-batch's rows given to ``writeStream.foreachBatch``,
+  started and awaited (``stream_rows``, NOTE F2S337); a TODO otherwise.
 - ``table.execute().wait()`` -> ``df.collect()``.
 - ``result = table.execute()`` whose ``result`` is used once, by ``print()`` or ``collect()``
   (the program model's ``kept_query``) -> ``result = df``; the use converts by
@@ -27,11 +30,13 @@ import json
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
-from flink2spark.rules.table._common import SHOW_ALL, after_methods, drop_target, mode, on_stream, program, spark_program, waited_result
+from flink2spark.rules.table._common import (CLICKS_KAFKA_SPARK, SHOW_ALL, STREAM_ROWS_SPARK, after_methods, drop_target, mode, on_stream, program,
+                                                spark_program, streaming_program, waited_result)
 from flink2spark.rules.table import _jdbc, _kafka, _sql
 from flink2spark.rules.table._files import canal_json_rows, canal_json_sink
-from flink2spark.rules.table._program import python_string, python_value, tables
+from flink2spark.rules.table._program import STREAMING_RESULT, python_string, python_value, stream_loop, tables
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import source as S
 from flink2spark.transpiler.imports import need
 from flink2spark.transpiler.registry import Example, Rule
 from flink2spark.transpiler.results import Todo
@@ -62,6 +67,19 @@ rule = Rule(
                 " table, Spark shows its final rows\n"
                 'words.groupBy(F.col("word")).agg(F.sum(F.col("n"))).show(2147483647, truncate=False)\n',
                 functions=True,
+            ),
+        ),
+        Example(  # a streaming query's rows iterated: the loop body per micro-batch in a foreachBatch function (result_use: a kept result)
+            streaming_program(
+                "for row in t_env.from_path('clicks').execute().collect():\n    print(row[0])\n"
+            ),
+            spark_program(
+                CLICKS_KAFKA_SPARK
+                + STREAM_ROWS_SPARK
+                + 't_env.table("clicks").writeStream.foreachBatch(for_each_batch).option(\n'
+                '    "checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")\n'
+                ').outputMode("append").start().awaitTermination()\n',
+                imports="import tempfile\n",
             ),
         ),
     ],
@@ -259,6 +277,8 @@ def convert(ctx):
         return ctx.todo(M.TB_UNSUPPORTED, f"Table.execute() whose result is kept: {kept.problem}")
     last = segs[1].method
     streaming = not tables(ctx.resolver).bounded(head.original.func.value)
+    if streaming and last == "collect" and len(segs) == 2:
+        return stream_collect(ctx, df, tables(ctx.resolver).insert_only(head.original.func.value), "execute().collect()")
     if streaming and last != "print":
         return ctx.todo(M.TB_UNSUPPORTED, f"execute().{last}() of an unbounded table (a streaming query)")
     if last == "print":
@@ -298,3 +318,42 @@ def collected(ctx, df):
         need(ctx.conv.codemod, "contextlib")
         return ctx.expr("contextlib.nullcontext({df}.collect())", df=df)
     return ctx.expr("{df}.collect()", df=df)
+
+
+def stream_collect(ctx, df, inserts: bool, what: str):
+    """``collect()`` of a streaming query (``df``) called where a for loop iterates its rows
+    (``for row in table.execute().collect(): ...``): ``stream_rows`` when the loop is a
+    ``stream_loop`` and the query gives only inserts (Flink's rows carry no changes), else a TODO."""
+    loop = stream_loop(ctx.resolver, ctx.outer)
+    if not inserts:
+        loop = "collect() of an updating table in streaming mode (Flink's rows carry their changes)"
+    if isinstance(loop, str):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: {STREAMING_RESULT}; {loop}")
+    return stream_rows(ctx, df, loop)
+
+
+def stream_rows(ctx, df, loop: cst.For):
+    """The rows of a streaming query's ``collect()`` iterated by ``loop`` (``_program.stream_loop``,
+    the ``with`` around it included): a function running the loop over each micro-batch's rows,
+    given to ``foreachBatch`` of ``df``'s streaming query, started and awaited where Flink's loop
+    waits for rows without end."""
+    name = S.free_name("for_each_batch")
+    writer = _stream(ctx, ctx.expr("{df}.writeStream.foreachBatch(%s)" % name, df=df), True)
+    ctx.note(M.TB_STREAM_COLLECT, "the loop over the streaming query's rows runs in %s for each micro-batch's rows, in no "
+             "set order within one (Flink's arrive one by one); it never ends in either; a Row printed whole reads "
+             "Row(name=value, ...) in Spark, <Row(value, ...)> in Flink" % name)
+    outer = ctx.resolver.parent(loop)  # the loop's block: a with's, when the rows come from its item
+    block = ctx.resolver.parent(outer) if isinstance(loop.iter, cst.Name) else None
+
+    def rewrite(new):
+        converted = new.body.body[0] if isinstance(new, cst.With) else new
+        started = new.items[0].item if isinstance(new, cst.With) else new.iter
+        function = cst.FunctionDef(
+            name=cst.Name(name), params=cst.parse_expression("lambda batch, batch_id: 0").params,
+            body=cst.IndentedBlock([converted.with_changes(iter=cst.parse_expression("batch.collect()"), leading_lines=())]),
+            leading_lines=new.leading_lines)
+        return cst.FlattenSentinel([function, cst.SimpleStatementLine([cst.Expr(started)])])
+
+    ctx.rewrite_statement(block if isinstance(block, cst.With) else loop, rewrite)
+    return writer
+

@@ -40,9 +40,10 @@ from flink2spark.rules.table.bridges import _HEAD as STREAM_HEAD, stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table.catalogs import CATALOG_WHY
-from flink2spark.rules.table._common import after_methods, drop_target, program, spark_program, waited_result
+from flink2spark.rules.table._common import (CLICKS_KAFKA_SPARK, STREAM_ROWS_SPARK, after_methods, drop_target, program,
+                                                spark_program, streaming_program, waited_result)
 from flink2spark.rules.table._program import _MARK_RE, SqlText, sql_arguments, tables
-from flink2spark.rules.table.execute import collected, print_noted, show, write_to
+from flink2spark.rules.table.execute import collected, print_noted, show, stream_collect, write_to
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
@@ -137,12 +138,10 @@ rule = Rule(
             ),
         ),
         Example(  # an aggregation without a window over a Kafka table into a print table: update mode
-            program(
-                "t_env.execute_sql(\"CREATE TABLE clicks (u STRING) WITH ('connector' = 'kafka', 'topic' = 'clicks', "
-                "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
+            streaming_program(
                 "t_env.execute_sql(\"CREATE TABLE totals (u STRING, n BIGINT) WITH ('connector' = 'print')\")\n"
                 "t_env.execute_sql('INSERT INTO totals SELECT u, COUNT(*) FROM clicks GROUP BY u').wait()\n"
-            ).replace("in_batch_mode", "in_streaming_mode"),
+            ),
             spark_program(
                 "# NOTE(flink2spark): F2S307 Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package "
                 "(spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>); Flink's json format "
@@ -201,6 +200,21 @@ rule = Rule(
                 ').option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(\n'
                 '    "append"\n'
                 ").start().awaitTermination()\n",
+                imports="import tempfile\n",
+            ),
+        ),
+        Example(  # a streaming query's rows iterated: the loop body per micro-batch in a foreachBatch function
+            streaming_program(
+                "for row in t_env.execute_sql('SELECT u FROM clicks WHERE u <> \\'x\\'').collect():\n    print(row[0])\n"
+            ),
+            spark_program(
+                CLICKS_KAFKA_SPARK
+                + STREAM_ROWS_SPARK
+                + 't_env.sql("SELECT u FROM clicks WHERE u <> \'x\'").writeStream.foreachBatch(\n'
+                '    for_each_batch\n'
+                ').option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(\n'
+                '    "append"\n'
+                ').start().awaitTermination()\n',
                 imports="import tempfile\n",
             ),
         ),
@@ -318,7 +332,9 @@ def _statement(ctx, env, text, what, waited: bool = False):
             if after == ["print"]:
                 return show(ctx, _sql_call(ctx, env, spark, text), streaming, inserts=model.sql_insert_only(text.text),
                             update=updating)
-            if streaming:
+            if streaming and after == ["collect"] and len(segs) == 2:
+                return stream_collect(ctx, _sql_call(ctx, env, spark, text), model.sql_insert_only(text.text), what)
+            if streaming and (after or what != "execute_sql()"):
                 return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the result of a streaming query used another way than print()")
             if after == ["collect"]:
                 return collected(ctx, _sql_call(ctx, env, spark, text))
