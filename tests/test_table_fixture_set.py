@@ -178,6 +178,9 @@ def test_every_construct_has_a_fixture():
 @pytest.mark.parametrize("fixture", TABLE_FIXTURE_DIRS, ids=[f.name for f in TABLE_FIXTURE_DIRS])
 def test_recorded_output_parses(fixture):
     records = flink_records((fixture / "expected_stdout.txt").read_text())
+    if "prints_nothing" in _meta(fixture):  # recorded so, for the reason the fixture gives
+        assert not records and _meta(fixture)["prints_nothing"], fixture.name
+        return
     assert records or (fixture / "expected_files" / "kafka").is_dir(), fixture.name  # a Kafka sink's records are files
     for record in records:  # no piece of a box is left over as a plain line
         assert not (len(record) == 1 and record[0][:1] in "+|"), (fixture.name, record)
