@@ -918,19 +918,26 @@ def test_an_object_of_a_class_that_wraps_flink_keeps_its_todo():
     assert wrapper.output.splitlines()[line - 1].startswith("# TODO(flink2spark): F2S209")
 
 
-def test_a_helper_given_a_timestamped_stream_prints_its_elements():
-    """A timestamped stream is converted to (timestamp, element) pairs: a helper that prints
-    one it is given prints the elements, as Flink does (before: the pairs)."""
-    result = convert(
+def _helper_printing_a_timestamped(source: str) -> str:
+    return convert(
         "from pyflink.common import Duration, WatermarkStrategy\n"
         "from pyflink.common.watermark_strategy import TimestampAssigner\n\n\n"
         "class ByTime(TimestampAssigner):\n    def extract_timestamp(self, value, record_timestamp):\n        return value[1]\n\n\n"
         "def show(stream):\n    stream.print()\n\n\n"
-        "events = env.from_collection([('a', 1000)], type_info=Types.TUPLE([Types.STRING(), Types.LONG()]))\n"
+        f"events = {source}\n"
         "show(events.assign_timestamps_and_watermarks(\n"
         "    WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(ByTime())))\n"
-    )
-    assert "    f2s.print(stream.values(), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.LONG()]))\n" in result.output
+    ).output
+
+
+def test_a_helper_given_a_timestamped_stream_prints_its_elements():
+    """A timestamped RDD stream is (timestamp, element) pairs: a helper that prints one it is
+    given prints the elements, as Flink does (before: the pairs). A typed one is a DataFrame
+    whose timestamps nothing reads: the helper shows its rows."""
+    untyped = _helper_printing_a_timestamped("env.from_collection([('a', 1000)])")
+    assert "    f2s.print(stream.values())\n" in untyped
+    typed = _helper_printing_a_timestamped("env.from_collection([('a', 1000)], type_info=Types.TUPLE([Types.STRING(), Types.LONG()]))")
+    assert "    stream.show(2147483647, truncate=False)\n" in typed and "show(events)\n" in typed and "f2s" not in typed
 
 
 def _todo_lines(result):
