@@ -90,3 +90,67 @@ def test_window_spec_bound_once_per_block_under_a_free_name():
     assert "by_key = 'mine'" in out and "by_key = Window" not in out
     assert out.count(".over(by_key_2)") == 4 and out.count(".over(by_key_3)") == 2
     assert convert_source(out, "job.py").output == out
+
+
+TEXT_PROGRAM = """\
+import sys
+
+from pyflink.common import Types, WatermarkStrategy
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.connectors.file_system import FileSource, StreamFormat
+
+TEXT = "words.txt"
+env = StreamExecutionEnvironment.get_execution_environment()
+lines = env.from_source(
+    FileSource.for_record_stream_format(StreamFormat.text_line_format(), TEXT).build(),
+    WatermarkStrategy.no_watermarks(),
+    "lines",
+)
+pairs = lines.flat_map(lambda line: [(w, len(w)) for w in line.split()],
+                       output_type=Types.TUPLE([Types.STRING(), Types.LONG()]))
+counts = pairs.key_by(lambda p: p[0]).reduce(lambda a, b: (a[0], a[1] + b[1]))
+"""
+
+
+def test_rolling_reduce_of_a_text_file_follows_the_file_order(spark, tmp_path):
+    """A text file source's lines, read by Spark in several partitions of one file, are numbered
+    in the file's order: each word's running sum is Flink's (one file: one split, read by one
+    reader; the flat_map is chained to it, so a key's records reach the reduce in file order).
+    The conversion says that several files are read in another order (F2S265)."""
+    rand = random.Random(265)
+    words = ["fig", "plum", "kiwi", "lime", "pear", "sloe"]
+    text = [" ".join(rand.choice(words) for _ in range(rand.randint(0, 5))) for _ in range(4000)]
+    path = tmp_path / "words.txt"
+    path.write_text("\n".join(text) + "\n")
+    result = convert_source(TEXT_PROGRAM, "rolling_text.py")
+    converted = result.output
+    assert "f2s" not in converted and ".rdd" not in converted, converted
+    assert [m.code for m in result.markers] == ["F2S265"], result.markers
+    acc, want = {}, []
+    for line in text:
+        for w in line.split():
+            acc[w] = acc.get(w, 0) + len(w)
+            want.append((w, acc[w]))
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "4096")
+    try:
+        scope = {}
+        exec(compile(converted.replace('"words.txt"', repr(str(path))), "rolling_text.py", "exec"), scope)
+        assert scope["lines"].rdd.getNumPartitions() > 1
+        got = [tuple(r) for r in scope["counts"].collect()]
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+    assert Counter(got) == Counter(want)
+
+
+def test_rolling_reduce_of_a_text_file_with_a_rebalanced_operator_says_so():
+    """A flat_map with its own parallelism before key_by gets its records round-robin: Flink's
+    order of a key's records may differ (F2S277 as well as F2S265); count windows over a text
+    file keep the shim (their plan takes from_collection sources only)."""
+    rebalanced = TEXT_PROGRAM.replace("output_type=Types.TUPLE([Types.STRING(), Types.LONG()]))",
+                                      "output_type=Types.TUPLE([Types.STRING(), Types.LONG()])).set_parallelism(2)")
+    result = convert_source(rebalanced, "rolling_text.py")
+    assert sorted(m.code for m in result.markers) == ["F2S265", "F2S277"], result.markers
+    assert "monotonically_increasing_id" in result.output
+    windows = TEXT_PROGRAM.replace(".reduce(lambda a, b: (a[0], a[1] + b[1]))",
+                                   ".count_window(2).reduce(lambda a, b: (a[0], a[1] + b[1]))")
+    assert "monotonically_increasing_id" not in convert_source(windows, "rolling_text.py").output

@@ -120,6 +120,7 @@ PF_ROLLING_STATE = _code("F2S258", "note", "keyed rolling aggregation on an unbo
 PF_STREAMING_TIMERS = _code("F2S260", "note", "timers on an unbounded stream: transformWithState fires them between micro-batches, when Spark's watermark (or clock) has passed them")
 PF_STREAMING_COUNT_WINDOWS = _code("F2S261", "note", "count windows on an unbounded stream: transformWithState keeps each key's windows and element count (RocksDB state store, pyarrow, pandas, protobuf)")
 PF_STREAMING_PROCESS = _code("F2S259", "note", "keyed process function on an unbounded stream: transformWithState keeps its keyed state (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
+PF_ROLLING_FILES = _code("F2S265", "note", "rolling keyed aggregation of a text file source's lines in Spark's read order: Flink's order of several files' records differs")
 PF_ROLLING_ORDER = _code("F2S277", "note", "rolling keyed aggregation of a DataFrame over the source order: with parallelism > 1 Flink's order of a key's records, and so its running values, may differ")
 
 # PyFlink KeyedProcessFunction as a Spark StatefulProcessor (transformWithState) on a DataFrame (F2S266-F2S269)

@@ -22,6 +22,14 @@ Flink sees the source order per key when nothing between the (parallelism 1)
 ``from_collection`` and the ``key_by`` runs with several subtasks: with a parallelism other
 than 1 and a ``map``/``filter`` in between, records of one key reach the reduce through
 several channels, and their order (so the running values) may differ: NOTE F2S277.
+
+A bounded text file source (``FileSource`` text lines, ``read_text_file``) is a frame too: Spark's
+``read.text`` splits one file into partitions in the file's order (``monotonically_increasing_id``
+follows it), and Flink reads one file as one split in one source subtask, its 1:1 operators
+chained to it (forward), so a key's records reach the reduce in the file's order at any
+parallelism, unless an operator before ``key_by`` has its own parallelism (NOTE F2S277). Several
+files are read in different orders by the two engines: NOTE F2S265, always (the path's files are
+not known when converting).
 """
 
 from __future__ import annotations
@@ -40,12 +48,19 @@ ORDER_NOTE = (
     " several subtasks and Flink's order of a key's records (so its running values) may differ"
 )
 
+FILES_NOTE = (
+    "rolling aggregation over the lines of a text file source in Spark's read order: exact for one file; when the path holds"
+    " several files, Flink and Spark read them in different orders and a key's running values over records of several files differ"
+)
+
 # steps that keep a frame's rows in the source order (select/where, or nothing at all)
 _ORDERED_STEPS = frozenset({"map", "flat_map", "filter", "key_by", "name", "uid", "set_parallelism", "set_description",
                             "set_max_parallelism", "disable_chaining", "start_new_chain", "slot_sharing_group",
                             "set_buffer_timeout", "forward", "assign_timestamps_and_watermarks"})
 # 1:1 operators at the job's parallelism after the parallelism-1 collection source (round-robin)
 _REBALANCING = frozenset({"map", "flat_map", "filter", "assign_timestamps_and_watermarks"})
+# bounded text file sources (a frame of lines, see _frames.text_source_shape)
+_TEXT_SOURCES = frozenset({"from_source", "read_text_file"})
 # min_by/max_by: PyFlink keeps the earlier element on ties (``v2 if v2[pos] < v1[pos] else v1``)
 _BY = {"min_by": "min", "max_by": "max"}
 
@@ -55,6 +70,7 @@ class Rolling:
     agg: _frames.Aggregation  # kinds: "key", "first" (the key's first element's), "last" (the element's), "sum", "min",
     # "max"; or "min_by"/"max_by" of one field, the others "key" or "element" (of the element it picks)
     reordered: bool  # Flink's per-key order may not be the source order (NOTE)
+    files: bool = False  # the source is a text file source: its files' order is not set (NOTE)
 
 
 def rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
@@ -70,7 +86,7 @@ def _rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
     keys = _frames.key_fields(g, key_by, shape) if key_by is not None else None
     if keys is None:
         return None
-    steps = _steps_from_source(g, key_by)
+    steps = _steps_from_source(g, key_by, text_files=True)
     if steps is None:
         return None
     method = call.func.attr.value  # type: ignore[attr-defined]
@@ -95,14 +111,20 @@ def _rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
         if kind == "key" and f.name not in keys:
             return None
     known, parallelism = g.parallelism
-    # an operator's own set_parallelism(n) before the key_by may make it several subtasks too
-    reordered = bool(steps & _REBALANCING) and (not (known and parallelism == 1) or "set_parallelism" in steps)
-    return Rolling(_frames.Aggregation(keys, tuple((f.name, k) for f, k in zip(shape.fields, kinds))), reordered)
+    files = bool(steps & _TEXT_SOURCES)
+    if files:  # the source runs at the job's parallelism: its 1:1 operators are chained to it, forward
+        reordered = "set_parallelism" in steps
+    else:  # after from_collection (parallelism 1) they are round-robin unless the job's parallelism is 1
+        # an operator's own set_parallelism(n) before the key_by may make it several subtasks too
+        reordered = bool(steps & _REBALANCING) and (not (known and parallelism == 1) or "set_parallelism" in steps)
+    return Rolling(_frames.Aggregation(keys, tuple((f.name, k) for f, k in zip(shape.fields, kinds))), reordered, files)
 
 
-def _steps_from_source(g, expr) -> Optional[set]:
+def _steps_from_source(g, expr, text_files: bool = False) -> Optional[set]:
     """The methods between ``from_collection`` and ``expr`` (a key_by), or None when one of
-    them may change the order of the rows (or the way cannot be followed)."""
+    them may change the order of the rows (or the way cannot be followed). With ``text_files``
+    the source may also be a bounded text file source (``_frames.text_source_shape``): the
+    steps then hold its method too (``from_source`` or ``read_text_file``)."""
     resolver = g.resolver
     steps: set = set()
     while True:
@@ -116,7 +138,11 @@ def _steps_from_source(g, expr) -> Optional[set]:
             return None
         method = expr.func.attr.value
         if resolver.type_of(expr.func.value) == P.ENVIRONMENT:
-            return steps if method == "from_collection" else None
+            if method == "from_collection":
+                return steps
+            if text_files and method in _TEXT_SOURCES and _frames.text_source_shape(g, expr) is not None:
+                return steps | {method}
+            return None
         if method not in _ORDERED_STEPS:
             return None
         steps.add(method)
@@ -150,6 +176,8 @@ def rolled(ctx, seg):
     I.need(ctx.conv.codemod, "pyspark.sql", "Window")
     if plan.reordered:
         ctx.note(M.PF_ROLLING_ORDER, ORDER_NOTE)
+    if plan.files:
+        ctx.note(M.PF_ROLLING_FILES, FILES_NOTE)
     seq = order_column(shape)
     types = {f.name: f.type for f in shape.fields}
     # ordered by a unique column: the default frame (up to the current row) is the key's rows so far
