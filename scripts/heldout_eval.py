@@ -138,7 +138,11 @@ def _output_files(root: Path) -> dict[str, list[str]]:
                 target = Path(tmp) / path.relative_to(root)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(path, target)
-        return read_output_files(Path(tmp))
+        merged: dict[str, list[str]] = {}
+        for key, lines in read_output_files(Path(tmp)).items():  # Flink's part-<uuid>-<n>, Spark's part-<n>-<uuid>-c000.txt
+            folder, _, name = key.rpartition("/")
+            merged.setdefault(f"{folder}/part-*" if name.startswith("part-") else key, []).extend(lines)
+        return {k: sorted(v) for k, v in merged.items()}
 
 
 def _same_table_records(flink_stdout: str, spark_stdout: str) -> bool:

@@ -15,8 +15,8 @@
   (rule ``udf``).
 
 With one result type Flink's function yields the values themselves: each ``yield x`` becomes
-``yield (x,)``. In SQL, ``LATERAL TABLE(f(...))`` of a registered one -> Spark's ``LATERAL
-f(...)`` (``_sql``). A ``TableFunction`` class is not converted yet (TODO).
+``yield (x,)``, except a tuple display or a ``Row(...)``, which Flink takes as the row itself.
+In SQL, ``LATERAL TABLE(f(...))`` of a registered one -> Spark's ``LATERAL f(...)`` (``_sql``). A ``TableFunction`` class is not converted yet (TODO).
 """
 
 import libcst as cst
@@ -86,9 +86,17 @@ class _OneTuple(cst.CSTTransformer):
         if isinstance(updated.value, cst.From):
             gen = cst.parse_expression("((v,) for v in _)")
             return updated.with_changes(value=cst.From(item=gen.with_changes(for_in=gen.for_in.with_changes(iter=updated.value.item))))
-        if updated.value is None:
-            return updated
+        if updated.value is None or _a_row(updated.value):
+            return updated  # Flink takes a yielded tuple or Row as the row itself, as Spark does
         return updated.with_changes(value=cst.Tuple([cst.Element(updated.value, comma=cst.Comma())]))
+
+
+def _a_row(value: cst.BaseExpression) -> bool:
+    """A tuple display or a ``Row(...)`` call: PyFlink's ``normalize_table_function_result``
+    takes its fields as the row's (``yield Row(word)`` of one result type is the row ``word``)."""
+    func = value.func if isinstance(value, cst.Call) else None
+    return isinstance(value, cst.Tuple) or (isinstance(func, cst.Name) and func.value == "Row") or (
+        isinstance(func, cst.Attribute) and func.attr.value == "Row")
 
 
 def _as_class(decorator: cst.Decorator, single: bool):
