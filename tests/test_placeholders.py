@@ -65,3 +65,18 @@ def test_a_placeholder_of_the_program_itself_is_kept():
     source = BRANCHES + "\nNAME = '__f2s_0__'\n"
     result = convert_source(source, "job.py")
     assert result.status == "converted" and "NAME = '__f2s_0__'" in result.output
+
+
+def test_a_table_put_in_sql_text_is_no_catalog_table():
+    """``"... FROM %s" % table`` names a Table of the program (its marker ``__f2s_t0__`` in the
+    model): not a table of Flink's catalog, so no TODO F2S335 naming the marker in streaming mode."""
+    source = (
+        "from pyflink.table import EnvironmentSettings, TableEnvironment\n\n"
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+        "orders = t_env.from_elements([(1, 'a'), (4, 'b')], ['id', 'item'])\n"
+        "t_env.execute_sql(\"CREATE TABLE small (id BIGINT, item STRING) WITH ('connector' = 'print')\")\n"
+        "t_env.execute_sql(\"INSERT INTO small SELECT * FROM %s WHERE id <= 3\" % orders).wait()\n"
+    )
+    result = convert_source(source, "job.py")
+    assert result.status == "converted", [m.message for m in result.markers]
+    assert "__f2s_" not in result.output and "F2S335" not in result.output

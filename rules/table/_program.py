@@ -676,6 +676,8 @@ class TablesModel:
         descriptor, connect() descriptor or view, and no declaration of it the model could not
         read): for Flink a table of its catalog (Hive, JDBC, or declared by code not in this file).
         The model knows its name only: not its columns (``schema`` is None), connector or options."""
+        if _TABLE_RE.fullmatch(name):  # a Table of the program put in the SQL text (``% table``): its DataFrame
+            return False
         return not (name in self.catalog or name in self.views or name in self.problems or name in self.conditional)
 
     def catalog_refused(self, name: str) -> Optional[str]:
