@@ -385,13 +385,23 @@ def test_in_place_killed_at_random_moments_leaves_each_file_whole(tmp_path, caps
     whole = time.perf_counter() - begin
     assert tree_bytes(work) == expected
 
+    def first_write(process) -> None:
+        """Wait until the run has written a file (the writes come last, all within a short
+        time): a kill then lands between two writes, where a tree can be half converted."""
+        probe = work / "d0" / "small_0.py"
+        while process.poll() is None and probe.read_bytes() == before["d0/small_0.py"]:
+            time.sleep(0.0005)
+
     rng = random.Random(16)
     killed_running = mixed = temp_left = 0
-    for _ in range(KILLS):
+    for kill in range(KILLS):
         shutil.rmtree(work)
         shutil.copytree(original, work)
         process = start()
-        time.sleep(rng.uniform(min(startup, 0.9 * whole), whole))  # while files are converted and written
+        if kill % 2:
+            first_write(process)  # at its first write
+        else:
+            time.sleep(rng.uniform(min(startup, 0.9 * whole), whole))  # at a random moment of the run
         process.send_signal(signal.SIGKILL)
         killed_running += process.wait() == -signal.SIGKILL
         temps = list(work.rglob("*.f2s-tmp"))
