@@ -135,6 +135,7 @@ AGGREGATE = (
     "    def get_value(self, acc):\n        return acc[0]\n\n"
     "{extra}\n"
     "t_env.create_temporary_function('heaviest', Heaviest())\n"
+    "t_env.create_temporary_view('parcels', t_env.from_elements([('a', 3), ('a', 5)], ['dock', 'kg']))\n"
     "t_env.sql_query('SELECT dock, heaviest(kg) AS kg FROM parcels GROUP BY dock').execute().print()\n"
 )
 TYPES = ("    def get_result_type(self):\n        return DataTypes.BIGINT()\n\n"

@@ -358,7 +358,7 @@ def test_a_table_result_kept_only_to_wait_for_goes_away_with_its_waits():
     result = convert_source(source, "job.py")
     lines = result.output.splitlines()
     todos = [m.message for m in result.markers if m.severity == "todo"]
-    assert len(todos) == 1 and todos[0].startswith("TableResult.get_job_client() has no conversion: Spark has no job client")
+    assert len(todos) == 1 and todos[0].startswith("TableResult.get_job_client(): Spark has no job client")
     assert ".wait()" not in result.output and "table_result" not in result.output and "res " not in result.output
     assert lines.count('t_env.table("src").write.format("noop").mode("overwrite").save()') == 1
     assert 'other = t_env.table("src").write.format("noop").mode("overwrite").save()' in lines

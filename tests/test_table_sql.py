@@ -390,7 +390,7 @@ def test_untranslatable(flink, construct):
         ("CREATE TABLE x (a INT, m STRING METADATA FROM topic) WITH ('connector' = 'kafka')", "METADATA FROM"),
         ("CREATE TABLE x (a TIME) WITH ('connector' = 'datagen')", "type TIME"),
         ("CREATE TABLE x WITH ('connector' = 'datagen') LIKE y", "without a column list"),
-        ("CREATE TABLE x (a INT) PARTITIONED BY (a) WITH ('connector' = 'filesystem')", "PARTITIONED BY"),
+        ("CREATE TABLE x (a INT) PARTITIONED BY (a) WITH ('connector' = 'datagen')", "PARTITIONED BY of a 'datagen' table"),
         ("CREATE TABLE x (a INT) WITH ('connector' = 'datagen') LIKE y (EXCLUDING ALL)", "LIKE"),
         ("CREATE TABLE x (ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1:30' MINUTE TO SECOND) WITH ('connector' = 'datagen')", "WATERMARK"),
         ("CREATE TABLE x (a MULTISET<INT>) WITH ('connector' = 'datagen')", "type MULTISET"),
