@@ -26,6 +26,8 @@ from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._common import UNTRANSLATABLE, columns, program, qualified, row_columns, spark_program, use
 from flink2spark.rules.table._program import tables
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.visitors import nodes
 from flink2spark.transpiler.registry import Example, Rule
 
 rule = Rule(
@@ -71,7 +73,12 @@ def _return_type(ctx, call):
 class _OneTuple(cst.CSTTransformer):
     """``yield x`` -> ``yield (x,)`` and ``yield from g`` -> ``yield from ((v,) for v in g)`` in
     a function body (not in the functions and classes it defines): Spark's UDTF rows are tuples,
-    where a Flink table function of one result type yields the values themselves."""
+    where a Flink table function of one result type yields the values themselves. ``rows``: the
+    callees that are Flink's ``Row`` (as the program writes them), whose yields are rows already."""
+
+    def __init__(self, rows: frozenset[str]):
+        super().__init__()
+        self.rows = rows
 
     def visit_FunctionDef(self, node):
         return False
@@ -86,23 +93,28 @@ class _OneTuple(cst.CSTTransformer):
         if isinstance(updated.value, cst.From):
             gen = cst.parse_expression("((v,) for v in _)")
             return updated.with_changes(value=cst.From(item=gen.with_changes(for_in=gen.for_in.with_changes(iter=updated.value.item))))
-        if updated.value is None or _a_row(updated.value):
+        if updated.value is None or _a_row(updated.value, self.rows):
             return updated  # Flink takes a yielded tuple or Row as the row itself, as Spark does
         return updated.with_changes(value=cst.Tuple([cst.Element(updated.value, comma=cst.Comma())]))
 
 
-def _a_row(value: cst.BaseExpression) -> bool:
-    """A tuple display or a ``Row(...)`` call: PyFlink's ``normalize_table_function_result``
+def _a_row(value: cst.BaseExpression, rows: frozenset[str]) -> bool:
+    """A tuple display or a call of Flink's ``Row``: PyFlink's ``normalize_table_function_result``
     takes its fields as the row's (``yield Row(word)`` of one result type is the row ``word``)."""
-    func = value.func if isinstance(value, cst.Call) else None
-    return isinstance(value, cst.Tuple) or (isinstance(func, cst.Name) and func.value == "Row") or (
-        isinstance(func, cst.Attribute) and func.attr.value == "Row")
+    return isinstance(value, cst.Tuple) or (isinstance(value, cst.Call) and cst.Module([]).code_for_node(value.func) in rows)
 
 
-def _as_class(decorator: cst.Decorator, single: bool):
+def _flink_rows(ctx, fn: cst.FunctionDef) -> frozenset[str]:
+    """The callees of ``fn``'s yields that resolve to Flink's ``Row`` (read on the original def:
+    the rewrite sees the converted one, whose names keep their text)."""
+    callees = (y.value.func for y in nodes(fn, cst.Yield) if isinstance(y.value, cst.Call))
+    return frozenset(cst.Module([]).code_for_node(f) for f in callees if qualified(ctx)(f) in P.ROWS)
+
+
+def _as_class(decorator: cst.Decorator, single: bool, rows: frozenset[str]):
     def rewrite(fn: cst.FunctionDef) -> cst.CSTNode:
         params = fn.params.with_changes(params=[cst.Param(cst.Name("self")), *fn.params.params])
-        body = fn.body.visit(_OneTuple()) if single else fn.body
+        body = fn.body.visit(_OneTuple(rows)) if single else fn.body
         method = cst.FunctionDef(name=cst.Name("eval"), params=params, body=body, asynchronous=fn.asynchronous)
         return cst.ClassDef(name=fn.name, body=cst.IndentedBlock(body=[method]), decorators=[decorator],
                             leading_lines=fn.leading_lines, lines_after_decorators=fn.lines_after_decorators)
@@ -124,7 +136,7 @@ def _udtf(ctx):
     returns, single = found
     use(ctx, {"F"})
     decorator = cst.Decorator(cst.parse_expression(f'F.udtf(returnType="{returns}")'))
-    ctx.rewrite_statement(fn, _as_class(decorator, single))
+    ctx.rewrite_statement(fn, _as_class(decorator, single, _flink_rows(ctx, fn)))
     return ctx.keep("the decorated def becomes a UDTF class (its statement is rewritten)")
 
 
