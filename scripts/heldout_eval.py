@@ -130,19 +130,13 @@ def _converted_tree(root: Path, dest: Path) -> None:
 
 
 def _output_files(root: Path) -> dict[str, list[str]]:
-    """``read_output_files`` of the records a program wrote: without the files an engine keeps
-    for itself (Spark's ``.crc`` checksums and ``_SUCCESS``, Flink's hidden in-progress parts)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        for path in root.rglob("*"):
-            if path.is_file() and not any(part.startswith((".", "_")) for part in path.relative_to(root).parts):
-                target = Path(tmp) / path.relative_to(root)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(path, target)
-        merged: dict[str, list[str]] = {}
-        for key, lines in read_output_files(Path(tmp)).items():  # Flink's part-<uuid>-<n>, Spark's part-<n>-<uuid>-c000.txt
-            folder, _, name = key.rpartition("/")
-            merged.setdefault(f"{folder}/part-*" if name.startswith("part-") else key, []).extend(lines)
-        return {k: sorted(v) for k, v in merged.items()}
+    """``read_output_files`` of the records a program wrote (not the engines' own files), the
+    part files of a folder merged whatever their names."""
+    merged: dict[str, list[str]] = {}
+    for key, lines in read_output_files(root, own_files=False).items():  # Flink's part-<uuid>-<n>, Spark's part-<n>-<uuid>-c000.txt
+        folder, _, name = key.rpartition("/")
+        merged.setdefault(f"{folder}/part-*" if name.startswith("part-") else key, []).extend(lines)
+    return {k: sorted(v) for k, v in merged.items()}
 
 
 def _same_table_records(flink_stdout: str, spark_stdout: str) -> bool:

@@ -312,8 +312,10 @@ _PART_FILE = re.compile(
 )
 
 
-def read_output_files(root: Path) -> dict[str, list[str]]:
-    """Lines written under ``root``, by relative path, with part file names normalized.
+def read_output_files(root: Path, own_files: bool = True) -> dict[str, list[str]]:
+    """Lines written under ``root``, by relative path, with part file names normalized
+    (``own_files=False``: without the files an engine keeps for itself, whose names start with
+    ``.`` or ``_``: Spark's ``.crc`` checksums and ``_SUCCESS``, Flink's in-progress parts).
 
     All part files of one folder and name pattern are merged:
     ``{"clean/readings-UUID-N.csv": sorted lines}``.  Lines are sorted (the split of records between part files is arbitrary).
@@ -322,6 +324,8 @@ def read_output_files(root: Path) -> dict[str, list[str]]:
     merged: dict[str, list[str]] = {}
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = path.relative_to(root)
+        if not own_files and any(part.startswith((".", "_")) for part in rel.parts):
+            continue
         m = _PART_FILE.match(rel.name)
         name = f"{m['prefix']}-UUID-N{m['suffix']}" if m else rel.name
         key = str(rel.parent / name) if str(rel.parent) != "." else name
