@@ -80,14 +80,3 @@ def test_a_table_put_in_sql_text_is_no_catalog_table():
     result = convert_source(source, "job.py")
     assert result.status == "converted", [m.message for m in result.markers]
     assert "__f2s_" not in result.output and "F2S335" not in result.output
-
-
-def test_a_single_column_udtf_yielding_a_row_of_its_own_class_is_wrapped():
-    """Only Flink's Row is the row itself (the resolver says which ``Row`` a yield calls): a
-    program's own class named Row is one value, wrapped into a one-field row as any other."""
-    body = ("@udtf(result_types=[DataTypes.STRING()])\ndef split(line):\n    for w in line.split():\n        yield Row(w)\n")
-    head = ("from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment\n"
-            "from pyflink.table.udf import udtf\n")
-    flink = convert_source(head + "from pyflink.common import Row\n\n\n" + body, "job.py").output
-    own = convert_source(head + "\n\nclass Row(str):\n    pass\n\n\n" + body, "job.py").output
-    assert "        yield Row(w)\n" in flink and "        yield (Row(w),)\n" in own, (flink, own)

@@ -180,3 +180,14 @@ def test_registering_an_object_that_is_no_python_function_is_a_todo():
     # aggregate function instances) would be plausible but wrong Spark code
     out = convert(SCALAR.replace("{open}", "self.rates = 2.0") + "t_env.create_temporary_function('rates', Rates())\n")
     assert any("create_temporary_function() of an object that is not a Python function" in t for t in todos(out)), out
+
+
+def test_a_single_column_udtf_yielding_a_row_of_its_own_class_is_wrapped():
+    """Only Flink's Row is the row itself (the resolver says which ``Row`` a yield calls): a
+    program's own class named Row is one value, wrapped into a one-field row as any other."""
+    body = ("@udtf(result_types=[DataTypes.STRING()])\ndef split(line):\n    for w in line.split():\n        yield Row(w)\n")
+    head = ("from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment\n"
+            "from pyflink.table.udf import udtf\n")
+    flink = convert_source(head + "from pyflink.common import Row\n\n\n" + body, "job.py").output
+    own = convert_source(head + "\n\nclass Row(str):\n    pass\n\n\n" + body, "job.py").output
+    assert "        yield Row(w)\n" in flink and "        yield (Row(w),)\n" in own, (flink, own)
