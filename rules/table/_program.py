@@ -467,10 +467,15 @@ class TablesModel:
     def _identifier(self, expr: cst.BaseExpression, before: str) -> Optional[str]:
         """The text of an f-string placeholder of SQL that stands outside SQL string literals
         (``before`` holds an even number of quotes: a table's name, ``CREATE TABLE {name}``) and is
-        a name bound once to a literal that is an SQL identifier (``table_name = "taxi_events"``);
+        a name bound once to a literal that is an SQL identifier (``table_name = "taxi_events"``) or
+        to the call of a helper of the module returning one (``source_table =
+        create_source(t_env)``, whose ``return table_name`` is read with the call's arguments);
         None otherwise (a placeholder inside quotes, a path: stays one in the converted f-string)."""
-        if not isinstance(expr, cst.Name) or before.count("'") % 2 \
-                or not isinstance(self.resolver.single_value(expr), cst.SimpleString):
+        if not isinstance(expr, cst.Name) or before.count("'") % 2:
+            return None
+        value = self.resolver.single_value(expr)
+        if not (isinstance(value, cst.SimpleString)
+                or isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):  # what a helper returns
             return None
         found = self._sql(expr)
         return found.text if found is not None and re.fullmatch(r"[A-Za-z_]\w*", found.text) else None
