@@ -46,6 +46,15 @@ rule = Rule(
 )
 
 
+# what a program does with the status (PyFlink 2.3's pyflink/common/job_client.py,
+# completable_future.py; Spark 4's pyspark/sql/streaming/query.py)
+_STATUS = ("; nor does StreamingQuery.status behave as it: get_job_status() is a CompletableFuture, printed as the Java"
+           " future's text (java.util.concurrent.CompletableFuture@...[Completed normally]), its result() a JobStatus"
+           " (RUNNING...), and a job submitted to a cluster runs on after the client's program returns, where Spark's"
+           " status is a dict ({'message': ..., 'isDataAvailable': ..., 'isTriggerActive': ...}) and a streaming query"
+           " stops when the driver's program returns without awaitTermination()")
+
+
 @rule.converter
 def convert(ctx):
     if ctx.site.head.method == "get_job_client" and not (ctx.is_statement and tuple(s.method for s in ctx.site.segments) == JOB_WAIT):
@@ -53,7 +62,8 @@ def convert(ctx):
         return ctx.todo(M.TB_UNSUPPORTED, f"TableResult{used}: Spark has no job client (only the job's wait,"
                         " get_job_client().get_job_execution_result().result() as a statement, converts); a converted"
                         " query or write has run to its end where it is called, so there is no job status, id or cancel()"
-                        " to ask for (a streaming query's StreamingQuery has id, status and stop())")
+                        " to ask for (a streaming query's StreamingQuery has id, status and stop())"
+                        + (_STATUS if used.endswith(".get_job_status()") else ""))
     receiver = ctx.site.head.original.func.value
     if ctx.is_statement and isinstance(receiver, cst.Name):
         value = ctx.resolver.single_value(receiver)
