@@ -908,3 +908,48 @@ def test_a_bounded_kafka_table_with_latest_starting_offsets_is_a_todo():
                   "'scan.bounded.mode' = 'latest-offset'")
     with pytest.raises(_sql.Untranslatable, match="latest starting offsets"):
         _kafka.source(table, (), "spark")
+
+
+TVF_BY_START = ("SELECT window_start, k, COUNT(*) AS n, SUM(v) AS total "
+                "FROM TABLE(TUMBLE(TABLE src, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, k")
+
+
+def test_a_window_tvf_grouped_without_window_end_is_an_updating_aggregation():
+    """GROUP BY window_start (no window_end) over a window TVF is no window aggregation for Flink
+    2.3 (its plan: a GroupAggregate over the WindowTableFunction, +I/-U/+U per record; fixture
+    ride_dropoffs_kafka_tvf_quarter_updates): translated only for a consumer taking updates, the
+    window's columns computed per row and grouped as any column; by both bounds it stays the
+    window aggregation of append mode."""
+    assert _sql.updating(TVF_BY_START, TABLES)
+    assert not _sql.updating(TVF_BY_START.replace("GROUP BY window_start, k", "GROUP BY window_start, window_end, k"), TABLES)
+    sql = _sql.query(TVF_BY_START, TABLES, updates=True)
+    assert "WINDOW(ts, '1 minutes').start AS window_start" in sql and sql.endswith("GROUP BY window_start, k"), sql
+    with pytest.raises(_sql.Untranslatable, match="HAVING of an aggregation without a window"):
+        _sql.query(TVF_BY_START + " HAVING COUNT(*) > 1", TABLES, updates=True)
+
+
+def test_a_window_tvf_grouped_by_its_start_drops_no_late_row_in_update_mode(spark, tmp_path):
+    """Flink's window TVF drops no late record (AlignedWindowTableFunctionOperator drops only a
+    NULL time) and its GroupAggregate keeps every group: a row behind the watermark still
+    counts. So does Spark's: window(ts).start carries no watermark, so the update-mode
+    aggregation neither drops the second file's 10:00:30 row (the watermark is then 10:05:08)
+    nor forgets the 10:00 group."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("x,1,2024-01-01 10:00:10\nx,2,2024-01-01 10:05:10\n")
+    (folder / "b.txt").write_text("x,4,2024-01-01 10:00:30\n")
+    import os
+    os.utime(folder / "a.txt", (1_000_000_000, 1_000_000_000))  # the file source reads the older file first
+    stream = spark.readStream.format("text").option("maxFilesPerTrigger", 1).load(str(folder)).selectExpr(
+        "split(value, ',')[0] AS k", "CAST(split(value, ',')[1] AS INT) AS v",
+        "CAST(split(value, ',')[2] AS TIMESTAMP) AS ts").withWatermark("ts", "2 seconds")
+    stream.createOrReplaceTempView("src")
+    batches = []
+    query = (spark.sql(_sql.query(TVF_BY_START, TABLES, updates=True)).writeStream
+             .foreachBatch(lambda batch, i: batches.append(sorted((str(r[0]), *r[1:]) for r in batch.collect())))
+             .option("checkpointLocation", tempfile.mkdtemp(dir=tmp_path)).outputMode("update")
+             .trigger(availableNow=True).start())
+    query.awaitTermination()
+    spark.catalog.dropTempView("src")
+    assert [b for b in batches if b] == [[("2024-01-01 10:00:00", "x", 1, 1), ("2024-01-01 10:05:00", "x", 1, 2)],
+                                         [("2024-01-01 10:00:00", "x", 2, 5)]]

@@ -1634,7 +1634,9 @@ def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef], streaming: bool
     In a streaming query the subquery gives the window itself (``__f2s_window``), which the
     aggregation groups by: Spark finalises a window in append mode only when the grouping key
     carries the watermark, which ``window(ts, ...)`` does and its ``.start`` does not (seen on
-    Spark 4: "append ... not supported for streaming aggregations without watermark")."""
+    Spark 4: "append ... not supported for streaming aggregations without watermark"). Grouped
+    without both bounds, the aggregation is an updating one in Flink (``_check_streaming``): the
+    subquery gives the window's columns per row, as in batch mode."""
     for table in list(tree.find_all(exp.Table)):
         if not _is_call(table.this, "TABLE"):
             continue
@@ -1661,8 +1663,11 @@ def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef], streaming: bool
         end = exp.Dot(this=window.copy(), expression=exp.to_identifier("end"))
         one_ms = exp.Interval(this=exp.Literal.string("0.001"), unit=exp.Var(this="SECOND"))
         alias = source.alias_or_name
-        if streaming:
-            outer = table.find_ancestor(exp.Select)
+        outer = table.find_ancestor(exp.Select)
+        # a streaming aggregation by the window itself; grouped otherwise (an updating
+        # aggregation in Flink, update mode in Spark), the window's columns as in batch mode
+        by_window = streaming and (not (outer is not None and outer.args.get("group")) or _tvf_window_keys(outer))
+        if by_window:
             inner = exp.select(
                 exp.Column(this=exp.Star(), table=exp.to_identifier(alias)),
                 exp.alias_(window.copy(), _STREAM_WINDOW),
@@ -1678,12 +1683,20 @@ def _window_tvfs(tree: exp.Expr, tables: Mapping[str, TableDef], streaming: bool
         outer_alias = table.args.get("alias")
         subquery.set("alias", outer_alias.copy() if outer_alias else exp.TableAlias(this=exp.to_identifier(alias)))
         table.replace(subquery)
-        if streaming:
+        if by_window:
             _group_by_stream_window(outer, one_ms)
 
 
 _STREAM_WINDOW = "__f2s_window"
 _WINDOW_COLUMNS = ("window_start", "window_end", "window_time")
+
+
+def _tvf_window_keys(select: Optional[exp.Select]) -> bool:
+    """Whether the aggregation groups by the window of its window table function: GROUP BY
+    window_start, window_end (Flink's window aggregation, a row per window once it ends)."""
+    group = select.args.get("group") if select is not None else None
+    keys = {e.name for e in (group.expressions if group else []) if isinstance(e, exp.Column) and e.name in _WINDOW_COLUMNS}
+    return {"window_start", "window_end"} <= keys
 
 
 def _group_by_stream_window(select: Optional[exp.Select], one_ms: exp.Expr) -> None:
@@ -1821,6 +1834,15 @@ def _check_streaming(tree: exp.Expr, tables: Mapping[str, TableDef], updates: bo
             if _is_call(call, "TABLE") and call.expressions and isinstance(call.expressions[0], exp.Anonymous):
                 args = call.expressions[0].expressions
                 time = args[1].expressions[0] if len(args) > 1 and _is_call(args[1], "DESCRIPTOR") and args[1].expressions else None
+                if group and not _tvf_window_keys(select):
+                    # GROUP BY window_start (without window_end), or other columns: seen on Flink
+                    # 2.3, a GroupAggregate over the WindowTableFunction (+I/-U/+U per record);
+                    # the TVF drops no late record, only a NULL time, as Spark's window() does
+                    if updates:
+                        _check_updating(select, what)
+                        continue
+                    raise Updating(f"aggregation over a window table function without GROUP BY window_start, window_end "
+                                   f"{what}: Flink updates its rows as records come (an updating table)")
             elif not any(isinstance(k, exp.Column) and k.name in ("window_start", "window_end") for k in keys):
                 if updates:
                     _check_updating(select, what)
