@@ -200,3 +200,20 @@ def test_generated_reader_and_writer_options_are_spark_jdbc_options(spark, derby
     assert [tuple(r) for r in frame.collect()] == [("a", 1)]
     frame.write.format("jdbc").option("url", url).option("dbtable", "T").option("driver", DRIVER).mode("append").save()
     assert sorted(run("SELECT k, v FROM t")) == [("a", "1"), ("a", "1")]
+
+
+@pytest.mark.parametrize("columns, wanted", [
+    # Flink's JDBC sink takes an updating table when it has a primary key (it upserts each change)
+    ("k STRING, n BIGINT, PRIMARY KEY (k) NOT ENFORCED", "a 'jdbc' table with PRIMARY KEY (k) takes them in Flink"),
+    # and refuses it without one (JdbcDynamicTableSink.getChangelogMode)
+    ("k STRING, n BIGINT", "a 'jdbc' table without PRIMARY KEY: Flink refuses the job (\"please declare primary key"),
+])
+def test_an_updating_stream_into_a_jdbc_table_says_what_flink_does(columns, wanted):
+    kafka = ("CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'kafka', 'topic' = 'src', "
+             "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')")
+    out = convert(HEAD.format(mode="streaming") + f't_env.execute_sql("{kafka}")\n'
+                  f't_env.execute_sql("{_table(columns).format(name="dst")}")\n'
+                  't_env.execute_sql("INSERT INTO dst SELECT k, COUNT(*) FROM src GROUP BY k").wait()\n')
+    found = todos(out)
+    assert any("into 'dst': " + wanted in t for t in found), found
+    assert not any("takes inserts only" in t for t in found), found

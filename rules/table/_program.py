@@ -1360,6 +1360,12 @@ class TablesModel:
     def _updates_refused(table: "_sql.TableDef") -> Optional[str]:
         if table.connector in _UPDATING_SINKS:
             return None
+        if table.connector == "jdbc" and table.primary_key:  # Flink's JDBC sink (JdbcDynamicTableSink.getChangelogMode)
+            return (f"a 'jdbc' table with PRIMARY KEY ({', '.join(table.primary_key)}) takes them in Flink (its sink upserts "
+                    "each change by the key, replacing the database's row); Spark's JDBC writer only inserts")
+        if table.connector == "jdbc":
+            return ("a 'jdbc' table without PRIMARY KEY: Flink refuses the job (\"please declare primary key for sink table "
+                    "when query contains update/delete record.\")")
         return (f"a {table.connector!r} table takes inserts only: Flink refuses the job (\"Table sink {table.name} doesn't "
                 "support consuming update changes\")")
 
