@@ -842,3 +842,27 @@ def test_table_names_of_helpers_formatted_into_create_table():
     )
     assert {"rides", "counts"} <= set(found.catalog) and not found.problems
     assert found.catalog["rides"].connector == "kafka" and found.catalog["counts"].connector == "print"
+
+
+@pytest.mark.parametrize("ending, known", [
+    ("    return table_name\n", True),
+    # a return that not every path reaches: the call may give None, the name stays a placeholder
+    ("    if t_env is not None:\n        return table_name\n", False),
+])
+def test_a_table_name_a_helper_returns_names_the_table_in_an_f_string(ending, known):
+    """``rides = create_rides(t_env)`` whose helper ends ``return table_name`` (bound once to a
+    literal): ``f"... FROM {rides}"`` reads the table ``rides`` (its columns known to the SQL
+    rules: fixtures dropoffs_tvf_helper_table_names, ride_dropoffs_kafka_tvf_quarter_updates)."""
+    found, module = model(
+        "def create_rides(t_env):\n"
+        "    table_name = 'rides'\n"
+        "    t_env.execute_sql(f\"CREATE TABLE {table_name} (id INT) WITH ('connector' = 'print')\")\n"
+        + ending +
+        "t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())\n"
+        "rides = create_rides(t_env)\n"
+        "t_env.execute_sql(f'SELECT id FROM {rides}').print()\n"
+    )
+    fstring = next(n for n in nodes(module, cst.FormattedString) if "SELECT" in module.code_for_node(n))
+    text = found.sql(fstring)
+    assert (text.text, text.parts) == (("SELECT id FROM rides", ()) if known else (text.text, ("rides",))), text
+    assert known or "rides" not in text.text

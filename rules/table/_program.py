@@ -474,8 +474,12 @@ class TablesModel:
         if not isinstance(expr, cst.Name) or before.count("'") % 2:
             return None
         value = self.resolver.single_value(expr)
-        if not (isinstance(value, cst.SimpleString)
-                or isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):  # what a helper returns
+        if isinstance(value, cst.Call):  # what a helper returns: its one return, the last statement of its body
+            helper = self.resolver.local_def(value.func) if isinstance(value.func, cst.Name) else None
+            last = helper.body.body[-1] if isinstance(helper, cst.FunctionDef) and isinstance(helper.body, cst.IndentedBlock) else None
+            if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Return)):
+                return None
+        elif not isinstance(value, cst.SimpleString):
             return None
         found = self._sql(expr)
         return found.text if found is not None and re.fullmatch(r"[A-Za-z_]\w*", found.text) else None
