@@ -194,6 +194,8 @@ class StreamTable:
     projection: Optional[tuple[tuple[str, Optional[str], str], ...]] = None
     watermark: Optional[tuple[str, str]] = None  # (rowtime column, delay such as "3 seconds")
     rowtime_field: Optional[str] = None  # the stream's field the rowtime column is (or casts), when known
+    # an unbounded stream (Kafka, monitored files: ``f2s_stream.micro_batches``): the table is a streaming DataFrame
+    unbounded: bool = False
 
     @property
     def schema(self) -> dict[str, str]:
@@ -955,9 +957,9 @@ class TablesModel:
         from flink2spark.rules.pyflink._streams import facts
 
         found = facts(self.resolver, stream)
-        if found.micro_batches or found.unbounded_source:
-            return None, ("a table of an unbounded stream (Kafka, monitored files) is not converted yet: the converted stream "
-                          "runs Python functions per micro-batch (RDDs), not as a streaming DataFrame a table can read")
+        if found.unbounded_source and not found.micro_batches:
+            return None, ("a table of an unbounded stream whose source is not converted (only Kafka and monitored files"
+                          " become streaming DataFrames)")
         t = found.element_type
         if t is None:
             return None, "the stream's type could not be followed (Flink derives the table's columns from it)"
@@ -977,7 +979,10 @@ class TablesModel:
         if bad:
             return None, f"a field of Types.{bad[0]}() (only basic types are converted yet)"
         scalar = isinstance(t, str) or (isinstance(t, cst.BaseExpression) and basic_type(self.resolver, t) in _STREAM_TYPES)
-        return StreamTable(stream, tuple((name, _STREAM_TYPES[k]) for name, k in fields), None, scalar), None
+        if found.micro_batches and any(k == "INSTANT" for _, k in fields):
+            return None, "a table of an unbounded stream with a field of Types.INSTANT() is not converted yet"
+        return StreamTable(stream, tuple((name, _STREAM_TYPES[k]) for name, k in fields), None, scalar,
+                           unbounded=found.micro_batches), None
 
     def from_stream(self, call: cst.Call) -> tuple[Optional["StreamTable"], Optional[str]]:
         """The Table of ``t_env.from_data_stream(ds, *fields_or_schema)`` or the view of
@@ -1042,6 +1047,8 @@ class TablesModel:
         order = declared["order"] if physical else [n for n, _ in table.columns] + declared["order"]
         projection = tuple((n, computed.get(n), types[n] if n in computed else fields[n]) for n in order)
         watermark = declared["watermark"]
+        if watermark is not None and table.unbounded:
+            return None, "a Schema's watermark on a table of an unbounded stream is not converted yet"
         if watermark is not None and dict((n, t) for n, _, t in projection)[watermark[0]] not in ("TIMESTAMP", "TIMESTAMP_NTZ"):
             return None, f"a watermark on {watermark[0]}, which is not a TIMESTAMP or TIMESTAMP_LTZ column"
         rowtime = None

@@ -22,6 +22,12 @@ and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
   row of a bounded table: the windows over the rowtime column say when Flink may drop late
   records (NOTE F2S317, ``rules/table/windows.py``). Metadata columns (the stream's rowtime),
   proctime attributes: TODO F2S300.
+* ``from_data_stream(ds)`` / ``create_temporary_view(name, ds)`` of an unbounded stream (a
+  Kafka or monitored-files source: ``f2s_stream.micro_batches``, ``StreamFacts.micro_batches``)
+  -> ``f2s_stream.table(<the same tuples>, "<columns>")``: a streaming DataFrame of the
+  stream's elements after its Python operators (NOTE F2S343), so the table model's streaming
+  forms follow (``execute().print()``, collect loops, inserts as streaming queries). A
+  Schema's watermark and INSTANT fields there: TODO F2S300.
 * ``to_data_stream(table)`` / ``to_changelog_stream(table)`` of a bounded table that gives only
   inserts -> ``df.rdd.map(f2s.decoded(Types.ROW_NAMED([...], [...])))``: Rows with the table's
   columns as names, as Flink hands them to Python (every record an insert, +I), so the
@@ -45,6 +51,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, SHIM_IMPORT, rdd_note, RetractPairs, as_stream, decoding, type_code, type_expression
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.rules.table._program import StreamTable, tables
@@ -72,7 +79,7 @@ rule = Rule(
     summary="from_data_stream(ds) -> createDataFrame(rdd.map(tuple), columns); to_data_stream(table) of an insert-only"
             " table -> the table's DataFrame when its stream's operators have DataFrame forms, else"
             " df.rdd.map(f2s.decoded(Types.ROW_NAMED(...))); updating tables, rowtime attributes: TODO",
-    codes=(M.TB_UNSUPPORTED,),
+    codes=(M.TB_UNSUPPORTED, M.TB_STREAM_TABLE),
     examples=[
         Example(
             _HEAD
@@ -149,6 +156,34 @@ rule = Rule(
             '    F.coalesce(F.col("qty"), F.raise_error(F.lit("TypeError: > of None"))) > 5\n'
             ").show(2147483647, truncate=False)\n",
         ),
+        Example(  # a table of an unbounded (Kafka) stream: a streaming DataFrame of its elements, one column f0 of strings
+            "from pyflink.common.serialization import SimpleStringSchema\n"
+            "from pyflink.datastream.connectors.kafka import FlinkKafkaConsumer\n" + _HEAD
+            + 'lines = env.add_source(FlinkKafkaConsumer("lines", SimpleStringSchema(), {"bootstrap.servers": "kafka:9092"}))\n'
+            "words = t_env.from_data_stream(lines.map(lambda line: line.upper(), output_type=Types.STRING()))\n",
+            "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            + rdd_note("the source `.add_source()` at line 9 has no DataFrame form (a typed from_collection and a bounded text"
+                       " file source have one)")
+            + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            "# NOTE(flink2spark): F2S256 FlinkKafkaConsumer starts from the group's committed offsets; Spark does not read"
+            " them and starts from latest (auto.offset.reset)\n"
+            "# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages"
+            " org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\n"
+            "lines = f2s_stream.micro_batches(\n"
+            '    env.readStream.format("kafka")\n'
+            '    .option("kafka.bootstrap.servers", "kafka:9092")\n'
+            '    .option("subscribe", "lines")\n'
+            '    .option("startingOffsets", "latest")\n'
+            "    .load()\n"
+            '    .select(F.col("value").cast("string").alias("value")),\n'
+            "    f2s.Types.STRING(),\n"
+            ")\n"
+            f"# NOTE(flink2spark): F2S343 {M.CODES[M.TB_STREAM_TABLE].title}\n"
+            "words = f2s_stream.table(\n"
+            '    lines.map(lambda line: line.upper()).map(lambda value: (value,)), "f0 STRING"\n'
+            ")\n",
+        ),
     ],
     noop=['streams = {"a": 1}\nfirst = streams.get("a")\n'],
 )
@@ -182,7 +217,11 @@ def stream_frame(ctx, session: cst.BaseExpression, table: StreamTable, stream: c
         columns, picked = [(dst, t) for (dst, (_, t)) in zip((d for _, d in picked), table.columns)], None
     else:
         columns = list(table.columns)
-    frame = ctx.expr("{e}.createDataFrame({r}, %s)" % _string(_ddl(columns)), e=session, r=rows)
+    if table.unbounded:  # a MicroBatches stream: its elements as a streaming DataFrame
+        ctx.note(M.TB_STREAM_TABLE, M.CODES[M.TB_STREAM_TABLE].title)
+        frame = ctx.expr("{table}({r}, %s)" % _string(_ddl(columns)), table=K.shim(ctx, "table"), r=rows)
+    else:
+        frame = ctx.expr("{e}.createDataFrame({r}, %s)" % _string(_ddl(columns)), e=session, r=rows)
     if table.projection is not None:  # a Schema's computed columns (and the watermark's rowtime column)
         items = [_name(name) if sql is None else f"{sql} AS {_name(name)}" for name, sql, _ in table.projection]
         return ctx.expr("{f}.selectExpr(%s)" % ", ".join(_string(i) for i in items), f=frame)
