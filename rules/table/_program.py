@@ -1471,8 +1471,9 @@ class TablesModel:
         if len(args) != len(call.args) or not args or len(args) != {"to_append_stream": 2, "to_retract_stream": 2}.get(method, 1):
             return None, f"{method}() with these arguments (a target schema, a changelog mode...) is not converted yet"
         table = args[0].value
-        if not self.bounded(table):
-            return None, f"{method}() of an unbounded table (it reads a Kafka topic or an unbounded datagen table) is not converted yet"
+        if not self.bounded(table) and any(not t.bounded and t.watermark is not None for t in self.sql_tables().values()):
+            return None, (f"{method}() of an unbounded table in a program that declares a watermark: Flink hands a rowtime"
+                          " column's timestamps and watermarks to the stream (not converted yet)")
         if not self.insert_only(table):
             if method == "to_changelog_stream":
                 return None, f"{method}() of a table that may be updating in streaming mode: Flink gives its changes (-U/+U/-D records)"
@@ -1495,6 +1496,14 @@ class TablesModel:
         if isinstance(_stream_fields(self.resolver, info, rows_only=True), str):
             return None, f"{method}() of a type other than Types.ROW/ROW_NAMED/TUPLE is not converted yet"
         return (RetractPairs(info) if method == "to_retract_stream" else info), None
+
+    def unbounded_stream(self, call: cst.Call) -> bool:
+        """Whether the DataStream of the bridge ``call`` (``to_data_stream(table)``...), converted
+        when ``stream_of`` says so, is unbounded: its table reads an unbounded one (a Kafka table),
+        and the stream is the table's streaming DataFrame read per micro-batch
+        (``f2s_stream.micro_batches``)."""
+        args = [a for a in call.args if a.keyword is None and not a.star]
+        return bool(args) and self.stream_of(call)[1] is None and not self.bounded(args[0].value)
 
     def _is_table(self, node) -> bool:
         return self.resolver.type_of(node) == T.TABLE

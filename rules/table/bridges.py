@@ -34,9 +34,15 @@ and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
   DataStream rules convert the operators that follow. ``to_append_stream(table, type_info)``
   the same with the given Row/Tuple type (fields by position); ``to_retract_stream(table,
   type_info)`` then ``(True, row)`` pairs (every record an add message). An updating table
-  (streaming mode: aggregations without a window, joins, DISTINCT...), an unbounded one, a
-  target schema or changelog mode: TODO F2S300 saying why, and the stream's operators TODO
-  F2S210.
+  (streaming mode: aggregations without a window, joins, DISTINCT...), a target schema or
+  changelog mode: TODO F2S300 saying why, and the stream's operators TODO F2S210.
+* ``to_data_stream(table)`` (``to_changelog_stream``, ``to_append_stream``, ``to_retract_stream``)
+  of an unbounded table that gives only inserts (a Kafka table through projections and filters:
+  ``TablesModel.unbounded_stream``) -> ``f2s_stream.micro_batches(df, Types.ROW_NAMED([...],
+  [...]))``: the table's streaming DataFrame, its rows decoded per micro-batch as Flink hands
+  them to Python, so the DataStream rules run the operators that follow per micro-batch
+  (``StreamFacts.micro_batches``) and ``env.execute()`` waits for the streaming queries. In a
+  program that declares a watermark (Flink hands a rowtime's timestamps to the stream): TODO.
 * When the program model lowers that stream to a DataFrame (``StreamFacts.frame``: the bridge
   is a frame source whose shape is the table's columns, ``_frames.table_shape``, and every
   operator reading it has a native form), the bridge is the table's DataFrame itself
@@ -76,9 +82,11 @@ rule = Rule(
     matches=["StreamTableEnvironment.to_data_stream", "StreamTableEnvironment.to_changelog_stream",
              "StreamTableEnvironment.to_append_stream", "StreamTableEnvironment.to_retract_stream",
              "StreamTableEnvironment.from_data_stream", "StreamTableEnvironment.from_changelog_stream"],
-    summary="from_data_stream(ds) -> createDataFrame(rdd.map(tuple), columns); to_data_stream(table) of an insert-only"
+    summary="from_data_stream(ds) -> createDataFrame(rdd.map(tuple), columns) (an unbounded stream:"
+            " f2s_stream.table(...), a streaming DataFrame); to_data_stream(table) of an insert-only"
             " table -> the table's DataFrame when its stream's operators have DataFrame forms, else"
-            " df.rdd.map(f2s.decoded(Types.ROW_NAMED(...))); updating tables, rowtime attributes: TODO",
+            " df.rdd.map(f2s.decoded(Types.ROW_NAMED(...))) (an unbounded table: f2s_stream.micro_batches(df, ...));"
+            " updating tables, rowtime attributes: TODO",
     codes=(M.TB_UNSUPPORTED, M.TB_STREAM_TABLE),
     examples=[
         Example(
@@ -184,6 +192,34 @@ rule = Rule(
             '    lines.map(lambda line: line.upper()).map(lambda value: (value,)), "f0 STRING"\n'
             ")\n",
         ),
+        Example(  # the stream of an unbounded (Kafka) table: its streaming DataFrame read per micro-batch, Rows of its columns
+            _HEAD
+            + "t_env.execute_sql(\"CREATE TABLE taps (card STRING) WITH ('connector' = 'kafka', 'topic' = 'taps', \"\n"
+            "    \"'properties.bootstrap.servers' = 'kafka:9092', 'scan.startup.mode' = 'latest-offset', 'format' = 'json')\")\n"
+            't_env.to_data_stream(t_env.from_path("taps")).map(lambda row: row.card, output_type=Types.STRING()).print()\n'
+            "env.execute()\n",
+            "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\nfrom pyspark.sql import SparkSession\n\n"
+            + rdd_note("the table's stream `.to_data_stream()` at line 9 has no DataFrame form (a bounded table that gives only"
+                       " inserts, of columns of basic types other than FLOAT, has one; a retract stream's pairs have none)")
+            + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            "# NOTE(flink2spark): F2S307 Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package (spark-submit"
+            " --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>); Flink's json format fails the job on a"
+            " malformed record ('json.ignore-parse-errors' false), Spark's from_json gives NULL fields there\n"
+            't_env.readStream.format("kafka").option("kafka.bootstrap.servers", "kafka:9092").option(\n'
+            '    "subscribe", "taps"\n'
+            ').option("startingOffsets", "latest").load().selectExpr(\n'
+            "    \"from_json(CAST(value AS STRING), 'card STRING') AS value\"\n"
+            ').selectExpr("value.card").createOrReplaceTempView("taps")\n\n\n'
+            "def print_batch(batch):\n    for record in batch.collect():\n        print(record)\n\n\n"
+            f"# NOTE(flink2spark): F2S253 {K.MICRO_BATCH_NOTE}\n# NOTE(flink2spark): F2S251 {K.CHECKPOINT_NOTE}\n"
+            "f2s_stream.foreach_batch(\n"
+            "    f2s_stream.micro_batches(\n"
+            '        t_env.table("taps"), f2s.Types.ROW_NAMED(["card"], [f2s.Types.STRING()])\n'
+            "    ).map(lambda row: row.card),\n"
+            "    print_batch,\n"
+            ').option("checkpointLocation", f2s_stream.checkpoint("print")).start()\n'
+            "f2s_stream.await_termination(env)\n",
+        ),
     ],
     noop=['streams = {"a": 1}\nfirst = streams.get("a")\n'],
 )
@@ -263,7 +299,11 @@ def convert(ctx):
     known, info = type_expression(ctx, row, seg.original)
     if not known or info is None:
         return ctx.todo(M.TB_UNSUPPORTED, f"{method}(): the type {type_code(ctx.resolver, row)} means something else here")
-    stream = ctx.expr("{df}.rdd.map({decoded}({t}))", df=seg.updated.args[0].value, decoded=ctx.shim("decoded"), t=info)
+    if model.unbounded_stream(seg.original):  # a streaming DataFrame: its rows decoded per micro-batch
+        stream = ctx.expr("{micro_batches}({df}, {t})", micro_batches=K.shim(ctx, "micro_batches"), df=seg.updated.args[0].value,
+                          t=info)
+    else:
+        stream = ctx.expr("{df}.rdd.map({decoded}({t}))", df=seg.updated.args[0].value, decoded=ctx.shim("decoded"), t=info)
     if isinstance(t, RetractPairs):  # every record an add message (the table gives only inserts)
         stream = ctx.expr("{s}.map(lambda row: (True, row))", s=stream)
     return stream
