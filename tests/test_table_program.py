@@ -875,6 +875,7 @@ def test_a_table_of_a_kafka_stream_is_unbounded_with_the_streams_columns(stream,
 @pytest.mark.parametrize("stream,why", [
     ("lines.map(len)", "a stream without type information"),  # Flink: one RAW column of pickled objects
     ("lines.map(lambda s: s, output_type=Types.INSTANT())", "a table of an unbounded stream with a field of Types.INSTANT()"),
+    ("lines.key_by(lambda s: s)", "a table of a keyed unbounded stream"),
     ("lines, Schema.new_builder().column('f0', DataTypes.STRING()).column_by_expression('ts', 'CURRENT_TIMESTAMP')"
      ".watermark('ts', \"ts - INTERVAL '1' SECOND\").build()",
      "a Schema's watermark on a table of an unbounded stream is not converted yet"),

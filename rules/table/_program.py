@@ -979,6 +979,8 @@ class TablesModel:
         if bad:
             return None, f"a field of Types.{bad[0]}() (only basic types are converted yet)"
         scalar = isinstance(t, str) or (isinstance(t, cst.BaseExpression) and basic_type(self.resolver, t) in _STREAM_TYPES)
+        if found.micro_batches and found.api_type == P.KEYED:  # f2s_stream's keyed stream is no stream of elements
+            return None, "a table of a keyed unbounded stream (key_by() before from_data_stream) is not converted yet"
         if found.micro_batches and any(k == "INSTANT" for _, k in fields):
             return None, "a table of an unbounded stream with a field of Types.INSTANT() is not converted yet"
         return StreamTable(stream, tuple((name, _STREAM_TYPES[k]) for name, k in fields), None, scalar,
