@@ -57,6 +57,9 @@ Public API
 ``stream.union(*others) -> MicroBatches``
     ``a.union(b, ...)`` of unbounded streams: the elements of all, pickled after each
     stream's operators, in one streaming DataFrame (pyarrow needed, as for ``rolling_reduce``).
+``table(stream, ddl) -> DataFrame``
+    ``t_env.from_data_stream(stream)``: the elements of an unbounded stream (tuples of the
+    table's columns) as a streaming DataFrame of the columns ``ddl`` (pyarrow needed).
 ``await_termination(spark)``
     ``env.execute()``: wait until every active streaming query ends (returns at once when
     none runs).
@@ -90,6 +93,7 @@ __all__ = [
     "checkpoint",
     "await_termination",
     "flink_csv",
+    "table",
 ]
 
 _ROOT = []
@@ -310,6 +314,48 @@ def _elements(decode, ops, index, rows):
     return elements
 
 
+def _batch_rows(batches, schema):
+    """The rows ``df.rdd`` gives (binary values as bytearray) of a partition's Arrow batches of ``schema``."""
+    import pyarrow as pa
+    from pyspark.sql.conversion import ArrowTableToRowsConversion
+
+    for b in batches:
+        yield from ArrowTableToRowsConversion.convert(pa.Table.from_batches([b]), schema, binary_as_bytes=False)
+
+
+def table(stream, ddl):
+    """``t_env.from_data_stream(stream)`` of an unbounded stream whose elements (after its
+    recorded operators) are tuples of the table's columns: a streaming DataFrame of the
+    columns ``ddl`` (Spark SQL, such as ``"f0 STRING"``), each micro-batch's elements made
+    rows by ``mapInArrow`` (a value that does not fit its column's type fails the query, as
+    Flink's serializer fails the job). Needs pyarrow, as ``rolling_reduce``."""
+    from pyspark.sql import SparkSession
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    output = SparkSession.builder.getOrCreate().createDataFrame([], ddl).schema
+    arrow = to_arrow_schema(output)
+    schema, decode, ops = stream.df.schema, stream._decoder(), stream.ops  # not the DataFrame: it stays on the driver
+
+    def encode(batches):
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        index = TaskContext.get().partitionId()
+        rows = []
+        for element in _elements(decode, ops, index, _batch_rows(batches, schema)):
+            rows.append(tuple(element))
+            if len(rows) == 4096:
+                yield _record_batch(pa, rows, arrow)
+                rows = []
+        yield _record_batch(pa, rows, arrow)
+
+    return stream.df.mapInArrow(encode, output)
+
+
+def _record_batch(pa, rows, arrow):
+    return pa.RecordBatch.from_arrays([pa.array([r[i] for r in rows], type=f.type) for i, f in enumerate(arrow)], schema=arrow)
+
+
 def _keyed_rows(keyed):
     """The streaming DataFrame (key, value, order) of a keyed stream's elements: the pickled
     key and element and the element's position in its micro-batch partition (partition,
@@ -329,17 +375,11 @@ def _pickled_rows(stream, key=None, value_ops=()):
     def encode(batches):
         import pyarrow as pa
         from pyspark import TaskContext
-        from pyspark.sql.conversion import ArrowTableToRowsConversion
 
         index = TaskContext.get().partitionId()
-
-        def rows():
-            for b in batches:  # the rows df.rdd gives (binary values as bytearray)
-                yield from ArrowTableToRowsConversion.convert(pa.Table.from_batches([b]), schema, binary_as_bytes=False)
-
         output = pa.schema([(c, pa.int64() if c in ("order", "ts") else pa.binary()) for c in columns])
         out = {c: [] for c in columns}
-        for n, element in enumerate(_elements(decode, ops, index, rows())):
+        for n, element in enumerate(_elements(decode, ops, index, _batch_rows(batches, schema))):
             if stamped:
                 out["ts"].append(None if element[0] is None or element[0] == NO_TIMESTAMP else element[0])
                 element = element[1]

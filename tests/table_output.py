@@ -19,7 +19,8 @@ Tableau boxes of ``TableResult.print()`` (``execute().print()``, ``execute_sql(.
     +----+--------------------------------+----------------------+
     3 rows in set
 
-    The cells are cut at the ``+`` positions of the border line and stripped (values are
+    (A streaming query's box, stopped while it prints, has no closing border: its rows up to
+    the end of the output are read.)  The cells are cut at the ``+`` positions of the border line and stripped (values are
     right-aligned).  The header row and the ``N row(s) in set`` / ``Empty set`` lines are
     skipped.  A box whose first header cell is ``op`` (streaming mode) is a changelog and is
     FOLDED into its final table: ``+I`` and ``+U`` add the row, ``-U`` and ``-D`` remove one
@@ -124,7 +125,10 @@ def _is_row(line: str, border: str) -> bool:
 def _boxes(lines: list[str]) -> Iterator[tuple[int, int, str, list[str], list[list[str]]]]:
     """(first line, line after, border, header cells, row cells) of each box in ``lines``.
 
-    A box is border, header row, border, rows, border (Flink's and Spark's boxes alike).
+    A box is border, header row, border, rows, border (Flink's and Spark's boxes alike); rows
+    that run to the end of the output with no closing border are a box too: Flink's print of a
+    streaming query closes its box only when the query ends, and a reference run of an endless
+    query is stopped while it prints.
     """
     i = 0
     while i < len(lines):
@@ -138,7 +142,7 @@ def _boxes(lines: list[str]) -> Iterator[tuple[int, int, str, list[str], list[li
                     break
                 rows.append(_cells(lines[j], line))
                 j += 1
-            if j < len(lines) and lines[j] == line:
+            if j == len(lines) or lines[j] == line:
                 yield i, j + 1, line, header, rows
                 i = j + 1
                 continue

@@ -228,6 +228,14 @@ def test_streaming_box_is_folded_into_the_final_table():
     assert flink_records(STREAMING_BOX) == Counter({("alice", "2"): 1})
 
 
+def test_streaming_box_stopped_while_printing_is_read_to_the_end():
+    # an endless query's print, the program stopped: no closing border (a reference run's output)
+    text = "+----+------+-----+\n| op | city | deg |\n+----+------+-----+\n| +I | oslo |  25 |\n| +I | rome |  31 |\n"
+    assert flink_records(text) == Counter({("oslo", "25"): 1, ("rome", "31"): 1})
+    # a line that is no row after the rows: not a box (its lines are plain records)
+    assert ("+----+------+-----+",) in flink_records(text + "stopped\n")
+
+
 def test_update_before_without_insert_fails():
     text = STREAMING_BOX.replace("| +I |                          alice |", "| +I |                          carol |")
     with pytest.raises(ChangelogError, match="-U of \\('alice', '1'\\)"):

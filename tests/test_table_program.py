@@ -866,3 +866,74 @@ def test_a_table_name_a_helper_returns_names_the_table_in_an_f_string(ending, kn
     text = found.sql(fstring)
     assert (text.text, text.parts) == (("SELECT id FROM rides", ()) if known else (text.text, ("rides",))), text
     assert known or "rides" not in text.text
+
+
+_KAFKA_STREAM = (
+    "from pyflink.common import Types\nfrom pyflink.common.serialization import SimpleStringSchema\n"
+    "from pyflink.datastream import StreamExecutionEnvironment\n"
+    "from pyflink.datastream.connectors.kafka import FlinkKafkaConsumer\n"
+    "from pyflink.table import DataTypes, Schema\n"
+    "env = StreamExecutionEnvironment.get_execution_environment()\nt_env = StreamTableEnvironment.create(env)\n"
+    "lines = env.add_source(FlinkKafkaConsumer('lines', SimpleStringSchema(), {'bootstrap.servers': 'k:9092'}))\n"
+)
+
+
+def _stream_table(body: str):
+    found, module = model(body)
+    call = next(c for c in nodes(module, cst.Call) if isinstance(c.func, cst.Attribute) and c.func.attr.value == "from_data_stream")
+    return found, call
+
+
+@pytest.mark.parametrize("stream,columns", [
+    ("lines.map(len, output_type=Types.INT())", (("f0", "INT"),)),  # a basic type: one column f0
+    ("lines.map(lambda s: (s, 1), output_type=Types.ROW_NAMED(['w', 'n'], [Types.STRING(), Types.LONG()]))",
+     (("w", "STRING"), ("n", "BIGINT"))),
+])
+def test_a_table_of_a_kafka_stream_is_unbounded_with_the_streams_columns(stream, columns):
+    found, call = _stream_table(_KAFKA_STREAM + f"table = t_env.from_data_stream({stream})\n")
+    table, problem = found.from_stream(call)
+    assert problem is None and table.unbounded and table.columns == columns
+    assert not found.bounded(call)
+
+
+@pytest.mark.parametrize("stream,why", [
+    ("lines.map(len)", "a stream without type information"),  # Flink: one RAW column of pickled objects
+    ("lines.map(lambda s: s, output_type=Types.INSTANT())", "a table of an unbounded stream with a field of Types.INSTANT()"),
+    ("lines.key_by(lambda s: s)", "a table of a keyed unbounded stream"),
+    ("lines, Schema.new_builder().column('f0', DataTypes.STRING()).column_by_expression('ts', 'CURRENT_TIMESTAMP')"
+     ".watermark('ts', \"ts - INTERVAL '1' SECOND\").build()",
+     "a Schema's watermark on a table of an unbounded stream is not converted yet"),
+])
+def test_a_table_of_a_kafka_stream_keeps_a_todo_where_it_is_not_converted(stream, why):
+    found, call = _stream_table(_KAFKA_STREAM + f"table = t_env.from_data_stream({stream})\n")
+    table, problem = found.from_stream(call)
+    assert table is None and problem.startswith(why), problem
+
+
+_KAFKA_TABLE = (
+    "from pyflink.datastream import StreamExecutionEnvironment\nfrom pyflink.table.expressions import col\n"
+    "env = StreamExecutionEnvironment.get_execution_environment()\nt_env = StreamTableEnvironment.create(env)\n"
+    "t_env.execute_sql(\"CREATE TABLE taps (card STRING, n INT{extra}) WITH ('connector' = 'kafka', 'topic' = 't', "
+    "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n"
+)
+
+
+@pytest.mark.parametrize("extra,table,todo", [
+    ("", "t_env.from_path('taps').filter(col('n') > 1)", None),  # insert-only: the streaming DataFrame per micro-batch
+    ("", "t_env.from_path('taps').group_by(col('card')).select(col('card'), col('n').sum)",
+     "to_data_stream() of a table that may be updating in streaming mode: Flink's to_data_stream() fails on an updating table"),
+    (", ts TIMESTAMP(3), WATERMARK FOR ts AS ts", "t_env.from_path('taps').select(col('card'), col('n'))",
+     "to_data_stream() of an unbounded table in a program that declares a watermark"),
+])
+def test_the_stream_of_a_kafka_table(extra, table, todo):
+    body = _KAFKA_TABLE.format(extra=extra) + f"t_env.to_data_stream({table}).map(lambda r: r.card).print()\nenv.execute()\n"
+    found, module = model(body)
+    call = next(c for c in nodes(module, cst.Call) if isinstance(c.func, cst.Attribute) and c.func.attr.value == "to_data_stream")
+    problem = found.stream_of(call)[1]
+    assert found.unbounded_stream(call) is (todo is None)
+    out = convert_source(HEAD + body, "job.py").output
+    if todo is None:
+        assert problem is None and "f2s_stream.micro_batches(" in out and "f2s_stream.await_termination(env)" in out, out
+        assert "TODO(flink2spark)" not in out, out
+    else:
+        assert problem.startswith(todo) and f"TODO(flink2spark): F2S300 {todo}" in out, out

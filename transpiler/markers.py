@@ -168,6 +168,7 @@ TB_ROWTIME_ZONE = _code("F2S324", "note", "TIMESTAMP(3) watermark column of a st
 TB_CATALOG_TABLE = _code("F2S334", "note", "a table the program reads or writes by name without declaring it (a Flink catalog's): Spark reads/writes the table or view of that name in its session catalog, which must hold it as Flink's catalog does")
 TB_CATALOG_STREAM = _code("F2S335", "todo", "a table the program does not declare, read or written in streaming mode: whether it is bounded and which changes it takes are its catalog's, not known when converting")
 TB_STREAM_COLLECT = _code("F2S337", "note", "the rows of a streaming query's collect() iterated in a for loop: the loop body runs in a foreachBatch function for each row of a micro-batch; rows come per micro-batch (in no set order within one), Flink's one by one; the loop never ends in either; a checkpoint folder is needed; a Row printed whole reads Row(name=value, ...) in Spark, <Row(value, ...)> in Flink")
+TB_STREAM_TABLE = _code("F2S343", "note", "a table of an unbounded DataStream (Kafka, monitored files): the stream's elements, after its Python operators, become the rows of a streaming DataFrame micro-batch by micro-batch (f2s_stream.table: mapInArrow, pyarrow needed on the driver and the workers); same rows")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

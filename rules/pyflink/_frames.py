@@ -647,8 +647,9 @@ def table_shape(g, call: cst.Call) -> Optional[Shape]:
     from flink2spark.rules.pyflink._common import RetractPairs, TableRows, record_shape
     from flink2spark.rules.table._program import tables
 
-    found, problem = tables(g.resolver).stream_of(call)
-    if problem is not None or isinstance(found, RetractPairs):
+    model = tables(g.resolver)
+    found, problem = model.stream_of(call)
+    if problem is not None or isinstance(found, RetractPairs) or model.unbounded_stream(call):  # a streaming one: micro-batches
         return None
     if isinstance(found, TableRows):
         types = [P.SPARK_TYPES.get(kind, "").lower() for _, kind in found.fields]

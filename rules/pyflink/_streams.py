@@ -189,8 +189,10 @@ class StreamGraph:
 
     @cached_property
     def reads_unbounded(self) -> bool:
-        """Whether the module reads an unbounded Kafka source (or monitored files) anywhere."""
-        return any(self.node(call).micro_batches for call in self.resolver.calls_of("from_source", "add_source"))
+        """Whether the module reads an unbounded Kafka source (or monitored files) anywhere, or
+        the stream of an unbounded table (``t_env.to_data_stream(table)`` of a Kafka table)."""
+        return any(self.node(call).micro_batches for call in self.resolver.calls_of("from_source", "add_source", *P.TABLE_BRIDGES)
+                   if isinstance(call.func, cst.Attribute))
 
 
 def graph(resolver) -> StreamGraph:
@@ -494,6 +496,10 @@ def _micro_batches(g: StreamGraph, expr) -> bool:
         return True
     if not _method_call(expr):
         return False
+    if _bridge(g, expr):  # t_env.to_data_stream(table) of an unbounded table: what the Table API's model says
+        from flink2spark.rules.table._program import tables
+
+        return tables(resolver).unbounded_stream(expr)
     through = async_input(resolver, expr)
     if through is not None:
         return g.node(through).micro_batches
@@ -518,6 +524,8 @@ def _unbounded_source(g: StreamGraph, expr) -> bool:
     if not _method_call(expr):
         return False
     recv, method = expr.func.value, expr.func.attr.value
+    if _bridge(g, expr):
+        return g.node(expr).micro_batches
     if resolver.type_of(recv) == P.ENVIRONMENT:
         from flink2spark.rules.pyflink import _kafka as K
 

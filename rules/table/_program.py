@@ -194,6 +194,8 @@ class StreamTable:
     projection: Optional[tuple[tuple[str, Optional[str], str], ...]] = None
     watermark: Optional[tuple[str, str]] = None  # (rowtime column, delay such as "3 seconds")
     rowtime_field: Optional[str] = None  # the stream's field the rowtime column is (or casts), when known
+    # an unbounded stream (Kafka, monitored files: ``f2s_stream.micro_batches``): the table is a streaming DataFrame
+    unbounded: bool = False
 
     @property
     def schema(self) -> dict[str, str]:
@@ -964,9 +966,9 @@ class TablesModel:
         from flink2spark.rules.pyflink._streams import facts
 
         found = facts(self.resolver, stream)
-        if found.micro_batches or found.unbounded_source:
-            return None, ("a table of an unbounded stream (Kafka, monitored files) is not converted yet: the converted stream "
-                          "runs Python functions per micro-batch (RDDs), not as a streaming DataFrame a table can read")
+        if found.unbounded_source and not found.micro_batches:
+            return None, ("a table of an unbounded stream whose source is not converted (only Kafka and monitored files"
+                          " become streaming DataFrames)")
         t = found.element_type
         if t is None:
             return None, "the stream's type could not be followed (Flink derives the table's columns from it)"
@@ -986,7 +988,12 @@ class TablesModel:
         if bad:
             return None, f"a field of Types.{bad[0]}() (only basic types are converted yet)"
         scalar = isinstance(t, str) or (isinstance(t, cst.BaseExpression) and basic_type(self.resolver, t) in _STREAM_TYPES)
-        return StreamTable(stream, tuple((name, _STREAM_TYPES[k]) for name, k in fields), None, scalar), None
+        if found.micro_batches and found.api_type == P.KEYED:  # f2s_stream's keyed stream is no stream of elements
+            return None, "a table of a keyed unbounded stream (key_by() before from_data_stream) is not converted yet"
+        if found.micro_batches and any(k == "INSTANT" for _, k in fields):
+            return None, "a table of an unbounded stream with a field of Types.INSTANT() is not converted yet"
+        return StreamTable(stream, tuple((name, _STREAM_TYPES[k]) for name, k in fields), None, scalar,
+                           unbounded=found.micro_batches), None
 
     def from_stream(self, call: cst.Call) -> tuple[Optional["StreamTable"], Optional[str]]:
         """The Table of ``t_env.from_data_stream(ds, *fields_or_schema)`` or the view of
@@ -1051,6 +1058,8 @@ class TablesModel:
         order = declared["order"] if physical else [n for n, _ in table.columns] + declared["order"]
         projection = tuple((n, computed.get(n), types[n] if n in computed else fields[n]) for n in order)
         watermark = declared["watermark"]
+        if watermark is not None and table.unbounded:
+            return None, "a Schema's watermark on a table of an unbounded stream is not converted yet"
         if watermark is not None and dict((n, t) for n, _, t in projection)[watermark[0]] not in ("TIMESTAMP", "TIMESTAMP_NTZ"):
             return None, f"a watermark on {watermark[0]}, which is not a TIMESTAMP or TIMESTAMP_LTZ column"
         rowtime = None
@@ -1479,8 +1488,9 @@ class TablesModel:
         if len(args) != len(call.args) or not args or len(args) != {"to_append_stream": 2, "to_retract_stream": 2}.get(method, 1):
             return None, f"{method}() with these arguments (a target schema, a changelog mode...) is not converted yet"
         table = args[0].value
-        if not self.bounded(table):
-            return None, f"{method}() of an unbounded table (it reads a Kafka topic or an unbounded datagen table) is not converted yet"
+        if not self.bounded(table) and any(not t.bounded and t.watermark is not None for t in self.sql_tables().values()):
+            return None, (f"{method}() of an unbounded table in a program that declares a watermark: Flink hands a rowtime"
+                          " column's timestamps and watermarks to the stream (not converted yet)")
         if not self.insert_only(table):
             if method == "to_changelog_stream":
                 return None, f"{method}() of a table that may be updating in streaming mode: Flink gives its changes (-U/+U/-D records)"
@@ -1503,6 +1513,14 @@ class TablesModel:
         if isinstance(_stream_fields(self.resolver, info, rows_only=True), str):
             return None, f"{method}() of a type other than Types.ROW/ROW_NAMED/TUPLE is not converted yet"
         return (RetractPairs(info) if method == "to_retract_stream" else info), None
+
+    def unbounded_stream(self, call: cst.Call) -> bool:
+        """Whether the DataStream of the bridge ``call`` (``to_data_stream(table)``...), converted
+        when ``stream_of`` says so, is unbounded: its table reads an unbounded one (a Kafka table),
+        and the stream is the table's streaming DataFrame read per micro-batch
+        (``f2s_stream.micro_batches``)."""
+        args = [a for a in call.args if a.keyword is None and not a.star]
+        return bool(args) and self.stream_of(call)[1] is None and not self.bounded(args[0].value)
 
     def _is_table(self, node) -> bool:
         return self.resolver.type_of(node) == T.TABLE

@@ -22,15 +22,27 @@ and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
   row of a bounded table: the windows over the rowtime column say when Flink may drop late
   records (NOTE F2S317, ``rules/table/windows.py``). Metadata columns (the stream's rowtime),
   proctime attributes: TODO F2S300.
+* ``from_data_stream(ds)`` / ``create_temporary_view(name, ds)`` of an unbounded stream (a
+  Kafka or monitored-files source: ``f2s_stream.micro_batches``, ``StreamFacts.micro_batches``)
+  -> ``f2s_stream.table(<the same tuples>, "<columns>")``: a streaming DataFrame of the
+  stream's elements after its Python operators (NOTE F2S343), so the table model's streaming
+  forms follow (``execute().print()``, collect loops, inserts as streaming queries). A
+  Schema's watermark and INSTANT fields there: TODO F2S300.
 * ``to_data_stream(table)`` / ``to_changelog_stream(table)`` of a bounded table that gives only
   inserts -> ``df.rdd.map(f2s.decoded(Types.ROW_NAMED([...], [...])))``: Rows with the table's
   columns as names, as Flink hands them to Python (every record an insert, +I), so the
   DataStream rules convert the operators that follow. ``to_append_stream(table, type_info)``
   the same with the given Row/Tuple type (fields by position); ``to_retract_stream(table,
   type_info)`` then ``(True, row)`` pairs (every record an add message). An updating table
-  (streaming mode: aggregations without a window, joins, DISTINCT...), an unbounded one, a
-  target schema or changelog mode: TODO F2S300 saying why, and the stream's operators TODO
-  F2S210.
+  (streaming mode: aggregations without a window, joins, DISTINCT...), a target schema or
+  changelog mode: TODO F2S300 saying why, and the stream's operators TODO F2S210.
+* ``to_data_stream(table)`` (``to_changelog_stream``, ``to_append_stream``, ``to_retract_stream``)
+  of an unbounded table that gives only inserts (a Kafka table through projections and filters:
+  ``TablesModel.unbounded_stream``) -> ``f2s_stream.micro_batches(df, Types.ROW_NAMED([...],
+  [...]))``: the table's streaming DataFrame, its rows decoded per micro-batch as Flink hands
+  them to Python, so the DataStream rules run the operators that follow per micro-batch
+  (``StreamFacts.micro_batches``) and ``env.execute()`` waits for the streaming queries. In a
+  program that declares a watermark (Flink hands a rowtime's timestamps to the stream): TODO.
 * When the program model lowers that stream to a DataFrame (``StreamFacts.frame``: the bridge
   is a frame source whose shape is the table's columns, ``_frames.table_shape``, and every
   operator reading it has a native form), the bridge is the table's DataFrame itself
@@ -45,6 +57,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import IMPORT as STREAM_IMPORT, SHIM_IMPORT, rdd_note, RetractPairs, as_stream, decoding, type_code, type_expression
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.rules.table._program import StreamTable, tables
@@ -69,10 +82,12 @@ rule = Rule(
     matches=["StreamTableEnvironment.to_data_stream", "StreamTableEnvironment.to_changelog_stream",
              "StreamTableEnvironment.to_append_stream", "StreamTableEnvironment.to_retract_stream",
              "StreamTableEnvironment.from_data_stream", "StreamTableEnvironment.from_changelog_stream"],
-    summary="from_data_stream(ds) -> createDataFrame(rdd.map(tuple), columns); to_data_stream(table) of an insert-only"
+    summary="from_data_stream(ds) -> createDataFrame(rdd.map(tuple), columns) (an unbounded stream:"
+            " f2s_stream.table(...), a streaming DataFrame); to_data_stream(table) of an insert-only"
             " table -> the table's DataFrame when its stream's operators have DataFrame forms, else"
-            " df.rdd.map(f2s.decoded(Types.ROW_NAMED(...))); updating tables, rowtime attributes: TODO",
-    codes=(M.TB_UNSUPPORTED,),
+            " df.rdd.map(f2s.decoded(Types.ROW_NAMED(...))) (an unbounded table: f2s_stream.micro_batches(df, ...));"
+            " updating tables, rowtime attributes: TODO",
+    codes=(M.TB_UNSUPPORTED, M.TB_STREAM_TABLE),
     examples=[
         Example(
             _HEAD
@@ -149,6 +164,62 @@ rule = Rule(
             '    F.coalesce(F.col("qty"), F.raise_error(F.lit("TypeError: > of None"))) > 5\n'
             ").show(2147483647, truncate=False)\n",
         ),
+        Example(  # a table of an unbounded (Kafka) stream: a streaming DataFrame of its elements, one column f0 of strings
+            "from pyflink.common.serialization import SimpleStringSchema\n"
+            "from pyflink.datastream.connectors.kafka import FlinkKafkaConsumer\n" + _HEAD
+            + 'lines = env.add_source(FlinkKafkaConsumer("lines", SimpleStringSchema(), {"bootstrap.servers": "kafka:9092"}))\n'
+            "words = t_env.from_data_stream(lines.map(lambda line: line.upper(), output_type=Types.STRING()))\n",
+            "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            + rdd_note("the source `.add_source()` at line 9 has no DataFrame form (a typed from_collection and a bounded text"
+                       " file source have one)")
+            + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            "# NOTE(flink2spark): F2S256 FlinkKafkaConsumer starts from the group's committed offsets; Spark does not read"
+            " them and starts from latest (auto.offset.reset)\n"
+            "# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages"
+            " org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\n"
+            "lines = f2s_stream.micro_batches(\n"
+            '    env.readStream.format("kafka")\n'
+            '    .option("kafka.bootstrap.servers", "kafka:9092")\n'
+            '    .option("subscribe", "lines")\n'
+            '    .option("startingOffsets", "latest")\n'
+            "    .load()\n"
+            '    .select(F.col("value").cast("string").alias("value")),\n'
+            "    f2s.Types.STRING(),\n"
+            ")\n"
+            f"# NOTE(flink2spark): F2S343 {M.CODES[M.TB_STREAM_TABLE].title}\n"
+            "words = f2s_stream.table(\n"
+            '    lines.map(lambda line: line.upper()).map(lambda value: (value,)), "f0 STRING"\n'
+            ")\n",
+        ),
+        Example(  # the stream of an unbounded (Kafka) table: its streaming DataFrame read per micro-batch, Rows of its columns
+            _HEAD
+            + "t_env.execute_sql(\"CREATE TABLE taps (card STRING) WITH ('connector' = 'kafka', 'topic' = 'taps', \"\n"
+            "    \"'properties.bootstrap.servers' = 'kafka:9092', 'scan.startup.mode' = 'latest-offset', 'format' = 'json')\")\n"
+            't_env.to_data_stream(t_env.from_path("taps")).map(lambda row: row.card, output_type=Types.STRING()).print()\n'
+            "env.execute()\n",
+            "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\nfrom pyspark.sql import SparkSession\n\n"
+            + rdd_note("the table's stream `.to_data_stream()` at line 9 has no DataFrame form (a bounded table that gives only"
+                       " inserts, of columns of basic types other than FLOAT, has one; a retract stream's pairs have none)")
+            + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            "# NOTE(flink2spark): F2S307 Kafka table: Spark's Kafka source is the spark-sql-kafka-0-10 package (spark-submit"
+            " --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<Spark version>); Flink's json format fails the job on a"
+            " malformed record ('json.ignore-parse-errors' false), Spark's from_json gives NULL fields there\n"
+            't_env.readStream.format("kafka").option("kafka.bootstrap.servers", "kafka:9092").option(\n'
+            '    "subscribe", "taps"\n'
+            ').option("startingOffsets", "latest").load().selectExpr(\n'
+            "    \"from_json(CAST(value AS STRING), 'card STRING') AS value\"\n"
+            ').selectExpr("value.card").createOrReplaceTempView("taps")\n\n\n'
+            "def print_batch(batch):\n    for record in batch.collect():\n        print(record)\n\n\n"
+            f"# NOTE(flink2spark): F2S253 {K.MICRO_BATCH_NOTE}\n# NOTE(flink2spark): F2S251 {K.CHECKPOINT_NOTE}\n"
+            "f2s_stream.foreach_batch(\n"
+            "    f2s_stream.micro_batches(\n"
+            '        t_env.table("taps"), f2s.Types.ROW_NAMED(["card"], [f2s.Types.STRING()])\n'
+            "    ).map(lambda row: row.card),\n"
+            "    print_batch,\n"
+            ').option("checkpointLocation", f2s_stream.checkpoint("print")).start()\n'
+            "f2s_stream.await_termination(env)\n",
+        ),
     ],
     noop=['streams = {"a": 1}\nfirst = streams.get("a")\n'],
 )
@@ -182,7 +253,11 @@ def stream_frame(ctx, session: cst.BaseExpression, table: StreamTable, stream: c
         columns, picked = [(dst, t) for (dst, (_, t)) in zip((d for _, d in picked), table.columns)], None
     else:
         columns = list(table.columns)
-    frame = ctx.expr("{e}.createDataFrame({r}, %s)" % _string(_ddl(columns)), e=session, r=rows)
+    if table.unbounded:  # a MicroBatches stream: its elements as a streaming DataFrame
+        ctx.note(M.TB_STREAM_TABLE, M.CODES[M.TB_STREAM_TABLE].title)
+        frame = ctx.expr("{table}({r}, %s)" % _string(_ddl(columns)), table=K.shim(ctx, "table"), r=rows)
+    else:
+        frame = ctx.expr("{e}.createDataFrame({r}, %s)" % _string(_ddl(columns)), e=session, r=rows)
     if table.projection is not None:  # a Schema's computed columns (and the watermark's rowtime column)
         items = [_name(name) if sql is None else f"{sql} AS {_name(name)}" for name, sql, _ in table.projection]
         return ctx.expr("{f}.selectExpr(%s)" % ", ".join(_string(i) for i in items), f=frame)
@@ -224,7 +299,11 @@ def convert(ctx):
     known, info = type_expression(ctx, row, seg.original)
     if not known or info is None:
         return ctx.todo(M.TB_UNSUPPORTED, f"{method}(): the type {type_code(ctx.resolver, row)} means something else here")
-    stream = ctx.expr("{df}.rdd.map({decoded}({t}))", df=seg.updated.args[0].value, decoded=ctx.shim("decoded"), t=info)
+    if model.unbounded_stream(seg.original):  # a streaming DataFrame: its rows decoded per micro-batch
+        stream = ctx.expr("{micro_batches}({df}, {t})", micro_batches=K.shim(ctx, "micro_batches"), df=seg.updated.args[0].value,
+                          t=info)
+    else:
+        stream = ctx.expr("{df}.rdd.map({decoded}({t}))", df=seg.updated.args[0].value, decoded=ctx.shim("decoded"), t=info)
     if isinstance(t, RetractPairs):  # every record an add message (the table gives only inserts)
         stream = ctx.expr("{s}.map(lambda row: (True, row))", s=stream)
     return stream
