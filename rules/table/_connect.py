@@ -37,8 +37,11 @@ of Flink 1.9-1.13 (``read_csv_sink``) is the table ``connect(FileSystem().path(p
 .with_format(OldCsv().field_delimiter(d)).with_schema(...)`` declares: Flink's legacy csv sink
 under both, with the job's parallelism as its number of files and no overwrite.
 
+``Schema().field("pt", DataTypes.TIMESTAMP()).proctime()`` of a Kafka table: the computed column
+``pt AS PROCTIME()`` of the SQL DDL (the Kafka view's ``current_timestamp()``, NOTE F2S332).
+
 A descriptor call this module does not know (``line_delimiter`` other than
-``\\n``, ``Rowtime``, ``proctime``, a retract or upsert mode...) makes the table unreadable
+``\\n``, other ``Rowtime``s, a retract or upsert mode...) makes the table unreadable
 (``_descriptors.Unreadable`` names it): its statement keeps a TODO.
 """
 
@@ -211,16 +214,24 @@ def _rowtime(reader: _Reader, node) -> tuple[str, str]:
     return field, delay
 
 
-def _schema(reader: _Reader, node) -> tuple[list[tuple[str, str]], Optional[tuple[str, str, str]]]:
-    """(the columns, (rowtime column, the format's field it holds, watermark delay) or None)."""
+def _schema(reader: _Reader, node) -> tuple[list[tuple[str, str]], Optional[tuple[str, str, str]], Optional[str]]:
+    """(the columns, (rowtime column, the format's field it holds, watermark delay) or None,
+    the processing-time column or None)."""
     _, calls = _descriptor(reader, node, ("Schema",))
-    columns, rowtime = [], None
+    columns, rowtime, proctime = [], None, None
     for method, call in calls:
         args = _positional(call)
         if method == "rowtime" and len(args) == 1 and columns and rowtime is None:
             if columns[-1][1] != "TIMESTAMP_NTZ":
                 raise Unreadable(f"Schema().rowtime() of a {columns[-1][1]} column")
             rowtime = (columns[-1][0], *_rowtime(reader, args[0]))
+            continue
+        if method == "proctime" and not args and columns and proctime is None and columns[-1][0] != (rowtime or ("",))[0]:
+            # Schema().field(c, TIMESTAMP).proctime(): c is no field of the format, but the
+            # processing time, as ``c AS PROCTIME()`` of the SQL DDL
+            if columns[-1][1] != "TIMESTAMP_NTZ":
+                raise Unreadable(f"Schema().proctime() of a {columns[-1][1]} column")
+            proctime = columns[-1][0]
             continue
         if method != "field" or len(args) != 2:
             raise Unreadable(f"Schema().{method}()")
@@ -230,7 +241,7 @@ def _schema(reader: _Reader, node) -> tuple[list[tuple[str, str]], Optional[tupl
             raise Unreadable(str(exc)) from None
     if not columns:
         raise Unreadable("a Schema() without fields")
-    return columns, rowtime
+    return columns, rowtime, proctime
 
 
 def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tuple[str, ...]]:
@@ -248,13 +259,13 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
         raise Unreadable("connect() with other arguments than a connector descriptor")
     connector = _connector(reader, connector_args[0], options)
     options = {"connector": connector, **options}
-    columns, fields, rowtime = None, None, None
+    columns, fields, rowtime, proctime = None, None, None, None
     for call in body[1:]:
         step, args = call.func.attr.value, _positional(call)
         if step == "with_format" and len(args) == 1:
             fields = _format(reader, args[0], options)
         elif step == "with_schema" and len(args) == 1:
-            columns, rowtime = _schema(reader, args[0])
+            columns, rowtime, proctime = _schema(reader, args[0])
         elif step == "in_append_mode" and not args:
             pass  # what a table without a primary key is in the SQL DDL
         else:
@@ -263,6 +274,15 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
         raise Unreadable("a connect() descriptor without with_schema()")
     if "format" not in options:
         raise Unreadable("a connect() descriptor without with_format()")
+    order = tuple(n for n, _ in columns)
+    computed, computed_types = (), {}
+    if proctime is not None:
+        if connector != "kafka":
+            raise Unreadable("Schema().proctime() of a table other than a Kafka table")
+        # the column the SQL DDL's ``proctime AS PROCTIME()`` declares: the same computed column
+        columns = [(n, t) for n, t in columns if n != proctime]
+        expression, computed_types[proctime] = _sql._expression("PROCTIME()", name, columns)
+        computed = ((proctime, expression),)
     # the format's fields: the rowtime column's is the field it is read from
     read = [(rowtime[1], t) if rowtime is not None and n == rowtime[0] else (n, t) for n, t in columns]
     if rowtime is not None:
@@ -275,8 +295,9 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
     same = fields == [n for n, _ in read] if fields and isinstance(fields[0], str) else dict(fields or ()) == dict(read)
     if fields is not None and not same:
         raise Unreadable("format fields that are not the schema's")
-    table = _sql.TableDef(name=name, columns=tuple(columns), computed=(), connector=connector, options=options,
+    table = _sql.TableDef(name=name, columns=tuple(columns), computed=computed, connector=connector, options=options,
                           watermark=(rowtime[0], rowtime[2]) if rowtime else None, primary_key=(),
+                          order=order if computed else (), computed_types=computed_types,
                           bounded=_sql.is_bounded(connector.lower(), options))
     return name, table, tuple(reader.parts)
 
