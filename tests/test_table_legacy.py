@@ -15,6 +15,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from test_pyflink_streaming import fake_kafka  # noqa: F401  (a pytest fixture)
 
 from flink2spark.rules.table._program import tables
 from flink2spark.transpiler.engine import convert_source
@@ -150,12 +151,39 @@ def test_a_kafka_descriptor_table_is_unbounded_and_its_insert_a_streaming_query_
     assert "'json.fail-on-missing-field' true" in out  # the NOTE: Flink fails the job where Spark reads NULL
 
 
-def test_several_streaming_inserts_of_one_execute_are_a_todo():
-    # one Flink job of two inserts; awaited one by one, the second Spark query would never start
+def test_several_streaming_inserts_of_one_execute_start_a_query_each_awaited_together_on_spark(spark, fake_kafka):
+    # one Flink job of two inserts, run by execute(): awaited one by one, the second Spark query
+    # would never start; each starts at its insert and execute() waits for them all
+    publish, written, _, drain = fake_kafka
+    publish("clicks", ['{"b": 1.5, "a": 1}', '{"b": 2.0, "a": 2}', '{"b": 4.0, "a": 3}'])
     out = _convert(KAFKA_TABLES + "t_env.from_path('clicks').insert_into('out')\n"
-                   "t_env.sql_update('INSERT INTO out2 SELECT * FROM clicks')\nt_env.execute('job')\n")
-    assert out.count("TODO(flink2spark): F2S300") == 2 and "awaitAnyTermination" in out
+                   "t_env.sql_update('INSERT INTO out2 SELECT a, b * 2 FROM clicks WHERE a > 1')\nt_env.execute('job')\n")
+    assert "TODO" not in out, out
+    assert out.count(".start()") == 2 and "awaitTermination()" not in out
+    assert out.rstrip().endswith("t_env.streams.awaitAnyTermination()"), out
+    try:
+        exec(compile(out, "job.py", "exec"), {})  # with the available-now trigger, a query ends after the topic's records
+        drain(spark)
+    finally:
+        spark.catalog.dropTempView("clicks")
+    rows = {topic: sorted((json.loads(v)["a"], json.loads(v)["b"]) for v in values) for topic, values in written.items()}
+    assert rows == {"out": [(1, 1.5), (2, 2.0), (3, 4.0)], "out2": [(2, 4.0), (3, 8.0)]}
+
+
+def test_several_streaming_inserts_of_a_job_whose_execute_is_in_another_function_are_a_todo():
+    out = _convert(KAFKA_TABLES + "def build(env):\n    env.from_path('clicks').insert_into('out')\n"
+                   "    env.sql_update('INSERT INTO out2 SELECT * FROM clicks')\n\n\nbuild(t_env)\nt_env.execute('job')\n")
+    assert out.count("TODO(flink2spark): F2S300") == 2 and "a t_env.execute() in another function" in out
     assert "writeStream" not in out
+
+
+def test_streaming_inserts_of_two_functions_each_with_its_execute_are_each_awaited():
+    # two jobs of one insert each (two functions of the program, each run by its own execute())
+    body = "".join(f"def job_{n}():\n    t_env.from_path('clicks').insert_into('{n}')\n    t_env.execute('{n}')\n\n\n"
+                   for n in ("out", "out2"))
+    out = _convert(KAFKA_TABLES + body)
+    assert "TODO" not in out and out.count(".start().awaitTermination()") == 2, out
+    assert "awaitAnyTermination" not in out
 
 
 SINK = ("t_env.connect(FileSystem().path('/out')).with_format(OldCsv())" + SCHEMA + ".create_temporary_table('out')\n"
