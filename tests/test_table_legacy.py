@@ -446,3 +446,53 @@ def test_csv_table_sinks_without_the_same_spark_form_keep_a_todo(args, why):
     _, problems = _catalog(body)
     assert problems["out"] == why
     assert f"TODO(flink2spark): F2S305 register_table_sink(): {why}" in _convert(body)
+
+
+def _csv_kafka(fmt: str, name: str = "taps") -> str:
+    return (f"from pyflink.table.descriptors import Csv\n"
+            f"t_env.connect(Kafka().version('universal').topic('{name}').property('bootstrap.servers', 'k:9092')"
+            f".start_from_earliest()).with_format({fmt})" + SCHEMA + f".in_append_mode().create_temporary_table('{name}')\n")
+
+
+def test_csv_line_delimiter_of_a_kafka_table_read_is_the_table_without_it():
+    # Flink 1.x's csv format ends the records it writes with the line delimiter; its deserializer
+    # takes no line delimiter (a Kafka record is one row): the view reads as without it
+    read = "t_env.from_path('taps').execute().print()\n"
+    with_it = _convert(_csv_kafka("Csv().line_delimiter('\\r\\n').derive_schema()") + read)
+    without = _convert(_csv_kafka("Csv().derive_schema()") + read)
+    assert "TODO" not in with_it and "from_csv(" in with_it, with_it
+    assert _code(with_it) == _code(without)
+
+
+def test_csv_line_delimiter_of_a_table_written_or_not_kafka_keeps_a_todo():
+    kafka_sink = _convert(KAFKA_TABLES + _csv_kafka("Csv().line_delimiter('\\r\\n')", "sunk")
+                          + "t_env.from_path('clicks').insert_into('sunk')\nt_env.execute('job')\n")
+    assert "TODO(flink2spark): F2S305" in kafka_sink and "csv sink option 'line-delimiter'" in kafka_sink, kafka_sink
+    _, problems = _catalog("from pyflink.table.descriptors import Csv\n"
+                           "t_env.connect(FileSystem().path('/in.csv')).with_format(Csv().line_delimiter('\\r\\n'))"
+                           + SCHEMA + ".create_temporary_table('src')\n")
+    assert problems["src"] == "Csv().line_delimiter() of a table other than a Kafka table"
+
+
+def test_a_proctime_field_of_a_connect_schema_is_the_ddls_proctime_column():
+    # Schema().field('pt', TIMESTAMP).proctime(): no field of the format, the processing time
+    # (the program model's computed column of ``pt AS PROCTIME()``; fixture legacy_kiosk_taps_kafka_proctime
+    # converts to its DDL twin's code)
+    proc = "from pyflink.table.descriptors import Csv\n" + (
+        "t_env.connect(Kafka().version('universal').topic('taps').property('bootstrap.servers', 'k:9092')"
+        ".start_from_earliest()).with_format(Json())"
+        ".with_schema(Schema().field('a', DataTypes.BIGINT()).field('pt', DataTypes.TIMESTAMP(3)).proctime()"
+        ".field('b', DataTypes.DOUBLE())).create_temporary_table('taps')\n")
+    legacy, problems = _catalog(proc)
+    modern, _ = _catalog("t_env.execute_sql(\"CREATE TABLE taps (a BIGINT, pt AS PROCTIME(), b DOUBLE) WITH ("
+                         "'connector' = 'kafka', 'topic' = 'taps', 'properties.bootstrap.servers' = 'k:9092', "
+                         "'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n")
+    assert problems == {}
+    for field in ("columns", "computed", "order", "watermark", "bounded"):
+        assert getattr(legacy["taps"], field) == getattr(modern["taps"], field), field
+    assert legacy["taps"].proctime_watermark() == "pt"
+    _, problems = _catalog(proc.replace("Kafka().version('universal').topic('taps').property('bootstrap.servers', 'k:9092')"
+                                        ".start_from_earliest()", "FileSystem().path('/in')"))
+    assert problems["taps"] == "Schema().proctime() of a table other than a Kafka table"
+    _, problems = _catalog(proc.replace("DataTypes.TIMESTAMP(3)).proctime()", "DataTypes.STRING()).proctime()"))
+    assert problems["taps"] == "Schema().proctime() of a STRING column"

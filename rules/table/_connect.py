@@ -43,6 +43,10 @@ under both, with the job's parallelism as its number of files and no overwrite.
 A descriptor call this module does not know (``line_delimiter`` other than
 ``\\n``, other ``Rowtime``s, a retract or upsert mode...) makes the table unreadable
 (``_descriptors.Unreadable`` names it): its statement keeps a TODO.
+
+``Csv().line_delimiter(d)`` of a Kafka table: the option ``csv.line-delimiter``
+(``LEGACY_LINE_DELIMITER``), which Flink 1.x's csv format only writes: the Kafka view reads the
+table as without it; a Kafka sink with it keeps a TODO naming it.
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ from flink2spark.rules.pyflink._common import chain
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._descriptors import Unreadable, _Reader, _positional
-from flink2spark.rules.table._sql import IGNORE_FIRST_LINE, LEGACY_JSON_TIMESTAMP, ROWTIME_FROM
+from flink2spark.rules.table._sql import IGNORE_FIRST_LINE, LEGACY_JSON_TIMESTAMP, LEGACY_LINE_DELIMITER, ROWTIME_FROM
 
 MODULE = "pyflink.table.descriptors."
 REGISTER = ("create_temporary_table", "register_table_source", "register_table_sink", "register_table_source_and_sink")
@@ -128,6 +132,10 @@ def _format(reader: _Reader, node, options: dict) -> Optional[list]:
         elif fmt == "csv" and method == "line_delimiter" and len(args) == 1 \
                 and reader.literal(args[0], "a line delimiter") == "\n":
             pass
+        elif kind == "Csv" and method == "line_delimiter" and len(args) == 1:
+            # Flink 1.x's csv format ends each record it writes with it; its deserializer never
+            # reads it (a Kafka record is one row): only a Kafka table the program reads converts
+            options[LEGACY_LINE_DELIMITER] = reader.literal(args[0], "a line delimiter")
         elif kind == "OldCsv" and method == "ignore_first_line" and not args:
             # the legacy csv source skips the first line of each file (a header): read by the
             # table's Spark reader only (``_sql.file_source``), never written
@@ -274,6 +282,8 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
         raise Unreadable("a connect() descriptor without with_schema()")
     if "format" not in options:
         raise Unreadable("a connect() descriptor without with_format()")
+    if LEGACY_LINE_DELIMITER in options and connector != "kafka":
+        raise Unreadable("Csv().line_delimiter() of a table other than a Kafka table")
     order = tuple(n for n, _ in columns)
     computed, computed_types = (), {}
     if proctime is not None:

@@ -825,6 +825,9 @@ ROWTIME_FROM = "schema.rowtime.timestamps.from"
 # Json().json_schema() of a connect() descriptor: 'json.timestamp-format.standard' of Flink 1.x's
 # JSON schema format, a 'date-time' read as RFC 3339 text (2024-05-01T10:00:00Z, the Z dropped)
 LEGACY_JSON_TIMESTAMP = "RFC-3339"
+# Csv().line_delimiter(d) of a connect() descriptor: what Flink 1.x's csv format ends each record
+# it writes with (its deserializer never reads it): a Kafka source reads as without it
+LEGACY_LINE_DELIMITER = "csv.line-delimiter"
 _CSV_OPTIONS = {
     "csv.field-delimiter": "sep",
     "csv.quote-character": "quote",
