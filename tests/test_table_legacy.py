@@ -496,3 +496,12 @@ def test_a_proctime_field_of_a_connect_schema_is_the_ddls_proctime_column():
     assert problems["taps"] == "Schema().proctime() of a table other than a Kafka table"
     _, problems = _catalog(proc.replace("DataTypes.TIMESTAMP(3)).proctime()", "DataTypes.STRING()).proctime()"))
     assert problems["taps"] == "Schema().proctime() of a STRING column"
+
+
+def test_a_custom_connector_descriptor_keeps_a_todo_naming_it():
+    body = ("from pyflink.table.descriptors import CustomConnectorDescriptor\n"
+            "t_env.connect(CustomConnectorDescriptor('jdbc', 1, False).property('connector.table', 't'))"
+            + SCHEMA + ".register_table_sink('sink')\n")
+    _, problems = _catalog(body)
+    assert problems["sink"] == "a descriptor CustomConnectorDescriptor() other than FileSystem()/Kafka()"
+    assert "TODO(flink2spark): F2S305 connect()...register_table_sink(): a descriptor CustomConnectorDescriptor()" in _convert(body)

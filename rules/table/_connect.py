@@ -78,7 +78,8 @@ def _descriptor(reader: _Reader, node, kinds: tuple[str, ...]) -> tuple[str, lis
     if kind in _SCHEMA_ALIASES:  # Schema() of pyflink.table where both modules' star imports bring one
         kind = MODULE + "Schema"
     if kind is None or not kind.startswith(MODULE) or kind[len(MODULE):] not in kinds:
-        raise Unreadable(f"a descriptor other than {'/'.join(k + '()' for k in kinds)}")
+        known = f"{kind[len(MODULE):]}() " if kind is not None and kind.startswith(MODULE) else ""
+        raise Unreadable(f"a descriptor {known}other than {'/'.join(k + '()' for k in kinds)}")
     if _positional(found[0]):
         raise Unreadable(f"{kind[len(MODULE):]}() with arguments")
     return kind[len(MODULE):], found[1]
