@@ -1643,6 +1643,26 @@ class TablesModel:
         job = jobs.get(id(call))
         return job, counts.get(id(job), 0)
 
+    def statement_set_streaming(self, created: cst.Call) -> int:
+        """How many inserts added to the statement set ``created`` (``t_env.create_statement_set()``,
+        through names bound once to it) read an unbounded table: Flink runs them as one job,
+        Spark as a streaming query each, awaited together where the set's ``execute()`` is."""
+        count = 0
+        for call in nodes(self.resolver.module, cst.Call):
+            if not isinstance(call.func, cst.Attribute) or call.func.attr.value not in ("add_insert", "add_insert_sql") \
+                    or not call.args or not isinstance(call.func.value, cst.Name) \
+                    or self.resolver.single_value(call.func.value) is not created:
+                continue
+            if call.func.attr.value == "add_insert":
+                count += len(call.args) == 2 and not self.bounded(call.args[1].value)
+                continue
+            text = self.sql(call.args[0].value)
+            try:
+                count += text is not None and _sql.streaming(text.text, self.sql_tables())
+            except _sql.Untranslatable:
+                pass
+        return count
+
     def _function_of(self, node):
         while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
             node = self.resolver.parent(node)

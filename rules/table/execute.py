@@ -131,6 +131,15 @@ def print_noted(ctx, written, target: str, streaming: bool):
     return written
 
 
+def await_all(ctx, env):
+    """The wait for the streaming queries of several inserts that Flink runs as one job (a
+    statement set's ``execute().wait()``, Flink 1.x's ``t_env.execute(job)`` of buffered
+    inserts): each insert started its own query (``write_to(..., wait=False)``), and the job's
+    wait is Spark's for any of them to end: none ends but by failing (an unbounded source),
+    which fails Flink's whole job too."""
+    return ctx.expr("{env}.streams.awaitAnyTermination()", env=env)
+
+
 def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool = True, inserts: bool = False,
              update: bool = False):
     """``df`` written to the catalog's table ``sink`` (or a TODO); a streaming query when

@@ -19,7 +19,7 @@ import libcst as cst
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table._common import program, spark_program
 from flink2spark.rules.table._program import tables
-from flink2spark.rules.table.execute import write_to
+from flink2spark.rules.table.execute import await_all, write_to
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table.sql import _statement
 from flink2spark.transpiler import markers as M
@@ -64,7 +64,7 @@ def convert(ctx):
         if not ctx.is_statement:
             return ctx.todo(M.TB_UNSUPPORTED, "the result of TableEnvironment.execute() (a JobExecutionResult) is used")
         if model.streaming_job(head.original)[1] > 1:  # its streaming queries, started at their inserts
-            return ctx.expr("{env}.streams.awaitAnyTermination()", env=ctx.site.receiver)
+            return await_all(ctx, ctx.site.receiver)
         return REMOVE
     if head.method == "insert_into":
         sink = call_arg(head.original, 0, "table_path")
