@@ -272,7 +272,11 @@ def test_a_group_window_in_strings_converts_as_its_expression_dsl_form():
     assert legacy.output.splitlines()[-6:] == modern.output.splitlines()[-6:]
     assert 'F.window(F.col("ts"), "15 minutes")' in legacy.output
     rows = convert_source(head + "clicks.window(Tumble.over('2.rows').on('ts').alias('w')).group_by('w').select('n.sum').execute().print()\n", "c.py")
-    assert any("row-count windows" in m.message for m in rows.markers)
+    assert any("Tumble window: over('2.rows'): a row-count window" in m.message for m in rows.markers), rows.markers
+    modern = convert_source(head + "from pyflink.table.expressions import row_interval\n"
+                            "clicks.window(Tumble.over(row_interval(2)).on(col('ts')).alias('w')).group_by(col('w'))"
+                            ".select(col('n').sum).execute().print()\n", "d.py")
+    assert any("Tumble window: over(row_interval(2)): a row-count window" in m.message for m in modern.markers), modern.markers
 
 
 def test_alias_of_one_string_of_names_renames_each_column_as_flink_1x_read_it():
