@@ -62,7 +62,7 @@ from flink2spark.rules.pyflink._common import chain
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._descriptors import Unreadable, _Reader, _positional
-from flink2spark.rules.table._sql import IGNORE_FIRST_LINE, LEGACY_JSON_TIMESTAMP, LEGACY_LINE_DELIMITER, ROWTIME_FROM
+from flink2spark.rules.table._sql import IGNORE_FIRST_LINE, LEGACY_CSV_SINK, LEGACY_JSON_TIMESTAMP, LEGACY_LINE_DELIMITER, ROWTIME_FROM
 
 MODULE = "pyflink.table.descriptors."
 REGISTER = ("create_temporary_table", "register_table_source", "register_table_sink", "register_table_source_and_sink")
@@ -122,6 +122,7 @@ def _format(reader: _Reader, node, options: dict) -> Optional[list]:
     options["format"] = fmt
     if kind == "OldCsv":  # Flink's legacy csv source parses no quotes unless it is given a quote character
         options["csv.disable-quote-character"] = "true"
+        options[LEGACY_CSV_SINK] = "true"  # of a FileSystem() table: Flink's legacy csv sink (read() drops it otherwise)
     fields = None
     for method, call in calls:
         args = _positional(call)
@@ -283,6 +284,8 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
         raise Unreadable("a connect() descriptor without with_schema()")
     if "format" not in options:
         raise Unreadable("a connect() descriptor without with_format()")
+    if connector != "filesystem":
+        options.pop(LEGACY_CSV_SINK, None)
     if LEGACY_LINE_DELIMITER in options and connector != "kafka":
         raise Unreadable("Csv().line_delimiter() of a table other than a Kafka table")
     order = tuple(n for n, _ in columns)
@@ -361,7 +364,7 @@ def read_csv_sink(resolver, names, call: cst.Call) -> tuple[str, _sql.TableDef, 
     except TY.Untranslatable as exc:
         raise Unreadable(str(exc)) from None
     options = {"connector": "filesystem", "path": reader.string(args["path"]), "format": "csv",
-               "csv.disable-quote-character": "true"}
+               "csv.disable-quote-character": "true", LEGACY_CSV_SINK: "true"}
     if "field_delimiter" in args:
         options["csv.field-delimiter"] = reader.literal(args["field_delimiter"], "a field delimiter")
     table = _sql.TableDef(name=name, columns=columns, computed=(), connector="filesystem", options=options,
