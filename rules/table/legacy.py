@@ -17,7 +17,7 @@
 import libcst as cst
 
 from flink2spark.rules.pyflink._common import call_arg
-from flink2spark.rules.table._common import program, spark_program
+from flink2spark.rules.table._common import CLICKS_KAFKA_SPARK, STREAMING_NOTE_SPARK, program, spark_program, streaming_program
 from flink2spark.rules.table._program import tables
 from flink2spark.rules.table.execute import await_all, write_to
 from flink2spark.rules.table import _sql
@@ -39,6 +39,27 @@ rule = Rule(
                 "t_env.execute('words')\n"
             ),
             spark_program('t_env.createDataFrame([("a",)], ["word"]).show(2147483647, truncate=False)\n'),
+        ),
+        Example(  # several streaming inserts of one job: a Spark query each, awaited together where execute() is
+            streaming_program(
+                "t_env.execute_sql(\"CREATE TABLE seen (u STRING) WITH ('connector' = 'blackhole')\")\n"
+                "t_env.from_path('clicks').insert_into('seen')\n"
+                "t_env.sql_update(\"INSERT INTO seen SELECT u FROM clicks WHERE u <> ''\")\n"
+                "t_env.execute('clicks')\n"
+            ),
+            spark_program(
+                CLICKS_KAFKA_SPARK
+                + STREAMING_NOTE_SPARK
+                + 't_env.table("clicks").writeStream.format("noop").option(\n'
+                '    "checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")\n'
+                ').outputMode("append").start()\n'
+                + STREAMING_NOTE_SPARK
+                + 't_env.sql("SELECT u FROM clicks WHERE u <> \'\'").writeStream.format("noop").option(\n'
+                '    "checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")\n'
+                ').outputMode("append").start()\n'
+                "t_env.streams.awaitAnyTermination()\n",
+                imports="import tempfile\n",
+            ),
         ),
     ],
     noop=['import subprocess\n\nsubprocess.run(["true"]).check_returncode()\n'],

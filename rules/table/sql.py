@@ -42,8 +42,8 @@ from flink2spark.rules.table.bridges import _HEAD as STREAM_HEAD, stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table.catalogs import CATALOG_WHY
-from flink2spark.rules.table._common import (CLICKS_KAFKA_SPARK, STREAM_ROWS_SPARK, after_methods, drop_target, program,
-                                                spark_program, streaming_program, waited_result)
+from flink2spark.rules.table._common import (CLICKS_KAFKA_SPARK, STREAM_ROWS_SPARK, STREAMING_NOTE_SPARK, after_methods,
+                                                drop_target, program, spark_program, streaming_program, waited_result)
 from flink2spark.rules.table._program import _MARK_RE, SqlText, sql_arguments, tables
 from flink2spark.rules.table.execute import await_all, collected, print_noted, show, stream_collect, write_to
 from flink2spark.transpiler import markers as M
@@ -217,6 +217,28 @@ rule = Rule(
                 ').option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(\n'
                 '    "append"\n'
                 ').start().awaitTermination()\n',
+                imports="import tempfile\n",
+            ),
+        ),
+        Example(  # the streaming inserts of a statement set: one Flink job; a Spark query each, awaited together
+            streaming_program(
+                "t_env.execute_sql(\"CREATE TABLE seen (u STRING) WITH ('connector' = 'blackhole')\")\n"
+                "statements = t_env.create_statement_set()\n"
+                "statements.add_insert_sql(\"INSERT INTO seen SELECT u FROM clicks WHERE u <> ''\")\n"
+                "statements.add_insert('seen', t_env.from_path('clicks'))\n"
+                "statements.execute().wait()\n"
+            ),
+            spark_program(
+                CLICKS_KAFKA_SPARK
+                + STREAMING_NOTE_SPARK
+                + 't_env.sql("SELECT u FROM clicks WHERE u <> \'\'").writeStream.format("noop").option(\n'
+                '    "checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")\n'
+                ').outputMode("append").start()\n'
+                + STREAMING_NOTE_SPARK
+                + 't_env.table("clicks").writeStream.format("noop").option(\n'
+                '    "checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")\n'
+                ').outputMode("append").start()\n'
+                "t_env.streams.awaitAnyTermination()\n",
                 imports="import tempfile\n",
             ),
         ),
