@@ -323,6 +323,12 @@ def fake_kafka(spark, tmp_path, monkeypatch):
         return start(self.trigger(availableNow=True), *args, **kwargs)
 
     monkeypatch.setattr(DataStreamWriter, "start", fake_start)
+    to_table = DataStreamWriter.toTable
+
+    def fake_to_table(self, *args, **kwargs):  # a streaming write into a table (a file sink): the same trigger
+        return to_table(self.trigger(availableNow=True), *args, **kwargs)
+
+    monkeypatch.setattr(DataStreamWriter, "toTable", fake_to_table)
 
     def drain(session):
         for query in list(session.streams.active):

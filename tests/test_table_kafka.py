@@ -6,10 +6,12 @@ Flink's records)."""
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 
 import pytest
+from test_pyflink_streaming import fake_kafka  # noqa: F401  (a pytest fixture)
 
 from flink2spark.rules.table import _kafka, _sql
 from flink2spark.transpiler.engine import convert_source
@@ -495,9 +497,42 @@ def test_a_kafka_table_only_written_is_not_declared_in_spark():
     assert flat('.write.format("kafka").option("kafka.bootstrap.servers", "k:9092").option("topic", "o").save()') in flat(out)
 
 
-def test_streaming_inserts_of_a_statement_set_are_a_todo():
-    out = convert("s = t_env.create_statement_set()\ns.add_insert_sql('INSERT INTO out_t SELECT k, v FROM src')\ns.execute().wait()\n")
-    assert "TODO(flink2spark): F2S300 add_insert_sql(): a streaming INSERT in a statement set" in out, out
+SINKS = "".join(
+    f"t_env.execute_sql(\"CREATE TABLE {name} (k STRING, v INT) WITH ('connector' = 'kafka', 'topic' = '{name}', "
+    "'properties.bootstrap.servers' = 'k:9092', 'format' = 'json')\")\n" for name in ("big_t", "small_t"))
+
+
+def run_awaited_together(spark, out: str, drain, written: dict, view: str, fields: tuple[str, ...]) -> dict:
+    """Run a converted program of two streaming inserts into Kafka topics (``fake_kafka``), each
+    started on its own and awaited together: {topic: its records' ``fields``, sorted}."""
+    assert "TODO" not in out, out
+    assert flat(out).count(flat('.outputMode("append").start()')) == 2 and "awaitTermination()" not in out
+    assert out.rstrip().endswith("t_env.streams.awaitAnyTermination()"), out
+    try:
+        exec(compile(out, "job.py", "exec"), {})  # with the available-now trigger, each query ends after the topic's records
+        drain(spark)
+    finally:
+        spark.catalog.dropTempView(view)
+    return {topic: sorted(tuple(json.loads(v)[f] for f in fields) for v in values) for topic, values in written.items()}
+
+
+def test_streaming_inserts_of_a_statement_set_start_a_query_each_awaited_together_on_spark(spark, fake_kafka):
+    # Flink runs the set's inserts as one job; each is a Spark streaming query started where it is
+    # added, and execute().wait() waits for them all (the legacy t_env.execute() of buffered inserts too)
+    publish, written, _, drain = fake_kafka
+    publish("src", ['{"k": "a", "v": 5}', '{"k": "b", "v": 50}', '{"k": "c", "v": 12}'])
+    out = convert(SINKS + "from pyflink.table.expressions import col\ns = t_env.create_statement_set()\n"
+                  "s.add_insert_sql('INSERT INTO big_t SELECT k, v FROM src WHERE v > 10')\n"
+                  "s.add_insert('small_t', t_env.from_path('src').where(col('v') <= 10))\n"
+                  "s.execute().wait()\n")
+    rows = run_awaited_together(spark, out, drain, written, "src", ("k", "v"))
+    assert rows == {"big_t": [("b", 50), ("c", 12)], "small_t": [("a", 5)]}
+
+
+def test_streaming_inserts_of_a_statement_set_given_to_a_helper_are_a_todo():
+    out = convert("def add(statements):\n    statements.add_insert_sql('INSERT INTO out_t SELECT k, v FROM src')\n\n\n"
+                  "s = t_env.create_statement_set()\nadd(s)\ns.execute().wait()\n")
+    assert "TODO(flink2spark): F2S300 add_insert_sql(): a streaming INSERT in a statement set this rule cannot follow" in out, out
 
 
 def test_sink_options_naming_a_variable_the_write_does_not_see_are_a_todo():

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from test_pyflink_streaming import fake_kafka  # noqa: F401  (a pytest fixture)
+from test_table_kafka import run_awaited_together
 
 from flink2spark.rules.table._program import tables
 from flink2spark.transpiler.engine import convert_source
@@ -70,7 +72,7 @@ def test_old_csv_reads_as_a_csv_table_without_quote_character():
     assert table.connector == "filesystem" and table.columns == (("a", "BIGINT"), ("b", "DOUBLE"))
     assert dict(table.options) == {"connector": "filesystem", "path": "/in.csv", "format": "csv",
                                    "csv.disable-quote-character": "true", "csv.field-delimiter": "|",
-                                   "csv.ignore-parse-errors": "true"}
+                                   "csv.ignore-parse-errors": "true", "sink.legacy-csv": "true"}
 
 
 def test_old_csv_with_a_quote_character_quotes():
@@ -150,12 +152,31 @@ def test_a_kafka_descriptor_table_is_unbounded_and_its_insert_a_streaming_query_
     assert "'json.fail-on-missing-field' true" in out  # the NOTE: Flink fails the job where Spark reads NULL
 
 
-def test_several_streaming_inserts_of_one_execute_are_a_todo():
-    # one Flink job of two inserts; awaited one by one, the second Spark query would never start
+def test_several_streaming_inserts_of_one_execute_start_a_query_each_awaited_together_on_spark(spark, fake_kafka):
+    # one Flink job of two inserts, run by execute(): awaited one by one, the second Spark query
+    # would never start; each starts at its insert and execute() waits for them all
+    publish, written, _, drain = fake_kafka
+    publish("clicks", ['{"b": 1.5, "a": 1}', '{"b": 2.0, "a": 2}', '{"b": 4.0, "a": 3}'])
     out = _convert(KAFKA_TABLES + "t_env.from_path('clicks').insert_into('out')\n"
-                   "t_env.sql_update('INSERT INTO out2 SELECT * FROM clicks')\nt_env.execute('job')\n")
-    assert out.count("TODO(flink2spark): F2S300") == 2 and "awaitAnyTermination" in out
+                   "t_env.sql_update('INSERT INTO out2 SELECT a, b * 2 FROM clicks WHERE a > 1')\nt_env.execute('job')\n")
+    rows = run_awaited_together(spark, out, drain, written, "clicks", ("a", "b"))
+    assert rows == {"out": [(1, 1.5), (2, 2.0), (3, 4.0)], "out2": [(2, 4.0), (3, 8.0)]}
+
+
+def test_several_streaming_inserts_of_a_job_whose_execute_is_in_another_function_are_a_todo():
+    out = _convert(KAFKA_TABLES + "def build(env):\n    env.from_path('clicks').insert_into('out')\n"
+                   "    env.sql_update('INSERT INTO out2 SELECT * FROM clicks')\n\n\nbuild(t_env)\nt_env.execute('job')\n")
+    assert out.count("TODO(flink2spark): F2S300") == 2 and "a t_env.execute() in another function" in out
     assert "writeStream" not in out
+
+
+def test_streaming_inserts_of_two_functions_each_with_its_execute_are_each_awaited():
+    # two jobs of one insert each (two functions of the program, each run by its own execute())
+    body = "".join(f"def job_{n}():\n    t_env.from_path('clicks').insert_into('{n}')\n    t_env.execute('{n}')\n\n\n"
+                   for n in ("out", "out2"))
+    out = _convert(KAFKA_TABLES + body)
+    assert "TODO" not in out and out.count(".start().awaitTermination()") == 2, out
+    assert "awaitAnyTermination" not in out
 
 
 SINK = ("t_env.connect(FileSystem().path('/out')).with_format(OldCsv())" + SCHEMA + ".create_temporary_table('out')\n"
@@ -251,7 +272,11 @@ def test_a_group_window_in_strings_converts_as_its_expression_dsl_form():
     assert legacy.output.splitlines()[-6:] == modern.output.splitlines()[-6:]
     assert 'F.window(F.col("ts"), "15 minutes")' in legacy.output
     rows = convert_source(head + "clicks.window(Tumble.over('2.rows').on('ts').alias('w')).group_by('w').select('n.sum').execute().print()\n", "c.py")
-    assert any("row-count windows" in m.message for m in rows.markers)
+    assert any("Tumble window: over('2.rows'): a row-count window" in m.message for m in rows.markers), rows.markers
+    modern = convert_source(head + "from pyflink.table.expressions import row_interval\n"
+                            "clicks.window(Tumble.over(row_interval(2)).on(col('ts')).alias('w')).group_by(col('w'))"
+                            ".select(col('n').sum).execute().print()\n", "d.py")
+    assert any("Tumble window: over(row_interval(2)): a row-count window" in m.message for m in modern.markers), modern.markers
 
 
 def test_alias_of_one_string_of_names_renames_each_column_as_flink_1x_read_it():
@@ -283,7 +308,9 @@ def test_legacy_ddl_properties_declare_the_table_oldcsv_declares():
     assert ddl_problems == {}
     legacy = dict(ddl["src"].options)
     assert legacy.pop("csv.legacy-source") == "true"
-    assert legacy == dict(descriptor["src"].options)
+    oldcsv = dict(descriptor["src"].options)
+    assert oldcsv.pop("sink.legacy-csv") == "true"  # written, OldCsv()'s table is Flink 1.x's legacy csv sink
+    assert legacy == oldcsv
     assert ddl["src"].columns == descriptor["src"].columns and ddl["src"].bounded
 
 
@@ -418,3 +445,96 @@ def test_csv_table_sinks_without_the_same_spark_form_keep_a_todo(args, why):
     _, problems = _catalog(body)
     assert problems["out"] == why
     assert f"TODO(flink2spark): F2S305 register_table_sink(): {why}" in _convert(body)
+
+
+def _csv_kafka(fmt: str, name: str = "taps") -> str:
+    return (f"from pyflink.table.descriptors import Csv\n"
+            f"t_env.connect(Kafka().version('universal').topic('{name}').property('bootstrap.servers', 'k:9092')"
+            f".start_from_earliest()).with_format({fmt})" + SCHEMA + f".in_append_mode().create_temporary_table('{name}')\n")
+
+
+def test_csv_line_delimiter_of_a_kafka_table_read_is_the_table_without_it():
+    # Flink 1.x's csv format ends the records it writes with the line delimiter; its deserializer
+    # takes no line delimiter (a Kafka record is one row): the view reads as without it
+    read = "t_env.from_path('taps').execute().print()\n"
+    with_it = _convert(_csv_kafka("Csv().line_delimiter('\\r\\n').derive_schema()") + read)
+    without = _convert(_csv_kafka("Csv().derive_schema()") + read)
+    assert "TODO" not in with_it and "from_csv(" in with_it, with_it
+    assert _code(with_it) == _code(without)
+
+
+def test_csv_line_delimiter_of_a_table_written_or_not_kafka_keeps_a_todo():
+    kafka_sink = _convert(KAFKA_TABLES + _csv_kafka("Csv().line_delimiter('\\r\\n')", "sunk")
+                          + "t_env.from_path('clicks').insert_into('sunk')\nt_env.execute('job')\n")
+    assert "TODO(flink2spark): F2S305" in kafka_sink and "csv sink option 'line-delimiter'" in kafka_sink, kafka_sink
+    _, problems = _catalog("from pyflink.table.descriptors import Csv\n"
+                           "t_env.connect(FileSystem().path('/in.csv')).with_format(Csv().line_delimiter('\\r\\n'))"
+                           + SCHEMA + ".create_temporary_table('src')\n")
+    assert problems["src"] == "Csv().line_delimiter() of a table other than a Kafka table"
+
+
+def test_a_proctime_field_of_a_connect_schema_is_the_ddls_proctime_column():
+    # Schema().field('pt', TIMESTAMP).proctime(): no field of the format, the processing time
+    # (the program model's computed column of ``pt AS PROCTIME()``; fixture legacy_kiosk_taps_kafka_proctime
+    # converts to its DDL twin's code)
+    proc = "from pyflink.table.descriptors import Csv\n" + (
+        "t_env.connect(Kafka().version('universal').topic('taps').property('bootstrap.servers', 'k:9092')"
+        ".start_from_earliest()).with_format(Json())"
+        ".with_schema(Schema().field('a', DataTypes.BIGINT()).field('pt', DataTypes.TIMESTAMP(3)).proctime()"
+        ".field('b', DataTypes.DOUBLE())).create_temporary_table('taps')\n")
+    legacy, problems = _catalog(proc)
+    modern, _ = _catalog("t_env.execute_sql(\"CREATE TABLE taps (a BIGINT, pt AS PROCTIME(), b DOUBLE) WITH ("
+                         "'connector' = 'kafka', 'topic' = 'taps', 'properties.bootstrap.servers' = 'k:9092', "
+                         "'scan.startup.mode' = 'earliest-offset', 'format' = 'json')\")\n")
+    assert problems == {}
+    for field in ("columns", "computed", "order", "watermark", "bounded"):
+        assert getattr(legacy["taps"], field) == getattr(modern["taps"], field), field
+    assert legacy["taps"].proctime_watermark() == "pt"
+    _, problems = _catalog(proc.replace("Kafka().version('universal').topic('taps').property('bootstrap.servers', 'k:9092')"
+                                        ".start_from_earliest()", "FileSystem().path('/in')"))
+    assert problems["taps"] == "Schema().proctime() of a table other than a Kafka table"
+    _, problems = _catalog(proc.replace("DataTypes.TIMESTAMP(3)).proctime()", "DataTypes.STRING()).proctime()"))
+    assert problems["taps"] == "Schema().proctime() of a STRING column"
+
+
+def test_a_custom_connector_descriptor_keeps_a_todo_naming_it():
+    body = ("from pyflink.table.descriptors import CustomConnectorDescriptor\n"
+            "t_env.connect(CustomConnectorDescriptor('jdbc', 1, False).property('connector.table', 't'))"
+            + SCHEMA + ".register_table_sink('sink')\n")
+    _, problems = _catalog(body)
+    assert problems["sink"] == "a descriptor CustomConnectorDescriptor() other than FileSystem()/Kafka()"
+    assert "TODO(flink2spark): F2S305 connect()...register_table_sink(): a descriptor CustomConnectorDescriptor()" in _convert(body)
+
+
+def test_a_stream_into_a_legacy_csv_sink_is_sparks_file_sink_of_its_table_on_spark(spark, fake_kafka, tmp_path):
+    # Flink 1.x's legacy csv sink (OldCsv() of a FileSystem() descriptor, CsvTableSink) writes each
+    # record as it comes: "kiosk|amount", no quotes; Spark's file sink of the csv table writes the
+    # same lines, in part files per micro-batch
+    publish, _, _, drain = fake_kafka
+    publish("taps", ['{"kiosk": "k1", "amount": 50}', '{"kiosk": "k2", "amount": 5}', '{"kiosk": "k 3", "amount": 12}'])
+    body = ("t_env.connect(Kafka().version('universal').topic('taps').start_from_earliest().property('bootstrap.servers', 'k:9092'))"
+            ".with_format(Json().derive_schema()).with_schema(Schema().field('kiosk', DataTypes.STRING())"
+            ".field('amount', DataTypes.BIGINT())).in_append_mode().create_temporary_table('taps')\n"
+            f"t_env.connect(FileSystem().path({str(tmp_path / 'big')!r})).with_format(OldCsv().field_delimiter('|'))"
+            ".with_schema(Schema().field('kiosk', DataTypes.STRING()).field('amount', DataTypes.BIGINT()))"
+            ".create_temporary_table('big_taps')\n"
+            "t_env.scan('taps').where('amount > 10').insert_into('big_taps')\nt_env.execute('taps')\n")
+    out = _convert(body)
+    assert "TODO" not in out and '.toTable("big_taps").awaitTermination()' in out, out
+    assert "F2S309 a stream into Flink 1.x's legacy csv sink" in out
+    try:
+        exec(compile(out, "job.py", "exec"), {})
+        drain(spark)
+    finally:
+        spark.catalog.dropTempView("taps")
+        spark.sql("DROP TABLE IF EXISTS big_taps")
+    lines = sorted(line for part in (tmp_path / "big").glob("part-*") for line in part.read_text().splitlines())
+    assert lines == ["k 3|12", "k1|50"]
+    # a modern filesystem table (Flink 2.x's sink keeps in-progress files until a checkpoint) stays a TODO
+    modern = _convert(body.replace(
+        f"t_env.connect(FileSystem().path({str(tmp_path / 'big')!r})).with_format(OldCsv().field_delimiter('|'))"
+        ".with_schema(Schema().field('kiosk', DataTypes.STRING()).field('amount', DataTypes.BIGINT()))"
+        ".create_temporary_table('big_taps')\n",
+        "t_env.execute_sql(\"CREATE TABLE big_taps (kiosk STRING, amount BIGINT) WITH ('connector' = 'filesystem', "
+        "'path' = '/big', 'format' = 'csv', 'csv.field-delimiter' = '|')\")\n"))
+    assert "a streaming query into a 'filesystem' table" in modern, modern

@@ -36,11 +36,14 @@ CLICKS_KAFKA_SPARK = (
     ').option("startingOffsets", "earliest").load().selectExpr(\n'
     '    "from_json(CAST(value AS STRING), \'u STRING\') AS value"\n'
     ').selectExpr("value.u").createOrReplaceTempView("clicks")\n')
-STREAM_ROWS_SPARK = (
-    "\n\n# NOTE(flink2spark): F2S308 streaming query: rows come out per micro-batch (a window's in the micro-batch after "
+# the NOTE of a streaming query's conversion (execute._stream), in rule examples
+STREAMING_NOTE_SPARK = (
+    "# NOTE(flink2spark): F2S308 streaming query: rows come out per micro-batch (a window's in the micro-batch after "
     "the watermark passes its end); the checkpoint is a fresh folder per run, so the query starts from its starting "
-    "offsets as a newly submitted Flink job: give a durable folder to resume across runs\n"
-    "# NOTE(flink2spark): F2S337 the loop over the streaming query's rows runs in for_each_batch for each micro-batch's "
+    "offsets as a newly submitted Flink job: give a durable folder to resume across runs\n")
+STREAM_ROWS_SPARK = (
+    "\n\n" + STREAMING_NOTE_SPARK
+    + "# NOTE(flink2spark): F2S337 the loop over the streaming query's rows runs in for_each_batch for each micro-batch's "
     "rows, in no set order within one (Flink's arrive one by one); it never ends in either; a Row printed whole reads "
     "Row(name=value, ...) in Spark, <Row(value, ...)> in Flink\n"
     "def for_each_batch(batch, batch_id):\n    for row in batch.collect():\n        print(row[0])\n\n\n")

@@ -37,9 +37,16 @@ of Flink 1.9-1.13 (``read_csv_sink``) is the table ``connect(FileSystem().path(p
 .with_format(OldCsv().field_delimiter(d)).with_schema(...)`` declares: Flink's legacy csv sink
 under both, with the job's parallelism as its number of files and no overwrite.
 
+``Schema().field("pt", DataTypes.TIMESTAMP()).proctime()`` of a Kafka table: the computed column
+``pt AS PROCTIME()`` of the SQL DDL (the Kafka view's ``current_timestamp()``, NOTE F2S332).
+
 A descriptor call this module does not know (``line_delimiter`` other than
-``\\n``, ``Rowtime``, ``proctime``, a retract or upsert mode...) makes the table unreadable
+``\\n``, other ``Rowtime``s, a retract or upsert mode...) makes the table unreadable
 (``_descriptors.Unreadable`` names it): its statement keeps a TODO.
+
+``Csv().line_delimiter(d)`` of a Kafka table: the option ``csv.line-delimiter``
+(``LEGACY_LINE_DELIMITER``), which Flink 1.x's csv format only writes: the Kafka view reads the
+table as without it; a Kafka sink with it keeps a TODO naming it.
 """
 
 from __future__ import annotations
@@ -55,7 +62,7 @@ from flink2spark.rules.pyflink._common import chain
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._descriptors import Unreadable, _Reader, _positional
-from flink2spark.rules.table._sql import IGNORE_FIRST_LINE, LEGACY_JSON_TIMESTAMP, ROWTIME_FROM
+from flink2spark.rules.table._sql import IGNORE_FIRST_LINE, LEGACY_CSV_SINK, LEGACY_JSON_TIMESTAMP, LEGACY_LINE_DELIMITER, ROWTIME_FROM
 
 MODULE = "pyflink.table.descriptors."
 REGISTER = ("create_temporary_table", "register_table_source", "register_table_sink", "register_table_source_and_sink")
@@ -71,7 +78,8 @@ def _descriptor(reader: _Reader, node, kinds: tuple[str, ...]) -> tuple[str, lis
     if kind in _SCHEMA_ALIASES:  # Schema() of pyflink.table where both modules' star imports bring one
         kind = MODULE + "Schema"
     if kind is None or not kind.startswith(MODULE) or kind[len(MODULE):] not in kinds:
-        raise Unreadable(f"a descriptor other than {'/'.join(k + '()' for k in kinds)}")
+        known = f"{kind[len(MODULE):]}() " if kind is not None and kind.startswith(MODULE) else ""
+        raise Unreadable(f"a descriptor {known}other than {'/'.join(k + '()' for k in kinds)}")
     if _positional(found[0]):
         raise Unreadable(f"{kind[len(MODULE):]}() with arguments")
     return kind[len(MODULE):], found[1]
@@ -114,6 +122,7 @@ def _format(reader: _Reader, node, options: dict) -> Optional[list]:
     options["format"] = fmt
     if kind == "OldCsv":  # Flink's legacy csv source parses no quotes unless it is given a quote character
         options["csv.disable-quote-character"] = "true"
+        options[LEGACY_CSV_SINK] = "true"  # of a FileSystem() table: Flink's legacy csv sink (read() drops it otherwise)
     fields = None
     for method, call in calls:
         args = _positional(call)
@@ -125,6 +134,10 @@ def _format(reader: _Reader, node, options: dict) -> Optional[list]:
         elif fmt == "csv" and method == "line_delimiter" and len(args) == 1 \
                 and reader.literal(args[0], "a line delimiter") == "\n":
             pass
+        elif kind == "Csv" and method == "line_delimiter" and len(args) == 1:
+            # Flink 1.x's csv format ends each record it writes with it; its deserializer never
+            # reads it (a Kafka record is one row): only a Kafka table the program reads converts
+            options[LEGACY_LINE_DELIMITER] = reader.literal(args[0], "a line delimiter")
         elif kind == "OldCsv" and method == "ignore_first_line" and not args:
             # the legacy csv source skips the first line of each file (a header): read by the
             # table's Spark reader only (``_sql.file_source``), never written
@@ -211,16 +224,24 @@ def _rowtime(reader: _Reader, node) -> tuple[str, str]:
     return field, delay
 
 
-def _schema(reader: _Reader, node) -> tuple[list[tuple[str, str]], Optional[tuple[str, str, str]]]:
-    """(the columns, (rowtime column, the format's field it holds, watermark delay) or None)."""
+def _schema(reader: _Reader, node) -> tuple[list[tuple[str, str]], Optional[tuple[str, str, str]], Optional[str]]:
+    """(the columns, (rowtime column, the format's field it holds, watermark delay) or None,
+    the processing-time column or None)."""
     _, calls = _descriptor(reader, node, ("Schema",))
-    columns, rowtime = [], None
+    columns, rowtime, proctime = [], None, None
     for method, call in calls:
         args = _positional(call)
         if method == "rowtime" and len(args) == 1 and columns and rowtime is None:
             if columns[-1][1] != "TIMESTAMP_NTZ":
                 raise Unreadable(f"Schema().rowtime() of a {columns[-1][1]} column")
             rowtime = (columns[-1][0], *_rowtime(reader, args[0]))
+            continue
+        if method == "proctime" and not args and columns and proctime is None and columns[-1][0] != (rowtime or ("",))[0]:
+            # Schema().field(c, TIMESTAMP).proctime(): c is no field of the format, but the
+            # processing time, as ``c AS PROCTIME()`` of the SQL DDL
+            if columns[-1][1] != "TIMESTAMP_NTZ":
+                raise Unreadable(f"Schema().proctime() of a {columns[-1][1]} column")
+            proctime = columns[-1][0]
             continue
         if method != "field" or len(args) != 2:
             raise Unreadable(f"Schema().{method}()")
@@ -230,7 +251,7 @@ def _schema(reader: _Reader, node) -> tuple[list[tuple[str, str]], Optional[tupl
             raise Unreadable(str(exc)) from None
     if not columns:
         raise Unreadable("a Schema() without fields")
-    return columns, rowtime
+    return columns, rowtime, proctime
 
 
 def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tuple[str, ...]]:
@@ -248,13 +269,13 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
         raise Unreadable("connect() with other arguments than a connector descriptor")
     connector = _connector(reader, connector_args[0], options)
     options = {"connector": connector, **options}
-    columns, fields, rowtime = None, None, None
+    columns, fields, rowtime, proctime = None, None, None, None
     for call in body[1:]:
         step, args = call.func.attr.value, _positional(call)
         if step == "with_format" and len(args) == 1:
             fields = _format(reader, args[0], options)
         elif step == "with_schema" and len(args) == 1:
-            columns, rowtime = _schema(reader, args[0])
+            columns, rowtime, proctime = _schema(reader, args[0])
         elif step == "in_append_mode" and not args:
             pass  # what a table without a primary key is in the SQL DDL
         else:
@@ -263,6 +284,19 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
         raise Unreadable("a connect() descriptor without with_schema()")
     if "format" not in options:
         raise Unreadable("a connect() descriptor without with_format()")
+    if connector != "filesystem":
+        options.pop(LEGACY_CSV_SINK, None)
+    if LEGACY_LINE_DELIMITER in options and connector != "kafka":
+        raise Unreadable("Csv().line_delimiter() of a table other than a Kafka table")
+    order = tuple(n for n, _ in columns)
+    computed, computed_types = (), {}
+    if proctime is not None:
+        if connector != "kafka":
+            raise Unreadable("Schema().proctime() of a table other than a Kafka table")
+        # the column the SQL DDL's ``proctime AS PROCTIME()`` declares: the same computed column
+        columns = [(n, t) for n, t in columns if n != proctime]
+        expression, computed_types[proctime] = _sql._expression("PROCTIME()", name, columns)
+        computed = ((proctime, expression),)
     # the format's fields: the rowtime column's is the field it is read from
     read = [(rowtime[1], t) if rowtime is not None and n == rowtime[0] else (n, t) for n, t in columns]
     if rowtime is not None:
@@ -275,8 +309,9 @@ def read(resolver, names, calls: list[cst.Call]) -> tuple[str, _sql.TableDef, tu
     same = fields == [n for n, _ in read] if fields and isinstance(fields[0], str) else dict(fields or ()) == dict(read)
     if fields is not None and not same:
         raise Unreadable("format fields that are not the schema's")
-    table = _sql.TableDef(name=name, columns=tuple(columns), computed=(), connector=connector, options=options,
+    table = _sql.TableDef(name=name, columns=tuple(columns), computed=computed, connector=connector, options=options,
                           watermark=(rowtime[0], rowtime[2]) if rowtime else None, primary_key=(),
+                          order=order if computed else (), computed_types=computed_types,
                           bounded=_sql.is_bounded(connector.lower(), options))
     return name, table, tuple(reader.parts)
 
@@ -329,7 +364,7 @@ def read_csv_sink(resolver, names, call: cst.Call) -> tuple[str, _sql.TableDef, 
     except TY.Untranslatable as exc:
         raise Unreadable(str(exc)) from None
     options = {"connector": "filesystem", "path": reader.string(args["path"]), "format": "csv",
-               "csv.disable-quote-character": "true"}
+               "csv.disable-quote-character": "true", LEGACY_CSV_SINK: "true"}
     if "field_delimiter" in args:
         options["csv.field-delimiter"] = reader.literal(args["field_delimiter"], "a field delimiter")
     table = _sql.TableDef(name=name, columns=columns, computed=(), connector="filesystem", options=options,

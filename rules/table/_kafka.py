@@ -35,7 +35,7 @@ from typing import Mapping, Optional
 
 from flink2spark.rules.table import _sql
 from flink2spark.rules.table._program import python_string
-from flink2spark.rules.table._sql import LEGACY_JSON_TIMESTAMP, ROWTIME_FROM, TableDef, Untranslatable
+from flink2spark.rules.table._sql import LEGACY_JSON_TIMESTAMP, LEGACY_LINE_DELIMITER, ROWTIME_FROM, TableDef, Untranslatable
 
 # Flink's default scan.startup.mode is group-offsets (Flink 2.x)
 _STARTING = {"earliest-offset": "earliest", "latest-offset": "latest"}
@@ -372,6 +372,7 @@ def _csv_options(options: dict) -> dict:
     """The csv format's options of a Kafka source (``csv.`` or ``value.csv.``), removed from
     ``options``: ``sep`` (Spark's from_csv option) and ``lenient`` ('csv.ignore-parse-errors')."""
     found = _format_options(options, "csv")
+    found.pop(LEGACY_LINE_DELIMITER[len("csv."):], None)  # a connect() descriptor's Csv().line_delimiter(): written only
     sep = found.pop("field-delimiter", ",")
     lenient = found.pop("ignore-parse-errors", "false").lower() == "true"
     if found.pop("quote-character", '"') != '"' or found.pop("disable-quote-character", "false").lower() == "true":

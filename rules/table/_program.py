@@ -29,6 +29,7 @@ module (``Resolver.tables``), not re-derived by rules.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
@@ -1638,24 +1639,62 @@ class TablesModel:
                     return True
         return False
 
-    def streaming_buffered_inserts(self) -> int:
-        """How many Flink 1.9-1.13 buffered inserts of the program (``table.insert_into``,
-        ``sql_update("INSERT ...")``) read an unbounded table: Flink runs all the inserts one
-        ``execute()`` follows as one job; Spark needs a streaming query each."""
-        if "streaming_inserts" not in self._bounded:
-            count = 0
-            for call in nodes(self.resolver.module, cst.Call):
-                if not isinstance(call.func, cst.Attribute) or not call.args:
+    def streaming_job(self, call: cst.Call) -> tuple[Optional[cst.Call], int]:
+        """(the ``t_env.execute()`` that runs the job of ``call``, how many of the job's
+        buffered inserts read an unbounded table) for a Flink 1.9-1.13 buffered insert
+        (``table.insert_into``, ``sql_update("INSERT ...")``) or an ``execute()``. Flink runs
+        all the inserts one ``execute()`` follows as one job; Spark needs a streaming query
+        each, started and then awaited together. An insert's ``execute()`` is the first after
+        it in its function; None: one in another function (a helper's insert its caller runs),
+        those inserts counted together."""
+        if "streaming_jobs" not in self._bounded:
+            calls = list(nodes(self.resolver.module, cst.Call))
+            order = {id(c): i for i, c in enumerate(calls)}
+            executes, inserts = [], []
+            for call in calls:
+                if not isinstance(call.func, cst.Attribute):
                     continue
                 method, receiver = call.func.attr.value, call.func.value
                 typ = self.resolver.type_of(receiver)
-                if method == "insert_into" and typ == T.TABLE:
-                    count += not self.bounded(receiver)
-                elif method == "sql_update" and typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                if method == "execute" and typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                    executes.append(call)
+                elif method == "insert_into" and typ == T.TABLE and call.args:
+                    inserts.append((call, not self.bounded(receiver)))
+                elif method == "sql_update" and typ in (T.TABLE_ENV, T.STREAM_TABLE_ENV) and call.args:
                     text = self.sql(call.args[0].value)
-                    count += text is not None and _sql.streaming(text.text, self.sql_tables())
-            self._bounded["streaming_inserts"] = count
-        return self._bounded["streaming_inserts"]
+                    inserts.append((call, text is not None and _sql.streaming(text.text, self.sql_tables())))
+            jobs: dict[int, Optional[cst.Call]] = {}
+            for call in executes:
+                jobs[id(call)] = call
+            for call, _ in inserts:
+                scope = self._function_of(call)
+                after = [e for e in executes if self._function_of(e) is scope and order[id(e)] > order[id(call)]]
+                jobs[id(call)] = after[0] if after else None
+            counts = Counter(id(jobs[id(c)]) for c, streaming in inserts if streaming)
+            self._bounded["streaming_jobs"] = (jobs, counts)
+        jobs, counts = self._bounded["streaming_jobs"]
+        job = jobs.get(id(call))
+        return job, counts.get(id(job), 0)
+
+    def statement_set_streaming(self, created: cst.Call) -> int:
+        """How many inserts added to the statement set ``created`` (``t_env.create_statement_set()``,
+        through names bound once to it) read an unbounded table: Flink runs them as one job,
+        Spark as a streaming query each, awaited together where the set's ``execute()`` is."""
+        count = 0
+        for call in nodes(self.resolver.module, cst.Call):
+            if not isinstance(call.func, cst.Attribute) or call.func.attr.value not in ("add_insert", "add_insert_sql") \
+                    or not call.args or not isinstance(call.func.value, cst.Name) \
+                    or self.resolver.single_value(call.func.value) is not created:
+                continue
+            if call.func.attr.value == "add_insert":
+                count += len(call.args) == 2 and not self.bounded(call.args[1].value)
+                continue
+            text = self.sql(call.args[0].value)
+            try:
+                count += text is not None and _sql.streaming(text.text, self.sql_tables())
+            except _sql.Untranslatable:
+                pass
+        return count
 
     def _function_of(self, node):
         while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):

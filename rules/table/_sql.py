@@ -825,6 +825,13 @@ ROWTIME_FROM = "schema.rowtime.timestamps.from"
 # Json().json_schema() of a connect() descriptor: 'json.timestamp-format.standard' of Flink 1.x's
 # JSON schema format, a 'date-time' read as RFC 3339 text (2024-05-01T10:00:00Z, the Z dropped)
 LEGACY_JSON_TIMESTAMP = "RFC-3339"
+# Csv().line_delimiter(d) of a connect() descriptor: what Flink 1.x's csv format ends each record
+# it writes with (its deserializer never reads it): a Kafka source reads as without it
+LEGACY_LINE_DELIMITER = "csv.line-delimiter"
+# OldCsv() of a connect() FileSystem() descriptor, CsvTableSink(): Flink 1.x's legacy csv sink,
+# which writes each record as it comes (no in-progress files, as Flink 2.x's filesystem sink
+# keeps until a checkpoint): a stream written to it is Spark's file sink of the table
+LEGACY_CSV_SINK = "sink.legacy-csv"
 _CSV_OPTIONS = {
     "csv.field-delimiter": "sep",
     "csv.quote-character": "quote",
@@ -941,6 +948,7 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
         spark_options.append(("mode", "PERMISSIVE" if lenient else "FAILFAST"))
         if options.pop("csv.allow-comments", "false").lower() == "true":
             spark_options.append(("comment", "#"))
+        options.pop(LEGACY_CSV_SINK, None)
         if options.pop(LEGACY_SOURCE, "false") == "true" and not read_only:
             raise Untranslatable("a table of Flink 1.10's legacy 'connector.type' properties that the program writes"
                                  " (Flink's legacy CsvTableSink: not converted yet)")

@@ -100,7 +100,7 @@ def show(ctx, df, streaming: bool = False, wait: bool = True, inserts: bool = Fa
     return ctx.expr(SHOW_ALL, df=df)
 
 
-def _stream(ctx, writer, wait: bool, update: bool = False):
+def _stream(ctx, writer, wait: bool, update: bool = False, start: str = ".start()"):
     """A streaming query of ``writer`` (a DataStreamWriter) started, with a checkpoint folder
     and the append mode (what _sql lets through on streams are appending queries: projections,
     filters, windows finalised by the watermark), or the update mode for an ``update``-ing query
@@ -115,8 +115,8 @@ def _stream(ctx, writer, wait: bool, update: bool = False):
                  "rows of the groups it changed, Flink every change as each record arrives (-U old row, +U new row); the "
                  "latest row of each group is the same (the groups' state is kept for ever in both: no state TTL)")
     return ctx.expr(
-        '{w}.option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(%s).start()'
-        % ('"update"' if update else '"append"') + (".awaitTermination()" if wait else ""), w=writer)
+        '{w}.option("checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")).outputMode(%s)%s'
+        % ('"update"' if update else '"append"', start) + (".awaitTermination()" if wait else ""), w=writer)
 
 
 def print_noted(ctx, written, target: str, streaming: bool):
@@ -129,6 +129,15 @@ def print_noted(ctx, written, target: str, streaming: bool):
                  + ("the converted streaming query is awaited here and prints nothing of its own" if streaming
                     else "the converted write has ended here and prints nothing of its own"))
     return written
+
+
+def await_all(ctx, env):
+    """The wait for the streaming queries of several inserts that Flink runs as one job (a
+    statement set's ``execute().wait()``, Flink 1.x's ``t_env.execute(job)`` of buffered
+    inserts): each insert started its own query (``write_to(..., wait=False)``), and the job's
+    wait is Spark's for any of them to end: none ends but by failing (an unbounded source),
+    which fails Flink's whole job too."""
+    return ctx.expr("{env}.streams.awaitAnyTermination()", env=env)
 
 
 def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool = True, inserts: bool = False,
@@ -153,6 +162,24 @@ def write_to(ctx, df, sink: str, what: str, streaming: bool = False, wait: bool 
         why = model.problems.get(sink)
         return ctx.todo(M.TB_CONNECTOR, f"{what}: table {sink!r} " + (f"not converted ({why})" if why else "is not declared by this program's SQL"))
     return _write(ctx, df, table, sink, what, streaming, wait, inserts, update)
+
+
+def _legacy_csv_stream(ctx, df, table, sink: str, wait: bool):
+    """A stream into Flink 1.x's legacy csv sink (``_sql.LEGACY_CSV_SINK``): Spark's file sink of
+    the csv table the declaration created, its columns by position and cast to the table's types
+    (as ``insertInto`` writes a batch)."""
+    names = ", ".join(python_string(n) for n, _ in table.columns)
+    casts = ", ".join(python_string(f"CAST(`{n}` AS {t}) AS `{n}`") for n, t in table.columns)
+    try:  # the table's options, which Spark's streaming write into it does not take from the catalog
+        _, options, _ = _sql.file_source(table, write_only=not tables(ctx.resolver).reads(sink))
+    except _sql.Untranslatable as exc:
+        return ctx.todo(M.TB_CONNECTOR, f"insert_into(): legacy csv sink {sink!r}: {exc}")
+    settings = ", ".join(f"{k}={python_string(v)}" for k, v in options if k != "path")
+    ctx.note(M.TB_LEGACY, "a stream into Flink 1.x's legacy csv sink: Flink appends each record to its file as it comes, "
+             "Spark's file sink writes the records of each micro-batch as part files under the path, with the "
+             "_spark_metadata folder listing them (read it as the table, or read every part file)")
+    writer = ctx.expr('{df}.toDF(%s).selectExpr(%s).writeStream.format("csv").options(%s)' % (names, casts, settings), df=df)
+    return _stream(ctx, writer, wait, start=f".toTable({python_string(sink)})")
 
 
 def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, inserts: bool = False, update: bool = False):
@@ -184,6 +211,8 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
         if streaming:
             return _stream(ctx, ctx.expr(record + '.writeStream.format("kafka")' + settings, df=df, **values), wait, update)
         return ctx.expr(record + '.write.format("kafka")' + settings + ".save()", df=df, **values)
+    if streaming and table.options.get(_sql.LEGACY_CSV_SINK) == "true":
+        return _legacy_csv_stream(ctx, df, table, sink, wait)
     if streaming:
         return ctx.todo(M.TB_CONNECTOR, f"{what}: a streaming query into a {table.connector!r} table (only print, "
                         "blackhole, kafka and upsert-kafka sinks are converted for unbounded tables)")

@@ -17,7 +17,9 @@ with the statement translated to Spark SQL (``_sql``, sqlglot with a Flink diale
   ``_jdbc``).
 - ``INSERT INTO t SELECT ...`` -> ``spark.sql("INSERT INTO t ...")``, or the sink's form; a query
   over an unbounded (Kafka) table becomes a streaming query (``execute.write_to``), started and,
-  with ``.wait()``, awaited.
+  with ``.wait()``, awaited. The streaming inserts of a statement set (one Flink job) start a
+  query each where they are added; ``statements.execute().wait()`` awaits them together
+  (``execute.await_all``, as Flink 1.x's ``t_env.execute()`` of buffered inserts).
 - ``CREATE VIEW v AS ...`` -> ``spark.sql("CREATE TEMPORARY VIEW v AS ...")``.
 - ``SET 'key' = 'value'`` -> removed, with a NOTE (Flink settings).
 - ``DROP [TEMPORARY] TABLE|VIEW [IF EXISTS] t`` -> the same in Spark (its DROP TABLE drops the
@@ -40,10 +42,10 @@ from flink2spark.rules.table.bridges import _HEAD as STREAM_HEAD, stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
 from flink2spark.rules.table.catalogs import CATALOG_WHY
-from flink2spark.rules.table._common import (CLICKS_KAFKA_SPARK, STREAM_ROWS_SPARK, after_methods, drop_target, program,
-                                                spark_program, streaming_program, waited_result)
+from flink2spark.rules.table._common import (CLICKS_KAFKA_SPARK, STREAM_ROWS_SPARK, STREAMING_NOTE_SPARK, after_methods,
+                                                drop_target, program, spark_program, streaming_program, waited_result)
 from flink2spark.rules.table._program import _MARK_RE, SqlText, sql_arguments, tables
-from flink2spark.rules.table.execute import collected, print_noted, show, stream_collect, write_to
+from flink2spark.rules.table.execute import await_all, collected, print_noted, show, stream_collect, write_to
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
@@ -218,6 +220,28 @@ rule = Rule(
                 imports="import tempfile\n",
             ),
         ),
+        Example(  # the streaming inserts of a statement set: one Flink job; a Spark query each, awaited together
+            streaming_program(
+                "t_env.execute_sql(\"CREATE TABLE seen (u STRING) WITH ('connector' = 'blackhole')\")\n"
+                "statements = t_env.create_statement_set()\n"
+                "statements.add_insert_sql(\"INSERT INTO seen SELECT u FROM clicks WHERE u <> ''\")\n"
+                "statements.add_insert('seen', t_env.from_path('clicks'))\n"
+                "statements.execute().wait()\n"
+            ),
+            spark_program(
+                CLICKS_KAFKA_SPARK
+                + STREAMING_NOTE_SPARK
+                + 't_env.sql("SELECT u FROM clicks WHERE u <> \'\'").writeStream.format("noop").option(\n'
+                '    "checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")\n'
+                ').outputMode("append").start()\n'
+                + STREAMING_NOTE_SPARK
+                + 't_env.table("clicks").writeStream.format("noop").option(\n'
+                '    "checkpointLocation", tempfile.mkdtemp(prefix="f2s-checkpoint-")\n'
+                ').outputMode("append").start()\n'
+                "t_env.streams.awaitAnyTermination()\n",
+                imports="import tempfile\n",
+            ),
+        ),
     ],
     noop=['import sqlite3\n\ndb = sqlite3.connect(":memory:")\ndb.execute("SELECT 1")\n'],
 )
@@ -293,6 +317,20 @@ def _passed_on(ctx) -> bool:
         return False
     return any(isinstance(ctx.resolver.parent(ref.node), cst.Arg)
                for binding in ctx.resolver.scope_bindings(target) or [] for ref in binding.references)
+
+
+_STREAMING_IN_SET = ("a streaming INSERT in a statement set this rule cannot follow (each is a query of its own, started "
+                     "where it is added and awaited together at the set's execute().wait())")
+
+
+def _set_created(ctx):
+    """The ``t_env.create_statement_set()`` call the statement set of the call is (a name bound
+    once to it), None for another receiver (a helper's parameter)."""
+    receiver = ctx.site.head.original.func.value
+    value = ctx.resolver.single_value(receiver) if isinstance(receiver, cst.Name) else None
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "create_statement_set":
+        return value
+    return None
 
 
 def _env_of_statement_set(ctx):
@@ -390,9 +428,8 @@ def _statement(ctx, env, text, what, waited: bool = False):
             written_as_data = table is not None and table.options.get("format") == "canal-json"  # text lines, not a Spark table
             if target in model.conditional or written_as_data or (
                     table is not None and (table.connector in ("print", "blackhole", "kafka", "upsert-kafka", "jdbc") or streaming)):
-                if streaming and what == "add_insert_sql()":
-                    return ctx.todo(M.TB_UNSUPPORTED, f"{what}: a streaming INSERT in a statement set (each would be a "
-                                    "query of its own, started and awaited together)")
+                if streaming and what == "add_insert_sql()" and _set_created(ctx) is None:
+                    return ctx.todo(M.TB_UNSUPPORTED, f"{what}: {_STREAMING_IN_SET}")
                 written = write_to(ctx, _sql_call(ctx, env, spark, text), target, what, streaming,
                                    "wait" in after or printed, model.sql_insert_only(text.text), update=updating)
                 return print_noted(ctx, written, target, streaming) if printed else written
@@ -460,6 +497,11 @@ def convert(ctx):
             return REMOVE
         return ctx.todo(M.TB_UNSUPPORTED, "a statement set used as a value")
     if method == "execute" and ctx.site.receiver_type == T.STATEMENT_SET:
+        created = _set_created(ctx)
+        if ctx.is_statement and created is not None and model.statement_set_streaming(created) \
+                and [s.method for s in ctx.site.segments] == ["execute", "wait"]:
+            # its streaming inserts started their queries where they were added: the job's wait
+            return await_all(ctx, _env_of_statement_set(ctx))
         if ctx.is_statement:
             return REMOVE
         return ctx.todo(M.TB_UNSUPPORTED, "the result of StatementSet.execute() is used")
@@ -471,10 +513,11 @@ def convert(ctx):
             sink = head.original.args[0].value if head.original.args else None
             if not isinstance(sink, cst.SimpleString) or len(head.updated.args) != 2:
                 return ctx.todo(M.TB_UNSUPPORTED, "add_insert() of a table named by an expression")
-            if not model.bounded(head.original.args[1].value):
-                return ctx.todo(M.TB_UNSUPPORTED, "add_insert(): a streaming INSERT in a statement set (each would be a "
-                                "query of its own, started and awaited together)")
-            return write_to(ctx, head.updated.args[1].value, sink.evaluated_value, "add_insert()")
+            streaming = not model.bounded(head.original.args[1].value)
+            if streaming and _set_created(ctx) is None:
+                return ctx.todo(M.TB_UNSUPPORTED, f"add_insert(): {_STREAMING_IN_SET}")
+            # a streaming insert starts its query here, awaited with the others at the set's execute().wait()
+            return write_to(ctx, head.updated.args[1].value, sink.evaluated_value, "add_insert()", streaming, wait=False)
         text = model.sql(head.original.args[0].value if head.original.args else None)
         if text is None:
             return ctx.todo(M.TB_SQL, "add_insert_sql() of SQL text not known when converting")

@@ -198,6 +198,7 @@ rule = Rule(
 
 
 _LEGACY_SIZE = re.compile(r"^\s*(\d+)\s*\.\s*([a-z]+)\s*$")
+_ROW_COUNT = re.compile(r"^\s*\d+\s*\.\s*rows?\s*$")  # Flink 1.x's "2.rows": a row-count window
 
 
 def _interval(ctx, node) -> Optional[str]:
@@ -240,7 +241,14 @@ def _window(ctx, spec) -> Optional[tuple[str, str, str, Optional[str]]]:
         call = calls.get(step)
         size = _interval(ctx, call.args[0].value) if call is not None and call.args else None
         if size is None:
-            ctx.todo(M.TB_UNSUPPORTED, f"{kind} window: {step}() of a size that is not lit(n).<time unit> (row-count windows have no Spark form)")
+            written = call.args[0].value if call is not None and call.args else None
+            rows = written is not None and (
+                _ROW_COUNT.match(written.evaluated_value or "") if isinstance(written, cst.SimpleString)
+                else isinstance(written, cst.Call)
+                and ctx.resolver.qualified_name(written.func) == "pyflink.table.expressions.row_interval")
+            ctx.todo(M.TB_UNSUPPORTED, f"{kind} window: {step}(" + (f"{ctx.resolver.module.code_for_node(written)}): a row-count "
+                     "window (Spark's windows are of time: no form of N rows per key)" if rows else
+                     ") of a size that is not lit(n).<time unit> (row-count windows have no Spark form)"))
             return None
         sizes.append(size)
     try:  # Flink aligns windows over a TIMESTAMP_LTZ in the session time zone, Spark in UTC (_sql)
