@@ -15,8 +15,8 @@ Public API
     row kind). Unlike ``pyspark.sql.Row`` (a tuple), ``row.count`` / ``row.index`` are fields.
 ``Types``
     Descriptions of PyFlink type information (``Types.ROW([...])``, ``Types.TUPLE([...])``,
-    ``Types.STRING()``...): they decide how values cross the Java boundary and how ``print``
-    formats them.
+    ``Types.STRING()``...): they decide how values cross the Java boundary (and how a file
+    sink writes them).
 ``Instant``
     PyFlink's ``pyflink.common.time.Instant`` (the values of ``Types.INSTANT()``).
 ``typed(elements, type_info) -> list``
@@ -27,8 +27,6 @@ Public API
 ``table_values(row) -> tuple``
     A stream element as the values of a table's row (``from_data_stream``): ``Instant``s become
     datetimes in UTC, which Spark's TIMESTAMP columns take.
-``print(stream, type_info=None, identifier=None)``
-    ``DataStream.print()``: collects and prints each element in Flink's format for its type.
 ``execute_and_collect(stream, type_info=None, limit=None)``
     ``DataStream.execute_and_collect()``: a closeable iterator (a list with ``limit``).
 ``rolling_reduce(keyed, fn)`` / ``final_reduce(keyed, fn)``
@@ -47,7 +45,6 @@ Parts of ``Row`` and ``RowKind`` are adapted from Apache Flink's ``pyflink/commo
 
 from __future__ import annotations
 
-import builtins
 import calendar
 import copy
 import datetime
@@ -66,7 +63,6 @@ __all__ = [
     "typed",
     "decoded",
     "table_values",
-    "print",
     "execute_and_collect",
     "rolling_reduce",
     "final_reduce",
@@ -77,8 +73,6 @@ __all__ = [
     "MaxBy",
     "with_open_close",
     "RuntimeContext",
-    "java_double",
-    "java_float",
 ]
 
 
@@ -653,7 +647,7 @@ def table_values(row):
 
 
 # ---------------------------------------------------------------------------------------------
-# Java's toString for the values Flink's Java print sink receives
+# Java's toString of the values Flink's Java sinks receive (the file sinks of runtime/connectors.py)
 
 
 def _digits(x):
@@ -730,45 +724,11 @@ def _java_str(value, type_info):
         return "[%s]" % ", ".join(str(b - 256 if b > 127 else b) for b in bytes(value))
     if kind in _ARRAYS:  # Arrays.toString / AbstractCollection.toString
         return "[%s]" % ", ".join(_java_str(v, type_info.field_types[0]) for v in value)
-    if kind == "MAP":  # AbstractMap.toString of the HashMap the print sink gets
+    if kind == "MAP":  # AbstractMap.toString of the HashMap the sink gets
         key_type, value_type = type_info.field_types
         items = _hash_map_order(list(value.items()), key_type, False)
         return "{%s}" % ", ".join("%s=%s" % (_java_str(k, key_type), _java_str(v, value_type)) for k, v in items)
     return str(value)
-
-
-def _formatter(type_info):
-    if type_info is None or type_info.kind == "PICKLED_BYTE_ARRAY":
-        # DataStream._align_output_type: str(value) in Python, strings as they are
-        return lambda value: value if isinstance(value, str) else str(value)
-    _check_supported(type_info)
-    if type_info.kind == "ROW":
-
-        def row(value):
-            # DataStream._align_output_type: '{}[{}]'.format(row_kind, ','.join(str(v) ...))
-            if not isinstance(value, Row):
-                raise TypeError("print() of a Types.ROW stream got %r: PyFlink needs Row values here" % (value,))
-            return "{}[{}]".format(value.get_row_kind(), ",".join(str(item) for item in value._values))
-
-        return row
-    if type_info.kind in ("PRIMITIVE_ARRAY", "BASIC_ARRAY"):
-        # Flink's sink prints the Java array's identity ([B@1b2c3d, see the NOTE F2S212): the values instead
-        return lambda value: str(_to_flink(value, type_info))
-    return lambda value: _java_str(value, type_info)
-
-
-def print(stream, type_info=None, identifier=None):  # noqa: A001 - mirrors DataStream.print
-    """``DataStream.print([identifier])``: print every element as Flink's print sink does.
-
-    ``type_info`` is the stream's PyFlink type (None: pickled Python objects). Lines look like
-    Flink's at parallelism 1: ``identifier> `` when an identifier is given, never the ``N> ``
-    subtask prefix Flink adds at higher parallelism. The elements are collected to the driver
-    and printed in the stream's order.
-    """
-    fmt = _formatter(type_info)
-    prefix = "" if identifier is None else "%s> " % identifier
-    for value in stream.collect():
-        builtins.print(prefix + fmt(value))
 
 
 class CloseableIterator(object):

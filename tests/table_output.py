@@ -245,7 +245,7 @@ def flink_records(stdout: str) -> Counter:
         if not line.strip() or _ROW_COUNT.match(line):
             continue
         if not _print_line(line, sinks):
-            records[_row_record(line, _FLINK_ROW) or (line,)] += 1
+            records[_row_record(line, _FLINK_ROW) or _stream_print_record(line) or (line,)] += 1
     return records + _folded_sinks(sinks)
 
 
@@ -260,6 +260,17 @@ def fixture_records(fixture) -> Counter:
     printed = json.loads((fixture / "fixture.json").read_text()).get("insert_result_lines", 0)
     assert records[("-1",)] == printed, f"Flink printed -1 {records[('-1',)]} times, fixture.json says {printed}"
     return records - Counter({("-1",): printed})
+
+
+_STREAM_PRINT = re.compile(r"^(?P<sink>[A-Za-z_][\w.-]*)> (?P<body>.*)$")
+
+
+def _stream_print_record(line: str) -> Record | None:
+    """A DataStream ``print(identifier)`` line of a program that turns a Table into a
+    DataStream (``name> `` then a record in Flink's or, converted, Python's form: see
+    ``stream_line_record``) as ``("name>", *fields)``; None for another line."""
+    m = _STREAM_PRINT.match(line)
+    return (f"{m['sink']}>", *stream_line_record(m["body"])) if m else None
 
 
 _FLINK_ROW = re.compile(r"^<Row\((?P<body>.*)\)>$")
@@ -313,7 +324,7 @@ def spark_records(stdout: str) -> Counter:
             continue
         line = lines[start]
         if line.strip() and not _SHOWING.match(line) and not _print_line(line, sinks):
-            records[_row_record(line, _SPARK_ROW) or (line,)] += 1
+            records[_row_record(line, _SPARK_ROW) or _stream_print_record(line) or (line,)] += 1
     return records + _folded_sinks(sinks)
 
 
@@ -420,28 +431,39 @@ def _top_level_pair(field: str) -> tuple[str, str] | None:
 # Python's ``str()`` for pickled values (``('keyboard', 59.4)``).  The fixtures' recorded
 # ``expected_stdout.txt`` holds those lines without their ``name> ``/``N> `` prefixes
 # (``flink_reference.normalize_flink_print``).  A converted stream printed as a DataFrame
-# shows a ``show()`` box instead: one record per row, one value per column.  Both meet as
-# records (``stream_line_record``):
+# shows a ``show()`` box instead: one record per row, one value per column; one kept as an RDD
+# prints each record in Python's form (``for record in rdd.collect(): print(record)``:
+# ``('keyboard', 101)``, ``Row(id=1, name='a')``, ``Decimal('1.50')``...).  All meet as records
+# of values (``stream_line_record``):
 #
-# * ``+I[a,1]``: the fields split at top-level ``,``, Python texts made Java's (``True`` ->
-#   ``true``, ``None`` -> ``null``, ``1e-05`` -> ``1.0E-5``), normalised; another row kind
-#   (``-U[...]``) keeps its kind as a first value;
-# * ``(a,1)``: a Java tuple, split at top-level ``,`` (a pickled Python tuple ``('a', 1)``
-#   then has quoted values: it only meets the same line, printed by a stream kept as an RDD);
+# * Python's forms (``print_records.python_record``, which documents them): a tuple or Row's
+#   fields, any other value as one field; Flink's pickled values print so too;
+# * ``+I[a,1]``: the fields of PyFlink's Row print (Python's ``str()`` of each, joined with
+#   ``,``), Python texts made Java's (``True`` -> ``true``, ``None`` -> ``null``, ``1e-05`` ->
+#   ``1.0E-5``), containers and bytes read as Python's forms; another row kind (``-U[...]``)
+#   keeps its kind as a first value;
+# * ``(a,1)``: a Java tuple, split at top-level ``,``;
 # * any other line: one value, normalised (``true``, ``NULL``).
-# A string holding ``,`` inside a Row or tuple, or a string value that looks like a tuple,
-# cannot be told from several fields: fixtures avoid them.
+# A string holding ``,`` inside a Row or a Java tuple, or a string value that looks like a
+# tuple, cannot be told from several fields: fixtures avoid them.
 
 
 def stream_line_record(line: str) -> Record:
-    """The record of one DataStream ``print()`` line, its prefix dropped (see above)."""
+    """The record of one DataStream ``print()`` line, its prefix dropped (see above): Python's
+    forms first (``print_records.python_record``: a converted RDD stream's ``print(record)``,
+    Flink's pickled values), then Flink's."""
+    from print_records import field_text, flink_row_record, python_record  # it imports this module
+
+    record = python_record(line)
+    if record is not None:
+        return record
     m = _PRINT_LINE.match(line)
     if m and not m["prefix"]:
-        fields = tuple(normalise_value(_java_text(f.strip())) for f in _split_fields(m["body"], ","))
+        fields = flink_row_record(m["body"])
         return fields if m["kind"] == "+I" else (m["kind"], *fields)
     if len(line) >= 2 and line[0] == "(" and line[-1] == ")":
-        return tuple(normalise_value(f) for f in _split_fields(line[1:-1], ","))
-    return (normalise_value(line),)
+        return tuple(field_text(f) for f in _split_fields(line[1:-1], ","))
+    return (field_text(line),)
 
 
 def flink_stream_records(lines: Iterable[str]) -> Counter:
@@ -458,9 +480,11 @@ def spark_stream_records(stdout: str, normalize_lines) -> Counter:
     lines = [line.rstrip() for line in raw]
     records: Counter = Counter()
     plain = []
+    from print_records import cell_text  # it imports this module
+
     for start, _end, border, _header, rows in _boxes(lines):
         if border:
-            records.update(tuple(normalise_value(c) for c in row) for row in rows)
+            records.update(tuple(cell_text(c) for c in row) for row in rows)
         elif not _SHOWING.match(lines[start]):
             plain.append(raw[start])
     return records + flink_stream_records(normalize_lines(plain))

@@ -61,7 +61,7 @@ def test_an_untouched_line_with_semicolons_keeps_its_bytes():
     )
     out = _convert(source)
     assert line in out
-    assert "f2s.print(env.sparkContext.parallelize([1, 2]))" in out
+    assert "    for record in env.sparkContext.parallelize([1, 2]).collect():\n        print(record)\n" in out
 
 
 def test_a_file_indented_otherwise_is_formatted_by_whole_top_level_statements():

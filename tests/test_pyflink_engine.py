@@ -52,17 +52,17 @@ def test_runtime_mode_that_cannot_be_told_leaves_todos():
 
 def test_keyed_print_drops_its_identifier_as_pyflink_does():
     out = convert("env.from_collection([1]).key_by(lambda x: x).print('ignored')\n").output
-    assert "f2s.print(env.sparkContext.parallelize([1]).keyBy(lambda x: x).values())" in out
+    assert "for record in env.sparkContext.parallelize([1]).keyBy(lambda x: x).values().collect():\n    print(record)\n" in out
 
 
-def test_print_of_a_stream_whose_type_cannot_be_followed_has_a_note():
-    # the helper's calls pass streams of two element types: print() cannot use either
+def test_print_of_a_stream_of_several_types_needs_no_type():
+    # the helper's calls pass streams of two element types: print(record) prints either
     result = convert(
         "\n\ndef show(ds):\n    ds.print()\n\n\nshow(env.from_collection([(1,)], Types.TUPLE([Types.INT()])))\n"
         "show(env.from_collection(['a'], Types.STRING()))\n"
     )
-    assert codes(result, "note") == ["F2S205", "F2S207"] and result.status == "converted"
-    assert "    f2s.print(ds)\n" in result.output
+    assert codes(result, "note") == ["F2S205"] and result.status == "converted"
+    assert "    for record in ds.collect():\n        print(record)\n" in result.output
 
 
 HELPER = "\n\ndef show(ds, label):\n    ds.print()\n\n\npairs = env.from_collection([('a', 1)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
@@ -76,7 +76,7 @@ def test_a_helper_prints_with_the_element_type_its_calls_agree_on():
     assert "    ds.show(2147483647, truncate=False)\n" in result.output and "show(pairs, \"keyed\")\n" in result.output
     assert codes(result) == [] and result.status == "converted"
     both = convert(HELPER + "show(pairs.key_by(lambda p: p[0]), 'by name')\nshow(pairs.key_by(lambda p: p[1]), 'by count')\n")
-    assert "    f2s.print(ds.values(), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]))\n" in both.output
+    assert "    for record in ds.values().collect():\n        print(record)\n" in both.output
     assert codes(both, "note") == ["F2S205"] and "here because the stream is passed to `show()` at line" in both.output
 
 
@@ -121,9 +121,9 @@ def test_a_helper_given_an_unbounded_stream_prints_per_micro_batch():
 
 def test_type_expression_is_not_copied_where_its_names_mean_something_else():
     make = "\n\ndef make():\n    t = Types.TUPLE([Types.INT()])\n    return env.from_collection([(1,)], t)\n\n\n"
-    # an RDD (a filter with no Column form): print() would need make()'s local type ``t``
-    result = convert(make + "make().filter(lambda r: r[0] and r).print()\n")
-    assert "F2S207" in codes(result, "note") and "f2s.print(make().filter(lambda r: r[0] and r))\n" in result.output
+    # an RDD (a filter with no Column form): execute_and_collect() would need make()'s local type ``t``
+    result = convert(make + "rows = make().filter(lambda r: r[0] and r).execute_and_collect()\n")
+    assert "F2S207" in codes(result, "note") and "rows = f2s.execute_and_collect(make().filter(lambda r: r[0] and r))\n" in result.output
     # a DataFrame (the frame plan follows what make() returns): print() needs no type
     frame = convert(make + "make().print()\n")
     assert codes(frame) == [] and "make().show(2147483647, truncate=False)\n" in frame.output
@@ -238,16 +238,16 @@ def test_stream_type_followed_through_reassignment_and_helper_return():
         "    ds = env.from_collection(['a b'])\n"
         "    ds = ds.map(lambda s: (s, 1), output_type=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
         "    return ds\n\n\n"
-        "pairs(env).print()\n"
+        "pairs(env).execute_and_collect()\n"
         "out = env.from_collection([1])\n"
         "if flag:\n"
         "    out = out.map(str, output_type=Types.STRING())\n"
-        "out.print()\n"
+        "out.execute_and_collect()\n"
     )
     lines = result.output.splitlines()
-    assert "f2s.print(pairs(env), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]))" in lines
-    # the assignment in the branch may not reach the print: its type is not taken
-    assert "f2s.print(out)" in lines and "F2S207" in result.output
+    assert "    pairs(env), f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()])" in lines
+    # the assignment in the branch may not reach the collect: its type is not taken
+    assert "f2s.execute_and_collect(out)" in lines and "F2S207" in result.output
 
 
 def test_star_import_is_resolved_and_dropped():
@@ -746,7 +746,7 @@ def test_comments_inside_a_rewritten_chain_are_kept_above_it():
         ")\n"
     )
     out = result.output
-    assert out.index("# the lines\n# split them\n# done\n") < out.index("f2s.print(")
+    assert out.index("# the lines\n# split them\n# done\n") < out.index("for record in ")
     assert out.count("# split them") == 1
 
 
@@ -935,7 +935,7 @@ def test_a_helper_given_a_timestamped_stream_prints_its_elements():
     given prints the elements, as Flink does (before: the pairs). A typed one is a DataFrame
     whose timestamps nothing reads: the helper shows its rows."""
     untyped = _helper_printing_a_timestamped("env.from_collection([('a', 1000)])")
-    assert "    f2s.print(stream.values())\n" in untyped
+    assert "    for record in stream.values().collect():\n        print(record)\n" in untyped
     typed = _helper_printing_a_timestamped("env.from_collection([('a', 1000)], type_info=Types.TUPLE([Types.STRING(), Types.LONG()]))")
     assert "    stream.show(2147483647, truncate=False)\n" in typed and "show(events)\n" in typed and "f2s" not in typed
 

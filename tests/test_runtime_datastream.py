@@ -6,8 +6,6 @@ Expected values come from PyFlink 2.3 (its source: ``pyflink/common/types.py``,
 
 from __future__ import annotations
 
-import contextlib
-import io
 import pickle
 
 import pytest
@@ -74,30 +72,6 @@ def test_java_double(value, text):
 @pytest.mark.parametrize("value,text", [(1.1, "1.1"), (0.1, "0.1"), (16777216.0, "1.6777216E7"), (3.0, "3.0")])
 def test_java_float(value, text):
     assert f2s.java_float(value) == text
-
-
-# --- print ----------------------------------------------------------------------------------
-
-
-def _printed(spark, values, *args, **kwargs):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        f2s.print(spark.sparkContext.parallelize(values, 2), *args, **kwargs)
-    return out.getvalue().splitlines()
-
-
-def test_print_formats_per_type(spark):
-    # values and expected lines as recorded on Flink 2.3 (fixtures/pyflink/collection_types)
-    assert _printed(spark, [("keyboard", 59.4), "x y", 1]) == ["('keyboard', 59.4)", "x y", "1"]
-    row_type = Types.ROW([Types.INT(), Types.STRING(), Types.DOUBLE()])
-    rows = f2s.typed([(101, "keyboard", 49.5)], row_type)
-    assert _printed(spark, rows, row_type, identifier="row") == ["row> +I[101,keyboard,49.5]"]
-    tuple_type = Types.TUPLE([Types.STRING(), Types.INT(), Types.BOOLEAN(), Types.DOUBLE()])
-    assert _printed(spark, [("keyboard", 101, True, None)], tuple_type) == ["(keyboard,101,true,null)"]
-    assert _printed(spark, [19.0, 1e-5], Types.DOUBLE()) == ["19.0", "1.0E-5"]
-    assert _printed(spark, [202, 204], Types.LONG()) == ["202", "204"]
-    with pytest.raises(Exception):
-        _printed(spark, [(1, "a")], row_type)  # Flink: assert isinstance(value, Row)
 
 
 def test_execute_and_collect_decodes_with_the_stream_type(spark):
@@ -193,15 +167,16 @@ def test_with_open_close(spark):
     assert run("filter") == [(8, 2), (9, 3)]
 
 
-def test_print_formats_of_arrays_and_maps(spark):
-    # expected lines recorded on Flink 2.3 (print() of map outputs with these output types)
+def test_java_strings_of_arrays_and_maps():
+    # expected lines recorded on Flink 2.3 (print() of map outputs with these output types; a
+    # FileSink's simple_string_encoder writes the same Java toString)
     b, d = Types.PRIMITIVE_ARRAY(Types.BYTE()), Types.PRIMITIVE_ARRAY(Types.DOUBLE())
     t = Types.TUPLE([b, d, Types.MAP(Types.STRING(), Types.INT()), Types.BASIC_ARRAY(Types.STRING())])
-    assert _printed(spark, [(b"\x01\xff" * 2, [1.5], {"k": 1}, ["a", None])], t) == ["([1, -1, 1, -1],[1.5],{k=1},[a, null])"]
-    assert _printed(spark, [["x", "y"]], Types.LIST(Types.STRING())) == ["[x, y]"]
-    assert _printed(spark, [{1.5: True, 2.0: None}], Types.MAP(Types.DOUBLE(), Types.BOOLEAN())) == ["{1.5=true, 2.0=null}"]
+    assert _typed_lines([(b"\x01\xff" * 2, [1.5], {"k": 1}, ["a", None])], t) == ["([1, -1, 1, -1],[1.5],{k=1},[a, null])"]
+    assert f2s._java_str(["x", "y"], Types.LIST(Types.STRING())) == "[x, y]"
+    assert f2s._java_str({1.5: True, 2.0: None}, Types.MAP(Types.DOUBLE(), Types.BOOLEAN())) == "{1.5=true, 2.0=null}"
     row = Types.ROW([b, Types.LIST(Types.INT())])
-    assert _printed(spark, f2s.typed([(bytearray(b"\x01"), [1, 2])], row), row) == ["+I[b'\\x01',[1, 2]]"]
+    _assert_rows_print([(bytearray(b"\x01"), [1, 2])], row, ["+I[b'\\x01',[1, 2]]"])
 
 
 def test_decoded_byte_arrays_are_bytes_and_arrays_lists():
@@ -236,7 +211,18 @@ from decimal import Decimal  # noqa: E402
 
 
 def _typed_lines(values, type_info):
-    return [f2s._formatter(type_info)(v) for v in f2s.typed(values, type_info)]
+    """Java's toString of the values ``from_collection(values, type_info)`` gives (what Flink's
+    Java print and file sinks write for a TUPLE or a basic type)."""
+    return [f2s._java_str(v, type_info) for v in f2s.typed(values, type_info)]
+
+
+def _assert_rows_print(values, row_type, flink_lines):
+    """The converted program prints a Types.ROW stream's records with Python's print(record):
+    read as values, they are the records of Flink's ``+I[...]`` lines (tests/print_records.py)."""
+    from table_output import stream_line_record
+
+    printed = [str(v) for v in f2s.typed(values, row_type)]
+    assert [stream_line_record(line) for line in printed] == [stream_line_record(line) for line in flink_lines], printed
 
 
 def test_sql_date_from_collection_print_and_python_value():
@@ -247,7 +233,7 @@ def test_sql_date_from_collection_print_and_python_value():
     # a datetime under SQL_DATE keeps its date (Flink: datetime.date(2024, 1, 31))
     assert f2s.typed([_dt.datetime(2024, 1, 31, 10, 0)], Types.SQL_DATE()) == [_dt.date(2024, 1, 31)]
     row = Types.ROW([Types.SQL_DATE(), Types.INT()])
-    assert _typed_lines([(d, 1) for d in dates], row) == ["+I[2024-01-31,1]", "+I[1969-12-31,1]", "+I[0001-01-01,1]"]
+    _assert_rows_print([(d, 1) for d in dates], row, ["+I[2024-01-31,1]", "+I[1969-12-31,1]", "+I[0001-01-01,1]"])
     tup = Types.TUPLE([Types.SQL_DATE(), Types.INT()])
     assert _typed_lines([(d, 1) for d in dates], tup) == ["(2024-01-31,1)", "(1969-12-31,1)", "(0001-01-03,1)"]
 
@@ -259,9 +245,9 @@ def test_sql_time_keeps_milliseconds_and_prints_without_fraction():
     ]
     assert _typed_lines(times, Types.SQL_TIME()) == ["10:00:00", "10:00:05", "23:59:59", "00:00:00"]
     row = Types.ROW([Types.SQL_TIME(), Types.INT()])
-    assert _typed_lines([(t, 1) for t in times], row) == [
-        "+I[10:00:00,1]", "+I[10:00:05.123000,1]", "+I[23:59:59.999000,1]", "+I[00:00:00.001000,1]"
-    ]
+    _assert_rows_print(
+        [(t, 1) for t in times], row, ["+I[10:00:00,1]", "+I[10:00:05.123000,1]", "+I[23:59:59.999000,1]", "+I[00:00:00.001000,1]"]
+    )
     assert _typed_lines([(t, 1) for t in times], Types.TUPLE([Types.SQL_TIME(), Types.INT()]))[1] == "(10:00:05,1)"
     # an aware time from a collection: shifted to the JVM's zone (UTC: 08:00)
     aware = _dt.time(10, 0, tzinfo=_dt.timezone(_dt.timedelta(hours=2)))
@@ -289,7 +275,7 @@ def test_sql_timestamp_milliseconds_and_java_format():
         "2024-01-31 10:00:00.0", "2024-01-31 10:00:05.123", "2024-01-31 10:00:05.12", "2024-03-31 02:30:00.0", "2024-01-31 08:00:00.0"
     ]
     row = Types.ROW([Types.SQL_TIMESTAMP(), Types.INT()])
-    assert _typed_lines([(stamps[1], 1)], row) == ["+I[2024-01-31 10:00:05.123000,1]"]
+    _assert_rows_print([(stamps[1], 1)], row, ["+I[2024-01-31 10:00:05.123000,1]"])
     assert _typed_lines([(stamps[1], 1)], Types.TUPLE([Types.SQL_TIMESTAMP(), Types.INT()])) == ["(2024-01-31 10:00:05.123,1)"]
 
 
@@ -327,7 +313,7 @@ def test_instant_milliseconds_from_collection_and_iso_print():
     assert _typed_lines(instants, Types.INSTANT()) == [
         "2024-01-31T10:00:00Z", "2024-01-31T10:00:00.123Z", "1969-12-31T23:59:59.049Z", "1970-01-01T00:00:00.001Z"
     ]
-    assert _typed_lines([(instants[1], 1)], Types.ROW([Types.INSTANT(), Types.INT()])) == ["+I[Instant<1706695200, 123000000>,1]"]
+    _assert_rows_print([(instants[1], 1)], Types.ROW([Types.INSTANT(), Types.INT()]), ["+I[Instant<1706695200, 123000000>,1]"])
     assert _typed_lines([(instants[1], 1)], Types.TUPLE([Types.INSTANT(), Types.INT()])) == ["(2024-01-31T10:00:00.123Z,1)"]
     # a Python operator's output keeps its nanoseconds
     assert f2s.decoded(Types.INSTANT())(instants[1]) == Instant(1706695200, 123456789)
@@ -344,7 +330,7 @@ def test_big_decimal_keeps_scale_and_drops_negative_zero():
     ]
     assert [repr(d) for d in f2s.typed([Decimal("-0"), Decimal("-0.00")], Types.BIG_DEC())] == ["Decimal('0')", "Decimal('0.00')"]
     assert _typed_lines([Decimal("-0"), Decimal("-0.00")], Types.BIG_DEC()) == ["0", "0.00"]
-    assert _typed_lines([(Decimal("12.50"), 1)], Types.ROW([Types.BIG_DEC(), Types.INT()])) == ["+I[12.50,1]"]
+    _assert_rows_print([(Decimal("12.50"), 1)], Types.ROW([Types.BIG_DEC(), Types.INT()]), ["+I[12.50,1]"])
     assert repr(f2s.decoded(Types.BIG_DEC())(Decimal("-0"))) == "Decimal('0')"
     with pytest.raises(TypeError):  # Flink: the job fails on a date under BIG_DEC
         f2s.decoded(Types.BIG_DEC())(_dt.date(2024, 1, 31))

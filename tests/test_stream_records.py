@@ -1,5 +1,6 @@
 """The PyFlink fixtures' harness compares records: Flink's print() lines against a converted
-program's show() boxes (frame-form streams) or the shim's Flink-format lines (RDD streams).
+program's show() boxes (frame-form streams) or Python's print(record) lines (RDD streams: see
+tests/test_print_records.py).
 
 The Flink lines below are PyFlink 2.3's print() of each record kind (recorded in
 fixtures/pyflink/collection_types/expected_stdout.txt and others); the Spark side is what
@@ -29,7 +30,7 @@ from table_output import flink_stream_records, spark_stream_records, stream_line
         ("189.99", ("189.99",)),  # basic types: Java toString
         ("true", ("true",)),
         ("KEYBOARD", ("KEYBOARD",)),
-        ("('keyboard', 59.4)", ("'keyboard'", "59.4")),  # pickled: Python str()
+        ("('keyboard', 59.4)", ("keyboard", "59.4")),  # pickled: Python str(), read as values
     ],
 )
 def test_flink_print_lines_as_records(line, record):

@@ -419,10 +419,15 @@ def test_table_sink_part_files_are_renamed(tmp_path):
 
 
 def test_spark_datastream_print_lines_read_as_flinks():
-    """A Table turned into a DataStream is printed by the converted program with f2s.print in
-    Flink's DataStream format: both sides read such lines as records of their sink."""
+    """Flink's DataStream print lines of a Table turned into a DataStream read as records of their
+    sink (a converted program prints Python's forms of the same records: below)."""
     spark = "large> +I[ACME,1260.0]\nlarge> +I[INIT,19700.0]\nplain line\n"
     flink = "large> +I[ACME,1260.0]\nlarge> +I[INIT,19700.0]\nplain line\n"
     assert spark_records(spark) == flink_records(flink) == Counter(
         {("ACME", "1260.0"): 1, ("INIT", "19700.0"): 1, ("plain line",): 1})
     assert spark_records("large> +I[ACME,1260.0]\n") != flink_records("large> +I[ACME,1260.5]\n")
+    # a converted RDD stream's print("name>", record): Python's forms, read as the same values
+    assert spark_records("per_city> ('Lyon', 12)\nlight_pairs> (True, Row(id='s2', kg=3))\n") == flink_records(
+        "per_city> (Lyon,12)\nlight_pairs> (true,(s2,3))\n")
+    assert spark_records("per_city> ('Lyon', 13)\n") != flink_records("per_city> (Lyon,12)\n")
+    assert spark_records("other> ('Lyon', 12)\n") != flink_records("per_city> (Lyon,12)\n")

@@ -19,7 +19,7 @@ from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import visitors as V
 from flink2spark.transpiler.infer import Resolver
-from flink2spark.transpiler.source import module_generation
+from flink2spark.transpiler.source import free_name as _free_name, module_generation
 from flink2spark.transpiler.registry import Rule, dispatch_table
 from flink2spark.transpiler.result import Marker
 from flink2spark.transpiler.results import REMOVE, Keep, RuleContractError, Todo, strict
@@ -170,6 +170,32 @@ class Context:
     def is_statement(self) -> bool:
         return isinstance(self.resolver.parent(self.outer), cst.Expr)
 
+    @property
+    def statement_line(self) -> Optional[cst.SimpleStatementLine]:
+        """The statement line the call being converted is alone in (``ds.print()``), or None."""
+        expr = self.resolver.parent(self.outer)
+        line = self.resolver.parent(expr) if isinstance(expr, cst.Expr) else None
+        return line if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+
+    def print_loop(self, records: cst.BaseExpression, args: Callable[[cst.Name], list[cst.Arg]]) -> Optional[cst.BaseExpression]:
+        """Spark's idiom for printing an RDD's records in the driver (the programming guide's
+        ``collect()`` then print each): the statement the call is alone in becomes
+        ``for record in <records>.collect(): print(*args(record))``; returns the converted call
+        (``<records>.collect()``), or None when the call is not a statement of its own or
+        ``print`` is not Python's builtin there."""
+        line = self.statement_line
+        site = _scoped_name(self.resolver, self.outer)
+        if line is None or site is None or any(not self.resolver.is_builtin(b) for b in self.resolver.visible_bindings("print", site) or ()):
+            return None
+        name = cst.Name(_free_name("record"))
+        printed = cst.SimpleStatementLine([cst.Expr(cst.Call(func=cst.Name("print"), args=args(name)))])
+
+        def rewrite(new):
+            return cst.For(target=name, iter=new.body[0].value, body=cst.IndentedBlock([printed]), leading_lines=new.leading_lines)
+
+        self.rewrite_statement(line, rewrite)
+        return self.expr("{rdd}.collect()", rdd=records)
+
     # -- arguments -------------------------------------------------------------------------
     def arg(self, seg: Segment, index: int, keyword: Optional[str] = None) -> Optional[tuple[cst.BaseExpression, cst.BaseExpression]]:
         """(original, converted) value of a positional or keyword argument."""
@@ -216,6 +242,17 @@ _TEMPLATE_PREFIX = "__f2s_part_"
 # template -> (its parsed tree, the paths to its holes as a trie: (field, index) -> trie or hole name,
 # how many times each hole appears)
 _templates: dict[str, tuple[cst.BaseExpression, dict, Counter]] = {}
+
+
+def _scoped_name(resolver: Resolver, node: cst.CSTNode) -> Optional[cst.Name]:
+    """A name in ``node`` where names can be looked up (the scope of a call), or None."""
+    if isinstance(node, cst.Name) and resolver.scoped(node):
+        return node
+    for child in node.children:
+        found = _scoped_name(resolver, child)
+        if found is not None:
+            return found
+    return None
 
 
 def _fill_template(template: str, parts: dict[str, cst.BaseExpression]) -> cst.BaseExpression:

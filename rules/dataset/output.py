@@ -15,7 +15,6 @@ import libcst as cst
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
-from flink2spark.transpiler import source as S
 from flink2spark.transpiler.registry import Example, Rule
 
 rule = Rule(
@@ -40,46 +39,19 @@ rule = Rule(
 )
 
 
-def _scoped_name(ctx, node: cst.CSTNode):
-    """A name in ``node`` where names can be looked up (the scope of the call), or None."""
-    if isinstance(node, cst.Name) and ctx.resolver.scoped(node):
-        return node
-    for child in node.children:
-        found = _scoped_name(ctx, child)
-        if found is not None:
-            return found
-    return None
-
-
-def _statement(ctx):
-    """The statement line the ``output()`` call is alone in, or None."""
-    expr = ctx.resolver.parent(ctx.outer)
-    line = ctx.resolver.parent(expr) if isinstance(expr, cst.Expr) else None
-    return line if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
-
-
 @rule.converter
 def convert(ctx):
-    line = _statement(ctx)
-    if line is None:
-        return ctx.todo(M.DS_UNSUPPORTED, "output() whose value is used: print the records with `for record in rdd.collect(): print(record)`")
-    site = _scoped_name(ctx, ctx.outer)
-    if site is None or any(not ctx.resolver.is_builtin(b) for b in ctx.resolver.visible_bindings("print", site) or ()):
-        return ctx.todo(M.DS_UNSUPPORTED, "output() where print is not Python's: print the records of rdd.collect() by hand")
     to_error = ctx.arg(ctx.site.head, 0, "to_error")
-    name = cst.Name(S.free_name("record"))
-    args = [cst.Arg(name)]
+    stderr = None
     if to_error is not None and not (isinstance(to_error[0], cst.Name) and to_error[0].value == "False"):
-        I.need(ctx.conv.codemod, "sys")
         stderr = ctx.expr("sys.stderr")
         if not (isinstance(to_error[0], cst.Name) and to_error[0].value == "True"):
             stderr = ctx.expr("sys.stderr if {e} else None", e=to_error[1])  # file=None: stdout
-        args.append(cst.Arg(stderr, keyword=cst.Name("file")))
-    collected = ctx.expr("{rdd}.collect()", rdd=ctx.site.receiver)
-
-    def rewrite(new):
-        body = cst.IndentedBlock([cst.SimpleStatementLine([cst.Expr(cst.Call(func=cst.Name("print"), args=args))])])
-        return cst.For(target=name, iter=new.body[0].value, body=body, leading_lines=new.leading_lines)
-
-    ctx.rewrite_statement(line, rewrite)
+    collected = ctx.print_loop(ctx.site.receiver, lambda record: [cst.Arg(record)] + ([cst.Arg(stderr, keyword=cst.Name("file"))] if stderr is not None else []))
+    if collected is None:
+        if ctx.statement_line is None:
+            return ctx.todo(M.DS_UNSUPPORTED, "output() whose value is used: print the records with `for record in rdd.collect(): print(record)`")
+        return ctx.todo(M.DS_UNSUPPORTED, "output() where print is not Python's: print the records of rdd.collect() by hand")
+    if stderr is not None:
+        I.need(ctx.conv.codemod, "sys")
     return collected

@@ -115,16 +115,9 @@ rule = Rule(
                 imports="from pyflink.common import Types\nfrom pyflink.datastream import RuntimeExecutionMode\n",
             ),
             spark_program(
-                "sales = env.sparkContext.parallelize(\n"
-                "    f2s.typed(\n"
-                '        [("north", "kiwi", 5)],\n'
-                "        f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.STRING(), f2s.Types.INT()]),\n"
-                "    )\n"
-                ")\n"
-                "f2s.print(\n"
-                "    f2s.final_reduce(sales.keyBy(lambda s: s[0]), f2s.Sum(2)),\n"
-                "    f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.STRING(), f2s.Types.INT()]),\n"
-                ")\n",
+                'sales = env.sparkContext.parallelize([("north", "kiwi", 5)])\n'
+                "for record in f2s.final_reduce(sales.keyBy(lambda s: s[0]), f2s.Sum(2)).collect():\n"
+                "    print(record)\n",
                 shim=True,
                 rdd='`.sum()` at line 8 has no DataFrame form',
             ),

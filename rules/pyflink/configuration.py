@@ -39,12 +39,10 @@ rule = Rule(
             " python.fn-execution.bundle.size (execution.runtime-mode is read by keyed aggregations)\n"
             + rdd_note('the source `.from_collection()` at line 8 has no type_info (no DataFrame schema)')
             + "env = SparkSession.builder.getOrCreate()\n"
-            "f2s.print(\n"
-            "    f2s.final_reduce(\n"
-            '        env.sparkContext.parallelize([("a", 1), ("a", 2)]).keyBy(lambda p: p[0]),\n'
-            "        f2s.Sum(1),\n"
-            "    )\n"
-            ")\n",
+            "for record in f2s.final_reduce(\n"
+            '    env.sparkContext.parallelize([("a", 1), ("a", 2)]).keyBy(lambda p: p[0]), f2s.Sum(1)\n'
+            ").collect():\n"
+            "    print(record)\n",
         ),
     ],
     noop=["class Configuration:\n    def set_string(self, k, v):\n        pass\n\n\nc = Configuration()\nc.set_string('a', 'b')\n"],

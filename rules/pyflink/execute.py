@@ -1,7 +1,7 @@
 """``env.execute(job_name)`` is dropped: Spark runs each sink's action where the sink is.
 
 Flink builds a dataflow and runs all sinks at ``execute()``; the converted sinks
-(``f2s.print``) are Spark actions that run in program order, so their output appears before
+(``for record in rdd.collect(): print(record)``, ``df.show()``) are Spark actions that run in program order, so their output appears before
 the point where ``execute()`` stood, in the same order relative to the program's other output.
 
 In a program reading an unbounded (Kafka) source, the sinks are streaming queries started where
@@ -24,7 +24,7 @@ rule = Rule(
     examples=[
         Example(
             program('env.from_collection([1]).print()\n# run it\nenv.execute("job")\n'),
-            spark_program("f2s.print(env.sparkContext.parallelize([1]))\n# run it\n", shim=True, rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)'),
+            spark_program("for record in env.sparkContext.parallelize([1]).collect():\n    print(record)\n# run it\n", rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)'),
         ),
         Example(
             program("result = env.execute()\n"),

@@ -35,8 +35,7 @@ rule = Rule(
         Example(
             program("env.from_collection([1]).print()\nenv.execute_async('job')\n"),
             spark_program(
-                f"f2s.print(env.sparkContext.parallelize([1]))\n# NOTE(flink2spark): F2S245 {_NOTE}\n",
-                shim=True,
+                f"for record in env.sparkContext.parallelize([1]).collect():\n    print(record)\n# NOTE(flink2spark): F2S245 {_NOTE}\n",
                 rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
             ),
         ),
@@ -49,11 +48,10 @@ rule = Rule(
                 "env.execute_async().get_job_execution_result().result()\n"
             ),
             spark_program(
-                "f2s.print(env.sparkContext.parallelize([1]))\n"
+                "for record in env.sparkContext.parallelize([1]).collect():\n    print(record)\n"
                 f"# NOTE(flink2spark): F2S245 {_NOTE}\n"
                 "# wait for it\n"
                 f"# NOTE(flink2spark): F2S245 {_NOTE}\n",
-                shim=True,
                 rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
             ),
         ),

@@ -19,6 +19,8 @@ Object[]) and on ``Types.LIST``: those keep a TODO.
 
 import json
 
+import libcst as cst
+
 from flink2spark.rules.pyflink.type_constants import named_frame_schema
 from flink2spark.rules.pyflink._frames import ddl
 from flink2spark.rules.pyflink._streams import facts
@@ -26,9 +28,11 @@ from flink2spark.rules.pyflink._common import (
     IDENTITY_TYPES,
     MAP_ORDER_NOTE,
     _is_none,
+    _shape,
     basic_type,
     byte_array_type,
     container_notes,
+    followed,
     program,
     spark_program,
     type_kinds,
@@ -70,16 +74,16 @@ rule = Rule(
                 "rows = env.sparkContext.parallelize(\n"
                 '    f2s.typed([(1, "a")], f2s.Types.ROW([f2s.Types.INT(), f2s.Types.STRING()]))\n'
                 ")\n"
-                "f2s.print(rows.map(lambda r: r[0]))\n"
+                "for record in rows.map(lambda r: r[0]).collect():\n"
+                "    print(record)\n"
                 "named = env.sparkContext.parallelize(\n"
                 "    f2s.typed(\n"
                 '        [f2s.Row(id=1, name="a")],\n'
                 '        f2s.Types.ROW_NAMED(["id", "name"], [f2s.Types.INT(), f2s.Types.STRING()]),\n'
                 "    )\n"
                 ")\n"
-                "f2s.print(\n"
-                '    named, f2s.Types.ROW_NAMED(["id", "name"], [f2s.Types.INT(), f2s.Types.STRING()])\n'
-                ")\n",
+                "for record in named.collect():\n"
+                "    print(record)\n",
                 shim=True,
                 rdd='`.map()` at line 6 has no DataFrame form',
             ),
@@ -175,4 +179,23 @@ def convert(ctx):
     if "LIST" in type_kinds(ctx.resolver, info[0]):
         return ctx.todo(M.PF_UNSUPPORTED, "from_collection() with Types.LIST(): Flink 2.3 fails building the job (ClassCastException: Object[] is not a List)")
     container_notes(ctx, info[0], printed=False)
+    if _tuples_as_they_are(ctx.resolver, collection[0], info[0]):
+        return ctx.expr("{sc}.parallelize({xs})", sc=sc, xs=collection[1])
     return ctx.expr("{sc}.parallelize({typed}({xs}, {t}))", sc=sc, typed=ctx.shim("typed"), xs=collection[1], t=info[1])
+
+
+def _tuples_as_they_are(resolver, collection: cst.BaseExpression, info: cst.BaseExpression) -> bool:
+    """Whether Flink's source hands Python the elements unchanged: a ``Types.TUPLE`` of types
+    that decode unchanged (strings, integers, booleans, doubles) over a list (or a name bound
+    once to one) of tuple literals of its size. The type then changes no value (its other use,
+    Flink's print format, is not the converted program's: it prints Python's), so no
+    ``f2s.typed`` call."""
+    shape = _shape(resolver, info)
+    if shape is None or shape[0] != "tuple":
+        return False
+    data = followed(resolver, collection)
+    return isinstance(data, (cst.List, cst.Tuple)) and all(
+        isinstance(e, cst.Element) and isinstance(e.value, cst.Tuple) and len(e.value.elements) == shape[1]
+        and all(isinstance(f, cst.Element) for f in e.value.elements)
+        for e in data.elements
+    )

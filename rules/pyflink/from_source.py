@@ -99,8 +99,7 @@ rule = Rule(
                 'lines = env.read.text("/data/in", recursiveFileLookup=True).rdd.map(\n'
                 "    lambda row: row.value\n"
                 ")\n"
-                "f2s.print(lines.map(lambda line: line.split()))\n",
-                shim=True,
+                "for record in lines.map(lambda line: line.split()).collect():\n    print(record)\n",
                 rdd='`.map()` at line 9 has no DataFrame form (its function: split() other than split(sep)[i])',
             ),
         ),

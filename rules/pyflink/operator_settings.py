@@ -25,8 +25,7 @@ rule = Rule(
             spark_program(
                 "numbers = env.sparkContext.parallelize([1]).map(lambda x: x + 1)\n"
                 "doubled = numbers.map(lambda x: x * 2)\n"
-                "f2s.print(numbers)\n",
-                shim=True,
+                "for record in numbers.collect():\n    print(record)\n",
                 rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
             ),
         ),

@@ -1,36 +1,33 @@
-"""``print([identifier])`` -> ``df.show(2147483647, truncate=False)`` / ``f2s.print(stream, type_info, identifier=...)``.
+"""``print([identifier])`` -> ``df.show(2147483647, truncate=False)`` / ``for record in rdd.collect(): print(record)``.
 
 A stream the program model lowers to a DataFrame (``StreamFacts.frame``) is shown with
 Spark's own row format: ``show()`` with the largest row count it takes (``Int.MaxValue``; its
 default is 20 rows) prints every record, ``truncate=False`` every character of the values.
-The records are Flink's; the layout (a box, no ``identifier> `` prefix) is Spark's. On an RDD:
+The records are Flink's; the layout (a box, no ``identifier> `` prefix) is Spark's.
 
-Flink prints each element in a format that depends on the stream's type (PyFlink 2.3,
-``DataStream._align_output_type`` and Java's ``PrintSinkFunction``):
+A stream kept as an RDD prints as the Spark programming guide prints an RDD's elements in the
+driver ("Printing elements of an RDD": ``collect()`` then print each; ``rdd.foreach(print)``
+would print on the executors, where the driver's stdout never sees them): the print statement
+becomes ``for record in rdd.collect(): print(record)``, one Spark job, records in the RDD's
+order. Each record prints in Python's own form (``('keyboard', 101)``, ``Row(id=1,
+name='a')``, ``Decimal('1.50')``, ``{'a': 1}``), not in Flink's per-type one (``+I[1,a]``,
+Java's ``(keyboard,101)``, ``1.0E-5``, a Java HashMap's key order): the same records, which the
+tests compare as values (tests/print_records.py). The stream's type is not needed for that.
 
-* no type (pickled): Python's ``str(value)`` (``('tail', 19)``, strings as they are);
-* ``Types.ROW``/``ROW_NAMED``: ``+I[101,keyboard,49.5]`` (row kind, fields by ``str``, no spaces);
-* ``Types.TUPLE``: Java's ``Tuple.toString``, ``(keyboard,101)``;
-* basic types: Java's ``toString`` (``19.0``, ``1.0E-5``, ``true``).
-
-The stream's type is followed through the program (``type_info``/``output_type`` of the
-operator that made it; ``filter``, ``key_by``, ``reduce``... keep it) and passed to the shim,
-which collects the stream and prints every element that way. Where the type cannot be followed
-the elements are printed with ``str()`` and a NOTE says so.
-
-Lines are those of Flink at parallelism 1: ``identifier> `` before each record when an
-identifier is given, never the ``N> `` subtask prefix Flink adds at higher parallelism (its
-number depends on which subtask printed the record; compare outputs without it). As in PyFlink,
-``KeyedStream.print(identifier)`` ignores the identifier.
+The identifier stays, as ``print("name>", record)``: Flink's ``name> `` before each record,
+which tells the sinks apart when several print to the same stdout (as the streaming form below
+does). Never the ``N> `` subtask prefix Flink adds at higher parallelism. As in PyFlink,
+``KeyedStream.print(identifier)`` ignores the identifier. Values Python cannot show as Flink
+does keep their NOTE (F2S212: Flink prints a Java array's identity).
 
 On an unbounded (Kafka) stream the print is a streaming query: ``f2s_stream.foreach_batch(stream,
 print_<identifier>)`` with a checkpoint location, started where the print stands (NOTE F2S253,
 F2S251), and ``print_<identifier>`` a function defined before it that prints each micro-batch's
-records in the driver with Python's ``print(record)`` (after ``"identifier>"``): the same records
-as Flink's, in Spark's (Python's) format rather than Flink's per-type one, so no type is needed
-(tests/test_pyflink_streaming.py compares records per sink). Where the print is not a statement
-of its own (or ``print`` is not Python's there) the shim's ``f2s.print`` prints in Flink's format.
-The print runs where it stands (a Spark action), not at ``env.execute()``.
+records in the driver the same way (tests/test_pyflink_streaming.py compares records per sink).
+
+The loop is a statement: a ``print()`` whose value is used (its ``DataStreamSink``), or where
+``print`` is not Python's builtin, keeps a TODO. The print runs where it stands (a Spark
+action), not at ``env.execute()``.
 """
 
 import json
@@ -39,18 +36,24 @@ import libcst as cst
 
 from flink2spark.rules.pyflink import _kafka as K
 
-from flink2spark.rules.pyflink._common import as_stream, container_notes, program, spark_program, type_expression, unsupported_reason, unsupported_types
+from flink2spark.rules.pyflink._common import as_stream, container_notes, program, spark_program, unsupported_reason, unsupported_types
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import source as S
 from flink2spark.transpiler.registry import Example, Rule
 
+_NOT_A_STATEMENT = (
+    "print() whose value is used, or where print is not Python's: print the records with"
+    " `for record in rdd.collect(): print(record)`"
+)
+
+
 rule = Rule(
     __name__,
     matches=["DataStream.print"],
-    summary="print([identifier]) -> df.show(2147483647, truncate=False) on a DataFrame; f2s.print(rdd, type_info, identifier=...) on an RDD (Flink's format per type); unbounded: foreach_batch(stream, print_<id>), print(record) per micro-batch",
-    codes=(M.PF_PRINT_TYPE, M.PF_UNSUPPORTED, M.PF_MAP_ORDER, M.PF_ARRAY_PRINT, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
+    summary="print([identifier]) -> df.show(2147483647, truncate=False) on a DataFrame; for record in rdd.collect(): print(record) on an RDD (native: Python's record format); unbounded: foreach_batch(stream, print_<id>), print(record) per micro-batch",
+    codes=(M.PF_UNSUPPORTED, M.PF_MAP_ORDER, M.PF_ARRAY_PRINT, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
         Example(  # a DataFrame (the program model's frame form): every record, Spark's row format
             program(
@@ -72,15 +75,13 @@ rule = Rule(
                 imports="from pyflink.common import Types\n",
             ),
             spark_program(
-                "pairs = env.sparkContext.parallelize(\n"
-                '    f2s.typed([("a", 1)], f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]))\n'
-                ")\n"
-                "f2s.print(\n"
-                '    pairs, f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.INT()]), identifier="pairs"\n'
-                ")\n"
-                "f2s.print(pairs.map(lambda p: p[1] * 2.5), f2s.Types.DOUBLE())\n"
-                "f2s.print(pairs.keyBy(lambda p: p[0]).values().map(lambda p: p[1]))\n",
-                shim=True,
+                'pairs = env.sparkContext.parallelize([("a", 1)])\n'
+                "for record in pairs.collect():\n"
+                '    print("pairs>", record)\n'
+                "for record in pairs.map(lambda p: p[1] * 2.5).collect():\n"
+                "    print(record)\n"
+                "for record in pairs.keyBy(lambda p: p[0]).values().map(lambda p: p[1]).collect():\n"
+                "    print(record)\n",
                 rdd='`.map()` at line 8 has no DataFrame form',
             ),
         ),
@@ -93,14 +94,22 @@ rule = Rule(
             ),
             spark_program(
                 'words = env.sparkContext.parallelize(["a"])\n'
-                "f2s.print(\n"
-                "    words.map(lambda w: {w: 1}), f2s.Types.MAP(f2s.Types.STRING(), f2s.Types.INT())\n"
-                ")\n"
+                "for record in words.map(lambda w: {w: 1}).collect():\n"
+                "    print(record)\n"
                 "# NOTE(flink2spark): F2S212 print() of Types.PRIMITIVE_ARRAY() values: Flink's sink prints the Java"
                 " array's identity ([B@1b2c3d, [I@5e6f7a), the converted program the values as Python prints them (b'...', [1, 2])\n"
-                "f2s.print(words.map(lambda w: w.encode()), f2s.Types.PRIMITIVE_ARRAY(f2s.Types.BYTE()))\n",
-                shim=True,
+                "for record in words.map(lambda w: w.encode()).collect():\n"
+                "    print(record)\n",
                 rdd='the source `.from_collection()` at line 5 has no type_info (no DataFrame schema)',
+            ),
+        ),
+        Example(  # the sink used as a value: no loop can stand there
+            program("words = env.from_collection(['a'])\nsink = words.print()\n"),
+            spark_program(
+                'words = env.sparkContext.parallelize(["a"])\n'
+                "# TODO(flink2spark): F2S200 " + _NOT_A_STATEMENT + "\n"
+                "sink = words.print()\n",
+                rdd="the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)",
             ),
         ),
         Example(  # an unbounded (Kafka) stream: a function printing each micro-batch's records, Python's format
@@ -134,26 +143,27 @@ def convert(ctx):
         if unsupported:
             return ctx.todo(M.PF_UNSUPPORTED, f"print() of Types.{unsupported[0]}() values: {unsupported_reason(unsupported[0])}")
     container_notes(ctx, t, printed=True)
-    known, type_info = type_expression(ctx, t, seg.original)
-    if not known:  # a Kafka source whose record type comes from its schema (Avro)
-        type_info = K.source_type(ctx, seg.original.func.value)  # type: ignore[attr-defined]
-        known = type_info is not None
-    if not known:
-        ctx.note(M.PF_PRINT_TYPE, "print(): the stream's type could not be followed; elements are printed with str() as for pickled values")
-    args = [cst.Arg(stream)]
-    if type_info is not None:
-        args.append(cst.Arg(type_info))
     identifier = ctx.arg(seg, 0, "sink_identifier")
-    if identifier is not None and ctx.site.receiver_type != P.KEYED:  # KeyedStream.print drops it
-        args.append(cst.Arg(identifier[1], keyword=cst.Name("identifier")))
+    label = _label(identifier[1]) if identifier is not None and ctx.site.receiver_type != P.KEYED else None  # KeyedStream.print drops it
     if facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
         if K.streaming_todo(ctx, seg.original.func.value):  # type: ignore[attr-defined]
             return ctx.todo_left()
         printer = _batch_printer(ctx, identifier[1] if identifier is not None and ctx.site.receiver_type != P.KEYED else None)
-        if printer is not None:
-            return K.streaming_sink(ctx, stream, "print", function=printer)
-        return K.streaming_sink(ctx, stream, "print", lambda batch: cst.Call(func=ctx.shim("print"), args=[cst.Arg(batch), *args[1:]]))
-    return cst.Call(func=ctx.shim("print"), args=args)
+        if printer is None:
+            return ctx.todo(M.PF_UNSUPPORTED, _NOT_A_STATEMENT)
+        return K.streaming_sink(ctx, stream, "print", function=printer)
+    collected = ctx.print_loop(stream, lambda record: [cst.Arg(label), cst.Arg(record)] if label is not None else [cst.Arg(record)])
+    if collected is None:
+        return ctx.todo(M.PF_UNSUPPORTED, _NOT_A_STATEMENT)
+    return collected
+
+
+def _label(identifier: cst.BaseExpression) -> cst.BaseExpression:
+    """What ``print`` writes before a record for Flink's ``identifier> `` prefix: ``"name>"``
+    (``print`` puts the space), ``f"{identifier}>"`` for an expression."""
+    if isinstance(identifier, cst.SimpleString):
+        return cst.SimpleString(json.dumps(identifier.evaluated_value + ">"))
+    return cst.parse_expression('f"{IDENTIFIER}>"').visit(_Identifier(identifier))  # type: ignore[return-value]
 
 
 class _Identifier(cst.CSTTransformer):
@@ -167,10 +177,9 @@ class _Identifier(cst.CSTTransformer):
 def _batch_printer(ctx, identifier):
     """The name of a function printing a micro-batch's records (``print(record)``, after
     ``"name>"`` for an identifier), defined before the print's statement (None: the print is
-    not a statement of its own, or ``print`` is not Python's there: the shim prints)."""
-    expr = ctx.resolver.parent(ctx.outer)
-    line = ctx.resolver.parent(expr) if isinstance(expr, cst.Expr) else None
-    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+    not a statement of its own, or ``print`` is not Python's there)."""
+    line = ctx.statement_line
+    if line is None:
         return None
     bindings = ctx.resolver.visible_bindings("print", ctx.site.head.original.func.value)
     if bindings is None or any(not ctx.resolver.is_builtin(b) for b in bindings):
@@ -185,14 +194,10 @@ def _batch_printer(ctx, identifier):
     if name in defined.values():  # another form in this file: its own name
         name = S.free_name(name + "_" + str(len(defined)))
     defined[key] = name
-    if identifier is None:
-        printed = "print(record)"
-    elif label is not None:
-        printed = f"print({json.dumps(label + '>')}, record)"
-    else:
-        printed = 'print(f"{IDENTIFIER}>", record)'
-    function = cst.parse_statement(f"def {name}(batch):\n    for record in batch.collect():\n        {printed}\n")
-    if identifier is not None and label is None:
-        function = function.visit(_Identifier(identifier))  # type: ignore[assignment]
+    args = [cst.Arg(_label(identifier)), cst.Arg(cst.Name("record"))] if identifier is not None else [cst.Arg(cst.Name("record"))]
+    printed = cst.SimpleStatementLine([cst.Expr(cst.Call(func=cst.Name("print"), args=args))])
+    function = cst.parse_statement(f"def {name}(batch):\n    for record in batch.collect():\n        pass\n")
+    loop = function.body.body[0]  # type: ignore[attr-defined]
+    function = function.with_changes(body=function.body.with_changes(body=[loop.with_changes(body=loop.body.with_changes(body=[printed]))]))  # type: ignore[attr-defined]
     ctx.rewrite_statement(line, lambda new: cst.FlattenSentinel([function, new]))
     return cst.Name(name)

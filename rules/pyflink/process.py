@@ -397,19 +397,19 @@ spark_program(
                 "class Late(f2s.KeyedProcessFunction):\n"
                 "    def process_element(self, visit, ctx):\n"
                 "        yield visit[0], ctx.timer_service().current_watermark()\n\n\n"
-                "visits = env.sparkContext.parallelize(\n"
-                '    f2s.typed([("ann", 300)], f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.LONG()]))\n'
-                ")\n"
-                "f2s.print(\n"
+                'visits = env.sparkContext.parallelize([("ann", 300)])\n'
+                "for record in (\n"
                 "    f2s.keyed_process(\n"
                 "        f2s.windows.keyed(\n"
                 "            f2s.windows.with_timestamps(visits, At().extract_timestamp), lambda v: v[0]\n"
                 "        ),\n"
                 "        Late(),\n"
                 "        timestamped=True,\n"
-                "    ).values(),\n"
-                "    f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.LONG()]),\n"
-                ")\n",
+                "    )\n"
+                "    .values()\n"
+                "    .collect()\n"
+                "):\n"
+                "    print(record)\n",
                 shim=True,
                 rdd='`.process()` at line 21 has no DataFrame form',
             ),

@@ -29,8 +29,7 @@ rule = Rule(
                 "# NOTE(flink2spark): F2S249 read_text_file(): a folder's subfolders are read too (Flink 1.x read only"
                 " the files directly in it)\n"
                 'lines = env.read.text("/data/in.txt").rdd.map(lambda row: row.value)\n'
-                "f2s.print(lines.map(lambda s: s.split()))\n",
-                shim=True,
+                "for record in lines.map(lambda s: s.split()).collect():\n    print(record)\n",
                 rdd='`.map()` at line 5 has no DataFrame form (its function: split() other than split(sep)[i])',
             ),
         ),

@@ -102,14 +102,16 @@ rule = Rule(
             "    )\n"
             ")\n"
             'table = t_env.createDataFrame(orders.map(tuple), "item STRING, qty INT")\n'
-            "f2s.print(\n"
+            "for record in (\n"
             "    table.rdd.map(\n"
             "        f2s.decoded(\n"
             '            f2s.Types.ROW_NAMED(["item", "qty"], [f2s.Types.STRING(), f2s.Types.INT()])\n'
             "        )\n"
-            "    ).map(lambda row: row.qty),\n"
-            "    f2s.Types.INT(),\n"
-            ")\n",
+            "    )\n"
+            "    .map(lambda row: row.qty)\n"
+            "    .collect()\n"
+            "):\n"
+            "    print(record)\n",
         ),
         Example(  # a function's named Row crosses the stream type's serializer (fields by name); an updating table
             "from pyflink.common import Row\nfrom pyflink.table.expressions import col\n" + _HEAD
