@@ -851,6 +851,9 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     # (a computed key read only by process(): after the field selectors above)
     ("key_by", lambda g, call, shape: _stateful().keyed_shape(g, call, shape)),
     ("process", lambda g, call, shape: _stateful().processed_shape(g, call, shape)),
+    # a non-keyed ProcessFunction and its side outputs: one tagged frame (rules/pyflink/_side_outputs.py)
+    ("process", lambda g, call, shape: _side_outputs().processed_shape(g, call, shape)),
+    ("get_side_output", lambda g, call, shape: _side_outputs().side_shape(g, call, shape)),
     # STREAMING (rolling) keyed aggregations: window functions over the source order (_rolling)
     *((m, lambda g, call, shape: _rolling.rolling_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
       for m in ("sum", "min", "max", "min_by", "max_by", "reduce")),
@@ -871,6 +874,12 @@ def _stateful():
     from flink2spark.rules.pyflink import _stateful as S  # it reads this module's facts
 
     return S
+
+
+def _side_outputs():
+    from flink2spark.rules.pyflink import _side_outputs  # it reads this module's facts
+
+    return _side_outputs
 
 
 def _file_sinks():
