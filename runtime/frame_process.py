@@ -32,6 +32,14 @@ class ProcessFunction:
         pass
 
 
+class CoMapFunction:
+    """Base of a user ``CoMapFunction`` whose ``map1``/``map2`` run over their input here."""
+
+
+class CoFlatMapFunction:
+    """Base of a user ``CoFlatMapFunction`` whose ``flat_map1``/``flat_map2`` run over their input here."""
+
+
 _OUTPUT = "output"  # the tag column (None: the main output)
 _MAIN = "main"  # the main output's struct column; a side output's is named as its tag
 
@@ -91,3 +99,28 @@ def side_output(outputs, tag: OutputTag):
     from pyspark.sql import functions as F
 
     return outputs.where(F.col(_OUTPUT) == tag.name).select(f"`{tag.name}`.*")
+
+
+class _Input:
+    """One input of a ``CoMapFunction``/``CoFlatMapFunction`` as a process function: its
+    ``map1``/``flat_map1`` (or ``...2``) on each record."""
+
+    def __init__(self, function, method: str):
+        self.function, self.method = function, method
+
+    def process_element(self, value, ctx):
+        result = getattr(self.function, self.method)(value)
+        if self.method.startswith("flat_map"):
+            yield from result or ()
+        else:
+            yield result
+
+
+def connected(first, second, function, method: str, kinds: "tuple[str, str]", schema: str):
+    """``first.connect(second).map/flat_map(function)`` (``method``): ``map1``/``flat_map1`` over
+    ``first``, ``map2``/``flat_map2`` over ``second`` (``kinds``: how their rows reach the
+    function, as in ``tagged``), the results, of the DDL ``schema``, unioned. Each input gets its own
+    copy of ``function``: the conversion takes only functions whose two methods share no data."""
+    results = [main_output(tagged(frame, _Input(function, f"{method}{i}"), kind, schema))
+               for i, (frame, kind) in enumerate(zip((first, second), kinds), 1)]
+    return results[0].unionByName(results[1])

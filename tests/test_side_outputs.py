@@ -87,3 +87,44 @@ def test_a_function_whose_results_are_not_of_its_record_alone_stays_on_rdds(func
     result = convert_source(_program(function), "sizes.py")
     assert "F2S205" in result.output and "f2s.process(" in result.output, why
     assert "f2s_process" not in result.output, why
+
+
+COUNTS = (
+    "from pyflink.common import Types\n"
+    "from pyflink.datastream import CoMapFunction, StreamExecutionEnvironment\n\n\n"
+    "class Count(CoMapFunction):\n"
+    "    def __init__(self):\n"
+    "        self.left = 0\n"
+    "        self.right = 0\n\n"
+    "    def map1(self, word):\n"
+    "        self.left += 1\n"
+    "        return '%d %s' % (self.left, word)\n\n"
+    "    def map2(self, number):\n"
+    "        self.right += 1\n"
+    "        return '%d %d' % (self.right, number)\n\n\n"
+    "env = StreamExecutionEnvironment.get_execution_environment()\n"
+    "env.set_parallelism(1)\n"
+    "words = env.from_collection(['a', 'b'], type_info=Types.STRING())\n"
+    "numbers = env.from_collection([7, 8], type_info=Types.INT())\n"
+    "words.connect(numbers).map(Count(), output_type=Types.STRING()).print()\n"
+)
+
+
+def test_connected_frames_with_a_counter_per_input_at_parallelism_1_are_each_in_one_partition():
+    result = convert_source(COUNTS, "counts.py")
+    assert "F2S205" not in result.output, result.output
+    assert "f2s_process.connected(" in result.output and "words.coalesce(1)" in result.output
+    assert "numbers.coalesce(1)" in result.output
+
+
+@pytest.mark.parametrize(
+    "source, why",
+    [
+        (COUNTS.replace("env.set_parallelism(1)\n", ""), "instance data at Flink's default parallelism"),
+        (COUNTS.replace("self.right += 1\n        return '%d %d' % (self.right", "self.left += 1\n        return '%d %d' % (self.left"),
+         "map1 and map2 share a counter: Flink's interleaving of the inputs shows"),
+    ],
+)
+def test_connected_frames_whose_results_depend_on_the_interleaving_stay_on_rdds(source, why):
+    result = convert_source(source, "counts.py")
+    assert "F2S205" in result.output and "f2s.co_process(" in result.output, why

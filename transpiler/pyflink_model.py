@@ -1030,10 +1030,10 @@ FRAME_WINDOW_NAMES = {
 }
 
 
-# A ProcessFunction's base and its OutputTags in a program whose streams are all DataFrames:
+# A ProcessFunction's, CoMapFunction's, CoFlatMapFunction's base and OutputTags in a program whose streams are all DataFrames:
 # the small classes of runtime/frame_process.py (rules/pyflink/_side_outputs.py)
 FRAME_PROCESS_NAMES = {
-    **{f"{m}.ProcessFunction": "ProcessFunction" for m in ("pyflink.datastream", "pyflink.datastream.functions")},
+    **{f"{m}.{n}": n for m in ("pyflink.datastream", "pyflink.datastream.functions") for n in ("ProcessFunction", "CoMapFunction", "CoFlatMapFunction")},
     **{q: "OutputTag" for q in OUTPUT_TAGS},
 }
 

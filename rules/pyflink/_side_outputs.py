@@ -27,6 +27,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
+from flink2spark.rules.pyflink._process import keeps_data
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.visitors import nodes
 
@@ -39,6 +40,15 @@ class SidePlan:
     output: object  # python_columns.Shape of the main output
     tags: tuple[tuple[str, str, object], ...]  # (module name of the tag, tag name, Shape) of the side outputs read
     outputs_name: Optional[str]  # the tagged frame's variable (None: no side output is read)
+    one: bool = False  # the function keeps data in its instance: one partition, in order (parallelism 1)
+
+
+def schema(shape) -> str:
+    """The DDL schema ``runtime/frame_process.py`` takes for records of ``shape``: a basic value's
+    is ``"value <TYPE>"`` (the frame's column, a bare value in Python)."""
+    from flink2spark.rules.pyflink._frames import ddl
+
+    return f"value {shape.fields[0].type.upper()}" if shape.kind == "value" else ddl(shape)
 
 
 def output_tag(resolver, expr: Optional[cst.BaseExpression]) -> Optional[tuple[str, cst.Call]]:
@@ -71,31 +81,22 @@ def side_plan(g, call: cst.Call, shape) -> Union[SidePlan, str]:
 
 
 def _side_plan(g, call: cst.Call, shape) -> Union[SidePlan, str]:
-    from flink2spark.rules.pyflink._common import call_arg, instance_class, record_shape
+    from flink2spark.rules.pyflink._common import call_arg, record_shape
     from flink2spark.rules.pyflink._frames import FRAME_TYPES
-    from flink2spark.rules.pyflink._process import keeps_data
     from flink2spark.rules.pyflink._streams import _frame_uses
 
     resolver = g.resolver
     if resolver.type_of(call.func.value) != P.DATASTREAM or shape.kind not in ("value", "tuple", "row"):  # type: ignore[attr-defined]
         return "not a DataStream of a frame"
-    cls = instance_class(resolver, call_arg(call, 0, "func"))
-    if cls is None or not any(s is cls for s in resolver.module.body):
-        return "the function is not an instance of a class of the module's top level"
-    if [resolver.qualified_name(b.value) for b in cls.bases] not in (["pyflink.datastream.ProcessFunction"], ["pyflink.datastream.functions.ProcessFunction"]):
-        return "not a direct ProcessFunction subclass"
-    methods = [s for s in cls.body.body if not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, cst.Expr) and isinstance(x.value, cst.SimpleString) for x in s.body))]
-    if len(methods) != 1 or not isinstance(methods[0], cst.FunctionDef) or methods[0].name.value != "process_element" or keeps_data(cls):
-        return "a class with more than process_element, or data kept in the instance"
-    fdef = methods[0]
+    found = _function_class(g, call, "ProcessFunction", ("process_element",), 3)
+    if isinstance(found, str):
+        return found
+    cls, (fdef,), one = found
+    if one and g.node(call.func.value).from_union:  # type: ignore[attr-defined]
+        return "instance data over a union (Flink interleaves its inputs)"
     params = fdef.params.params
-    if len(params) != 3 or fdef.params.star_arg is not cst.MaybeSentinel.DEFAULT or fdef.params.kwonly_params or fdef.params.star_kwarg:
-        return "process_element(self, value, ctx) expected"
     if any(n.value == params[2].name.value for n in nodes(fdef.body, cst.Name)):
         return "process_element reads its context (timestamps, timers, ctx.output)"
-    uses = [n for n in nodes(resolver.module, cst.Name) if n.value == cls.name.value and n is not cls.name]
-    if len(uses) != 1:
-        return f"{cls.name.value} is used {len(uses)} times"
     info = call_arg(call, 1, "output_type")
     output = record_shape(resolver, info) if info is not None else None
     if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
@@ -132,7 +133,42 @@ def _side_plan(g, call: cst.Call, shape) -> Union[SidePlan, str]:
         outputs_name = parent.targets[0].target.value + "_outputs"
         if any(n.value == outputs_name for n in nodes(resolver.module, cst.Name)):
             return f"the module uses the name {outputs_name}"
-    return SidePlan(cls, output, tuple(tags), outputs_name)
+    return SidePlan(cls, output, tuple(tags), outputs_name, one)
+
+
+def _function_class(g, call: cst.Call, base: str, methods: tuple[str, ...], arity: int):
+    """(class, its ``methods``' defs, whether it keeps data in its instance) of the function
+    argument of ``call``: an instance of a module class deriving directly from PyFlink's
+    ``base``, used once, with ``methods`` (``arity`` parameters, self included) and at most an
+    ``__init__(self)``; instance data only at parallelism 1 (one instance sees the stream in
+    order: the frame is coalesced to one partition). Else why not."""
+    from flink2spark.rules.pyflink._common import call_arg, instance_class
+
+    resolver = g.resolver
+    cls = instance_class(resolver, call_arg(call, 0, "func"))
+    if cls is None or not any(s is cls for s in resolver.module.body):
+        return "the function is not an instance of a class of the module's top level"
+    if [resolver.qualified_name(b.value) for b in cls.bases] not in ([f"pyflink.datastream.{base}"], [f"pyflink.datastream.functions.{base}"]):
+        return f"not a direct {base} subclass"
+    defs = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+    others = [s for s in cls.body.body if not isinstance(s, cst.FunctionDef)
+              and not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, cst.Expr) and isinstance(x.value, cst.SimpleString) for x in s.body))]
+    if others or set(defs) - {"__init__"} != set(methods) or "__init__" in defs and len(defs["__init__"].params.params) != 1:
+        return f"a class with methods other than {', '.join(methods)} (and __init__(self))"
+    for fdef in defs.values():
+        p = fdef.params
+        if not isinstance(p.star_arg, cst.MaybeSentinel) or p.kwonly_params or p.star_kwarg or p.posonly_params \
+                or fdef.name.value != "__init__" and len(p.params) != arity or any(x.default is not None for x in p.params):
+            return f"{fdef.name.value}: parameters other than Flink's"
+        if any(isinstance(y.value, cst.From) for y in nodes(fdef.body, cst.Yield)):
+            return "yield from"
+    uses = [n for n in nodes(resolver.module, cst.Name) if n.value == cls.name.value and n is not cls.name]
+    if len(uses) != 1:
+        return f"{cls.name.value} is used {len(uses)} times"
+    one = keeps_data(cls)
+    if one and g.parallelism != (True, 1):
+        return "data kept in the instance at a parallelism other than 1 (Flink's instances see parts of the stream)"
+    return cls, tuple(defs[m] for m in methods), one
 
 
 def processed_shape(g, call: cst.Call, shape):
@@ -156,3 +192,82 @@ def side_shape(g, call: cst.Call, shape):
     if not isinstance(found, SidePlan) or tag is None:
         return None
     return next((s for _, name, s in found.tags if name == tag[0]), None)
+
+
+# --------------------------------------------------------------------------------------------
+# connect(other).map/flat_map(CoMapFunction / CoFlatMapFunction) of two frames
+
+
+@dataclass(frozen=True)
+class CoPlan:
+    cls: cst.ClassDef  # the user's CoMapFunction / CoFlatMapFunction class (original)
+    output: object  # python_columns.Shape of the results
+    kinds: tuple[str, str]  # how each input's rows reach map1/map2 (Shape.kind)
+    one: bool  # instance data: each input in one partition, in order (parallelism 1)
+
+
+_CO_METHODS = {"map": ("CoMapFunction", ("map1", "map2")), "flat_map": ("CoFlatMapFunction", ("flat_map1", "flat_map2"))}
+
+
+def co_plan(g, call: cst.Call) -> Union[CoPlan, str]:
+    """The frame form of ``a.connect(b).map/flat_map(F(), output_type=T)`` (``call``), once per
+    call; else why there is none."""
+    return g.fact("co_plan", call, _co_plan, "not computed")
+
+
+def _co_plan(g, call: cst.Call) -> Union[CoPlan, str]:
+    """Each input through its own method of the user's class, the results unioned: Flink's
+    records when no method reads what the other writes (``self.x`` of one method only, set in
+    ``__init__``): then one instance for both gives what one per input gives, whatever order
+    Flink interleaves the inputs in. Instance data needs parallelism 1 (``_function_class``)."""
+    from flink2spark.rules.pyflink._common import call_arg, record_shape
+    from flink2spark.rules.pyflink._frames import FRAME_TYPES
+    from flink2spark.rules.pyflink._streams import _frame_shape, _frame_uses
+
+    resolver = g.resolver
+    connect = call.func.value  # type: ignore[attr-defined]
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method not in _CO_METHODS or not (isinstance(connect, cst.Call) and isinstance(connect.func, cst.Attribute)
+                                         and connect.func.attr.value == "connect" and len(connect.args) == 1):
+        return "not a.connect(b).map/flat_map(...)"
+    inputs = [connect.func.value, connect.args[0].value]
+    if any(resolver.type_of(i) != P.DATASTREAM for i in inputs) or _frame_uses(g, connect) != [call]:
+        return "a connect() of streams other than two DataStreams, or read other than by one map/flat_map"
+    shapes = [g.fact("frame_shape", i, _frame_shape, None) for i in inputs]
+    if any(s is None or s.kind not in ("value", "tuple", "row") for s in shapes):
+        return "an input that is not a frame"
+    base, methods = _CO_METHODS[method]
+    found = _function_class(g, call, base, methods, 2)
+    if isinstance(found, str):
+        return found
+    cls, defs, one = found
+    touched = [{n.attr.value for n in nodes(d.body, cst.Attribute) if isinstance(n.value, cst.Name) and n.value.value == "self"} for d in defs]
+    if touched[0] & touched[1]:
+        return f"{cls.name.value}: map1 and map2 share self.{sorted(touched[0] & touched[1])[0]} (Flink's interleaving of the inputs would show)"
+    if one and any(g.node(i).from_union for i in inputs):
+        return "instance data over a union (Flink interleaves its inputs)"
+    info = call_arg(call, 1, "output_type")
+    output = record_shape(resolver, info) if info is not None else None
+    if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
+        return "no output_type of basic types (the results' schema)"
+    return CoPlan(cls, output, (shapes[0].kind, shapes[1].kind), one)
+
+
+def connected_shape(g, call: cst.Call, shape):
+    """NATIVE_CONSUMERS: ``a.connect(b)`` of two frames read by one planned ``map``/``flat_map``:
+    that function's results' shape (the connected streams themselves are no frame)."""
+    from flink2spark.rules.pyflink._streams import _frame_uses
+
+    uses = _frame_uses(g, call)
+    if not uses or len(uses) != 1:
+        return None
+    found = co_plan(g, uses[0])
+    return found.output if isinstance(found, CoPlan) else None
+
+
+def co_shape(g, call: cst.Call, shape):
+    """NATIVE_CONSUMERS: ``map``/``flat_map`` of such connected streams: its results' shape."""
+    if g.resolver.type_of(call.func.value) != P.CONNECTED:  # type: ignore[attr-defined]
+        return None
+    found = co_plan(g, call)
+    return found.output if isinstance(found, CoPlan) else None

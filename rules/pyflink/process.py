@@ -651,22 +651,18 @@ def tagged_frame(ctx, seg, instance):
     ``_side_outputs.side_plan``) -> ``f2s_process.main_output(f2s_process.tagged(...))``; when
     side outputs are read, ``name = ...`` becomes ``name_outputs = f2s_process.tagged(...).cache()``
     (the function runs once) then ``name = f2s_process.main_output(name_outputs)``."""
-    from flink2spark.rules.pyflink._frames import ddl
-    from flink2spark.rules.pyflink._side_outputs import side_plan
+    from flink2spark.rules.pyflink._side_outputs import schema, side_plan
     from flink2spark.rules.pyflink._streams import graph
 
     receiver = seg.original.func.value
     found = side_plan(graph(ctx.resolver), seg.original, facts(ctx.resolver, receiver).frame)
     shape = facts(ctx.resolver, receiver).frame
 
-    def schema(s):
-        return f"value {s.fields[0].type.upper()}" if s.kind == "value" else ddl(s)
-
     I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_process", "f2s_process")
     sides = "{%s}" % ", ".join(f"{name!r}: {schema(s)!r}" for _, name, s in found.tags)
     tagged = ctx.expr(
         "f2s_process.tagged({df}, {fn}, %r, %r%s)" % (shape.kind, schema(found.output), f", {sides}" if found.tags else ""),
-        df=ctx.site.receiver,
+        df=ctx.expr("{df}.coalesce(1)", df=ctx.site.receiver) if found.one else ctx.site.receiver,
         fn=instance,
     )
     if found.outputs_name is None:
