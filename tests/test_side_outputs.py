@@ -128,3 +128,30 @@ def test_connected_frames_with_a_counter_per_input_at_parallelism_1_are_each_in_
 def test_connected_frames_whose_results_depend_on_the_interleaving_stay_on_rdds(source, why):
     result = convert_source(source, "counts.py")
     assert "F2S205" in result.output and "f2s.co_process(" in result.output, why
+
+
+def test_instance_data_over_rows_in_spark_s_own_order_stays_on_rdds():
+    # a BATCH keyed sum's results come in Spark's group order: a counter over them would number them differently
+    source = (
+        "from pyflink.common import Types\n"
+        "from pyflink.datastream import ProcessFunction, RuntimeExecutionMode, StreamExecutionEnvironment\n\n\n"
+        "class Number(ProcessFunction):\n"
+        "    def __init__(self):\n"
+        "        self.seen = 0\n\n"
+        "    def process_element(self, total, ctx):\n"
+        "        self.seen += 1\n"
+        "        yield '%d %s' % (self.seen, total[0])\n\n\n"
+        "env = StreamExecutionEnvironment.get_execution_environment()\n"
+        "env.set_parallelism(1)\n"
+        "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+        "sales = env.from_collection([('a', 1), ('b', 2), ('a', 3)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+        "sales.key_by(lambda s: s[0]).sum(1).process(Number(), output_type=Types.STRING()).print()\n"
+    )
+    result = convert_source(source, "totals.py")
+    assert "F2S205" in result.output and "f2s.process(" in result.output, result.output
+    assert "f2s_process" not in result.output
+    assert "Number(), output_type" not in result.output  # converted, on RDDs
+    # without the counter the same chain is a frame
+    stateless = source.replace("        self.seen += 1\n", "").replace("self.seen, ", "0, ").replace(
+        "    def __init__(self):\n        self.seen = 0\n\n", "")
+    assert "f2s_process.main_output(" in convert_source(stateless, "totals.py").output

@@ -92,8 +92,8 @@ def _side_plan(g, call: cst.Call, shape) -> Union[SidePlan, str]:
     if isinstance(found, str):
         return found
     cls, (fdef,), one = found
-    if one and g.node(call.func.value).from_union:  # type: ignore[attr-defined]
-        return "instance data over a union (Flink interleaves its inputs)"
+    if one and not in_source_order(g, call.func.value):  # type: ignore[attr-defined]
+        return "instance data over records that do not come in a collection's order"
     params = fdef.params.params
     if any(n.value == params[2].name.value for n in nodes(fdef.body, cst.Name)):
         return "process_element reads its context (timestamps, timers, ctx.output)"
@@ -134,6 +134,32 @@ def _side_plan(g, call: cst.Call, shape) -> Union[SidePlan, str]:
         if any(n.value == outputs_name for n in nodes(resolver.module, cst.Name)):
             return f"the module uses the name {outputs_name}"
     return SidePlan(cls, output, tuple(tags), outputs_name, one)
+
+
+# operators after which a frame's rows keep the order of the stream's records (one partition
+# at parallelism 1: Flink's order); settings of scheduling only
+_IN_ORDER = frozenset({"map", "filter", "flat_map", "name", "uid", "set_parallelism", "set_description", "set_max_parallelism",
+                       "disable_chaining", "start_new_chain", "slot_sharing_group", "set_buffer_timeout", "forward", "rebalance",
+                       "rescale", "shuffle"})
+
+
+def in_source_order(g, stream: cst.BaseExpression) -> bool:
+    """Whether the rows of the frame ``stream`` come, in one partition (``coalesce(1)``), in the
+    order Flink's records reach a function at parallelism 1: a ``from_collection`` through
+    ``map``/``filter``/``flat_map`` and scheduling settings only (a keyed aggregation, a union, a
+    file source... give Spark's own order)."""
+    from flink2spark.rules.pyflink._common import followed
+
+    node = followed(g.resolver, stream)
+    for _ in range(50):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return False
+        if g.resolver.type_of(node.func.value) == P.ENVIRONMENT:
+            return node.func.attr.value == "from_collection"
+        if node.func.attr.value not in _IN_ORDER or g.resolver.type_of(node.func.value) != P.DATASTREAM:
+            return False
+        node = followed(g.resolver, node.func.value)
+    return False
 
 
 def _function_class(g, call: cst.Call, base: str, methods: tuple[str, ...], arity: int):
@@ -244,8 +270,8 @@ def _co_plan(g, call: cst.Call) -> Union[CoPlan, str]:
     touched = [{n.attr.value for n in nodes(d.body, cst.Attribute) if isinstance(n.value, cst.Name) and n.value.value == "self"} for d in defs]
     if touched[0] & touched[1]:
         return f"{cls.name.value}: map1 and map2 share self.{sorted(touched[0] & touched[1])[0]} (Flink's interleaving of the inputs would show)"
-    if one and any(g.node(i).from_union for i in inputs):
-        return "instance data over a union (Flink interleaves its inputs)"
+    if one and not all(in_source_order(g, i) for i in inputs):
+        return "instance data over records that do not come in a collection's order"
     info = call_arg(call, 1, "output_type")
     output = record_shape(resolver, info) if info is not None else None
     if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
