@@ -1026,7 +1026,8 @@ def spark_name(resolver, name: str):
 # Bases and annotations of window functions in a program whose streams are all DataFrames: the
 # small classes of runtime/frame_windows.py (no emulated window operator behind them)
 FRAME_WINDOW_NAMES = {
-    f"{m}.{n}": n for m in ("pyflink.datastream", "pyflink.datastream.functions") for n in ("AggregateFunction", "ProcessWindowFunction")
+    **{f"{m}.{n}": n for m in ("pyflink.datastream", "pyflink.datastream.functions") for n in ("AggregateFunction", "ProcessWindowFunction")},
+    **{f"{m}.TimeWindow": "TimeWindow" for m in ("pyflink.datastream", "pyflink.datastream.window")},  # annotations
 }
 
 
