@@ -52,6 +52,9 @@ class CountWindow:
 class _Context:
     __slots__ = ("_window",)
 
+    def __class_getitem__(cls, item):  # ProcessWindowFunction.Context[TimeWindow] in annotations
+        return cls
+
     def __init__(self, window: TimeWindow):
         self._window = window
 
@@ -74,6 +77,9 @@ class ProcessWindowFunction:
     context it gets, for annotations."""
 
     Context = _Context
+
+    def __class_getitem__(cls, item):  # ProcessWindowFunction[IN, OUT, KEY, W] as a base or annotation
+        return cls
 
 
 class Reduced:

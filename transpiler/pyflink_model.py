@@ -54,6 +54,7 @@ FUTURE = "CompletableFuture"
 FILE_SOURCE_BUILDER = "FileSourceBuilder"
 FILE_SOURCE = "FileSource"
 NUMBER_SEQUENCE = "NumberSequenceSource"
+OUTPUT_TAG = "OutputTag"
 FILE_SINK_BUILDER = "FileSinkBuilder"  # FileSink.RowFormatBuilder / BulkFormatBuilder
 FILE_SINK = "FileSink"
 STREAMING_FILE_SINK_BUILDER = "StreamingFileSinkBuilder"
@@ -280,6 +281,7 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
     },
     FILE_SOURCE: {},
     NUMBER_SEQUENCE: {},
+    OUTPUT_TAG: {},
     FILE_SINK_BUILDER: {
         "with_bucket_assigner": SAME,
         "with_output_file_config": SAME,
@@ -458,6 +460,8 @@ ENTRY_POINTS = {
     "pyflink.datastream.connectors.FileSource.for_record_stream_format": FILE_SOURCE_BUILDER,
     "pyflink.datastream.connectors.number_seq.NumberSequenceSource": NUMBER_SEQUENCE,
     "pyflink.datastream.connectors.NumberSequenceSource": NUMBER_SEQUENCE,
+    "pyflink.datastream.OutputTag": OUTPUT_TAG,
+    "pyflink.datastream.output_tag.OutputTag": OUTPUT_TAG,
     **{
         f"pyflink.datastream.connectors.{module}{cls}.{method}": builder
         for module in ("file_system.", "")
@@ -1014,13 +1018,24 @@ def spark_name(resolver, name: str):
         return "pyspark.sql", "Row"
     if name in FRAME_WINDOW_NAMES and graph(resolver).rdd_free:  # window functions per (key, window): applyInPandas
         return "flink2spark.runtime.frame_windows", FRAME_WINDOW_NAMES[name]
+    if name in FRAME_PROCESS_NAMES and graph(resolver).rdd_free:  # a ProcessFunction with side outputs: a tagged frame
+        return "flink2spark.runtime.frame_process", FRAME_PROCESS_NAMES[name]
     return None
 
 
 # Bases and annotations of window functions in a program whose streams are all DataFrames: the
 # small classes of runtime/frame_windows.py (no emulated window operator behind them)
 FRAME_WINDOW_NAMES = {
-    f"{m}.{n}": n for m in ("pyflink.datastream", "pyflink.datastream.functions") for n in ("AggregateFunction", "ProcessWindowFunction")
+    **{f"{m}.{n}": n for m in ("pyflink.datastream", "pyflink.datastream.functions") for n in ("AggregateFunction", "ProcessWindowFunction")},
+    **{f"{m}.TimeWindow": "TimeWindow" for m in ("pyflink.datastream", "pyflink.datastream.window")},  # annotations
+}
+
+
+# A ProcessFunction's, CoMapFunction's, CoFlatMapFunction's base and OutputTags in a program whose streams are all DataFrames:
+# the small classes of runtime/frame_process.py (rules/pyflink/_side_outputs.py)
+FRAME_PROCESS_NAMES = {
+    **{f"{m}.{n}": n for m in ("pyflink.datastream", "pyflink.datastream.functions") for n in ("ProcessFunction", "CoMapFunction", "CoFlatMapFunction")},
+    **{q: "OutputTag" for q in OUTPUT_TAGS},
 }
 
 

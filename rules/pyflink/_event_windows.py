@@ -507,11 +507,23 @@ def _named_at_once(aggregates: Aggregates, key: str) -> Aggregates:
 # window functions: the user's function per (key, window) with applyInPandas
 
 
-def window_bounds(frame: str, plan: WindowPlan) -> Optional[str]:
+_SESSION_RECORDS = "records"  # a session's records, between its aggregation and its rows again
+
+
+def window_bounds(frame: str, plan: WindowPlan, key: Optional[str] = None, columns: Optional[list[str]] = None) -> Optional[str]:
     """A keyed ``frame`` with one row per (record, window): a ``window`` column (struct of
-    ``start``, ``end``); None for session windows (Spark merges them in an aggregation only)."""
+    ``start``, ``end``). Spark merges session windows in an aggregation only (``F.session_window``
+    in ``withColumn`` gives each record its own ``[t, t + gap)``, checked): a session's records
+    are collected per (``key``, session) and made rows again with the session's bounds
+    (``columns``: the frame's, the timestamp's included); None for sessions without them."""
     if plan.kind == "session":
-        return None
+        if columns is None:
+            return None
+        keys = f"{key!r}, " if key is not None else ""
+        struct = ", ".join(repr(c) for c in columns)
+        return (f"{frame}.groupBy({keys}{plan.column()}.alias({WINDOW_COLUMN!r}))"
+                f".agg(F.collect_list(F.struct({struct})).alias({_SESSION_RECORDS!r}))"
+                f".select({WINDOW_COLUMN!r}, F.inline({_SESSION_RECORDS!r}))")
     return f"{frame}.withColumn({WINDOW_COLUMN!r}, {plan.column()})"
 
 
@@ -901,7 +913,8 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
 def _window_function(g, call: cst.Call, shape: PC.Shape, key: Optional[str], sessions: bool):
     """(output shape, built-in aggregates or None: the user's function per window) of the window
     function ``call`` over a windowed frame of ``shape`` keyed by the field ``key``; None when it
-    has no frame form (``sessions``: merged windows take no per-window function here)."""
+    has no frame form (``sessions``: merged windows take a ``process``/``apply`` function only,
+    which gets every element of the session, in timestamp order: NOTE F2S271 as for the other windows)."""
     from flink2spark.rules.pyflink._common import instance_class, record_shape
     from flink2spark.rules.pyflink._frames import FRAME_TYPES
 
@@ -934,8 +947,8 @@ def _window_function(g, call: cst.Call, shape: PC.Shape, key: Optional[str], ses
     if aggregates is not None:
         output = shape if method == "reduce" else declared
     else:  # the user's objects per (key, window)
-        if sessions:
-            return None  # merged sessions: Flink merges accumulators/window states in its own order
+        if sessions and (method not in ("process", "apply") or {f.name for f in shape.fields} & {WINDOW_COLUMN, _SESSION_RECORDS}):
+            return None  # merged sessions: Flink merges accumulators (reduce, aggregate) in its own order; process/apply get every element
         for i, function in enumerate(f for f in (first, then) if f is not None):
             cls = instance_class(resolver, function)
             if not (cls is not None and not _has_lifecycle(cls) or i == 0 and method == "reduce" and isinstance(function, cst.Lambda)):
@@ -1055,5 +1068,6 @@ def frame_rewrite(ctx, seg):
         code = per_window(found.plan.numbered("", found.key), found.key, "{fn}", found.method, fields, found.kind, found.output, SEQ,
                           count=found.plan.size)
     else:
-        code = per_window(window_bounds("", found.plan), found.key, "{fn}", found.method, fields, found.kind, found.output, TIMESTAMP_COLUMN)
+        bounds = window_bounds("", found.plan, found.key, [*fields, TIMESTAMP_COLUMN])
+        code = per_window(bounds, found.key, "{fn}", found.method, fields, found.kind, found.output, TIMESTAMP_COLUMN)
     return ctx.expr("{df}" + code, df=receiver, fn=function)

@@ -859,6 +859,12 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     # (a computed key read only by process(): after the field selectors above)
     ("key_by", lambda g, call, shape: _stateful().keyed_shape(g, call, shape)),
     ("process", lambda g, call, shape: _stateful().processed_shape(g, call, shape)),
+    # a non-keyed ProcessFunction and its side outputs: one tagged frame (rules/pyflink/_side_outputs.py)
+    ("process", lambda g, call, shape: _side_outputs().processed_shape(g, call, shape)),
+    ("get_side_output", lambda g, call, shape: _side_outputs().side_shape(g, call, shape)),
+    # connect(...).map/flat_map(CoMapFunction) of two frames: each side's function over its frame, unioned
+    ("connect", lambda g, call, shape: _side_outputs().connected_shape(g, call, shape)),
+    *((m, lambda g, call, shape: _side_outputs().co_shape(g, call, shape)) for m in ("map", "flat_map")),
     # STREAMING (rolling) keyed aggregations: window functions over the source order (_rolling)
     *((m, lambda g, call, shape: _rolling.rolling_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
       for m in ("sum", "min", "max", "min_by", "max_by", "reduce")),
@@ -879,6 +885,12 @@ def _stateful():
     from flink2spark.rules.pyflink import _stateful as S  # it reads this module's facts
 
     return S
+
+
+def _side_outputs():
+    from flink2spark.rules.pyflink import _side_outputs  # it reads this module's facts
+
+    return _side_outputs
 
 
 def _file_sinks():
@@ -1045,9 +1057,17 @@ def _ancestors(resolver, node):
 
 
 def _union_argument(resolver, arg: cst.Arg) -> bool:
+    """Whether ``arg`` is a stream ``a.union(arg)`` or ``a.connect(arg)`` reads (both not keyed
+    for connect: the other forms keep their RDDs)."""
     call = resolver.parent(arg)
-    return (isinstance(call, cst.Call) and _method_call(call) and call.func.attr.value == "union"  # type: ignore[attr-defined]
-            and arg.keyword is None and not arg.star and P.is_stream(resolver.type_of(call.func.value)))  # type: ignore[attr-defined]
+    if not (isinstance(call, cst.Call) and _method_call(call) and arg.keyword is None and not arg.star):
+        return False
+    if call.func.attr.value == "connect":  # type: ignore[attr-defined]
+        return resolver.type_of(call.func.value) == P.DATASTREAM and resolver.type_of(arg.value) == P.DATASTREAM  # type: ignore[attr-defined]
+    return call.func.attr.value == "union" and P.is_stream(resolver.type_of(call.func.value))  # type: ignore[attr-defined]
+
+
+_TWO_INPUTS = ("union", "connect")  # operators whose arguments are input streams too (_union_inputs)
 
 
 def _union_inputs(call: cst.Call) -> list:
@@ -1114,7 +1134,7 @@ def _frame(g: StreamGraph, expr):
         if _frames.needs_spark_rows(g, expr) and not g.spark_rows:
             return None
     elif _method_call(expr) and not _bridge(g, expr):
-        inputs = _union_inputs(expr) if expr.func.attr.value == "union" else [expr.func.value]
+        inputs = _union_inputs(expr) if expr.func.attr.value in _TWO_INPUTS else [expr.func.value]
         if any(g.node(i).frame is None for i in inputs):  # an input stays an RDD (a sibling consumer has no native form)
             return None
     return shape
@@ -1142,7 +1162,7 @@ def _blocker(g: StreamGraph, expr, seen: set) -> Optional[tuple[cst.CSTNode, str
         recv = expr.func.value
         if resolver.type_of(recv) not in _STREAM_TYPES:
             return (expr, "form" if resolver.qualified_name(expr.func) in P.STREAM_ARGUMENT_CALLS else "source")
-        inputs = _union_inputs(expr) if expr.func.attr.value == "union" else [recv]
+        inputs = _union_inputs(expr) if expr.func.attr.value in _TWO_INPUTS else [recv]
         for i in inputs:
             if g.fact("frame_shape", i, _frame_shape, None) is None:
                 return _blocker(g, i, seen) or (expr, "form")
@@ -1161,7 +1181,7 @@ def _blocker(g: StreamGraph, expr, seen: set) -> Optional[tuple[cst.CSTNode, str
     if _method_call(expr) and resolver.type_of(expr.func.value) == P.ENVIRONMENT:
         return (expr, "rows")
     if _method_call(expr) and not _bridge(g, expr):
-        for i in _union_inputs(expr) if expr.func.attr.value == "union" else [expr.func.value]:
+        for i in _union_inputs(expr) if expr.func.attr.value in _TWO_INPUTS else [expr.func.value]:
             if g.node(i).frame is None:
                 return _blocker(g, i, seen)
     return None

@@ -2,6 +2,11 @@
 ``f2s.co_process(connected, fn, "map"|"flat_map"|"process")``; ``ConnectedStreams.key_by(k1,
 k2)`` keeps its form on the shim's ``ConnectedStreams``.
 
+Two frames (``_side_outputs.co_plan``: a ``CoMapFunction``/``CoFlatMapFunction`` whose
+``map1``/``map2`` share no instance data) -> ``f2s_process.connected(a, b, fn, "map", kinds,
+schema)``: each input through its own method (a Python UDTF, ``runtime/frame_process.py``), the
+results unioned; ``connect`` itself is kept for the ``map`` to read.
+
 Why a shim: Spark has no two-input operator sharing one function instance (and keyed state)
 between its inputs. The user's ``CoMapFunction``/``CoFlatMapFunction``/``CoProcessFunction``/
 ``KeyedCoProcessFunction``/``(Keyed)BroadcastProcessFunction`` class keeps its code (its PyFlink
@@ -49,9 +54,36 @@ rule = Rule(
         "BroadcastConnectedStream.process",
     ],
     exact=False,
-    summary="connect(b) -> f2s.connect(a, b); ConnectedStreams.map/flat_map/process(fn) -> f2s.co_process(connected, fn, method)",
+    summary="connect(b) -> f2s.connect(a, b); ConnectedStreams.map/flat_map/process(fn) -> f2s.co_process(connected, fn, method); of two DataFrames, map/flat_map(CoMap/CoFlatMapFunction) -> f2s_process.connected(a, b, fn, ...): each input through its method, unioned",
     codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_BROADCAST_ORDER, M.PF_FUNCTION, M.PF_INPUT_ORDER),
     examples=[
+        Example(  # two typed streams planned as DataFrames: each input through its method, unioned (runtime/frame_process.py)
+            program(
+                "\n\nclass Both(CoMapFunction):\n"
+                "    def map1(self, word):\n"
+                "        return word.upper()\n\n"
+                "    def map2(self, number):\n"
+                "        return str(number)\n\n\n"
+                "words = env.from_collection(['a'], type_info=Types.STRING())\n"
+                "numbers = env.from_collection([1], type_info=Types.INT())\n"
+                "words.connect(numbers).map(Both(), output_type=Types.STRING()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import CoMapFunction\n",
+            ),
+            "from flink2spark.runtime import frame_process as f2s_process\n"
+            "from flink2spark.runtime.frame_process import CoMapFunction\n"
+            "from pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n\n\n"
+            "class Both(CoMapFunction):\n"
+            "    def map1(self, word):\n"
+            "        return word.upper()\n\n"
+            "    def map2(self, number):\n"
+            "        return str(number)\n\n\n"
+            'words = env.createDataFrame(["a"], "string")\n'
+            'numbers = env.createDataFrame([1], "int")\n'
+            "f2s_process.connected(\n"
+            '    words, numbers, Both(), "map", ("value", "value"), "value STRING"\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
         Example(
             program(
                 "\n\nclass Both(CoMapFunction):\n"
@@ -91,6 +123,10 @@ _BASES = {
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if seg.method == "connect" and facts(ctx.resolver, seg.original).frame is not None:
+        return ctx.keep("connected frames: the map/flat_map that reads them converts both (f2s_process.connected)")
+    if seg.method in ("map", "flat_map") and facts(ctx.resolver, seg.original).frame is not None:
+        return _connected_frames(ctx, seg)
     if seg.method == "connect":
         return _connect(ctx, seg)
     if seg.method == "key_by":
@@ -151,3 +187,22 @@ def _key_by(ctx, seg):
     return ctx.expr("{c}.key_by({a}, {b})", c=ctx.site.receiver, a=first, b=second)
 
 
+
+
+def _connected_frames(ctx, seg):
+    """``a.connect(b).map/flat_map(F(), output_type=T)`` of two frames (``_side_outputs.co_plan``)
+    -> ``f2s_process.connected(a, b, F(), "map", (kinds), "<T's schema>")``."""
+    from flink2spark.rules.pyflink._side_outputs import co_plan, schema
+    from flink2spark.rules.pyflink._streams import graph
+    from flink2spark.transpiler import imports as I
+
+    found = co_plan(graph(ctx.resolver), seg.original)
+    connect = ctx.site.receiver  # the connect() call, kept
+    first, second = connect.func.value, connect.args[0].value
+    if found.one:
+        first, second = (ctx.expr("{df}.coalesce(1)", df=x) for x in (first, second))
+    I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_process", "f2s_process")
+    return ctx.expr(
+        "f2s_process.connected({a}, {b}, {fn}, %r, %r, %r)" % (seg.method, found.kinds, schema(found.output)),
+        a=first, b=second, fn=ctx.arg(seg, 0, "func")[1],
+    )

@@ -1,4 +1,7 @@
-"""``process(ProcessFunction)`` -> ``f2s.process(stream, fn)``;
+"""``process(ProcessFunction)`` -> ``f2s.process(stream, fn)``, or over a DataFrame (a function
+of each record alone, ``_side_outputs``) ``f2s_process.main_output(f2s_process.tagged(df, fn,
+...))``: one pass of the user's ``process_element`` as a Python UDTF into a tagged frame (cached
+and assigned to ``<name>_outputs`` when side outputs are read);
 ``KeyedStream.process(KeyedProcessFunction)`` -> ``f2s.keyed_process(keyed, fn, mode=...)``, or
 ``grouped.transformWithState(Processor(), schema, "Update", time mode)`` over a DataFrame.
 
@@ -59,7 +62,7 @@ rule = Rule(
     __name__,
     matches=["DataStream.process", "KeyedStream.process"],
     exact=False,
-    summary="KeyedStream.process(KeyedProcessFunction) over a DataFrame -> groupBy(key).transformWithState(StatefulProcessor); on RDDs: process(ProcessFunction) -> f2s.process(rdd, fn), KeyedStream.process -> f2s.keyed_process(keyed, fn, mode) (state, timers, side outputs)",
+    summary="KeyedStream.process(KeyedProcessFunction) over a DataFrame -> groupBy(key).transformWithState(StatefulProcessor); process(ProcessFunction) over a DataFrame -> a Python UDTF into a tagged frame (side outputs: its filters); on RDDs: process(ProcessFunction) -> f2s.process(rdd, fn), KeyedStream.process -> f2s.keyed_process(keyed, fn, mode) (state, timers, side outputs)",
     codes=(M.PF_TWS_ORDER, M.PF_TWS_TIMERS, M.PF_TWS_MAP_ORDER, M.PF_TWS_TTL, M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_INPUT_ORDER, M.PF_STREAMING_PROCESS, M.PF_STREAMING_TIMERS, M.PF_MICRO_BATCH),
     examples=[
         Example(  # a typed stream planned as a DataFrame: the class becomes a StatefulProcessor
@@ -455,6 +458,27 @@ spark_program(
             "# NOTE(flink2spark): F2S259 " + K.PROCESS_NOTE + "\n"
             "counts = f2s_stream.keyed_process(words.keyBy(lambda w: w), Count())\n",
         ),
+        Example(  # a typed stream planned as a DataFrame, no side output read: a Python UDTF's results (runtime/frame_process.py)
+            program(
+                "\n\nclass Half(ProcessFunction):\n"
+                "    def process_element(self, n, ctx):\n"
+                "        if n % 2 == 0:\n"
+                "            yield n // 2\n\n\n"
+                "env.from_collection([4, 7], type_info=Types.INT()).process(Half(), Types.INT()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import ProcessFunction\n",
+            ),
+            "from flink2spark.runtime import frame_process as f2s_process\n"
+            "from flink2spark.runtime.frame_process import ProcessFunction\n"
+            "from pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n\n\n"
+            "class Half(ProcessFunction):\n"
+            "    def process_element(self, n, ctx):\n"
+            "        if n % 2 == 0:\n"
+            "            yield n // 2\n\n\n"
+            "f2s_process.main_output(\n"
+            '    f2s_process.tagged(env.createDataFrame([4, 7], "int"), Half(), "value", "value INT")\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
         Example(
             program(
                 "\n\nclass Parse(ProcessFunction):\n"
@@ -514,6 +538,8 @@ def convert(ctx):
     receiver = seg.original.func.value  # type: ignore[attr-defined]
     if keyed and facts(ctx.resolver, receiver).frame is not None:
         return stateful_processor(ctx, seg, instance)
+    if not keyed and facts(ctx.resolver, receiver).frame is not None:
+        return tagged_frame(ctx, seg, instance)
     if keyed and facts(ctx.resolver, receiver).micro_batches:
         if runtime_mode(ctx) == "streaming" and K.streaming_process_class(ctx.resolver, seg.original) is not None:
             if K.rolling_key_by(ctx.resolver, receiver) is None:
@@ -618,3 +644,40 @@ def stateful_processor(ctx, seg, instance):
         df=ctx.site.receiver,
         fn=instance,
     )
+
+
+def tagged_frame(ctx, seg, instance):
+    """``stream.process(F(), output_type=T)`` over a frame (the program model's plan,
+    ``_side_outputs.side_plan``) -> ``f2s_process.main_output(f2s_process.tagged(...))``; when
+    side outputs are read, ``name = ...`` becomes ``name_outputs = f2s_process.tagged(...).cache()``
+    (the function runs once) then ``name = f2s_process.main_output(name_outputs)``."""
+    from flink2spark.rules.pyflink._side_outputs import schema, side_plan
+    from flink2spark.rules.pyflink._streams import graph
+
+    receiver = seg.original.func.value
+    found = side_plan(graph(ctx.resolver), seg.original, facts(ctx.resolver, receiver).frame)
+    shape = facts(ctx.resolver, receiver).frame
+
+    I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_process", "f2s_process")
+    sides = "{%s}" % ", ".join(f"{name!r}: {schema(s)!r}" for _, name, s in found.tags)
+    tagged = ctx.expr(
+        "f2s_process.tagged({df}, {fn}, %r, %r%s)" % (shape.kind, schema(found.output), f", {sides}" if found.tags else ""),
+        df=ctx.expr("{df}.coalesce(1)", df=ctx.site.receiver) if found.one else ctx.site.receiver,
+        fn=instance,
+    )
+    if found.outputs_name is None:
+        return ctx.expr("f2s_process.main_output({tagged})", tagged=tagged)
+    line = ctx.resolver.parent(ctx.resolver.parent(seg.original))
+    outputs = found.outputs_name
+
+    def split(updated):
+        first = updated.with_changes(
+            body=[cst.Assign([cst.AssignTarget(cst.Name(outputs))], ctx.expr("{t}.cache()", t=tagged))],
+            leading_lines=updated.leading_lines,
+        )
+        second = updated.with_changes(leading_lines=[])
+        return cst.FlattenSentinel([first, second])
+
+    if not ctx.rewrite_statement(line, split):
+        return ctx.todo(M.PF_PROCESS, "process(): its statement is rewritten already; convert it by hand")
+    return ctx.expr("f2s_process.main_output(%s)" % outputs)

@@ -166,6 +166,58 @@ rule = Rule(
                 ').show(2147483647, truncate=False)\n'
             ),
         ),
+        Example(  # session windows and a function per window: Spark merges sessions in an aggregation only, so each
+                  # session's records are collected and made rows again with its bounds, then per_window as above
+            program(
+                '\n\nclass At(TimestampAssigner):\n'
+                '    def extract_timestamp(self, value, record_timestamp):\n'
+                '        return value[1]\n\n\n'
+                'class Visit(AllWindowFunction):\n'
+                '    def apply(self, window, views):\n'
+                "        yield '%d-%d: %s' % (window.start, window.end, ','.join(sorted(v[0] for v in views)))\n\n\n"
+                "views = env.from_collection([('/a', 1000), ('/b', 4000), ('/c', 9000), ('/a', 20000)], Types.TUPLE([Types.STRING(), Types.LONG()]))\n"
+                'views = views.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))\n'
+                'views.window_all(EventTimeSessionWindows.with_gap(Time.seconds(5))).apply(Visit(), Types.STRING()).print()\n',
+                imports=(
+                    'from pyflink.common import Time, Types, WatermarkStrategy\n'
+                    'from pyflink.common.watermark_strategy import TimestampAssigner\n'
+                    'from pyflink.datastream.functions import AllWindowFunction\n'
+                    'from pyflink.datastream.window import EventTimeSessionWindows\n'
+                ),
+            ),
+            (
+                'from flink2spark.runtime import frame_windows as f2s_windows\n'
+                'from pyspark.sql import SparkSession, functions as F\n'
+                '\n'
+                'env = SparkSession.builder.getOrCreate()\n'
+                '\n'
+                '\n'
+                'class Visit:\n'
+                '    def apply(self, window, views):\n'
+                '        yield "%d-%d: %s" % (\n'
+                '            window.start,\n'
+                '            window.end,\n'
+                '            ",".join(sorted(v[0] for v in views)),\n'
+                '        )\n'
+                '\n'
+                '\n'
+                'views = env.createDataFrame(\n'
+                '    [("/a", 1000), ("/b", 4000), ("/c", 9000), ("/a", 20000)], "f0 STRING, f1 BIGINT"\n'
+                ')\n'
+                'views = views.withColumn("ts", F.timestamp_millis(F.col("f1")))\n'
+                'views.groupBy(F.session_window("ts", "5 seconds").alias("window")).agg(\n'
+                '    F.collect_list(F.struct("f0", "f1", "ts")).alias("records")\n'
+                ').select("window", F.inline("records")).groupBy(\n'
+                '    F.unix_millis("window.start").alias("start"),\n'
+                '    F.unix_millis("window.end").alias("end"),\n'
+                ').applyInPandas(\n'
+                '    f2s_windows.per_window(\n'
+                '        Visit(), "apply", ["f0", "f1"], "tuple", ["value"], "ts", keyed=False\n'
+                '    ),\n'
+                '    "value STRING",\n'
+                ').show(2147483647, truncate=False)\n'
+            ),
+        ),
         Example(  # window_all on a frame: groupBy(F.window) with no key; map/filter carry the timestamp column
             program(
                 '\n'

@@ -1,0 +1,126 @@
+"""A PyFlink ``ProcessFunction`` with side outputs over a DataFrame (issue 14).
+
+Spark has no side outputs. The converted program runs the user's function once over the
+records (``tagged``: a Python UDTF, one ``process_element`` call per row, as Flink calls it per
+record) and keeps what it yields in one tagged DataFrame, cached: a column ``output`` (None for
+the main output, the tag's name for a side output) and one struct column per output. The main
+output and each side output are then that frame filtered by ``output`` (``main_output``,
+``side_output``). Nothing of Flink's operator is emulated: ``ctx`` is not given to the function
+(the conversion takes only functions that do not read it).
+"""
+
+from __future__ import annotations
+
+
+class OutputTag:
+    """Flink's ``OutputTag``: a side output's name (its records' schema is the conversion's)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self):
+        return f"OutputTag({self.name!r})"
+
+
+class ProcessFunction:
+    """Base of a user ``ProcessFunction`` whose ``process_element`` runs per record here;
+    ``ProcessFunction.Context`` names the context it would get, for annotations."""
+
+    class Context:
+        pass
+
+
+class CoMapFunction:
+    """Base of a user ``CoMapFunction`` whose ``map1``/``map2`` run over their input here."""
+
+
+class CoFlatMapFunction:
+    """Base of a user ``CoFlatMapFunction`` whose ``flat_map1``/``flat_map2`` run over their input here."""
+
+
+_OUTPUT = "output"  # the tag column (None: the main output)
+_MAIN = "main"  # the main output's struct column; a side output's is named as its tag
+
+
+def tagged(frame, function, kind: str, main: str, sides: "dict[str, str] | None" = None):
+    """What ``function.process_element(record, None)`` yields for each row of ``frame``, one
+    row each: ``output`` (None: the main output; else the tag's name), ``main`` (a struct of the
+    DDL schema ``main``) and one struct column per side output read, named as its tag (``sides``:
+    tag name -> DDL schema). ``kind``: how a row reaches the function, as Flink hands the record
+    to Python: ``"value"`` (the one column's value), ``"tuple"`` (a tuple of the columns),
+    ``"row"`` (a ``Row`` of them). A schema ``"value <type>"`` is a bare value; others a
+    tuple/Row. Results for a tag not in ``sides`` are dropped, as Flink drops a side output no
+    one reads."""
+    from pyspark.sql import Row
+    from pyspark.sql import functions as F
+    from pyspark.sql.functions import udtf
+
+    sides = dict(sides or {})
+    names, fields = list(sides), list(frame.columns)
+    bare = {None: _bare(main), **{n: _bare(s) for n, s in sides.items()}}
+    columns = [f"{_OUTPUT} string", f"{_MAIN} struct<{_struct(main)}>"] + [f"`{n}` struct<{_struct(s)}>" for n, s in sides.items()]
+
+    @udtf(returnType=", ".join(columns))
+    class Outputs:
+        def eval(self, *values):
+            record = values[0] if kind == "value" else tuple(values) if kind == "tuple" else Row(**dict(zip(fields, values)))
+            for result in function.process_element(record, None) or ():
+                tag = result[0].name if isinstance(result, tuple) and len(result) == 2 and isinstance(result[0], OutputTag) else None
+                if tag is not None and tag not in sides:
+                    continue
+                value = result if tag is None else result[1]
+                row = [tag, None] + [None] * len(names)
+                row[1 if tag is None else 2 + names.index(tag)] = (value,) if bare[tag] else tuple(value)
+                yield tuple(row)
+
+    return frame.lateralJoin(Outputs(*[F.col(c).outer() for c in fields])).select(_OUTPUT, _MAIN, *[f"`{n}`" for n in names])
+
+
+def _struct(schema: str) -> str:
+    """A DDL schema "a int, b string" as struct fields "a: int, b: string"."""
+    return ", ".join(": ".join(part.strip().split(None, 1)) for part in schema.split(","))
+
+
+def _bare(schema: str) -> bool:
+    return "," not in schema and schema.strip().split(None, 1)[0] == "value"
+
+
+def main_output(outputs):
+    """The main output of a ``tagged`` frame: its ``main`` struct's fields."""
+    from pyspark.sql import functions as F
+
+    return outputs.where(F.col(_OUTPUT).isNull()).select(f"{_MAIN}.*")
+
+
+def side_output(outputs, tag: OutputTag):
+    """The side output ``tag`` of a ``tagged`` frame: its struct's fields."""
+    from pyspark.sql import functions as F
+
+    return outputs.where(F.col(_OUTPUT) == tag.name).select(f"`{tag.name}`.*")
+
+
+class _Input:
+    """One input of a ``CoMapFunction``/``CoFlatMapFunction`` as a process function: its
+    ``map1``/``flat_map1`` (or ``...2``) on each record."""
+
+    def __init__(self, function, method: str):
+        self.function, self.method = function, method
+
+    def process_element(self, value, ctx):
+        result = getattr(self.function, self.method)(value)
+        if self.method.startswith("flat_map"):
+            yield from result or ()
+        else:
+            yield result
+
+
+def connected(first, second, function, method: str, kinds: "tuple[str, str]", schema: str):
+    """``first.connect(second).map/flat_map(function)`` (``method``): ``map1``/``flat_map1`` over
+    ``first``, ``map2``/``flat_map2`` over ``second`` (``kinds``: how their rows reach the
+    function, as in ``tagged``), the results, of the DDL ``schema``, unioned. Each input gets its own
+    copy of ``function``: the conversion takes only functions whose two methods share no data."""
+    results = [main_output(tagged(frame, _Input(function, f"{method}{i}"), kind, schema))
+               for i, (frame, kind) in enumerate(zip((first, second), kinds), 1)]
+    return results[0].unionByName(results[1])
