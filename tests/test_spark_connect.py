@@ -167,3 +167,29 @@ def test_all_frame_pyflink_program_runs_unchanged_on_spark_connect(fixture: Path
 
 def test_all_frame_pyflink_fixtures_only_grow():
     assert len(PYFLINK_FRAMES) >= 33  # raise it when more PyFlink fixtures convert with no RDD
+
+
+# DataSet fixtures whose data sets the program model lowers all to DataFrames (issue 14,
+# rules/dataset/_frames.py): no RDD, no sparkContext, so they run on Connect as they are.
+DATASET = Path(__file__).resolve().parent.parent / "fixtures" / "dataset"
+DATASET_FRAMES = sorted(p for p in DATASET.iterdir() if (p / "converted.py").is_file()
+                        and not any(word in (p / "converted.py").read_text() for word in ("sparkContext", ".rdd")))
+
+
+@pytest.mark.parametrize("fixture", DATASET_FRAMES, ids=lambda p: p.name)
+def test_all_frame_dataset_program_runs_unchanged_on_spark_connect(fixture: Path, connect_server, tmp_path):
+    from test_fixtures import _written_text, assert_same_records
+
+    out, done = _run_on_connect(fixture / "converted.py", connect_server, tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    meta = json.loads((fixture / "fixture.json").read_text())
+    assert_same_records((fixture / "expected_stdout.txt").read_text(), done.stdout, bool(meta.get("ordered")))
+    expected_files = fixture / "expected_files"
+    for path in sorted(p for p in expected_files.rglob("*") if p.is_file()) if expected_files.is_dir() else ():
+        written = out / path.relative_to(expected_files)
+        assert_same_records(path.read_text(), _written_text(written), bool(meta.get("ordered")), str(written),
+                            meta.get("csv_files", {}).get(path.name))
+
+
+def test_all_frame_dataset_fixtures_only_grow():
+    assert len(DATASET_FRAMES) >= 3  # raise it when more DataSet fixtures convert with no RDD

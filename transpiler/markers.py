@@ -64,6 +64,7 @@ DS_SORT_ORDER = _code("F2S113", "note", "group sort order: Flink compared serial
 DS_FILE_FOLDER = _code("F2S117", "note", "write_text/write_csv: Spark writes a folder of part files where Flink wrote one file")
 DS_CSV_READER = _code("F2S116", "note", "read_csv by Spark's CSV reader: input Flink rejects is read as nulls; BOOL fields read true/false only")
 DS_COMBINED_SUM = _code("F2S273", "note", "reduce_group(combinable=True) of a first-record-plus-sum function as reduceByKey: pairwise sums combined before the shuffle; floats may differ in the last digits, a group of one record skips the function")
+DS_FRAME_SUM = _code("F2S280", "note", "a DataSet per-key sum of a 64-bit integer field as Spark's sum on a DataFrame: past 64 bits the Spark job fails (ANSI overflow) where Python's int goes on")
 
 # PyFlink DataStream API
 PF_UNSUPPORTED = _code("F2S200", "todo", "PyFlink construct with no conversion")

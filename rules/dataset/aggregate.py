@@ -24,6 +24,7 @@ on the same field that would fail (only the last one on a field is computed).
 
 import libcst as cst
 
+from flink2spark.rules.dataset import _frames
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
@@ -116,6 +117,9 @@ _MERGE = {"sum": "a[{f}] + b[{f}]", "min": "min(a[{f}], b[{f}])", "max": "max(a[
 @rule.converter
 def convert(ctx):
     site = ctx.site
+    grouping = _frames.receiver_frame(ctx)
+    if grouping is not None:  # groupBy(keys).agg(...) (rules/dataset/_frames.py)
+        return _frames.aggregated(ctx, grouping)
     fields = {}  # field -> its last aggregation (an earlier one on the field is overwritten)
     for seg in site.segments:
         found = _aggregation(ctx, seg)

@@ -17,6 +17,7 @@ import json
 
 import libcst as cst
 
+from flink2spark.rules.dataset import _frames
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
@@ -91,6 +92,17 @@ def convert(ctx):
             line_sep = given[1]
     ctx.note(M.DS_FILE_FOLDER, FOLDER_NOTE)
     rows = ctx.site.receiver
+    shape = _frames.receiver_frame(ctx)
+    if shape is not None:  # a DataFrame: the lines as one string column (rules/dataset/_frames.py)
+        field = ctx.arg(seg, 2, "field_delimiter") if csv else None
+        sep = cst.Module([]).code_for_node(field[1]) if field is not None else '","'
+        if shape.kind != "value" or shape.fields[0].type != "string":
+            _frames.use_functions(ctx)
+            rows = ctx.expr("{rows}.select(%s)" % _frames.lines(shape, sep if csv else None), rows=rows)
+        writer = ctx.expr("{rows}.write", rows=rows)
+        if mode != "errorifexists":
+            writer = ctx.expr("{w}.mode({mode})", w=writer, mode=cst.SimpleString(json.dumps(mode)))
+        return ctx.expr("{w}.text({path})", w=writer, path=path[1])
     if mode == "errorifexists" and line_sep is None:
         if csv:
             rows = ctx.expr("{rows}.map(lambda record: {line})", rows=rows, line=line)

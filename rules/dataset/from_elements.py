@@ -4,8 +4,11 @@ Order is kept: ``collect()`` returns a parallelized list in order, as Flink's pa
 source did.
 """
 
+import json
+
 import libcst as cst
 
+from flink2spark.rules.dataset import _frames
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -38,4 +41,10 @@ def convert(ctx):
             elements.append(cst.StarredElement(arg.value))
         else:
             elements.append(cst.Element(arg.value))
+    shape = _frames.frame(ctx.resolver, ctx.site.head.original)
+    if shape is not None:  # literals of one shape: a DataFrame of their types (rules/dataset/_frames.py)
+        from flink2spark.rules.pyflink._frames import ddl
+
+        return ctx.expr("{env}.createDataFrame({xs}, {schema})", env=ctx.site.receiver, xs=cst.List(elements),
+                        schema=cst.SimpleString(json.dumps(ddl(shape))))
     return ctx.expr("{env}.sparkContext.parallelize({xs})", env=ctx.site.receiver, xs=cst.List(elements))

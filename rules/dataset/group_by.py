@@ -4,6 +4,7 @@ Keys are field indexes (``group_by(0, 1)`` -> ``lambda t: (t[0], t[1])``), a lam
 a ``KeySelectorFunction`` (``KeyByWord().get_key``).
 """
 
+from flink2spark.rules.dataset import _frames
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -30,6 +31,10 @@ rule = Rule(
 
 @rule.converter
 def convert(ctx):
+    grouping = _frames.frame(ctx.resolver, ctx.site.head.original)
+    if grouping is not None:  # a frame's key fields (rules/dataset/_frames.py)
+        keys = ", ".join(f'"{grouping.shape.fields[k].name}"' for k in grouping.keys)
+        return ctx.expr("{df}.groupBy(%s)" % keys, df=ctx.site.receiver)
     key = ctx.key(ctx.site.head)
     if key is None:
         return ctx.todo_left()

@@ -7,11 +7,16 @@ Spark programming guide's ``collect()`` then print each ("Printing elements of a
 Flink's. Records are printed as Python prints them (``('a', 1)``), not with Flink's
 ``Stringify`` (``(a, 1)``): the same records, in Spark's own format.
 
+A data set the program model lowers to a DataFrame (``rules/dataset/_frames.py``) is shown
+with Spark's own row format: ``show(2147483647, truncate=False)`` prints every row and every
+character (``to_error`` keeps the RDD form: ``show()`` writes to stdout only).
+
 The loop is a statement: an ``output()`` whose value is used, or inside a lambda, keeps a TODO.
 """
 
 import libcst as cst
 
+from flink2spark.rules.dataset import _frames
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
@@ -23,9 +28,13 @@ rule = Rule(
     summary="output() -> for record in rdd.collect(): print(record) (native: Spark's own record format)",
     codes=(M.DS_UNSUPPORTED,),
     examples=[
-        Example(
+        Example(  # floats: no frame form (rules/dataset/_frames.py), an RDD
+            program('env.from_elements(("a", 1.5)).output()\n'),
+            spark_program('for record in env.sparkContext.parallelize([("a", 1.5)]).collect():\n    print(record)\n'),
+        ),
+        Example(  # a DataFrame (the program model's frame form): show() every row, every character
             program('env.from_elements(("a", 1)).output()\n'),
-            spark_program('for record in env.sparkContext.parallelize([("a", 1)]).collect():\n    print(record)\n'),
+            spark_program('env.createDataFrame([("a", 1)], "f0 STRING, f1 INT").show(2147483647, truncate=False)\n'),
         ),
         Example(
             program("record = 'x'\nenv.from_elements(1).output(to_error=True)\n"),
@@ -41,6 +50,8 @@ rule = Rule(
 
 @rule.converter
 def convert(ctx):
+    if _frames.receiver_frame(ctx) is not None:  # a DataFrame: Spark's own row format, every row and character
+        return ctx.expr("{df}.show(2147483647, truncate=False)", df=ctx.site.receiver)
     to_error = ctx.arg(ctx.site.head, 0, "to_error")
     stderr = None
     if to_error is not None and not (isinstance(to_error[0], cst.Name) and to_error[0].value == "False"):

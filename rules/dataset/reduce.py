@@ -5,6 +5,7 @@
   an empty result for empty input, as Flink does (``RDD.reduce`` is an action and raises).
 """
 
+from flink2spark.rules.dataset import _frames
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -28,6 +29,9 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    grouping = _frames.receiver_frame(ctx)
+    if grouping is not None:  # groupBy(keys).agg(...) (rules/dataset/_frames.py)
+        return _frames.aggregated(ctx, grouping)
     fn = ctx.function(seg, "reduce")
     if fn is None:
         return ctx.todo_left()

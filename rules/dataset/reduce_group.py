@@ -18,6 +18,7 @@
 
 import libcst as cst
 
+from flink2spark.rules.dataset import _frames
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -131,22 +132,30 @@ def combined_sum(ctx, call: cst.Call):
     combinable = ctx.arg(ctx.site.head, 1, "combinable")
     if combinable is None or not (isinstance(combinable[0], cst.Name) and combinable[0].value == "True"):
         return None
+    return first_plus_sum(ctx.resolver, call)
+
+
+def first_plus_sum(resolver, call: cst.Call):
+    """(record arity, summed field) when the grouped ``reduce_group(f)`` (original call) runs a
+    function class whose ``reduce`` is the first record with one field replaced by the sum of
+    that field over the group, every other field a key field of the ``group_by`` before it."""
+    from flink2spark.rules.pyflink._common import call_arg
+
     group_by = call.func.value  # type: ignore[attr-defined]
     if not (isinstance(group_by, cst.Call) and isinstance(group_by.func, cst.Attribute) and group_by.func.attr.value == "group_by"):
         return None
-    keys = [ctx.int_literal(a.value) if a.keyword is None and not a.star else None for a in group_by.args]
-    if not keys or any(k is None or k < 0 for k in keys):
+    keys = [int(a.value.value, 0) if a.keyword is None and not a.star and isinstance(a.value, cst.Integer) else None for a in group_by.args]
+    if not keys or any(k is None for k in keys):
         return None
-    fn = ctx.arg(ctx.site.head, 0, "operator")
-    target = fn[0] if fn is not None else None
-    cls = ctx.resolver.local_def(target.func) if isinstance(target, cst.Call) and not target.args else None
+    target = call_arg(call, 0, "operator")
+    cls = resolver.local_def(target.func) if isinstance(target, cst.Call) and not target.args else None
     if not isinstance(cls, cst.ClassDef):
         return None
     methods = [s for s in cls.body.body if not _docstring(s)]
     if len(methods) != 1 or not isinstance(methods[0], cst.FunctionDef) or methods[0].name.value != "reduce":
         return None
     summed = _first_plus_sum(methods[0])
-    if summed is None or ctx.resolver.referents(summed[2]):  # sum: the builtin, not a name of the module
+    if summed is None or resolver.referents(summed[2]):  # sum: the builtin, not a name of the module
         return None
     names, field, _ = summed
     if field in keys or sorted(set(keys)) != [i for i in range(len(names)) if i != field]:
@@ -226,6 +235,9 @@ def _sum_of_field(node, it: str, field: int) -> bool:
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    grouping = _frames.receiver_frame(ctx)
+    if grouping is not None:  # groupBy(keys).agg(...) (rules/dataset/_frames.py)
+        return _frames.aggregated(ctx, grouping)
     fn = ctx.function(seg, "reduce_group")
     if fn is None:
         return ctx.todo_left()

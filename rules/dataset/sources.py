@@ -21,6 +21,7 @@ import json
 
 import libcst as cst
 
+from flink2spark.rules.dataset import _frames
 from flink2spark.rules.dataset._common import program, spark_program
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
@@ -127,10 +128,22 @@ def _csv(ctx):
     return ctx.expr('{r}.fillna("").rdd.map(tuple)', r=reader)
 
 
+def _frame_source(ctx):
+    """A source the program model makes a DataFrame (``rules/dataset/_frames.py``)."""
+    seg = ctx.site.head
+    _frames.use_functions(ctx)
+    if seg.method == "generate_sequence":
+        return ctx.expr("{env}.range({a}, {b} + 1)", env=ctx.site.receiver, a=seg.args[0].value, b=seg.args[1].value)
+    return ctx.expr('{env}.read.text({p}, lineSep="\\n").select(F.regexp_replace("value", r"\\r\\z", "").alias("value"))',
+                    env=ctx.site.receiver, p=seg.args[0].value)
+
+
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
     env = ctx.site.receiver
+    if seg.method != "read_csv" and _frames.frame(ctx.resolver, seg.original) is not None:
+        return _frame_source(ctx)
     if seg.method == "generate_sequence":
         start, end = ctx.arg(seg, 0, "frm"), ctx.arg(seg, 1, "to")
         if start is None or end is None:
