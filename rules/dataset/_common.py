@@ -18,3 +18,11 @@ def spark_program(body: str, imports: str = "", shim: bool = False) -> str:
     if shim:
         head = SHIM_IMPORT + head
     return imports + head + body
+
+
+FRAME_HEAD = "from pyspark.sql import SparkSession, functions as F\n\nenv = SparkSession.builder.getOrCreate()\n"
+
+
+def frame_program(body: str) -> str:
+    """The expected conversion of ``program`` to DataFrames (rules/dataset/_frames.py)."""
+    return FRAME_HEAD + body

@@ -20,12 +20,18 @@ parallelism 1 (the same first record, float sums rounded alike). Differences lef
 Flink fails on: an empty data set (Flink's ungrouped aggregate fails, Spark gives no record), a
 ``None`` in a min/max field before any value (Flink skips it, Spark fails), an earlier aggregation
 on the same field that would fail (only the last one on a field is computed).
+
+On a grouped data set the program model lowers to a DataFrame (``rules/dataset/_frames.py``:
+integer fields, min/max of strings too, every field not aggregated a key field, so no field
+comes from the group's first record): ``groupBy(keys).agg(F.sum/min/max(field))``, then a
+``select`` restoring the field order. Spark's sum of integers is a BIGINT: NOTE F2S280 on a
+sum of a BIGINT field (past 64 bits Spark's ANSI sum fails the job, Python's int goes on).
 """
 
 import libcst as cst
 
 from flink2spark.rules.dataset import _frames
-from flink2spark.rules.dataset._common import program, spark_program
+from flink2spark.rules.dataset._common import frame_program, program, spark_program
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -36,7 +42,9 @@ rule = Rule(
         "DataSet.aggregate", "DataSet.sum", "DataSet.min", "DataSet.max",
         "UnsortedGrouping.aggregate", "UnsortedGrouping.sum", "UnsortedGrouping.min", "UnsortedGrouping.max",
     ],
-    summary="aggregate/and_agg/sum/min/max -> keyBy(k).mapValues(to accumulator).reduceByKey(merge fields).values() (whole set: coalesce(1) first)",
+    exact=False,  # a BIGINT sum of a DataFrame: NOTE F2S280
+    codes=(M.DS_UNSUPPORTED, M.DS_FRAME_SUM),
+    summary="aggregate/and_agg/sum/min/max -> keyBy(k).mapValues(to accumulator).reduceByKey(merge fields).values() (whole set: coalesce(1) first); on a grouped DataFrame: groupBy(keys).agg(F.sum/min/max) (native; NOTE F2S280 on a BIGINT sum)",
     examples=[
         Example(
             program(
@@ -73,6 +81,17 @@ rule = Rule(
                 "    .reduceByKey(lambda a, b: (max(a[0], b[0]), *a[1:]))\n"
                 "    .values()\n"
                 ")\n",
+            ),
+        ),
+        Example(  # on a DataFrame (rules/dataset/_frames.py): every other field a key, groupBy().agg
+            program(
+                "env.from_elements(('a', 3), ('a', 5)).group_by(0).aggregate(Aggregation.Max, 1).output()\n",
+                imports='from flink.functions import Aggregation\n',
+            ),
+            frame_program(
+                'env.createDataFrame([("a", 3), ("a", 5)], "f0 STRING, f1 INT").groupBy("f0").agg(\n'
+                '    F.max("f1").alias("f1")\n'
+                ').show(2147483647, truncate=False)\n'
             ),
         ),
     ],

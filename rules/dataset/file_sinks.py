@@ -11,6 +11,11 @@
 NOTE F2S117 on each: Flink (parallelism 1) wrote ONE file named ``path``; Spark writes a folder
 ``path`` of ``part-*`` files (read it back with ``read.text(path)`` or ``textFile(path)``).
 A write mode not known when converting keeps a TODO.
+
+A data set the program model lowers to a DataFrame (``rules/dataset/_frames.py``) is written by
+``DataFrameWriter.text`` as one string column: Python's ``str()`` of each field (strings as
+they are, integers ``cast("string")``, booleans ``True``/``False``; doubles have no frame form),
+joined by the field delimiter with ``F.concat_ws`` for ``write_csv`` (no quoting, as Flink's).
 """
 
 import json
@@ -18,7 +23,7 @@ import json
 import libcst as cst
 
 from flink2spark.rules.dataset import _frames
-from flink2spark.rules.dataset._common import program, spark_program
+from flink2spark.rules.dataset._common import frame_program, program, spark_program
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -31,7 +36,7 @@ FOLDER_NOTE = (
 rule = Rule(
     __name__,
     matches=["DataSet.write_text", "DataSet.write_csv"],
-    summary="write_text/write_csv -> saveAsTextFile (DataFrame text writer for OVERWRITE); NOTE F2S117: a folder of part files",
+    summary="write_text/write_csv -> saveAsTextFile (DataFrame text writer for OVERWRITE); NOTE F2S117: a folder of part files; a DataFrame: one text column of F.concat_ws of the fields (native)",
     exact=False,
     codes=(M.DS_UNSUPPORTED, M.DS_FILE_FOLDER),
     examples=[
@@ -50,6 +55,17 @@ rule = Rule(
                 'rows.map(lambda record: ("|".join(map(str, record)),)).toDF("value STRING").write.mode(\n'
                 '    "overwrite"\n'
                 ').text("/tmp/out.csv")\n',
+            ),
+        ),
+        Example(  # on a DataFrame (rules/dataset/_frames.py): Python's str() of each field, joined: one text column
+            program(
+                "env.from_elements(('a', True), ('b', False)).write_csv('/tmp/out.csv', field_delimiter='|')\n",
+            ),
+            frame_program(
+                "# NOTE(flink2spark): F2S117 Flink wrote one file named by the path (parallelism 1), Spark writes a folder of part-* files there; the records are the same, each line Python's str() of a record or, for write_csv, of its fields (Flink's Stringify wrote (a, 1) for ('a', 1))\n"
+                'env.createDataFrame([("a", True), ("b", False)], "f0 STRING, f1 BOOLEAN").select(\n'
+                '    F.concat_ws("|", "f0", F.when(F.col("f1"), "True").otherwise("False"))\n'
+                ').write.text("/tmp/out.csv")\n'
             ),
         ),
     ],

@@ -14,12 +14,18 @@
   a group of one record is not passed through the function (Flink's ``first + sum([])``:
   ``True`` stays ``True`` here, Flink gave ``1``; other values than numbers: ``+`` may join
   what Python's ``sum()`` refused).
+
+On a grouped data set the program model lowers to a DataFrame (``rules/dataset/_frames.py``:
+integer fields, min/max of strings too, every field not aggregated a key field, so no field
+comes from the group's first record): ``groupBy(keys).agg(F.sum/min/max(field))``, then a
+``select`` restoring the field order. Spark's sum of integers is a BIGINT: NOTE F2S280 on a
+sum of a BIGINT field (past 64 bits Spark's ANSI sum fails the job, Python's int goes on).
 """
 
 import libcst as cst
 
 from flink2spark.rules.dataset import _frames
-from flink2spark.rules.dataset._common import program, spark_program
+from flink2spark.rules.dataset._common import frame_program, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -38,9 +44,9 @@ _SUM_NOTE = (
 rule = Rule(
     __name__,
     matches=["DataSet.reduce_group", "UnsortedGrouping.reduce_group"],
-    summary="reduce_group(f) -> groupByKey().values().flatMap(f) / coalesce(1).mapPartitions(f); combinable sum: reduceByKey",
-    exact=False,  # the combinable sum (NOTE F2S273); the groupByKey form is exact
-    codes=(M.DS_COMBINED_SUM,),
+    summary="reduce_group(f) -> groupByKey().values().flatMap(f) / coalesce(1).mapPartitions(f); combinable sum: reduceByKey; on a grouped DataFrame: groupBy(keys).agg(F.sum/min/max) (native; NOTE F2S280 on a BIGINT sum)",
+    exact=False,  # the combinable sum (NOTE F2S273), a BIGINT sum (NOTE F2S280); the groupByKey form is exact
+    codes=(M.DS_COMBINED_SUM, M.DS_FRAME_SUM),
     examples=[
         Example(  # combinable, the first record plus the sum of a field: reduceByKey
             program(
@@ -119,6 +125,36 @@ rule = Rule(
             program("total = env.from_elements(1, 2).reduce_group(lambda it, c: [sum(it)])\n"),
             spark_program(
                 "total = (\n    env.sparkContext.parallelize([1, 2]).coalesce(1).mapPartitions(lambda it: [sum(it)])\n)\n"
+            ),
+        ),
+        Example(  # on a DataFrame (rules/dataset/_frames.py): the first record plus the sum of a field, groupBy().agg
+            program(
+                '\n'
+                '\n'
+                'class Adder(GroupReduceFunction):\n'
+                '    def reduce(self, iterator, collector):\n'
+                '        count, word = iterator.next()\n'
+                '        count += sum([x[0] for x in iterator])\n'
+                '        collector.collect((count, word))\n'
+                '\n'
+                '\n'
+                "env.from_elements((1, 'a'), (2, 'a')).group_by(1).reduce_group(Adder()).output()\n",
+                imports='from flink.functions.GroupReduceFunction import GroupReduceFunction\n',
+            ),
+            frame_program(
+                '\n'
+                '\n'
+                'class Adder:\n'
+                '    def reduce(self, iterator):\n'
+                '        iterator = iter(iterator)\n'
+                '        count, word = next(iterator)\n'
+                '        count += sum([x[0] for x in iterator])\n'
+                '        yield (count, word)\n'
+                '\n'
+                '\n'
+                'env.createDataFrame([(1, "a"), (2, "a")], "f0 INT, f1 STRING").groupBy("f1").agg(\n'
+                '    F.sum("f0").alias("f0")\n'
+                ').select("f0", "f1").show(2147483647, truncate=False)\n'
             ),
         ),
     ],

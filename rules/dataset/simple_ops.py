@@ -3,10 +3,16 @@
 Lambdas keep their body (a ``flat_map`` lambda drops its unused collector parameter, and
 ``lambda x, c: c.collect(v)`` becomes ``lambda x: [v]``); Flink function classes become the
 bound method (``Tokenizer().flat_map``), with collector methods rewritten into generators.
+
+On a data set the program model lowers to a DataFrame (``rules/dataset/_frames.py``) the
+function becomes Columns (``transpiler/python_columns.py``, exact or not taken): ``where`` for a
+filter, ``select`` for a map, ``select(F.explode(items))`` then the item's record for a
+flat_map (``for word in line.split(): collector.collect((word, 1))``: the exact split of
+Python's whitespace runs, no empty words). NOTE F2S264 where the translation names a difference.
 """
 
 from flink2spark.rules.dataset import _frames
-from flink2spark.rules.dataset._common import program, spark_program
+from flink2spark.rules.dataset._common import frame_program, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -15,8 +21,9 @@ SPARK = {"map": "map", "flat_map": "flatMap", "filter": "filter"}
 rule = Rule(
     __name__,
     matches=["DataSet.map", "DataSet.flat_map", "DataSet.filter"],
-    summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes); with_broadcast_set -> f2s.with_broadcast_sets (shim: Spark has no per-operator broadcast input)",
-    codes=(M.DS_FUNCTION, M.DS_COLLECTOR),
+    summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes), on a DataFrame select/where of Columns, flat_map F.explode (native); with_broadcast_set -> f2s.with_broadcast_sets (shim: Spark has no per-operator broadcast input)",
+    exact=False,  # Columns: NOTE F2S264 where Spark's built-in differs (str.upper() of newer characters)
+    codes=(M.DS_FUNCTION, M.DS_COLLECTOR, M.PF_COLUMN_NOTE),
     examples=[
         Example(
             program("lines = env.from_elements('a b')\nwords = lines.flat_map(lambda line, c: line.split()).map(lambda w: (w, 1))\n"),
@@ -71,6 +78,38 @@ rule = Rule(
         Example(
             program("doubled = env.from_elements(1).flat_map(lambda x, out: out.collect(x * 2))\n"),
             spark_program("doubled = env.sparkContext.parallelize([1]).flatMap(lambda x: [x * 2])\n"),
+        ),
+        Example(  # on a DataFrame (rules/dataset/_frames.py): the functions as Columns, the collector's items exploded
+            program(
+                '\n'
+                '\n'
+                'class Tokenizer(FlatMapFunction):\n'
+                '    def flat_map(self, value, collector):\n'
+                '        for word in value.split():\n'
+                '            collector.collect((word, 1))\n'
+                '\n'
+                '\n'
+                "env.from_elements('a b', 'b').flat_map(Tokenizer()).map(lambda t: t[0].upper()).output()\n",
+                imports='from flink.functions.FlatMapFunction import FlatMapFunction\n',
+            ),
+            frame_program(
+                '\n'
+                '\n'
+                'class Tokenizer:\n'
+                '    def flat_map(self, value):\n'
+                '        for word in value.split():\n'
+                '            yield (word, 1)\n'
+                '\n'
+                '\n'
+                "# NOTE(flink2spark): F2S264 str.upper() as F.upper: Spark's case mapping follows a newer Unicode than Python 3.11's (14.0): 55 characters map differently (unassigned in 14.0, and ƛ ɤ ꟓ ꟕ)\n"
+                'env.createDataFrame(["a b", "b"], "string").select(\n'
+                '    F.explode(F.array_remove(F.split(F.col("value"), r"(?U)[\\s\\x1c-\\x1f]+"), "")).alias(\n'
+                '        "word"\n'
+                '    )\n'
+                ').select(F.col("word").alias("f0"), F.lit(1).alias("f1")).select(\n'
+                '    F.upper(F.col("f0")).alias("value")\n'
+                ').show(2147483647, truncate=False)\n'
+            ),
         ),
     ],
     noop=[

@@ -15,6 +15,10 @@
   few fields or a number that does not parse fails Flink's job and is read with nulls by Spark;
   Flink reads BOOL fields ``1``/``0`` as true/false, refuses ``+5`` as an INT and `` 1.5`` as a
   FLOAT (tests/test_runtime_dataset.py: Flink 2.3's field parsers' results on each text).
+
+Where the program model lowers the data set to a DataFrame (``rules/dataset/_frames.py``):
+``spark.range(a, b + 1)`` (a BIGINT ``id``) and ``read.text(path, lineSep="\\n")`` with the
+``\\r`` of a ``\\r\\n`` line end removed (``regexp_replace`` of ``\\r\\z``), the lines the RDD form reads.
 """
 
 import json
@@ -22,7 +26,7 @@ import json
 import libcst as cst
 
 from flink2spark.rules.dataset import _frames
-from flink2spark.rules.dataset._common import program, spark_program
+from flink2spark.rules.dataset._common import frame_program, program, spark_program
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -36,7 +40,7 @@ CSV_NOTE = (
 rule = Rule(
     __name__,
     matches=["Environment.generate_sequence", "Environment.read_text", "Environment.read_csv"],
-    summary="generate_sequence/read_text/read_csv -> range(a, b + 1)/read.text/read.csv(schema=...).fillna('').rdd.map(tuple) (native; NOTE F2S116 on input Flink rejects)",
+    summary="generate_sequence/read_text/read_csv -> range(a, b + 1)/read.text/read.csv(schema=...).fillna('').rdd.map(tuple) (native; NOTE F2S116 on input Flink rejects); DataFrames where the program model lowers the data set",
     exact=False,  # read_csv: NOTE F2S116
     codes=(M.DS_UNKNOWN_TYPE, M.DS_CSV_READER),
     examples=[
@@ -79,6 +83,24 @@ rule = Rule(
                 "        .rdd.map(tuple)\n"
                 "    )\n\n\n"
                 'rows = table(env, "in.csv", ("BIGINT", "BOOLEAN"))\n',
+            ),
+        ),
+        Example(  # DataFrames where every use has a frame form (rules/dataset/_frames.py); NOTE F2S280: a BIGINT sum
+            program(
+                "lines = env.read_text('in.txt')\n"
+                "lines.write_text('out')\n"
+                'env.generate_sequence(1, 10).map(lambda n: (n % 3, n)).group_by(0).sum(1).output()\n',
+            ),
+            frame_program(
+                'lines = env.read.text("in.txt", lineSep="\\n").select(\n'
+                '    F.regexp_replace("value", r"\\r\\z", "").alias("value")\n'
+                ')\n'
+                "# NOTE(flink2spark): F2S117 Flink wrote one file named by the path (parallelism 1), Spark writes a folder of part-* files there; the records are the same, each line Python's str() of a record or, for write_csv, of its fields (Flink's Stringify wrote (a, 1) for ('a', 1))\n"
+                'lines.write.text("out")\n'
+                "# NOTE(flink2spark): F2S280 sum of the 64-bit field f1 as Spark's sum: past 64 bits the Spark job fails (ANSI overflow) where Python's int goes on\n"
+                'env.range(1, 10 + 1).select(\n'
+                '    F.pmod(F.col("id"), F.lit(3)).alias("f0"), F.col("id").alias("f1")\n'
+                ').groupBy("f0").agg(F.sum("f1").alias("f1")).show(2147483647, truncate=False)\n'
             ),
         ),
     ],
