@@ -20,7 +20,8 @@ def test_star_import_is_resolved_and_removed():
     )
     assert result.status == "converted"
     assert "flink.plan" not in result.output
-    assert '.write.mode("overwrite").text("/tmp/x")' in result.output and "f2s" not in result.output
+    # WriteMode from the star import read as OVERWRITE (the ints a DataFrame: rules/dataset/_frames.py)
+    assert '.write.mode("overwrite").text("/tmp/x")' in "".join(result.output.split()) and "f2s" not in result.output
 
 
 def test_unknown_function_object_gets_todo_and_keeps_code():
@@ -75,8 +76,15 @@ def test_helper_functions_across_statements():
     )
     result = convert(src)
     assert result.status == "converted", result.markers
-    assert "lines.flatMap(lambda line: line.split())" in result.output
-    assert "words.map(lambda w: (w, 1))\n        .keyBy(lambda t: t[0])\n        .mapValues(lambda t: (t[0], 0 + t[1], *t[2:]))\n" in result.output
+    # the helpers' parameters and returns followed: the literal strings' data set is a DataFrame throughout
+    flat = "".join(result.output.split())
+    assert 'returnlines.select(F.explode(F.array_remove(F.split(F.col("value")' in flat, result.output
+    assert 'words.select(F.col("value").alias("f0"),F.lit(1).alias("f1")).groupBy("f0").agg(F.sum("f1")' in flat
+    assert "sparkContext" not in result.output
+    # split with a maxsplit has no Column form: the same helpers on RDDs
+    rdds = convert(src.replace("line.split()", "line.split(None, 1)")).output
+    assert "lines.flatMap(lambda line: line.split(None, 1))" in rdds, rdds
+    assert "words.map(lambda w: (w, 1))\n        .keyBy(lambda t: t[0])\n        .mapValues(lambda t: (t[0], 0 + t[1], *t[2:]))\n" in rdds
 
 
 def test_pyflink_construct_without_rule_is_marked_and_kept():
@@ -134,7 +142,7 @@ def test_comments_and_names_survive():
     out = convert(src).output
     for text in ("# the environment", "# trailing comment", "# inclusive", "# done", "flink_env", "numbers"):
         assert text in out
-    assert "flink_env.sparkContext.range(1, 5 + 1)" in out
+    assert "flink_env.range(1, 5 + 1)" in out  # a DataFrame (rules/dataset/_frames.py), shown
 
 
 def test_untracked_receiver_with_flink_only_method_is_marked():
@@ -262,13 +270,13 @@ def test_dataset_output_prints_each_record_and_rebinds_nothing(capsys):
         "from flink.plan.Environment import get_environment\n\n"
         "record = 'kept'\n"
         "env = get_environment()\n"
-        "env.from_elements(('a', 1), ('b', 2)).output()\n"
+        "env.from_elements(('a', 1.5), ('b', 2.5)).output()\n"  # floats: an RDD (no frame form)
         "env.from_elements(3).output(to_error=len(record) > 9)\n"
         "print(record)\n"
     )
     result = convert(src)
     assert "for record_ in " in result.output and "file=sys.stderr if len(record) > 9 else None" in result.output
     exec(compile(result.output, "job.py", "exec"), {})
-    assert capsys.readouterr().out.splitlines() == ["('a', 1)", "('b', 2)", "3", "kept"]
-    used = convert(src.replace("env.from_elements(('a', 1), ('b', 2)).output()", "sink = env.from_elements(1).output()"))
+    assert capsys.readouterr().out.splitlines() == ["('a', 1.5)", "('b', 2.5)", "3", "kept"]
+    used = convert(src.replace("env.from_elements(('a', 1.5), ('b', 2.5)).output()", "sink = env.from_elements(1).output()"))
     assert "# TODO(flink2spark): F2S100 output() whose value is used" in used.output

@@ -42,7 +42,7 @@ rule = Rule(
         "DataSet.aggregate", "DataSet.sum", "DataSet.min", "DataSet.max",
         "UnsortedGrouping.aggregate", "UnsortedGrouping.sum", "UnsortedGrouping.min", "UnsortedGrouping.max",
     ],
-    exact=False,  # a BIGINT sum of a DataFrame: NOTE F2S280
+    # exact; a BIGINT sum of a DataFrame carries NOTE F2S280 (past 64 bits Spark fails the job)
     codes=(M.DS_UNSUPPORTED, M.DS_FRAME_SUM),
     summary="aggregate/and_agg/sum/min/max -> keyBy(k).mapValues(to accumulator).reduceByKey(merge fields).values() (whole set: coalesce(1) first); on a grouped DataFrame: groupBy(keys).agg(F.sum/min/max) (native; NOTE F2S280 on a BIGINT sum)",
     examples=[

@@ -19,7 +19,7 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataSet.reduce", "UnsortedGrouping.reduce"],
-    exact=False,  # a BIGINT sum of a DataFrame: NOTE F2S280
+    # exact; a BIGINT sum of a DataFrame carries NOTE F2S280 (past 64 bits Spark fails the job)
     codes=(M.DS_FRAME_SUM,),
     summary="reduce(f) -> reduceByKey(f).values() (lazy; empty input gives empty output); on a grouped DataFrame: groupBy(keys).agg(F.sum/min/max) (native; NOTE F2S280 on a BIGINT sum)",
     examples=[

@@ -22,7 +22,7 @@ rule = Rule(
     __name__,
     matches=["DataSet.map", "DataSet.flat_map", "DataSet.filter"],
     summary="map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes), on a DataFrame select/where of Columns, flat_map F.explode (native); with_broadcast_set -> f2s.with_broadcast_sets (shim: Spark has no per-operator broadcast input)",
-    exact=False,  # Columns: NOTE F2S264 where Spark's built-in differs (str.upper() of newer characters)
+    # exact; the Columns carry NOTE F2S264 where a built-in differs in a detail (str.upper() of newer characters)
     codes=(M.DS_FUNCTION, M.DS_COLLECTOR, M.PF_COLUMN_NOTE),
     examples=[
         Example(
@@ -136,6 +136,8 @@ def _frame_operator(ctx, shape):
     made = _frames.frame(ctx.resolver, seg.original)
     df = ctx.site.receiver
     if isinstance(found, FlatTranslation):
+        if [o.code for o in found.element.outputs] == [f'F.col("{found.name}")']:  # the items themselves
+            return ctx.expr("{df}.select(%s)" % select_item(f"F.explode({found.items})", made.fields[0].name), df=df)
         df = ctx.expr("{df}.select(%s)" % select_item(f"F.explode({found.items})", found.name), df=df)
         found = found.element
     columns = [(o.code, f.name) for o, f in zip(found.outputs, made.fields)]
