@@ -128,3 +128,15 @@ def test_word_count_class_tokenizer_is_an_exact_split_and_a_grouped_sum():
     assert r'F.array_remove(F.split(F.col("value"), r"(?U)[\s\x1c-\x1f]+"), "")' in out, out
     assert 'groupBy("f0")' in out and 'F.sum("f1")' in out and "reduceByKey" not in out, out
     assert "F2S273" not in codes and "F2S280" not in codes  # a sum of 1s: an INT field
+
+
+@pytest.mark.parametrize("use, strips", [
+    ("flat_map(lambda line, c: line.split())", False),  # \r is whitespace: the same words
+    ("flat_map(lambda line, c: [(w, 1) for w in line.split()])", False),
+    ("flat_map(lambda line, c: line.split(','))", True),  # 'a,b\r' -> 'b\r'
+    ("flat_map(lambda line, c: [(w, len(line)) for w in line.split()])", True),  # reads the line itself
+    ("filter(lambda line: line.endswith('x'))", True),
+])
+def test_lines_drop_the_cr_of_crlf_unless_every_use_splits_on_whitespace(use, strips):
+    out, _ = _converted(f"env.read_text('in').{use}.output()\n")
+    assert ("regexp_replace" in out or "removesuffix" in out) == strips, out  # a frame or (len(line)) an RDD

@@ -144,6 +144,20 @@ def _column_type(types: list) -> Optional[str]:
     return types[0] if len(set(types)) == 1 else None
 
 
+def keeps_cr(resolver, call: cst.Call) -> bool:
+    """Whether the lines of ``read_text`` (a frame) must drop the ``\\r`` of a ``\\r\\n`` end
+    as Flink does: not when every use splits the line on whitespace (``flat_map`` of
+    ``line.split()``, items not read with the line): ``\\r`` is whitespace, the words are the same."""
+    from flink2spark.rules.pyflink._streams import _frame_uses
+
+    words = translate_flat(cst.parse_expression("lambda line: line.split()"), TEXT)
+    for use in _frame_uses(graph(resolver), call) or [None]:
+        found = translation(resolver, use, TEXT) if _method_call(use) and use.func.attr.value == "flat_map" else None
+        if not isinstance(found, FlatTranslation) or found.items != words.items or found.keeps_record:
+            return True
+    return False
+
+
 def _source_shape(resolver, call: cst.Call) -> Optional[Shape]:
     method = call.func.attr.value  # type: ignore[attr-defined]
     if method == "read_text":

@@ -18,7 +18,8 @@
 
 Where the program model lowers the data set to a DataFrame (``rules/dataset/_frames.py``):
 ``spark.range(a, b + 1)`` (a BIGINT ``id``) and ``read.text(path, lineSep="\\n")`` with the
-``\\r`` of a ``\\r\\n`` line end removed (``regexp_replace`` of ``\\r\\z``), the lines the RDD form reads.
+``\\r`` of a ``\\r\\n`` line end removed (``regexp_replace`` of ``\\r\\z``), the lines the RDD form reads;
+not removed where every use splits the lines on whitespace (``_frames.keeps_cr``: the same words).
 """
 
 import json
@@ -156,8 +157,10 @@ def _frame_source(ctx):
     _frames.use_functions(ctx)
     if seg.method == "generate_sequence":
         return ctx.expr("{env}.range({a}, {b} + 1)", env=ctx.site.receiver, a=seg.args[0].value, b=seg.args[1].value)
-    return ctx.expr('{env}.read.text({p}, lineSep="\\n").select(F.regexp_replace("value", r"\\r\\z", "").alias("value"))',
-                    env=ctx.site.receiver, p=seg.args[0].value)
+    lines = ctx.expr('{env}.read.text({p}, lineSep="\\n")', env=ctx.site.receiver, p=seg.args[0].value)
+    if not _frames.keeps_cr(ctx.resolver, seg.original):
+        return lines  # every use splits the lines on whitespace, \r included
+    return ctx.expr('{lines}.select(F.regexp_replace("value", r"\\r\\z", "").alias("value"))', lines=lines)
 
 
 @rule.converter
