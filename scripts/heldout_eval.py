@@ -24,6 +24,8 @@ apart, not compared.
 
 The programs are not part of the repository: they are read where they are (Flink's own
 examples ship in ``.venv-flink/lib/python3*/site-packages/pyflink/examples/datastream``).
+``--keep DIR`` writes both stdouts of each compared program to DIR (``NAME.flink.txt``,
+``NAME.spark.txt``), to read why records differ.
 Exit status: 0 always (a measurement, not a test); the summary is on the last lines.
 """
 
@@ -45,6 +47,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 from flink_reference import (  # noqa: E402
+    _CHATTER as CHATTER,
     FlinkRunError,
     normalize_flink_print,
     normalize_time_buckets,
@@ -61,6 +64,7 @@ UNBOUNDED = re.compile(
     r"Elasticsearch|Jdbc|RabbitMQ|Cassandra|socket_text_stream|monitor_continuously|"
     r"add_source\(|datagen|'kafka'|\"kafka\""
 )
+KEEP: Path | None = None  # --keep: where both stdouts of each compared program are written
 OUTPUT_OPTION = re.compile(r"""['"](--output(?:[_-]path)?)['"]""")
 
 
@@ -139,12 +143,19 @@ def _output_files(root: Path) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in merged.items()}
 
 
+def _without_chatter(stdout: str) -> str:
+    """``stdout`` less the engines' chatter lines (PyFlink's type-extraction and Beam probes,
+    py4j's gateway) that ``normalize_flink_print`` drops too: they are not records."""
+    return "\n".join(line for line in stdout.splitlines() if not any(p.search(line) for p in CHATTER))
+
+
 def _same_table_records(flink_stdout: str, spark_stdout: str) -> bool:
     """Whether both prints hold the same records as the table fixtures read them
     (``tests/table_output.py``: Flink's tableau boxes and print-connector changelogs folded into
     the final table, Spark's ``show()`` boxes)."""
     from table_output import ChangelogError, flink_records, spark_records
 
+    flink_stdout, spark_stdout = _without_chatter(flink_stdout), _without_chatter(spark_stdout)
     try:
         return flink_records(flink_stdout) == spark_records(spark_stdout)
     except ChangelogError:
@@ -182,6 +193,10 @@ def _compare(
         spark_stdout = _run_spark(converted, [*args, *_args(source, spark_out)], cwd=spark_cwd)
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
         return False, f"Spark failed: {exc}"
+    if KEEP is not None:
+        KEEP.mkdir(parents=True, exist_ok=True)
+        (KEEP / f"{path.stem}.flink.txt").write_text(flink_stdout)
+        (KEEP / f"{path.stem}.spark.txt").write_text(spark_stdout)
     want = Counter(normalize_flink_print(flink_stdout))
     got = Counter(normalize_flink_print(spark_stdout))
     files_want = normalize_time_buckets(_output_files(flink_out)) if flink_out.exists() else {}
@@ -294,7 +309,10 @@ def main(argv: list[str] | None = None) -> int:
         "program's first folder being its repository (its other modules and data files); cwd "
         "(default: the program's folder) is where it runs",
     )
+    parser.add_argument("--keep", type=Path, help="write both stdouts of each compared program here")
     args = parser.parse_args(argv)
+    global KEEP
+    KEEP = args.keep
     paths: list[Path] = []
     roots: dict[Path, tuple[Path, list[str], Path | None]] = {}
     for d in args.dirs:

@@ -334,7 +334,9 @@ NULL = "NULL"
 _NULLS = {"<NULL>", "NULL", "null"}
 _BOOLS = {"TRUE": "true", "true": "true", "FALSE": "false", "false": "false"}
 # 2024-01-01 10:00:00[.fff] (tableau, Spark) or 2024-01-01T10:00[:00][.fff] (print connector)
-_TIMESTAMP = re.compile(r"^(\d{4,}-\d\d-\d\d)[ T](\d\d:\d\d)(?::(\d\d))?(?:\.(\d{1,9}))?$")
+# (a trailing Z: the print connector's TIMESTAMP_LTZ, Java Instant.toString in UTC; the Spark
+# sessions of the tests and tools here run in UTC, so show() prints the same wall time)
+_TIMESTAMP = re.compile(r"^(\d{4,}-\d\d-\d\d)[ T](\d\d:\d\d)(?::(\d\d))?(?:\.(\d{1,9}))?Z?$")
 _SPARK_BINARY = re.compile(r"^\[([0-9A-F]{2}(?: [0-9A-F]{2})*)\]$")
 _FLINK_BINARY = re.compile(r"^x'([0-9a-fA-F]*)'$")
 
@@ -349,7 +351,8 @@ def normalise_value(s: str) -> str:
     ``true``        ``TRUE``                     ``true``                        ``true``
     timestamp       ``2024-01-01 10:00:00.120``  ``2024-01-01T10:00:00.120``     ``2024-01-01 10:00:00.12``
       -> ``2024-01-01 10:00:00.12`` (seconds always, fraction without trailing zeros, none if 0;
-      ``2024-01-01T10:00`` -> ``2024-01-01 10:00:00``)
+      ``2024-01-01T10:00`` -> ``2024-01-01 10:00:00``; the print connector's TIMESTAMP_LTZ
+      ``2024-01-01T10:00:00Z`` (UTC) -> ``2024-01-01 10:00:00``)
     array           ``[1, NULL]``                ``[1, null]``                   ``[1, NULL]``
     map             ``{a=1, b=2}``               ``{a=1, b=2}``                  ``{a -> 1, b -> 2}``
       -> ``{a -> 1, b -> 2}`` with the entries sorted (Flink prints Java HashMap order)

@@ -508,3 +508,38 @@ def test_rdd_reason(body, line, says):
 
 def test_rdd_reason_none_without_rdds():
     assert _ask(f"probe = {ROWS}\nprobe.filter(lambda r: r[0] > 1).print()", lambda resolver, _: graph(resolver).rdd_reason) is None
+
+
+_ASYNC_OVER_UNBOUNDED_TABLE = '''
+from pyflink.common import Types, Time
+from pyflink.datastream import StreamExecutionEnvironment, AsyncDataStream, AsyncFunction
+from pyflink.table import StreamTableEnvironment
+
+
+class Enrich(AsyncFunction):
+    async def async_invoke(self, value):
+        return [f"{value[0]}:{value[1]}"]
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+t_env = StreamTableEnvironment.create(env)
+t_env.execute_sql("""
+    CREATE TABLE clicks (user_id INT, page STRING)
+    WITH ('connector' = 'datagen', 'rows-per-second' = '5')
+""")
+clicks = t_env.to_data_stream(t_env.from_path("clicks"))
+enriched = AsyncDataStream.unordered_wait(clicks, Enrich(), Time.seconds(5), 100, Types.STRING())
+enriched.print()
+env.execute("enrich clicks")
+'''
+
+
+def test_converted_micro_batches_stay_unbounded():
+    """An async operator over the stream of an unbounded table keeps its TODO (F2S254); its
+    input is then ``f2s_stream.micro_batches(...)``, which a second conversion must still read
+    as unbounded (else it converted the async operator and its print as a bounded job's)."""
+    from flink2spark.transpiler.engine import convert_source
+
+    once = convert_source(_ASYNC_OVER_UNBOUNDED_TABLE, "enrich.py").output
+    assert "f2s_stream.micro_batches(" in once and "TODO(flink2spark): F2S254" in once
+    assert convert_source(once, "enrich.py").output == once

@@ -169,6 +169,7 @@ def test_printed_rows_keep_their_differences():
         ("2024-01-01T10:00", "2024-01-01 10:00:00"),  # print connector: LocalDateTime.toString
         ("2024-01-01T10:00:05", "2024-01-01 10:00:05"),
         ("2024-01-01T10:00:00.120", "2024-01-01 10:00:00.12"),
+        ("1970-01-01T00:00:05Z", "1970-01-01 00:00:05"),  # print connector: TIMESTAMP_LTZ, Instant.toString (UTC)
         ("2024-01-01 10:00:00.123", "2024-01-01 10:00:00.123"),
         ("[NULL]", "[NULL]"),  # nested NULL in the tableau is NULL, not <NULL>
         ("[null]", "[NULL]"),
