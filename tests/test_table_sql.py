@@ -275,6 +275,30 @@ def test_insert_and_view(spark_tables):
     spark_tables.sql(sql)
 
 
+NAN_NOTED = [  # MIN/MAX that a NaN may change (NOTE F2S329): FLOAT/DOUBLE or unknown; group, window, OVER
+    ("SELECT b, MAX(d) FROM t GROUP BY b", ["MAX(d) of a DOUBLE"]),
+    ("SELECT MIN(f), MAX(d * 2) FROM t", ["MIN(f) of a FLOAT", "MAX(d * 2) of a DOUBLE"]),
+    ("SELECT MAX(z) FROM elsewhere", ["MAX(z) of a value of unknown type"]),
+    ("SELECT window_start, MIN(d) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' MINUTES)) GROUP BY window_start",
+     ["MIN(d) of a DOUBLE"]),
+    ("SELECT MAX(d) OVER (PARTITION BY b ORDER BY ts) FROM t", ["MAX(d) of a DOUBLE"]),
+    # exact: Spark's MIN/MAX of these types are Flink's
+    ("SELECT b, MIN(a), MAX(c), MAX(b), MIN(CAST(a AS DECIMAL(10, 2))), MAX(ts) FROM t GROUP BY b", []),
+    ("SELECT MIN(a) OVER (PARTITION BY b ORDER BY ts) FROM t", []),
+]
+
+
+@pytest.mark.parametrize("flink, noted", NAN_NOTED, ids=[f"{i:02d}" for i in range(len(NAN_NOTED))])
+def test_min_max_of_floats_are_noted(flink, noted):
+    for translate in (lambda n: query(flink, T, notes=n), lambda n: insert(f"INSERT INTO u {flink}", T, notes=n)[1],
+                      lambda n: create_view(f"CREATE VIEW v AS {flink}", T, notes=n)[1]):
+        notes: list[str] = []
+        translate(notes)
+        assert notes == noted  # the subjects of the NOTE, in the order of the text
+    # the same translation with or without notes asked for
+    assert query(flink, T) == query(flink, T, notes=[])
+
+
 UNTRANSLATABLE = [
     ("SELECT * FROM t JOIN u FOR SYSTEM_TIME AS OF t.pt AS r ON t.a = r.k", "FOR SYSTEM_TIME AS OF"),
     ("SELECT * FROM t MATCH_RECOGNIZE (PARTITION BY b ORDER BY ts MEASURES A.a AS x PATTERN (A) DEFINE A AS A.a > 1)", "MATCH_RECOGNIZE"),

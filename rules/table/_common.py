@@ -113,10 +113,16 @@ def columns(ctx, args: Sequence[cst.Arg], what: str, schema=_DEFAULT) -> Optiona
         except UNTRANSLATABLE as exc:
             ctx.todo(M.TB_EXPRESSION, f"{what}: {exc}")
             return None
+    extremes = []  # MIN/MAX subjects of NOTE F2S329: one NOTE for them all
     for col in out:
         use(ctx, col.uses)
         for code, message in col.notes:
-            ctx.note(code, message)
+            if code == M.TB_NAN_EXTREME:
+                extremes.append(message)
+            else:
+                ctx.note(code, message)
+    if extremes:
+        ctx.note(M.TB_NAN_EXTREME, TY.extreme_nan_note(extremes))
     return out
 
 

@@ -26,10 +26,12 @@ there decides most refusals:
   ``desc_nulls_first()`` (Spark's defaults are the opposite).
 * ``ln``/``log10``/``log2`` of x <= 0: NaN or -Infinity on Flink, NULL on Spark (refused).
 * A DOUBLE NaN: Flink's ``<``/``>`` are IEEE (``NaN > 0`` is FALSE), Spark takes NaN for the
-  largest value (TRUE); Flink's MAX skips NaN, Spark's gives it. Ordering comparisons need both
-  operand types known (with a FLOAT/DOUBLE side they are guarded with ``isnan``); ``between``
-  and MIN/MAX of FLOAT/DOUBLE or unknown types are refused. ``round(NaN)`` fails the job on
-  Flink and gives NaN on Spark.
+  largest value (TRUE). Ordering comparisons need both operand types known (with a FLOAT/DOUBLE
+  side they are guarded with ``isnan``); ``between`` of them is refused. ``round(NaN)`` fails
+  the job on Flink and gives NaN on Spark.
+* MIN/MAX of a FLOAT/DOUBLE (or of an unknown type): Flink's keep a NaN that comes first in a
+  group and skip a later one, Spark's MAX is NaN and its MIN skips it. The same without NaN:
+  translated with NOTE F2S329 (``_types.extreme_nan``, the decision SQL shares).
 * ``lit(v, type)``: Flink accepts only a NOT NULL type of the value's own class.
 
 Column types come from literals, casts and function results; ``col("a")`` has an unknown type
@@ -47,7 +49,7 @@ import libcst as cst
 
 from flink2spark.transpiler import markers as M
 
-from ._types import QualifiedName, Untranslatable, _source, spark_type
+from ._types import QualifiedName, Untranslatable, _source, extreme_nan, spark_type
 
 __all__ = ["Column", "Untranslatable", "UserFunction", "column", "columns_from_string"]
 
@@ -62,6 +64,7 @@ class Column:
     uses: frozenset[str]  # pyspark names the code needs: a subset of {"F", "Window", "types"}
     type: Optional[str] = None  # the Spark type of its values when known (the program model's schemas)
     notes: tuple[tuple[str, str], ...] = ()  # (marker code, message) of what is approximate in it
+    # (F2S329: the subject only, ``_types.extreme_nan``; the message is ``extreme_nan_note``)
 
 
 @dataclass(frozen=True)
@@ -513,11 +516,8 @@ class _Translator:
 
     def aggregate(self, e: _E, name: str) -> _E:
         what = f"Expression.{name}"
-        if name in ("min", "max") and (e.type is None or e.type in _FRACTIONAL):
-            raise Untranslatable(
-                f"{what} of a {e.type or 'column of unknown type'} (with a DOUBLE NaN, Flink's MAX skips it, "
-                "Spark's is NaN)"
-            )
+        if name in ("min", "max") and (subject := extreme_nan(what, e.type)) is not None:
+            self.notes.append((M.TB_NAN_EXTREME, subject))  # one NOTE per statement: _common.columns
         if name in ("min", "max", "count"):
             t = "BIGINT" if name == "count" else e.type
             return _E(f"F.{name}({e.code})", t, aggregate=True)

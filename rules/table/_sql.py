@@ -44,6 +44,9 @@ Rewritten (each seen on Flink 2.3 and Spark 4; tests/test_table_sql.py, tests/ta
       ``MAX``, ``FILTER (WHERE ...)``, ``LAG``/``LEAD``, OVER windows (``RANGE BETWEEN INTERVAL ...``),
       top-N with ``ROW_NUMBER``, joins, subqueries, ``UNION``/``INTERSECT``/``EXCEPT``, ``WITH``,
       ``VALUES``, ``ORDER BY`` (NULLs first ascending, last descending, in both), ``LIMIT``.
+    * ``MIN``/``MAX`` of a FLOAT/DOUBLE (or of an unknown type), also in windows and OVER: the same
+      call, NOTE F2S329 (a NaN: Flink's result depends on the order rows come; ``_types.extreme_nan``,
+      the Table API's decision too).
     * ``TO_TIMESTAMP(s)`` -> ``CAST(date_trunc('MILLISECOND', try_to_timestamp(s, 'yyyy-M-d[
       H:m:s[.S...]]')) AS TIMESTAMP_NTZ)`` (Flink's default pattern, milliseconds);
       ``TO_TIMESTAMP(s, 'dd/MM/yyyy HH:mm:ss')`` (letters y M d H m s, at most SSS) ->
@@ -100,6 +103,7 @@ from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import Token, TokenType
 
 from flink2spark.rules.table._flink_reserved import RESERVED
+from flink2spark.rules.table._types import extreme_nan
 
 __all__ = [
     "TableDef",
@@ -1015,19 +1019,23 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
 # Queries
 
 
-def query(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = (), updates: bool = False) -> str:
+def query(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = (), updates: bool = False,
+          notes: Optional[list[str]] = None) -> str:
     """A Flink query (SELECT, UNION, WITH, VALUES) -> Spark SQL with the same meaning.
 
     ``functions``: the names the program registered its Python functions under (Spark UDFs of
     the same names): calls of them pass as they are. ``updates``: the query's consumer takes an
-    updating table (a streaming aggregation without a window passes; else ``Updating``)."""
+    updating table (a streaming aggregation without a window passes; else ``Updating``).
+    ``notes``: gets the NOTE F2S329 subjects of the translation (MIN/MAX that a NaN may change,
+    ``_types.extreme_nan``)."""
     tree = _parse_one(sql)
     if not isinstance(tree, (exp.Query, exp.Values)):
         raise Untranslatable(f"{type(tree).__name__.upper()} statement where a query was expected")
-    return _translate(tree, tables, functions, updates).sql(_SPARK)
+    return _translate(tree, tables, functions, updates, notes).sql(_SPARK)
 
 
-def insert(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = (), updates: bool = False) -> tuple[str, str]:
+def insert(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = (), updates: bool = False,
+           notes: Optional[list[str]] = None) -> tuple[str, str]:
     """Flink ``INSERT INTO t [(cols)] <query>`` -> (target table, Spark SQL of the query).
 
     ``INSERT OVERWRITE`` is refused (its meaning depends on the sink: the caller's to decide), and
@@ -1045,7 +1053,7 @@ def insert(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[
     source = tree.expression
     if not isinstance(source, (exp.Query, exp.Values)):
         raise Untranslatable("INSERT whose source is not a query")
-    return _table_name(target), _translate(source, tables, functions, updates).sql(_SPARK)
+    return _table_name(target), _translate(source, tables, functions, updates, notes).sql(_SPARK)
 
 
 def tables_read(sql: str) -> Optional[set[str]]:
@@ -1065,10 +1073,11 @@ def tables_read(sql: str) -> Optional[set[str]]:
     return {_table_name(t) for t in tree.find_all(exp.Table) if t is not written and t.name and t.name not in ctes}
 
 
-def create_view(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> tuple[str, str]:
+def create_view(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = (),
+                notes: Optional[list[str]] = None) -> tuple[str, str]:
     """``CREATE [TEMPORARY] VIEW v AS <query>`` -> (view name, Spark SQL of the query)."""
     name, source = _view(sql)
-    return name, _translate(source, tables, functions).sql(_SPARK)
+    return name, _translate(source, tables, functions, notes=notes).sql(_SPARK)
 
 
 def view_name(sql: str) -> str:
@@ -1184,8 +1193,9 @@ class _Types:
     """Column types of the relations a SELECT reads, for the few rewrites that depend on them.
     ``None`` is "not known": a rewrite that needs a type it does not know is refused."""
 
-    def __init__(self, tables: Mapping[str, TableDef], tree: exp.Expr):
+    def __init__(self, tables: Mapping[str, TableDef], tree: exp.Expr, notes: Optional[list[str]] = None):
         self.tables = tables
+        self.notes = notes if notes is not None else []  # NOTE F2S329 subjects (MIN/MAX that NaN may change)
         self.ctes: dict[str, exp.Expr] = {}
         for cte in tree.find_all(exp.CTE):
             self.ctes[cte.alias_or_name] = cte.this
@@ -1387,7 +1397,8 @@ def _cast(e: exp.Expr, type_: str) -> exp.Expr:
 # The translation
 
 
-def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collection[str] = (), updates: bool = False) -> exp.Expr:
+def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collection[str] = (), updates: bool = False,
+               notes: Optional[list[str]] = None) -> exp.Expr:
     tree = tree.copy()
     _refuse_nodes(tree)
     _laterals(tree, functions)
@@ -1397,11 +1408,13 @@ def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collec
         _check_streaming(tree, tables, updates)
     _window_tvfs(tree, tables, streaming)
     _group_windows(tree, tables)
-    types = _Types(tables, tree)
+    types = _Types(tables, tree, notes)
+    noted = len(types.notes)
     for node in list(tree.walk(bfs=False))[::-1]:  # children before parents
         replacement = _rewrite(node, types)
         if replacement is not None and replacement is not node:
             node.replace(replacement)
+    types.notes[noted:] = reversed(types.notes[noted:])  # in the order of the text
     _check_allowed(tree, {f.lower() for f in functions})
     _aggregate_calls(tree, functions)
     return tree
@@ -1950,6 +1963,11 @@ def _sql(e: exp.Expr) -> str:
 
 
 def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
+    if isinstance(node, (exp.Min, exp.Max)):
+        message = extreme_nan(_sql(node), types.of(node.this))
+        if message is not None:
+            types.notes.append(message)
+        return None
     if isinstance(node, exp.Div):
         left, right = types.of(node.this), types.of(node.expression)
         if left in _INT_TYPES and right in _INT_TYPES:

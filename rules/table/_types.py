@@ -97,6 +97,28 @@ def _positional(call: cst.Call, what: str) -> list[cst.BaseExpression]:
     return args
 
 
+def extreme_nan(what: str, type_: Optional[str]) -> Optional[str]:
+    """Whether MIN/MAX ``what`` of a value of ``type_`` (None: not known) needs NOTE F2S329: its
+    subject (``"MAX(fare) of a DOUBLE"``) for ``extreme_nan_note``, or None when Spark's
+    ``min``/``max`` give Flink's result on every input. The one decision for the Table API
+    (``_expressions``) and SQL (``_sql``), group, window and OVER aggregates alike.
+
+    Seen on Flink 2.3 (batch and streaming): its MIN/MAX of a DOUBLE keep a NaN that comes first
+    in a group (NaN for both) and skip a later one (1.0, 3.0, NaN: MIN 1.0, MAX 3.0); Spark takes
+    NaN for the largest value, whatever the order (MAX NaN, MIN skips it). Without NaN the same;
+    no Spark expression gives Flink's order-dependent result."""
+    if type_ is not None and type_ not in ("FLOAT", "DOUBLE"):
+        return None
+    return f"{what} of a {type_ or 'value of unknown type'}"
+
+
+def extreme_nan_note(subjects: list[str]) -> str:
+    """The NOTE F2S329 message of the MIN/MAX ``subjects`` (``extreme_nan``) of one statement."""
+    return (f"{', '.join(dict.fromkeys(subjects))}: the same result as Flink's unless a value is NaN; with NaN "
+            "Flink's result depends on the order rows come (a group whose first value is NaN gives NaN, a later NaN "
+            "is skipped), Spark's MAX is NaN and its MIN skips NaN")
+
+
 def _strip_nullability(node: cst.BaseExpression) -> cst.BaseExpression:
     """``t.not_null()`` / ``t.nullable()`` -> ``t`` (Spark schemas carry no NOT NULL that changes values)."""
     while (

@@ -30,7 +30,7 @@ rule = Rule(
     __name__,
     matches=["Table.group_by"],
     summary="group_by(keys).select(keys, aggregates) -> groupBy(keys).agg(aggregates)",
-    codes=(M.TB_EXPRESSION, M.TB_UNSUPPORTED, M.TB_FLOAT_SUM),
+    codes=(M.TB_EXPRESSION, M.TB_UNSUPPORTED, M.TB_FLOAT_SUM, M.TB_NAN_EXTREME),
     examples=[
         Example(
             program(
@@ -56,6 +56,19 @@ rule = Rule(
                 "# NOTE(flink2spark): F2S318 Expression.sum of a FLOAT: Flink adds 32-bit floats in the order the rows"
                 " come, Spark adds doubles and casts the sum to FLOAT (the last digits may differ)\n"
                 'sums = readings.groupBy(F.col("k")).agg(F.sum(F.col("v")).cast("FLOAT").alias("total"))\n',
+                functions=True,
+            ),
+        ),
+        Example(  # MIN/MAX of a DOUBLE: the same unless a NaN comes (Flink's result then depends on the order)
+            program(
+                "prices = t_env.from_elements([('a', 2.5)], ['sku', 'price'])\n"
+                "lows = prices.group_by(col('sku')).select(col('sku'), col('price').min.alias('low'))\n",
+                imports="from pyflink.table.expressions import col\n",
+            ),
+            spark_program(
+                'prices = t_env.createDataFrame([("a", 2.5)], ["sku", "price"])\n'
+                "# NOTE(flink2spark): F2S329 Expression.min of a DOUBLE: the same result as Flink's unless a value is NaN; with NaN Flink's result depends on the order rows come (a group whose first value is NaN gives NaN, a later NaN is skipped), Spark's MAX is NaN and its MIN skips NaN\n"
+                'lows = prices.groupBy(F.col("sku")).agg(F.min(F.col("price")).alias("low"))\n',
                 functions=True,
             ),
         ),

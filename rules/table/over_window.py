@@ -51,7 +51,7 @@ rule = Rule(
     __name__,
     matches=["Table.over_window"],
     summary="over_window(Over.partition_by().order_by().preceding()).select(agg.over(w)) -> F.<agg>().over(Window...)",
-    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION, M.TB_FLOAT_SUM, M.TB_OVER_BATCH, M.TB_OVER_LATE),
+    codes=(M.TB_UNSUPPORTED, M.TB_EXPRESSION, M.TB_FLOAT_SUM, M.TB_NAN_EXTREME, M.TB_OVER_BATCH, M.TB_OVER_LATE),
     examples=[
         Example(
             _streaming_program(

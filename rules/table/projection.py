@@ -23,7 +23,7 @@ rule = Rule(
     matches=["Table.select", "Table.filter", "Table.where", "Table.add_columns", "Table.add_or_replace_columns",
              "Table.drop_columns", "Table.rename_columns", "Table.distinct", "Table.alias"],
     summary="select/filter/where/add_columns/drop_columns/rename_columns/distinct -> the DataFrame's",
-    codes=(M.TB_EXPRESSION, M.TB_FLOAT_SUM, M.TB_LEGACY),
+    codes=(M.TB_EXPRESSION, M.TB_FLOAT_SUM, M.TB_NAN_EXTREME, M.TB_LEGACY),
     examples=[
         Example(
             program(

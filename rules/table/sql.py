@@ -45,6 +45,7 @@ from flink2spark.rules.table.catalogs import CATALOG_WHY
 from flink2spark.rules.table._common import (CLICKS_KAFKA_SPARK, STREAM_ROWS_SPARK, STREAMING_NOTE_SPARK, after_methods,
                                                 drop_target, program, spark_program, streaming_program, waited_result)
 from flink2spark.rules.table._program import _MARK_RE, SqlText, sql_arguments, tables
+from flink2spark.rules.table._types import extreme_nan_note
 from flink2spark.rules.table.execute import await_all, collected, print_noted, show, stream_collect, write_to
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import pyflink_model as P
@@ -61,7 +62,7 @@ rule = Rule(
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
            M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_OVER_LATE, M.TB_HELPER_SQL,
            M.TB_TABLE_NAME, M.TB_FIRST_VALUE, M.TB_INSERT_PRINT, M.TB_ROWTIME_ZONE, M.TB_CATALOG_TABLE,
-           M.TB_CATALOG_STREAM, M.TB_STREAM_TABLE),
+           M.TB_CATALOG_STREAM, M.TB_STREAM_TABLE, M.TB_NAN_EXTREME),
     examples=[
         Example(
             program(
@@ -73,6 +74,21 @@ rule = Rule(
                 'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\n'
                 'words.createOrReplaceTempView("words")\n'
                 't_env.sql("SELECT word FROM words").show(2147483647, truncate=False)\n'
+            ),
+        ),
+        Example(  # MIN/MAX of a DOUBLE: the same unless a NaN comes (Flink's result then depends on the order)
+            program(
+                "prices = t_env.from_elements([('a', 2.5)], ['sku', 'price'])\n"
+                "t_env.create_temporary_view('prices', prices)\n"
+                "t_env.execute_sql('SELECT sku, MAX(price) AS top FROM prices GROUP BY sku').print()\n"
+            ),
+            spark_program(
+                'prices = t_env.createDataFrame([("a", 2.5)], ["sku", "price"])\n'
+                'prices.createOrReplaceTempView("prices")\n'
+                "# NOTE(flink2spark): F2S329 MAX(price) of a DOUBLE: the same result as Flink's unless a value is NaN; with NaN Flink's result depends on the order rows come (a group whose first value is NaN gives NaN, a later NaN is skipped), Spark's MAX is NaN and its MIN skips NaN\n"
+                't_env.sql("SELECT sku, MAX(price) AS top FROM prices GROUP BY sku").show(\n'
+                "    2147483647, truncate=False\n"
+                ")\n"
             ),
         ),
         Example(  # a view of a stream whose field is named (f0 -> word)
@@ -266,6 +282,13 @@ def sql_notes(ctx, text: str) -> None:
                  "which may differ from Flink's (the same values, separator and NULLs skipped)")
 
 
+def extreme_notes(ctx, notes: list[str]) -> None:
+    """The NOTE F2S329 of a translated SQL statement: of the MIN/MAX subjects its translation gave
+    (``_sql.query(..., notes=)``; ``_types.extreme_nan`` decides, for the Table API too)."""
+    if notes:
+        ctx.note(M.TB_NAN_EXTREME, extreme_nan_note(notes))
+
+
 def catalog_reads(ctx, source: SqlText) -> None:
     """The NOTE (batch mode) or TODO (streaming mode) of each table the Flink SQL ``source`` reads
     that the program does not declare (a Flink catalog's; the program model's ``undeclared``)."""
@@ -355,6 +378,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
     result is kept in a name only to be waited for, as ``.wait()`` on it would)."""
     segs = ctx.site.segments
     after = after_methods(ctx) + (["wait"] if waited else [])
+    notes: list[str] = []
     try:
         kind = _sql.statement_kind(text.text)
         model = tables(ctx.resolver)
@@ -365,7 +389,8 @@ def _statement(ctx, env, text, what, waited: bool = False):
             ctx.note(M.TB_OVER_LATE, late)
         if kind == "query":
             updating = after == ["print"] and model.sql_updating(text.text)  # print() shows an updating table's changes
-            spark = _sql.query(text.text, model.sql_tables(), model.sql_functions(), updates=updating)
+            spark = _sql.query(text.text, model.sql_tables(), model.sql_functions(), updates=updating, notes=notes)
+            extreme_notes(ctx, notes)
             streaming = _sql.streaming(text.text, model.sql_tables())
             if after == ["print"]:
                 return show(ctx, _sql_call(ctx, env, spark, text), streaming, inserts=model.sql_insert_only(text.text),
@@ -419,10 +444,11 @@ def _statement(ctx, env, text, what, waited: bool = False):
             return ctx.todo(M.TB_CONNECTOR, f"{what}: connector {table.connector!r} is not converted yet")
         if kind == "insert":
             updating = model.sql_updating(text.text)
-            target, spark = _sql.insert(text.text, model.sql_tables(), model.sql_functions(), updates=updating)
+            target, spark = _sql.insert(text.text, model.sql_tables(), model.sql_functions(), updates=updating, notes=notes)
             if updating and model.updates_refused(target) is not None:
                 return ctx.todo(M.TB_SQL, f"{what}: aggregation without a window on a streaming query (an updating table) "
                                 f"into {target!r}: {model.updates_refused(target)}")
+            extreme_notes(ctx, notes)
             table = model.catalog.get(target)
             streaming = _sql.streaming(text.text, model.sql_tables())
             written_as_data = table is not None and table.options.get("format") == "canal-json"  # text lines, not a Spark table
@@ -444,7 +470,8 @@ def _statement(ctx, env, text, what, waited: bool = False):
             written = _sql_call(ctx, env, f"INSERT INTO {target} {spark}", text)
             return print_noted(ctx, written, target, streaming) if printed else written
         if kind == "create_view":
-            name, spark = _sql.create_view(text.text, model.sql_tables(), model.sql_functions())
+            name, spark = _sql.create_view(text.text, model.sql_tables(), model.sql_functions(), notes=notes)
+            extreme_notes(ctx, notes)
             return _sql_call(ctx, env, f"CREATE TEMPORARY VIEW {name} AS {spark}", text)
         if kind == "drop":
             what_kind, name, exists = _sql.drop(text.text)
@@ -529,8 +556,11 @@ def convert(ctx):
             return ctx.todo(M.TB_HELPER_SQL, f"{method}() of SQL text not known when converting: {why}")
         return ctx.todo(M.TB_SQL, f"{method}() of SQL text not known when converting")
     if method == "sql_query":
+        notes: list[str] = []
         try:
-            return _sql_call(ctx, ctx.site.receiver, _sql.query(text.text, model.sql_tables(), model.sql_functions()), text)
+            spark = _sql.query(text.text, model.sql_tables(), model.sql_functions(), notes=notes)
+            extreme_notes(ctx, notes)
+            return _sql_call(ctx, ctx.site.receiver, spark, text)
         except _sql.Untranslatable as exc:
             return ctx.todo(M.TB_SQL, f"sql_query(): {exc}")
     line = waited_result(ctx) if len(ctx.site.segments) == 1 else None

@@ -52,7 +52,7 @@ rule = Rule(
     __name__,
     matches=["Table.window"],
     summary="window(Tumble/Slide/Session).group_by(w, keys).select(...) -> groupBy(F.window/F.session_window, keys).agg(...)",
-    codes=(M.TB_EXPRESSION, M.TB_UNSUPPORTED, M.TB_LATE, M.TB_FLOAT_SUM),
+    codes=(M.TB_EXPRESSION, M.TB_UNSUPPORTED, M.TB_LATE, M.TB_FLOAT_SUM, M.TB_NAN_EXTREME),
     examples=[
         Example(
             program(
