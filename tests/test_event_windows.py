@@ -30,6 +30,7 @@ PROGRAM = HERE / "program.py"
 RECORDED = HERE / "flink_stdout.txt"
 sys.path.insert(0, str(Path(__file__).parent))
 from flink_reference import flink_available, run_on_flink  # noqa: E402
+from print_records import flink_stream_records, spark_print_records  # noqa: E402
 from test_spark_connect import connect_server  # noqa: E402,F401  (the module-scoped Connect server fixture)
 
 
@@ -399,10 +400,12 @@ def test_rdd_windows_count_the_record_flink_drops(spark, tmp_path):
     stdout = io.StringIO()
     with contextlib.redirect_stdout(stdout):
         runpy.run_path(str(program), run_name="__main__")
-    spark_lines = set(_recorded(stdout.getvalue()))
-    assert spark_lines == {"late> (s1,5,2000)", "late> (s1,10,13000)"}
-    flink_lines = set(_recorded(LATE_RECORDED.read_text()))
-    assert spark_lines - flink_lines == {"late> (s1,5,2000)"} and flink_lines - spark_lines == {"late> (s1,1,1000)"}
+    # records compared as values: Spark prints Python's ('s1', 5, 2000), Flink its (s1,5,2000)
+    spark_records = set(spark_print_records(stdout.getvalue(), stream=True))
+    assert spark_records == set(flink_stream_records("late> (s1,5,2000)\nlate> (s1,10,13000)\n"))
+    flink_records = set(flink_stream_records(LATE_RECORDED.read_text()))
+    assert spark_records - flink_records == set(flink_stream_records("late> (s1,5,2000)\n"))
+    assert flink_records - spark_records == set(flink_stream_records("late> (s1,1,1000)\n"))
 
 
 def _interval_zero(text: str) -> str:
