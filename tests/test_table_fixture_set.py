@@ -112,7 +112,7 @@ CONSTRUCT_PATTERNS = {
     "to_data_stream": r"\.to_data_stream\(",
     "to_changelog_stream": r"\.to_changelog_stream\(",
     "sql_row_number_top_n": r"ROW_NUMBER\(\)",
-    "window_tvf_tumble": r"TABLE\(TUMBLE\(",
+    "window_tvf_tumble": r"TABLE\(\s*TUMBLE\(",
     "sql_group_window_hop": r"GROUP BY[^\n]*\bHOP\(",
     "sql_group_window_tumble": r"GROUP BY[^\n]*\bTUMBLE\(",
     # Flink 1.9-1.13 (fixtures with a "twin" in fixture.json)

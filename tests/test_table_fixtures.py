@@ -237,6 +237,8 @@ def test_converted_programs_load_before_any_spark_session_exists(tmp_path):
 
     paths = []
     for p in RUNNABLE:
+        if (p / "kafka_in.json").is_file() and "__main__" not in (p / "converted.py").read_text():
+            continue  # its module level is the streaming job itself, which reads Kafka: run with fake_kafka above
         if modules(p):  # the program imports its converted sibling modules from its own folder
             folder = tmp_path / p.name
             folder.mkdir()
