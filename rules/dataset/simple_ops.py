@@ -123,30 +123,17 @@ rule = Rule(
 def _frame_operator(ctx, shape):
     """``where``/``select`` of the Columns the function translates to (rules/dataset/_frames.py);
     a flat_map: ``select(F.explode(items))``, then the Columns of each item's record."""
-    from flink2spark.rules.pyflink._frames import select_item, shared_splits
+    from flink2spark.rules._frame_ops import Column, operator
     from flink2spark.transpiler.python_columns import FlatTranslation
 
     seg = ctx.site.head
     found = _frames.translation(ctx.resolver, seg.original, shape)
-    _frames.use_functions(ctx)
-    for note in found.notes + (found.element.notes if isinstance(found, FlatTranslation) else ()):
-        ctx.note(M.PF_COLUMN_NOTE, note)
     if seg.method == "filter":
-        return ctx.expr("{df}.where(%s)" % found.code, df=ctx.site.receiver)
+        return operator(ctx, found)
     made = _frames.frame(ctx.resolver, seg.original)
-    df = ctx.site.receiver
-    if isinstance(found, FlatTranslation):
-        if [o.code for o in found.element.outputs] == [f'F.col("{found.name}")']:  # the items themselves
-            return ctx.expr("{df}.select(%s)" % select_item(f"F.explode({found.items})", made.fields[0].name), df=df)
-        df = ctx.expr("{df}.select(%s)" % select_item(f"F.explode({found.items})", found.name), df=df)
-        found = found.element
-    columns = [(o.code, f.name) for o, f in zip(found.outputs, made.fields)]
-    if columns == [(f'F.col("{n}")', n) for n in [f.name for f in made.fields]]:
-        return df  # the items themselves
-    split, columns = shared_splits(tuple(_frames.Column(c, n) for c, n in columns), {f.name for f in shape.fields})
-    if split is not None:  # computed once, read by every field
-        df = ctx.expr("{df}.withColumn(%r, %s)" % split, df=df)
-    return ctx.expr("{df}.select(%s)" % ", ".join(select_item(c.code, c.name) for c in columns), df=df)
+    outputs = found.element.outputs if isinstance(found, FlatTranslation) else found.outputs
+    columns = [Column(o.code, f.name) for o, f in zip(outputs, made.fields)]
+    return operator(ctx, found, columns, taken={f.name for f in shape.fields}, drop_identity=True)
 
 
 @rule.converter

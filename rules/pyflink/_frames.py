@@ -24,6 +24,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
+from flink2spark.rules._frame_ops import Column, operand
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.visitors import nodes
 from flink2spark.transpiler.python_columns import Field, FlatTranslation, Refusal, Shape, Translation, translate, translate_flat
@@ -255,14 +256,6 @@ def _declared(g, call: cst.Call) -> Optional[Shape]:
     return shape
 
 
-@dataclass(frozen=True)
-class Column:
-    """One column a map makes: its code (cast to the declared type where needed) and name."""
-
-    code: str
-    name: str
-
-
 def map_columns(g, call: cst.Call, shape: Shape) -> Optional[tuple[Shape, tuple[Column, ...]]]:
     """(shape, columns) of ``map(f, output_type=T)`` over a frame of ``shape``, or None when
     the function is refused or its results are not exactly what ``T``'s serializer gives."""
@@ -367,14 +360,6 @@ def sink(g, call: cst.Call, shape: Shape) -> bool:
 
 def same_shape(g, call: cst.Call, shape: Shape) -> Shape:
     return shape
-
-
-def operand(code: str) -> str:
-    """``code`` as the receiver of a method call: parenthesised unless it is one already."""
-    node = cst.parse_expression(code)
-    if isinstance(node, (cst.Call, cst.Attribute, cst.Name, cst.Subscript)) and not node.lpar:
-        return code
-    return f"({code})"
 
 
 # --------------------------------------------------------------------------------------------
@@ -600,37 +585,6 @@ def aggregate_order(agg: Aggregation) -> Optional[str]:
     after = [*agg.keys, *(n for n, k in agg.fields if k != "key")]
     order = [n for n, _ in agg.fields]
     return None if after == order else ", ".join(f'"{n}"' for n in order)
-
-
-def select_item(code: str, name: str) -> str:
-    """A ``select`` argument: the column's name alone when the Column is that column."""
-    if code == f'F.col("{name}")':
-        return f'"{name}"'
-    return f'{operand(code)}.alias("{name}")'
-
-
-def shared_splits(columns: tuple[Column, ...], taken: set[str]) -> tuple[Optional[tuple[str, str]], tuple[Column, ...]]:
-    """((name, code), columns) when the Columns compute the same ``F.split(...)`` more than once
-    (``a, b, c = line.split(",")``: the count check and each item): the split as one column
-    ``name`` to add before the ``select``, and the Columns reading it. Spark evaluates an
-    expression as often as it is written (a 4-field parse: 8 splits a record, the benchmark's
-    window job spent half its time there); it keeps a column it reads several times. (None,
-    columns) when there is none."""
-    import ast as _ast
-
-    counts: dict[str, int] = {}
-    for c in columns:
-        for node in _ast.walk(_ast.parse(c.code, mode="eval")):
-            if (isinstance(node, _ast.Call) and isinstance(node.func, _ast.Attribute) and node.func.attr == "split"
-                    and isinstance(node.func.value, _ast.Name) and node.func.value.id == "F"):
-                text = _ast.get_source_segment(c.code, node)
-                counts[text] = counts.get(text, 0) + 1
-    shared = [t for t, n in counts.items() if n > 1 and sum(c.code.count(t) for c in columns) == n]
-    if len(shared) != 1:
-        return None, columns
-    name = next(n for n in ("parts", "_parts", "_f2s_parts") if n not in taken)
-    code = shared[0]
-    return (name, code), tuple(Column(c.code.replace(code, f'F.col("{name}")'), c.name) for c in columns)
 
 
 # --------------------------------------------------------------------------------------------

@@ -204,37 +204,28 @@ def keyed_state_call(ctx, seg, info, instance):
 def frame_operator(ctx, seg):
     """``select(...)``/``where(...)`` of the Columns the function translates to, on a frame;
     a flat_map: ``select(F.explode(items))``, then the Columns of each item's record."""
+    from flink2spark.rules import _frame_ops
     from flink2spark.rules.pyflink import _frames
     from flink2spark.rules.pyflink._event_windows import TIMESTAMP_COLUMN, carries_stamp
     from flink2spark.rules.pyflink._streams import graph
-    from flink2spark.transpiler import imports as I
 
     g = graph(ctx.resolver)
     shape = facts(ctx.resolver, seg.original.func.value).frame  # type: ignore[attr-defined]
-    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
-    for note in _frames.notes(g, seg.original, shape):
-        ctx.note(M.PF_COLUMN_NOTE, note)
     if seg.method == "filter":
-        found = _frames.translated(g, seg.original, shape)
-        return ctx.expr("{df}.where(%s)" % found.code, df=ctx.site.receiver)
+        return _frame_ops.operator(ctx, _frames.translated(g, seg.original, shape))
     value = facts(ctx.resolver, seg.original).frame.kind == "value"
     if seg.method == "flat_map":
-        _, flat, columns = _frames.flat_map_columns(g, seg.original, shape)
-        explode = f"F.explode({flat.items})"
-        if len(columns) == 1 and columns[0].code == f'F.col("{flat.name}")':  # the items themselves
-            return ctx.expr("{df}.select(%s)" % _frames.select_item(explode, "value" if value else columns[0].name), df=ctx.site.receiver)
-        kept = '"*", ' if flat.keeps_record else ""  # the record's columns, for the item's record to read
-        exploded = ctx.expr("{df}.select(%s%s)" % (kept, _frames.select_item(explode, flat.name)), df=ctx.site.receiver)
+        _, found, columns = _frames.flat_map_columns(g, seg.original, shape)
+        taken = None
     else:
+        found = _frames.translated(g, seg.original, shape)
         _, columns = _frames.map_columns(g, seg.original, shape)
-        split, columns = _frames.shared_splits(columns, {f.name for f in shape.fields})
-        exploded = ctx.site.receiver
-        if split is not None:  # computed once, read by every item
-            exploded = ctx.expr("{df}.withColumn(%r, %s)" % split, df=exploded)
-    cols = [_frames.select_item(c.code, "value" if value else c.name) for c in columns]
-    if seg.method == "map" and carries_stamp(g, seg.original):
-        cols.append(repr(TIMESTAMP_COLUMN))  # the record's timestamp, for the event-time window after it
-    return ctx.expr("{df}.select(%s)" % ", ".join(cols), df=exploded)
+        taken = {f.name for f in shape.fields}
+    if value:
+        columns = [_frame_ops.Column(c.code, "value") for c in columns]
+    # a map's record keeps its timestamp, for the event-time window after it
+    stamp = [repr(TIMESTAMP_COLUMN)] if seg.method == "map" and carries_stamp(g, seg.original) else []
+    return _frame_ops.operator(ctx, found, columns, taken=taken, extra=stamp)
 
 
 @rule.converter
