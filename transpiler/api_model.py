@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from flink2spark.transpiler.functions import CONVENTIONS  # noqa: F401 - how DataSet's operators call their functions (MODEL)
-from flink2spark.transpiler.generation import GenerationModel
+from flink2spark.transpiler.generation import SAME, GenerationModel, type_functions
 
 API_NAME = "DataSet"
 QUALIFIED_PREFIXES = ("flink.",)
@@ -32,8 +32,6 @@ COGROUP_USING = "CoGroupOperatorUsing"
 AGGREGATE = "AggregateOperator"
 SINK = "DataSink"
 RESULT = "JobExecutionResult"
-
-SAME = "<same>"  # the method returns its receiver
 
 # Subtype -> supertype (methods are inherited).
 BASES: dict[str, str] = {
@@ -141,20 +139,7 @@ INCOMPLETE = frozenset({JOIN_WHERE, JOIN_TO, COGROUP_WHERE, COGROUP_TO, COGROUP_
 MODIFIERS = frozenset({"with_broadcast_set", "name", "set_parallelism"})
 
 
-def supertypes(t: str):
-    while t is not None:
-        yield t
-        t = BASES.get(t)
-
-
-def method_return(receiver: str, method: str) -> tuple[bool, Optional[str]]:
-    """(known, return type) of ``receiver.method(...)``."""
-    for t in supertypes(receiver):
-        table = METHODS.get(t, {})
-        if method in table:
-            ret = table[method]
-            return True, (receiver if ret == SAME else ret)
-    return False, None
+supertypes, method_return = type_functions(BASES, METHODS)
 
 
 def is_dataset(t: Optional[str]) -> bool:

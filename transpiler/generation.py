@@ -18,6 +18,31 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Callable, Iterable, Mapping, Optional
 
+SAME = "<same>"  # in a model's METHODS: the method returns its receiver
+
+
+def type_functions(bases: Mapping[str, str], methods: Mapping[str, Mapping[str, Optional[str]]]):
+    """(supertypes, method_return) of a model's tables: ``bases`` (type -> its base type, whose
+    methods it inherits) and ``methods`` (type -> method -> return type, ``SAME``: the receiver's).
+    The functions read the tables when called, so entries added later count."""
+
+    def supertypes(t: str) -> Iterable[str]:
+        """A type and its bases, nearest first."""
+        while t is not None:
+            yield t
+            t = bases.get(t)
+
+    def method_return(receiver: str, method: str) -> tuple[bool, Optional[str]]:
+        """(known, return type) of ``receiver.method(...)``."""
+        for t in supertypes(receiver):
+            table = methods.get(t, {})
+            if method in table:
+                ret = table[method]
+                return True, (receiver if ret == SAME else ret)
+        return False, None
+
+    return supertypes, method_return
+
 
 @dataclass(frozen=True, eq=False)  # eq=False: hashed by identity (foreign's cache keys on it)
 class GenerationModel:

@@ -17,7 +17,7 @@ from typing import Optional
 from flink2spark.transpiler.visitors import nodes, is_method_call
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler import table_model as T
-from flink2spark.transpiler.generation import GenerationModel
+from flink2spark.transpiler.generation import SAME, GenerationModel, type_functions
 
 API_NAME = "PyFlink DataStream"
 QUALIFIED_PREFIXES = ("pyflink.",)
@@ -79,8 +79,6 @@ KAFKA_PRODUCER = "FlinkKafkaProducer"
 SCHEMA = "SerializationSchema"  # (de)serialization schemas of connectors
 SCHEMA_BUILDER = "SerializationSchemaBuilder"
 TYPE_INFORMATION = "TypeInformation"  # Types.ROW_NAMED(...)/TUPLE(...): a record type (rules/pyflink/type_constants.py)
-
-SAME = "<same>"  # the method returns its receiver
 
 BASES: dict[str, str] = {KEYED: DATASTREAM, CACHED: DATASTREAM, **T.BASES}
 # Types converted to another form than their base type's: a KeyedStream is a pair RDD of
@@ -153,6 +151,20 @@ _DATASTREAM_METHODS: dict[str, Optional[str]] = {
     "execute_and_collect": CLOSEABLE,
 }
 
+# the methods of a WindowedStream and of an AllWindowedStream
+_WINDOW_METHODS: dict[str, Optional[str]] = {
+    "trigger": SAME,
+    "allowed_lateness": SAME,
+    "side_output_late_data": SAME,
+    "evictor": SAME,
+    "reduce": DATASTREAM,
+    "aggregate": DATASTREAM,
+    "apply": DATASTREAM,
+    "process": DATASTREAM,
+    "get_execution_environment": ENVIRONMENT,
+    "get_input_type": None,
+}
+
 METHODS: dict[str, dict[str, Optional[str]]] = {
     ENVIRONMENT: {
         "get_execution_environment": ENVIRONMENT,
@@ -215,30 +227,8 @@ METHODS: dict[str, dict[str, Optional[str]]] = {
         "window": WINDOWED,
         "count_window": WINDOWED,
     },
-    WINDOWED: {
-        "trigger": SAME,
-        "allowed_lateness": SAME,
-        "side_output_late_data": SAME,
-        "evictor": SAME,
-        "reduce": DATASTREAM,
-        "aggregate": DATASTREAM,
-        "apply": DATASTREAM,
-        "process": DATASTREAM,
-        "get_execution_environment": ENVIRONMENT,
-        "get_input_type": None,
-    },
-    ALL_WINDOWED: {
-        "trigger": SAME,
-        "allowed_lateness": SAME,
-        "side_output_late_data": SAME,
-        "evictor": SAME,
-        "reduce": DATASTREAM,
-        "aggregate": DATASTREAM,
-        "apply": DATASTREAM,
-        "process": DATASTREAM,
-        "get_execution_environment": ENVIRONMENT,
-        "get_input_type": None,
-    },
+    WINDOWED: _WINDOW_METHODS,
+    ALL_WINDOWED: _WINDOW_METHODS,
     CONNECTED: {"map": DATASTREAM, "flat_map": DATASTREAM, "process": DATASTREAM, "key_by": CONNECTED},
     BROADCAST: {},
     BROADCAST_CONNECTED: {"process": DATASTREAM},
@@ -418,20 +408,7 @@ def api_name_of(typ: Optional[str], method: Optional[str] = None) -> str:
     return API_NAME
 
 
-def supertypes(t: str):
-    while t is not None:
-        yield t
-        t = BASES.get(t)
-
-
-def method_return(receiver: str, method: str) -> tuple[bool, Optional[str]]:
-    """(known, return type) of ``receiver.method(...)``."""
-    for t in supertypes(receiver):
-        table = METHODS.get(t, {})
-        if method in table:
-            ret = table[method]
-            return True, (receiver if ret == SAME else ret)
-    return False, None
+supertypes, method_return = type_functions(BASES, METHODS)
 
 
 def call_return(receiver: str, method: str, call, ret: Optional[str]) -> Optional[str]:
