@@ -68,6 +68,11 @@ def shared_splits(columns: tuple[Column, ...], taken: set[str]) -> tuple[Optiona
     return (name, code), tuple(Column(c.code.replace(code, f'F.col("{name}")'), c.name) for c in columns)
 
 
+def use_functions(ctx) -> None:
+    """``from pyspark.sql import functions as F`` in the converted file."""
+    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+
+
 def operator(ctx, found: Union[Translation, FlatTranslation], columns: Sequence[Column] = (), *,
              taken: Optional[set[str]] = None, drop_identity: bool = False, extra: Sequence[str] = ()):
     """The rule's ``filter``/``map``/``flat_map`` call (``ctx.site``) on a frame as DataFrame code.
@@ -78,7 +83,7 @@ def operator(ctx, found: Union[Translation, FlatTranslation], columns: Sequence[
     compute more than once is to become one column (named apart from them) before the
     ``select``; ``drop_identity``: no ``select`` when the columns are the frame's as they are;
     ``extra``: ``select`` arguments after the columns."""
-    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    use_functions(ctx)
     flat = found if isinstance(found, FlatTranslation) else None
     for note in found.notes + (flat.element.notes if flat is not None else ()):
         ctx.note(M.PF_COLUMN_NOTE, note)

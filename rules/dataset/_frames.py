@@ -45,7 +45,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from flink2spark.rules.pyflink._frames import Column  # noqa: F401 - the rules' columns
+from flink2spark.rules._frame_ops import use_functions
 from flink2spark.transpiler import api_model as A
 from flink2spark.transpiler.python_columns import (
     INT_RANGES, Field, FlatTranslation, Refusal, Shape, Translation, translate, translate_flat,
@@ -426,12 +426,6 @@ def _frame(g, expr):
 def receiver_frame(ctx):
     """The frame form of the data set (or grouping) the rule's call reads, or None."""
     return frame(ctx.resolver, ctx.site.head.original.func.value)
-
-
-def use_functions(ctx) -> None:
-    from flink2spark.transpiler import imports as I
-
-    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
 
 
 def aggregated(ctx, grouping: Grouping):
