@@ -878,6 +878,9 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     # STREAMING (rolling) keyed aggregations: window functions over the source order (_rolling)
     *((m, lambda g, call, shape: _rolling.rolling_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
       for m in ("sum", "min", "max", "min_by", "max_by", "reduce")),
+    # BATCH keyed aggregations that need the order of a key's elements: over the source order (_rolling)
+    *((m, lambda g, call, shape: _rolling.final_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
+      for m in ("sum", "min", "max", "min_by", "max_by", "reduce")),
     # operator settings: scheduling only, the frame goes on
     *((m, lambda g, call, shape: _frames.same_shape(g, call, shape)) for m in ("name", "uid", "set_parallelism", "set_description",
                                                                              "set_max_parallelism", "disable_chaining", "start_new_chain",
