@@ -420,6 +420,18 @@ FRAME_CASES = [
      "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
      "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
      "probe.key_by(lambda r: r[1]).sum(0).print()", "f0 INT, f1 STRING, f2 STRING"),
+    ("BATCH: a reduce keeping the element of the larger field, the earlier on ties, is max_by (a frame)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).reduce(lambda a, b: b if a[0] < b[0] else a).print()", "f0 INT, f1 STRING, f2 STRING"),
+    ("BATCH: ... not with a strict comparison (the later element on ties)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).reduce(lambda a, b: a if a[0] > b[0] else b).print()", None),
+    ("execute_and_collect() iterated where it stands is a frame's consumer",
+     f"probe = {ROWS}\nprint(sorted(probe.execute_and_collect()))", "f0 INT, f1 STRING"),
+    ("... kept in a variable it is not (Flink's closeable iterator)",
+     f"probe = {ROWS}\nresults = probe.execute_and_collect()\nprint(list(results))", None),
     ("BATCH: ... not after a union (a key's records come from two inputs: no source order)",
      "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
      "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"

@@ -103,15 +103,13 @@ def _rolling(g, call: cst.Call, shape: Shape, mode: str) -> Optional[Rolling]:
     if steps is None:
         return None
     method = call.func.attr.value  # type: ignore[attr-defined]
-    if method == "reduce":  # a.x: the key's first element's x; b.x: the element's own
+    if method == "reduce":  # a.x: the key's first element's x; b.x: the element's own (BATCH: the last one's);
+        # ``a if a.x >= b.x else b``: max_by
         kinds = _frames._reduce_kinds(g, call, shape, keys)
         kinds = kinds and ["key" if k in ("first", "last") and f.name in keys else k for f, k in zip(shape.fields, kinds)]
     elif method in _BY:  # the whole element of the smallest/largest field so far
         kinds = _frames._field_kinds(call, method, shape, keys)
-        by = _BY[method]
-        if kinds is None or any(f.nullable or f.type not in _frames._AGGREGATES[by] for f, k in zip(shape.fields, kinds) if k == method):
-            return None
-        kinds = [k if k == method or f.name in keys else "element" for f, k in zip(shape.fields, kinds)]
+        kinds = kinds and [k if k == method or f.name in keys else "element" for f, k in zip(shape.fields, kinds)]
     else:
         kinds = _frames._field_kinds(call, method, shape, keys)
         if kinds is not None:  # the other fields are the key's first element's
@@ -119,7 +117,8 @@ def _rolling(g, call: cst.Call, shape: Shape, mode: str) -> Optional[Rolling]:
     if kinds is None:
         return None
     for f, kind in zip(shape.fields, kinds):
-        if kind in _frames._AGGREGATES and (f.nullable or f.type not in _frames._AGGREGATES[kind]):
+        compared = _frames._AGGREGATES.get(_BY.get(kind, kind))  # min_by/max_by compare as min/max
+        if compared is not None and (f.nullable or f.type not in compared):
             return None
         if kind == "key" and f.name not in keys:
             return None

@@ -856,6 +856,7 @@ def _table_bridge(g: StreamGraph, expr, converted: bool) -> Optional[cst.Call]:
 # or True for a sink (print); None or False: no native form here. Helpers add one line each.
 NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("print", lambda g, call, shape: _frames.sink(g, call, shape)),
+    ("execute_and_collect", lambda g, call, shape: _frames.collect_sink(g, call, shape)),
     # row-format file sinks of a string frame: DataFrameWriter.text (rules/pyflink/_sinks.py)
     *((m, lambda g, call, shape: _file_sinks().frame_sink(g, call, shape)) for m in ("sink_to", "add_sink")),
     ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
