@@ -486,8 +486,11 @@ FRAME_CASES = [
      " WatermarkStrategy.no_watermarks(), 'in')\nprobe.print()", None),
     ("a row-format FileSink of strings is a native consumer",
      f"probe = {TEXT}\nprobe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", "string"),
-    ("... a FileSink of other types is not (Java's toString of them)",
-     f"probe = {ROWS}\nprobe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", None),
+    ("... a FileSink of Rows too (Java's toString of them: F.format_string)",
+     f"probe = {ROWS}\nprobe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", "f0 INT, f1 STRING"),
+    ("... and of a basic type",
+     "probe = env.from_collection(load(), type_info=Types.DOUBLE())\n"
+     "probe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", "double"),
     ("... nor a StreamingFileSink given to sink_to (Flink rejects it)",
      f"probe = {TEXT}\nprobe.sink_to(StreamingFileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", None),
     ("... nor another encoder",
