@@ -892,6 +892,9 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     *((m,  lambda g, call, shape: _event_windows.windowed_shape(g, call, shape)) for m in ("window", "window_all", "count_window")),
     *((m, lambda g, call, shape: _event_windows.function_shape(g, call, shape)) for m in _event_windows.FUNCTION_ARGS),
     ("allowed_lateness", lambda g, call, shape: _event_windows.lateness_shape(g, call, shape)),
+    # late records to a side output: none can come late (else no frame form), the side output is empty
+    ("side_output_late_data", lambda g, call, shape: _event_windows.late_tag_shape(g, call, shape)),
+    ("get_side_output", lambda g, call, shape: _event_windows.late_side_shape(g, call, shape)),
 ]
 
 
