@@ -445,7 +445,7 @@ def test_no_periodic_watermark_flink_counts_the_late_record(tmp_path):
 PLAN_HEAD = """\
 from pyflink.common import Duration, Time, Types, WatermarkStrategy
 from pyflink.common.watermark_strategy import TimestampAssigner
-from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream import OutputTag, StreamExecutionEnvironment
 from pyflink.datastream.window import CountTumblingWindowAssigner, EventTimeSessionWindows, TumblingEventTimeWindows, TumblingProcessingTimeWindows
 
 class At(TimestampAssigner):
@@ -487,6 +487,15 @@ PLAN_CASES = [
      "probe = env.from_collection([('a', 1, 30000), ('a', 2, 1000)], Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))"
      ".assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))"
      f".key_by(lambda r: r[0]).window({TUMBLE}).allowed_lateness(1000){SUM}\nprobe.print()", None),
+    ("late records to a side output where none can come late: the frame's window, the side output an empty frame",
+     "LATE = OutputTag('late', Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))\n"
+     f"sums = stamped.key_by(lambda r: r[0]).window({TUMBLE}).allowed_lateness(1000).side_output_late_data(LATE){SUM}\n"
+     "sums.print()\nprobe = sums.get_side_output(LATE)\nprobe.print()", "f0 STRING, f1 INT, f2 BIGINT"),
+    ("... not where a record can come late (it goes to the side output): the shim's window",
+     "LATE = OutputTag('late', Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))\n"
+     "probe = env.from_collection([('a', 1, 30000), ('a', 2, 1000)], Types.TUPLE([Types.STRING(), Types.INT(), Types.LONG()]))"
+     ".assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))"
+     f".key_by(lambda r: r[0]).window({TUMBLE}).side_output_late_data(LATE){SUM}\nprobe.print()\nprobe.get_side_output(LATE).print()", None),
     ("count windows after a timestamp assigner at the default parallelism keep the shim (Flink's order of a key's records may differ)", "probe = stamped.key_by(lambda r: r[0]).count_window(2)" + SUM + "\nprobe.print()", None),
     ("count windows: a row number per key over the source order", "probe = rows.key_by(lambda r: r[0]).count_window(2)" + SUM + "\nprobe.print()",
      "f0 STRING, f1 INT, f2 BIGINT"),

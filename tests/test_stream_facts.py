@@ -394,10 +394,18 @@ FRAME_CASES = [
     ("STREAMING: ... not of a field that may hold None",
      "probe = env.from_collection(rows_from_a_file(), Types.ROW([Types.INT(), Types.STRING()]))\n"
      "probe.key_by(lambda r: r[1]).max_by(0).print()", None),
-    ("BATCH: ... but not in BATCH (which element is last is not known to groupBy)",
+    ("BATCH: ... and in BATCH (the key's last element in the source order: F.max_by(x, seq))",
      "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
      "probe = env.from_collection([(1, 'a')], Types.TUPLE([Types.INT(), Types.STRING()]))\n"
-     "probe.key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], b[1])).print()", None),
+     "probe.key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], b[1])).print()", "f0 INT, f1 STRING"),
+    ("BATCH: ... not after a union (the source order is not a key's order)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a')], Types.TUPLE([Types.INT(), Types.STRING()]))\n"
+     "probe.union(probe).key_by(lambda r: r[0]).reduce(lambda a, b: (a[0], b[1])).print()", None),
+    ("BATCH: ... but a union under per-field sums is (no order needed)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a')], Types.TUPLE([Types.INT(), Types.STRING()]))\n"
+     "probe.union(probe).key_by(lambda r: r[1]).sum(0).print()", "f0 INT, f1 STRING"),
     ("STREAMING: after a union the rows are not in Flink's arrival order: no frame",
      f"probe = {ROWS}\nprobe.union(probe).key_by(lambda r: r[1]).sum(0).print()", None),
     ("STREAMING: a rolling sum of a rolling sum (its rows are in key order, not the source's): no frame",
@@ -408,10 +416,26 @@ FRAME_CASES = [
     ("STREAMING: a rolling reduce of an unbounded stream stays on transformWithState (no frame)",
      "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\n"
      "probe.map(lambda w: (w, 1)).key_by(lambda p: p[0]).reduce(lambda a, b: (a[0], a[1] + b[1])).print()", None),
-    ("BATCH: a field neither key nor summed comes from the key's first element: no frame",
+    ("BATCH: a field neither key nor summed comes from the key's first element: a frame over the source order",
      "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
      "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
-     "probe.key_by(lambda r: r[1]).sum(0).print()", None),
+     "probe.key_by(lambda r: r[1]).sum(0).print()", "f0 INT, f1 STRING, f2 STRING"),
+    ("BATCH: a reduce keeping the element of the larger field, the earlier on ties, is max_by (a frame)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).reduce(lambda a, b: b if a[0] < b[0] else a).print()", "f0 INT, f1 STRING, f2 STRING"),
+    ("BATCH: ... not with a strict comparison (the later element on ties)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
+     "probe.key_by(lambda r: r[1]).reduce(lambda a, b: a if a[0] > b[0] else b).print()", None),
+    ("execute_and_collect() iterated where it stands is a frame's consumer",
+     f"probe = {ROWS}\nprint(sorted(probe.execute_and_collect()))", "f0 INT, f1 STRING"),
+    ("... kept in a variable it is not (Flink's closeable iterator)",
+     f"probe = {ROWS}\nresults = probe.execute_and_collect()\nprint(list(results))", None),
+    ("BATCH: ... not after a union (a key's records come from two inputs: no source order)",
+     "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+     "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"
+     "probe.union(probe).key_by(lambda r: r[1]).sum(0).print()", None),
     ("BATCH: a computed key is no field", f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}\nprobe.key_by(lambda r: r[0] % 2).sum(0).print()", None),
     ("BATCH: a reduce of per-field sums is a frame",
      f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}.key_by(lambda r: r[1]).reduce(lambda a, b: Row(a[0] + b[0], b[1]))\nprobe.print()",
@@ -462,8 +486,11 @@ FRAME_CASES = [
      " WatermarkStrategy.no_watermarks(), 'in')\nprobe.print()", None),
     ("a row-format FileSink of strings is a native consumer",
      f"probe = {TEXT}\nprobe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", "string"),
-    ("... a FileSink of other types is not (Java's toString of them)",
-     f"probe = {ROWS}\nprobe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", None),
+    ("... a FileSink of Rows too (Java's toString of them: F.format_string)",
+     f"probe = {ROWS}\nprobe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", "f0 INT, f1 STRING"),
+    ("... and of a basic type",
+     "probe = env.from_collection(load(), type_info=Types.DOUBLE())\n"
+     "probe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", "double"),
     ("... nor a StreamingFileSink given to sink_to (Flink rejects it)",
      f"probe = {TEXT}\nprobe.sink_to(StreamingFileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", None),
     ("... nor another encoder",

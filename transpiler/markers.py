@@ -123,6 +123,7 @@ PF_STREAMING_COUNT_WINDOWS = _code("F2S261", "note", "count windows on an unboun
 PF_STREAMING_PROCESS = _code("F2S259", "note", "keyed process function on an unbounded stream: transformWithState keeps its keyed state (RocksDB state store, pyarrow, pandas, protobuf); results per micro-batch")
 PF_ROLLING_FILES = _code("F2S265", "note", "rolling keyed aggregation of a text file source's lines in Spark's read order: Flink's order of several files' records differs")
 PF_ROLLING_ORDER = _code("F2S277", "note", "rolling keyed aggregation of a DataFrame over the source order: with parallelism > 1 Flink's order of a key's records, and so its running values, may differ")
+PF_FINAL_ORDER = _code("F2S288", "note", "BATCH keyed reduction of a DataFrame that keeps a key's first or last element (or the earlier of ties) in the source order: Flink sorts a key's records by key before reducing them and does not promise their order")
 
 # PyFlink KeyedProcessFunction as a Spark StatefulProcessor (transformWithState) on a DataFrame (F2S266-F2S269)
 PF_TWS_ORDER = _code("F2S266", "note", "transformWithState: a key's rows reach handleInputRows together, in no set order (Flink: one by one, in arrival order)")

@@ -834,7 +834,7 @@ def windowed_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
         return None
     if not isinstance(window_plan(g.resolver, call_arg(call, 0, "window_assigner")), WindowPlan):
         return None
-    return shape if _uses_are(g, call, (*FUNCTION_ARGS, "allowed_lateness")) else None
+    return shape if _uses_are(g, call, (*FUNCTION_ARGS, "allowed_lateness", "side_output_late_data")) else None
 
 
 def lateness_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
@@ -842,7 +842,33 @@ def lateness_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
     only: ``frame_window`` decides (a literal lateness, no record that can come late)."""
     if _receiver(g.resolver, call, "window") is None or _lateness(g, call) is None:
         return None
+    return shape if _uses_are(g, call, (*FUNCTION_ARGS, "side_output_late_data")) else None
+
+
+def late_tag_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``side_output_late_data(tag)`` of such a window (after its
+    ``allowed_lateness``), read by window functions only: ``frame_window`` decides (no record
+    can come late, so the late side output is empty: ``late_side_shape``)."""
+    if (_receiver(g.resolver, call, "window") or _receiver(g.resolver, call, "allowed_lateness")) is None:
+        return None
     return shape if _uses_are(g, call, tuple(FUNCTION_ARGS)) else None
+
+
+def late_side_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
+    """NATIVE_CONSUMERS: ``get_side_output(tag)`` of a frame window function whose window sends
+    late records to ``tag`` (``side_output_late_data``): the tag's type, an empty frame (the
+    function's frame form exists only when no record can come late)."""
+    from flink2spark.rules.pyflink._side_outputs import _tag_shape, output_tag
+
+    resolver = g.resolver
+    function = followed(resolver, call.func.value)  # type: ignore[attr-defined]
+    if not (isinstance(function, cst.Call) and isinstance(function.func, cst.Attribute) and function.func.attr.value in FUNCTION_ARGS):
+        return None
+    tagged = _receiver(resolver, function, "side_output_late_data")
+    tag = output_tag(resolver, call_arg(call, 0, "output_tag"))
+    if tagged is None or tag is None or output_tag(resolver, call_arg(tagged, 0, "output_tag")) != tag:
+        return None
+    return _tag_shape(resolver, tag[1])
 
 
 def _lateness(g, call: cst.Call) -> Optional[int]:
@@ -866,8 +892,9 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     resolver = g.resolver
     if resolver.type_of(call.func.value) not in (P.WINDOWED, P.ALL_WINDOWED):  # type: ignore[attr-defined]
         return None
-    lateness = _receiver(resolver, call, "allowed_lateness")
-    window = _receiver(resolver, lateness or call, "window") or _receiver(resolver, call, "window_all")
+    tagged = _receiver(resolver, call, "side_output_late_data")
+    lateness = _receiver(resolver, tagged or call, "allowed_lateness")
+    window = _receiver(resolver, lateness or tagged or call, "window") or _receiver(resolver, call, "window_all")
     if window is None and (counted := _receiver(resolver, call, "count_window")) is not None:
         return _count_frame_window(g, call, counted, shape)
     every = window is not None and window.func.attr.value == "window_all"  # type: ignore[attr-defined]
@@ -902,6 +929,8 @@ def _frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
     late = late_records(timestamps, delay, plan, batch)
     if lateness is not None and (late is not None or _lateness(g, lateness) is None):
         return None  # a record that may come late fires its window again (allowed lateness): the shim's windows
+    if tagged is not None and late is not None:
+        return None  # a record that may come late goes to the late side output: the shim's windows
     order = None
     if aggregates is None:
         keys = [None] * len(timestamps) if every and timestamps is not None else \
@@ -1026,7 +1055,7 @@ def frame_rewrite(ctx, seg):
     g, original = graph(ctx.resolver), seg.original
     shape = facts(ctx.resolver, original.func.value).frame
     receiver = ctx.site.receiver
-    if seg.method in ("window", "window_all", "count_window", "allowed_lateness"):  # the keyed frame (key_by: the frame itself): the window function groups it
+    if seg.method in ("window", "window_all", "count_window", "allowed_lateness", "side_output_late_data"):  # the keyed frame (key_by: the frame itself): the window function groups it
         return receiver
     if seg.method == "assign_timestamps_and_watermarks" and (unread := unread_assigner(ctx.resolver, original)) is not None:
         ctx.remove_class(unread)  # only the strategy read it: a timestamp column or field replaces it

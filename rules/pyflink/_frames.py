@@ -358,6 +358,34 @@ def sink(g, call: cst.Call, shape: Shape) -> bool:
     return True
 
 
+_ITERATING = frozenset({"list", "tuple", "sorted", "set", "enumerate"})
+
+
+def collect_sink(g, call: cst.Call, shape: Shape) -> bool:
+    """Whether ``execute_and_collect([name][, limit])`` of a frame is read with Spark's own
+    iterator (``rules/pyflink/execute_and_collect.py``): Flink decodes a ROW type as a ``Row`` named
+    as its fields (``f0...`` for ``Types.ROW``), which Spark's ``Row`` of the same columns is, a TUPLE as a tuple, a basic type
+    as the value. Without ``limit`` Flink's result is a closeable iterator: the call must be
+    iterated where it stands (a ``with`` item, the iterable of a ``for`` or a comprehension, the
+    argument of ``list()``...), where ``df.toLocalIterator()`` (in a ``with``: under
+    ``contextlib.closing``) does what it does."""
+    resolver = g.resolver
+    if not P.is_stream(resolver.type_of(call.func.value)) or any(a.star for a in call.args):  # type: ignore[attr-defined]
+        return False
+    from flink2spark.rules.pyflink._common import call_arg
+
+    if call_arg(call, 1, "limit") is not None:
+        return True
+    parent = resolver.parent(call)
+    if isinstance(parent, cst.WithItem) or isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is call:
+        return True
+    if isinstance(parent, cst.Arg) and parent.keyword is None and not parent.star:
+        outer = resolver.parent(parent)
+        return (isinstance(outer, cst.Call) and isinstance(outer.func, cst.Name) and outer.func.value in _ITERATING
+                and not resolver.referents(outer.func) and outer.args[0] is parent)
+    return False
+
+
 def same_shape(g, call: cst.Call, shape: Shape) -> Shape:
     return shape
 
@@ -439,8 +467,8 @@ def aggregation(g, call: cst.Call, shape: Shape) -> Optional[Aggregation]:
         kinds = kinds and ["key" if k in ("first", "last") else k for k in kinds]  # must be keys (below)
     else:
         kinds = _field_kinds(call, method, shape, keys)
-    if kinds is None:
-        return None
+    if kinds is None or any(kind != "key" and kind not in _AGGREGATES for kind in kinds):
+        return None  # the key's element chosen by min_by/max_by: ``_rolling.final``
     for f, kind in zip(shape.fields, kinds):
         if kind != "key" and (f.nullable or f.type not in _AGGREGATES[kind]):
             return None
@@ -473,6 +501,8 @@ def _reduce_kinds(g, call: cst.Call, shape: Shape, keys) -> Optional[list[str]]:
         return None
     params, body = fn
     a, b = params
+    if isinstance(body, cst.IfExp):
+        return _reduce_choice(shape, body, a, b)
     if isinstance(body, cst.Tuple) and shape.kind == "tuple":
         values, names = [e.value for e in body.elements if isinstance(e, cst.Element)], None
     elif isinstance(body, cst.Call) and g.resolver.qualified_name(body.func) in P.ROWS and shape.kind == "row":
@@ -542,6 +572,38 @@ def _field_of(shape: Shape, node, param: str) -> Optional[str]:
             name = index.value.evaluated_value
             return name if name in [f.name for f in shape.fields] else None
     return None
+
+
+# a comparison's operator -> (its negation, the operator with its sides swapped)
+_COMPARISONS = {cst.GreaterThan: (cst.LessThanEqual, cst.LessThan), cst.GreaterThanEqual: (cst.LessThan, cst.LessThanEqual),
+                cst.LessThan: (cst.GreaterThanEqual, cst.GreaterThan), cst.LessThanEqual: (cst.GreaterThan, cst.GreaterThanEqual)}
+
+
+def _reduce_choice(shape: Shape, body: cst.IfExp, a: str, b: str) -> Optional[list[str]]:
+    """The kinds of ``a if a.x >= b.x else b`` (any side order, either parameter first): PyFlink's
+    ``max_by(x)`` (``<=``: ``min_by``), which keeps the accumulator ``a``, the earlier element,
+    on ties; the other fields are the chosen element's. A strict comparison keeps the later
+    element on ties (no plan here: None)."""
+    chosen = [v.value if isinstance(v, cst.Name) else None for v in (body.body, body.orelse)]
+    test = body.test
+    if sorted(chosen, key=str) != sorted([a, b]) or not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    op = type(test.comparisons[0].operator)
+    if op not in _COMPARISONS:
+        return None
+    left, right = test.left, test.comparisons[0].comparator
+    names = [f.name for f in shape.fields]
+    sides = [(p, _field_of(shape, node, p)) for node in (left, right) for p in (a, b) if _field_of(shape, node, p) is not None]
+    if len(sides) != 2 or sides[0][1] != sides[1][1] or {sides[0][0], sides[1][0]} != {a, b}:
+        return None
+    if sides[0][0] == b:  # b.x OP a.x: a.x OP' b.x
+        op = _COMPARISONS[op][1]
+    if chosen[0] == b:  # b if a.x OP b.x else a: a when not (a.x OP b.x)
+        op = _COMPARISONS[op][0]
+    kind = {cst.GreaterThanEqual: "max_by", cst.LessThanEqual: "min_by"}.get(op)
+    if kind is None:
+        return None
+    return [kind if n == sides[0][1] else "element" for n in names]
 
 
 def _reduce_field(shape: Shape, f: Field, value, a: str, b: str) -> Optional[str]:

@@ -76,11 +76,24 @@ class Rolling:
 def rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
     """The window functions of a STREAMING ``sum/min/max(field)`` or ``reduce(f)`` on a keyed
     frame, or None (the stream stays an RDD with ``f2s.rolling_reduce``)."""
-    return g.fact("frame_rolling", call, _rolling, None, shape)
+    return g.fact("frame_rolling", call, _rolling, None, shape, "streaming")
 
 
-def _rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
-    if g.runtime_mode != "streaming" or shape.kind == "value":
+def final(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
+    """The aggregates over the source order of a BATCH keyed reduction on a frame that needs
+    the order of a key's elements (a field kept from the key's first element, ``b.x`` of a
+    reduce: the key's last element's, ``min_by``/``max_by``), or None: when
+    ``_frames.aggregation`` has an order-free plan, or the order cannot be followed (an RDD
+    with ``f2s.final_reduce``, which reduces in the same source order)."""
+    if g.runtime_mode != "batch" or _frames.aggregation(g, call, shape) is not None:
+        return None
+    return g.fact("frame_final", call, _rolling, None, shape, "batch")
+
+
+def _rolling(g, call: cst.Call, shape: Shape, mode: str) -> Optional[Rolling]:
+    """The plan of ``call`` in runtime ``mode``: the kinds are the same in both modes, but
+    "last" is the element's own value when rolling and the key's last element's in BATCH."""
+    if g.runtime_mode != mode or shape.kind == "value":
         return None
     key_by = _frames.key_by_of(g, call.func.value)  # type: ignore[attr-defined]
     keys = _frames.key_fields(g, key_by, shape) if key_by is not None else None
@@ -90,15 +103,13 @@ def _rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
     if steps is None:
         return None
     method = call.func.attr.value  # type: ignore[attr-defined]
-    if method == "reduce":  # a.x: the key's first element's x; b.x: the element's own
+    if method == "reduce":  # a.x: the key's first element's x; b.x: the element's own (BATCH: the last one's);
+        # ``a if a.x >= b.x else b``: max_by
         kinds = _frames._reduce_kinds(g, call, shape, keys)
         kinds = kinds and ["key" if k in ("first", "last") and f.name in keys else k for f, k in zip(shape.fields, kinds)]
     elif method in _BY:  # the whole element of the smallest/largest field so far
         kinds = _frames._field_kinds(call, method, shape, keys)
-        by = _BY[method]
-        if kinds is None or any(f.nullable or f.type not in _frames._AGGREGATES[by] for f, k in zip(shape.fields, kinds) if k == method):
-            return None
-        kinds = [k if k == method or f.name in keys else "element" for f, k in zip(shape.fields, kinds)]
+        kinds = kinds and [k if k == method or f.name in keys else "element" for f, k in zip(shape.fields, kinds)]
     else:
         kinds = _frames._field_kinds(call, method, shape, keys)
         if kinds is not None:  # the other fields are the key's first element's
@@ -106,7 +117,8 @@ def _rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
     if kinds is None:
         return None
     for f, kind in zip(shape.fields, kinds):
-        if kind in _frames._AGGREGATES and (f.nullable or f.type not in _frames._AGGREGATES[kind]):
+        compared = _frames._AGGREGATES.get(_BY.get(kind, kind))  # min_by/max_by compare as min/max
+        if compared is not None and (f.nullable or f.type not in compared):
             return None
         if kind == "key" and f.name not in keys:
             return None
@@ -153,10 +165,13 @@ def rolling_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
     return shape if rolling(g, call, shape) is not None else None
 
 
-def order_column(shape: Shape) -> str:
-    """A column name for the source order that is none of the frame's."""
+def final_shape(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    return shape if final(g, call, shape) is not None else None
+
+
+def order_column(shape: Shape, name: str = "seq") -> str:
+    """A column name (for the source order) that is none of the frame's."""
     names = {f.name for f in shape.fields}
-    name = "seq"
     while name in names:
         name = "_" + name
     return name
@@ -183,12 +198,9 @@ def rolled(ctx, seg):
     # ordered by a unique column: the default frame (up to the current row) is the key's rows so far
     window = 'Window.partitionBy(%s).orderBy("%s")' % (", ".join(f'"{k}"' for k in plan.agg.keys), seq)
     numbered = ctx.expr('{df}.withColumn("%s", F.monotonically_increasing_id())' % seq, df=ctx.site.receiver)
-    by = next((kind for _, kind in plan.agg.fields if kind in _BY), None)
+    by = _by_element(plan, seq)
     if by is not None:  # the element whose (field, order) is the least so far (max_by: the earlier on ties)
-        field = next(name for name, kind in plan.agg.fields if kind == by)
-        order = f'"{seq}"' if by == "min_by" else f'-F.col("{seq}")'
-        element = "F.struct(%s)" % ", ".join(f'"{name}"' for name, _ in plan.agg.fields)
-        code = f'F.{by}({element}, F.struct("{field}", {order})).over({window}).alias("element")'
+        code = f'{by}.over({window}).alias("element")'
         return ctx.expr('{df}.select(%s).select("element.*")' % code, df=numbered)
     if sum(kind not in ("key", "last") for _, kind in plan.agg.fields) > 1:  # the spec once, before the statement
         window = _window_name(ctx, seg, window)
@@ -202,6 +214,67 @@ def rolled(ctx, seg):
             code += f'.cast("{types[name]}")'
         items.append(f'{code}.alias("{name}")')
     return ctx.expr("{df}.select(%s)" % ", ".join(items), df=numbered)
+
+
+FINAL_NOTE = (
+    "BATCH keyed reduction in the source order (the key's first/last element, the earlier of ties): Flink sorts the"
+    " records by key before reducing them and does not promise the order of a key's records"
+)
+
+
+def finalled(ctx, seg):
+    """A BATCH keyed reduction that needs its key's order (``final``): ``groupBy(keys).agg``
+    over a source-order column: ``F.min_by(x, seq)`` for the key's first element's field,
+    ``F.max_by(x, seq)`` for the last one's (``b.x``), ``F.min_by/max_by`` of the whole
+    element for ``min_by``/``max_by`` (the earlier on ties)."""
+    from flink2spark.rules.pyflink._streams import facts, graph
+    from flink2spark.transpiler import imports as I
+    from flink2spark.transpiler import markers as M
+
+    g = graph(ctx.resolver)
+    shape = facts(ctx.resolver, seg.original).frame
+    plan = final(g, seg.original, shape)
+    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    ctx.note(M.PF_FINAL_ORDER, FINAL_NOTE)
+    if plan.reordered:
+        ctx.note(M.PF_ROLLING_ORDER, ORDER_NOTE)
+    if plan.files:
+        ctx.note(M.PF_ROLLING_FILES, FILES_NOTE)
+    seq = order_column(shape)
+    numbered = ctx.expr('{df}.withColumn("%s", F.monotonically_increasing_id())' % seq, df=ctx.site.receiver)
+    group = ", ".join(f'"{k}"' for k in plan.agg.keys)
+    by = _by_element(plan, seq)
+    if by is not None:  # the element whose (field, order) is the least (max_by: the earlier on ties)
+        alias = order_column(shape, "element")
+        code = f'{by}.alias("{alias}")'
+        return ctx.expr('{df}.groupBy(%s).agg(%s).select("%s.*")' % (group, code, alias), df=numbered)
+    types = {f.name: f.type for f in shape.fields}
+    items = []
+    for name, kind in plan.agg.fields:
+        if kind == "key":
+            continue
+        if kind in ("first", "last"):
+            code = f'F.{"min_by" if kind == "first" else "max_by"}("{name}", "{seq}")'
+        else:
+            code = f'F.{kind}("{name}")'
+            if kind == "sum" and types[name] != "bigint":  # Spark's sum of integers is a BIGINT
+                code += f'.cast("{types[name]}")'
+        items.append(f'{code}.alias("{name}")')
+    out = ctx.expr("{df}.groupBy(%s).agg(%s)" % (group, ", ".join(items)), df=numbered)
+    order = _frames.aggregate_order(plan.agg)
+    return out if order is None else ctx.expr("{df}.select(%s)" % order, df=out)
+
+
+def _by_element(plan: Rolling, seq: str) -> Optional[str]:
+    """For ``min_by``/``max_by``: ``F.min_by/max_by`` of the element's struct by ``(field, order)``
+    (the earlier element on ties: ``-seq`` for max_by), or None for the other plans."""
+    by = next((kind for _, kind in plan.agg.fields if kind in _BY), None)
+    if by is None:
+        return None
+    field = next(name for name, kind in plan.agg.fields if kind == by)
+    order = f'"{seq}"' if by == "min_by" else f'-F.col("{seq}")'
+    element = "F.struct(%s)" % ", ".join(f'"{name}"' for name, _ in plan.agg.fields)
+    return f'F.{by}({element}, F.struct("{field}", {order}))'
 
 
 def _window_name(ctx, seg, spec: str) -> str:

@@ -253,10 +253,9 @@ def sink_problem(ctx, call: cst.Call, sink: Optional[cst.BaseExpression]) -> Opt
 def frame_sink(g, call: cst.Call, shape) -> bool:
     """Whether ``stream.sink_to(FileSink...)``/``add_sink(StreamingFileSink...)`` of a frame of
     ``shape`` is written by ``DataFrameWriter.text`` (``f2s_io.write_text``): a row-format
-    file sink with the string encoder of a frame of one string column holding no None (the
-    encoder writes a string as it is; other types are Java's ``toString`` of them)."""
-    field = shape.fields[0]
-    if shape.kind != "value" or field.type != "string" or field.nullable:
+    file sink with the string encoder, which writes Java's ``toString`` of each record
+    (``frame_lines``); a basic value or a tuple holding no None (Flink fails on it)."""
+    if shape.kind != "row" and any(f.nullable for f in shape.fields):  # Flink fails on None there
         return False
     if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return False
@@ -267,16 +266,33 @@ def frame_sink(g, call: cst.Call, shape) -> bool:
     return spec is not None and spec.kind == wanted
 
 
+def frame_lines(ctx, frame: cst.BaseExpression, shape) -> cst.BaseExpression:
+    """The frame of the lines the string encoder writes: Java's ``toString`` of each record,
+    built by ``F.format_string`` (Java's ``Formatter``: ``%s`` of a value is its ``toString``,
+    ``Double.toString``'s ``1.0E-4`` and ``true`` included, ``null`` for None): a Row
+    ``+I[a, 1, 2.5]`` (every record is an insert), a tuple ``(a,1)``, a value as it is; a
+    string frame is written as it is."""
+    from flink2spark.transpiler import imports as I
+
+    if shape.kind == "value" and shape.fields[0].type == "string":
+        return frame
+    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    pattern = {"row": "+I[%s]", "tuple": "(%s)", "value": "%s"}[shape.kind] % ("," if shape.kind == "tuple" else ", ").join(
+        "%s" for _ in shape.fields)
+    columns = ", ".join(f'"{f.name}"' for f in shape.fields)
+    return ctx.expr('{df}.select(F.format_string("%s", %s).alias("value"))' % (pattern, columns), df=frame)
+
+
 def write_rows(ctx, stream: cst.BaseExpression, original_stream: cst.BaseExpression, sink: cst.BaseExpression, site: cst.Call):
     """``f2s_io.write_rows(...)`` for a sink that ``sink_problem`` accepted; ``f2s_io.write_text(frame, ...)``
     for a frame (``frame_sink``: its column is the line)."""
     spec, _ = file_sink_spec(ctx, sink)
     assert spec is not None
     io = io_module(ctx)
-    framed = facts(ctx.resolver, original_stream).frame is not None
-    writer = "write_text" if framed else "write_rows"
-    if framed:
-        args = [cst.Arg(stream), cst.Arg(spec.base_path)]
+    shape = facts(ctx.resolver, original_stream).frame
+    writer = "write_text" if shape is not None else "write_rows"
+    if shape is not None:
+        args = [cst.Arg(frame_lines(ctx, stream, shape)), cst.Arg(spec.base_path)]
     else:
         t, _ = stream_type_problem(ctx, original_stream)
         _, type_info = type_expression(ctx, t, site)

@@ -856,6 +856,7 @@ def _table_bridge(g: StreamGraph, expr, converted: bool) -> Optional[cst.Call]:
 # or True for a sink (print); None or False: no native form here. Helpers add one line each.
 NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("print", lambda g, call, shape: _frames.sink(g, call, shape)),
+    ("execute_and_collect", lambda g, call, shape: _frames.collect_sink(g, call, shape)),
     # row-format file sinks of a string frame: DataFrameWriter.text (rules/pyflink/_sinks.py)
     *((m, lambda g, call, shape: _file_sinks().frame_sink(g, call, shape)) for m in ("sink_to", "add_sink")),
     ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
@@ -878,6 +879,9 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     # STREAMING (rolling) keyed aggregations: window functions over the source order (_rolling)
     *((m, lambda g, call, shape: _rolling.rolling_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
       for m in ("sum", "min", "max", "min_by", "max_by", "reduce")),
+    # BATCH keyed aggregations that need the order of a key's elements: over the source order (_rolling)
+    *((m, lambda g, call, shape: _rolling.final_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
+      for m in ("sum", "min", "max", "min_by", "max_by", "reduce")),
     # operator settings: scheduling only, the frame goes on
     *((m, lambda g, call, shape: _frames.same_shape(g, call, shape)) for m in ("name", "uid", "set_parallelism", "set_description",
                                                                              "set_max_parallelism", "disable_chaining", "start_new_chain",
@@ -888,6 +892,9 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     *((m,  lambda g, call, shape: _event_windows.windowed_shape(g, call, shape)) for m in ("window", "window_all", "count_window")),
     *((m, lambda g, call, shape: _event_windows.function_shape(g, call, shape)) for m in _event_windows.FUNCTION_ARGS),
     ("allowed_lateness", lambda g, call, shape: _event_windows.lateness_shape(g, call, shape)),
+    # late records to a side output: none can come late (else no frame form), the side output is empty
+    ("side_output_late_data", lambda g, call, shape: _event_windows.late_tag_shape(g, call, shape)),
+    ("get_side_output", lambda g, call, shape: _event_windows.late_side_shape(g, call, shape)),
 ]
 
 

@@ -18,7 +18,7 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.add_sink"],
-    summary="add_sink(StreamingFileSink.for_row_format(...)...) -> f2s_io.write_rows(...) (a DataFrame of strings: f2s_io.write_text); other SinkFunctions: TODO",
+    summary="add_sink(StreamingFileSink.for_row_format(...)...) -> f2s_io.write_rows(...) (a DataFrame: f2s_io.write_text, other than strings F.format_string of Java's toString); other SinkFunctions: TODO",
     exact=False,
     codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
     + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),

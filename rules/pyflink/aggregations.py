@@ -14,7 +14,12 @@ On a DataFrame (the program model's frame form), in BATCH mode, ``sum/min/max(fi
 ``groupBy(keys).agg(F.sum/min/max(field))`` when every other field is a key field (the first
 element's fields are then the key's) and the field holds integers (``sum`` cast back to the
 field's type: Flink's serializer and Spark's ANSI cast both fail out of range) or, for
-min/max, strings (``_frames.aggregation``). ``min_by``/``max_by`` stay on the shim.
+min/max, strings (``_frames.aggregation``). Otherwise (a field kept from the key's first
+element, ``min_by``/``max_by``: the whole element, the earlier on ties) the same ``groupBy``
+over a source-order column (``_rolling.final``): ``F.min_by(field, seq)`` for the first
+element's fields, ``F.min_by/max_by`` of the element's struct; NOTE F2S288: Flink sorts the
+records by key first and does not promise a key's order, which the shim's ``final_reduce``
+takes as the source order too.
 
 On a DataFrame in STREAMING mode (rolling: one record per element), window functions over the
 source order (``_rolling``): ``F.sum/min/max(field).over(Window.partitionBy(keys).orderBy(seq))``
@@ -29,7 +34,7 @@ per-key state in ``transformWithState`` (see ``reduce``).
 
 from flink2spark.rules.pyflink._common import program, runtime_mode, spark_program
 from flink2spark.rules.pyflink._streams import facts
-from flink2spark.rules.pyflink._rolling import ORDER_NOTE, rolled
+from flink2spark.rules.pyflink._rolling import FINAL_NOTE, ORDER_NOTE, rolled
 from flink2spark.rules.pyflink.reduce import grouped, reduced, reducer
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -40,8 +45,8 @@ SHIM = {"sum": "Sum", "min": "Min", "max": "Max", "min_by": "MinBy", "max_by": "
 rule = Rule(
     __name__,
     matches=[f"KeyedStream.{m}" for m in SHIM],
-    summary="BATCH on a DataFrame: sum/min/max(field) -> groupBy(keys).agg(F.sum/min/max); STREAMING on a DataFrame: window functions over the source order (min_by/max_by too); else sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; f2s_stream.rolling_reduce when unbounded)",
-    codes=(M.PF_RUNTIME_MODE, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE, M.PF_ROLLING_ORDER),
+    summary="BATCH on a DataFrame: sum/min/max(field) -> groupBy(keys).agg(F.sum/min/max) (the key's first element's other fields and min_by/max_by: F.min_by/max_by over the source order); STREAMING on a DataFrame: window functions over the source order (min_by/max_by too); else sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; f2s_stream.rolling_reduce when unbounded)",
+    codes=(M.PF_RUNTIME_MODE, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE, M.PF_ROLLING_ORDER, M.PF_FINAL_ORDER),
     examples=[
         Example(  # BATCH, on a DataFrame whose other fields are all keys: groupBy().agg()
             program(
@@ -107,20 +112,35 @@ rule = Rule(
             '    F.sum("f1").over(Window.partitionBy("f0").orderBy("seq")).cast("int").alias("f1"),\n'
             ").show(2147483647, truncate=False)\n",
         ),
-        Example(  # a field that is neither key nor aggregated (Flink keeps the key's first one): an RDD
+        Example(  # BATCH, a field that is neither key nor aggregated: the key's first element's, in the source order
             program(
                 "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
                 "sales = env.from_collection([('north', 'kiwi', 5)], Types.TUPLE([Types.STRING(), Types.STRING(), Types.INT()]))\n"
                 "sales.key_by(lambda s: s[0]).sum(2).print()\n",
                 imports="from pyflink.common import Types\nfrom pyflink.datastream import RuntimeExecutionMode\n",
             ),
-            spark_program(
-                'sales = env.sparkContext.parallelize([("north", "kiwi", 5)])\n'
-                "for record in f2s.final_reduce(sales.keyBy(lambda s: s[0]), f2s.Sum(2)).collect():\n"
-                "    print(record)\n",
-                shim=True,
-                rdd='`.sum()` at line 8 has no DataFrame form',
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'sales = env.createDataFrame([("north", "kiwi", 5)], "f0 STRING, f1 STRING, f2 INT")\n'
+            "# NOTE(flink2spark): F2S288 " + FINAL_NOTE + "\n"
+            'sales.withColumn("seq", F.monotonically_increasing_id()).groupBy("f0").agg(\n'
+            '    F.min_by("f1", "seq").alias("f1"), F.sum("f2").cast("int").alias("f2")\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # BATCH min_by/max_by: the whole element of the least/largest field, the earlier on ties
+            program(
+                "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
+                "sales = env.from_collection([('north', 'kiwi', 5)], Types.TUPLE([Types.STRING(), Types.STRING(), Types.INT()]))\n"
+                "sales.key_by(lambda s: s[0]).min_by(2).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import RuntimeExecutionMode\n",
             ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'sales = env.createDataFrame([("north", "kiwi", 5)], "f0 STRING, f1 STRING, f2 INT")\n'
+            "# NOTE(flink2spark): F2S288 " + FINAL_NOTE + "\n"
+            'sales.withColumn("seq", F.monotonically_increasing_id()).groupBy("f0").agg(\n'
+            '    F.min_by(F.struct("f0", "f1", "f2"), F.struct("f2", "seq")).alias("element")\n'
+            ').select("element.*").show(2147483647, truncate=False)\n',
         ),
         Example(
             program(

@@ -15,7 +15,10 @@ On a DataFrame (the program model's frame form) in BATCH mode, a reduce function
 result builds each field as a key field (``a.region``), ``a.x + b.x``, ``min(a.x, b.x)`` or
 ``max(a.x, b.x)`` (a lambda, a def or a ``ReduceFunction`` with only ``reduce``) is
 ``groupBy(keys).agg(F.sum/min/max(...))``: the same per key whatever the order of the
-elements, for integers (and strings for min/max) that are never None (``_frames.aggregation``).
+elements, for integers (and strings for min/max) that are never None (``_frames.aggregation``);
+with ``a.x``/``b.x`` of a field that is not a key (the key's first/last element's), the same
+``groupBy`` over a source-order column: ``F.min_by/max_by(x, seq)`` (``_rolling.final``, NOTE
+F2S288: Flink sorts the records by key first and does not promise a key's order).
 In STREAMING mode the same reduce functions are window functions over the source order
 (``_rolling``: one record per element, the running sums/min/max of the key so far).
 
@@ -27,7 +30,7 @@ emits it after every element (NOTE F2S258: what the job needs to run).
 from flink2spark.rules.pyflink import _kafka as K
 from flink2spark.rules.pyflink._common import decoded_output, program, runtime_mode, spark_head, spark_program
 from flink2spark.rules.pyflink._time import windows_shim
-from flink2spark.rules.pyflink._rolling import rolled
+from flink2spark.rules.pyflink._rolling import finalled, rolled
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import markers as M
@@ -37,8 +40,8 @@ from flink2spark.transpiler.results import unconverted
 rule = Rule(
     __name__,
     matches=["KeyedStream.reduce"],
-    summary="BATCH on a DataFrame, per-field sums/min/max: reduce(f) -> groupBy(keys).agg(...); STREAMING: window functions over the source order; else KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: f2s_stream.rolling_reduce",
-    codes=(M.PF_RUNTIME_MODE, M.PF_FUNCTION, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE, M.PF_ROLLING_ORDER),
+    summary="BATCH on a DataFrame, per-field sums/min/max/first/last: reduce(f) -> groupBy(keys).agg(...); STREAMING: window functions over the source order; else KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: f2s_stream.rolling_reduce",
+    codes=(M.PF_RUNTIME_MODE, M.PF_FUNCTION, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE, M.PF_ROLLING_ORDER, M.PF_FINAL_ORDER),
     examples=[
         Example(  # BATCH, on a DataFrame, a reduce function of per-field sums/min/max: groupBy().agg()
             program(
@@ -176,6 +179,8 @@ def grouped(ctx, seg):
     g = graph(ctx.resolver)
     shape = facts(ctx.resolver, seg.original).frame
     agg = _frames.aggregation(g, seg.original, shape)
+    if agg is None:  # it needs the order of the key's elements
+        return finalled(ctx, seg)
     I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
     keys, aggs = _frames.aggregate_code(agg, shape)
     out = ctx.expr("{df}.groupBy(%s).agg(%s)" % (keys, aggs), df=ctx.site.receiver)

@@ -94,6 +94,11 @@ def convert(ctx):
         if name is None:
             return ctx.keep("an OutputTag with no name argument: left as it is")
         return ctx.expr("{tag}({name})", tag=seg.updated.func, name=name[1])
+    late = _late_shape(ctx, seg.original)
+    if late is not None:  # the late records of a frame window: none can come late (_event_windows.late_side_shape)
+        from flink2spark.rules.pyflink._frames import ddl
+
+        return ctx.expr('{df}.sparkSession.createDataFrame([], "%s")' % ddl(late), df=ctx.site.receiver)
     source = tagged_process(ctx, seg.original.func.value)
     if source is not None:
         tag = ctx.arg(seg, 0, "output_tag")
@@ -103,6 +108,14 @@ def convert(ctx):
     if tag is None:
         return ctx.todo(M.PF_PROCESS, "get_side_output(): no output tag argument found")
     return ctx.expr("{side}({ds}, {tag})", side=ctx.shim("side_output"), ds=ctx.site.receiver, tag=tag[1])
+
+
+def _late_shape(ctx, call):
+    """The tag's shape when ``call`` (original) is the late-data side output of a frame window."""
+    from flink2spark.rules.pyflink._event_windows import late_side_shape
+
+    receiver = facts(ctx.resolver, call.func.value).frame
+    return late_side_shape(graph(ctx.resolver), call, receiver) if receiver is not None and facts(ctx.resolver, call).frame is not None else None
 
 
 def tagged_process(ctx, stream) -> "SidePlan | None":

@@ -1,7 +1,9 @@
 """``stream.sink_to(FileSink.for_row_format(path, Encoder.simple_string_encoder())...build())``
 -> ``f2s_io.write_rows(rdd, path, type_info, part_prefix=..., part_suffix=..., bucket=...)``;
-a stream the program model plans as a DataFrame of strings -> ``f2s_io.write_text(df, path, ...)``
-(``DataFrameWriter.text``, no Python per record; ``_sinks.frame_sink``).
+a stream the program model plans as a DataFrame -> ``f2s_io.write_text(df, path, ...)``
+(``DataFrameWriter.text``, no Python per record; ``_sinks.frame_sink``), records other than
+strings as Java's ``toString`` by ``F.format_string`` (``+I[a, 1]``, ``(a,1)``, ``1.0E-4``:
+``_sinks.frame_lines``).
 
 Flink's row-format ``FileSink`` writes every record as Java's ``toString`` of its Flink type
 (strings as they are; ``Types.TUPLE`` -> ``(a,1)``; ``Types.DOUBLE`` -> ``19.0``), UTF-8, one
@@ -32,7 +34,7 @@ _IMPORTS = (
 rule = Rule(
     __name__,
     matches=["DataStream.sink_to"],
-    summary="sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...); a DataFrame of strings: f2s_io.write_text(df, path, ...) (DataFrameWriter.text)",
+    summary="sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...); a DataFrame: f2s_io.write_text(df, path, ...) (DataFrameWriter.text; other than strings: F.format_string of Java's toString)",
     exact=False,
     codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
     + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
@@ -86,6 +88,22 @@ rule = Rule(
             "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
             " part-file names and records, but not its rolling policy's split of records into files\n"
             'f2s_io.write_text(lines, "/out", part_prefix="pre", part_suffix=".txt")\n',
+        ),
+        Example(  # a DataFrame of tuples (Rows, basic values): Java's toString of each record by F.format_string
+            program(
+                "pairs = env.from_collection([('a', 1.5)], Types.TUPLE([Types.STRING(), Types.DOUBLE()]))\n"
+                "pairs.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder())\n"
+                "              .with_bucket_assigner(BucketAssigner.base_path_bucket_assigner()).build())\n",
+                imports=_IMPORTS,
+            ),
+            S.IO_IMPORT
+            + "from pyspark.sql import SparkSession, functions as F\n\nenv = SparkSession.builder.getOrCreate()\n"
+            + 'pairs = env.createDataFrame([("a", 1.5)], "f0 STRING, f1 DOUBLE")\n'
+            "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
+            " part-file names and records, but not its rolling policy's split of records into files\n"
+            "f2s_io.write_text(\n"
+            '    pairs.select(F.format_string("(%s,%s)", "f0", "f1").alias("value")), "/out"\n'
+            ")\n",
         ),
         Example(
             program(
