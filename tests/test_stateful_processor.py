@@ -169,7 +169,8 @@ REFUSED = [
     ("    def open(self, runtime_context):\n        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.TUPLE([Types.INT(), Types.LIST(Types.INT())])))\n"
      "    def process_element(self, v, ctx):\n        yield 'x'\n", "Types.STRING()", "nor a Value/List/AggregatingState of a TUPLE"),
     (_OPEN + "    def process_element(self, v, ctx):\n        yield str(v)\n", "Types.STRING()", "record 'v'"),
-    (_OPEN + "    def process_element(self, v, ctx):\n        yield v\n", "Types.TUPLE([Types.STRING(), Types.INT()])", "record 'v'"),
+    # the record itself is yielded as its Row only when the output type has its fields (here LONG, not INT)
+    (_OPEN + "    def process_element(self, v, ctx):\n        yield v\n", "Types.TUPLE([Types.STRING(), Types.LONG()])", "record 'v'"),
     (_OPEN + "    def process_element(self, v, ctx):\n        t = (v[0], 1)\n        yield t\n",
      "Types.TUPLE([Types.STRING(), Types.INT()])", "a tuple of 2 values"),
     (_OPEN + "    def emit(self, x):\n        return Row(x, 1)\n    def process_element(self, v, ctx):\n        r = self.emit(v[0])\n        yield r\n",
@@ -513,3 +514,115 @@ def test_spark_state_methods_as_the_translation_assumes(spark):
     for method in ("put", "appendList"):  # EMPTY_LIST_VALUE: the job fails
         with pytest.raises(Exception, match="PythonException|EMPTY_LIST_VALUE|Broken pipe"):
             frame.groupBy("k").transformWithState(Empty(method), schema, "Update", "None").collect()
+
+
+# -- keyed map/flat_map of a function class with keyed state (FlatMapFunction/MapFunction) ------------
+
+_FUNCTION_HEAD = """
+from pyflink.common import Row, Types
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.functions import FlatMapFunction, MapFunction
+from pyflink.datastream.state import ValueStateDescriptor
+
+class F({base}):
+    def open(self, runtime_context):
+        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.INT()))
+"""
+_FUNCTION_TAIL = """
+env = StreamExecutionEnvironment.get_execution_environment()
+env.from_collection([("a", 1)], type_info=Types.TUPLE([Types.STRING(), Types.INT()])).key_by(lambda r: r[0]).{method}(
+    F(), output_type={out})
+"""
+_PAIR = "Types.TUPLE([Types.STRING(), Types.INT()])"
+
+# (base, operator, method's body, output type, what the reason names)
+FUNCTIONS_REFUSED = [
+    ("MapFunction", "map", "    def map(self, v):\n        if v[1] > 0:\n            return v[0], 1\n", _PAIR, "does not end with a return"),
+    ("MapFunction", "map", "    def map(self, v):\n        for c in v[0]:\n            return v[0], 1\n        return v[0], 2\n", _PAIR,
+     "from inside a loop"),
+    ("MapFunction", "map", "    def map(self, v, extra):\n        return v\n", _PAIR, "does not take (self, value)"),
+    ("FlatMapFunction", "flat_map", "    def flat_map(self, v):\n        yield v\n", "Types.TUPLE([Types.STRING(), Types.LONG()])", "record 'v'"),
+    ("FlatMapFunction", "flat_map", "    def flat_map(self, v):\n        yield v\n    def on_timer(self, t, ctx):\n        yield v\n", _PAIR,
+     "on_timer()"),
+    ("MapFunction", "flat_map", "    def flat_map(self, v):\n        yield v\n", _PAIR, "does not derive from FlatMapFunction"),
+]
+
+
+@pytest.mark.parametrize("base, method, body, out, reason", FUNCTIONS_REFUSED, ids=[r[4] for r in FUNCTIONS_REFUSED])
+def test_function_class_refused_with_reason(base, method, body, out, reason):
+    source = _FUNCTION_HEAD.format(base=base) + body + _FUNCTION_TAIL.format(method=method, out=out)
+    module = cst.parse_module(source)
+    resolver = Resolver(module, pyflink_model.MODEL)
+    cls = next(c for c in resolver.class_defs if c.name.value == "F")
+    record = record_shape(resolver, _keyword(module, "type_info"))
+    output = record_shape(resolver, _keyword(module, "output_type"))
+    found = S.translate(resolver, cls, record, output, S.Time(), method)
+    assert isinstance(found, str) and reason in found, found
+
+
+def test_map_returns_become_yields():
+    """A map's returns are its one result per row: the last is yielded, the others yielded then ``continue``;
+    a flat_map yielding its record hands on the record's Row."""
+    body = "    def map(self, v):\n        n = (self.n.value() or 0) + 1\n        self.n.update(n)\n        if n > 2:\n            return v[0], 0\n        return v[0], n\n"
+    source = _FUNCTION_HEAD.format(base="MapFunction") + body + _FUNCTION_TAIL.format(method="map", out=_PAIR)
+    module = cst.parse_module(source)
+    resolver = Resolver(module, pyflink_model.MODEL)
+    cls = next(c for c in resolver.class_defs if c.name.value == "F")
+    record = record_shape(resolver, _keyword(module, "type_info"))
+    found = S.translate(resolver, cls, record, record, S.Time(), "map")
+    code = module.code_for_node(found.cls)
+    assert "class F(StatefulProcessor):" in code
+    assert "            if n > 2:\n                yield Row(f0=v[0], f1=0)\n                continue\n" in code.replace("; continue", "\n                continue")
+    assert code.rstrip().count("yield Row(f0=v[0], f1=n)") == 1 and "return" not in code.split("def state_value")[0]
+
+
+_KEYED_FUNCTIONS = """
+from pyflink.common import Types
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.functions import FlatMapFunction
+from pyflink.datastream.state import ValueStateDescriptor
+
+
+class First(FlatMapFunction):
+    def open(self, runtime_context):
+        self.seen = runtime_context.get_state(ValueStateDescriptor("seen", Types.BOOLEAN()))
+
+    def flat_map(self, value):
+        if self.seen.value() is None:
+            self.seen.update(True)
+            yield value
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+{parallelism}
+pairs = env.from_collection([("a", 1), ("b", 2), ("a", 3)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))
+{use}
+"""
+_PAIRS_OUT = "output_type=Types.TUPLE([Types.STRING(), Types.INT()])"
+
+
+def test_keyed_flat_map_with_state_in_source_order():
+    from flink2spark.transpiler.engine import convert_source
+
+    program = _KEYED_FUNCTIONS.format(parallelism="env.set_parallelism(1)", use=f"pairs.key_by(lambda p: p[0]).flat_map(First(), {_PAIRS_OUT}).print()")
+    result = convert_source(program, "job.py")
+    flat = result.output.replace("\n", "").replace("    ", "")
+    assert 'pairs.coalesce(1).groupBy("f0").transformWithState(First(), "f0 string, f1 int", "Update", "None")' in flat
+    assert "class First(StatefulProcessor):" in result.output and "f2s" not in result.output
+    assert [m.code for m in result.markers if m.severity == "note"] == ["F2S291"]
+
+
+@pytest.mark.parametrize(
+    "parallelism, use",
+    [
+        ("", f"pairs.key_by(lambda p: p[0]).flat_map(First(), {_PAIRS_OUT}).print()"),  # default parallelism: Flink's order is not the source's
+        ("env.set_parallelism(1)", f"pairs.key_by(lambda p: p[1]).sum(1).key_by(lambda p: p[0]).flat_map(First(), {_PAIRS_OUT}).print()"),
+        ("env.set_parallelism(1)", "pairs.key_by(lambda p: p[0]).flat_map(First()).print()"),  # no output_type
+    ],
+    ids=["default parallelism", "after a keyed operator", "no output_type"],
+)
+def test_keyed_flat_map_with_state_kept_on_the_shim(parallelism, use):
+    from flink2spark.transpiler.engine import convert_source
+
+    out = convert_source(_KEYED_FUNCTIONS.format(parallelism=parallelism, use=use), "job.py").output
+    assert "f2s.keyed_process(" in out and "transformWithState" not in out and "StatefulProcessor" not in out

@@ -24,6 +24,7 @@ from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import StreamExecutionEnvironment, RuntimeExecutionMode
 from pyflink.datastream.connectors.kafka import KafkaSource, KafkaOffsetsInitializer
 from pyflink.datastream.connectors.file_system import FileSink, FileSource, StreamFormat, StreamingFileSink
+from pyflink.datastream.connectors.number_seq import NumberSequenceSource
 from pyflink.common.serialization import Encoder
 from pyflink.datastream.window import TumblingEventTimeWindows, CountSlidingWindowAssigner
 from pyflink.common.time import Time
@@ -475,9 +476,14 @@ FRAME_CASES = [
     ("the lines of a bounded text FileSource are a string frame", f"probe = {TEXT}\nprobe.filter(lambda s: s != '').print()", "string"),
     ("read_text_file (UTF-8) too", "probe = env.read_text_file('/in', 'UTF-8')\nprobe.print()", "string"),
     ("read_text_file of another charset stays an RDD", "probe = env.read_text_file('/in', 'latin-1')\nprobe.print()", None),
-    ("a text source with a watermark strategy is no frame",
+    ("a text source with a watermark strategy no operator reads is a string frame",
      "probe = env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in').build(),"
-     " WatermarkStrategy.for_monotonous_timestamps(), 'in')\nprobe.print()", None),
+     " WatermarkStrategy.for_monotonous_timestamps(), 'in')\nprobe.print()", "string"),
+    ("a text source with a timestamp assigner is no frame",
+     "probe = env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in').build(),"
+     " stamped, 'in')\nprobe.print()", None),
+    ("a number sequence is a bigint frame",
+     "probe = env.from_source(NumberSequenceSource(1, 5), WatermarkStrategy.no_watermarks(), 'n')\nprobe.print()", "bigint"),
     ("a monitored (unbounded) text source is no frame",
      "probe = env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in')"
      ".monitor_continuously(Time.seconds(1)).build(), WatermarkStrategy.no_watermarks(), 'in')\nprobe.print()", None),

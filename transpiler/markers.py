@@ -129,6 +129,7 @@ PF_FINAL_ORDER = _code("F2S288", "note", "BATCH keyed reduction of a DataFrame t
 PF_TWS_ORDER = _code("F2S266", "note", "transformWithState: a key's rows reach handleInputRows together, in no set order (Flink: one by one, in arrival order)")
 PF_TWS_TIMERS = _code("F2S267", "note", "event-time timers as processing-time timers of a batch transformWithState: they fire after their key's rows when due by the job's clock (Flink: all at the end of the input)")
 PF_TWS_MAP_ORDER = _code("F2S262", "note", "MapState keys()/values()/items() in Spark's iteration order (Flink: its state backend's), where the program's results can depend on it")
+PF_TWS_SOURCE_ORDER = _code("F2S291", "note", "transformWithState of a keyed map/flat_map with state: a key's rows reach handleInputRows in the source's order (one partition, coalesce(1)), as Flink's at parallelism 1; Spark keeps that order (one shuffle block, a stable sort by key) without promising it")
 PF_TWS_TTL = _code("F2S263", "note", "state TTL as transformWithState's ttlDurationMs: expiry by the micro-batch's processing time (Flink: the time of each access)")
 PF_COLUMN_NOTE = _code("F2S264", "note", "a record function translated to Columns with a Spark built-in that differs from Python on the values the note names (str.upper()/lower() of characters newer than Python 3.11's Unicode)")
 # PyFlink event-time windows over DataFrames: groupBy(key, F.window(...)) (F2S270-F2S271)

@@ -121,13 +121,28 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
 
 # the records of a text file source: its lines, never None
 TEXT_LINES = Shape.value(Field("value", "string", False, nan=False))
+# the records of a NumberSequenceSource: Flink's longs (``spark.range(a, b + 1)`` renamed), never None
+NUMBERS = Shape.value(Field("value", "bigint", False, nan=False))
+
+
+def _no_event_time(g, strategy) -> bool:
+    """Whether a source's watermark strategy changes no record: ``no_watermarks()``, or one that
+    only makes watermarks no operator of the module reads (``_common.unused_watermarks``, as the
+    source's rule decides)."""
+    from flink2spark.rules.pyflink._common import unused_watermarks
+
+    if isinstance(strategy, cst.Call) and g.resolver.qualified_name(strategy.func) in P.NO_WATERMARKS:
+        return True
+    return strategy is not None and unused_watermarks(g, strategy)
 
 
 def text_source_shape(g, call: cst.Call) -> Optional[Shape]:
     """The shape of a bounded text file source as a DataFrame (``spark.read.text``: one
     ``value`` string column, a row per line), or None: ``env.read_text_file(path)`` (UTF-8,
     PyFlink 1.x) and ``env.from_source(FileSource.for_record_stream_format(
-    StreamFormat.text_line_format(), *paths).build(), WatermarkStrategy.no_watermarks(), name)``.
+    StreamFormat.text_line_format(), *paths).build(), WatermarkStrategy.no_watermarks(), name)``
+    (or a strategy no operator reads). ``env.from_source(NumberSequenceSource(a, b), ...)`` is
+    ``NUMBERS`` (``spark.range``: a ``bigint`` column, ``b`` included by both).
 
     The lines are the same (the RDD form reads them with ``read.text`` too, see ``from_source``
     and ``read_text_file``): Java's ``readLine`` and Spark's line reader both end a line at
@@ -149,9 +164,10 @@ def text_source_shape(g, call: cst.Call) -> Optional[Shape]:
     if method != "from_source":
         return None
     kind = source_kind(resolver, call_arg(call, 0, "source"))
-    strategy = call_arg(call, 1, "watermark_strategy")
-    if kind is None or kind[0] != "text" or not (isinstance(strategy, cst.Call) and resolver.qualified_name(strategy.func) in P.NO_WATERMARKS):
+    if kind is None or kind[0] not in ("text", "numbers") or not _no_event_time(g, call_arg(call, 1, "watermark_strategy")):
         return None
+    if kind[0] == "numbers":
+        return NUMBERS if call_arg(kind[1], 0, "start") is not None and call_arg(kind[1], 1, "end") is not None else None
     builder = kind[1]
     if any(a.keyword is not None or a.star for a in builder.args) or len(builder.args) < 2:
         return None

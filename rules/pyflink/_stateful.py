@@ -44,6 +44,13 @@ in them changes:
   processor in ``timeMode="ProcessingTime"`` (Spark's TTL needs it). Flink's defaults are
   Spark's (a write sets the expiry, an expired value is never returned); Spark's clock is the
   micro-batch's processing time, Flink's the time of each access: NOTE F2S263;
+* a keyed ``map``/``flat_map`` of a ``MapFunction``/``FlatMapFunction`` class whose ``open()``
+  gets state: ``map(self, value)``/``flat_map(self, value)`` as ``process_element`` without a
+  context; a map must end with ``return x``, its returns -> ``yield Row(...)`` (then
+  ``continue`` but at the end). Its results may depend on the order of a key's rows only when
+  they come in the source's order (``from_collection`` at parallelism 1, one partition: NOTE
+  F2S291), else it stays the shim's (``_plan``);
+* ``yield value`` of the record itself where the output type has its fields: its Row as it is;
 * ``process_element(self, value, ctx)`` -> ``handleInputRows(self, key, rows, timerValues)``
   whose body is a ``for value in rows:`` loop over the old body (``return`` -> ``continue``;
   ``for (value,) in rows`` when the stream's records are single values);
@@ -202,12 +209,17 @@ class Time:
     batch: bool = False  # BATCH runtime mode (Flink sorts a key's elements by timestamp, watermark MIN/MAX)
 
 
-def translate(resolver, cls: cst.ClassDef, record, output, time: Time = Time()) -> Union[Processor, str]:
-    """``cls`` (an original ClassDef deriving from KeyedProcessFunction) as a Processor, for
-    records of the ``python_columns.Shape`` ``record`` and results of the Shape ``output``;
-    else the reason it is not translated."""
+# the keyed operators whose function class may become a StatefulProcessor -> (the class's base, its method)
+OPERATORS = {"process": ("KeyedProcessFunction", "process_element"), "map": ("MapFunction", "map"), "flat_map": ("FlatMapFunction", "flat_map")}
+
+
+def translate(resolver, cls: cst.ClassDef, record, output, time: Time = Time(), operator: str = "process") -> Union[Processor, str]:
+    """``cls`` (an original ClassDef deriving from KeyedProcessFunction, or from MapFunction/
+    FlatMapFunction for a keyed ``map``/``flat_map``: ``operator``) as a Processor, for records
+    of the ``python_columns.Shape`` ``record`` and results of the Shape ``output``; else the
+    reason it is not translated."""
     try:
-        return _Translation(resolver, cls, record, output, time).run()
+        return _Translation(resolver, cls, record, output, time, operator).run()
     except Refused as exc:
         return str(exc)
 
@@ -260,8 +272,9 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 class _Translation:
-    def __init__(self, resolver, cls: cst.ClassDef, record, output, time: Time = Time()):
+    def __init__(self, resolver, cls: cst.ClassDef, record, output, time: Time = Time(), operator: str = "process"):
         self.time = time
+        self.base, self.method = OPERATORS[operator]  # the class's PyFlink base and the method Flink calls per element
         self.resolver = resolver
         self.cls = cls
         self.record = record
@@ -288,7 +301,7 @@ class _Translation:
         dropped = {
             id(p.annotation)
             for s in self.cls.body.body
-            if isinstance(s, cst.FunctionDef) and s.name.value in ("open", "process_element", "on_timer")
+            if isinstance(s, cst.FunctionDef) and s.name.value in ("open", self.method, "on_timer")
             for p in s.params.params[1:]
             if p.annotation is not None
         }
@@ -328,7 +341,7 @@ class _Translation:
         that get them: the class may use them elsewhere (a helper method), and ``key`` as a local
         variable of process_element()/on_timer() that do not read the key (``ctx.get_current_key()``):
         the variable then hides a parameter nothing reads."""
-        takes = {"open": {"handle"}, "process_element": {"key", "rows", "timerValues"}, "on_timer": {"key", "timerValues", "expiredTimerInfo"}}
+        takes = {"open": {"handle"}, self.method: {"key", "rows", "timerValues"}, "on_timer": {"key", "timerValues", "expiredTimerInfo"}}
         for stmt in self.cls.body.body:
             if not isinstance(stmt, cst.FunctionDef) or stmt.name.value not in takes:
                 continue
@@ -452,7 +465,18 @@ class _Translation:
                 isinstance(t.target, (cst.Tuple, cst.List)) for t in parent.targets
             ):
                 continue
+            if isinstance(parent, (cst.Yield, cst.Return)) and parent.value is name and self._whole_record(fdef):
+                continue  # the record itself is a result: its Row as it is
             raise Refused(f"{fdef.name.value}() uses its record '{value}' other than by its fields")
+
+    def _whole_record(self, fdef: cst.FunctionDef) -> bool:
+        """Whether ``yield value`` (``return value`` of a map) may hand on the record's Row as it
+        is: the output type has the record's fields (names and types), and the method never
+        rebinds the record."""
+        same = self.record.kind == self.output.kind and [(f.name, f.type) for f in self.record.fields] == [
+            (f.name, f.type) for f in self.output.fields
+        ]
+        return same and self.record.kind != "value" and not self._rebinds(fdef, self.value or _param_names(fdef)[1])
 
     def _check_ctx_uses(self, fdef: cst.FunctionDef, context: str, converter: "_MethodBody") -> None:
         uses = sum(1 for n in _names(fdef.body) if n.value == context)
@@ -469,13 +493,22 @@ class _Translation:
 
     def _process(self, fdef: cst.FunctionDef) -> cst.FunctionDef:
         params = _param_names(fdef)
+        if self.method != "process_element":  # map(self, value) / flat_map(self, value): no context
+            if len(params) != 2:
+                raise Refused(f"{self.method}() does not take (self, value)")
+            params = [*params, ""]  # a context no name reads
         if len(params) != 3:
             raise Refused("process_element() does not take (self, value, ctx)")
         value, context = params[1], params[2]
+        if self.method == "map" and not (fdef.body.body and _returns_last(fdef.body.body[-1])):
+            raise Refused("map() does not end with a return (Flink hands on None)")
         self._check_record_uses(fdef, value)
         self.value = value
         converter = _MethodBody(self, context, in_timer=False)
         body = fdef.body.visit(converter)
+        if self.method == "map":  # its last statement ``yield Row(...); continue``: the continue goes
+            last = body.body[-1]  # type: ignore[attr-defined]
+            body = body.with_changes(body=[*body.body[:-1], last.with_changes(body=last.body[:-1])])  # type: ignore[attr-defined]
         self._check_ctx_uses(fdef, context, converter)
         if converter.stamped and self.record.kind == "value" and self._rebinds(fdef, value):
             raise Refused(f"process_element() assigns its record '{value}' (ctx.timestamp() reads it)")
@@ -524,7 +557,7 @@ class _Translation:
         which return only ``Row(...)``: their returns become the output's Rows."""
         found = set()
         for fdef in self.cls.body.body:
-            if not isinstance(fdef, cst.FunctionDef) or fdef.name.value in ("open", "process_element", "on_timer", "__init__"):
+            if not isinstance(fdef, cst.FunctionDef) or fdef.name.value in ("open", self.method, "on_timer", "__init__"):
                 continue
             returns = _own_nodes(fdef.body, cst.Return)
             if not returns or _own_nodes(fdef.body, cst.Yield) or any(
@@ -546,6 +579,8 @@ class _Translation:
             raise Refused("a bare yield")
         if isinstance(original, cst.Call) and _self_attr(original.func) in self.row_helpers:
             return value  # the helper returns the Row
+        if isinstance(original, cst.Name) and original.value == self.value and self.record.kind != "value":
+            return value  # the record's Row (``_whole_record``: the output type's fields)
         if self.output.kind == "value":
             if isinstance(value, cst.Tuple):
                 raise Refused("it yields a tuple (a side output?) to a stream of single values")
@@ -575,9 +610,10 @@ class _Translation:
     def run(self) -> Processor:
         cls = self.cls
         if len(cls.bases) != 1 or cls.keywords or cls.decorators:
-            raise Refused("it has other bases, keywords or decorators than KeyedProcessFunction")
-        if P.PROCESS_FUNCTIONS.get(self.resolver.qualified_name(cls.bases[0].value) or "") != "KeyedProcessFunction":
-            raise Refused("it does not derive from KeyedProcessFunction directly")
+            raise Refused(f"it has other bases, keywords or decorators than {self.base}")
+        base = self.resolver.qualified_name(cls.bases[0].value) or ""
+        if (P.PROCESS_FUNCTIONS.get(base) if self.method == "process_element" else P.FUNCTION_CLASSES.get(base, ("",))[0]) != self.base:
+            raise Refused(f"it does not derive from {self.base} directly")
         self._check_flink_names()
         if keeps_instance_data(cls):
             raise Refused("it keeps data in its instance (self.x = ... outside open()): Spark's instances are not Flink's")
@@ -590,9 +626,11 @@ class _Translation:
         opener = self._method("open")
         if opener is not None:
             self._init(opener)  # fills self.states (the result is built again below, once timers are known)
-        process = self._method("process_element")
+        process = self._method(self.method)
         if process is None:
-            raise Refused("it has no process_element()")
+            raise Refused(f"it has no {self.method}()")
+        if self.method != "process_element" and (self._method("on_timer") or self._method("process_element")):
+            raise Refused(f"a {self.base} with on_timer()/process_element() (Flink calls neither)")
         if self._method("init") or self._method("handleInputRows") or self._method("handleExpiredTimer"):
             raise Refused("it defines a method of StatefulProcessor's")
         self.row_helpers = self._row_helpers()
@@ -739,6 +777,11 @@ class _OpenBody(cst.CSTTransformer):
         return updated.with_changes(value=new)
 
 
+def _returns_last(stmt: cst.BaseStatement) -> bool:
+    """Whether ``stmt`` is ``return <value>`` (a map's last statement: every path returns)."""
+    return isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[-1], cst.Return) and stmt.body[-1].value is not None
+
+
 class _MethodBody(cst.CSTTransformer):
     """The Flink calls of a method body as StatefulProcessor code (see the module's docstring)."""
 
@@ -795,6 +838,11 @@ class _MethodBody(cst.CSTTransformer):
             return updated.with_changes(value=self.tr.row(original.value, updated.value))
         if self.depth or self.context is None or self.in_timer:
             return updated
+        if self.tr.method == "map":  # the map's result: yield it, then the next row
+            if original.value is None or self.loops:
+                raise Refused("map() returns " + ("from inside a loop" if self.loops else "None"))
+            row = self.tr.row(original.value, updated.value)  # type: ignore[arg-type]
+            return cst.FlattenSentinel([cst.Expr(cst.Yield(row)), cst.Continue()])
         if original.value is not None:
             raise Refused("process_element() returns a value")
         if self.loops:
@@ -1070,9 +1118,20 @@ def keyed_shape(g, call: cst.Call, shape):
     from flink2spark.rules.pyflink._streams import _frame_uses
 
     uses = _frame_uses(g, call)
-    if not uses or any(u.func.attr.value != "process" for u in uses):  # type: ignore[attr-defined]
+    if not uses or any(u.func.attr.value not in OPERATORS or (u.func.attr.value != "process" and not isinstance(plan(g, u, shape), Plan))
+                       for u in uses):  # type: ignore[attr-defined]
         return None
     return shape if key_column(g, call, shape) is not None else None
+
+
+def stateful_class(g, call: cst.Call) -> bool:
+    """Whether the function of ``call`` is an instance of a module class whose ``open()`` asks
+    its runtime context for state (the class a keyed map/flat_map would run as a StatefulProcessor)."""
+    from flink2spark.rules.pyflink._common import call_arg, instance_class
+
+    cls = instance_class(g.resolver, call_arg(call, 0, "func"))
+    opener = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "open"), None) if cls is not None else None
+    return opener is not None and any(_method_call(c) in {m for m, _ in _STATES} for c in nodes(opener, cst.Call))
 
 
 @dataclass
@@ -1083,6 +1142,7 @@ class Plan:
     output: object  # python_columns.Shape of the results
     cls: cst.ClassDef  # the user's class (original node)
     ordered: bool  # whether the order of a key's rows can change a result (NOTE F2S266)
+    one: bool = False  # a keyed map/flat_map whose results depend on that order: its input in one partition, in source order (NOTE F2S291)
 
 
 def plan(g, call: cst.Call, shape) -> Union[Plan, str]:
@@ -1092,7 +1152,8 @@ def plan(g, call: cst.Call, shape) -> Union[Plan, str]:
 
 
 def processed_shape(g, call: cst.Call, shape):
-    """``KeyedStream.process`` over a frame: the shape of its results, or None."""
+    """``KeyedStream.process`` (or ``map``/``flat_map`` of a function class with keyed state)
+    over a frame: the shape of its results, or None."""
     if g.resolver.type_of(call.func.value) != P.KEYED:  # type: ignore[attr-defined]
         return None
     found = plan(g, call, shape)
@@ -1123,12 +1184,24 @@ def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
     output = record_shape(resolver, info) if info is not None else None
     if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
         return "no output_type of basic types (the results' schema)"
-    found = translate(resolver, cls, shape, output, time_facts(g, call, shape))
+    found = translate(resolver, cls, shape, output, time_facts(g, call, shape), call.func.attr.value)  # type: ignore[attr-defined]
     if isinstance(found, str):
         return found
+    if call.func.attr.value != "process" and not found.states:  # type: ignore[attr-defined]
+        return "a map/flat_map function without keyed state (a transformWithState would only group its rows)"
     # a class with no state nor timer handles each row alone: the order of a key's rows changes nothing
     ordered = bool(found.states or found.timers) and not _same_records(g, call, shape)
-    return Plan(found, output, cls, ordered=ordered)
+    one = False
+    if ordered and call.func.attr.value != "process":  # type: ignore[attr-defined]
+        # a keyed map/flat_map is exact or stays an RDD (whose shim keeps the arrival order)
+        from flink2spark.rules.pyflink._frames import key_by_of
+        from flink2spark.rules.pyflink._side_outputs import in_source_order
+
+        key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+        if key_by is None or g.parallelism != (True, 1) or not in_source_order(g, key_by.func.value):  # type: ignore[attr-defined]
+            return "its results may depend on the order of a key's rows, which Spark keeps only for a from_collection at parallelism 1"
+        ordered, one = False, True
+    return Plan(found, output, cls, ordered=ordered, one=one)
 
 
 def stamped_by(g, call: cst.Call) -> Optional[cst.Call]:

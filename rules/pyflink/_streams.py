@@ -870,6 +870,7 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     # (a computed key read only by process(): after the field selectors above)
     ("key_by", lambda g, call, shape: _stateful().keyed_shape(g, call, shape)),
     ("process", lambda g, call, shape: _stateful().processed_shape(g, call, shape)),
+    *((m, lambda g, call, shape: _stateful().processed_shape(g, call, shape)) for m in ("map", "flat_map")),  # a class with keyed state
     # a non-keyed ProcessFunction and its side outputs: one tagged frame (rules/pyflink/_side_outputs.py)
     ("process", lambda g, call, shape: _side_outputs().processed_shape(g, call, shape)),
     ("get_side_output", lambda g, call, shape: _side_outputs().side_shape(g, call, shape)),
@@ -1218,6 +1219,9 @@ def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
     method = call.func.attr.value  # type: ignore[attr-defined]
     if shape is None or method not in ("map", "filter", "flat_map") or not P.is_stream(_receiver_type(g, call)):
         return "form"
+    if method != "filter" and _receiver_type(g, call) == P.KEYED and _stateful().stateful_class(g, call):
+        found = _stateful().plan(g, call, shape)  # a function class with keyed state: why no StatefulProcessor
+        return f"form ({found})" if isinstance(found, str) else "form"
     found = (_frames.flat_translated if method == "flat_map" else _frames.translated)(g, call, shape)
     return f"form (its function: {found.reason})" if isinstance(found, Refusal) else "form"
 

@@ -1,7 +1,9 @@
 """``env.from_source(source, WatermarkStrategy.no_watermarks(), name)`` for bounded sources.
 
-* ``NumberSequenceSource(a, b)`` -> ``sparkContext.range(a, b + 1)``: Flink's end is inclusive.
-  The elements are ints (``Types.LONG()``).
+* ``NumberSequenceSource(a, b)`` -> ``range(a, b + 1).toDF("value")``, a DataFrame with one
+  ``bigint`` column, where the program model plans the stream as one (``_frames.NUMBERS``), else
+  ``sparkContext.range(a, b + 1)``: Flink's end is inclusive. The elements are ints
+  (``Types.LONG()``).
 * ``FileSource.for_record_stream_format(StreamFormat.text_line_format(), *paths).build()`` ->
   ``read.text(paths, recursiveFileLookup=True)``, a DataFrame with one ``value`` column, where
   the program model plans the stream as one (``_frames.text_source_shape``), else
@@ -18,7 +20,8 @@
   with ``set_bounded``), the value decoded by its schema: see ``_kafka``.
 
 The source may be built in a variable used only by ``from_source``: that assignment is dropped
-(see ``source_builders``). Watermark strategies other than ``no_watermarks()``, monitoring
+(see ``source_builders``). A strategy that only makes watermarks no operator reads (``_common.unused_watermarks``) is
+dropped as ``no_watermarks()`` is. Other watermark strategies, monitoring
 several paths, other formats and other sources stay with a TODO.
 """
 
@@ -42,15 +45,30 @@ MONITOR_NOTE = (
 rule = Rule(
     __name__,
     matches=["StreamExecutionEnvironment.from_source"],
-    summary="from_source(NumberSequenceSource(a, b) | FileSource text lines) -> sparkContext.range(a, b + 1) / read.text(...)",
+    summary="from_source(NumberSequenceSource(a, b) | FileSource text lines) -> range(a, b + 1) / read.text(...) (DataFrames, or RDDs)",
     codes=(M.PF_UNSUPPORTED, M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_OFFSETS, M.PF_KAFKA_PACKAGE, M.PF_KAFKA_FORMAT, M.PF_MONITOR_INTERVAL),
     examples=[
         Example(
             program(
-                "numbers = env.from_source(NumberSequenceSource(1, 20), WatermarkStrategy.no_watermarks(), 'numbers')\n",
+                "numbers = env.from_source(NumberSequenceSource(1, 20), WatermarkStrategy.no_watermarks(), 'numbers')\n"
+                "numbers.map(lambda n: (n, n)).print()\n",
                 imports="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors.number_seq import NumberSequenceSource\n",
             ),
-            spark_program("numbers = env.sparkContext.range(1, 20 + 1)\n", rdd='the source `.from_source()` at line 6 has no DataFrame form (a typed from_collection and a bounded text file source have one)'),
+            spark_program(  # an RDD: a map without output_type has no native form
+                "numbers = env.sparkContext.range(1, 20 + 1)\nfor record in numbers.map(lambda n: (n, n)).collect():\n    print(record)\n",
+                rdd="`.map()` at line 7 has no DataFrame form",
+            ),
+        ),
+        Example(  # a DataFrame of the numbers: every consumer has a native form; the strategy is read by nothing
+            program(
+                "numbers = env.from_source(NumberSequenceSource(1, 20), WatermarkStrategy.for_monotonous_timestamps(), 'numbers')\n"
+                "numbers.filter(lambda n: n % 2 == 0).print()\n",
+                imports="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors.number_seq import NumberSequenceSource\n",
+            ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'numbers = env.range(1, 20 + 1).toDF("value")\n'
+            'numbers.where(F.pmod(F.col("value"), F.lit(2)) == 0).show(2147483647, truncate=False)\n',
         ),
         Example(  # a DataFrame of the lines (the program model's frame form): every consumer has a native form
             program(
@@ -163,6 +181,8 @@ def convert(ctx):
     kind, call, _ = source_kind(ctx.resolver, call_arg(seg.original, 0, "source"))
     if kind == "numbers":
         start, end = call_arg(call, 0, "start"), call_arg(call, 1, "end")
+        if facts(ctx.resolver, seg.original).frame is not None:  # a DataFrame of one bigint column (_frames.NUMBERS)
+            return ctx.expr('{env}.range({a}, {b} + 1).toDF("value")', env=env, a=start, b=_parenthesized(end))
         return ctx.expr("{env}.sparkContext.range({a}, {b} + 1)", env=env, a=start, b=_parenthesized(end))
     paths = [a.value for a in call.args[1:]]
     where = paths[0] if len(paths) == 1 else cst.List([cst.Element(p) for p in paths])

@@ -602,6 +602,12 @@ def stateful_processor(ctx, seg, instance):
             f"{name}: handleInputRows sorts each key's rows by their timestamp ({p.sorted_by}), as Flink's BATCH mode"
             " does; rows of one key with the same timestamp come in no set order (Flink: its sort's order)",
         )
+    elif found.one:
+        ctx.note(
+            M.PF_TWS_SOURCE_ORDER,
+            f"{name}: each key's rows reach handleInputRows in the source's order (one partition: coalesce(1)), as"
+            " Flink's at parallelism 1; Spark keeps that order (one shuffle block, a stable sort by key) without promising it",
+        )
     elif found.ordered:
         ctx.note(
             M.PF_TWS_ORDER,
@@ -639,6 +645,8 @@ def stateful_processor(ctx, seg, instance):
         I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
     stamped = stamped_by(g, seg.original)
     drop = f".drop({TIMESTAMP_COLUMN!r})" if stamped is not None and windows_read_stamp(g, stamped) else ""  # a window's column
+    if found.one:
+        drop += ".coalesce(1)"  # the source's order, in one partition
     return ctx.expr(
         '{df}%s.groupBy(%s).transformWithState({fn}, "%s", "Update", "%s")' % (drop, key, p.output_schema, p.time_mode),
         df=ctx.site.receiver,

@@ -18,7 +18,10 @@ instance, Spark once per partition (NOTE F2S203): results are the same unless th
 effects. ``open`` may ask its runtime context for task information and, on a keyed stream, for
 keyed state (``runtime_context.get_state(...)``): such a class runs through
 ``f2s.keyed_process(keyed, instance, method="map")``, which scopes the state to each element's
-key (see ``process.py``); keyed state on a stream that is not keyed is left with a TODO.
+key (see ``process.py``); keyed state on a stream that is not keyed is left with a TODO. Over a
+frame, where the program model plans it (``_stateful.plan``: results that cannot depend on the
+order of a key's rows, or rows in the source's order at parallelism 1), the class becomes a
+StatefulProcessor run by ``groupBy(key).transformWithState`` (``process.stateful_processor``).
 
 ``output_type`` decides how later ``print``/``execute_and_collect`` format the elements. PyFlink
 fuses a Python operator with the next one when that is its only consumer and passes its
@@ -44,8 +47,8 @@ SPARK_TIMESTAMPED = {"map": "mapValues", "flat_map": "flatMapValues"}
 rule = Rule(
     __name__,
     matches=["DataStream.map", "DataStream.flat_map", "DataStream.filter"],
-    summary="map/filter -> select/where of Columns on a DataFrame, flat_map -> select(F.explode(...)); map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
-    codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE, M.PF_EVENT_TIME),
+    summary="map/filter -> select/where of Columns on a DataFrame, flat_map -> select(F.explode(...)), keyed map/flat_map of a class with keyed state -> groupBy(key).transformWithState; map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
+    codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE, M.PF_EVENT_TIME, M.PF_TWS_SOURCE_ORDER, M.PF_TWS_MAP_ORDER, M.PF_TWS_TTL, M.PF_PROCESS),
     examples=[
         Example(  # on a DataFrame (the program model's frame form): the function as Columns
             program(
@@ -64,6 +67,45 @@ rule = Rule(
             'items = env.createDataFrame([("pen", 3), ("ink", 30)], "f0 STRING, f1 INT")\n'
             "items.where(F.col(\"f1\") < 20).select(\n"
             '    "f0", (F.col("f1").cast("long") * 2).cast("int").alias("f1")\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # a function class with keyed state on a keyed frame: a StatefulProcessor (rules/pyflink/_stateful.py);
+            # its numbering follows the order of a key's rows: the source's at parallelism 1, one partition
+            program(
+                "\n\nclass Numbered(MapFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.n = runtime_context.get_state(ValueStateDescriptor('n', Types.INT()))\n\n"
+                "    def map(self, value):\n"
+                "        n = (self.n.value() or 0) + 1\n"
+                "        self.n.update(n)\n"
+                "        return value[0], n\n\n\n"
+                "env.set_parallelism(1)\n"
+                "words = env.from_collection([('a', 1), ('b', 2), ('a', 3)], Types.TUPLE([Types.STRING(), Types.INT()]))\n"
+                "words.key_by(lambda w: w[0]).map(Numbered(), output_type=Types.TUPLE([Types.STRING(), Types.INT()])).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream.functions import MapFunction\n"
+                "from pyflink.datastream.state import ValueStateDescriptor\n",
+            ),
+            "from pyspark.sql import Row, SparkSession\nfrom pyspark.sql.streaming import StatefulProcessor\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass Numbered(StatefulProcessor):\n"
+            "    def init(self, handle):\n"
+            '        self.n = handle.getValueState("n", "value int")\n\n'
+            "    def handleInputRows(self, key, rows, timerValues):\n"
+            "        for value in rows:\n"
+            "            n = (self.state_value(self.n) or 0) + 1\n"
+            "            self.n.update((n,))\n"
+            "            yield Row(f0=value[0], f1=n)\n\n"
+            "    @staticmethod\n"
+            "    def state_value(state):\n"
+            '        """The value of a ValueState (Spark keeps it in a 1-tuple); None when it has none."""\n'
+            "        found = state.get()\n"
+            "        return None if found is None else found[0]\n\n\n"
+            'words = env.createDataFrame([("a", 1), ("b", 2), ("a", 3)], "f0 STRING, f1 INT")\n'
+            "# NOTE(flink2spark): F2S291 Numbered: each key's rows reach handleInputRows in the source's order (one partition:"
+            " coalesce(1)), as Flink's at parallelism 1; Spark keeps that order (one shuffle block, a stable sort by key) without"
+            " promising it\n"
+            'words.coalesce(1).groupBy("f0").transformWithState(\n'
+            '    Numbered(), "f0 string, f1 int", "Update", "None"\n'
             ").show(2147483647, truncate=False)\n",
         ),
         Example(  # %-formatting, str.format, f-string specs: F.format_string where Java's %s/%d give Python's text
@@ -185,6 +227,16 @@ def open_close_class(ctx, seg):
     return info, found[1]
 
 
+def stateful_plan(ctx, seg) -> bool:
+    """Whether the keyed ``map``/``flat_map`` is a function class with keyed state over a frame
+    that the program model plans as a StatefulProcessor (``_stateful.plan``)."""
+    from flink2spark.rules.pyflink._stateful import Plan, plan
+    from flink2spark.rules.pyflink._streams import graph
+
+    shape = facts(ctx.resolver, seg.original.func.value).frame  # type: ignore[attr-defined]
+    return shape is not None and open_close_class(ctx, seg) is not None and isinstance(plan(graph(ctx.resolver), seg.original, shape), Plan)
+
+
 def keyed_state_call(ctx, seg, info, instance):
     """``f2s.keyed_process(keyed, Cls(), method=...)`` for a class whose ``open()`` creates
     keyed state: the shim scopes the state to each element's key (rules/pyflink/process.py)."""
@@ -231,6 +283,10 @@ def frame_operator(ctx, seg):
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if seg.method != "filter" and ctx.site.receiver_type == P.KEYED and stateful_plan(ctx, seg):
+        from flink2spark.rules.pyflink.process import stateful_processor
+
+        return stateful_processor(ctx, seg, open_close_class(ctx, seg)[1])  # type: ignore[index]
     if facts(ctx.resolver, seg.original).frame is not None:
         return frame_operator(ctx, seg)
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)

@@ -29,7 +29,7 @@ rule = Rule(
                 "env.from_source(numbers, WatermarkStrategy.no_watermarks(), 'n').print()\n",
                 imports="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors import NumberSequenceSource\n",
             ),
-            spark_program("for record in env.sparkContext.range(1, 5 + 1).collect():\n    print(record)\n", rdd='the source `.from_source()` at line 7 has no DataFrame form (a typed from_collection and a bounded text file source have one)'),
+            "from pyspark.sql import SparkSession\n\nenv = SparkSession.builder.getOrCreate()\n" 'env.range(1, 5 + 1).toDF("value").show(2147483647, truncate=False)\n',
         ),
         Example(
             program(
