@@ -123,10 +123,12 @@ _BASES = {
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
-    if seg.method == "connect" and facts(ctx.resolver, seg.original).frame is not None:
-        return ctx.keep("connected frames: the map/flat_map that reads them converts both (f2s_process.connected)")
+    if seg.method in ("connect", "key_by") and facts(ctx.resolver, seg.original).frame is not None:
+        return ctx.keep("connected frames: the map/flat_map/process that reads them converts both")
     if seg.method in ("map", "flat_map") and facts(ctx.resolver, seg.original).frame is not None:
         return _connected_frames(ctx, seg)
+    if seg.method == "process" and facts(ctx.resolver, seg.original).frame is not None:
+        return _two_input_processor(ctx, seg)
     if seg.method == "connect":
         return _connect(ctx, seg)
     if seg.method == "key_by":
@@ -206,3 +208,44 @@ def _connected_frames(ctx, seg):
         "f2s_process.connected({a}, {b}, {fn}, %r, %r, %r)" % (seg.method, found.kinds, schema(found.output)),
         a=first, b=second, fn=ctx.arg(seg, 0, "func")[1],
     )
+
+
+def _two_input_processor(ctx, seg):
+    """``a.connect(b).key_by(k1, k2).process(F(), output_type=T)`` of two frames
+    (``_stateful.two_input_plan``) -> both inputs' rows in one frame, ``input`` (1 or 2), ``key``
+    and ``in1``/``in2`` (the record: a struct of its fields, or its one column), then
+    ``groupBy("key").transformWithState(F(), ...)``, ``F`` rewritten as a StatefulProcessor whose
+    ``handleInputRows`` runs each row through its input's body."""
+    from flink2spark.rules.pyflink._stateful import TWO_INPUTS, two_input_plan
+    from flink2spark.rules.pyflink._streams import graph
+    from flink2spark.rules.pyflink.process import processor_notes, replace_processor, split_outputs
+    from flink2spark.transpiler import imports as I
+
+    found = two_input_plan(graph(ctx.resolver), seg.original)
+    p = found.processor
+    refused = replace_processor(ctx, found.cls, p)
+    if refused is not None:
+        return refused
+    name = found.cls.name.value
+    if found.ordered:
+        ctx.note(
+            M.PF_TWS_ORDER,
+            f"{name}: handleInputRows gets each key's rows of both inputs at once, in no set order (Flink: one by one,"
+            " each input's in arrival order, the two interleaved as they come); results that depend on that order may differ",
+        )
+    processor_notes(ctx, name, p)
+    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    column, first_record, second_record = TWO_INPUTS
+    key_by = ctx.site.receiver  # the connect() and key_by() calls, kept
+    connect = key_by.func.value
+    sides = []
+    for i, (frame, key, record, field) in enumerate(zip(("{a}", "{b}"), found.keys, found.columns, (first_record, second_record)), 1):
+        sides.append('%s.select(F.lit(%d).alias("%s"), %s.alias("key"), %s.alias("%s"))' % (frame, i, column, key, record, field))
+    frame = ctx.expr(
+        '%s.unionByName(%s, allowMissingColumns=True).groupBy("key").transformWithState({fn}, "%s", "Update", "%s")'
+        % (sides[0], sides[1], p.output_schema, p.time_mode),
+        a=connect.func.value, b=connect.args[0].value, fn=ctx.arg(seg, 0, "func")[1],
+    )
+    if found.outputs_name is None:
+        return frame
+    return split_outputs(ctx, seg, found.outputs_name, frame)
