@@ -5,7 +5,12 @@ k2)`` keeps its form on the shim's ``ConnectedStreams``.
 Two frames (``_side_outputs.co_plan``: a ``CoMapFunction``/``CoFlatMapFunction`` whose
 ``map1``/``map2`` share no instance data) -> ``f2s_process.connected(a, b, fn, "map", kinds,
 schema)``: each input through its own method (a Python UDTF, ``runtime/frame_process.py``), the
-results unioned; ``connect`` itself is kept for the ``map`` to read.
+results unioned; ``connect`` itself is kept for the ``map`` to read. Two frames read by
+``key_by(k1, k2).process(KeyedCoProcessFunction)`` (``_stateful.two_input_plan``): both inputs'
+rows in one frame (``input``, ``key``, ``in1``/``in2``), ``groupBy("key").transformWithState``
+of the class rewritten as a StatefulProcessor whose ``handleInputRows`` runs each row through
+``process_element1``/``process_element2`` (side outputs: tagged result rows, as a process
+function's over a frame).
 
 Why a shim: Spark has no two-input operator sharing one function instance (and keyed state)
 between its inputs. The user's ``CoMapFunction``/``CoFlatMapFunction``/``CoProcessFunction``/
@@ -54,8 +59,9 @@ rule = Rule(
         "BroadcastConnectedStream.process",
     ],
     exact=False,
-    summary="connect(b) -> f2s.connect(a, b); ConnectedStreams.map/flat_map/process(fn) -> f2s.co_process(connected, fn, method); of two DataFrames, map/flat_map(CoMap/CoFlatMapFunction) -> f2s_process.connected(a, b, fn, ...): each input through its method, unioned",
-    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_BROADCAST_ORDER, M.PF_FUNCTION, M.PF_INPUT_ORDER),
+    summary="connect(b) -> f2s.connect(a, b); ConnectedStreams.map/flat_map/process(fn) -> f2s.co_process(connected, fn, method); of two DataFrames, map/flat_map(CoMap/CoFlatMapFunction) -> f2s_process.connected(a, b, fn, ...): each input through its method, unioned; key_by(k1, k2).process(KeyedCoProcessFunction) -> both inputs' rows tagged by input, groupBy(key).transformWithState(StatefulProcessor)",
+    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_BROADCAST_ORDER, M.PF_FUNCTION, M.PF_INPUT_ORDER,
+           M.PF_TWS_ORDER, M.PF_TWS_TIMERS, M.PF_TWS_MAP_ORDER, M.PF_TWS_TTL),
     examples=[
         Example(  # two typed streams planned as DataFrames: each input through its method, unioned (runtime/frame_process.py)
             program(
@@ -83,6 +89,60 @@ rule = Rule(
             "f2s_process.connected(\n"
             '    words, numbers, Both(), "map", ("value", "value"), "value STRING"\n'
             ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # connect(b).key_by(k1, k2).process(KeyedCoProcessFunction) of two frames: one transformWithState over both inputs' rows
+            program(
+                "\n\nclass Pair(KeyedCoProcessFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.seen = runtime_context.get_state(ValueStateDescriptor('seen', Types.STRING()))\n\n"
+                "    def process_element1(self, left, ctx):\n"
+                "        self.seen.update(left)\n\n"
+                "    def process_element2(self, right, ctx):\n"
+                "        if self.seen.value() is not None:\n"
+                "            yield right + '=' + self.seen.value()\n\n\n"
+                "lefts = env.from_collection(['a'], type_info=Types.STRING())\n"
+                "rights = env.from_collection(['b'], type_info=Types.STRING())\n"
+                "lefts.connect(rights).key_by(lambda l: l, lambda r: r).process(Pair(), output_type=Types.STRING()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import KeyedCoProcessFunction\n"
+                "from pyflink.datastream.state import ValueStateDescriptor\n",
+            ),
+            "from pyspark.sql import Row, SparkSession, functions as F\n"
+            "from pyspark.sql.streaming import StatefulProcessor\n\n"
+            "env = SparkSession.builder.getOrCreate()\n\n\n"
+            "class Pair(StatefulProcessor):\n"
+            "    def init(self, handle):\n"
+            '        self.seen = handle.getValueState("seen", "value string")\n\n'
+            "    def handleInputRows(self, key, rows, timerValues):\n"
+            "        for row in rows:\n"
+            "            if row.input == 1:\n"
+            "                left = row.in1\n"
+            "                self.seen.update((left,))\n"
+            "            else:\n"
+            "                right = row.in2\n"
+            "                if self.state_value(self.seen) is not None:\n"
+            '                    yield Row(value=right + "=" + self.state_value(self.seen))\n\n'
+            "    @staticmethod\n"
+            "    def state_value(state):\n"
+            '        """The value of a ValueState (Spark keeps it in a 1-tuple); None when it has none."""\n'
+            "        found = state.get()\n"
+            "        return None if found is None else found[0]\n\n\n"
+            'lefts = env.createDataFrame(["a"], "string")\n'
+            'rights = env.createDataFrame(["b"], "string")\n'
+            "# NOTE(flink2spark): F2S266 Pair: handleInputRows gets each key's rows of both inputs at once, in no set order"
+            " (Flink: one by one, each input's in arrival order, the two interleaved as they come); results that depend on"
+            " that order may differ\n"
+            "lefts.select(\n"
+            '    F.lit(1).alias("input"), F.col("value").alias("key"), F.col("value").alias("in1")\n'
+            ").unionByName(\n"
+            "    rights.select(\n"
+            '        F.lit(2).alias("input"),\n'
+            '        F.col("value").alias("key"),\n'
+            '        F.col("value").alias("in2"),\n'
+            "    ),\n"
+            "    allowMissingColumns=True,\n"
+            ').groupBy("key").transformWithState(Pair(), "value string", "Update", "None").show(\n'
+            "    2147483647, truncate=False\n"
+            ")\n",
         ),
         Example(
             program(
