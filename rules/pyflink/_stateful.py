@@ -82,8 +82,15 @@ event-time timer at the end (watermark ``Long.MAX_VALUE``) with the key's final 
 * timers need ``timeMode="ProcessingTime"`` (with ``"EventTime"`` a batch job fires none):
   a timer fires when its time is before the job's clock, which a timestamp of the data is
   (a time in the future does not fire: NOTE F2S267);
+* processing-time timers (``register/delete_processing_time_timer``, ``current_processing_time()``
+  -> ``timerValues.getCurrentProcessingTimeInMs()``, the micro-batch's one time) are Spark's
+  processing-time timers: one due by the batch's clock fires after the key's rows; Flink fires one
+  when the wall clock passes it while the job runs, and none still pending at the end of a
+  bounded input (STREAMING mode; checked on Flink 2.3): a timer due later than the job runs fires
+  on neither (NOTE F2S232). Not with event-time timers in one class (``on_timer`` could not tell
+  them apart: Spark's timers have one domain) nor in BATCH mode;
 * timers registered in ``on_timer`` would not fire in the same batch (Flink fires them): not
-  translated, nor are processing-time timers, ``ctx.timestamp()`` in ``on_timer`` or of a
+  translated, nor are ``ctx.timestamp()`` in ``on_timer`` or of a
   timestamp computed from the record, the watermark in STREAMING mode, state of other
   types or other methods (``put_all``), side outputs or a record used other than by its fields (Spark's ``Row`` prints
   differently from Flink's tuple). ``translate`` gives the reason and the caller keeps the
@@ -195,6 +202,7 @@ class Processor:
     map_order: bool = False  # a MapState's iteration order can reach the results (NOTE F2S262)
     ttl: dict = field(default_factory=dict)  # state attribute -> ttlDurationMs (NOTE F2S263)
     function_classes: list = field(default_factory=list)  # the states' ReduceFunction/AggregateFunction classes (original nodes: their PyFlink bases go)
+    processing_time: bool = False  # its timers are Flink's processing-time ones (NOTE F2S232), not event-time ones (F2S267)
 
 
 class Refused(Exception):
@@ -306,6 +314,7 @@ class _Translation:
         self.output = output
         self.states: dict[str, tuple[str, str]] = {}
         self.timers = False
+        self.domains: set = set()  # the time domains of its timers ("event", "processing")
         # the helper reading a ValueState's value (None: the class uses the name, reads stay inline)
         self.value_helper: Optional[str] = None if any(n.value == _VALUE_HELPER for n in _names(cls.body)) else _VALUE_HELPER
         self.value_read = False
@@ -744,9 +753,14 @@ class _Translation:
             body=cls.body.with_changes(body=body),
         )
         self._check_left(new)
-        mode = "ProcessingTime" if self.timers or self.ttl else "None"  # Spark's TTL needs processing time
+        if len(self.domains) > 1:
+            raise Refused("event-time and processing-time timers (Spark's have one time domain: on_timer could not tell them apart)")
+        if "processing" in self.domains and (self.time.batch or any(t.batch for _, t in self.inputs or ())):
+            raise Refused("processing time in BATCH mode (Flink's processing-time timers there are not Spark's)")
+        mode = "ProcessingTime" if self.timers or self.ttl or self.domains else "None"  # Spark's TTL needs processing time
         schema = tagged_schema(self.output, self.sides) if self.sides else output_schema(self.output)
-        return Processor(new, schema, mode, self.timers, dict(self.states), self.sorted_by, self.map_order, dict(self.ttl), list(self.function_classes))
+        return Processor(new, schema, mode, self.timers, dict(self.states), self.sorted_by, self.map_order, dict(self.ttl), list(self.function_classes),
+                         self.domains == {"processing"})
 
 
 class _OpenBody(cst.CSTTransformer):
@@ -957,11 +971,18 @@ class _MethodBody(cst.CSTTransformer):
                         raise Refused("it reads current_watermark() in STREAMING mode (when Flink's periodic watermark comes is not in the program)")
                     self.context_uses += 1  # BATCH: no watermark while elements come, Long.MAX_VALUE for the timers
                     return cst.Integer("9223372036854775807") if self.in_timer else cst.UnaryOperation(cst.Minus(), cst.Integer("9223372036854775808"))
-                spark = {"register_event_time_timer": "registerTimer", "delete_event_time_timer": "deleteTimer"}.get(method)
+                if method == "current_processing_time" and not original.args:
+                    # Spark's clock: one time per micro-batch (Flink's: the wall clock at each call; NOTE F2S232)
+                    self.context_uses += 1
+                    self.tr.domains.add("processing")
+                    return cst.parse_expression("timerValues.getCurrentProcessingTimeInMs()")
+                spark = {"register_event_time_timer": "registerTimer", "delete_event_time_timer": "deleteTimer",
+                         "register_processing_time_timer": "registerTimer", "delete_processing_time_timer": "deleteTimer"}.get(method)
                 if spark is None:
                     raise Refused(f"it calls timer_service().{method}()")
-                if self.in_timer and method == "register_event_time_timer":
+                if self.in_timer and method.startswith("register_"):
                     raise Refused("on_timer() registers a timer (Spark would not fire it in the same batch; Flink does)")
+                self.tr.domains.add("processing" if "processing" in method else "event")
                 if len(original.args) != 1 or original.args[0].keyword is not None:
                     raise Refused(f"timer_service().{method}() with other arguments than a time")
                 self.tr.timers = True

@@ -101,6 +101,39 @@ rule = Rule(
             '    Count(), "f0 string, f1 int", "Update", "None"\n'
             ").show(2147483647, truncate=False)\n",
         ),
+        Example(  # processing-time timers: Spark's, the batch's clock (NOTE F2S232)
+            program(
+                "\n\nclass Remind(KeyedProcessFunction):\n"
+                "    def process_element(self, value, ctx):\n"
+                "        ctx.timer_service().register_processing_time_timer(ctx.timer_service().current_processing_time() + 60_000)\n\n"
+                "    def on_timer(self, timestamp, ctx):\n"
+                "        yield ctx.get_current_key()\n\n\n"
+                "words = env.from_collection(['a', 'b'], type_info=Types.STRING())\n"
+                "words.key_by(lambda w: w).process(Remind(), output_type=Types.STRING()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import KeyedProcessFunction\n",
+            ),
+            "from pyspark.sql import Row, SparkSession\n"
+            "from pyspark.sql.streaming import StatefulProcessor\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass Remind(StatefulProcessor):\n"
+            "    def init(self, handle):\n"
+            "        self.handle = handle\n\n"
+            "    def handleInputRows(self, key, rows, timerValues):\n"
+            "        for (value,) in rows:\n"
+            "            self.handle.registerTimer(\n"
+            "                timerValues.getCurrentProcessingTimeInMs() + 60_000\n"
+            "            )\n"
+            "        yield from ()\n\n"
+            "    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):\n"
+            "        yield Row(value=key[0])\n\n\n"
+            'words = env.createDataFrame(["a", "b"], "string")\n'
+            "# NOTE(flink2spark): F2S232 Remind: its processing-time timers fire after their key's rows when due by the clock of"
+            " the batch (timerValues.getCurrentProcessingTimeInMs(), one time per batch); Flink fires them when the wall clock"
+            " passes them while the job runs, and none still pending at the end of a bounded input\n"
+            'words.groupBy("value").transformWithState(\n'
+            '    Remind(), "value string", "Update", "ProcessingTime"\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
         Example(  # MapState, ListState.update (an empty list clears: put_list); NOTE F2S262, the keys' order is printed
             program(
                 "\n\nclass Tags(KeyedProcessFunction):\n"
@@ -641,7 +674,14 @@ def replace_processor(ctx, cls, p):
 def processor_notes(ctx, name: str, p) -> None:
     """The NOTEs of a StatefulProcessor ``p`` (``_stateful.Processor``) of the class ``name``:
     its timers, a MapState's iteration order, state TTLs."""
-    if p.timers:
+    if p.processing_time:
+        ctx.note(
+            M.PF_PROCESSING_TIMERS,
+            f"{name}: its processing-time timers fire after their key's rows when due by the clock of the batch"
+            " (timerValues.getCurrentProcessingTimeInMs(), one time per batch); Flink fires them when the wall clock"
+            " passes them while the job runs, and none still pending at the end of a bounded input",
+        )
+    elif p.timers:
         batch = (
             "; in BATCH mode Flink 2.3 fired the last key's timer once per registration when the key registered it"
             " several times (seen on fixture keyed_state_sensor_highest's first version), Spark once"
