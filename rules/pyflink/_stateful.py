@@ -72,6 +72,16 @@ in them changes:
   output schema's names); ``yield self.helper(...)`` when the helper's results are only yielded
   and it returns only ``Row(...)``: its returns become those Rows.
 
+A ``KeyedCoProcessFunction`` of ``a.connect(b).key_by(k1, k2).process(...)`` over two frames
+(``two_input_plan``; PySpark 4.3's transformWithState takes one grouped input): both inputs'
+rows in one frame, ``input`` (1 or 2), ``key`` and the record in ``in1``/``in2`` (a struct,
+which Spark hands to Python as a dict: ``tuple(row.in1.values())`` for a Tuple type, the Python
+tuple Flink gives; ``Row(**row.in1)`` for a Row type; the column itself for a single value);
+``process_element1``/``process_element2`` become the two branches of one ``handleInputRows``,
+each with its input's record shape and timestamp field. ``yield TAG, v`` to a side output that
+``get_side_output(TAG)`` reads: the results are tagged rows (``tagged_schema``), as a process
+function's over a frame (``runtime/frame_process.py``).
+
 What it means on Spark (checked on PySpark 4.3 over batch DataFrames,
 ``tests/test_stateful_processor.py``): ``handleInputRows`` gets all the rows of a key at once,
 then the key's expired timers fire in time order, each seeing the key's final state. Flink
