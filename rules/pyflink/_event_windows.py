@@ -709,6 +709,10 @@ def stamped_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
         return None  # (a field named as the timestamp column: withColumn would replace it)
     if _uses_are(g, call, ("key_by",)) and all(_uses_are(g, key_by, ("window", "count_window", "process")) for key_by in _uses(g, call)):
         return shape
+    if _uses_are(g, call, ("connect",)):  # a KeyedCoProcessFunction reads the assigner's field itself (_stateful.two_input_plan)
+        # (the plan itself needs this frame's shape: the connect's own entry checks it)
+        if all(_uses_are(g, use, ("key_by",)) and all(_uses_are(g, k, ("process",)) for k in _uses(g, use)) for use in _uses(g, call)):
+            return shape
     return shape if _windows_only(g, call) else None
 
 

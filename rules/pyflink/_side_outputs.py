@@ -83,7 +83,6 @@ def side_plan(g, call: cst.Call, shape) -> Union[SidePlan, str]:
 def _side_plan(g, call: cst.Call, shape) -> Union[SidePlan, str]:
     from flink2spark.rules.pyflink._common import call_arg, record_shape
     from flink2spark.rules.pyflink._frames import FRAME_TYPES
-    from flink2spark.rules.pyflink._streams import _frame_uses
 
     resolver = g.resolver
     if resolver.type_of(call.func.value) != P.DATASTREAM or shape.kind not in ("value", "tuple", "row"):  # type: ignore[attr-defined]
@@ -111,6 +110,21 @@ def _side_plan(g, call: cst.Call, shape) -> Union[SidePlan, str]:
     for n in nodes(fdef.body, cst.Name):  # a tag used other than as the first of a yielded pair
         if output_tag(resolver, n) is not None and n.value not in yielded:
             return f"{n.value}: an output tag used other than in `yield {n.value}, value`"
+    found = read_tags(g, call)
+    if isinstance(found, str):
+        return found
+    tags, outputs_name = found
+    return SidePlan(cls, output, tuple(tags), outputs_name, one)
+
+
+def read_tags(g, call: cst.Call) -> Union[tuple[list, Optional[str]], str]:
+    """The side outputs of the process ``call`` its results are read by (``get_side_output(TAG)``):
+    [(module name of the tag, tag name, Shape)] and the tagged frame's variable (None when none is
+    read); else why they cannot be a tagged frame's."""
+    from flink2spark.rules.pyflink._common import call_arg
+    from flink2spark.rules.pyflink._streams import _frame_uses
+
+    resolver = g.resolver
     uses_of = _frame_uses(g, call)
     if uses_of is None:
         return "the uses of the results cannot be followed"
@@ -133,7 +147,7 @@ def _side_plan(g, call: cst.Call, shape) -> Union[SidePlan, str]:
         outputs_name = parent.targets[0].target.value + "_outputs"
         if any(n.value == outputs_name for n in nodes(resolver.module, cst.Name)):
             return f"the module uses the name {outputs_name}"
-    return SidePlan(cls, output, tuple(tags), outputs_name, one)
+    return tags, outputs_name
 
 
 # operators after which a frame's rows keep the order of the stream's records (one partition
@@ -212,10 +226,17 @@ def side_shape(g, call: cst.Call, shape):
         return None
     from flink2spark.rules.pyflink._streams import _frame_shape
 
-    upstream = g.fact("frame_shape", source.func.value, _frame_shape, None)
-    found = side_plan(g, source, upstream) if upstream is not None else None
+    if g.resolver.type_of(source.func.value) == P.CONNECTED:  # a KeyedCoProcessFunction as a StatefulProcessor
+        from flink2spark.rules.pyflink._stateful import TwoInputPlan, two_input_plan
+
+        found = two_input_plan(g, source)
+        found = found if isinstance(found, TwoInputPlan) else None
+    else:
+        upstream = g.fact("frame_shape", source.func.value, _frame_shape, None)
+        found = side_plan(g, source, upstream) if upstream is not None else None
+        found = found if isinstance(found, SidePlan) else None
     tag = output_tag(g.resolver, call_arg(call, 0, "output_tag"))
-    if not isinstance(found, SidePlan) or tag is None:
+    if found is None or tag is None:
         return None
     return next((s for _, name, s in found.tags if name == tag[0]), None)
 

@@ -72,6 +72,16 @@ in them changes:
   output schema's names); ``yield self.helper(...)`` when the helper's results are only yielded
   and it returns only ``Row(...)``: its returns become those Rows.
 
+A ``KeyedCoProcessFunction`` of ``a.connect(b).key_by(k1, k2).process(...)`` over two frames
+(``two_input_plan``; PySpark 4.3's transformWithState takes one grouped input): both inputs'
+rows in one frame, ``input`` (1 or 2), ``key`` and the record in ``in1``/``in2`` (a struct,
+which Spark hands to Python as a dict: ``tuple(row.in1.values())`` for a Tuple type, the Python
+tuple Flink gives; ``Row(**row.in1)`` for a Row type; the column itself for a single value);
+``process_element1``/``process_element2`` become the two branches of one ``handleInputRows``,
+each with its input's record shape and timestamp field. ``yield TAG, v`` to a side output that
+``get_side_output(TAG)`` reads: the results are tagged rows (``tagged_schema``), as a process
+function's over a frame (``runtime/frame_process.py``).
+
 What it means on Spark (checked on PySpark 4.3 over batch DataFrames,
 ``tests/test_stateful_processor.py``): ``handleInputRows`` gets all the rows of a key at once,
 then the key's expired timers fire in time order, each seeing the key's final state. Flink
@@ -82,8 +92,15 @@ event-time timer at the end (watermark ``Long.MAX_VALUE``) with the key's final 
 * timers need ``timeMode="ProcessingTime"`` (with ``"EventTime"`` a batch job fires none):
   a timer fires when its time is before the job's clock, which a timestamp of the data is
   (a time in the future does not fire: NOTE F2S267);
+* processing-time timers (``register/delete_processing_time_timer``, ``current_processing_time()``
+  -> ``timerValues.getCurrentProcessingTimeInMs()``, the micro-batch's one time) are Spark's
+  processing-time timers: one due by the batch's clock fires after the key's rows; Flink fires one
+  when the wall clock passes it while the job runs, and none still pending at the end of a
+  bounded input (STREAMING mode; checked on Flink 2.3): a timer due later than the job runs fires
+  on neither (NOTE F2S232). Not with event-time timers in one class (``on_timer`` could not tell
+  them apart: Spark's timers have one domain) nor in BATCH mode;
 * timers registered in ``on_timer`` would not fire in the same batch (Flink fires them): not
-  translated, nor are processing-time timers, ``ctx.timestamp()`` in ``on_timer`` or of a
+  translated, nor are ``ctx.timestamp()`` in ``on_timer`` or of a
   timestamp computed from the record, the watermark in STREAMING mode, state of other
   types or other methods (``put_all``), side outputs or a record used other than by its fields (Spark's ``Row`` prints
   differently from Flink's tuple). ``translate`` gives the reason and the caller keeps the
@@ -195,6 +212,7 @@ class Processor:
     map_order: bool = False  # a MapState's iteration order can reach the results (NOTE F2S262)
     ttl: dict = field(default_factory=dict)  # state attribute -> ttlDurationMs (NOTE F2S263)
     function_classes: list = field(default_factory=list)  # the states' ReduceFunction/AggregateFunction classes (original nodes: their PyFlink bases go)
+    processing_time: bool = False  # its timers are Flink's processing-time ones (NOTE F2S232), not event-time ones (F2S267)
 
 
 class Refused(Exception):
@@ -210,18 +228,38 @@ class Time:
 
 
 # the keyed operators whose function class may become a StatefulProcessor -> (the class's base, its method)
-OPERATORS = {"process": ("KeyedProcessFunction", "process_element"), "map": ("MapFunction", "map"), "flat_map": ("FlatMapFunction", "flat_map")}
+OPERATORS = {"process": ("KeyedProcessFunction", "process_element"), "map": ("MapFunction", "map"), "flat_map": ("FlatMapFunction", "flat_map"),
+             "co_process": ("KeyedCoProcessFunction", "process_element")}
 
 
-def translate(resolver, cls: cst.ClassDef, record, output, time: Time = Time(), operator: str = "process") -> Union[Processor, str]:
+def translate(resolver, cls: cst.ClassDef, record, output, time: Time = Time(), operator: str = "process",
+              inputs: Optional[tuple] = None, sides: Optional[dict] = None) -> Union[Processor, str]:
     """``cls`` (an original ClassDef deriving from KeyedProcessFunction, or from MapFunction/
     FlatMapFunction for a keyed ``map``/``flat_map``: ``operator``) as a Processor, for records
     of the ``python_columns.Shape`` ``record`` and results of the Shape ``output``; else the
-    reason it is not translated."""
+    reason it is not translated. A ``KeyedCoProcessFunction`` (``operator`` ``"co_process"``):
+    ``inputs`` is ((Shape, Time) of the first input, of the second), the rows tagged by input
+    (``TWO_INPUTS``). ``sides``: the side outputs read (module name of the tag -> (tag name, Shape)):
+    the results are then rows of ``tagged_schema``."""
     try:
-        return _Translation(resolver, cls, record, output, time, operator).run()
+        return _Translation(resolver, cls, record, output, time, operator, inputs, sides).run()
     except Refused as exc:
         return str(exc)
+
+
+# a KeyedCoProcessFunction's rows: the input (1 or 2) and the record of each in its own column
+TWO_INPUTS = ("input", "in1", "in2")
+_TAG, _MAIN = "output", "main"  # the columns of a tagged result (as runtime/frame_process.py's tagged frame)
+
+
+def tagged_schema(output, sides: dict) -> str:
+    """The DDL schema of results with side outputs: ``output`` (None for the main output, else the
+    tag's name), ``main`` (a struct of the main output's fields), one struct per tag, named as it
+    (``f2s_process.main_output``/``side_output`` read them)."""
+    def struct(shape) -> str:
+        return "struct<%s>" % ", ".join(f"{f.name}: {f.type}" for f in shape.fields)
+
+    return ", ".join([f"{_TAG} string", f"{_MAIN} {struct(output)}", *(f"`{name}` {struct(shape)}" for name, shape in sides.values())])
 
 
 def output_schema(output) -> str:
@@ -272,15 +310,21 @@ def _names(node: cst.CSTNode) -> list[cst.Name]:
 
 
 class _Translation:
-    def __init__(self, resolver, cls: cst.ClassDef, record, output, time: Time = Time(), operator: str = "process"):
+    def __init__(self, resolver, cls: cst.ClassDef, record, output, time: Time = Time(), operator: str = "process",
+                 inputs: Optional[tuple] = None, sides: Optional[dict] = None):
         self.time = time
+        self.inputs = inputs  # a KeyedCoProcessFunction: ((Shape, Time) of each input)
+        self.sides = dict(sides or {})  # module name of a tag read -> (tag name, Shape)
         self.base, self.method = OPERATORS[operator]  # the class's PyFlink base and the method Flink calls per element
+        # the methods Flink calls per element (process_element1/2 of a KeyedCoProcessFunction)
+        self.methods = ("process_element1", "process_element2") if inputs else (self.method,)
         self.resolver = resolver
         self.cls = cls
         self.record = record
         self.output = output
         self.states: dict[str, tuple[str, str]] = {}
         self.timers = False
+        self.domains: set = set()  # the time domains of its timers ("event", "processing")
         # the helper reading a ValueState's value (None: the class uses the name, reads stay inline)
         self.value_helper: Optional[str] = None if any(n.value == _VALUE_HELPER for n in _names(cls.body)) else _VALUE_HELPER
         self.value_read = False
@@ -301,7 +345,7 @@ class _Translation:
         dropped = {
             id(p.annotation)
             for s in self.cls.body.body
-            if isinstance(s, cst.FunctionDef) and s.name.value in ("open", self.method, "on_timer")
+            if isinstance(s, cst.FunctionDef) and s.name.value in ("open", *self.methods, "on_timer")
             for p in s.params.params[1:]
             if p.annotation is not None
         }
@@ -341,7 +385,8 @@ class _Translation:
         that get them: the class may use them elsewhere (a helper method), and ``key`` as a local
         variable of process_element()/on_timer() that do not read the key (``ctx.get_current_key()``):
         the variable then hides a parameter nothing reads."""
-        takes = {"open": {"handle"}, self.method: {"key", "rows", "timerValues"}, "on_timer": {"key", "timerValues", "expiredTimerInfo"}}
+        takes = {"open": {"handle"}, "on_timer": {"key", "timerValues", "expiredTimerInfo"},
+                 **{m: {"key", "rows", "timerValues", *(["row"] if self.inputs else [])} for m in self.methods}}
         for stmt in self.cls.body.body:
             if not isinstance(stmt, cst.FunctionDef) or stmt.name.value not in takes:
                 continue
@@ -450,8 +495,9 @@ class _Translation:
     # -- process_element / on_timer -------------------------------------------------------
     def _check_record_uses(self, fdef: cst.FunctionDef, value: str) -> None:
         """The record is read by its fields only (``v[0]``, ``v.name``, ``a, b = v``): a Spark
-        Row is a tuple with names, but prints and compares with names where Flink's tuple does not."""
-        if self.record.kind == "value":
+        Row is a tuple with names, but prints and compares with names where Flink's tuple does not.
+        (A KeyedCoProcessFunction's record of a tuple type is a Python tuple: ``_two_inputs``.)"""
+        if self.record.kind == "value" or self.inputs and self.record.kind == "tuple":
             return
         for name in _names(fdef.body):
             if name.value != value:
@@ -523,6 +569,28 @@ class _Translation:
         new_params = cst.Parameters([cst.Param(cst.Name(n)) for n in ("self", "key", "rows", "timerValues")])
         return fdef.with_changes(name=cst.Name("handleInputRows"), params=new_params, body=cst.IndentedBlock(self._generator([loop])), returns=None)
 
+    def _two_inputs(self, first: cst.FunctionDef, second: cst.FunctionDef) -> cst.FunctionDef:
+        """``process_element1``/``process_element2`` of a KeyedCoProcessFunction -> one
+        ``handleInputRows`` over the key's rows of both inputs (``TWO_INPUTS``: ``row.input`` says
+        which; the record is ``row.in1``/``row.in2``, a struct Spark hands over as a dict), each
+        row through its input's body, with that input's record shape and timestamp field."""
+        column, first_record, second_record = TWO_INPUTS
+        branches = []
+        for fdef, (record, time), field in zip((first, second), self.inputs, (first_record, second_record)):  # type: ignore[arg-type]
+            if time.batch:
+                raise Refused("BATCH mode (Flink sorts the two inputs' elements by timestamp)")
+            self.record, self.time = record, time
+            loop = self._process(fdef).body.body[0]  # type: ignore[attr-defined]
+            read = {"value": f"row.{field}", "tuple": f"tuple(row.{field}.values())", "row": f"Row(**row.{field})"}[record.kind]
+            assign = cst.parse_statement(f"{self.value} = {read}")
+            branches.append(cst.IndentedBlock([assign, *loop.body.body]))
+        self.time = Time()  # on_timer: no record
+        test = cst.parse_expression(f"row.{column} == 1")
+        body = cst.If(test=test, body=branches[0], orelse=cst.Else(branches[1]))
+        loop = cst.For(target=cst.Name("row"), iter=cst.Name("rows"), body=cst.IndentedBlock([body]))
+        new_params = cst.Parameters([cst.Param(cst.Name(n)) for n in ("self", "key", "rows", "timerValues")])
+        return first.with_changes(name=cst.Name("handleInputRows"), params=new_params, body=cst.IndentedBlock(self._generator([loop])), returns=None)
+
     @staticmethod
     def _rebinds(fdef: cst.FunctionDef, name: str) -> bool:
         """Whether the body of ``fdef`` may bind ``name`` (an assignment, loop, with, walrus...)."""
@@ -557,7 +625,7 @@ class _Translation:
         which return only ``Row(...)``: their returns become the output's Rows."""
         found = set()
         for fdef in self.cls.body.body:
-            if not isinstance(fdef, cst.FunctionDef) or fdef.name.value in ("open", self.method, "on_timer", "__init__"):
+            if not isinstance(fdef, cst.FunctionDef) or fdef.name.value in ("open", *self.methods, "on_timer", "__init__"):
                 continue
             returns = _own_nodes(fdef.body, cst.Return)
             if not returns or _own_nodes(fdef.body, cst.Yield) or any(
@@ -573,19 +641,43 @@ class _Translation:
         return found
 
     def row(self, original: Optional[cst.BaseExpression], value: Optional[cst.BaseExpression]) -> cst.BaseExpression:
-        """``Row(<output column>=v...)`` of the converted ``value`` of ``yield <original>``."""
-        fields = self.output.fields
+        """``Row(<output column>=v...)`` of the converted ``value`` of ``yield <original>``; with side
+        outputs (``tagged_schema``) ``Row(output=None, main=Row(...), tag=None...)``, and ``yield TAG, v``
+        ``Row(output="tag", main=None, tag=Row(...))``."""
         if value is None:
             raise Refused("a bare yield")
-        if isinstance(original, cst.Call) and _self_attr(original.func) in self.row_helpers:
+        if isinstance(original, cst.Tuple) and len(original.elements) == 2 and isinstance(original.elements[0].value, cst.Name):
+            from flink2spark.rules.pyflink._side_outputs import output_tag
+
+            name = original.elements[0].value.value  # type: ignore[attr-defined]
+            if name not in self.sides and output_tag(self.resolver, original.elements[0].value) is not None:
+                raise Refused(f"it yields to the side output {name}, which no get_side_output() of a tag of a basic type reads")
+        if not self.sides:
+            return self._row(original, value, self.output)
+        tag = None
+        if isinstance(original, cst.Tuple) and len(original.elements) == 2 and isinstance(original.elements[0].value, cst.Name):
+            tag = self.sides.get(original.elements[0].value.value)  # type: ignore[attr-defined]
+        if tag is not None:
+            inner = self._row(original.elements[1].value, value.elements[1].value, tag[1])  # type: ignore[attr-defined, union-attr]
+        else:
+            inner = self._row(original, value, self.output)
+        parts = [(_TAG, cst.SimpleString(repr(tag[0])) if tag else cst.Name("None")), (_MAIN, cst.Name("None") if tag else inner)]
+        parts += [(name, inner if tag and name == tag[0] else cst.Name("None")) for name, _ in self.sides.values()]
+        equal = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+        return cst.Call(func=cst.Name("Row"), args=[cst.Arg(v, keyword=cst.Name(k), equal=equal) for k, v in parts])
+
+    def _row(self, original: Optional[cst.BaseExpression], value: cst.BaseExpression, output) -> cst.BaseExpression:
+        """``Row(<column>=v...)`` of the results of the Shape ``output``."""
+        fields = output.fields
+        if isinstance(original, cst.Call) and _self_attr(original.func) in self.row_helpers and output is self.output:
             return value  # the helper returns the Row
-        if isinstance(original, cst.Name) and original.value == self.value and self.record.kind != "value":
+        if isinstance(original, cst.Name) and original.value == self.value and self.record.kind != "value" and output is self.output:
             return value  # the record's Row (``_whole_record``: the output type's fields)
-        if self.output.kind == "value":
+        if output.kind == "value":
             if isinstance(value, cst.Tuple):
                 raise Refused("it yields a tuple (a side output?) to a stream of single values")
             items = [value]
-        elif self.output.kind == "tuple":
+        elif output.kind == "tuple":
             if not isinstance(value, cst.Tuple) or len(value.elements) != len(fields) or any(isinstance(e, cst.StarredElement) for e in value.elements):
                 raise Refused(f"it yields something else than a tuple of {len(fields)} values")
             items = [e.value for e in value.elements]
@@ -626,9 +718,10 @@ class _Translation:
         opener = self._method("open")
         if opener is not None:
             self._init(opener)  # fills self.states (the result is built again below, once timers are known)
-        process = self._method(self.method)
-        if process is None:
-            raise Refused(f"it has no {self.method}()")
+        process = self._method(self.methods[0])
+        second = self._method(self.methods[1]) if self.inputs else None
+        if process is None or self.inputs and second is None:
+            raise Refused(f"it has no {' / '.join(self.methods)}()")
         if self.method != "process_element" and (self._method("on_timer") or self._method("process_element")):
             raise Refused(f"a {self.base} with on_timer()/process_element() (Flink calls neither)")
         if self._method("init") or self._method("handleInputRows") or self._method("handleExpiredTimer"):
@@ -639,7 +732,9 @@ class _Translation:
             if not isinstance(stmt, cst.FunctionDef) or stmt is opener:
                 continue
             if stmt is process:
-                converted[id(stmt)] = self._process(stmt)
+                converted[id(stmt)] = self._two_inputs(process, second) if self.inputs else self._process(stmt)
+            elif stmt is second:
+                continue  # in the first input's handleInputRows
             elif stmt.name.value == "on_timer":
                 converted[id(stmt)] = self._timer(stmt)
             else:
@@ -648,6 +743,8 @@ class _Translation:
         init = self._init(opener)
         placed = False
         for stmt in cls.body.body:
+            if stmt is second:
+                continue  # in the first input's handleInputRows
             if stmt is opener:
                 body.append(init)
                 placed = True
@@ -666,8 +763,14 @@ class _Translation:
             body=cls.body.with_changes(body=body),
         )
         self._check_left(new)
-        mode = "ProcessingTime" if self.timers or self.ttl else "None"  # Spark's TTL needs processing time
-        return Processor(new, output_schema(self.output), mode, self.timers, dict(self.states), self.sorted_by, self.map_order, dict(self.ttl), list(self.function_classes))
+        if len(self.domains) > 1:
+            raise Refused("event-time and processing-time timers (Spark's have one time domain: on_timer could not tell them apart)")
+        if "processing" in self.domains and (self.time.batch or any(t.batch for _, t in self.inputs or ())):
+            raise Refused("processing time in BATCH mode (Flink's processing-time timers there are not Spark's)")
+        mode = "ProcessingTime" if self.timers or self.ttl or self.domains else "None"  # Spark's TTL needs processing time
+        schema = tagged_schema(self.output, self.sides) if self.sides else output_schema(self.output)
+        return Processor(new, schema, mode, self.timers, dict(self.states), self.sorted_by, self.map_order, dict(self.ttl), list(self.function_classes),
+                         self.domains == {"processing"})
 
 
 class _OpenBody(cst.CSTTransformer):
@@ -835,7 +938,7 @@ class _MethodBody(cst.CSTTransformer):
 
     def leave_Return(self, original: cst.Return, updated: cst.Return):
         if self.row_helper and self.depth == 1:  # the helper's own returns (it is visited as a def)
-            return updated.with_changes(value=self.tr.row(original.value, updated.value))
+            return updated.with_changes(value=self.tr._row(original.value, updated.value, self.tr.output))  # type: ignore[arg-type]
         if self.depth or self.context is None or self.in_timer:
             return updated
         if self.tr.method == "map":  # the map's result: yield it, then the next row
@@ -878,11 +981,18 @@ class _MethodBody(cst.CSTTransformer):
                         raise Refused("it reads current_watermark() in STREAMING mode (when Flink's periodic watermark comes is not in the program)")
                     self.context_uses += 1  # BATCH: no watermark while elements come, Long.MAX_VALUE for the timers
                     return cst.Integer("9223372036854775807") if self.in_timer else cst.UnaryOperation(cst.Minus(), cst.Integer("9223372036854775808"))
-                spark = {"register_event_time_timer": "registerTimer", "delete_event_time_timer": "deleteTimer"}.get(method)
+                if method == "current_processing_time" and not original.args:
+                    # Spark's clock: one time per micro-batch (Flink's: the wall clock at each call; NOTE F2S232)
+                    self.context_uses += 1
+                    self.tr.domains.add("processing")
+                    return cst.parse_expression("timerValues.getCurrentProcessingTimeInMs()")
+                spark = {"register_event_time_timer": "registerTimer", "delete_event_time_timer": "deleteTimer",
+                         "register_processing_time_timer": "registerTimer", "delete_processing_time_timer": "deleteTimer"}.get(method)
                 if spark is None:
                     raise Refused(f"it calls timer_service().{method}()")
-                if self.in_timer and method == "register_event_time_timer":
+                if self.in_timer and method.startswith("register_"):
                     raise Refused("on_timer() registers a timer (Spark would not fire it in the same batch; Flink does)")
+                self.tr.domains.add("processing" if "processing" in method else "event")
                 if len(original.args) != 1 or original.args[0].keyword is not None:
                     raise Refused(f"timer_service().{method}() with other arguments than a time")
                 self.tr.timers = True
@@ -904,7 +1014,11 @@ class _MethodBody(cst.CSTTransformer):
                 tuple_state = self.tr.states[attr][0] == "tuple"
                 if method == "value" and not original.args:
                     if tuple_state:  # Flink's value is a tuple (Spark's a Row, which prints with names) or None
-                        return cst.parse_expression(f"tuple(self.{attr}.get() or ()) or None")
+                        read = cst.parse_expression(f"tuple(self.{attr}.get() or ()) or None")
+                        parent = self.tr.resolver.parent(original)
+                        if isinstance(parent, (cst.Assign, cst.Return, cst.Arg, cst.Element)):
+                            return read
+                        return read.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])  # ``x or None is None``
                     if self.tr.value_helper is None:
                         return cst.parse_expression(f"(self.{attr}.get() or (None,))[0]")
                     self.tr.value_read = True
@@ -1151,6 +1265,30 @@ def plan(g, call: cst.Call, shape) -> Union[Plan, str]:
     return g.fact("tws_plan", call, _plan, "not computed", shape)
 
 
+def two_input_shape(g, call: cst.Call, shape):
+    """NATIVE_CONSUMERS: ``connect(b)`` of two frames, its ``key_by(k1, k2)`` and their
+    ``process(KeyedCoProcessFunction)`` (``two_input_plan``): the results' shape (the connected
+    streams are no frame of their own)."""
+    from flink2spark.rules.pyflink._streams import _frame_uses
+
+    chain = ("connect", "key_by", "process")
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method not in chain:
+        return None
+    process = call
+    for _ in range(2 - chain.index(method)):  # the process() reading the connect()/key_by()
+        uses = _frame_uses(g, process) or []
+        if len(uses) != 1:
+            return None
+        process = uses[0]
+    if _method_call(process) != "process":
+        return None
+    if method != "connect" and g.resolver.type_of(call.func.value) != P.CONNECTED:  # type: ignore[attr-defined]
+        return None
+    found = two_input_plan(g, process)
+    return found.output if isinstance(found, TwoInputPlan) else None
+
+
 def processed_shape(g, call: cst.Call, shape):
     """``KeyedStream.process`` (or ``map``/``flat_map`` of a function class with keyed state)
     over a frame: the shape of its results, or None."""
@@ -1161,23 +1299,13 @@ def processed_shape(g, call: cst.Call, shape):
 
 
 def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
-    from flink2spark.rules.pyflink._common import call_arg, instance_class, record_shape
+    from flink2spark.rules.pyflink._common import call_arg, record_shape
     from flink2spark.rules.pyflink._frames import FRAME_TYPES
 
     resolver = g.resolver
-    cls = instance_class(resolver, call_arg(call, 0, "func"))
-    if cls is None or not any(s is cls for s in resolver.module.body):
-        return "the function is not an instance of a class of the module's top level"
-    uses = [n for n in nodes(resolver.module, cst.Name) if n.value == cls.name.value and n is not cls.name]
-    if len(uses) != 1:
-        return f"{cls.name.value} is used {len(uses)} times (the class is rewritten for this one use)"
-    for name in _NAMES_USED:
-        for n in nodes(resolver.module, cst.Name):
-            parent = resolver.parent(n)
-            if (isinstance(parent, cst.ImportAlias) and parent.name is n) or (isinstance(parent, cst.Attribute) and parent.attr is n):
-                continue  # imported (checked where used), or an attribute's name (x.Row)
-            if n.value == name and not (resolver.qualified_names(n) & (ROWS | {"pyspark.sql.Row"})):
-                return f"the module uses the name {name} for something else"
+    cls = _function_class(g, call)
+    if isinstance(cls, str):
+        return cls
     if group_by(g, call, shape) is None:
         return "a key of several fields (get_current_key() would be a tuple)"
     info = call_arg(call, 1, "output_type")
@@ -1202,6 +1330,112 @@ def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
             return "its results may depend on the order of a key's rows, which Spark keeps only for a from_collection at parallelism 1"
         ordered, one = False, True
     return Plan(found, output, cls, ordered=ordered, one=one)
+
+
+def _function_class(g, call: cst.Call) -> Union[cst.ClassDef, str]:
+    """The class of the function argument of ``call`` that a StatefulProcessor may replace: a
+    class of the module's top level used there only, in a module that uses the names the output
+    imports (``Row``, ``StatefulProcessor``) for nothing else; else why not."""
+    from flink2spark.rules.pyflink._common import call_arg, instance_class
+
+    resolver = g.resolver
+    cls = instance_class(resolver, call_arg(call, 0, "func"))
+    if cls is None or not any(s is cls for s in resolver.module.body):
+        return "the function is not an instance of a class of the module's top level"
+    uses = [n for n in nodes(resolver.module, cst.Name) if n.value == cls.name.value and n is not cls.name]
+    if len(uses) != 1:
+        return f"{cls.name.value} is used {len(uses)} times (the class is rewritten for this one use)"
+    for name in _NAMES_USED:
+        for n in nodes(resolver.module, cst.Name):
+            parent = resolver.parent(n)
+            if (isinstance(parent, cst.ImportAlias) and parent.name is n) or (isinstance(parent, cst.Attribute) and parent.attr is n):
+                continue  # imported (checked where used), or an attribute's name (x.Row)
+            if n.value == name and not (resolver.qualified_names(n) & (ROWS | {"pyspark.sql.Row"})):
+                return f"the module uses the name {name} for something else"
+    return cls
+
+
+@dataclass
+class TwoInputPlan:
+    """``a.connect(b).key_by(k1, k2).process(F(), output_type=T)`` of two frames, as one
+    transformWithState over both inputs' rows tagged by input (``TWO_INPUTS``)."""
+
+    processor: Processor
+    output: object  # python_columns.Shape of the main output
+    cls: cst.ClassDef  # the user's KeyedCoProcessFunction class (original node)
+    ordered: bool  # whether the order of a key's rows can change a result (NOTE F2S266)
+    keys: tuple[str, str]  # each input's key as a Column's code
+    columns: tuple[str, str]  # each input's record as one Column's code (a struct of its fields, or its one column)
+    tags: tuple = ()  # (module name of the tag, tag name, Shape) of the side outputs read
+    outputs_name: Optional[str] = None  # the tagged results' variable (None: no side output is read)
+
+
+def two_input_plan(g, call: cst.Call) -> Union[TwoInputPlan, str]:
+    """The transformWithState form of ``a.connect(b).key_by(k1, k2).process(F(), output_type=T)``
+    (``call``) of two frames, once per call; else why there is none."""
+    return g.fact("tws_two_inputs", call, _two_input_plan, "not computed")
+
+
+def _two_input_plan(g, call: cst.Call) -> Union[TwoInputPlan, str]:
+    """Flink interleaves the two inputs in no set order (the network's), and gives each
+    key's elements of one input in arrival order; Spark hands a key's rows of both at once in no
+    set order: exact when the results depend on neither (NOTE F2S266 when the class keeps state or
+    timers)."""
+    from flink2spark.rules.pyflink._common import call_arg, followed, record_shape
+    from flink2spark.rules.pyflink._event_windows import stamp
+    from flink2spark.rules.pyflink._frames import _COL, FRAME_TYPES, function_node
+    from flink2spark.rules.pyflink._side_outputs import read_tags
+    from flink2spark.rules.pyflink._streams import _frame_shape, _frame_uses
+    from flink2spark.transpiler.python_columns import Refusal
+    from flink2spark.transpiler.python_columns import translate as columns
+
+    resolver = g.resolver
+    key_by = followed(resolver, call.func.value)  # type: ignore[attr-defined]
+    connect = followed(resolver, key_by.func.value) if _method_call(key_by) == "key_by" else None  # type: ignore[attr-defined]
+    if (_method_call(connect) != "connect" or len(connect.args) != 1 or len(key_by.args) != 2  # type: ignore[union-attr, attr-defined]
+            or any(a.keyword is not None or a.star for a in [*connect.args, *key_by.args])):  # type: ignore[union-attr, attr-defined]
+        return "not a.connect(b).key_by(k1, k2).process(...)"
+    inputs = [connect.func.value, connect.args[0].value]  # type: ignore[union-attr]
+    if any(resolver.type_of(i) != P.DATASTREAM for i in inputs):
+        return "a connect() of other than two DataStreams"
+    if [id(u) for u in _frame_uses(g, connect) or []] != [id(key_by)] or [id(u) for u in _frame_uses(g, key_by) or []] != [id(call)]:
+        return "connected streams read other than by one key_by(k1, k2).process(...)"
+    shapes = [g.fact("frame_shape", i, _frame_shape, None) for i in inputs]
+    if any(s is None or s.kind not in ("value", "tuple", "row") for s in shapes):
+        return "an input that is not a frame"
+    cls = _function_class(g, call)
+    if isinstance(cls, str):
+        return cls
+    keys = []
+    for selector, shape in zip(key_by.args, shapes):  # type: ignore[attr-defined]
+        fn = function_node(resolver, selector.value, "get_key")
+        found = columns(fn, shape, predicate=False, checked=False, qualified=resolver.qualified_name) if fn is not None else None
+        if found is None or isinstance(found, Refusal) or found.notes or found.tuple or found.outputs[0].nullable:
+            return "a key selector that is not one exact Column"
+        keys.append(found.outputs[0])
+    if keys[0].type != keys[1].type:
+        return "keys of two types"
+    info = call_arg(call, 1, "output_type")
+    output = record_shape(resolver, info) if info is not None else None
+    if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
+        return "no output_type of basic types (the results' schema)"
+    read = read_tags(g, call)
+    if isinstance(read, str):
+        return read
+    tags, outputs_name = read
+    times = []
+    for stream, shape in zip(inputs, shapes):
+        stamped = followed(resolver, stream)
+        found_stamp = stamp(g, stamped, shape) if _method_call(stamped) == "assign_timestamps_and_watermarks" else None
+        field = _COL.fullmatch(found_stamp.code) if found_stamp is not None else None
+        times.append(Time(field.group(1) if field is not None else None, g.runtime_mode == "batch"))
+    found = translate(resolver, cls, shapes[0], output, Time(), "co_process", inputs=tuple(zip(shapes, times)),
+                      sides={module: (name, shape) for module, name, shape in tags})
+    if isinstance(found, str):
+        return found
+    records = tuple(f'F.col("{s.fields[0].name}")' if s.kind == "value" else 'F.struct("*")' for s in shapes)
+    return TwoInputPlan(found, output, cls, bool(found.states or found.timers), (keys[0].code, keys[1].code), records,  # type: ignore[arg-type]
+                        tuple(tags), outputs_name)
 
 
 def stamped_by(g, call: cst.Call) -> Optional[cst.Call]:

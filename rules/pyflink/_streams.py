@@ -874,6 +874,8 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     # a non-keyed ProcessFunction and its side outputs: one tagged frame (rules/pyflink/_side_outputs.py)
     ("process", lambda g, call, shape: _side_outputs().processed_shape(g, call, shape)),
     ("get_side_output", lambda g, call, shape: _side_outputs().side_shape(g, call, shape)),
+    # connect(b).key_by(k1, k2).process(KeyedCoProcessFunction) of two frames: one StatefulProcessor (rules/pyflink/_stateful.py)
+    *((m, lambda g, call, shape: _stateful().two_input_shape(g, call, shape)) for m in ("connect", "key_by", "process")),
     # connect(...).map/flat_map(CoMapFunction) of two frames: each side's function over its frame, unioned
     ("connect", lambda g, call, shape: _side_outputs().connected_shape(g, call, shape)),
     *((m, lambda g, call, shape: _side_outputs().co_shape(g, call, shape)) for m in ("map", "flat_map")),

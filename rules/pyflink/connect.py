@@ -5,7 +5,12 @@ k2)`` keeps its form on the shim's ``ConnectedStreams``.
 Two frames (``_side_outputs.co_plan``: a ``CoMapFunction``/``CoFlatMapFunction`` whose
 ``map1``/``map2`` share no instance data) -> ``f2s_process.connected(a, b, fn, "map", kinds,
 schema)``: each input through its own method (a Python UDTF, ``runtime/frame_process.py``), the
-results unioned; ``connect`` itself is kept for the ``map`` to read.
+results unioned; ``connect`` itself is kept for the ``map`` to read. Two frames read by
+``key_by(k1, k2).process(KeyedCoProcessFunction)`` (``_stateful.two_input_plan``): both inputs'
+rows in one frame (``input``, ``key``, ``in1``/``in2``), ``groupBy("key").transformWithState``
+of the class rewritten as a StatefulProcessor whose ``handleInputRows`` runs each row through
+``process_element1``/``process_element2`` (side outputs: tagged result rows, as a process
+function's over a frame).
 
 Why a shim: Spark has no two-input operator sharing one function instance (and keyed state)
 between its inputs. The user's ``CoMapFunction``/``CoFlatMapFunction``/``CoProcessFunction``/
@@ -54,8 +59,9 @@ rule = Rule(
         "BroadcastConnectedStream.process",
     ],
     exact=False,
-    summary="connect(b) -> f2s.connect(a, b); ConnectedStreams.map/flat_map/process(fn) -> f2s.co_process(connected, fn, method); of two DataFrames, map/flat_map(CoMap/CoFlatMapFunction) -> f2s_process.connected(a, b, fn, ...): each input through its method, unioned",
-    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_BROADCAST_ORDER, M.PF_FUNCTION, M.PF_INPUT_ORDER),
+    summary="connect(b) -> f2s.connect(a, b); ConnectedStreams.map/flat_map/process(fn) -> f2s.co_process(connected, fn, method); of two DataFrames, map/flat_map(CoMap/CoFlatMapFunction) -> f2s_process.connected(a, b, fn, ...): each input through its method, unioned; key_by(k1, k2).process(KeyedCoProcessFunction) -> both inputs' rows tagged by input, groupBy(key).transformWithState(StatefulProcessor)",
+    codes=(M.PF_PROCESS, M.PF_INSTANCES, M.PF_RUNTIME_MODE, M.PF_EVENT_TIMERS, M.PF_PROCESSING_TIMERS, M.PF_STATE_TTL, M.PF_BROADCAST_ORDER, M.PF_FUNCTION, M.PF_INPUT_ORDER,
+           M.PF_TWS_ORDER, M.PF_TWS_TIMERS, M.PF_TWS_MAP_ORDER, M.PF_TWS_TTL),
     examples=[
         Example(  # two typed streams planned as DataFrames: each input through its method, unioned (runtime/frame_process.py)
             program(
@@ -83,6 +89,60 @@ rule = Rule(
             "f2s_process.connected(\n"
             '    words, numbers, Both(), "map", ("value", "value"), "value STRING"\n'
             ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # connect(b).key_by(k1, k2).process(KeyedCoProcessFunction) of two frames: one transformWithState over both inputs' rows
+            program(
+                "\n\nclass Pair(KeyedCoProcessFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.seen = runtime_context.get_state(ValueStateDescriptor('seen', Types.STRING()))\n\n"
+                "    def process_element1(self, left, ctx):\n"
+                "        self.seen.update(left)\n\n"
+                "    def process_element2(self, right, ctx):\n"
+                "        if self.seen.value() is not None:\n"
+                "            yield right + '=' + self.seen.value()\n\n\n"
+                "lefts = env.from_collection(['a'], type_info=Types.STRING())\n"
+                "rights = env.from_collection(['b'], type_info=Types.STRING())\n"
+                "lefts.connect(rights).key_by(lambda l: l, lambda r: r).process(Pair(), output_type=Types.STRING()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import KeyedCoProcessFunction\n"
+                "from pyflink.datastream.state import ValueStateDescriptor\n",
+            ),
+            "from pyspark.sql import Row, SparkSession, functions as F\n"
+            "from pyspark.sql.streaming import StatefulProcessor\n\n"
+            "env = SparkSession.builder.getOrCreate()\n\n\n"
+            "class Pair(StatefulProcessor):\n"
+            "    def init(self, handle):\n"
+            '        self.seen = handle.getValueState("seen", "value string")\n\n'
+            "    def handleInputRows(self, key, rows, timerValues):\n"
+            "        for row in rows:\n"
+            "            if row.input == 1:\n"
+            "                left = row.in1\n"
+            "                self.seen.update((left,))\n"
+            "            else:\n"
+            "                right = row.in2\n"
+            "                if self.state_value(self.seen) is not None:\n"
+            '                    yield Row(value=right + "=" + self.state_value(self.seen))\n\n'
+            "    @staticmethod\n"
+            "    def state_value(state):\n"
+            '        """The value of a ValueState (Spark keeps it in a 1-tuple); None when it has none."""\n'
+            "        found = state.get()\n"
+            "        return None if found is None else found[0]\n\n\n"
+            'lefts = env.createDataFrame(["a"], "string")\n'
+            'rights = env.createDataFrame(["b"], "string")\n'
+            "# NOTE(flink2spark): F2S266 Pair: handleInputRows gets each key's rows of both inputs at once, in no set order"
+            " (Flink: one by one, each input's in arrival order, the two interleaved as they come); results that depend on"
+            " that order may differ\n"
+            "lefts.select(\n"
+            '    F.lit(1).alias("input"), F.col("value").alias("key"), F.col("value").alias("in1")\n'
+            ").unionByName(\n"
+            "    rights.select(\n"
+            '        F.lit(2).alias("input"),\n'
+            '        F.col("value").alias("key"),\n'
+            '        F.col("value").alias("in2"),\n'
+            "    ),\n"
+            "    allowMissingColumns=True,\n"
+            ').groupBy("key").transformWithState(Pair(), "value string", "Update", "None").show(\n'
+            "    2147483647, truncate=False\n"
+            ")\n",
         ),
         Example(
             program(
@@ -123,10 +183,12 @@ _BASES = {
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
-    if seg.method == "connect" and facts(ctx.resolver, seg.original).frame is not None:
-        return ctx.keep("connected frames: the map/flat_map that reads them converts both (f2s_process.connected)")
+    if seg.method in ("connect", "key_by") and facts(ctx.resolver, seg.original).frame is not None:
+        return ctx.keep("connected frames: the map/flat_map/process that reads them converts both")
     if seg.method in ("map", "flat_map") and facts(ctx.resolver, seg.original).frame is not None:
         return _connected_frames(ctx, seg)
+    if seg.method == "process" and facts(ctx.resolver, seg.original).frame is not None:
+        return _two_input_processor(ctx, seg)
     if seg.method == "connect":
         return _connect(ctx, seg)
     if seg.method == "key_by":
@@ -206,3 +268,44 @@ def _connected_frames(ctx, seg):
         "f2s_process.connected({a}, {b}, {fn}, %r, %r, %r)" % (seg.method, found.kinds, schema(found.output)),
         a=first, b=second, fn=ctx.arg(seg, 0, "func")[1],
     )
+
+
+def _two_input_processor(ctx, seg):
+    """``a.connect(b).key_by(k1, k2).process(F(), output_type=T)`` of two frames
+    (``_stateful.two_input_plan``) -> both inputs' rows in one frame, ``input`` (1 or 2), ``key``
+    and ``in1``/``in2`` (the record: a struct of its fields, or its one column), then
+    ``groupBy("key").transformWithState(F(), ...)``, ``F`` rewritten as a StatefulProcessor whose
+    ``handleInputRows`` runs each row through its input's body."""
+    from flink2spark.rules.pyflink._stateful import TWO_INPUTS, two_input_plan
+    from flink2spark.rules.pyflink._streams import graph
+    from flink2spark.rules.pyflink.process import processor_notes, replace_processor, split_outputs
+    from flink2spark.transpiler import imports as I
+
+    found = two_input_plan(graph(ctx.resolver), seg.original)
+    p = found.processor
+    refused = replace_processor(ctx, found.cls, p)
+    if refused is not None:
+        return refused
+    name = found.cls.name.value
+    if found.ordered:
+        ctx.note(
+            M.PF_TWS_ORDER,
+            f"{name}: handleInputRows gets each key's rows of both inputs at once, in no set order (Flink: one by one,"
+            " each input's in arrival order, the two interleaved as they come); results that depend on that order may differ",
+        )
+    processor_notes(ctx, name, p)
+    I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    column, first_record, second_record = TWO_INPUTS
+    key_by = ctx.site.receiver  # the connect() and key_by() calls, kept
+    connect = key_by.func.value
+    sides = []
+    for i, (frame, key, record, field) in enumerate(zip(("{a}", "{b}"), found.keys, found.columns, (first_record, second_record)), 1):
+        sides.append('%s.select(F.lit(%d).alias("%s"), %s.alias("key"), %s.alias("%s"))' % (frame, i, column, key, record, field))
+    frame = ctx.expr(
+        '%s.unionByName(%s, allowMissingColumns=True).groupBy("key").transformWithState({fn}, "%s", "Update", "%s")'
+        % (sides[0], sides[1], p.output_schema, p.time_mode),
+        a=connect.func.value, b=connect.args[0].value, fn=ctx.arg(seg, 0, "func")[1],
+    )
+    if found.outputs_name is None:
+        return frame
+    return split_outputs(ctx, seg, found.outputs_name, frame)

@@ -101,6 +101,39 @@ rule = Rule(
             '    Count(), "f0 string, f1 int", "Update", "None"\n'
             ").show(2147483647, truncate=False)\n",
         ),
+        Example(  # processing-time timers: Spark's, the batch's clock (NOTE F2S232)
+            program(
+                "\n\nclass Remind(KeyedProcessFunction):\n"
+                "    def process_element(self, value, ctx):\n"
+                "        ctx.timer_service().register_processing_time_timer(ctx.timer_service().current_processing_time() + 60_000)\n\n"
+                "    def on_timer(self, timestamp, ctx):\n"
+                "        yield ctx.get_current_key()\n\n\n"
+                "words = env.from_collection(['a', 'b'], type_info=Types.STRING())\n"
+                "words.key_by(lambda w: w).process(Remind(), output_type=Types.STRING()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream import KeyedProcessFunction\n",
+            ),
+            "from pyspark.sql import Row, SparkSession\n"
+            "from pyspark.sql.streaming import StatefulProcessor\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "\n\nclass Remind(StatefulProcessor):\n"
+            "    def init(self, handle):\n"
+            "        self.handle = handle\n\n"
+            "    def handleInputRows(self, key, rows, timerValues):\n"
+            "        for (value,) in rows:\n"
+            "            self.handle.registerTimer(\n"
+            "                timerValues.getCurrentProcessingTimeInMs() + 60_000\n"
+            "            )\n"
+            "        yield from ()\n\n"
+            "    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):\n"
+            "        yield Row(value=key[0])\n\n\n"
+            'words = env.createDataFrame(["a", "b"], "string")\n'
+            "# NOTE(flink2spark): F2S232 Remind: its processing-time timers fire after their key's rows when due by the clock of"
+            " the batch (timerValues.getCurrentProcessingTimeInMs(), one time per batch); Flink fires them when the wall clock"
+            " passes them while the job runs, and none still pending at the end of a bounded input\n"
+            'words.groupBy("value").transformWithState(\n'
+            '    Remind(), "value string", "Update", "ProcessingTime"\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
         Example(  # MapState, ListState.update (an empty list clears: put_list); NOTE F2S262, the keys' order is printed
             program(
                 "\n\nclass Tags(KeyedProcessFunction):\n"
@@ -584,17 +617,9 @@ def stateful_processor(ctx, seg, instance):
     g, shape = graph(ctx.resolver), facts(ctx.resolver, receiver).frame
     found = plan(g, seg.original, shape)
     p = found.processor
-    if not ctx.replace_class(found.cls, p.cls):
-        return ctx.todo(M.PF_PROCESS, f"{found.cls.name.value}: the class could not be rewritten as a StatefulProcessor; convert it by hand")
-    for function in p.function_classes:  # a state's AggregateFunction: a plain class (the helpers call its methods)
-        if any(ctx.resolver.qualified_name(b.value) in P.FUNCTION_CLASSES for b in function.bases):
-            continue  # a ReduceFunction: its base goes as every converted function class's does (transpiler/functions.py)
-        plain = function.with_changes(bases=[], lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT)
-        if not ctx.replace_class(function, plain):
-            return ctx.todo(M.PF_PROCESS, f"{function.name.value}: the class could not lose its PyFlink base; convert it by hand")
-    ctx.import_name("pyspark.sql.streaming", "StatefulProcessor")
-    if any(isinstance(y.value, cst.Call) for y in nodes(p.cls, cst.Yield)):
-        ctx.import_name("pyspark.sql", "Row")
+    refused = replace_processor(ctx, found.cls, p)
+    if refused is not None:
+        return refused
     name = found.cls.name.value
     if found.ordered and p.sorted_by is not None:
         ctx.note(
@@ -614,7 +639,49 @@ def stateful_processor(ctx, seg, instance):
             f"{name}: handleInputRows gets each key's rows at once, in no set order (Flink: one by one, in arrival"
             " order); results that depend on the order of a key's elements may differ",
         )
-    if p.timers:
+    processor_notes(ctx, name, p)
+    key = group_by(g, seg.original, shape)
+    if key.startswith("F."):
+        I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+    stamped = stamped_by(g, seg.original)
+    drop = f".drop({TIMESTAMP_COLUMN!r})" if stamped is not None and windows_read_stamp(g, stamped) else ""  # a window's column
+    if found.one:
+        drop += ".coalesce(1)"  # the source's order, in one partition
+    return ctx.expr(
+        '{df}%s.groupBy(%s).transformWithState({fn}, "%s", "Update", "%s")' % (drop, key, p.output_schema, p.time_mode),
+        df=ctx.site.receiver,
+        fn=instance,
+    )
+
+
+def replace_processor(ctx, cls, p):
+    """The user's class ``cls`` replaced by the StatefulProcessor ``p`` (its states' function classes
+    lose their PyFlink bases), the names it uses imported; a TODO when it cannot be (else None)."""
+    if not ctx.replace_class(cls, p.cls):
+        return ctx.todo(M.PF_PROCESS, f"{cls.name.value}: the class could not be rewritten as a StatefulProcessor; convert it by hand")
+    for function in p.function_classes:  # a state's AggregateFunction: a plain class (the helpers call its methods)
+        if any(ctx.resolver.qualified_name(b.value) in P.FUNCTION_CLASSES for b in function.bases):
+            continue  # a ReduceFunction: its base goes as every converted function class's does (transpiler/functions.py)
+        plain = function.with_changes(bases=[], lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT)
+        if not ctx.replace_class(function, plain):
+            return ctx.todo(M.PF_PROCESS, f"{function.name.value}: the class could not lose its PyFlink base; convert it by hand")
+    ctx.import_name("pyspark.sql.streaming", "StatefulProcessor")
+    if any(n.value == "Row" for n in nodes(p.cls, cst.Name)):
+        ctx.import_name("pyspark.sql", "Row")
+    return None
+
+
+def processor_notes(ctx, name: str, p) -> None:
+    """The NOTEs of a StatefulProcessor ``p`` (``_stateful.Processor``) of the class ``name``:
+    its timers, a MapState's iteration order, state TTLs."""
+    if p.processing_time:
+        ctx.note(
+            M.PF_PROCESSING_TIMERS,
+            f"{name}: its processing-time timers fire after their key's rows when due by the clock of the batch"
+            " (timerValues.getCurrentProcessingTimeInMs(), one time per batch); Flink fires them when the wall clock"
+            " passes them while the job runs, and none still pending at the end of a bounded input",
+        )
+    elif p.timers:
         batch = (
             "; in BATCH mode Flink 2.3 fired the last key's timer once per registration when the key registered it"
             " several times (seen on fixture keyed_state_sensor_highest's first version), Spark once"
@@ -640,18 +707,6 @@ def stateful_processor(ctx, seg, instance):
             " NeverReturnExpired), by Spark's processing time of the micro-batch (one time for a batch DataFrame);"
             " Flink's by the time of each access: results differ only when the job runs longer than the TTL",
         )
-    key = group_by(g, seg.original, shape)
-    if key.startswith("F."):
-        I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
-    stamped = stamped_by(g, seg.original)
-    drop = f".drop({TIMESTAMP_COLUMN!r})" if stamped is not None and windows_read_stamp(g, stamped) else ""  # a window's column
-    if found.one:
-        drop += ".coalesce(1)"  # the source's order, in one partition
-    return ctx.expr(
-        '{df}%s.groupBy(%s).transformWithState({fn}, "%s", "Update", "%s")' % (drop, key, p.output_schema, p.time_mode),
-        df=ctx.site.receiver,
-        fn=instance,
-    )
 
 
 def tagged_frame(ctx, seg, instance):
@@ -675,8 +730,14 @@ def tagged_frame(ctx, seg, instance):
     )
     if found.outputs_name is None:
         return ctx.expr("f2s_process.main_output({tagged})", tagged=tagged)
+    return split_outputs(ctx, seg, found.outputs_name, tagged)
+
+
+def split_outputs(ctx, seg, outputs: str, tagged):
+    """``name = <process>`` whose side outputs are read -> ``<outputs> = <tagged>.cache()`` (the
+    function runs once) then ``name = f2s_process.main_output(<outputs>)``."""
+    I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_process", "f2s_process")
     line = ctx.resolver.parent(ctx.resolver.parent(seg.original))
-    outputs = found.outputs_name
 
     def split(updated):
         first = updated.with_changes(

@@ -15,6 +15,7 @@ from flink2spark.rules.pyflink._common import program, spark_program
 from flink2spark.rules.pyflink._side_outputs import SidePlan, side_plan
 from flink2spark.rules.pyflink._streams import facts, graph
 from flink2spark.transpiler import imports as I
+from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -125,6 +126,11 @@ def tagged_process(ctx, stream) -> "SidePlan | None":
     source = followed(ctx.resolver, stream)
     if not (isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute) and source.func.attr.value == "process"):
         return None
+    if ctx.resolver.type_of(source.func.value) == P.CONNECTED:  # a KeyedCoProcessFunction as a StatefulProcessor
+        from flink2spark.rules.pyflink._stateful import TwoInputPlan, two_input_plan
+
+        found = two_input_plan(graph(ctx.resolver), source) if facts(ctx.resolver, source).frame is not None else None
+        return found if isinstance(found, TwoInputPlan) and found.outputs_name is not None else None  # type: ignore[return-value]
     shape = facts(ctx.resolver, source.func.value).frame
     found = side_plan(graph(ctx.resolver), source, shape) if shape is not None else None
     return found if isinstance(found, SidePlan) and found.outputs_name is not None else None
