@@ -4,7 +4,12 @@ On a stream the program model lowers to a DataFrame (``StreamFacts.frame``), ``m
 output_type=T)`` is ``select`` of the Columns ``f`` translates to (``transpiler/python_columns``;
 named as ``T``'s fields, integers cast to ``T``'s width: Flink's serializer and Spark's ANSI cast
 both fail on a value out of range) and ``filter(f)`` is ``where``. The planner decided that
-the translation is exact; where it is not, the stream is an RDD and what follows applies.
+the translation is exact. Where the function has no Column form but the results' schema is
+known (``output_type``; a filter's records are its input's), the user's function runs as a
+Python UDTF over the frame, ``f2s_process.python_udtf(df, "map", f, kind, schema)``
+(``_side_outputs.function_plan``: records as Flink hands them to Python, results stored as its
+serializer stores them, ``open``/``close`` once per Spark task: NOTE F2S203). Otherwise the
+stream is an RDD and what follows applies.
 
 PyFlink functions take one element and return the result (``flat_map``: any iterable, usually
 a generator), exactly what Spark calls, so lambdas and defs pass as they are, any other callable
@@ -47,7 +52,7 @@ SPARK_TIMESTAMPED = {"map": "mapValues", "flat_map": "flatMapValues"}
 rule = Rule(
     __name__,
     matches=["DataStream.map", "DataStream.flat_map", "DataStream.filter"],
-    summary="map/filter -> select/where of Columns on a DataFrame, flat_map -> select(F.explode(...)), keyed map/flat_map of a class with keyed state -> groupBy(key).transformWithState; map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
+    summary="map/filter -> select/where of Columns on a DataFrame, flat_map -> select(F.explode(...)); a function with no Column form over a DataFrame -> f2s_process.python_udtf (the function as a Python UDTF); keyed map/flat_map of a class with keyed state -> groupBy(key).transformWithState; map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
     codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE, M.PF_EVENT_TIME, M.PF_TWS_SOURCE_ORDER, M.PF_TWS_MAP_ORDER, M.PF_TWS_TTL, M.PF_PROCESS),
     examples=[
         Example(  # on a DataFrame (the program model's frame form): the function as Columns
