@@ -114,7 +114,7 @@ def _checks(schema: str, nullable: bool):
 def _stored(value, bare: bool, nullable: bool, types):
     """``value`` as Flink's serializer stores it in the output type, as a struct's fields: a
     ValueError where Flink fails the job (a None record, a None field of a TUPLE or basic type, an
-    integer out of its type's range, a float for an integer) where Spark would write NULL or cut
+    integer out of its type's range, a value of another type) where Spark would write NULL or cut
     the float (Spark's Arrow conversion fails on an integer out of range too); an int for a
     DOUBLE is its float, as Flink's ``DoubleCoder`` gives."""
     if value is None:
@@ -132,6 +132,8 @@ def _stored(value, bare: bool, nullable: bool, types):
                 raise ValueError(f"{field!r} is no {t.upper()} (Flink's serializer fails the job on it)")
         elif t == "double" and isinstance(field, int) and not isinstance(field, bool):
             field = float(field)
+        elif not isinstance(field, {"double": float, "string": str, "boolean": bool}.get(t, object)):
+            raise ValueError(f"{field!r} is no {t.upper()} (Flink's serializer fails the job on it)")
         out.append(field)
     return tuple(out)
 

@@ -110,6 +110,7 @@ def test_functions_with_no_column_form_run_as_udtfs_with_flink_s_records(spark, 
         (lambda t: None, "value STRING"),  # a None record
         (lambda t: (t[0], 2 ** 31), "f0 STRING, f1 INT"),  # out of INT's range (Spark's Arrow would fail too)
         (lambda t: (t[0], t[1] / 2), "f0 STRING, f1 BIGINT"),  # a float for a LONG (Spark's Arrow would cut it)
+        (lambda t: t[0].encode(), "value STRING"),  # bytes for a STRING
     ],
 )
 def test_results_flink_s_serializer_refuses_fail_the_job(spark, function, schema):

@@ -381,6 +381,8 @@ def _function_plan(g, call: cst.Call, shape) -> Union[FunctionPlan, str]:
     if output is None:
         return "no output_type of basic types (Flink pickles the results)"
     code = body if body is not None else code
+    if method == "map" and any(nodes(code, cst.Yield)):
+        return "a map function that yields (Flink's serializer gets a generator)"
     if output.kind == "row" and (any(isinstance(r.value, cst.Tuple) for r in nodes(code, cst.Return, cst.Yield))
                                  or isinstance(code, cst.Lambda) and isinstance(code.body, cst.Tuple)):
         return "a ROW output_type of a function returning tuples (Flink's print of the records fails on them)"
