@@ -44,15 +44,16 @@ _OUTPUT = "output"  # the tag column (None: the main output)
 _MAIN = "main"  # the main output's struct column; a side output's is named as its tag
 
 
-def tagged(frame, function, kind: str, main: str, sides: "dict[str, str] | None" = None):
+def tagged(frame, function, kind: str, main: str, sides: "dict[str, str] | None" = None, nullable: bool = True):
     """What ``function.process_element(record, None)`` yields for each row of ``frame``, one
     row each: ``output`` (None: the main output; else the tag's name), ``main`` (a struct of the
-    DDL schema ``main``) and one struct column per side output read, named as its tag (``sides``:
+    DDL schema ``main``; ``nullable``: whether its fields may be None, as a ROW's) and one struct column per side output read, named as its tag (``sides``:
     tag name -> DDL schema). ``kind``: how a row reaches the function, as Flink hands the record
     to Python: ``"value"`` (the one column's value), ``"tuple"`` (a tuple of the columns),
     ``"row"`` (a ``Row`` of them). A schema ``"value <type>"`` is a bare value; others a
     tuple/Row. Results for a tag not in ``sides`` are dropped, as Flink drops a side output no
-    one reads."""
+    one reads. A function with ``open(runtime_context)``/``close()`` has them called once per
+    UDTF instance (a Spark task: Flink calls them once per parallel instance)."""
     from pyspark.sql import Row
     from pyspark.sql import functions as F
     from pyspark.sql.functions import udtf
@@ -62,8 +63,19 @@ def tagged(frame, function, kind: str, main: str, sides: "dict[str, str] | None"
     bare = {None: _bare(main), **{n: _bare(s) for n, s in sides.items()}}
     columns = [f"{_OUTPUT} string", f"{_MAIN} struct<{_struct(main)}>"] + [f"`{n}` struct<{_struct(s)}>" for n, s in sides.items()]
 
+    checks = {None: _checks(main, nullable), **{n: _checks(s, True) for n, s in sides.items()}}
+
     @udtf(returnType=", ".join(columns))
     class Outputs:
+        def __init__(self):  # once per UDTF instance (a Spark task): Flink's open() of a parallel instance
+            if hasattr(function, "open"):
+                from pyspark import TaskContext
+
+                from flink2spark.runtime.datastream import RuntimeContext
+
+                task = TaskContext.get()
+                function.open(RuntimeContext(task.partitionId(), task.attemptNumber(), "") if task else RuntimeContext())
+
         def eval(self, *values):
             record = values[0] if kind == "value" else tuple(values) if kind == "tuple" else Row(**dict(zip(fields, values)))
             for result in function.process_element(record, None) or ():
@@ -72,8 +84,12 @@ def tagged(frame, function, kind: str, main: str, sides: "dict[str, str] | None"
                     continue
                 value = result if tag is None else result[1]
                 row = [tag, None] + [None] * len(names)
-                row[1 if tag is None else 2 + names.index(tag)] = (value,) if bare[tag] else tuple(value)
+                row[1 if tag is None else 2 + names.index(tag)] = _stored(value, *checks[tag])
                 yield tuple(row)
+
+        def terminate(self):
+            if hasattr(function, "close"):
+                function.close()
 
     return frame.lateralJoin(Outputs(*[F.col(c).outer() for c in fields])).select(_OUTPUT, _MAIN, *[f"`{n}`" for n in names])
 
@@ -85,6 +101,41 @@ def _struct(schema: str) -> str:
 
 def _bare(schema: str) -> bool:
     return "," not in schema and schema.strip().split(None, 1)[0] == "value"
+
+
+_INTS = {"tinyint": 7, "smallint": 15, "int": 31, "bigint": 63}  # bits of the magnitude
+
+
+def _checks(schema: str, nullable: bool):
+    """(bare value, nullable fields, the fields' types) of records of a DDL ``schema``."""
+    return _bare(schema), nullable, [part.strip().split(None, 1)[1].strip().lower() for part in schema.split(",")]
+
+
+def _stored(value, bare: bool, nullable: bool, types):
+    """``value`` as Flink's serializer stores it in the output type, as a struct's fields: a
+    ValueError where Flink fails the job (a None record, a None field of a TUPLE or basic type, an
+    integer out of its type's range, a value of another type) where Spark would write NULL or cut
+    the float (Spark's Arrow conversion fails on an integer out of range too); an int for a
+    DOUBLE is its float, as Flink's ``DoubleCoder`` gives."""
+    if value is None:
+        raise ValueError("a None record: Flink's serializer fails the job on it")
+    fields = (value,) if bare else tuple(value)
+    if len(fields) != len(types):
+        raise ValueError(f"a record of {len(fields)} fields for {len(types)}: {value!r}")
+    out = []
+    for field, t in zip(fields, types):
+        if field is None:
+            if not nullable:
+                raise ValueError(f"a None field in {value!r}: Flink's serializer fails the job on it")
+        elif t in _INTS:
+            if isinstance(field, bool) or not isinstance(field, int) or not -(1 << _INTS[t]) <= field < 1 << _INTS[t]:
+                raise ValueError(f"{field!r} is no {t.upper()} (Flink's serializer fails the job on it)")
+        elif t == "double" and isinstance(field, int) and not isinstance(field, bool):
+            field = float(field)
+        elif not isinstance(field, {"double": float, "string": str, "boolean": bool}.get(t, object)):
+            raise ValueError(f"{field!r} is no {t.upper()} (Flink's serializer fails the job on it)")
+        out.append(field)
+    return tuple(out)
 
 
 def main_output(outputs):
@@ -99,6 +150,37 @@ def side_output(outputs, tag: OutputTag):
     from pyspark.sql import functions as F
 
     return outputs.where(F.col(_OUTPUT) == tag.name).select(f"`{tag.name}`.*")
+
+
+class _Function:
+    """A ``map``/``flat_map``/``filter`` function as a process function: ``function`` (a
+    callable, or an instance of a function class: its method ``method``) on each record; the
+    instance's ``open``/``close``, if any, around them."""
+
+    def __init__(self, function, method: str):
+        self.function, self.method = function, method
+        for name in ("open", "close"):
+            if hasattr(function, name):
+                setattr(self, name, getattr(function, name))
+
+    def process_element(self, value, ctx):
+        call = self.function if callable(self.function) else getattr(self.function, self.method)
+        if self.method == "filter":
+            if call(value):
+                yield value
+        elif self.method == "flat_map":
+            yield from call(value) or ()
+        else:
+            yield call(value)
+
+
+def python_udtf(frame, method: str, function, kind: str, schema: str, rows: bool = False):
+    """``frame.map/flat_map/filter(function)`` (``method``) with the user's Python function: a
+    Python UDTF calling it once per row (``tagged``), ``kind``: how a row reaches it, as Flink
+    hands the record to Python (``"value"``, ``"tuple"``, ``"row"``); ``schema``: the DDL schema
+    of the results (a filter's: the frame's own), ``rows``: whether they are ROWs (fields may be
+    None; a TUPLE's or a basic value may not: Flink fails the job, so does this)."""
+    return main_output(tagged(frame, _Function(function, method), kind, schema, nullable=rows))
 
 
 class _Input:

@@ -352,13 +352,20 @@ FRAME_CASES = [
      "probe.print()", "f0 STRING, f1 INT"),
     ("a flat_map of a comprehension with `if` is a frame (F.filter of the items)",
      f"probe = {ROWS}\nprobe.flat_map(lambda r: [w for w in r[1].split() if w], output_type=Types.STRING()).print()", "f0 INT, f1 STRING"),
-    ("a flat_map of a comprehension with two `if`s keeps its input an RDD",
-     f"probe = {ROWS}\nprobe.flat_map(lambda r: [w for w in r[1].split() if w if w != 'x'], output_type=Types.STRING()).print()", None),
+    ("a flat_map of a comprehension with two `if`s has no Columns: a Python UDTF over the frame",
+     f"probe = {ROWS}\nprobe.flat_map(lambda r: [w for w in r[1].split() if w if w != 'x'], output_type=Types.STRING()).print()",
+     "f0 INT, f1 STRING"),
+    ("... with no output_type it keeps its input an RDD (Flink pickles the results)",
+     f"probe = {ROWS}\nprobe.flat_map(lambda r: [w for w in r[1].split() if w if w != 'x']).print()", None),
     ("STREAMING: a rolling sum after a flat_map is a frame (explode keeps the source order)",
      f"probe = {ROWS}.flat_map(lambda r: [(w, 1) for w in r[1].split()], output_type=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
      "probe.key_by(lambda r: r[0]).sum(1).print()", "f0 STRING, f1 INT"),
     ("a refused map keeps its input an RDD",
-     f"probe = {ROWS}\nprobe.map(lambda r: r[1].encode(), output_type=Types.STRING()).print()", None),
+     f"probe = {ROWS}\nprobe.map(lambda r: r[1].encode()).print()", None),
+    ("... with an output_type it is a Python UDTF over the frame (bytes for a STRING fail its job, as Flink's)",
+     f"probe = {ROWS}\nprobe.map(lambda r: r[1].encode(), output_type=Types.STRING()).print()", "f0 INT, f1 STRING"),
+    ("... not when it keeps data between calls",
+     f"SEEN = []\nprobe = {ROWS}\nprobe.map(lambda r: SEEN.append(r) or str(len(SEEN)), output_type=Types.STRING()).print()", None),
     ("one consumer with no native form keeps the stream an RDD",
      f"probe = {ROWS}\nprobe.print()\nprobe.key_by(lambda r: r[1]).process(P()).print()", None),
     ("... and its sibling consumers too", f"""
@@ -501,9 +508,9 @@ FRAME_CASES = [
      f"probe = {TEXT}\nprobe.sink_to(StreamingFileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", None),
     ("... nor another encoder",
      f"probe = {TEXT}\nprobe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder('latin-1')).build())", None),
-    ("... nor a map of strings that may be None (Flink fails on it)",
+    ("... a map of strings that may be None: a Python UDTF, whose None fails the job as Flink's",
      f"src = {TEXT}\nprobe = src.map(lambda s: s if s else None, output_type=Types.STRING())\n"
-     "probe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", None),
+     "probe.sink_to(FileSink.for_row_format('/out', Encoder.simple_string_encoder()).build())", "string"),
 ]
 
 

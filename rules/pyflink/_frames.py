@@ -421,8 +421,6 @@ def key_fields(g, key_by: cst.Call, shape: Shape) -> Optional[tuple[str, ...]]:
 def _key_fields(g, key_by: cst.Call, shape: Shape):
     from flink2spark.rules.pyflink._common import call_arg
 
-    if shape.kind == "value":
-        return None
     fn = function_node(g.resolver, call_arg(key_by, 0, "key_selector"), "get_key")
     found = translate(fn, shape, qualified=g.resolver.qualified_name) if fn is not None else None
     if not isinstance(found, Translation):

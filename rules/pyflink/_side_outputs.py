@@ -29,7 +29,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink._process import keeps_data
 from flink2spark.transpiler import pyflink_model as P
-from flink2spark.transpiler.visitors import nodes
+from flink2spark.transpiler.visitors import is_method_call, is_self_attribute, nodes
 
 _TAG_NAMES_TAKEN = ("output", "main")  # the tagged frame's own columns (runtime/frame_process.py)
 
@@ -318,3 +318,130 @@ def co_shape(g, call: cst.Call, shape):
         return None
     found = co_plan(g, call)
     return found.output if isinstance(found, CoPlan) else None
+
+
+# --------------------------------------------------------------------------------------------
+# map / flat_map / filter of a Python function that has no Column form, over a frame
+
+
+@dataclass(frozen=True)
+class FunctionPlan:
+    output: object  # python_columns.Shape of the results (a filter's: its input's)
+    cls: Optional[cst.ClassDef]  # a function class with open()/close(): its instance is passed, they run per task
+    one: bool  # the class keeps data between records: one partition, in the source's order (parallelism 1)
+
+
+_METHODS = {"map": "MapFunction", "flat_map": "FlatMapFunction", "filter": "FilterFunction"}
+# methods that change a list, dict or set in place: data kept between records when called on
+# something the function does not make itself
+_MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "pop", "popitem", "remove", "discard", "clear",
+                       "setdefault", "sort", "reverse", "appendleft", "popleft", "extendleft"})
+
+
+def function_plan(g, call: cst.Call, shape) -> Union[FunctionPlan, str]:
+    """The Python-UDTF form of ``map``/``flat_map``/``filter`` (``call``) over a frame of
+    ``shape`` whose function has no Column form (``runtime/frame_process.python_udtf``), once per
+    call; else why there is none."""
+    return g.fact("function_plan", call, _function_plan, "not computed", shape)
+
+
+def _function_plan(g, call: cst.Call, shape) -> Union[FunctionPlan, str]:
+    """The user's function gets each record as Flink hands it to Python and its results are
+    stored as Flink's serializer stores them in the declared type (the shim fails where Flink's
+    fails), so the records are Flink's when each record's results depend on that record alone:
+    a lambda or a def of the module that keeps nothing between calls (no ``global``, no change
+    in place of what it does not make), or an instance of a module ``MapFunction``/
+    ``FlatMapFunction``/``FilterFunction`` (``open``/``close``: once per Spark task, Flink's per
+    parallel instance; their results are the same unless they have side effects: NOTE F2S203)
+    without keyed state. A class that keeps data between records (``self.x = ...`` or a change
+    in place of ``self.x`` outside ``__init__``/``open``/``close``) needs the records in one
+    partition in the source's order at parallelism 1, as Flink's one instance sees them. Spark's
+    partitions change only the records' order, which a parallel Flink job does not fix either."""
+    from flink2spark.rules.pyflink._common import call_arg, instance_class
+    from flink2spark.rules.pyflink._frames import _declared
+
+    resolver = g.resolver
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method not in _METHODS or not P.is_stream(resolver.type_of(call.func.value)) or shape.kind not in ("value", "tuple", "row"):  # type: ignore[attr-defined]
+        return "not a map/flat_map/filter of a DataStream of a frame"
+    if any(a.star for a in call.args):
+        return "star arguments"
+    from flink2spark.rules.pyflink._event_windows import carries_stamp
+
+    if carries_stamp(g, call):
+        return "a frame with a timestamp column"
+    fn = call_arg(call, 0, "func")
+    cls, one, body, code = None, False, None, None
+    if isinstance(fn, cst.Lambda):
+        body = fn
+    elif isinstance(fn, cst.Name) and isinstance(resolver.local_def(fn), cst.FunctionDef):
+        body = resolver.local_def(fn)
+    else:
+        cls = instance_class(resolver, fn)
+        if cls is None or not any(s is cls for s in resolver.module.body):
+            return "a function that is not a lambda, a def or an instance of a function class of the module"
+        if [resolver.qualified_name(b.value) for b in cls.bases] not in ([f"pyflink.datastream.{_METHODS[method]}"],
+                                                                         [f"pyflink.datastream.functions.{_METHODS[method]}"]):
+            return f"not a direct {_METHODS[method]} subclass"
+        defs = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+        code = defs.get(method)
+        if method not in defs or len(defs[method].params.params) != 2:
+            return f"{cls.name.value}: no {method}(self, value)"
+        if any(is_method_call(c) and c.func.attr.value in P.STATE_METHODS for c in nodes(cls, cst.Call)):  # type: ignore[attr-defined]
+            return f"{cls.name.value}: keyed state"
+        one = any(_keeps(d) for name, d in defs.items() if name not in ("__init__", "open", "close"))
+        if one and not (g.parallelism == (True, 1) and in_source_order(g, call.func.value)):  # type: ignore[attr-defined]
+            return f"{cls.name.value} keeps data between records, which do not come in a collection's order at parallelism 1"
+        if not any(n in defs for n in ("open", "close")):
+            cls = None  # its bound method is passed, as any function
+    if body is not None and (_keeps(body) or any(nodes(body, cst.Global, cst.Nonlocal))):
+        return "a function that keeps data between calls (global, or a change in place of what it does not make)"
+    if method == "filter":
+        return FunctionPlan(shape, cls, one)
+    output = _declared(g, call)
+    if output is None:
+        return "no output_type of basic types (Flink pickles the results)"
+    code = body if body is not None else code
+    if method == "map" and any(nodes(code, cst.Yield)):
+        return "a map function that yields (Flink's serializer gets a generator)"
+    if output.kind == "row" and (any(isinstance(r.value, cst.Tuple) for r in nodes(code, cst.Return, cst.Yield))
+                                 or isinstance(code, cst.Lambda) and isinstance(code.body, cst.Tuple)):
+        return "a ROW output_type of a function returning tuples (Flink's print of the records fails on them)"
+    if output.kind == "row" and any(resolver.qualified_name(c.func) in P.ROWS and any(a.keyword is not None for a in c.args)
+                                    for c in nodes(code, cst.Call)):
+        return "a Row with named fields (Flink's serializer reads them by name)"
+    return FunctionPlan(output, cls, one)
+
+
+def _keeps(fdef) -> bool:
+    """Whether a function body changes what it does not make: ``self.x = ...``, ``self.x[k] = ...``,
+    ``self.x.append(...)``, ``NAME.append(...)``/``NAME[k] = ...`` of a name it does not assign."""
+    own = set()
+    for t in nodes(fdef, cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.AsName):
+        target = t.name if isinstance(t, cst.AsName) else t.target
+        for n in [target] + [e.value for e in getattr(target, "elements", ())]:
+            if isinstance(n, cst.Name):
+                own.add(n.value)
+    if isinstance(fdef, (cst.FunctionDef, cst.Lambda)):
+        own |= {p.name.value for p in fdef.params.params}
+
+    def foreign(node) -> bool:
+        while isinstance(node, (cst.Subscript, cst.Attribute)) and not is_self_attribute(node):
+            node = node.value
+        return is_self_attribute(node) or isinstance(node, cst.Name) and node.value not in own
+
+    for t in nodes(fdef, cst.AssignTarget, cst.AugAssign, cst.AnnAssign):
+        target = t.target
+        if isinstance(target, (cst.Attribute, cst.Subscript)) and foreign(target):
+            return True
+    for c in nodes(fdef, cst.Call):
+        if isinstance(c.func, cst.Attribute) and c.func.attr.value in _MUTATORS and foreign(c.func.value):
+            return True
+    return False
+
+
+def function_shape(g, call: cst.Call, shape):
+    """NATIVE_CONSUMERS: a map/flat_map/filter over a frame whose function has no Column form:
+    its results' shape (``function_plan``), or None."""
+    found = function_plan(g, call, shape)
+    return found.output if isinstance(found, FunctionPlan) else None

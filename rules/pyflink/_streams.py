@@ -879,6 +879,8 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     # connect(...).map/flat_map(CoMapFunction) of two frames: each side's function over its frame, unioned
     ("connect", lambda g, call, shape: _side_outputs().connected_shape(g, call, shape)),
     *((m, lambda g, call, shape: _side_outputs().co_shape(g, call, shape)) for m in ("map", "flat_map")),
+    # map/flat_map/filter of a Python function with no Column form: a Python UDTF (_side_outputs.function_plan)
+    *((m, lambda g, call, shape: _side_outputs().function_shape(g, call, shape)) for m in ("map", "flat_map", "filter")),
     # STREAMING (rolling) keyed aggregations: window functions over the source order (_rolling)
     *((m, lambda g, call, shape: _rolling.rolling_shape(g, call, shape) if _receiver_type(g, call) == P.KEYED else None)
       for m in ("sum", "min", "max", "min_by", "max_by", "reduce")),
@@ -1225,7 +1227,11 @@ def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
         found = _stateful().plan(g, call, shape)  # a function class with keyed state: why no StatefulProcessor
         return f"form ({found})" if isinstance(found, str) else "form"
     found = (_frames.flat_translated if method == "flat_map" else _frames.translated)(g, call, shape)
-    return f"form (its function: {found.reason})" if isinstance(found, Refusal) else "form"
+    why = [f"its function: {found.reason}"] if isinstance(found, Refusal) else []
+    plan = _side_outputs().function_plan(g, call, shape)  # why it cannot run as a Python UDTF either
+    if isinstance(plan, str):
+        why.append(f"as a Python UDTF: {plan}")
+    return f"form ({'; '.join(why)})" if why else "form"
 
 
 def _unfollowed_use(g: StreamGraph, expr) -> Optional[cst.BaseExpression]:

@@ -85,7 +85,7 @@ rule = Rule(
                 "for record in named.collect():\n"
                 "    print(record)\n",
                 shim=True,
-                rdd='`.map()` at line 6 has no DataFrame form',
+                rdd='`.map()` at line 6 has no DataFrame form (as a Python UDTF: no output_type of basic types (Flink pickles the results))',
             ),
         ),
         Example(  # every stream a DataFrame: no RDD (no NOTE F2S205), PyFlink's Row is Spark's

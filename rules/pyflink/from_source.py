@@ -56,7 +56,7 @@ rule = Rule(
             ),
             spark_program(  # an RDD: a map without output_type has no native form
                 "numbers = env.sparkContext.range(1, 20 + 1)\nfor record in numbers.map(lambda n: (n, n)).collect():\n    print(record)\n",
-                rdd="`.map()` at line 7 has no DataFrame form",
+                rdd="`.map()` at line 7 has no DataFrame form (as a Python UDTF: no output_type of basic types (Flink pickles the results))",
             ),
         ),
         Example(  # a DataFrame of the numbers: every consumer has a native form; the strategy is read by nothing
@@ -118,7 +118,7 @@ rule = Rule(
                 "    lambda row: row.value\n"
                 ")\n"
                 "for record in lines.map(lambda line: line.split()).collect():\n    print(record)\n",
-                rdd='`.map()` at line 9 has no DataFrame form (its function: split() other than split(sep)[i])',
+                rdd='`.map()` at line 9 has no DataFrame form (its function: split() other than split(sep)[i]; as a Python UDTF: no output_type of basic types (Flink pickles the results))',
             ),
         ),
         Example(

@@ -82,7 +82,7 @@ rule = Rule(
                 "    print(record)\n"
                 "for record in pairs.keyBy(lambda p: p[0]).values().map(lambda p: p[1]).collect():\n"
                 "    print(record)\n",
-                rdd='`.map()` at line 8 has no DataFrame form',
+                rdd='`.map()` at line 8 has no DataFrame form (as a Python UDTF: no output_type of basic types (Flink pickles the results))',
             ),
         ),
         Example(

@@ -30,7 +30,7 @@ rule = Rule(
                 " the files directly in it)\n"
                 'lines = env.read.text("/data/in.txt").rdd.map(lambda row: row.value)\n'
                 "for record in lines.map(lambda s: s.split()).collect():\n    print(record)\n",
-                rdd='`.map()` at line 5 has no DataFrame form (its function: split() other than split(sep)[i])',
+                rdd='`.map()` at line 5 has no DataFrame form (its function: split() other than split(sep)[i]; as a Python UDTF: no output_type of basic types (Flink pickles the results))',
             ),
         ),
         Example(  # a DataFrame of the lines (the program model's frame form)

@@ -4,7 +4,12 @@ On a stream the program model lowers to a DataFrame (``StreamFacts.frame``), ``m
 output_type=T)`` is ``select`` of the Columns ``f`` translates to (``transpiler/python_columns``;
 named as ``T``'s fields, integers cast to ``T``'s width: Flink's serializer and Spark's ANSI cast
 both fail on a value out of range) and ``filter(f)`` is ``where``. The planner decided that
-the translation is exact; where it is not, the stream is an RDD and what follows applies.
+the translation is exact. Where the function has no Column form but the results' schema is
+known (``output_type``; a filter's records are its input's), the user's function runs as a
+Python UDTF over the frame, ``f2s_process.python_udtf(df, "map", f, kind, schema)``
+(``_side_outputs.function_plan``: records as Flink hands them to Python, results stored as its
+serializer stores them, ``open``/``close`` once per Spark task: NOTE F2S203). Otherwise the
+stream is an RDD and what follows applies.
 
 PyFlink functions take one element and return the result (``flat_map``: any iterable, usually
 a generator), exactly what Spark calls, so lambdas and defs pass as they are, any other callable
@@ -47,7 +52,7 @@ SPARK_TIMESTAMPED = {"map": "mapValues", "flat_map": "flatMapValues"}
 rule = Rule(
     __name__,
     matches=["DataStream.map", "DataStream.flat_map", "DataStream.filter"],
-    summary="map/filter -> select/where of Columns on a DataFrame, flat_map -> select(F.explode(...)), keyed map/flat_map of a class with keyed state -> groupBy(key).transformWithState; map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
+    summary="map/filter -> select/where of Columns on a DataFrame, flat_map -> select(F.explode(...)); a function with no Column form over a DataFrame -> f2s_process.python_udtf (the function as a Python UDTF); keyed map/flat_map of a class with keyed state -> groupBy(key).transformWithState; map/flat_map/filter -> RDD.map/flatMap/filter (lambdas, defs, function classes, open/close)",
     codes=(M.PF_FUNCTION, M.PF_STATE, M.PF_OPEN_CLOSE, M.PF_EVENT_TIME, M.PF_TWS_SOURCE_ORDER, M.PF_TWS_MAP_ORDER, M.PF_TWS_TTL, M.PF_PROCESS),
     examples=[
         Example(  # on a DataFrame (the program model's frame form): the function as Columns
@@ -68,6 +73,87 @@ rule = Rule(
             "items.where(F.col(\"f1\") < 20).select(\n"
             '    "f0", (F.col("f1").cast("long") * 2).cast("int").alias("f1")\n'
             ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # a function with no Column form (statements, a %.2f: Java's differ) over a frame: a Python UDTF of it
+            program(
+                "\n\ndef label(t):\n"
+                "    name, price = t\n"
+                "    return '%s: %.2f' % (name, price)\n\n\n"
+                "items = env.from_collection([('pen', 3.5), ('ink', 30.0)], Types.TUPLE([Types.STRING(), Types.DOUBLE()]))\n"
+                "items.map(label, output_type=Types.STRING()).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            "from flink2spark.runtime import frame_process as f2s_process\n"
+            "from pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n\n\n"
+            "def label(t):\n"
+            "    name, price = t\n"
+            "    return '%s: %.2f' % (name, price)\n\n\n"
+            'items = env.createDataFrame([("pen", 3.5), ("ink", 30.0)], "f0 STRING, f1 DOUBLE")\n'
+            'f2s_process.python_udtf(items, "map", label, "tuple", "value STRING").show(\n'
+            "    2147483647, truncate=False\n"
+            ")\n",
+        ),
+        Example(  # a MapFunction with open()/close(): its instance in the UDTF, open() once per Spark task (NOTE F2S203)
+            program(
+                "\n\nclass Rate(MapFunction):\n"
+                "    def open(self, runtime_context):\n"
+                "        self.rates = {'USD': 0.9}\n\n"
+                "    def map(self, value):\n"
+                "        return Row(value[0], round(value[1] * self.rates.get(value[0], 1.0), 2))\n\n"
+                "    def close(self):\n"
+                "        self.rates = None\n\n\n"
+                "prices = env.from_collection([('USD', 10.0), ('EUR', 4.0)], Types.TUPLE([Types.STRING(), Types.DOUBLE()]))\n"
+                "prices.map(Rate(), output_type=Types.ROW_NAMED(['cur', 'eur'], [Types.STRING(), Types.DOUBLE()])).print()\n",
+                imports="from pyflink.common import Row, Types\nfrom pyflink.datastream.functions import MapFunction\n",
+            ),
+            "from flink2spark.runtime import frame_process as f2s_process\n"
+            "from pyspark.sql import Row, SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n\n\n"
+            "class Rate:\n"
+            "    def open(self, runtime_context):\n"
+            '        self.rates = {"USD": 0.9}\n\n'
+            "    def map(self, value):\n"
+            "        return Row(value[0], round(value[1] * self.rates.get(value[0], 1.0), 2))\n\n"
+            "    def close(self):\n"
+            "        self.rates = None\n\n\n"
+            'prices = env.createDataFrame([("USD", 10.0), ("EUR", 4.0)], "f0 STRING, f1 DOUBLE")\n'
+            "# NOTE(flink2spark): F2S203 Rate.open()/close() run once per Spark task (the UDTF's instance; Flink: once per"
+            " parallel instance); results are the same unless they have side effects\n"
+            "f2s_process.python_udtf(\n"
+            '    prices, "map", Rate(), "tuple", "cur STRING, eur DOUBLE", rows=True\n'
+            ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # refused: a class keeping data between records, at Flink's default parallelism (instances see parts of the stream)
+            program(
+                "\n\nclass Dedupe(FilterFunction):\n"
+                "    def __init__(self):\n"
+                "        self.seen = set()\n\n"
+                "    def filter(self, value):\n"
+                "        if value in self.seen:\n"
+                "            return False\n"
+                "        self.seen.add(value)\n"
+                "        return True\n\n\n"
+                "env.from_collection(['a', 'b', 'a'], Types.STRING()).filter(Dedupe()).print()\n",
+                imports="from pyflink.common import Types\nfrom pyflink.datastream.functions import FilterFunction\n",
+            ),
+            spark_program(
+                "\n\nclass Dedupe:\n"
+                "    def __init__(self):\n"
+                "        self.seen = set()\n\n"
+                "    def filter(self, value):\n"
+                "        if value in self.seen:\n"
+                "            return False\n"
+                "        self.seen.add(value)\n"
+                "        return True\n\n\n"
+                "for record in (\n"
+                '    env.sparkContext.parallelize(["a", "b", "a"]).filter(Dedupe().filter).collect()\n'
+                "):\n"
+                "    print(record)\n",
+                rdd="`.filter()` at line 19 has no DataFrame form (its function: a function that is not a lambda, a def or a"
+                " function class without open()/close(); as a Python UDTF: Dedupe keeps data between records, which do not"
+                " come in a collection's order at parallelism 1)",
+            ),
         ),
         Example(  # a function class with keyed state on a keyed frame: a StatefulProcessor (rules/pyflink/_stateful.py);
             # its numbering follows the order of a key's rows: the source's at parallelism 1, one partition
@@ -280,6 +366,48 @@ def frame_operator(ctx, seg):
     return _frame_ops.operator(ctx, found, columns, taken=taken, extra=stamp)
 
 
+def column_form(ctx, seg) -> bool:
+    """Whether the function of the map/flat_map/filter over a frame has its Columns (else it is
+    run as a Python UDTF: ``python_udtf``)."""
+    from flink2spark.rules.pyflink import _frames
+    from flink2spark.rules.pyflink._streams import graph
+
+    g, call = graph(ctx.resolver), seg.original
+    shape = facts(ctx.resolver, call.func.value).frame  # type: ignore[attr-defined]
+    if seg.method == "filter":
+        return _frames.filter_shape(g, call, shape) is not None
+    return (_frames.flat_map_shape if seg.method == "flat_map" else _frames.map_shape)(g, call, shape) is not None
+
+
+def python_udtf(ctx, seg):
+    """``f2s_process.python_udtf(df, "map", fn, kind, "<schema>")``: the user's function as a
+    Python UDTF over the frame (the program model's plan, ``_side_outputs.function_plan``)."""
+    from flink2spark.transpiler import imports as I
+    from flink2spark.rules.pyflink._side_outputs import function_plan, schema
+    from flink2spark.rules.pyflink._streams import graph
+
+    shape = facts(ctx.resolver, seg.original.func.value).frame  # type: ignore[attr-defined]
+    found = function_plan(graph(ctx.resolver), seg.original, shape)
+    if found.cls is not None:
+        fn = ctx.arg(seg, 0, "func")[1]
+        ctx.note(
+            M.PF_OPEN_CLOSE,
+            f"{found.cls.name.value}.open()/close() run once per Spark task (the UDTF's instance; Flink: once per parallel"
+            " instance); results are the same unless they have side effects",
+        )
+    else:
+        fn = ctx.function(seg, seg.method)
+        if fn is None:
+            return ctx.todo_left()
+    I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_process", "f2s_process")
+    rows = ", rows=True" if found.output.kind == "row" or seg.method == "filter" else ""
+    return ctx.expr(
+        'f2s_process.python_udtf({df}, "%s", {fn}, "%s", %r%s)' % (seg.method, shape.kind, schema(found.output), rows),
+        df=ctx.expr("{df}.coalesce(1)", df=ctx.site.receiver) if found.one else ctx.site.receiver,
+        fn=fn,
+    )
+
+
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
@@ -288,7 +416,7 @@ def convert(ctx):
 
         return stateful_processor(ctx, seg, open_close_class(ctx, seg)[1])  # type: ignore[index]
     if facts(ctx.resolver, seg.original).frame is not None:
-        return frame_operator(ctx, seg)
+        return frame_operator(ctx, seg) if column_form(ctx, seg) else python_udtf(ctx, seg)
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     lifecycle = open_close_class(ctx, seg)
     if lifecycle is not None and lifecycle[0].uses_state:

@@ -95,6 +95,7 @@ rule = Rule(
             "table = t_env.from_data_stream(orders)\n"
             "t_env.to_data_stream(table).map(lambda row: row.qty, output_type=Types.INT()).print()\n",
             _spark_head("`orders` is passed to `t_env.from_data_stream()` at line 8, where its uses cannot be followed")
+            .replace("datastream as f2s\n", "datastream as f2s, frame_process as f2s_process\n")
             + "orders = env.sparkContext.parallelize(\n"
             "    f2s.typed(\n"
             '        [("a", 2)],\n'
@@ -102,16 +103,10 @@ rule = Rule(
             "    )\n"
             ")\n"
             'table = t_env.createDataFrame(orders.map(tuple), "item STRING, qty INT")\n'
-            "for record in (\n"
-            "    table.rdd.map(\n"
-            "        f2s.decoded(\n"
-            '            f2s.Types.ROW_NAMED(["item", "qty"], [f2s.Types.STRING(), f2s.Types.INT()])\n'
-            "        )\n"
-            "    )\n"
-            "    .map(lambda row: row.qty)\n"
-            "    .collect()\n"
-            "):\n"
-            "    print(record)\n",
+            # the table's stream is a DataFrame; qty may be NULL: no Column (Flink fails on a None INT), a Python UDTF
+            'f2s_process.python_udtf(table, "map", lambda row: row.qty, "row", "value INT").show(\n'
+            "    2147483647, truncate=False\n"
+            ")\n",
         ),
         Example(  # a function's named Row crosses the stream type's serializer (fields by name); an updating table
             "from pyflink.common import Row\nfrom pyflink.table.expressions import col\n" + _HEAD
@@ -120,7 +115,7 @@ rule = Rule(
             "table = t_env.from_data_stream(words, col('n'), col('w').alias('word'))\n"
             "t_env.to_changelog_stream(table.group_by(col('word')).select(col('word'), col('n').sum)).print()\n",
             "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession, functions as F\n\n"
-            + rdd_note('`.map()` at line 9 has no DataFrame form') + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            + rdd_note('`.map()` at line 9 has no DataFrame form (as a Python UDTF: a Row with named fields (Flink\'s serializer reads them by name))') + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
             'words = env.sparkContext.parallelize(["a"]).map(lambda w: f2s.Row(n=len(w), w=w))\n'
             "table = (\n"
             "    t_env.createDataFrame(\n"
