@@ -38,6 +38,7 @@ DDL = {
     "t": "CREATE TABLE t (a INT, b STRING, c BIGINT, d DOUBLE, f FLOAT, ts TIMESTAMP(3), lt TIMESTAMP_LTZ(3), "
     "pt AS PROCTIME(), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '10')",
     "u": "CREATE TEMPORARY TABLE u (k INT, v STRING, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector' = 'print')",
+    "r": "CREATE TABLE r (a INT, tags ARRAY<STRING>) WITH ('connector' = 'datagen', 'number-of-rows' = '10')",
 }
 T = {name: create_table(sql) for name, sql in DDL.items()}
 
@@ -93,7 +94,8 @@ TRANSLATIONS = [
     # LISTAGG: Flink's default separator is ',', Spark's ''
     ("SELECT b, LISTAGG(b), LISTAGG(b, '; ') FROM t GROUP BY b", "SELECT b, LISTAGG(b, ','), LISTAGG(b, '; ') FROM t GROUP BY b"),
     # UNNEST of an array of scalars
-    ("SELECT a, w FROM t CROSS JOIN UNNEST(SPLIT(b, ',')) AS x(w)", "SELECT a, w FROM t LATERAL VIEW EXPLODE(SPLIT(b, ',')) x AS w"),
+    ("SELECT a, w FROM t CROSS JOIN UNNEST(SPLIT(b, ',')) AS x(w)",
+     "SELECT a, w FROM t LATERAL VIEW EXPLODE(CASE WHEN b = '' THEN CAST(ARRAY() AS ARRAY<STRING>) ELSE SPLIT(b, ',') END) x AS w"),
     ("SELECT a, x.w FROM t, UNNEST(ARRAY[a, 2]) AS x(w) WHERE x.w > 1",
      "SELECT a, x.w FROM t LATERAL VIEW EXPLODE(ARRAY(a, 2)) x AS w WHERE x.w > 1"),
     # arithmetic on window bounds
@@ -133,6 +135,28 @@ TRANSLATIONS = [
      "WITH x AS (SELECT a FROM t) SELECT a FROM x WHERE a IN (SELECT k FROM u)"),
     ("SELECT t.a, u.v FROM t LEFT JOIN u ON t.a = u.k", "SELECT t.a, u.v FROM t LEFT JOIN u ON t.a = u.k"),
     ("SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS v(x, y)", "SELECT * FROM VALUES (1, 'a'), (2, 'b') AS v(x, y)"),
+    # SPLIT_INDEX: whole separator (regex characters in a class), from 0, NULL out of range and for ''
+    ("SELECT SPLIT_INDEX(b, ',', 1), SPLIT_INDEX(b, '.|', a) FROM t",
+     "SELECT CASE WHEN b <> '' THEN GET(SPLIT(b, ','), 1) END, CASE WHEN b <> '' THEN GET(SPLIT(b, '[.][|]'), a) END FROM t"),
+    # arrays count from 1 in Flink, from 0 in Spark's get (NULL out of range, as in Flink)
+    ("SELECT tags[1], tags[a], CARDINALITY(tags), UPPER(tags[2]) FROM r",
+     "SELECT GET(tags, 0), GET(tags, a - 1), ARRAY_SIZE(tags), UPPER(GET(tags, 1)) FROM r"),
+    ("SELECT UNIX_TIMESTAMP(b), UNIX_TIMESTAMP(b, 'dd/MM/yyyy') FROM t",
+     "SELECT CASE WHEN b IS NULL THEN NULL ELSE COALESCE(UNIX_SECONDS(TRY_TO_TIMESTAMP(b, 'yyyy-M-d H:m:s[.SSSSSSSSS]')), "
+     "CAST('-9223372036854775808' AS BIGINT)) END, CASE WHEN b IS NULL THEN NULL ELSE "
+     "COALESCE(UNIX_SECONDS(TRY_TO_TIMESTAMP(b, 'dd/MM/yyyy')), CAST('-9223372036854775808' AS BIGINT)) END FROM t"),
+    ("SELECT TIMESTAMPDIFF(MINUTE, ts, ts + INTERVAL '1' HOUR), TIMESTAMPDIFF(DAY, CAST(ts AS DATE), CURRENT_DATE) FROM t",
+     "SELECT CAST(TIMESTAMPDIFF(MINUTE, ts, ts + INTERVAL '1' HOUR) AS INT), "
+     "CAST(TIMESTAMPDIFF(DAY, CAST(ts AS DATE), CURRENT_DATE) AS INT) FROM t"),
+    ("SELECT b, a, COUNT(*) FROM t GROUP BY GROUPING SETS ((b), (b, a), ())",
+     "SELECT b, a, COUNT(*) FROM t GROUP BY GROUPING SETS ((b), (b, a), ())"),
+    ("SELECT b, SUM(d) FROM t GROUP BY ROLLUP (b), CUBE (a)", "SELECT b, SUM(d) FROM t GROUP BY ROLLUP (b), CUBE (a)"),
+    ("SELECT TIMESTAMPADD(HOUR, 2, ts), TIMESTAMPADD(MONTH, a, ts), NOW() FROM t",
+     "SELECT DATE_ADD(HOUR, 2, ts), DATE_ADD(MONTH, a, ts), DATE_TRUNC('MILLISECOND', CURRENT_TIMESTAMP()) FROM t"),
+    # a function without parentheses, not a name (LOCALTIMESTAMP is a reserved word)
+    ("SELECT LOCALTIMESTAMP, CAST(LOCALTIMESTAMP AS DATE) FROM t",
+     "SELECT CAST(DATE_TRUNC('MILLISECOND', LOCALTIMESTAMP()) AS TIMESTAMP_NTZ), "
+     "CAST(CAST(DATE_TRUNC('MILLISECOND', LOCALTIMESTAMP()) AS TIMESTAMP_NTZ) AS DATE) FROM t"),
 ]
 
 
@@ -314,7 +338,8 @@ UNTRANSLATABLE = [
     ("SELECT LISTAGG(DISTINCT b) FROM t", "LISTAGG other than"),
     ("SELECT GROUP_CONCAT(b) FROM t", "function GROUP_CONCAT"),
     ("SELECT SPLIT(b, '.') FROM t", "SPLIT with a delimiter"),
-    ("SELECT UNIX_TIMESTAMP(b) FROM t", "-9223372036854775808"),
+    ("SELECT UNIX_TIMESTAMP(b, 'yyyy-MM-dd HH:mm:ss.SSS') FROM t", "UNIX_TIMESTAMP with a format"),
+    ("SELECT UNIX_TIMESTAMP(b, a) FROM t", "UNIX_TIMESTAMP with a format"),
     ("SELECT b, AVG(a + q) FROM t GROUP BY b", "the type of q is not known"),
     ("SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '1' HOUR)) GROUP BY window_start", "CUMULATE"),
     ("SELECT COUNT(*) FROM TABLE(SESSION(TABLE t PARTITION BY b, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end", "SESSION window table function"),
@@ -340,15 +365,22 @@ UNTRANSLATABLE = [
     ("SELECT b LIKE a FROM t", "LIKE with a pattern"),
     ("SELECT DATE_FORMAT(ts, 'yyyy-MM-dd hh a') FROM t", "DATE_FORMAT"),
     ("SELECT FLOOR(ts TO HOUR) FROM t", "FLOOR(... TO unit)"),
-    ("SELECT SPLIT_INDEX(b, ',', 1) FROM t", "SPLIT_INDEX"),
-    ("SELECT LOCALTIMESTAMP FROM t", "LOCALTIMESTAMP"),
+    ("SELECT SPLIT_INDEX(b, '[', 1) FROM t", "SPLIT_INDEX with a separator"),
+    ("SELECT SPLIT_INDEX(b, b, 1) FROM t", "SPLIT_INDEX with a separator"),
+    ("SELECT SPLIT_INDEX(b, ',', d) FROM t", "SPLIT_INDEX with an index of DOUBLE"),
+    ("SELECT CURRENT_TIME FROM t", "function CURRENT_TIME"),
     ("SELECT * FROM t /*+ OPTIONS('x' = 'y') */", "SQL hints"),
     ("SELECT a FROM t WHERE", "does not parse"),
     ("SELECT a DIV 2 FROM t", "DIV (not Flink SQL)"),
     ("SELECT CURRENT_DATE + INTERVAL '1' HOUR FROM t", "an interval of HOUR"),
     ("SELECT CURRENT_DATE + INTERVAL '1' MONTH FROM t", "an interval of MONTH"),
     ("SELECT \"b\" FROM t", "does not parse"),
-    ("SELECT b FROM t GROUP BY ROLLUP (b)", "Rollup"),
+    ("SELECT b, GROUPING(b) FROM t GROUP BY ROLLUP (b)", "GROUPING"),
+    ("SELECT TIMESTAMPDIFF(MONTH, ts, ts) FROM t", "TIMESTAMPDIFF(MONTH"),
+    ("SELECT TIMESTAMPDIFF(HOUR, lt, lt) FROM t", "TIMESTAMPDIFF of TIMESTAMP"),
+    ("SELECT TIMESTAMPDIFF(DAY, ts, CURRENT_DATE) FROM t", "TIMESTAMPDIFF of DATE and TIMESTAMP_NTZ"),
+    ("SELECT CARDINALITY(b) FROM t", "CARDINALITY of STRING"),
+    ("SELECT TIMESTAMPADD(DAY, 1, CURRENT_DATE) FROM t", "TIMESTAMPADD of INT to DATE"),
     ("SELECT tags[1] FROM t", "arrays count from 1"),
     ("SELECT JSON_VALUE(b, 'lax $.a') FROM t", "JSON_VALUE path"),
     ("SELECT JSON_VALUE(b, '$.a[*]') FROM t", "JSON_VALUE path"),
