@@ -947,8 +947,12 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
         raise Untranslatable("filesystem table without 'path'")
     if table.metadata:
         raise Untranslatable(f"METADATA column {table.metadata[0][0]} of a filesystem table")
-    if table.computed:
-        raise Untranslatable("computed column in a filesystem table")
+    if table.computed and not read_only:
+        # Spark's CREATE TABLE has no computed columns: a table only read is a view of the files
+        # with them (``file_columns``), one written is not translated
+        raise Untranslatable("computed column in a filesystem table the program writes")
+    if any(expression == _sql(_NOW) for _, expression in table.computed):
+        raise Untranslatable("PROCTIME() column of a filesystem table (the order Flink reads its rows in)")
     if table.partitioned_by:
         _partitions(table, options)
     spark_options: list[tuple[str, str]] = [("path", path)]
@@ -1027,6 +1031,16 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
     if options:
         raise Untranslatable(f"filesystem option {sorted(options)[0]!r}")
     return using, spark_options, columns
+
+
+def file_columns(table: TableDef) -> Optional[list[str]]:
+    """The Spark SQL of the columns of the view of a filesystem table that has computed columns,
+    in the order declared (``a``, ``CAST(...) AS ts``, as ``SELECT *`` gives them in Flink); None
+    for a table without."""
+    if not table.computed:
+        return None
+    computed = dict(table.computed)
+    return [f"{computed[name]} AS {_quote(name)}" if name in computed else _quote(name) for name in table.order]
 
 
 # --------------------------------------------------------------------------------------------

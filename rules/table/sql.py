@@ -425,7 +425,9 @@ def _statement(ctx, env, text, what, waited: bool = False):
                                 f"{text.parts[int(_MARK_RE.search(table.name).group(1))]}: which statements read or "
                                 "write it, and so its Spark form, is not followed: port it by hand for the tables its callers name")
             if table.connector == "filesystem":
-                return create(ctx, env, table, text.parts)
+                declared = create(ctx, env, table, text.parts)
+                sql_notes(ctx, " ".join(expression for _, expression in table.computed))
+                return declared
             if table.connector == "datagen" and table.name not in model.problems:
                 return declare_datagen(ctx, env, table, text.parts)
             if table.connector in ("print", "blackhole") and ctx.is_statement:
