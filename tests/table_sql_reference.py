@@ -169,6 +169,8 @@ CASES: dict[str, str] = {
     "SPLIT_INDEX(SUBSTRING(line FROM 1 FOR 0), ' ', 0) AS blank FROM visits",
     "split_empty": "SELECT vid, SPLIT(SUBSTRING(line FROM 1 FOR 0), ' ') AS e, CARDINALITY(SPLIT(SUBSTRING(line FROM 1 FOR 0), ' ')) AS n, "
     "SPLIT(line, ' ')[2] AS w2, CARDINALITY(SPLIT(line, ' ')) AS nw FROM visits",
+    "regexp": "SELECT oid, REGEXP(note, '[0-9]+') AS digits, REGEXP(note, '^a') AS starts_a, REGEXP(note, 'order$') AS ends, "
+    "REGEXP(note, 'b.c') AS bc FROM orders",
     "array_index": "SELECT vid, tags[1] AS t1, tags[2] AS t2, tags[3] AS t3, tags[vid - 3] AS ti, CARDINALITY(tags) AS n, "
     "UPPER(tags[1]) AS u FROM visits",
     "unix_timestamp": "SELECT vid, UNIX_TIMESTAMP(ts_text) AS u1, UNIX_TIMESTAMP(day_text, 'dd/MM/yyyy HH:mm') AS u2, "

@@ -62,7 +62,7 @@ Rewritten (each seen on Flink 2.3 and Spark 4; tests/test_table_sql.py, tests/ta
       expression -> ``split`` (empty strings kept between and after delimiters in both; ``SPLIT('',
       d)`` is an empty array in Flink, [''] in Spark: ``CASE WHEN s = '' THEN ARRAY() ...``).
     * ``SPLIT_INDEX(s, 'sep', i)`` -> ``CASE WHEN s <> '' THEN get(split(s, regex), i) END``; ``a[i]`` of an
-      ARRAY -> ``get(a, i - 1)`` (NULL out of range in both); ``CARDINALITY(a)`` -> ``array_size(a)``;
+      ARRAY -> ``get(a, i - 1)`` (NULL out of range in both); ``CARDINALITY(a)`` -> ``array_size(a)``; ``REGEXP(s, r)`` -> ``s RLIKE r``;
       ``UNIX_TIMESTAMP(s[, fmt])`` -> ``unix_seconds(try_to_timestamp(...))``, -9223372036854775808 for
       text that does not parse (NOTE F2S313); ``TIMESTAMPDIFF(SECOND|MINUTE|HOUR|DAY, a, b)`` of
       TIMESTAMPs or DATEs -> ``CAST(timestampdiff(...) AS INT)``; ``TIMESTAMPADD(unit, n, ts)`` of a TIMESTAMP
@@ -2139,6 +2139,9 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         return _regexp_extract(node)
     if _is_call(node, "SPLIT_INDEX"):
         return _split_index(node, types)
+    if _is_call(node, "REGEXP") and len(node.expressions) == 2:
+        # Flink's REGEXP(s, r): whether r matches a part of s (find), NULL for NULLs -> RLIKE, which finds too
+        return exp.RegexpLike(this=node.expressions[0].copy(), expression=node.expressions[1].copy())
     if isinstance(node, exp.Bracket):
         return _array_element(node, types)
     if _is_call(node, "CARDINALITY"):
