@@ -163,6 +163,29 @@ CASES: dict[str, str] = {
     "GROUP BY window_start, window_end, window_time",
     "unnest": "SELECT vid, tag FROM visits CROSS JOIN UNNEST(tags) AS u(tag)",
     "unnest_split": "SELECT w, COUNT(*) AS n FROM visits, UNNEST(SPLIT(line, ' ')) AS u(w) GROUP BY w",
+    "split_index": "SELECT vid, SPLIT_INDEX(line, ' ', 0) AS w0, SPLIT_INDEX(line, ' ', 1) AS w1, SPLIT_INDEX(line, ' ', 2) AS w2, "
+    "SPLIT_INDEX(line, ' ', 3) AS w3, SPLIT_INDEX(line, ' ', vid - 3) AS wi, SPLIT_INDEX(ts_text, '-', 1) AS mo, "
+    "SPLIT_INDEX(ts_text, '.', 1) AS frac, SPLIT_INDEX(day_text, '/', 2) AS yr, SPLIT_INDEX(line, 'en ', 0) AS whole, "
+    "SPLIT_INDEX(SUBSTRING(line FROM 1 FOR 0), ' ', 0) AS blank FROM visits",
+    "split_empty": "SELECT vid, SPLIT(SUBSTRING(line FROM 1 FOR 0), ' ') AS e, CARDINALITY(SPLIT(SUBSTRING(line FROM 1 FOR 0), ' ')) AS n, "
+    "SPLIT(line, ' ')[2] AS w2, CARDINALITY(SPLIT(line, ' ')) AS nw FROM visits",
+    "regexp": "SELECT oid, REGEXP(note, '[0-9]+') AS digits, REGEXP(note, '^a') AS starts_a, REGEXP(note, 'order$') AS ends, "
+    "REGEXP(note, 'b.c') AS bc FROM orders",
+    "array_index": "SELECT vid, tags[1] AS t1, tags[2] AS t2, tags[3] AS t3, tags[vid - 3] AS ti, CARDINALITY(tags) AS n, "
+    "UPPER(tags[1]) AS u FROM visits",
+    "unix_timestamp": "SELECT vid, UNIX_TIMESTAMP(ts_text) AS u1, UNIX_TIMESTAMP(day_text, 'dd/MM/yyyy HH:mm') AS u2, "
+    "UNIX_TIMESTAMP(CONCAT(day_text, ':30'), 'dd/MM/yyyy HH:mm:ss') AS u3 FROM visits",
+    "timestampdiff": "SELECT user_name, ts, TIMESTAMPDIFF(SECOND, ts, TIMESTAMP '2024-01-01 10:05:00') AS s, "
+    "TIMESTAMPDIFF(MINUTE, ts, TIMESTAMP '2024-01-01 10:05:00') AS m, TIMESTAMPDIFF(HOUR, TIMESTAMP '2024-01-01 10:59:59', ts) AS h, "
+    "TIMESTAMPDIFF(DAY, ts, TIMESTAMP '2024-01-02 10:04:59.999') AS d, TIMESTAMPDIFF(DAY, CAST(ts AS DATE), DATE '2024-01-03') AS dd "
+    "FROM events",
+    "timestampadd": "SELECT user_name, TIMESTAMPADD(HOUR, 2, ts) AS h, TIMESTAMPADD(MINUTE, -amount, ts) AS m, "
+    "TIMESTAMPADD(MONTH, 1, TIMESTAMP '2024-01-31 10:00:00') AS mo, TIMESTAMPADD(DAY, amount, ts) AS d, "
+    "TIMESTAMPADD(SECOND, 30, ts) AS s FROM events",
+    "grouping_sets": "SELECT k, y, COUNT(*) AS n, SUM(x) AS sx FROM nums GROUP BY GROUPING SETS ((k), (k, y), ())",
+    "rollup_cube": "SELECT c.city, o.cid, COUNT(*) AS n, SUM(o.price) AS total FROM orders AS o LEFT JOIN customers AS c "
+    "ON o.cid = c.id GROUP BY CUBE (c.city, o.cid)",
+    "rollup": "SELECT user_name, COUNT(*) AS n, SUM(amount) AS total FROM events GROUP BY ROLLUP (user_name)",
     "listagg": "SELECT user_name, LISTAGG(CAST(amount AS STRING)) AS amounts, LISTAGG(user_name, '|') AS names, "
     "LISTAGG(CASE WHEN amount > 100 THEN user_name END) AS none_big FROM events GROUP BY user_name",
 }

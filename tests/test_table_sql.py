@@ -24,6 +24,8 @@ from flink2spark.rules.table._sql import (
     Untranslatable,
     create_table,
     create_view,
+    file_columns,
+    file_source,
     insert,
     query,
     spark_create_table,
@@ -38,6 +40,7 @@ DDL = {
     "t": "CREATE TABLE t (a INT, b STRING, c BIGINT, d DOUBLE, f FLOAT, ts TIMESTAMP(3), lt TIMESTAMP_LTZ(3), "
     "pt AS PROCTIME(), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '10')",
     "u": "CREATE TEMPORARY TABLE u (k INT, v STRING, PRIMARY KEY (k) NOT ENFORCED) WITH ('connector' = 'print')",
+    "r": "CREATE TABLE r (a INT, tags ARRAY<STRING>) WITH ('connector' = 'datagen', 'number-of-rows' = '10')",
 }
 T = {name: create_table(sql) for name, sql in DDL.items()}
 
@@ -93,7 +96,8 @@ TRANSLATIONS = [
     # LISTAGG: Flink's default separator is ',', Spark's ''
     ("SELECT b, LISTAGG(b), LISTAGG(b, '; ') FROM t GROUP BY b", "SELECT b, LISTAGG(b, ','), LISTAGG(b, '; ') FROM t GROUP BY b"),
     # UNNEST of an array of scalars
-    ("SELECT a, w FROM t CROSS JOIN UNNEST(SPLIT(b, ',')) AS x(w)", "SELECT a, w FROM t LATERAL VIEW EXPLODE(SPLIT(b, ',')) x AS w"),
+    ("SELECT a, w FROM t CROSS JOIN UNNEST(SPLIT(b, ',')) AS x(w)",
+     "SELECT a, w FROM t LATERAL VIEW EXPLODE(CASE WHEN b = '' THEN CAST(ARRAY() AS ARRAY<STRING>) ELSE SPLIT(b, ',') END) x AS w"),
     ("SELECT a, x.w FROM t, UNNEST(ARRAY[a, 2]) AS x(w) WHERE x.w > 1",
      "SELECT a, x.w FROM t LATERAL VIEW EXPLODE(ARRAY(a, 2)) x AS w WHERE x.w > 1"),
     # arithmetic on window bounds
@@ -133,6 +137,29 @@ TRANSLATIONS = [
      "WITH x AS (SELECT a FROM t) SELECT a FROM x WHERE a IN (SELECT k FROM u)"),
     ("SELECT t.a, u.v FROM t LEFT JOIN u ON t.a = u.k", "SELECT t.a, u.v FROM t LEFT JOIN u ON t.a = u.k"),
     ("SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS v(x, y)", "SELECT * FROM VALUES (1, 'a'), (2, 'b') AS v(x, y)"),
+    # SPLIT_INDEX: whole separator (regex characters in a class), from 0, NULL out of range and for ''
+    ("SELECT SPLIT_INDEX(b, ',', 1), SPLIT_INDEX(b, '.|', a) FROM t",
+     "SELECT CASE WHEN b <> '' THEN GET(SPLIT(b, ','), 1) END, CASE WHEN b <> '' THEN GET(SPLIT(b, '[.][|]'), a) END FROM t"),
+    # arrays count from 1 in Flink, from 0 in Spark's get (NULL out of range, as in Flink)
+    ("SELECT tags[1], tags[a], CARDINALITY(tags), UPPER(tags[2]) FROM r",
+     "SELECT GET(tags, 0), GET(tags, a - 1), ARRAY_SIZE(tags), UPPER(GET(tags, 1)) FROM r"),
+    ("SELECT UNIX_TIMESTAMP(b), UNIX_TIMESTAMP(b, 'dd/MM/yyyy') FROM t",
+     "SELECT CASE WHEN b IS NULL THEN NULL ELSE COALESCE(UNIX_SECONDS(TRY_TO_TIMESTAMP(b, 'yyyy-M-d H:m:s[.SSSSSSSSS]')), "
+     "CAST('-9223372036854775808' AS BIGINT)) END, CASE WHEN b IS NULL THEN NULL ELSE "
+     "COALESCE(UNIX_SECONDS(TRY_TO_TIMESTAMP(b, 'dd/MM/yyyy')), CAST('-9223372036854775808' AS BIGINT)) END FROM t"),
+    ("SELECT TIMESTAMPDIFF(MINUTE, ts, ts + INTERVAL '1' HOUR), TIMESTAMPDIFF(DAY, CAST(ts AS DATE), CURRENT_DATE) FROM t",
+     "SELECT CAST(TIMESTAMPDIFF(MINUTE, ts, ts + INTERVAL '1' HOUR) AS INT), "
+     "CAST(TIMESTAMPDIFF(DAY, CAST(ts AS DATE), CURRENT_DATE) AS INT) FROM t"),
+    ("SELECT b, a, COUNT(*) FROM t GROUP BY GROUPING SETS ((b), (b, a), ())",
+     "SELECT b, a, COUNT(*) FROM t GROUP BY GROUPING SETS ((b), (b, a), ())"),
+    ("SELECT b, SUM(d) FROM t GROUP BY ROLLUP (b), CUBE (a)", "SELECT b, SUM(d) FROM t GROUP BY ROLLUP (b), CUBE (a)"),
+    ("SELECT TIMESTAMPADD(HOUR, 2, ts), TIMESTAMPADD(MONTH, a, ts), NOW() FROM t",
+     "SELECT DATE_ADD(HOUR, 2, ts), DATE_ADD(MONTH, a, ts), DATE_TRUNC('MILLISECOND', CURRENT_TIMESTAMP()) FROM t"),
+    ("SELECT REGEXP(b, '^[a-z]+$') FROM t", "SELECT b RLIKE '^[a-z]+$' FROM t"),
+    # a function without parentheses, not a name (LOCALTIMESTAMP is a reserved word)
+    ("SELECT LOCALTIMESTAMP, CAST(LOCALTIMESTAMP AS DATE) FROM t",
+     "SELECT CAST(DATE_TRUNC('MILLISECOND', LOCALTIMESTAMP()) AS TIMESTAMP_NTZ), "
+     "CAST(CAST(DATE_TRUNC('MILLISECOND', LOCALTIMESTAMP()) AS TIMESTAMP_NTZ) AS DATE) FROM t"),
 ]
 
 
@@ -177,6 +204,27 @@ def test_statement_kinds():
     assert statement_kind("EXPLAIN PLAN FOR SELECT 1") == "other"
     with pytest.raises(Untranslatable, match="does not parse"):
         statement_kind("SELEC 1 FROM")
+
+
+def test_file_table_computed_columns(spark_utc, tmp_path):
+    """A filesystem table only read: a view of the files adding its computed columns in their
+    declared place (what Flink's SELECT * gives); written, or of PROCTIME(): refused."""
+    table = create_table("CREATE TABLE f (s STRING, ts AS TO_TIMESTAMP(s), n INT, twice AS n * 2) "
+                         f"WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'csv')")
+    assert file_columns(table) == ["s", "CAST(DATE_TRUNC('MILLISECOND', TRY_TO_TIMESTAMP(s, 'yyyy-M-d[ H:m:s[.SSSSSSSSS]]')) "
+                                   "AS TIMESTAMP_NTZ) AS ts", "n", "n * 2 AS twice"]
+    using, _, columns = file_source(table, read_only=True)
+    assert (using, columns) == ("csv", [("s", "STRING"), ("n", "INT")])
+    frame = spark_utc.createDataFrame([("2024-01-02 03:04:05", 4)], "s STRING, n INT").selectExpr(*file_columns(table))
+    assert [tuple(r) for r in frame.collect()] == [("2024-01-02 03:04:05", datetime.datetime(2024, 1, 2, 3, 4, 5), 4, 8)]
+    with pytest.raises(Untranslatable, match="computed column in a filesystem table the program writes"):
+        file_source(table, write_only=True)
+    proctime = create_table(f"CREATE TABLE g (s STRING, pt AS PROCTIME()) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', "
+                            "'format' = 'csv')")
+    with pytest.raises(Untranslatable, match="PROCTIME"):
+        file_source(proctime, read_only=True)
+    assert file_columns(create_table(f"CREATE TABLE h (s STRING) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', "
+                                     "'format' = 'csv')")) is None
 
 
 def test_create_table():
@@ -314,7 +362,8 @@ UNTRANSLATABLE = [
     ("SELECT LISTAGG(DISTINCT b) FROM t", "LISTAGG other than"),
     ("SELECT GROUP_CONCAT(b) FROM t", "function GROUP_CONCAT"),
     ("SELECT SPLIT(b, '.') FROM t", "SPLIT with a delimiter"),
-    ("SELECT UNIX_TIMESTAMP(b) FROM t", "-9223372036854775808"),
+    ("SELECT UNIX_TIMESTAMP(b, 'yyyy-MM-dd HH:mm:ss.SSS') FROM t", "UNIX_TIMESTAMP with a format"),
+    ("SELECT UNIX_TIMESTAMP(b, a) FROM t", "UNIX_TIMESTAMP with a format"),
     ("SELECT b, AVG(a + q) FROM t GROUP BY b", "the type of q is not known"),
     ("SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '1' HOUR)) GROUP BY window_start", "CUMULATE"),
     ("SELECT COUNT(*) FROM TABLE(SESSION(TABLE t PARTITION BY b, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end", "SESSION window table function"),
@@ -340,15 +389,22 @@ UNTRANSLATABLE = [
     ("SELECT b LIKE a FROM t", "LIKE with a pattern"),
     ("SELECT DATE_FORMAT(ts, 'yyyy-MM-dd hh a') FROM t", "DATE_FORMAT"),
     ("SELECT FLOOR(ts TO HOUR) FROM t", "FLOOR(... TO unit)"),
-    ("SELECT SPLIT_INDEX(b, ',', 1) FROM t", "SPLIT_INDEX"),
-    ("SELECT LOCALTIMESTAMP FROM t", "LOCALTIMESTAMP"),
+    ("SELECT SPLIT_INDEX(b, '[', 1) FROM t", "SPLIT_INDEX with a separator"),
+    ("SELECT SPLIT_INDEX(b, b, 1) FROM t", "SPLIT_INDEX with a separator"),
+    ("SELECT SPLIT_INDEX(b, ',', d) FROM t", "SPLIT_INDEX with an index of DOUBLE"),
+    ("SELECT CURRENT_TIME FROM t", "function CURRENT_TIME"),
     ("SELECT * FROM t /*+ OPTIONS('x' = 'y') */", "SQL hints"),
     ("SELECT a FROM t WHERE", "does not parse"),
     ("SELECT a DIV 2 FROM t", "DIV (not Flink SQL)"),
     ("SELECT CURRENT_DATE + INTERVAL '1' HOUR FROM t", "an interval of HOUR"),
     ("SELECT CURRENT_DATE + INTERVAL '1' MONTH FROM t", "an interval of MONTH"),
     ("SELECT \"b\" FROM t", "does not parse"),
-    ("SELECT b FROM t GROUP BY ROLLUP (b)", "Rollup"),
+    ("SELECT b, GROUPING(b) FROM t GROUP BY ROLLUP (b)", "GROUPING"),
+    ("SELECT TIMESTAMPDIFF(MONTH, ts, ts) FROM t", "TIMESTAMPDIFF(MONTH"),
+    ("SELECT TIMESTAMPDIFF(HOUR, lt, lt) FROM t", "TIMESTAMPDIFF of TIMESTAMP"),
+    ("SELECT TIMESTAMPDIFF(DAY, ts, CURRENT_DATE) FROM t", "TIMESTAMPDIFF of DATE and TIMESTAMP_NTZ"),
+    ("SELECT CARDINALITY(b) FROM t", "CARDINALITY of STRING"),
+    ("SELECT TIMESTAMPADD(DAY, 1, CURRENT_DATE) FROM t", "TIMESTAMPADD of INT to DATE"),
     ("SELECT tags[1] FROM t", "arrays count from 1"),
     ("SELECT JSON_VALUE(b, 'lax $.a') FROM t", "JSON_VALUE path"),
     ("SELECT JSON_VALUE(b, '$.a[*]') FROM t", "JSON_VALUE path"),
@@ -492,7 +548,7 @@ REFERENCE_TABLES = {
 # Flink's type names (as PyFlink prints them) -> Spark's simpleString.
 FLINK_TO_SPARK_TYPE = [("INT", "int"), ("BIGINT", "bigint"), ("DOUBLE", "double"), ("FLOAT", "float"), ("BOOLEAN", "boolean"),
                        ("VARCHAR", "string"), ("CHAR", "string"), ("STRING", "string"), ("TIMESTAMP_LTZ", "timestamp"),
-                       ("TIMESTAMP", "timestamp_ntz"), ("DECIMAL", "decimal"), ("DATE", "date")]
+                       ("TIMESTAMP", "timestamp_ntz"), ("DECIMAL", "decimal"), ("DATE", "date"), ("ARRAY", "array")]
 
 
 def _spark_type(flink_type: str) -> str:
@@ -542,7 +598,7 @@ def test_same_results_as_flink(name, reference_views, recorded):
         assert got == want, spark_sql
     else:
         assert Counter(map(json.dumps, got)) == Counter(map(json.dumps, want)), spark_sql
-    assert [f.dataType.simpleString().split("(")[0] for f in frame.schema] == [
+    assert [f.dataType.simpleString().split("(")[0].split("<")[0] for f in frame.schema] == [
         _spark_type(t) for t in recorded[name]["types"]
     ], spark_sql
 

@@ -93,9 +93,11 @@ def create(ctx, env, table: _sql.TableDef, parts: tuple[str, ...]) -> cst.BaseEx
     # Flink reads an empty field of a STRING column as '' (NULL only with 'csv.null-literal' = '')
     strings = [n for n, t in columns if t == "STRING" and n not in table.partitioned_by] if using == "csv" and "csv.null-literal" not in table.options else []
     source = cst.Module([]).code_for_node(env)
+    computed = _sql.file_columns(table)  # the view adds the computed columns (``ts AS TO_TIMESTAMP(s)``)
     _notes(ctx, model, table)
     return cst.parse_expression(
         f'{source}.read.format("{using}").options({settings}).schema({python_string(schema)}).load({path})'
         + (f'.fillna("", subset={strings!r})' if strings else "")
+        + (f".selectExpr({', '.join(python_string(c) for c in computed)})" if computed else "")
         + f".createOrReplaceTempView({python_string(table.name)})"
     )

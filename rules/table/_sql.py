@@ -59,7 +59,15 @@ Rewritten (each seen on Flink 2.3 and Spark 4; tests/test_table_sql.py, tests/ta
       NULLs skipped in both; the order of a group's values: NOTE F2S314).
     * ``FROM t CROSS JOIN UNNEST(a) AS u(x)`` (or ``, UNNEST(...)``) of an array of scalars ->
       ``LATERAL VIEW explode(a) u AS x``; ``SPLIT(s, 'd')`` with a delimiter that is no regular
-      expression -> ``split`` (empty strings kept between and after delimiters in both).
+      expression -> ``split`` (empty strings kept between and after delimiters in both; ``SPLIT('',
+      d)`` is an empty array in Flink, [''] in Spark: ``CASE WHEN s = '' THEN ARRAY() ...``).
+    * ``SPLIT_INDEX(s, 'sep', i)`` -> ``CASE WHEN s <> '' THEN get(split(s, regex), i) END``; ``a[i]`` of an
+      ARRAY -> ``get(a, i - 1)`` (NULL out of range in both); ``CARDINALITY(a)`` -> ``array_size(a)``; ``REGEXP(s, r)`` -> ``s RLIKE r``;
+      ``UNIX_TIMESTAMP(s[, fmt])`` -> ``unix_seconds(try_to_timestamp(...))``, -9223372036854775808 for
+      text that does not parse (NOTE F2S313); ``TIMESTAMPDIFF(SECOND|MINUTE|HOUR|DAY, a, b)`` of
+      TIMESTAMPs or DATEs -> ``CAST(timestampdiff(...) AS INT)``; ``TIMESTAMPADD(unit, n, ts)`` of a TIMESTAMP
+      -> ``timestampadd``; ``NOW()`` as ``CURRENT_TIMESTAMP``; ``LOCALTIMESTAMP`` -> its milliseconds;
+      ``GROUP BY GROUPING SETS/ROLLUP/CUBE`` in batch mode as they are.
     * ``window_end``/``TUMBLE_END(...)``/``window_start`` +/- an interval: of the time column's
       type; a computed column (``ts AS TO_TIMESTAMP(...)``) and a SQL view's columns have the
       types of their translation (``TableDef.computed_types``, ``view_columns``).
@@ -77,11 +85,10 @@ else than the program's Python table functions, ``LEFT JOIN UNNEST``, ``UNNEST``
 computes them with java.lang.Math, Spark with StrictMath; they differ in the last digit for about one
 double in ten: ``EXP(-6.584347405493595)`` is 0.0013818288473327206 in Flink, 0.0013818288473327204 in Spark), ``INITCAP`` (Flink also capitalises after
 ``_``), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``TO_DATE`` (NULL
-in Flink for bad input, Spark fails), ``UNIX_TIMESTAMP(s[, fmt])`` (Flink: -9223372036854775808
-for bad input), ``SPLIT_INDEX``, ``FLOOR/CEIL(ts TO unit)``, ``LOCALTIMESTAMP``,
+in Flink for bad input, Spark fails), ``FLOOR/CEIL(ts TO unit)``, ``CURRENT_TIME``/``LOCALTIME``,
 ``CAST`` of a timestamp or boolean to STRING (Flink: '2024-01-01 10:00:00.100', 'TRUE'; Spark:
 '2024-01-01 10:00:00.1', 'true'), ``STDDEV``/``VAR`` (integer results in
-Flink), ``ROLLUP``/``CUBE``/``GROUPING SETS``, ``INSERT OVERWRITE``.
+Flink), ``ROLLUP``/``CUBE``/``GROUPING SETS`` over a stream and ``GROUPING()``, ``INSERT OVERWRITE``.
 
 Known, not refused: integer overflow (Flink wraps, ``2147483647 + 1`` = -2147483648; Spark, ANSI
 by default, fails the query: never a different result); Flink identifiers are case-sensitive, Spark's
@@ -324,9 +331,16 @@ def _parse_one(sql: str) -> exp.Expr:
     if len(trees) != 1:
         raise Untranslatable(f"{len(trees)} statements where one was expected")
     for identifier in trees[0].find_all(exp.Identifier):
+        column = identifier.parent
+        if isinstance(column, exp.Column) and not column.table and identifier.name.upper() in _NILADIC:
+            continue  # a function without parentheses (LOCALTIMESTAMP), not a name: _rewrite, _check_allowed
         if not identifier.quoted:
             _check_unquoted(identifier.name)
     return trees[0]
+
+
+# Flink's functions called without parentheses that sqlglot reads as column names
+_NILADIC = {"LOCALTIMESTAMP", "CURRENT_TIME", "LOCALTIME", "CURRENT_ROW_TIMESTAMP"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -933,8 +947,12 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
         raise Untranslatable("filesystem table without 'path'")
     if table.metadata:
         raise Untranslatable(f"METADATA column {table.metadata[0][0]} of a filesystem table")
-    if table.computed:
-        raise Untranslatable("computed column in a filesystem table")
+    if table.computed and not read_only:
+        # Spark's CREATE TABLE has no computed columns: a table only read is a view of the files
+        # with them (``file_columns``), one written is not translated
+        raise Untranslatable("computed column in a filesystem table the program writes")
+    if any(expression == _sql(_NOW) for _, expression in table.computed):
+        raise Untranslatable("PROCTIME() column of a filesystem table (the order Flink reads its rows in)")
     if table.partitioned_by:
         _partitions(table, options)
     spark_options: list[tuple[str, str]] = [("path", path)]
@@ -1013,6 +1031,16 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
     if options:
         raise Untranslatable(f"filesystem option {sorted(options)[0]!r}")
     return using, spark_options, columns
+
+
+def file_columns(table: TableDef) -> Optional[list[str]]:
+    """The Spark SQL of the columns of the view of a filesystem table that has computed columns,
+    in the order declared (``a``, ``CAST(...) AS ts``, as ``SELECT *`` gives them in Flink); None
+    for a table without."""
+    if not table.computed:
+        return None
+    computed = dict(table.computed)
+    return [f"{computed[name]} AS {_quote(name)}" if name in computed else _quote(name) for name in table.order]
 
 
 # --------------------------------------------------------------------------------------------
@@ -1217,11 +1245,23 @@ class _Types:
             return columns
         if isinstance(rel, exp.Subquery):
             return self.query(rel.this)
+        if isinstance(rel, exp.Values):
+            return self.values(rel)
         if isinstance(rel, exp.Unnest):
             alias = rel.args.get("alias")
             names = [c.name for c in alias.columns] if alias is not None else []
             return {names[0]: _element_type(self.of(rel.expressions[0]))} if len(names) == 1 and len(rel.expressions) == 1 else None
         return None
+
+    def values(self, rel: exp.Values) -> Optional[dict[str, Optional[str]]]:
+        """``(VALUES (1, 'a'), (2, NULL)) AS v(x, y)``: each column of the type its rows agree on
+        (``common``: integers widen, NULLs take the others' type)."""
+        alias = rel.args.get("alias")
+        names = [c.name for c in alias.columns] if alias is not None else []
+        rows = [row.expressions if isinstance(row, exp.Tuple) else [row] for row in rel.expressions]
+        if not names or any(len(row) != len(names) for row in rows):
+            return None
+        return {name: self.common([row[i] for row in rows]) for i, name in enumerate(names)}
 
     def query(self, q: exp.Expr) -> Optional[dict[str, Optional[str]]]:
         if isinstance(q, exp.Subquery):
@@ -1283,6 +1323,8 @@ class _Types:
             return e.to.sql(_SPARK).upper()
         if isinstance(e, (exp.Add, exp.Sub)) and isinstance(e.expression, exp.Interval):
             return self.of(e.this)
+        if isinstance(e, exp.TimestampAdd):
+            return self.of(e.this)
         if isinstance(e, exp.CurrentDate):
             return "DATE"
         if isinstance(e, exp.CurrentTimestamp) or _is_call(e, "DATE_TRUNC", "TIMESTAMP_MILLIS", "TIMESTAMP_SECONDS"):
@@ -1291,6 +1333,12 @@ class _Types:
             return "STRING"
         if isinstance(e, exp.RegexpSplit):
             return "ARRAY<STRING>"
+        if _is_call(e, "GET") and e.expressions:  # an array's element (_array_element, _split_index)
+            return _element_type(self.of(e.expressions[0]))
+        if _is_call(e, "ARRAY_SIZE"):
+            return "INT"
+        if _is_call(e, "UNIX_SECONDS"):
+            return "BIGINT"
         if isinstance(e, exp.Array):
             element = self.common(list(e.expressions))
             return f"ARRAY<{element}>" if element else None
@@ -1336,8 +1384,8 @@ class _Types:
             return found.pop()
         if found and found <= set(_INT_TYPES):
             return max(found, key=_INT_TYPES.index)
-        if "DOUBLE" in found and found <= {"DOUBLE", *_INT_TYPES}:
-            return "DOUBLE"  # integers widen to DOUBLE in both (CASE WHEN ... THEN d ELSE 0 END)
+        if "DOUBLE" in found and all(t in ("DOUBLE", *_INT_TYPES) or (t or "").startswith("DECIMAL") for t in found):
+            return "DOUBLE"  # integers and DECIMALs widen to DOUBLE in both (CASE WHEN ... THEN d ELSE 0 END)
         return None
 
 
@@ -1408,6 +1456,10 @@ def _translate(tree: exp.Expr, tables: Mapping[str, TableDef], functions: Collec
         _check_streaming(tree, tables, updates)
     _window_tvfs(tree, tables, streaming)
     _group_windows(tree, tables)
+    if streaming:
+        grouping = next(tree.find_all(exp.GroupingSets, exp.Rollup, exp.Cube), None)
+        if grouping is not None:
+            raise Untranslatable(f"GROUP BY {_sql(grouping)[:60]} over a stream (translated in batch mode)")
     types = _Types(tables, tree, notes)
     noted = len(types.notes)
     for node in list(tree.walk(bfs=False))[::-1]:  # children before parents
@@ -1501,11 +1553,7 @@ def _keep_format_functions(tree: exp.Expr) -> None:
                 _format_literal(node.expressions[1], name)
             node.set("this", "from_unixtime")
         elif name == "UNIX_TIMESTAMP":
-            if node.expressions:
-                # seen on Flink 2.3: UNIX_TIMESTAMP('x') is -9223372036854775808
-                raise Untranslatable("UNIX_TIMESTAMP(string[, format]) (Flink gives -9223372036854775808 for text that does "
-                                     "not parse, Spark NULL)")
-            node.replace(exp.Anonymous(this="unix_timestamp"))
+            node.replace(_unix_timestamp(node.expressions) if node.expressions else exp.Anonymous(this="unix_timestamp"))
         elif name == "TO_DATE":
             raise Untranslatable("TO_DATE (Flink gives NULL for an unparseable date, Spark fails)")
         elif name == "TO_TIMESTAMP":
@@ -1553,6 +1601,72 @@ def _to_timestamp(args: list[exp.Expr]) -> exp.Expr:
         parsed = exp.Coalesce(this=exp.Anonymous(this="try_to_timestamp", expressions=[args[0].copy(), fmt.copy()]),
                               expressions=[parsed])
     return _cast(parsed, "TIMESTAMP_NTZ")
+
+
+# Flink's UNIX_TIMESTAMP(s) reads 'yyyy-MM-dd HH:mm:ss' with a lenient java.text.SimpleDateFormat,
+# which also reads one-digit fields (2024-3-1 10:00:00) and stops before a fraction of a second (seen
+# on Flink 2.3); unix_seconds drops the fraction Spark reads
+_FLINK_UNIX_TIMESTAMP_TEXT = "yyyy-M-d H:m:s[.SSSSSSSSS]"
+_LONG_MIN = "-9223372036854775808"
+
+
+def _unix_timestamp(args: list[exp.Expr]) -> exp.Expr:
+    """Flink ``UNIX_TIMESTAMP(s[, format])``: the epoch seconds of the text ``s`` read with
+    ``format`` (default 'yyyy-MM-dd HH:mm:ss') in the session time zone, NULL for NULL,
+    -9223372036854775808 for text that does not parse (seen on Flink 2.3) -> ``CASE WHEN s IS NULL
+    THEN NULL ELSE COALESCE(unix_seconds(try_to_timestamp(s, format)), <that>) END`` (Spark's
+    ``unix_timestamp`` fails on such text with ANSI on).  Flink's lenient parser also reads text
+    after the pattern and a day past the month's end, where this gives -9223372036854775808: the
+    NOTE of the caller (F2S313, by ``UNIX_SECONDS(``).  Format letters y M d H m s only (Flink's
+    ``S`` counts milliseconds, Spark's is a fraction)."""
+    if len(args) not in (1, 2):
+        raise Untranslatable("UNIX_TIMESTAMP with other than 1 or 2 arguments")
+    fmt = args[1] if len(args) == 2 else exp.Literal.string(_FLINK_UNIX_TIMESTAMP_TEXT)
+    if len(args) == 2 and not (isinstance(fmt, exp.Literal) and fmt.is_string and _parse_format(fmt.this)
+                               and "S" not in re.sub(r"'[^']*'", "", fmt.this)):
+        raise Untranslatable("UNIX_TIMESTAMP with a format other than a literal of y M d H m s letters")
+    seconds = exp.Anonymous(this="unix_seconds", expressions=[
+        exp.Anonymous(this="try_to_timestamp", expressions=[args[0].copy(), fmt.copy()])])
+    unparsed = exp.Cast(this=exp.Literal.string(_LONG_MIN), to=exp.DataType.build("BIGINT", dialect=_SPARK))
+    return exp.Case(ifs=[exp.If(this=exp.Is(this=args[0].copy(), expression=exp.Null()), true=exp.Null())],
+                    default=exp.Coalesce(this=seconds, expressions=[unparsed]))
+
+
+def _split_index(node: exp.Anonymous, types: "_Types") -> exp.Expr:
+    """Flink ``SPLIT_INDEX(s, 'sep', i)``: piece i (from 0) of s split at each whole 'sep', empty
+    pieces kept (between, before and after separators), NULL for i out of range or negative, for
+    the empty string and for NULLs (seen on Flink 2.3) -> ``CASE WHEN s <> '' THEN get(split(s,
+    regex), i) END`` (Spark's ``split`` keeps empty pieces too with its default limit; ``get`` is
+    NULL out of range).  Spark's split takes a regular expression: each of . { } ( ) * + ? $ | in
+    'sep' in a character class ('.' -> '[.]'); a separator with a backslash, [ ] or ^ is refused."""
+    args = node.expressions
+    if len(args) != 3:
+        raise Untranslatable("SPLIT_INDEX with other than 3 arguments")
+    string, separator, index = args
+    if not (isinstance(separator, exp.Literal) and separator.is_string and separator.this) or re.search(r"[\\\[\]^]", separator.this):
+        raise Untranslatable("SPLIT_INDEX with a separator other than a non-empty string literal without \\ [ ] ^")
+    if types.of(index) not in _INT_TYPES:
+        raise Untranslatable(f"SPLIT_INDEX with an index of {types.of(index) or 'unknown type'}")
+    regex = "".join(f"[{c}]" if c in ".{}()*+?$|" else c for c in separator.this)
+    pieces = exp.RegexpSplit(this=string.copy(), expression=exp.Literal.string(regex))
+    piece = exp.Anonymous(this="get", expressions=[pieces, index.copy()])
+    return exp.Case(ifs=[exp.If(this=exp.NEQ(this=string.copy(), expression=exp.Literal.string("")), true=piece)])
+
+
+def _array_element(node: exp.Bracket, types: "_Types") -> Optional[exp.Expr]:
+    """Flink ``a[i]`` of an ARRAY: element i counting from 1, NULL for an index out of range (0 and
+    negative ones too: seen on Flink 2.3) -> Spark's ``get(a, i - 1)`` (from 0, NULL out of range
+    and for negative indexes).  A MAP's ``m[key]`` is left to ``_check_allowed``."""
+    if not _element_type(types.of(node.this)) or len(node.expressions) != 1:
+        return None
+    index = node.expressions[0]
+    if types.of(index) not in _INT_TYPES:
+        raise Untranslatable(f"{_sql(node)[:60]} (an array index of {types.of(index) or 'unknown type'})")
+    if isinstance(index, exp.Literal):
+        position: exp.Expr = exp.Literal.number(int(index.this) - 1)
+    else:
+        position = exp.Sub(this=index.copy(), expression=exp.Literal.number(1))
+    return exp.Anonymous(this="get", expressions=[node.this.copy(), position])
 
 
 def _to_timestamp_ltz(args: list[exp.Expr]) -> exp.Expr:
@@ -2023,6 +2137,19 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         return None
     if _is_call(node, "REGEXP_EXTRACT"):
         return _regexp_extract(node)
+    if _is_call(node, "SPLIT_INDEX"):
+        return _split_index(node, types)
+    if _is_call(node, "REGEXP") and len(node.expressions) == 2:
+        # Flink's REGEXP(s, r): whether r matches a part of s (find), NULL for NULLs -> RLIKE, which finds too
+        return exp.RegexpLike(this=node.expressions[0].copy(), expression=node.expressions[1].copy())
+    if isinstance(node, exp.Bracket):
+        return _array_element(node, types)
+    if _is_call(node, "CARDINALITY"):
+        # Flink's CARDINALITY of an ARRAY: its length, NULL for NULL (seen on Flink 2.3) -> Spark's
+        # array_size (NULL for NULL; size/cardinality give -1 unless ANSI is on)
+        if len(node.expressions) != 1 or not _element_type(types.of(node.expressions[0])):
+            raise Untranslatable(f"CARDINALITY of {types.of(node.expressions[0]) if node.expressions else 'nothing'} (of an ARRAY is translated)")
+        return exp.Anonymous(this="array_size", expressions=[node.expressions[0].copy()])
     if _is_call(node, "JSON_VALUE"):
         return exp.maybe_parse(json_value(_sql(node.expressions[0]), _json_path(node)), dialect=_SPARK)
     if isinstance(node, (exp.FirstValue, exp.LastValue)) and not isinstance(node.parent, exp.Window):
@@ -2046,7 +2173,10 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
                 and not re.search(r"[\\.\[\]{}()*+\-?^$|]", delimiter.this)) or node.args.get("limit") is not None:
             # Flink splits at the text of the delimiter, Spark at a regular expression
             raise Untranslatable("SPLIT with a delimiter other than a literal without regular expression characters")
-        return None
+        # Seen on Flink 2.3: SPLIT('', ';') is an empty array; Spark's split gives ['']
+        empty = exp.Cast(this=exp.Array(expressions=[]), to=exp.DataType.build("ARRAY<STRING>", dialect=_SPARK))
+        return exp.Case(ifs=[exp.If(this=exp.EQ(this=node.this.copy(), expression=exp.Literal.string("")), true=empty)],
+                        default=node.copy())
     if isinstance(node, exp.Unnest):
         _check_unnest(node, types)
         return None
@@ -2059,8 +2189,20 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         return _NOW.copy()
     if isinstance(node, exp.CurrentTimestamp) and not _is_call(node.parent, "DATE_TRUNC"):
         return _NOW.copy()
+    if isinstance(node, exp.Column) and not node.table and not node.this.quoted and node.name.upper() == "LOCALTIMESTAMP":
+        # Flink's LOCALTIMESTAMP: the wall-clock time of the session time zone, a TIMESTAMP(3) (without
+        # zone); Spark's localtimestamp() is one of microseconds
+        return _cast(exp.Anonymous(this="date_trunc", expressions=[exp.Literal.string("MILLISECOND"),
+                                                                     exp.Anonymous(this="localtimestamp")]), "TIMESTAMP_NTZ")
     if isinstance(node, _DATE_PARTS):
         return _cast(node.copy(), "BIGINT")  # BIGINT in Flink, INT in Spark
+    if isinstance(node, exp.TimestampDiff):
+        return _timestamp_diff(node, types)
+    if isinstance(node, exp.TimestampAdd):
+        _check_timestamp_add(node, types)
+        return None
+    if _is_call(node, "NOW") and not node.expressions:
+        return _NOW.copy()  # Flink's NOW() is its CURRENT_TIMESTAMP
     if isinstance(node, exp.Extract):
         unit = node.this.name.upper() if isinstance(node.this, exp.Var) else ""
         if unit not in _EXTRACT_UNITS:
@@ -2078,6 +2220,45 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
     if isinstance(node, (exp.Cast, exp.TryCast)):
         _check_cast(node, types)
     return None
+
+
+_DIFF_UNITS = ("SECOND", "MINUTE", "HOUR", "DAY")
+
+
+def _timestamp_diff(node: exp.TimestampDiff, types: _Types) -> exp.Expr:
+    """Flink ``TIMESTAMPDIFF(unit, a, b)`` of two TIMESTAMPs or two DATEs, in SECONDs, MINUTEs,
+    HOURs or DAYs: the whole units from a to b, truncated toward zero (10:00:59 to 10:01:00 is 0
+    MINUTE, 10:01:00 to 10:00:01 is 0), an INT (seen on Flink 2.3) -> Spark's ``timestampdiff``
+    (``ChronoUnit.between`` of the wall-clock times: truncated too), a BIGINT cast to INT.  MONTH,
+    QUARTER, YEAR (month ends) and TIMESTAMP_LTZs (a daylight saving change in the session time
+    zone: Spark counts wall-clock hours) are not translated."""
+    unit = node.args.get("unit")
+    name = unit.name.upper().rstrip("S") if isinstance(unit, (exp.Var, exp.Column)) else ""
+    operands = {types.of(node.this), types.of(node.expression)}
+    if name not in _DIFF_UNITS:
+        raise Untranslatable(f"TIMESTAMPDIFF({name or _sql(unit)}, ...) (SECOND, MINUTE, HOUR and DAY are translated)")
+    if operands not in ({"TIMESTAMP_NTZ"}, {"DATE"}):
+        described = " and ".join(sorted(t or "unknown type" for t in operands))
+        raise Untranslatable(f"TIMESTAMPDIFF of {described} (two TIMESTAMPs or two DATEs are translated)")
+    return _cast(node.copy(), "INT")
+
+
+_ADD_UNITS = ("SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER", "YEAR")
+
+
+def _check_timestamp_add(node: exp.TimestampAdd, types: _Types) -> None:
+    """Flink ``TIMESTAMPADD(unit, n, ts)`` of a TIMESTAMP and an integer n: ``ts + n units`` (a
+    month added to Jan 31 is the month's last day, as ``ts + INTERVAL '1' MONTH``) -> Spark's
+    ``timestampadd``, the same (of a TIMESTAMP_NTZ, a TIMESTAMP_NTZ).  Of a DATE Flink gives a DATE,
+    Spark a TIMESTAMP; of a TIMESTAMP_LTZ a daylight saving change may differ: not translated."""
+    unit = node.args.get("unit")
+    name = unit.name.upper().rstrip("S") if isinstance(unit, (exp.Var, exp.Column)) else ""
+    if name not in _ADD_UNITS:
+        raise Untranslatable(f"TIMESTAMPADD({name or _sql(unit)}, ...)")
+    amount, operand = types.of(node.expression), types.of(node.this)
+    if operand != "TIMESTAMP_NTZ" or amount not in _INT_TYPES:
+        raise Untranslatable(f"TIMESTAMPADD of {amount or 'unknown type'} to {operand or 'unknown type'} "
+                             "(an integer to a TIMESTAMP is translated)")
 
 
 def _check_unnest(node: exp.Unnest, types: _Types) -> None:
@@ -2171,13 +2352,15 @@ _ALLOWED = (
     exp.Replace, exp.Reverse, exp.Repeat, exp.Pad, exp.Left, exp.Right, exp.MD5, exp.Ascii, exp.ToBase64,
     exp.RegexpReplace, exp.Abs, exp.Sqrt, exp.Round, exp.Ceil, exp.Floor,
     *_DATE_PARTS, exp.Extract, exp.TsOrDsToDate, exp.CurrentDate, exp.CurrentTimestamp,
-    exp.RegexpSplit, exp.GroupConcat,
+    exp.RegexpSplit, exp.GroupConcat, exp.TimestampDiff, exp.TimestampAdd,
+    # GROUP BY GROUPING SETS/ROLLUP/CUBE (batch mode: _translate), without GROUPING()/GROUPING_ID()
+    exp.GroupingSets, exp.Rollup, exp.Cube,
     exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max, exp.RowNumber, exp.Rank, exp.DenseRank, exp.Lag, exp.Lead,
     # what JSON_VALUE becomes (json_value): no Flink SQL function parses to these
     exp.JSONExtractScalar, exp.JSONPath, exp.JSONPathKey, exp.JSONPathRoot, exp.JSONPathSubscript,
 )
 _ALLOWED_CALLS = {"window", "session_window", "first_value", "last_value", "date_format", "from_unixtime", "unix_timestamp", "regexp_extract", "date_trunc",
-                  "try_to_timestamp", "timestamp_millis", "timestamp_seconds",
+                  "try_to_timestamp", "timestamp_millis", "timestamp_seconds", "unix_seconds", "get", "array_size", "localtimestamp",
                   "schema_of_variant", "try_variant_get", "try_parse_json"}
 
 

@@ -270,7 +270,11 @@ def sql_notes(ctx, text: str) -> None:
         ctx.note(M.TB_JSON, "JSON_VALUE: a number with a fraction or an exponent reads as its double text in Spark (1.5, "
                  "1.0E10), as its decimal text in Flink (1.50, 1E+10); other scalars, objects and arrays (NULL), missing "
                  "paths and text that is not JSON give the same values")
-    if "TRY_TO_TIMESTAMP(" in text:  # only TO_TIMESTAMP becomes it (_sql._to_timestamp)
+    if "UNIX_SECONDS(" in text:  # only UNIX_TIMESTAMP(s[, format]) becomes it (_sql._unix_timestamp)
+        ctx.note(M.TB_PARSE, "UNIX_TIMESTAMP: text in the pattern (by default yyyy-MM-dd HH:mm:ss, one-digit fields too) "
+                 "gives the same seconds in both, other text -9223372036854775808; Flink's lenient parser also reads a day "
+                 "past the month's end (2024-02-30) and text after the pattern, where Spark gives -9223372036854775808")
+    if text.count("TRY_TO_TIMESTAMP(") > text.count("UNIX_SECONDS(TRY_TO_TIMESTAMP("):  # only TO_TIMESTAMP becomes the others (_sql._to_timestamp)
         ctx.note(M.TB_PARSE, "TO_TIMESTAMP: text in the pattern, or else in Flink's yyyy-M-d[ H:m:s[.fraction]], gives the "
                  "same TIMESTAMP(3) in both; Flink's lenient parser also reads a day past the month's end (2024-02-30) and "
                  "text after the pattern, where Spark gives NULL")
@@ -421,7 +425,9 @@ def _statement(ctx, env, text, what, waited: bool = False):
                                 f"{text.parts[int(_MARK_RE.search(table.name).group(1))]}: which statements read or "
                                 "write it, and so its Spark form, is not followed: port it by hand for the tables its callers name")
             if table.connector == "filesystem":
-                return create(ctx, env, table, text.parts)
+                declared = create(ctx, env, table, text.parts)
+                sql_notes(ctx, " ".join(expression for _, expression in table.computed))
+                return declared
             if table.connector == "datagen" and table.name not in model.problems:
                 return declare_datagen(ctx, env, table, text.parts)
             if table.connector in ("print", "blackhole") and ctx.is_statement:
