@@ -664,7 +664,8 @@ def test_process_function_on_an_unbounded_stream_runs_per_micro_batch(body, conv
     "body, windows, todos",
     [
         ("pairs.key_by(lambda p: p[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(5)))" + SUM, 1, []),
-        (STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, 1, []),
+        # built-in aggregates of a field-keyed window: withWatermark + groupBy(key, F.window) (test_event_time_windows_on_an_unbounded_frame)
+        (STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, 0, []),
         # the Kafka records' timestamps (no assigner): Flink windows by them, the conversion does not read them
         ("pairs.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, 0, ["F2S220", "F2S254", "F2S254"]),
         (STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5))).allowed_lateness(1000)" + SUM, 1, []),
@@ -705,6 +706,7 @@ def test_windows_on_an_unbounded_stream(body, windows, todos):
     assert result.output is not None, result.markers
     assert result.output.count("f2s_stream.windows(") == windows, result.output
     assert sorted(TODO_LINE.findall(result.output)) == todos, result.output
+    assert (".withWatermark(" in result.output) == (not windows and not todos), result.output
     if "F2S220" in todos:
         assert "the timestamps of Kafka records" in result.output and "Flink fails" not in result.output
     compile(result.output, "job.py", "exec")
@@ -753,3 +755,62 @@ def test_window_all_on_an_unbounded_stream(body, converted):
     assert bool(TODO_LINE.findall(result.output)) != converted, result.output
     compile(result.output, "job.py", "exec")
     assert convert_source(result.output, "job.py").output == result.output
+
+
+# --------------------------------------------------------------------------------------------
+# event-time windows of built-in aggregates on an unbounded frame: withWatermark + groupBy(key, F.window)
+
+WATERMARKED_PROGRAM = """from pyflink.common import Duration, SimpleStringSchema, Time, Types, WatermarkStrategy
+from pyflink.common.watermark_strategy import TimestampAssigner
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.connectors.kafka import KafkaSource
+from pyflink.datastream.window import SlidingEventTimeWindows, TumblingEventTimeWindows
+
+
+class At(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return value[1]
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+source = KafkaSource.builder().set_bootstrap_servers("k:9092").set_topics("clicks").set_value_only_deserializer(SimpleStringSchema()).build()
+lines = env.from_source(source, WatermarkStrategy.no_watermarks(), "clicks")
+clicks = lines.map(lambda s: (s.split(",")[0], int(s.split(",")[1]), 1), output_type=Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()]))
+stamped = clicks.assign_timestamps_and_watermarks(
+    WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(At()))
+stamped.key_by(lambda c: c[0]).window({window}).reduce(lambda a, b: (a[0], max(a[1], b[1]), a[2] + b[2])).print()
+env.execute()
+"""
+# in timestamp order (no record is late for either engine). Flink fires a window [s, e) when its watermark
+# (largest timestamp - 1000 - 1 ms) reaches e - 1: the largest timestamp, 25000, fires the windows ending
+# by 24000; Spark's no-data micro-batch moves its watermark to 25000 - 1000 and emits the same ones.
+CLICKS = ["a,1000", "b,2000", "a,5000", "a,12000", "b,13000", "a,25000"]
+
+
+@pytest.mark.parametrize(
+    "window, expected",
+    [
+        ("TumblingEventTimeWindows.of(Time.seconds(10))", ["(a,5000,2)", "(b,2000,1)", "(a,12000,1)", "(b,13000,1)"]),
+        (  # windows of 10 s every 5 s ending at 5000, 10000, 15000, 20000 (those ending at 30000, 35000 wait, in both)
+            "SlidingEventTimeWindows.of(Time.seconds(10), Time.seconds(5))",
+            ["(a,1000,1)", "(b,2000,1)", "(a,5000,2)", "(b,2000,1)", "(a,12000,2)", "(b,13000,1)", "(a,12000,1)", "(b,13000,1)"],
+        ),
+    ],
+    ids=["tumbling", "sliding"],
+)
+def test_event_time_windows_on_an_unbounded_frame(window, expected, spark, fake_kafka, tmp_path, state_store_reset):
+    result = convert_source(WATERMARKED_PROGRAM.format(window=window), "job.py")
+    assert result.output is not None and not TODO_LINE.findall(result.output), result.output
+    assert "f2s_stream.micro_batches" not in result.output and "F2S272" in [m.code for m in result.markers], result.output
+    code = re.sub(r"\s+", "", result.output)
+    assert '.withWatermark("ts","1seconds")' in code and 'groupBy("f0",F.window("ts"' in code, result.output
+    assert convert_source(result.output, "job.py").output == result.output
+    publish, _, _, drain = fake_kafka
+    publish("clicks", CLICKS)
+    program = tmp_path / "job.py"
+    program.write_text(result.output)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        runpy.run_path(str(program), run_name="__main__")
+        drain(spark)
+    assert _records(out.getvalue()) == _records("\n".join(expected), flink=True)

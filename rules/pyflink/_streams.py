@@ -921,11 +921,14 @@ def _receiver_type(g: StreamGraph, call: cst.Call) -> Optional[str]:
     return g.resolver.type_of(call.func.value)  # type: ignore[attr-defined]
 
 
-# the consumers of an unbounded (streaming) frame: operators Structured Streaming runs per record
-# and sinks that start a streaming query (print: the console sink; a Kafka sink:
-# writeStream.format("kafka")). The others (keyed aggregations, windows, process functions,
-# collect, file sinks) are planned for bounded frames only: their streams keep micro-batches.
-STREAMING_CONSUMERS = frozenset({"print", "map", "filter", "flat_map", "union", "sink_to", "name", "uid", "set_parallelism",
+# the consumers of an unbounded (streaming) frame: operators Structured Streaming runs per record,
+# event-time windows of built-in aggregates keyed by a field (withWatermark + groupBy(key,
+# F.window), append mode: _event_windows.streaming_window) and sinks that start a streaming query
+# (print: the console sink; a Kafka sink: writeStream.format("kafka")). The others (rolling keyed
+# aggregations, process functions, functions per window, count windows, collect, file sinks) are
+# planned for bounded frames only: their streams keep micro-batches.
+STREAMING_CONSUMERS = frozenset({"print", "map", "filter", "flat_map", "union", "sink_to", "assign_timestamps_and_watermarks",
+                                 "key_by", "window", "window_all", "name", "uid", "set_parallelism",
                                  "set_description", "set_max_parallelism", "disable_chaining", "start_new_chain",
                                  "slot_sharing_group", "set_buffer_timeout", "forward", "rebalance", "rescale", "shuffle"})
 
@@ -934,8 +937,12 @@ def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
     """What ``NATIVE_CONSUMERS`` says of ``call`` over a frame of ``shape``: a Shape, True, or None."""
     method = call.func.attr.value  # type: ignore[attr-defined]
     if g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
-        if method not in STREAMING_CONSUMERS:
+        receiver = _receiver_type(g, call)
+        windowed = receiver in (P.WINDOWED, P.ALL_WINDOWED)
+        if method not in STREAMING_CONSUMERS and not (windowed and method in _event_windows.FUNCTION_ARGS):
             return None
+        if receiver == P.KEYED and method != "window" or method == "key_by" and not _frames.key_by_shape(g, call, shape):
+            return None  # a keyed stream read by event-time windows of a key field only (rolling aggregations, process: micro-batches)
         if method == "sink_to":
             return _kafka_frame_sink(g, call, shape)
     for name, native in NATIVE_CONSUMERS:
@@ -1250,8 +1257,9 @@ def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
     from flink2spark.transpiler.python_columns import Refusal
 
     method = call.func.attr.value  # type: ignore[attr-defined]
-    if shape is not None and method not in STREAMING_CONSUMERS and g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
-        return "form on an unbounded stream (there: map/filter/flat_map/union, print and Kafka sinks)"
+    if shape is not None and method not in ("map", "filter", "flat_map") and g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
+        return ("form on an unbounded stream (there: map/filter/flat_map/union, event-time windows of built-in aggregates"
+                " keyed by a field, print and Kafka sinks)")
     if shape is None or method not in ("map", "filter", "flat_map") or not P.is_stream(_receiver_type(g, call)):
         return "form"
     if method != "filter" and _receiver_type(g, call) == P.KEYED and _stateful().stateful_class(g, call):
