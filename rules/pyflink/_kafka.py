@@ -1133,7 +1133,10 @@ def convert_frame_sink(ctx, frame: cst.BaseExpression, sink) -> Optional[cst.Bas
     try:
         value = _encode(ctx, spec.schema, site)
         columns = '{v}.alias("key"), {v}.alias("value")' if spec.key_schema is not None else '{v}.alias("value")'
-        df = ctx.expr("{s}.select(%s)" % columns, s=frame, v=value)
+        if spec.schema.kind == "string" and spec.key_schema is None:
+            df = frame  # a frame of strings: its value column is the record
+        else:
+            df = ctx.expr("{s}.select(%s)" % columns, s=frame, v=value)
         writer = _options(ctx, ctx.expr('{d}.writeStream.format("kafka")', d=df), spec.options, site)
     except Problem as problem:
         ctx.todo(M.PF_KAFKA_UNSUPPORTED, str(problem))
