@@ -111,12 +111,16 @@ show(env.from_source(source, WatermarkStrategy.no_watermarks(), "words").map(lam
 def test_a_helper_given_an_unbounded_stream_prints_per_micro_batch():
     """A Kafka stream handed to a helper is followed into it, as a reassigned name is (before:
     printed by collect() on a micro-batch stream, which fails at run time, with no marker)."""
-    result = convert(KAFKA_HELPER, head="")
+    # a map with no Column form (a list of words): the stream stays micro-batches of an RDD
+    result = convert(KAFKA_HELPER.replace("lambda w: w.upper()", "lambda w: w.split()"), head="")
     assert "f2s_stream.foreach_batch(stream, print_batch)" in result.output
     assert "    def print_batch(batch):\n        for record in batch.collect():\n            print(record)\n" in result.output
     assert codes(result) == [] and "F2S253" in codes(result, "note")
     mixed = convert(KAFKA_HELPER + "show(env.from_collection(['a']))\n", head="")
     assert codes(mixed) == ["F2S209"] and "(DataStream, unbounded DataStream)" in mixed.output
+    # a streaming DataFrame (every operator has a Structured Streaming form): the helper's print is the console sink
+    frame = convert(KAFKA_HELPER, head="")
+    assert codes(frame) == [] and 'stream.writeStream.format("console")' in frame.output and "foreach_batch" not in frame.output
 
 
 def test_type_expression_is_not_copied_where_its_names_mean_something_else():

@@ -232,18 +232,19 @@ def test_checker_catches_a_missing_method():
 # running the converted programs with Kafka replaced by local streams
 
 
-@pytest.fixture
-def fake_kafka(spark, tmp_path, monkeypatch):
-    """Kafka topics as folders of text files (one record a line) and a capture of Kafka writes."""
-    from pyspark.sql import DataFrameWriter
-    from pyspark.sql.streaming import DataStreamReader
+def console_in_python(writer, state: dict) -> None:
+    """``writeStream.format("console")``'s micro-batches printed as the console sink prints
+    them (``show(numRows, truncate)``) but by Python's ``print``, which the tests capture (the
+    console sink prints on the JVM's stdout): ``state`` holds the writer's format and options."""
+    if state.get("format") != "console":
+        return
+    rows = int(state["options"].get("numRows", 20))
+    truncate = str(state["options"].get("truncate", "true")).lower() != "false"
+    writer.foreachBatch(lambda batch, _: batch.show(rows, truncate=truncate))
 
-    from flink2spark.runtime import streaming
 
-    topics_dir = tmp_path / "topics"
-    topics_dir.mkdir()
-    written: dict[str, list[str]] = {}
-    keyed: dict[str, list[tuple[str, str]]] = {}  # (key, value) of the records written with a key column
+def recorded_settings(monkeypatch, *classes) -> dict:
+    """The format and options each reader/writer of ``classes`` was given (by id), recorded as they are set."""
     settings: dict[int, dict] = {}
 
     def recording(cls, method):
@@ -259,11 +260,27 @@ def fake_kafka(spark, tmp_path, monkeypatch):
 
         monkeypatch.setattr(cls, method, wrapper)
 
-    from pyspark.sql.streaming import DataStreamWriter
-
-    for cls in (DataStreamReader, DataFrameWriter, DataStreamWriter):
+    for cls in classes:
         recording(cls, "format")
         recording(cls, "option")
+    return settings
+
+
+@pytest.fixture
+def fake_kafka(spark, tmp_path, monkeypatch):
+    """Kafka topics as folders of text files (one record a line) and a capture of Kafka writes."""
+    from pyspark.sql import DataFrameWriter
+    from pyspark.sql.streaming import DataStreamReader
+
+    from flink2spark.runtime import streaming
+
+    topics_dir = tmp_path / "topics"
+    topics_dir.mkdir()
+    written: dict[str, list[str]] = {}
+    keyed: dict[str, list[tuple[str, str]]] = {}  # (key, value) of the records written with a key column
+    from pyspark.sql.streaming import DataStreamWriter
+
+    settings = recorded_settings(monkeypatch, DataStreamReader, DataFrameWriter, DataStreamWriter)
 
     load = DataStreamReader.load
 
@@ -305,11 +322,13 @@ def fake_kafka(spark, tmp_path, monkeypatch):
 
     # every query runs with the available-now trigger: what the topics hold, then the batch with no data
     # that moves the watermark on (timers and windows it passes fire), then it stops. A streaming
-    # Kafka sink (writeStream.format("kafka")) writes each micro-batch to the capture.
+    # Kafka sink (writeStream.format("kafka")) writes each micro-batch to the capture, the console
+    # sink prints it in Python (console_in_python).
     start = DataStreamWriter.start
 
     def fake_start(self, *args, **kwargs):
         state = settings.get(id(self), {})
+        console_in_python(self, state)
         if state.get("format") == "kafka":
             options = dict(state["options"])
             assert "kafka.bootstrap.servers" in options and "topic" in options and "checkpointLocation" in options
@@ -368,7 +387,10 @@ def test_converted_program_on_local_streams(fixture: Path, spark, fake_kafka, tm
         sys.argv = argv
     # the records of each print sink (its identifier), as Flink printed them and as Spark prints them
     expected = flink_stream_records((fixture / "expected_stdout.txt").read_text())
-    assert Counter(spark_print_records(out.getvalue(), stream=True)) == expected
+    if 'format("console")' in converted.read_text():  # show() tables name no sink: the records of all sinks
+        assert _records(out.getvalue()) == _records((fixture / "expected_stdout.txt").read_text(), flink=True)
+    else:
+        assert Counter(spark_print_records(out.getvalue(), stream=True)) == expected
     expected_kafka = json.loads((fixture / "expected_kafka.json").read_text())
     assert {t: Counter(v) for t, v in written.items()} == {t: Counter(v) for t, v in expected_kafka.items()}
     keys_file = fixture / "expected_kafka_keys.json"  # (key, value) records, for sinks that write keys
@@ -464,8 +486,18 @@ def test_monitored_folder_reads_present_and_new_files(spark, tmp_path, monkeypat
     (logs / "a.log").write_text("INFO start\nERROR disk full\nWARN slow\n")
     (logs / "sub" / "b.log").write_bytes(b"ERROR net down\r\nINFO ok")
     (logs / ".c.log").write_text("ERROR hidden\n")  # hidden: Flink skips it
+    from pyspark.sql.streaming import DataStreamWriter
+
     monkeypatch.setattr(streaming, "await_termination", lambda session: None)
     monkeypatch.setenv("F2S_CHECKPOINT_DIR", str(tmp_path / "checkpoints"))
+    settings = recorded_settings(monkeypatch, DataStreamWriter)
+    start = DataStreamWriter.start
+
+    def python_console(self, *args, **kwargs):
+        console_in_python(self, settings.get(id(self), {}))
+        return start(self, *args, **kwargs)
+
+    monkeypatch.setattr(DataStreamWriter, "start", python_console)
 
     def caught_up():
         for query in spark.streams.active:
@@ -485,9 +517,16 @@ def test_monitored_folder_reads_present_and_new_files(spark, tmp_path, monkeypat
         sys.argv = argv
         for query in spark.streams.active:
             query.stop()
+    # the records of both sinks, as Flink printed them (its print lines) and as Spark prints them
     expected_first = ["10", "15", "9", "14", "7", "error> disk full", "error> net down"]
-    assert Counter(first.splitlines()) == Counter(expected_first)
-    assert Counter(out.getvalue().splitlines()) == Counter(expected_first + ["18", "error> late arrival"])
+    assert _records(first) == _records("\n".join(expected_first), flink=True)
+    assert _records(out.getvalue()) == _records("\n".join(expected_first + ["18", "error> late arrival"]), flink=True)
+
+
+def _records(stdout: str, flink: bool = False) -> Counter:
+    """The printed records, sink names dropped (the console sink prints no name)."""
+    found = flink_stream_records(stdout) if flink else Counter(spark_print_records(stdout, stream=True))
+    return Counter(record for _, record in found.elements())
 
 
 UNION_PROGRAM = """from pyflink.common import SimpleStringSchema, Types, WatermarkStrategy
@@ -505,21 +544,23 @@ env.execute()
 
 
 @pytest.mark.parametrize(
-    "body, todos, unions",
+    "body, todos, unions, native",
     [
-        ("clicks.union(views).print()", [], 1),
-        ("clicks.union(views, clicks.filter(lambda c: c)).map(lambda s: (s, 1)).key_by(lambda p: p[0]).sum(1).print()", [], 2),
-        ("clicks.union(env.from_collection(['x'])).print()", ["F2S254", "F2S254"], 1),
+        ("clicks.union(views).print()", [], 1, True),  # streaming DataFrames: DataFrame.union, the console sink
+        ("clicks.union(views, clicks.filter(lambda c: c)).map(lambda s: (s, 1)).key_by(lambda p: p[0]).sum(1).print()", [], 2, False),
+        ("clicks.union(env.from_collection(['x'])).print()", ["F2S254", "F2S254"], 1, False),
     ],
     ids=["two-topics", "three-then-rolling-sum", "with-bounded"],
 )
-def test_union_of_unbounded_streams(body, todos, unions):
+def test_union_of_unbounded_streams(body, todos, unions, native):
     result = convert_source(UNION_PROGRAM.format(body=body), "job.py")
     assert result.output is not None, result.markers
     assert sorted(TODO_LINE.findall(result.output)) == todos, result.output
-    assert result.output.count(".union(") == unions, result.output
+    code = "\n".join(line for line in result.output.splitlines() if not line.lstrip().startswith("#"))
+    assert code.count(".union(") == unions, result.output
+    assert ('.writeStream.format("console")' in code) == native, result.output
     if not todos:
-        assert "f2s_stream.foreach_batch(" in result.output, result.output
+        assert ("f2s_stream.foreach_batch(" in code) != native, result.output
     compile(result.output, "job.py", "exec")
     assert convert_source(result.output, "job.py").output == result.output
 
@@ -623,7 +664,8 @@ def test_process_function_on_an_unbounded_stream_runs_per_micro_batch(body, conv
     "body, windows, todos",
     [
         ("pairs.key_by(lambda p: p[0]).window(TumblingProcessingTimeWindows.of(Time.seconds(5)))" + SUM, 1, []),
-        (STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, 1, []),
+        # built-in aggregates of a field-keyed window: withWatermark + groupBy(key, F.window) (test_event_time_windows_on_an_unbounded_frame)
+        (STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, 0, []),
         # the Kafka records' timestamps (no assigner): Flink windows by them, the conversion does not read them
         ("pairs.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5)))" + SUM, 0, ["F2S220", "F2S254", "F2S254"]),
         (STAMPED + "stamped.key_by(lambda p: p[0]).window(TumblingEventTimeWindows.of(Time.seconds(5))).allowed_lateness(1000)" + SUM, 1, []),
@@ -664,6 +706,7 @@ def test_windows_on_an_unbounded_stream(body, windows, todos):
     assert result.output is not None, result.markers
     assert result.output.count("f2s_stream.windows(") == windows, result.output
     assert sorted(TODO_LINE.findall(result.output)) == todos, result.output
+    assert (".withWatermark(" in result.output) == (not windows and not todos), result.output
     if "F2S220" in todos:
         assert "the timestamps of Kafka records" in result.output and "Flink fails" not in result.output
     compile(result.output, "job.py", "exec")
@@ -712,3 +755,62 @@ def test_window_all_on_an_unbounded_stream(body, converted):
     assert bool(TODO_LINE.findall(result.output)) != converted, result.output
     compile(result.output, "job.py", "exec")
     assert convert_source(result.output, "job.py").output == result.output
+
+
+# --------------------------------------------------------------------------------------------
+# event-time windows of built-in aggregates on an unbounded frame: withWatermark + groupBy(key, F.window)
+
+WATERMARKED_PROGRAM = """from pyflink.common import Duration, SimpleStringSchema, Time, Types, WatermarkStrategy
+from pyflink.common.watermark_strategy import TimestampAssigner
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.connectors.kafka import KafkaSource
+from pyflink.datastream.window import SlidingEventTimeWindows, TumblingEventTimeWindows
+
+
+class At(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return value[1]
+
+
+env = StreamExecutionEnvironment.get_execution_environment()
+source = KafkaSource.builder().set_bootstrap_servers("k:9092").set_topics("clicks").set_value_only_deserializer(SimpleStringSchema()).build()
+lines = env.from_source(source, WatermarkStrategy.no_watermarks(), "clicks")
+clicks = lines.map(lambda s: (s.split(",")[0], int(s.split(",")[1]), 1), output_type=Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()]))
+stamped = clicks.assign_timestamps_and_watermarks(
+    WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(1)).with_timestamp_assigner(At()))
+stamped.key_by(lambda c: c[0]).window({window}).reduce(lambda a, b: (a[0], max(a[1], b[1]), a[2] + b[2])).print()
+env.execute()
+"""
+# in timestamp order (no record is late for either engine). Flink fires a window [s, e) when its watermark
+# (largest timestamp - 1000 - 1 ms) reaches e - 1: the largest timestamp, 25000, fires the windows ending
+# by 24000; Spark's no-data micro-batch moves its watermark to 25000 - 1000 and emits the same ones.
+CLICKS = ["a,1000", "b,2000", "a,5000", "a,12000", "b,13000", "a,25000"]
+
+
+@pytest.mark.parametrize(
+    "window, expected",
+    [
+        ("TumblingEventTimeWindows.of(Time.seconds(10))", ["(a,5000,2)", "(b,2000,1)", "(a,12000,1)", "(b,13000,1)"]),
+        (  # windows of 10 s every 5 s ending at 5000, 10000, 15000, 20000 (those ending at 30000, 35000 wait, in both)
+            "SlidingEventTimeWindows.of(Time.seconds(10), Time.seconds(5))",
+            ["(a,1000,1)", "(b,2000,1)", "(a,5000,2)", "(b,2000,1)", "(a,12000,2)", "(b,13000,1)", "(a,12000,1)", "(b,13000,1)"],
+        ),
+    ],
+    ids=["tumbling", "sliding"],
+)
+def test_event_time_windows_on_an_unbounded_frame(window, expected, spark, fake_kafka, tmp_path, state_store_reset):
+    result = convert_source(WATERMARKED_PROGRAM.format(window=window), "job.py")
+    assert result.output is not None and not TODO_LINE.findall(result.output), result.output
+    assert "f2s_stream.micro_batches" not in result.output and "F2S272" in [m.code for m in result.markers], result.output
+    code = re.sub(r"\s+", "", result.output)
+    assert '.withWatermark("ts","1seconds")' in code and 'groupBy("f0",F.window("ts"' in code, result.output
+    assert convert_source(result.output, "job.py").output == result.output
+    publish, _, _, drain = fake_kafka
+    publish("clicks", CLICKS)
+    program = tmp_path / "job.py"
+    program.write_text(result.output)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        runpy.run_path(str(program), run_name="__main__")
+        drain(spark)
+    assert _records(out.getvalue()) == _records("\n".join(expected), flink=True)

@@ -153,6 +153,7 @@ CASES = [
     Case("unpack-whitespace", "def f(line):\n    [word, n] = line.split()\n    return Row(word=word, n=int(n))\n", WORD, reads_text=True),
     Case("unpack-filter", "def f(line):\n    a, b = line.split('.')\n    return len(a) > 0\n", WORD, predicate=True),
     Case("split-negative", "lambda value: value.split(', ')[-1]", WORD),
+    Case("split-maxsplit", "lambda value: (value.split(',', 1)[1], value.split(',', maxsplit=0)[0], value.split(',', -1)[-1])", WORD),
     Case("split-regex-chars", "lambda value: value.split('.')[0]", WORD),
     Case("len", "lambda value: len(value) * 2", WORD),
     Case("slices", "lambda value: (value[1:3], value[:2], value[2:], value[3:1])", WORD),

@@ -379,8 +379,11 @@ FRAME_CASES = [
      f"probe = {ROWS}\nother = env.from_collection([('a', 1)], type_info=Types.TUPLE([Types.STRING(), Types.INT()]))\n"
      "probe.union(other).print()", None),
     ("a stream a helper reads stays an RDD", f"probe = {ROWS}\nshow(probe)", None),
-    ("an unbounded source is never a frame",
-     "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\nprobe.print()", None),
+    ("an unbounded source of strings read by operators Structured Streaming runs is a (streaming) frame",
+     "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\nprobe.print()", "string"),
+    ("an unbounded source read by a rolling aggregation is no frame (transformWithState per record: micro-batches)",
+     "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\n"
+     "probe.map(lambda w: (w, 1), output_type=Types.TUPLE([Types.STRING(), Types.INT()])).key_by(lambda p: p[0]).sum(1).print()", None),
     ("BATCH: a keyed sum whose other fields are the keys is a frame",
      f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}.key_by(lambda r: r[1]).sum(0)\nprobe.print()",
      "f0 INT, f1 STRING"),
@@ -491,9 +494,9 @@ FRAME_CASES = [
      " stamped, 'in')\nprobe.print()", None),
     ("a number sequence is a bigint frame",
      "probe = env.from_source(NumberSequenceSource(1, 5), WatermarkStrategy.no_watermarks(), 'n')\nprobe.print()", "bigint"),
-    ("a monitored (unbounded) text source is no frame",
+    ("a monitored (unbounded) text source is a (streaming) string frame",
      "probe = env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in')"
-     ".monitor_continuously(Time.seconds(1)).build(), WatermarkStrategy.no_watermarks(), 'in')\nprobe.print()", None),
+     ".monitor_continuously(Time.seconds(1)).build(), WatermarkStrategy.no_watermarks(), 'in')\nprobe.print()", "string"),
     ("a text line format of another charset is no frame",
      "probe = env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format('latin-1'), '/in').build(),"
      " WatermarkStrategy.no_watermarks(), 'in')\nprobe.print()", None),

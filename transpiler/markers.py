@@ -134,6 +134,7 @@ PF_TWS_TTL = _code("F2S263", "note", "state TTL as transformWithState's ttlDurat
 PF_COLUMN_NOTE = _code("F2S264", "note", "a record function translated to Columns with a Spark built-in that differs from Python on the values the note names (str.upper()/lower() of characters newer than Python 3.11's Unicode)")
 # PyFlink event-time windows over DataFrames: groupBy(key, F.window(...)) (F2S270-F2S271)
 PF_FRAME_LATE = _code("F2S270", "note", "event-time window (DataFrame or the shim's RDD windows): Flink's periodic watermark may drop records of an out-of-order bounded input (or fire a window again within the allowed lateness) that the conversion counts once")
+PF_STREAM_WATERMARK = _code("F2S272", "note", "event-time window on an unbounded stream (withWatermark, append mode): Flink's periodic per-partition watermark and Spark's per-micro-batch one drop different late records")
 PF_FRAME_WINDOW_ORDER = _code("F2S271", "note", "window function run per (key, window) with applyInPandas: elements in timestamp order, Flink gives arrival order")
 
 # PyFlink's Table API and SQL (rules/table/)

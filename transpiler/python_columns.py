@@ -1330,17 +1330,26 @@ class _Translator:
         s = self._nonnull(self.expr(call.func.value), "split()")
         if s.kind != "str":
             raise _Refuse(f".split() of a {s.kind}")
-        if len(call.args) != 1 or call.args[0].keyword:
+        if not 1 <= len(call.args) <= 2 or call.args[0].keyword or len(call.args) == 2 and (
+                call.args[1].keyword is not None and call.args[1].keyword.value != "maxsplit"):
             raise _Refuse("split() without one separator (whitespace splitting)")
         sep = self.expr(call.args[0].value)
         if sep.kind != "str" or sep.literal is _NOLIT or sep.literal == "":
             raise _Refuse("split() of a non-literal or empty separator")
+        # split(sep, maxsplit): at most maxsplit + 1 items, the last one the rest of the string, as
+        # Spark's split with limit maxsplit + 1 (> 0) gives; -1 (Python's default): every item
+        limit = -1
+        if len(call.args) == 2:
+            most = self.expr(call.args[1].value)
+            if most.kind != "int" or most.literal is _NOLIT or most.literal < -1:
+                raise _Refuse("split(sep, maxsplit) of a non-literal maxsplit")
+            limit = most.literal + 1 if most.literal >= 0 else -1
         if idx.kind != "int" or idx.literal is _NOLIT:
             raise _Refuse("split(sep)[i] of a non-literal index")
         i = idx.literal
         pattern = _java_quote(sep.literal)
         # element_at is 1-based and counts negatives from the end; out of range fails (ANSI) as Python raises
-        return _E(f"F.element_at(F.split({_arg(s)}, {pattern!r}, -1), {i + 1 if i >= 0 else i})", "string",
+        return _E(f"F.element_at(F.split({_arg(s)}, {pattern!r}, {limit}), {i + 1 if i >= 0 else i})", "string",
                   raises=True)
 
     def _char_at(self, s: _E, idx: _E) -> _E:

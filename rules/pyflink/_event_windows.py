@@ -705,6 +705,8 @@ def stamped_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
     column along."""
     if unread_stamps(g, call) and stamp(g, call, shape) is not None:
         return shape  # no operator after it reads a timestamp (and the assigner is a field expression, which cannot fail): the frame goes on as it is
+    if g.node(call.func.value).micro_batches and stream_delay(g, call) is None:  # type: ignore[attr-defined]
+        return None  # an unbounded stream: Spark's watermark needs the delay
     if stamp(g, call, shape) is None or any(f.name == TIMESTAMP_COLUMN for f in shape.fields):
         return None  # (a field named as the timestamp column: withColumn would replace it)
     if _uses_are(g, call, ("key_by",)) and all(_uses_are(g, key_by, ("window", "count_window", "process")) for key_by in _uses(g, call)):
@@ -882,9 +884,52 @@ def _lateness(g, call: cst.Call) -> Optional[int]:
 
 
 def function_shape(g, call: cst.Call, shape: PC.Shape) -> Optional[PC.Shape]:
-    """NATIVE_CONSUMERS: ``reduce``/``aggregate``/``process``/``apply`` of such a window."""
+    """NATIVE_CONSUMERS: ``reduce``/``aggregate``/``process``/``apply`` of such a window; on an
+    unbounded stream only built-in aggregates of tumbling/sliding windows (``streaming_window``)."""
     found = frame_window(g, call, shape)
+    if found is not None and g.node(call.func.value).micro_batches and not streaming_window(found):  # type: ignore[attr-defined]
+        return None
     return found.output if found is not None else None
+
+
+# Flink's event time on an unbounded stream and Spark's (rules/pyflink/_event_windows.py: the
+# NOTE F2S272 of every such window). Both fire a window once, with its records, when the watermark
+# passes its end: Flink's watermark is the largest timestamp so far - delay - 1 ms, a window
+# [start, end) fires at watermark >= end - 1; Spark's (withWatermark(ts, delay), append mode) is
+# the largest event time so far - delay, the window is emitted at watermark >= end: both when the
+# largest timestamp reaches end + delay. They differ in which records come late (dropped):
+# Flink's watermark advances every 200 ms (pipeline.auto-watermark-interval) per source split (a
+# Kafka partition), the operator's is the minimum over its inputs (an idle partition holds it
+# back, unless with_idleness), and a record whose windows all end at or before it is dropped;
+# Spark's advances only between micro-batches (the largest event time of the earlier batches -
+# delay, the minimum over the query's inputs), and a record is dropped only when its windows ended
+# at or before that: within one micro-batch no record is late, and across partitions Spark's
+# watermark may be ahead of Flink's (it drops a record Flink keeps). Without such records (no record
+# more than the delay behind a later-window record read before it) both give the same windows.
+STREAM_WATERMARK_NOTE = (
+    "event-time windows on an unbounded stream: withWatermark(ts, delay) and the append mode emit a window once"
+    " the largest timestamp reaches its end + delay, as Flink's watermark (largest timestamp - delay - 1 ms) fires it;"
+    " late records differ: Flink drops a record whose windows ended at or before its watermark, advanced every 200 ms"
+    " and the minimum over the source's partitions, Spark one whose windows ended at or before the watermark of the"
+    " earlier micro-batches (largest event time seen - delay, over all partitions): records late within one"
+    " micro-batch are counted, and one partition's lag drops records in Spark that Flink keeps"
+)
+
+
+def streaming_window(found: FrameWindow) -> bool:
+    """Whether a window over an unbounded frame is a Structured Streaming aggregation: built-in
+    aggregates of tumbling or sliding event-time windows (``groupBy(key, F.window(...))`` after
+    ``withWatermark``, append mode). A function per window (``applyInPandas``), count windows
+    (window functions over a frame) and merged sessions have no streaming form here."""
+    return found.aggregates is not None and isinstance(found.plan, WindowPlan) and found.plan.kind in ("tumbling", "sliding")
+
+
+def stream_delay(g, call: cst.Call) -> Optional[int]:
+    """The watermark delay (ms) of ``assign_timestamps_and_watermarks(strategy)`` on an unbounded
+    stream as ``withWatermark`` takes it: a literal out-of-orderness (0: monotonous) with
+    Flink's periodic watermarks; None otherwise (no watermark: Flink's windows never fire)."""
+    delay = watermark_delay(g.resolver, call_arg(call, 0, "watermark_strategy"))
+    return delay if isinstance(delay, int) and delay >= 0 and periodic_watermarks(g.resolver) else None
 
 
 def frame_window(g, call: cst.Call, shape: PC.Shape) -> Optional[FrameWindow]:
@@ -1071,9 +1116,14 @@ def frame_rewrite(ctx, seg):
         return receiver
     I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
     if seg.method == "assign_timestamps_and_watermarks":
-        return ctx.expr("{df}" + with_timestamp("", stamp(g, original, shape))[len(""):], df=receiver)
+        code = with_timestamp("", stamp(g, original, shape))
+        if g.node(original).micro_batches:  # an unbounded stream: Spark's event-time watermark (STREAM_WATERMARK_NOTE)
+            code += f".withWatermark({TIMESTAMP_COLUMN!r}, {interval(stream_delay(g, original))!r})"  # type: ignore[arg-type]
+        return ctx.expr("{df}" + code, df=receiver)
     found = frame_window(g, original, shape)
-    if found.late is not None:
+    if g.node(original).micro_batches:
+        ctx.note(M.PF_STREAM_WATERMARK, STREAM_WATERMARK_NOTE)
+    elif found.late is not None:
         ctx.note(M.PF_FRAME_LATE, found.late)
     if found.order is not None:
         ctx.note(M.PF_FRAME_WINDOW_ORDER, found.order)

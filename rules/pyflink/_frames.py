@@ -137,8 +137,9 @@ def _no_event_time(g, strategy) -> bool:
 
 
 def text_source_shape(g, call: cst.Call) -> Optional[Shape]:
-    """The shape of a bounded text file source as a DataFrame (``spark.read.text``: one
-    ``value`` string column, a row per line), or None: ``env.read_text_file(path)`` (UTF-8,
+    """The shape of a text file source as a DataFrame (``spark.read.text``: one ``value``
+    string column, a row per line; ``spark.readStream.text`` of the one folder a
+    ``monitor_continuously()`` source watches), or None: ``env.read_text_file(path)`` (UTF-8,
     PyFlink 1.x) and ``env.from_source(FileSource.for_record_stream_format(
     StreamFormat.text_line_format(), *paths).build(), WatermarkStrategy.no_watermarks(), name)``
     (or a strategy no operator reads). ``env.from_source(NumberSequenceSource(a, b), ...)`` is
@@ -164,18 +165,53 @@ def text_source_shape(g, call: cst.Call) -> Optional[Shape]:
     if method != "from_source":
         return None
     kind = source_kind(resolver, call_arg(call, 0, "source"))
-    if kind is None or kind[0] not in ("text", "numbers") or not _no_event_time(g, call_arg(call, 1, "watermark_strategy")):
+    if kind is None or kind[0] not in ("text", "stream_text", "numbers") or not _no_event_time(g, call_arg(call, 1, "watermark_strategy")):
         return None
     if kind[0] == "numbers":
         return NUMBERS if call_arg(kind[1], 0, "start") is not None and call_arg(kind[1], 1, "end") is not None else None
     builder = kind[1]
     if any(a.keyword is not None or a.star for a in builder.args) or len(builder.args) < 2:
         return None
+    if kind[0] == "stream_text" and len(builder.args) != 2:  # a monitored folder: one path (spark.readStream.text)
+        return None
     fmt = call_arg(builder, 0, "stream_format")
     charset = call_arg(fmt, 0, "charset_name") if isinstance(fmt, cst.Call) else None
     if charset is not None and not (isinstance(charset, cst.SimpleString) and charset.evaluated_value.upper().replace("-", "") == "UTF8"):
         return None
     return TEXT_LINES
+
+
+def kafka_source_shape(g, call: cst.Call) -> Optional[Shape]:
+    """The shape of an unbounded ``env.from_source(KafkaSource...build(), no_watermarks(), name)``
+    as a streaming DataFrame (``spark.readStream.format("kafka")``, the value decoded as
+    ``_kafka`` decodes it), or None: ``SimpleStringSchema()`` (UTF-8) gives one ``value``
+    string column (Flink's schema fails the job on a null value, a tombstone, which Spark's
+    cast reads as null: no result of Flink's to compare), ``JsonRowDeserializationSchema``/
+    ``CsvRowDeserializationSchema`` of a ``Types.ROW_NAMED``/``ROW`` of frame types the
+    row's fields, each of which may be null (a missing JSON field, an empty CSV field). Other
+    schemas (bytes, Avro), ``set_bounded`` sources and event-time strategies keep the
+    micro-batch form."""
+    from flink2spark.rules.pyflink import _kafka as K
+    from flink2spark.rules.pyflink._common import call_arg, record_shape
+
+    resolver = g.resolver
+    if K.kafka_source_call(resolver, call) is None or call.func.attr.value != "from_source":  # type: ignore[attr-defined]
+        return None
+    if not _no_event_time(g, call_arg(call, 1, "watermark_strategy")) or K.source_bounded(resolver, call):
+        return None
+    schema = K.frame_schema(resolver, call_arg(call, 0, "source"))
+    if schema is None:
+        return None
+    if schema.kind == "string":
+        return TEXT_LINES if schema.charset is None else None
+    if schema.kind not in ("json", "csv") or schema.type_info is None:
+        return None
+    shape = record_shape(resolver, schema.type_info, nullable=True)
+    if shape is None or shape.kind != "row" or any(f.type not in FRAME_TYPES for f in shape.fields):
+        return None
+    if any(not f.name.isidentifier() for f in shape.fields):
+        return None
+    return shape
 
 
 _PLAIN_CALLS = frozenset({"range", "zip", "enumerate", "list", "tuple", "int", "str", "float", "bool", "len", "sorted",
@@ -233,6 +269,9 @@ def function_node(resolver, arg: Optional[cst.BaseExpression], method: str):
         target = resolver.local_def(arg)
         if isinstance(target, cst.FunctionDef):
             return target
+        bindings = resolver.visible_bindings(arg.value, arg)
+        if bindings and all(resolver.is_builtin(b) for b in bindings):  # map(len): the builtin called on the record
+            return cst.parse_expression(f"lambda value: {arg.value}(value)")
     cls = instance_class(resolver, arg)
     if cls is None or any(isinstance(s, cst.FunctionDef) and s.name.value in ("open", "close", "__init__")
                           for s in cls.body.body):

@@ -399,6 +399,50 @@ def source_spec(ctx, source) -> SourceSpec:
     return SourceSpec(_ordered(options), schema, bounded, notes, statements)
 
 
+def frame_schema(resolver, source) -> Optional[Schema]:
+    """The value schema of a ``KafkaSource.builder()...build()`` that ``source_spec`` converts
+    (None: another source, or one left with a TODO), for the program model's frame form."""
+    node = followed(resolver, source) if source is not None else None
+    if not isinstance(node, cst.Call) or resolver.type_of(node) != P.KAFKA_SOURCE:
+        return None
+    from types import SimpleNamespace
+
+    try:  # source_spec reads only the resolver of a KafkaSource builder
+        return source_spec(SimpleNamespace(resolver=resolver), source).schema
+    except Problem:
+        return None
+
+
+def frame_sink_schema(resolver, sink, shape) -> Optional[SinkSpec]:
+    """The spec of a ``KafkaSink.builder()...build()`` writing an unbounded frame of ``shape``
+    with ``writeStream.format("kafka")`` (``frame_value``), or None: a ``SimpleStringSchema``
+    value (and key) of a string frame that holds no None (Flink's serializer fails on one), a
+    ``JsonRowSerializationSchema`` whose type has the frame's fields (names, types, order:
+    ``to_json(struct("*"))`` writes the frame's columns, Flink the type's fields). Other
+    schemas (CSV: Flink's number format, bytes, Avro, field extractors) keep the micro-batch form."""
+    from types import SimpleNamespace
+
+    from flink2spark.rules.pyflink._common import record_shape
+
+    if not is_kafka_sink(resolver, sink) or resolver.type_of(followed(resolver, sink)) != P.KAFKA_SINK:
+        return None
+    try:  # sink_spec reads only the resolver of a KafkaSink builder
+        spec = sink_spec(SimpleNamespace(resolver=resolver), sink)
+    except Problem:
+        return None
+    if spec.key_schema is not None and spec.key_schema.kind != spec.schema.kind:
+        return None
+    if spec.schema.kind == "string":
+        value = shape.kind == "value" and shape.fields[0].type == "string" and not shape.fields[0].nullable
+        return spec if value and spec.schema.charset is None else None
+    if spec.schema.kind != "json" or spec.key_schema is not None or shape.kind != "row":
+        return None
+    declared = record_shape(resolver, spec.schema.type_info) if spec.schema.type_info is not None else None
+    if declared is None or [(f.name, f.type) for f in declared.fields] != [(f.name, f.type) for f in shape.fields]:
+        return None
+    return spec
+
+
 def _read_only_here(resolver, arg) -> list:
     """``[name = value]`` when ``arg`` is a name assigned once and read only here (an offsets
     initializer kept in a variable): the conversion writes its value where it is read."""
@@ -1049,6 +1093,8 @@ def convert_source(ctx, env: cst.BaseExpression, source) -> Optional[cst.BaseExp
     _notes(ctx, spec)
     for stmt in spec.statements:
         ctx.remove_statement(stmt)
+    if facts(ctx.resolver, ctx.site.head.original).frame is not None:  # a streaming DataFrame (the program model's plan)
+        return decoded
     wrap = shim(ctx, "elements" if spec.bounded else "micro_batches")
     return cst.Call(func=wrap, args=[cst.Arg(decoded), cst.Arg(type_info)])
 
@@ -1068,6 +1114,37 @@ def streaming_sink(ctx, stream: cst.BaseExpression, name: str, body=None, functi
         cp=shim(ctx, "checkpoint"),
         n=cst.SimpleString(json.dumps(name)),
     )
+
+
+def streaming_query(ctx, writer: cst.BaseExpression, name: str) -> cst.BaseExpression:
+    """``writer.option("checkpointLocation", f2s_stream.checkpoint(name)).start()``: the
+    streaming query of a streaming DataFrame's sink (``writer``: its ``writeStream``)."""
+    ctx.note(M.PF_CHECKPOINT, CHECKPOINT_NOTE)
+    return ctx.expr('{w}.option("checkpointLocation", {cp}({n})).start()', w=writer, cp=shim(ctx, "checkpoint"),
+                    n=cst.SimpleString(json.dumps(name)))
+
+
+def convert_frame_sink(ctx, frame: cst.BaseExpression, sink) -> Optional[cst.BaseExpression]:
+    """``sink_to(KafkaSink)`` of an unbounded frame (``frame_sink_schema``): the serialized
+    value (and key) selected, ``writeStream.format("kafka")`` with the sink's options."""
+    site = ctx.outer
+    spec = frame_sink_schema(ctx.resolver, sink, facts(ctx.resolver, ctx.site.head.original.func.value).frame)
+    assert spec is not None
+    try:
+        value = _encode(ctx, spec.schema, site)
+        columns = '{v}.alias("key"), {v}.alias("value")' if spec.key_schema is not None else '{v}.alias("value")'
+        if spec.schema.kind == "string" and spec.key_schema is None:
+            df = frame  # a frame of strings: its value column is the record
+        else:
+            df = ctx.expr("{s}.select(%s)" % columns, s=frame, v=value)
+        writer = _options(ctx, ctx.expr('{d}.writeStream.format("kafka")', d=df), spec.options, site)
+    except Problem as problem:
+        ctx.todo(M.PF_KAFKA_UNSUPPORTED, str(problem))
+        return None
+    topic = next((v for k, v in spec.options if k == "topic"), None)
+    result = streaming_query(ctx, writer, "kafka-" + (_str(topic) or "sink") if topic is not None else "kafka-sink")
+    _notes(ctx, spec)
+    return result
 
 
 def convert_sink(ctx, stream: cst.BaseExpression, original_stream, sink) -> Optional[cst.BaseExpression]:

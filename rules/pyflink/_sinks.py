@@ -352,6 +352,9 @@ def convert_sink(ctx):
     sink = sink_argument(seg.original)
     from flink2spark.rules.pyflink import _kafka
 
+    if _kafka.is_kafka_sink(ctx.resolver, sink) and ctx.is_statement and facts(ctx.resolver, seg.original.func.value).frame is not None:
+        converted = _kafka.convert_frame_sink(ctx, ctx.site.receiver, sink)  # a streaming DataFrame
+        return ctx.todo_left() if converted is None else converted
     if _kafka.is_kafka_sink(ctx.resolver, sink) and ctx.is_statement:
         stream = _values(ctx, as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type), seg.original.func.value)
         converted = _kafka.convert_sink(ctx, stream, seg.original.func.value, sink)

@@ -925,15 +925,46 @@ def _receiver_type(g: StreamGraph, call: cst.Call) -> Optional[str]:
     return g.resolver.type_of(call.func.value)  # type: ignore[attr-defined]
 
 
+# the consumers of an unbounded (streaming) frame: operators Structured Streaming runs per record,
+# event-time windows of built-in aggregates keyed by a field (withWatermark + groupBy(key,
+# F.window), append mode: _event_windows.streaming_window) and sinks that start a streaming query
+# (print: the console sink; a Kafka sink: writeStream.format("kafka")). The others (rolling keyed
+# aggregations, process functions, functions per window, count windows, collect, file sinks) are
+# planned for bounded frames only: their streams keep micro-batches.
+STREAMING_CONSUMERS = frozenset({"print", "map", "filter", "flat_map", "union", "sink_to", "assign_timestamps_and_watermarks",
+                                 "key_by", "window", "window_all", "name", "uid", "set_parallelism",
+                                 "set_description", "set_max_parallelism", "disable_chaining", "start_new_chain",
+                                 "slot_sharing_group", "set_buffer_timeout", "forward", "rebalance", "rescale", "shuffle"})
+
+
 def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
     """What ``NATIVE_CONSUMERS`` says of ``call`` over a frame of ``shape``: a Shape, True, or None."""
     method = call.func.attr.value  # type: ignore[attr-defined]
+    if g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
+        receiver = _receiver_type(g, call)
+        windowed = receiver in (P.WINDOWED, P.ALL_WINDOWED)
+        if method not in STREAMING_CONSUMERS and not (windowed and method in _event_windows.FUNCTION_ARGS):
+            return None
+        if receiver == P.KEYED and method != "window" or method == "key_by" and not _frames.key_by_shape(g, call, shape):
+            return None  # a keyed stream read by event-time windows of a key field only (rolling aggregations, process: micro-batches)
+        if method == "sink_to":
+            return _kafka_frame_sink(g, call, shape)
     for name, native in NATIVE_CONSUMERS:
         if name == method:
             found = native(g, call, shape)
             if found:
                 return found
     return None
+
+
+def _kafka_frame_sink(g: StreamGraph, call: cst.Call, shape) -> bool:
+    """Whether ``stream.sink_to(KafkaSink...)`` of an unbounded frame of ``shape`` is
+    ``writeStream.format("kafka")`` of the value the sink's schema serializes (``_kafka.frame_sink_schema``)."""
+    from flink2spark.rules.pyflink import _kafka as K
+
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return False
+    return K.frame_sink_schema(g.resolver, call.args[0].value, shape) is not None
 
 
 def _helper_returns(resolver, call) -> Optional[list[cst.BaseExpression]]:
@@ -965,6 +996,8 @@ def _frame_shape(g: StreamGraph, expr):
     if resolver.type_of(recv) == P.ENVIRONMENT:
         if method == "from_collection":
             return _frames.source_shape(g, expr)
+        if method == "from_source" and g.node(expr).micro_batches:  # unbounded: a streaming DataFrame
+            return _frames.kafka_source_shape(g, expr) or _frames.text_source_shape(g, expr)
         return _frames.text_source_shape(g, expr) if method in ("from_source", "read_text_file") else None
     if method in P.TABLE_BRIDGES and resolver.type_of(recv) not in _STREAM_TYPES:  # t_env.to_data_stream(table)
         return _frames.table_shape(g, expr)
@@ -1101,7 +1134,14 @@ def _union_shape(g: StreamGraph, call: cst.Call, shape):
     if any(a.keyword is not None or a.star for a in call.args) or not P.is_stream(_receiver_type(g, call)):
         return None
     shapes = [g.fact("frame_shape", s, _frame_shape, None) for s in _union_inputs(call)]
-    return shape if all(s == shape for s in shapes) else None
+    if any(s is None or s.kind != shape.kind or [(f.name, f.type, f.key) for f in s.fields] != [(f.name, f.type, f.key) for f in shape.fields]
+           for s in shapes):
+        return None
+    if len({g.node(s).micro_batches for s in _union_inputs(call)}) > 1:
+        return None  # a bounded and an unbounded input: union_problem's TODO
+    # the same columns: a field may hold None (NaN) when it may in any input
+    return type(shape)(shape.kind, tuple(type(f)(f.name, f.type, any(s.fields[i].nullable for s in shapes), f.key,
+                                                   any(s.fields[i].nan for s in shapes)) for i, f in enumerate(shape.fields)))
 
 
 def _reads_of_reassigned(resolver, assign: cst.Assign, value) -> Optional[list]:
@@ -1221,6 +1261,9 @@ def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
     from flink2spark.transpiler.python_columns import Refusal
 
     method = call.func.attr.value  # type: ignore[attr-defined]
+    if shape is not None and method not in ("map", "filter", "flat_map") and g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
+        return ("form on an unbounded stream (there: map/filter/flat_map/union, event-time windows of built-in aggregates"
+                " keyed by a field, print and Kafka sinks)")
     if shape is None or method not in ("map", "filter", "flat_map") or not P.is_stream(_receiver_type(g, call)):
         return "form"
     if method != "filter" and _receiver_type(g, call) == P.KEYED and _stateful().stateful_class(g, call):

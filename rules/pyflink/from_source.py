@@ -86,7 +86,7 @@ rule = Rule(
             'lines = env.read.text("/data/in", recursiveFileLookup=True)\n'
             'lines.where(F.col("value").startswith("ERROR")).show(2147483647, truncate=False)\n',
         ),
-        Example(  # an unbounded folder: Structured Streaming
+        Example(  # an unbounded folder: a streaming DataFrame (every consumer has a native form)
             program(
                 "source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/data/in')"
                 ".monitor_continuously(Duration.of_seconds(30)).build()\n"
@@ -94,13 +94,28 @@ rule = Rule(
                 imports="from pyflink.common import Duration, WatermarkStrategy\n"
                 "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n",
             ),
+            "from pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "# NOTE(flink2spark): F2S257 " + MONITOR_NOTE + "\n"
+            'lines = env.readStream.text("/data/in", recursiveFileLookup=True)\n',
+        ),
+        Example(  # an unbounded folder read by a function with no Column form: micro-batches of an RDD
+            program(
+                "source = FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/data/in')"
+                ".monitor_continuously(Duration.of_seconds(30)).build()\n"
+                "lines = env.from_source(source, WatermarkStrategy.no_watermarks(), 'lines')\n"
+                "words = lines.flat_map(lambda line: line.split())\n",
+                imports="from pyflink.common import Duration, WatermarkStrategy\n"
+                "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n",
+            ),
             spark_program(
                 "# NOTE(flink2spark): F2S257 " + MONITOR_NOTE + "\n"
                 "lines = f2s_stream.micro_batches(\n"
                 '    env.readStream.text("/data/in", recursiveFileLookup=True), f2s.Types.STRING()\n'
-                ")\n",
+                ")\n"
+                "words = lines.flatMap(lambda line: line.split())\n",
                 imports="from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n",
-                rdd='the source `.from_source()` at line 7 has no DataFrame form (a typed from_collection and a bounded text file source have one)',
+                rdd='`.flat_map()` at line 8 has no DataFrame form',
             ),
         ),
         Example(
@@ -188,6 +203,8 @@ def convert(ctx):
     where = paths[0] if len(paths) == 1 else cst.List([cst.Element(p) for p in paths])
     if kind == "stream_text":  # unbounded: every file there now and every new one, once
         ctx.note(M.PF_MONITOR_INTERVAL, MONITOR_NOTE)
+        if facts(ctx.resolver, seg.original).frame is not None:  # a streaming DataFrame of the lines
+            return ctx.expr("{env}.readStream.text({path}, recursiveFileLookup=True)", env=env, path=where)
         return ctx.expr(
             "{mb}({env}.readStream.text({path}, recursiveFileLookup=True), {t}.STRING())",
             mb=K.shim(ctx, "micro_batches"),

@@ -20,7 +20,13 @@ does). Never the ``N> `` subtask prefix Flink adds at higher parallelism. As in 
 ``KeyedStream.print(identifier)`` ignores the identifier. Values Python cannot show as Flink
 does keep their NOTE (F2S212: Flink prints a Java array's identity).
 
-On an unbounded (Kafka) stream the print is a streaming query: ``f2s_stream.foreach_batch(stream,
+On an unbounded stream the program model plans as a streaming DataFrame (a Kafka source of
+strings or JSON/CSV rows, a monitored folder: ``StreamFacts.frame``) the print is the console
+sink, ``writeStream.format("console")`` with every row and every character of each micro-batch
+(``numRows`` Int.MaxValue, ``truncate`` false) and a checkpoint location (NOTE F2S251): Spark's
+``show()`` table per micro-batch, no ``identifier> `` prefix, the same records.
+
+On an unbounded (Kafka) stream kept as micro-batches of an RDD the print is a streaming query: ``f2s_stream.foreach_batch(stream,
 print_<identifier>)`` with a checkpoint location, started where the print stands (NOTE F2S253,
 F2S251), and ``print_<identifier>`` a function defined before it that prints each micro-batch's
 records in the driver the same way (tests/test_pyflink_streaming.py compares records per sink).
@@ -52,7 +58,7 @@ _NOT_A_STATEMENT = (
 rule = Rule(
     __name__,
     matches=["DataStream.print"],
-    summary="print([identifier]) -> df.show(2147483647, truncate=False) on a DataFrame; for record in rdd.collect(): print(record) on an RDD (native: Python's record format); unbounded: foreach_batch(stream, print_<id>), print(record) per micro-batch",
+    summary="print([identifier]) -> df.show(2147483647, truncate=False) on a DataFrame (a streaming one: writeStream.format('console')); for record in rdd.collect(): print(record) on an RDD (native: Python's record format); unbounded: foreach_batch(stream, print_<id>), print(record) per micro-batch",
     codes=(M.PF_UNSUPPORTED, M.PF_MAP_ORDER, M.PF_ARRAY_PRINT, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
         Example(  # a DataFrame (the program model's frame form): every record, Spark's row format
@@ -120,7 +126,26 @@ rule = Rule(
                 'env.execute()\n',
                 imports='from pyflink.common import SimpleStringSchema, WatermarkStrategy\nfrom pyflink.datastream.connectors.kafka import KafkaSource\n',
             ),
-            'from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\nfrom pyspark.sql import SparkSession, functions as F\n\n# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer; here because the source `.from_source()` at line 7 has no DataFrame form (a typed from_collection and a bounded text file source have one)\nenv = SparkSession.builder.getOrCreate()\n# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\nwords = f2s_stream.micro_batches(\n    env.readStream.format("kafka")\n    .option("kafka.bootstrap.servers", "kafka:9092")\n    .option("subscribe", "words")\n    .option("startingOffsets", "earliest")\n    .load()\n    .select(F.col("value").cast("string").alias("value")),\n    f2s.Types.STRING(),\n)\n\n\ndef print_sizes(batch):\n    for record in batch.collect():\n        print("sizes>", record)\n\n\n# NOTE(flink2spark): F2S253 unbounded stream: the Python operators run on each micro-batch (foreachBatch), so records come out per micro-batch rather than one at a time; same records\n# NOTE(flink2spark): F2S251 streaming query checkpoint: f2s_stream.checkpoint() is a fresh temporary folder per run (the job starts from its starting offsets, as a newly submitted Flink job); set F2S_CHECKPOINT_DIR to a durable folder to resume across runs\nf2s_stream.foreach_batch(words.map(lambda w: (w, len(w))), print_sizes).option(\n    "checkpointLocation", f2s_stream.checkpoint("print")\n).start()\nf2s_stream.await_termination(env)\n',
+            'from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\nfrom pyspark.sql import SparkSession, functions as F\n\n# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer; here because `.map()` at line 8 has no DataFrame form\nenv = SparkSession.builder.getOrCreate()\n# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\nwords = f2s_stream.micro_batches(\n    env.readStream.format("kafka")\n    .option("kafka.bootstrap.servers", "kafka:9092")\n    .option("subscribe", "words")\n    .option("startingOffsets", "earliest")\n    .load()\n    .select(F.col("value").cast("string").alias("value")),\n    f2s.Types.STRING(),\n)\n\n\ndef print_sizes(batch):\n    for record in batch.collect():\n        print("sizes>", record)\n\n\n# NOTE(flink2spark): F2S253 unbounded stream: the Python operators run on each micro-batch (foreachBatch), so records come out per micro-batch rather than one at a time; same records\n# NOTE(flink2spark): F2S251 streaming query checkpoint: f2s_stream.checkpoint() is a fresh temporary folder per run (the job starts from its starting offsets, as a newly submitted Flink job); set F2S_CHECKPOINT_DIR to a durable folder to resume across runs\nf2s_stream.foreach_batch(words.map(lambda w: (w, len(w))), print_sizes).option(\n    "checkpointLocation", f2s_stream.checkpoint("print")\n).start()\nf2s_stream.await_termination(env)\n',
+        ),
+        Example(  # an unbounded stream the program model plans as a streaming DataFrame: the console sink
+            program(
+                "source = KafkaSource.builder().set_bootstrap_servers('kafka:9092').set_topics('words').set_value_only_deserializer(SimpleStringSchema()).build()\n"
+                "words = env.from_source(source, WatermarkStrategy.no_watermarks(), 'words')\n"
+                "words.filter(lambda w: w.startswith('a')).print('a-words')\n"
+                'env.execute()\n',
+                imports='from pyflink.common import SimpleStringSchema, WatermarkStrategy\nfrom pyflink.datastream.connectors.kafka import KafkaSource\n',
+            ),
+            'from flink2spark.runtime import streaming as f2s_stream\nfrom pyspark.sql import SparkSession, functions as F\n\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            '# NOTE(flink2spark): F2S250 ' + K.PACKAGE_NOTE + '\n'
+            'words = (\n    env.readStream.format("kafka")\n    .option("kafka.bootstrap.servers", "kafka:9092")\n'
+            '    .option("subscribe", "words")\n    .option("startingOffsets", "earliest")\n    .load()\n'
+            '    .select(F.col("value").cast("string").alias("value"))\n)\n'
+            '# NOTE(flink2spark): F2S251 ' + K.CHECKPOINT_NOTE + '\n'
+            'words.where(F.col("value").startswith("a")).writeStream.format("console").option(\n    "numRows", 2147483647\n'
+            ').option("truncate", False).option(\n    "checkpointLocation", f2s_stream.checkpoint("print")\n).start()\n'
+            'f2s_stream.await_termination(env)\n',
         ),
     ],
     noop=["class Report:\n    def print(self, label=None):\n        return label\n\n\nReport().print('x')\n"],
@@ -130,6 +155,14 @@ rule = Rule(
 @rule.converter
 def convert(ctx):
     seg = ctx.site.head
+    if facts(ctx.resolver, seg.original.func.value).frame is not None and facts(ctx.resolver, seg.original.func.value).micro_batches:  # type: ignore[attr-defined]
+        if ctx.statement_line is None:
+            return ctx.todo(M.PF_UNSUPPORTED, _NOT_A_STATEMENT)
+        # a streaming DataFrame: the console sink, each micro-batch's records as show() prints them
+        console = ctx.expr(
+            '{df}.writeStream.format("console").option("numRows", 2147483647).option("truncate", False)', df=ctx.site.receiver
+        )
+        return K.streaming_query(ctx, console, "print")
     if facts(ctx.resolver, seg.original.func.value).frame is not None:  # type: ignore[attr-defined]
         # every record, in Spark's own format (show() prints 20 rows by default; its maximum
         # is Int.MaxValue), values not cut

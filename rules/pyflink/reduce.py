@@ -129,7 +129,7 @@ rule = Rule(
             ),
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n"
-            + spark_head('the source `.from_source()` at line 13 has no DataFrame form (a typed from_collection and a bounded text file source have one)')
+            + spark_head('`.map()` at line 14 has no DataFrame form')
             + "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
             "words = f2s_stream.micro_batches(\n"
             '    env.readStream.format("kafka")\n'

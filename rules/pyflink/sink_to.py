@@ -21,7 +21,7 @@ or charsets, custom bucket assigners, streams without an output type (Flink woul
 Java ``toString`` of pickled bytes) and every other sink (Kafka, JDBC...: other rules or by hand).
 """
 
-from flink2spark.rules.pyflink import _sinks as S
+from flink2spark.rules.pyflink import _kafka as K, _sinks as S
 from flink2spark.rules.pyflink._common import program, spark_head, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
@@ -34,11 +34,39 @@ _IMPORTS = (
 rule = Rule(
     __name__,
     matches=["DataStream.sink_to"],
-    summary="sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...); a DataFrame: f2s_io.write_text(df, path, ...) (DataFrameWriter.text; other than strings: F.format_string of Java's toString)",
+    summary="sink_to(KafkaSink) of a streaming DataFrame -> writeStream.format('kafka'); sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...); a DataFrame: f2s_io.write_text(df, path, ...) (DataFrameWriter.text; other than strings: F.format_string of Java's toString)",
     exact=False,
     codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
     + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
     examples=[
+        Example(  # an unbounded stream planned as a streaming DataFrame: writeStream.format("kafka") of the value column
+            program(
+                "source = KafkaSource.builder().set_bootstrap_servers('kafka:9092').set_topics('words').set_value_only_deserializer(SimpleStringSchema()).build()\n"
+                "words = env.from_source(source, WatermarkStrategy.no_watermarks(), 'words')\n"
+                "words.map(lambda w: w + '!', output_type=Types.STRING()).sink_to(\n"
+                "    KafkaSink.builder().set_bootstrap_servers('kafka:9092').set_record_serializer(\n"
+                "        KafkaRecordSerializationSchema.builder().set_topic('upper').set_value_serialization_schema(SimpleStringSchema()).build()\n"
+                "    ).build()\n"
+                ")\n"
+                "env.execute()\n",
+                imports="from pyflink.common import SimpleStringSchema, Types, WatermarkStrategy\n"
+                "from pyflink.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink, KafkaSource\n",
+            ),
+            "from flink2spark.runtime import streaming as f2s_stream\nfrom pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
+            'words = (\n    env.readStream.format("kafka")\n    .option("kafka.bootstrap.servers", "kafka:9092")\n'
+            '    .option("subscribe", "words")\n    .option("startingOffsets", "earliest")\n    .load()\n'
+            '    .select(F.col("value").cast("string").alias("value"))\n)\n'
+            "# NOTE(flink2spark): F2S251 " + K.CHECKPOINT_NOTE + "\n"
+            "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
+            'words.select(F.concat(F.col("value"), F.lit("!")).alias("value")).writeStream.format(\n'
+            '    "kafka"\n'
+            ').option("kafka.bootstrap.servers", "kafka:9092").option("topic", "upper").option(\n'
+            '    "checkpointLocation", f2s_stream.checkpoint("kafka-upper")\n'
+            ").start()\n"
+            "f2s_stream.await_termination(env)\n",
+        ),
         Example(
             program(
                 "env.from_collection(['a']).map(lambda s: s.encode(), output_type=Types.PRIMITIVE_ARRAY(Types.BYTE())).sink_to(\n"
