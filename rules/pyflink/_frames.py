@@ -34,6 +34,32 @@ from flink2spark.transpiler.python_columns import Field, FlatTranslation, Refusa
 # prints the float (0.1).
 FRAME_TYPES = frozenset({"tinyint", "smallint", "int", "bigint", "double", "string", "boolean"})
 _INTS = ("tinyint", "smallint", "int", "bigint")
+# Spark types a source's column may have beyond FRAME_TYPES (see ``source_shape``): Python
+# functions see the same values on both engines, but no Column translation reads them, and
+# only the consumers ``LIMITED_CONSUMERS`` take such a frame (the program model checks it).
+# ``date``: Flink hands Python a ``java.sql.Date`` decoded again, which is the Julian
+# calendar's date before 1582-10-15 where Spark's DATE keeps the proleptic Gregorian one: only
+# literal dates from 1582-10-15 on.
+_FIRST_GREGORIAN = (1582, 10, 15)
+
+
+def source_type(spark_type: str) -> bool:
+    """Whether a source's column may have ``spark_type``: FRAME_TYPES, ``date``, ``array<T>``."""
+    return spark_type in FRAME_TYPES or spark_type == "date" or spark_type.startswith("array<")
+
+
+def limited(shape: Shape) -> bool:
+    """Whether a frame of ``shape`` may only go to ``LIMITED_CONSUMERS``: it has a column of a
+    type beyond FRAME_TYPES, or holds pickled Python objects (a source with no type_info)."""
+    return shape.pickled or any(f.type not in FRAME_TYPES for f in shape.fields)
+
+
+# the consumers of a ``limited`` frame: sinks, Column functions (which read no column of the
+# other types and make FRAME_TYPES columns), operator settings
+LIMITED_CONSUMERS = frozenset({"print", "execute_and_collect", "map", "filter", "flat_map", "name", "uid",
+                               "set_parallelism", "set_description", "set_max_parallelism", "disable_chaining",
+                               "start_new_chain", "slot_sharing_group", "set_buffer_timeout", "forward", "rebalance",
+                               "rescale", "shuffle"})
 _LITERALS = (cst.Integer, cst.Float, cst.SimpleString)
 
 
@@ -90,9 +116,11 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
     resolver = g.resolver
     info = call_arg(call, 1, "type_info")
     if info is None:
-        return None
+        return pickled_shape(g, call)
     shape = record_shape(resolver, info)
-    if shape is None or any(f.type not in FRAME_TYPES for f in shape.fields):
+    if shape is None or not all(source_type(f.type) for f in shape.fields):
+        return None
+    if any(f.type == "date" for f in shape.fields) and not _gregorian_dates(g, call, shape):
         return None
     for row in row_calls(g, call):
         names = [a.keyword.value if a.keyword is not None else None for a in row.args]
@@ -117,6 +145,87 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
         # literal data: no None, and no NaN (a literal float is never one)
         return Shape(shape.kind, tuple(Field(f.name, f.type, False, f.key, nan=False) for f in shape.fields))
     return shape
+
+
+def _date_literal(resolver, node) -> Optional[tuple]:
+    """``(y, m, d)`` of a call ``datetime.date(y, m, d)`` of integer literals, else None."""
+    if not (isinstance(node, cst.Call) and "datetime.date" in resolver.qualified_names(node.func) and len(node.args) == 3
+            and all(a.keyword is None and not a.star and isinstance(a.value, cst.Integer) for a in node.args)):
+        return None
+    return tuple(int(a.value.value, 0) for a in node.args)
+
+
+def _gregorian_dates(g, call: cst.Call, shape: Shape) -> bool:
+    """Whether every value of the ``date`` fields of the literal collection of ``call`` is a
+    literal ``datetime.date(y, m, d)`` from 1582-10-15 on (or None in a ROW): the values
+    Flink and Spark's DATE hand Python alike."""
+    resolver = g.resolver
+    elements = g.node(call).literal_elements
+    if elements is None:
+        return False
+    for element in elements:
+        values = [element] if shape.kind == "value" else _element_values(resolver, element)
+        if values is None or len(values) != len(shape.fields):
+            return False
+        for v, f in zip(values, shape.fields):
+            if f.type != "date":
+                continue
+            if f.nullable and isinstance(v, cst.Name) and v.value == "None":
+                continue
+            date = _date_literal(resolver, v)
+            if date is None or date < _FIRST_GREGORIAN:
+                return False
+    return True
+
+
+_PICKLED_TYPES = {cst.Integer: "bigint", cst.Float: "double", cst.SimpleString: "string", cst.Name: "boolean"}
+_LONGS = (-(2**63), 2**63 - 1)
+
+
+def _pickled_type(node) -> Optional[str]:
+    """The Spark type of a literal that holds its value exactly: an int within BIGINT, a float,
+    a str (not bytes), True/False; else None."""
+    negative = isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
+    if negative:
+        node = node.expression
+    if not _literal(node) or isinstance(node, cst.SimpleString) and "b" in node.prefix.lower():
+        return None
+    if isinstance(node, cst.Name) and negative:
+        return None
+    if isinstance(node, cst.Integer) and not _LONGS[0] <= (-1 if negative else 1) * int(node.value.replace("_", ""), 0) <= _LONGS[1]:
+        return None
+    return _PICKLED_TYPES[type(node)]
+
+
+def pickled_shape(g, call: cst.Call) -> Optional[Shape]:
+    """The shape of ``env.from_collection(data)`` with no type_info as a DataFrame, or None.
+
+    Flink pickles the elements: Python functions get them as they are. A literal collection
+    whose elements are all literals of one type, or all tuples of one length whose fields are
+    literals of one type per position, is a frame whose columns hold those values exactly
+    (``value`` / ``f0, f1...``, never None or NaN); anything else (lists, Rows, other objects,
+    ints beyond BIGINT, mixed types) stays an RDD. Such a frame is ``limited``: Python's
+    integers have no bound, so only Column functions (which check their ranges) read it."""
+    elements = g.node(call).literal_elements
+    if not elements:
+        return None
+    if all(not isinstance(e, cst.Tuple) for e in elements):
+        types = {_pickled_type(e) for e in elements}
+        if len(types) != 1 or None in types:
+            return None
+        return Shape("value", (Field("value", types.pop(), False, nan=False),), pickled=True)
+    if not all(isinstance(e, cst.Tuple) and all(isinstance(x, cst.Element) for x in e.elements) for e in elements):
+        return None
+    width = {len(e.elements) for e in elements}
+    if len(width) != 1 or width == {0}:
+        return None
+    columns = []
+    for i in range(width.pop()):
+        types = {_pickled_type(e.elements[i].value) for e in elements}
+        if len(types) != 1 or None in types:
+            return None
+        columns.append(Field(f"f{i}", types.pop(), False, nan=False))
+    return Shape("tuple", tuple(columns), pickled=True)
 
 
 # the records of a text file source: its lines, never None
@@ -192,7 +301,8 @@ def needs_spark_rows(g, call: cst.Call) -> bool:
     data = _collection(g, call)
     if data is None:
         return False
-    opaque = any(not (isinstance(c.func, cst.Name) and c.func.value in _PLAIN_CALLS and not resolver.referents(c.func))
+    opaque = any(not (isinstance(c.func, cst.Name) and c.func.value in _PLAIN_CALLS and not resolver.referents(c.func)
+                      or _date_literal(resolver, c) is not None)
                  for c in nodes(data, cst.Call))
     return opaque and g.uses_rows
 
@@ -371,7 +481,8 @@ def notes(g, call: cst.Call, shape: Shape) -> tuple[str, ...]:
 
 
 def sink(g, call: cst.Call, shape: Shape) -> bool:
-    return True
+    """A ``print()`` standing as a statement (``show()`` returns no sink object to use)."""
+    return isinstance(g.resolver.parent(call), cst.Expr)
 
 
 _ITERATING = frozenset({"list", "tuple", "sorted", "set", "enumerate"})

@@ -55,11 +55,11 @@ rule = Rule(
                 "rows = env.from_collection([(1, 'a')], Types.ROW([Types.INT(), Types.STRING()]))\n",
                 imports="from pyflink.common import Types\n",
             ),
-            spark_program(  # typed collections whose consumers all have a native form: DataFrames
+            spark_program(  # collections whose consumers all have a native form: DataFrames
                 'words = env.createDataFrame(["a", "b"], "string")\n'
-                'pairs = env.sparkContext.parallelize([("a", 1)])\n'
+                'pairs = env.createDataFrame([("a", 1)], "f0 STRING, f1 BIGINT")\n'
                 'rows = env.createDataFrame([(1, "a")], "f0 INT, f1 STRING")\n',
-                rdd='the source `.from_collection()` at line 6 has no type_info (no DataFrame schema)',
+                frames=True,
             ),
         ),
         Example(  # a consumer with no native form (a map to pickled ints) keeps the stream an RDD
