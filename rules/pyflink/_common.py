@@ -480,14 +480,17 @@ _ARRAY_ELEMENTS = frozenset({"smallint", "int", "bigint", "double", "boolean", "
 
 
 def _column_type(resolver, node) -> Optional[str]:
-    """The Spark type of a field of type ``node``: a basic type's, ``date`` for ``SQL_DATE``
-    (``_frames.source_shape`` decides for which data it is exact), ``array<T>`` for a
+    """The Spark type of a field of type ``node``: a basic type's, ``date`` for ``SQL_DATE``,
+    ``decimal`` for ``BIG_DEC`` (``_frames.source_shape`` decides for which data they are
+    exact, and a decimal's precision and scale), ``array<T>`` for a
     ``PRIMITIVE_ARRAY``/``BASIC_ARRAY`` of ``_ARRAY_ELEMENTS``; else None."""
     kind = _types_call(resolver, node)
     if kind in _COLUMN_TYPES:
         return _COLUMN_TYPES[kind]
     if kind == "SQL_DATE":
         return "date"
+    if kind == "BIG_DEC":
+        return "decimal"  # its precision and scale: the data's (_frames.source_shape)
     if kind in ("PRIMITIVE_ARRAY", "BASIC_ARRAY") and len(node.args) == 1 and node.args[0].keyword is None:
         element = _COLUMN_TYPES.get(_types_call(resolver, followed(resolver, node.args[0].value)) or "")
         return f"array<{element}>" if element in _ARRAY_ELEMENTS else None
@@ -505,7 +508,7 @@ def record_shape(resolver, info: cst.BaseExpression, nullable: Optional[bool] = 
 
     node = followed(resolver, info)
     kind = _types_call(resolver, node)
-    if kind in _COLUMN_TYPES or kind == "SQL_DATE":
+    if kind in _COLUMN_TYPES or kind in ("SQL_DATE", "BIG_DEC"):
         return Shape.value(Field("value", _column_type(resolver, node) or "", bool(nullable)))
     if kind not in ("TUPLE", "ROW", "ROW_NAMED"):
         return None

@@ -3,8 +3,10 @@ and the Columns they become (not a rule: it defines no ``rule``).
 
 The program model decides, in one place (``_streams.StreamFacts.frame``), whether a stream is
 lowered to a DataFrame: its source has a schema (``from_collection(data, type_info=T)`` with
-``T`` a ``Types.ROW_NAMED/ROW/TUPLE`` of basic types or a basic type, bounded by nature; a
-bounded insert-only table's ``to_data_stream``: ``table_shape``) and
+``T`` a ``Types.ROW_NAMED/ROW/TUPLE`` of basic types or a basic type, bounded by nature; dates,
+decimals and arrays where their data is exact in Spark's types, and untyped literal data:
+``source_shape``, ``pickled_shape``; a bounded insert-only table's ``to_data_stream``:
+``table_shape``) and
 every consumer of it, and of the streams derived from it, has a native form. The consumers
 with one are the table ``_streams.NATIVE_CONSUMERS``: each entry names a method and a function
 ``(graph, call, input shape) -> Shape | True | None`` giving the shape of the stream the call
@@ -18,8 +20,9 @@ the key fields of a ``key_by`` selector, the per-field aggregates of a BATCH key
 
 from __future__ import annotations
 
+import decimal
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Union
 
 import libcst as cst
@@ -43,9 +46,15 @@ _INTS = ("tinyint", "smallint", "int", "bigint")
 _FIRST_GREGORIAN = (1582, 10, 15)
 
 
+# ``decimal`` (BIG_DEC): Flink hands Python each ``Decimal`` with its own scale (a sum keeps
+# it: 19.99 + 0.01 = 20.00), where Spark's DECIMAL(p, s) gives every value the scale s: only
+# literal decimals all of one scale s >= 0 (no -0, which Flink makes 0) are DECIMAL(38, s).
+_MAX_DIGITS = 38
+
+
 def source_type(spark_type: str) -> bool:
-    """Whether a source's column may have ``spark_type``: FRAME_TYPES, ``date``, ``array<T>``."""
-    return spark_type in FRAME_TYPES or spark_type == "date" or spark_type.startswith("array<")
+    """Whether a source's column may have ``spark_type``: FRAME_TYPES, ``date``, ``decimal``, ``array<T>``."""
+    return spark_type in FRAME_TYPES or spark_type in ("date", "decimal") or spark_type.startswith("array<")
 
 
 def limited(shape: Shape) -> bool:
@@ -120,8 +129,10 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
     shape = record_shape(resolver, info)
     if shape is None or not all(source_type(f.type) for f in shape.fields):
         return None
-    if any(f.type == "date" for f in shape.fields) and not _gregorian_dates(g, call, shape):
-        return None
+    if any(f.type in ("date", "decimal") for f in shape.fields):
+        shape = _literal_columns(g, call, shape)
+        if shape is None:
+            return None
     for row in row_calls(g, call):
         names = [a.keyword.value if a.keyword is not None else None for a in row.args]
         if any(names) and names != [f.name for f in shape.fields]:
@@ -155,27 +166,52 @@ def _date_literal(resolver, node) -> Optional[tuple]:
     return tuple(int(a.value.value, 0) for a in node.args)
 
 
-def _gregorian_dates(g, call: cst.Call, shape: Shape) -> bool:
-    """Whether every value of the ``date`` fields of the literal collection of ``call`` is a
-    literal ``datetime.date(y, m, d)`` from 1582-10-15 on (or None in a ROW): the values
-    Flink and Spark's DATE hand Python alike."""
+def _decimal_literal(resolver, node) -> Optional[decimal.Decimal]:
+    """The value of a call ``decimal.Decimal("text")`` of a string literal, else None."""
+    if not (isinstance(node, cst.Call) and "decimal.Decimal" in resolver.qualified_names(node.func) and len(node.args) == 1
+            and node.args[0].keyword is None and not node.args[0].star and isinstance(node.args[0].value, cst.SimpleString)):
+        return None
+    try:
+        return decimal.Decimal(node.args[0].value.evaluated_value)
+    except (decimal.InvalidOperation, ValueError, TypeError):
+        return None
+
+
+def _literal_columns(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    """``shape`` with its ``date`` and ``decimal`` fields checked against the literal
+    collection of ``call`` (None when a value is not one both engines hand Python alike):
+    a date is a literal ``datetime.date(y, m, d)`` from 1582-10-15 on; the decimals of a field
+    are literal ``Decimal("text")`` values, finite, not -0, all of one scale s >= 0 with at most
+    38 digits: the field is ``decimal(38,s)``. None in a ROW field either way."""
     resolver = g.resolver
     elements = g.node(call).literal_elements
     if elements is None:
-        return False
+        return None
+    scales: dict[int, set] = {i: set() for i, f in enumerate(shape.fields) if f.type == "decimal"}
     for element in elements:
         values = [element] if shape.kind == "value" else _element_values(resolver, element)
         if values is None or len(values) != len(shape.fields):
-            return False
-        for v, f in zip(values, shape.fields):
-            if f.type != "date":
+            return None
+        for i, (v, f) in enumerate(zip(values, shape.fields)):
+            if f.type not in ("date", "decimal") or f.nullable and isinstance(v, cst.Name) and v.value == "None":
                 continue
-            if f.nullable and isinstance(v, cst.Name) and v.value == "None":
+            if f.type == "date":
+                date = _date_literal(resolver, v)
+                if date is None or date < _FIRST_GREGORIAN:
+                    return None
                 continue
-            date = _date_literal(resolver, v)
-            if date is None or date < _FIRST_GREGORIAN:
-                return False
-    return True
+            number = _decimal_literal(resolver, v)
+            if number is None or not number.is_finite() or number.is_zero() and number.is_signed():
+                return None
+            sign, digits, exponent = number.as_tuple()
+            if exponent > 0 or len(digits) > _MAX_DIGITS or -exponent > _MAX_DIGITS:
+                return None
+            scales[i].add(-exponent)
+    if any(len(found) > 1 for found in scales.values()):
+        return None
+    fields = tuple(replace(f, type=f"decimal({_MAX_DIGITS},{scales[i].pop() if scales[i] else 0})") if i in scales else f
+                   for i, f in enumerate(shape.fields))
+    return Shape(shape.kind, fields, shape.pickled)
 
 
 _PICKLED_TYPES = {cst.Integer: "bigint", cst.Float: "double", cst.SimpleString: "string", cst.Name: "boolean"}
@@ -302,7 +338,7 @@ def needs_spark_rows(g, call: cst.Call) -> bool:
     if data is None:
         return False
     opaque = any(not (isinstance(c.func, cst.Name) and c.func.value in _PLAIN_CALLS and not resolver.referents(c.func)
-                      or _date_literal(resolver, c) is not None)
+                      or _date_literal(resolver, c) is not None or _decimal_literal(resolver, c) is not None)
                  for c in nodes(data, cst.Call))
     return opaque and g.uses_rows
 
