@@ -57,11 +57,11 @@ def test_an_untouched_line_with_semicolons_keeps_its_bytes():
     source = (
         "from pyflink.datastream import StreamExecutionEnvironment\n\n\ndef main():\n" + line
         + "    env = StreamExecutionEnvironment.get_execution_environment()\n"
-        + "    env.from_collection([1, 2]).print()\n    env.execute('job')\n"
+        + "    env.from_collection([[1], [2]]).print()\n    env.execute('job')\n"
     )
     out = _convert(source)
     assert line in out
-    assert "    for record in env.sparkContext.parallelize([1, 2]).collect():\n        print(record)\n" in out
+    assert "    for record in env.sparkContext.parallelize([[1], [2]]).collect():\n        print(record)\n" in out
 
 
 def test_a_file_indented_otherwise_is_formatted_by_whole_top_level_statements():

@@ -19,6 +19,8 @@ from flink2spark.transpiler.infer import Resolver
 from flink2spark.transpiler.models import MODELS
 
 HEAD = """\
+import datetime
+import decimal
 from pyflink.common import Row, Types, WatermarkStrategy, SimpleStringSchema
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import StreamExecutionEnvironment, RuntimeExecutionMode
@@ -333,7 +335,36 @@ FRAME_CASES = [
      "probe = env.from_collection([(1, 'a')], Types.ROW_NAMED(['id', 'tag'], [Types.LONG(), Types.STRING()]))\nprobe.print()",
      "id BIGINT, tag STRING"),
     ("a basic type is a one-column frame", "probe = env.from_collection(['a'], type_info=Types.STRING())\nprobe.print()", "string"),
-    ("an untyped (pickled) collection is no frame", "probe = env.from_collection([(1, 'a')])\nprobe.print()", None),
+    ("an untyped (pickled) collection of literal tuples is a frame of their types",
+     "probe = env.from_collection([(1, 'a'), (-2, 'b')])\nprobe.print()", "f0 BIGINT, f1 STRING"),
+    ("... of literal values, a one-column frame", "probe = env.from_collection([1.5, 2.0])\nprobe.print()", "double"),
+    ("... not of lists (Python sees lists)", "probe = env.from_collection([[1, 'a']])\nprobe.print()", None),
+    ("... nor of mixed types in a field", "probe = env.from_collection([(1, 'a'), (2.5, 'b')])\nprobe.print()", None),
+    ("... nor of ints beyond 64 bits", "probe = env.from_collection([9223372036854775808])\nprobe.print()", None),
+    ("... nor keyed (Python's ints have no bound: no aggregation reads them)",
+     "probe = env.from_collection([('a', 1)])\nprobe.key_by(lambda p: p[0]).print()", None),
+    ("literal dates from 1582-10-15 on are a DATE column",
+     "probe = env.from_collection([(1, datetime.date(1582, 10, 15))], Types.TUPLE([Types.INT(), Types.SQL_DATE()]))\nprobe.print()",
+     "f0 INT, f1 DATE"),
+    ("... not an earlier one (Flink hands Python the Julian date)",
+     "probe = env.from_collection([datetime.date(1582, 10, 14)], Types.SQL_DATE())\nprobe.print()", None),
+    ("... nor dates not written as literals",
+     "probe = env.from_collection([datetime.date.today()], Types.SQL_DATE())\nprobe.print()", None),
+    ("literal decimals of one scale are a DECIMAL(38, scale) column",
+     "probe = env.from_collection([decimal.Decimal('1.50'), decimal.Decimal('-0.25')], Types.BIG_DEC())\nprobe.print()",
+     "decimal(38,2)"),
+    ("... not of several scales (Flink keeps each one's)",
+     "probe = env.from_collection([decimal.Decimal('1.5'), decimal.Decimal('0.25')], Types.BIG_DEC())\nprobe.print()", None),
+    ("... nor -0 (Flink makes it 0) nor a positive exponent",
+     "probe = env.from_collection([decimal.Decimal('-0'), decimal.Decimal('1E+2')], Types.BIG_DEC())\nprobe.print()", None),
+    ("arrays of basic types are ARRAY columns",
+     "probe = env.from_collection([([1, 2], ['a'])], Types.TUPLE([Types.PRIMITIVE_ARRAY(Types.INT()), Types.BASIC_ARRAY(Types.STRING())]))\n"
+     "probe.print()", "f0 ARRAY<INT>, f1 ARRAY<STRING>"),
+    ("... not of bytes (Python sees bytes)",
+     "probe = env.from_collection([(b'x', 1)], Types.TUPLE([Types.PRIMITIVE_ARRAY(Types.BYTE()), Types.INT()]))\nprobe.print()", None),
+    ("a frame with a DATE column goes to no key_by",
+     "probe = env.from_collection([(1, datetime.date(2024, 1, 31))], Types.TUPLE([Types.INT(), Types.SQL_DATE()]))\n"
+     "probe.key_by(lambda r: r[0]).print()", None),
     ("FLOAT has no frame form (Flink prints the double Python sees)",
      "probe = env.from_collection([1.5], type_info=Types.FLOAT())\nprobe.print()", None),
     ("a map with an output type makes a frame of that type",
@@ -524,7 +555,7 @@ def test_frame_plan(body, frame):
 
 @pytest.mark.parametrize("body, free", [
     (f"probe = {ROWS}\nprobe.filter(lambda r: r[0] > 1).print()", True),
-    (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([1]).print()", False),  # a pickled stream: an RDD
+    (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([[1]]).print()", False),  # a pickled stream of lists: an RDD
 ])
 def test_rdd_free_program(body, free):
     assert _ask(body, lambda resolver, _: graph(resolver).rdd_free) is free
@@ -536,10 +567,12 @@ _HEAD_LINES = HEAD.count("\n")
 @pytest.mark.parametrize("body, line, says", [
     # the first construct, in the text, that keeps a stream an RDD, and its line in the program
     (f"a = {ROWS}\nb = {ROWS}\nprobe = a.connect(b)\nprobe.map(lambda r: r).print()", 3, "`.connect()` at line {}"),
-    ("probe = env.from_collection([1, 2])\nprobe.print()", 1, "the source `.from_collection()` at line {} has no type_info"),
+    ("probe = env.from_collection([[1], [2]])\nprobe.print()", 1, "the source `.from_collection()` at line {} has no type_info"),
+    ("probe = env.from_collection([('a', 1)])\nprobe.key_by(lambda p: p[0]).print()", 1,
+     "the source `.from_collection()` at line {} has no type_info"),
     (f"probe = {ROWS}\nkept = [probe]\nkept[0].print()", 2, "`probe` is kept in a container or another expression at line {}"),
     (f"def show(s):\n    s.print()\n\n\nprobe = {ROWS}\nshow(probe)\nshow(probe)", 6, "`probe` is passed to `show()` at line {}"),
-    (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([1]).print()", 3, "the source `.from_collection()` at line {}"),
+    (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([[1]]).print()", 3, "the source `.from_collection()` at line {}"),
     ("from pyflink.table import StreamTableEnvironment\nt_env = StreamTableEnvironment.create(env)\n"
      "probe = t_env.to_retract_stream(t_env.from_elements([(1, 'a')], ['id', 'name']), Types.ROW([Types.LONG(), Types.STRING()]))\n"
      "probe.print()", 3, "the table's stream `.to_retract_stream()` at line {} has no DataFrame form"),

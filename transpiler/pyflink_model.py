@@ -87,8 +87,9 @@ BASES: dict[str, str] = {KEYED: DATASTREAM, CACHED: DATASTREAM, **T.BASES}
 OWN_FORM = frozenset({KEYED})
 # Attributes the conversion writes on what a Flink object became (an environment becomes a
 # SparkSession): none of them exists on the Flink object, so on one they are converted code,
-# as in a file whose environment kept its TODO while its uses were converted.
-CONVERTED_ATTRIBUTES: dict[str, frozenset] = {ENVIRONMENT: frozenset({"sparkContext", "readStream", "read"})}
+# as in a file whose environment kept its TODO while its uses were converted (a method too:
+# ``env.createDataFrame(...)``, a source planned as a DataFrame).
+CONVERTED_ATTRIBUTES: dict[str, frozenset] = {ENVIRONMENT: frozenset({"sparkContext", "readStream", "read", "createDataFrame"})}
 
 
 def table_bridge(resolver, expr):

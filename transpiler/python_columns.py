@@ -124,6 +124,7 @@ class Field:
 class Shape:
     kind: str  # "row" (r[i], r["n"], r.n), "tuple" (r[i]), "value" (the parameter is the column)
     fields: tuple[Field, ...]
+    pickled: bool = False  # Python objects as they are (a PyFlink source with no type_info)
 
     @staticmethod
     def row(*fields: Field) -> "Shape":

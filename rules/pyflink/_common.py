@@ -46,10 +46,11 @@ def program(body: str, imports: str = "") -> str:
     return imports + IMPORT + HEAD + body
 
 
-def spark_program(body: str, imports: str = "", shim: bool = False, rdd: Optional[str] = None) -> str:
+def spark_program(body: str, imports: str = "", shim: bool = False, rdd: Optional[str] = None, frames: bool = False) -> str:
     """The expected conversion of ``program`` (imports as the import mechanism adds them);
-    ``rdd``: what keeps it on RDDs, as NOTE F2S205 names it."""
-    return imports + (SHIM_IMPORT if shim else "") + SPARK_IMPORT + spark_head(rdd) + body
+    ``rdd``: what keeps it on RDDs, as NOTE F2S205 names it; ``frames``: no RDD, no NOTE."""
+    head = "\nenv = SparkSession.builder.getOrCreate()\n" if frames else spark_head(rdd)
+    return imports + (SHIM_IMPORT if shim else "") + SPARK_IMPORT + head + body
 
 
 # --------------------------------------------------------------------------------------------
@@ -473,6 +474,29 @@ def decoding(ctx, streams: list[cst.BaseExpression], site: cst.CSTNode) -> Optio
 _COLUMN_TYPES = {kind: spark.lower() for kind, spark in P.SPARK_TYPES.items()}
 
 
+# element types of PRIMITIVE_ARRAY/BASIC_ARRAY fields that Flink hands Python as a list of the
+# same values Spark's ARRAY column gives (BYTE: bytes, not a list; FLOAT: 32-bit values)
+_ARRAY_ELEMENTS = frozenset({"smallint", "int", "bigint", "double", "boolean", "string"})
+
+
+def _column_type(resolver, node) -> Optional[str]:
+    """The Spark type of a field of type ``node``: a basic type's, ``date`` for ``SQL_DATE``,
+    ``decimal`` for ``BIG_DEC`` (``_frames.source_shape`` decides for which data they are
+    exact, and a decimal's precision and scale), ``array<T>`` for a
+    ``PRIMITIVE_ARRAY``/``BASIC_ARRAY`` of ``_ARRAY_ELEMENTS``; else None."""
+    kind = _types_call(resolver, node)
+    if kind in _COLUMN_TYPES:
+        return _COLUMN_TYPES[kind]
+    if kind == "SQL_DATE":
+        return "date"
+    if kind == "BIG_DEC":
+        return "decimal"  # its precision and scale: the data's (_frames.source_shape)
+    if kind in ("PRIMITIVE_ARRAY", "BASIC_ARRAY") and len(node.args) == 1 and node.args[0].keyword is None:
+        element = _COLUMN_TYPES.get(_types_call(resolver, followed(resolver, node.args[0].value)) or "")
+        return f"array<{element}>" if element in _ARRAY_ELEMENTS else None
+    return None
+
+
 def record_shape(resolver, info: cst.BaseExpression, nullable: Optional[bool] = None):
     """The ``python_columns.Shape`` of records of the type ``info`` (``Types.ROW_NAMED``,
     ``ROW``, ``TUPLE`` of basic types, or a basic type), or None. Columns are named as the
@@ -484,15 +508,15 @@ def record_shape(resolver, info: cst.BaseExpression, nullable: Optional[bool] = 
 
     node = followed(resolver, info)
     kind = _types_call(resolver, node)
-    if kind in _COLUMN_TYPES:
-        return Shape.value(Field("value", _COLUMN_TYPES[kind], bool(nullable)))
+    if kind in _COLUMN_TYPES or kind in ("SQL_DATE", "BIG_DEC"):
+        return Shape.value(Field("value", _column_type(resolver, node) or "", bool(nullable)))
     if kind not in ("TUPLE", "ROW", "ROW_NAMED"):
         return None
     args = [followed(resolver, a.value) for a in node.args]  # type: ignore[attr-defined]
     fields = args[-1] if args else None
     if not isinstance(fields, cst.List):
         return None
-    types = [_COLUMN_TYPES.get(_types_call(resolver, followed(resolver, e.value)) or "") for e in fields.elements]
+    types = [_column_type(resolver, followed(resolver, e.value)) for e in fields.elements]
     if not all(types):
         return None
     names = _field_names(kind, args, len(types))

@@ -3,8 +3,10 @@ and the Columns they become (not a rule: it defines no ``rule``).
 
 The program model decides, in one place (``_streams.StreamFacts.frame``), whether a stream is
 lowered to a DataFrame: its source has a schema (``from_collection(data, type_info=T)`` with
-``T`` a ``Types.ROW_NAMED/ROW/TUPLE`` of basic types or a basic type, bounded by nature; a
-bounded insert-only table's ``to_data_stream``: ``table_shape``) and
+``T`` a ``Types.ROW_NAMED/ROW/TUPLE`` of basic types or a basic type, bounded by nature; dates,
+decimals and arrays where their data is exact in Spark's types, and untyped literal data:
+``source_shape``, ``pickled_shape``; a bounded insert-only table's ``to_data_stream``:
+``table_shape``) and
 every consumer of it, and of the streams derived from it, has a native form. The consumers
 with one are the table ``_streams.NATIVE_CONSUMERS``: each entry names a method and a function
 ``(graph, call, input shape) -> Shape | True | None`` giving the shape of the stream the call
@@ -18,8 +20,9 @@ the key fields of a ``key_by`` selector, the per-field aggregates of a BATCH key
 
 from __future__ import annotations
 
+import decimal
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Union
 
 import libcst as cst
@@ -34,6 +37,38 @@ from flink2spark.transpiler.python_columns import Field, FlatTranslation, Refusa
 # prints the float (0.1).
 FRAME_TYPES = frozenset({"tinyint", "smallint", "int", "bigint", "double", "string", "boolean"})
 _INTS = ("tinyint", "smallint", "int", "bigint")
+# Spark types a source's column may have beyond FRAME_TYPES (see ``source_shape``): Python
+# functions see the same values on both engines, but no Column translation reads them, and
+# only the consumers ``LIMITED_CONSUMERS`` take such a frame (the program model checks it).
+# ``date``: Flink hands Python a ``java.sql.Date`` decoded again, which is the Julian
+# calendar's date before 1582-10-15 where Spark's DATE keeps the proleptic Gregorian one: only
+# literal dates from 1582-10-15 on.
+_FIRST_GREGORIAN = (1582, 10, 15)
+
+
+# ``decimal`` (BIG_DEC): Flink hands Python each ``Decimal`` with its own scale (a sum keeps
+# it: 19.99 + 0.01 = 20.00), where Spark's DECIMAL(p, s) gives every value the scale s: only
+# literal decimals all of one scale s >= 0 (no -0, which Flink makes 0) are DECIMAL(38, s).
+_MAX_DIGITS = 38
+
+
+def source_type(spark_type: str) -> bool:
+    """Whether a source's column may have ``spark_type``: FRAME_TYPES, ``date``, ``decimal``, ``array<T>``."""
+    return spark_type in FRAME_TYPES or spark_type in ("date", "decimal") or spark_type.startswith("array<")
+
+
+def limited(shape: Shape) -> bool:
+    """Whether a frame of ``shape`` may only go to ``LIMITED_CONSUMERS``: it has a column of a
+    type beyond FRAME_TYPES, or holds pickled Python objects (a source with no type_info)."""
+    return shape.pickled or any(f.type not in FRAME_TYPES for f in shape.fields)
+
+
+# the consumers of a ``limited`` frame: sinks, Column functions (which read no column of the
+# other types and make FRAME_TYPES columns), operator settings
+LIMITED_CONSUMERS = frozenset({"print", "execute_and_collect", "map", "filter", "flat_map", "name", "uid",
+                               "set_parallelism", "set_description", "set_max_parallelism", "disable_chaining",
+                               "start_new_chain", "slot_sharing_group", "set_buffer_timeout", "forward", "rebalance",
+                               "rescale", "shuffle"})
 _LITERALS = (cst.Integer, cst.Float, cst.SimpleString)
 
 
@@ -90,10 +125,14 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
     resolver = g.resolver
     info = call_arg(call, 1, "type_info")
     if info is None:
-        return None
+        return pickled_shape(g, call)
     shape = record_shape(resolver, info)
-    if shape is None or any(f.type not in FRAME_TYPES for f in shape.fields):
+    if shape is None or not all(source_type(f.type) for f in shape.fields):
         return None
+    if any(f.type in ("date", "decimal") for f in shape.fields):
+        shape = _literal_columns(g, call, shape)
+        if shape is None:
+            return None
     for row in row_calls(g, call):
         names = [a.keyword.value if a.keyword is not None else None for a in row.args]
         if any(names) and names != [f.name for f in shape.fields]:
@@ -117,6 +156,112 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
         # literal data: no None, and no NaN (a literal float is never one)
         return Shape(shape.kind, tuple(Field(f.name, f.type, False, f.key, nan=False) for f in shape.fields))
     return shape
+
+
+def _date_literal(resolver, node) -> Optional[tuple]:
+    """``(y, m, d)`` of a call ``datetime.date(y, m, d)`` of integer literals, else None."""
+    if not (isinstance(node, cst.Call) and "datetime.date" in resolver.qualified_names(node.func) and len(node.args) == 3
+            and all(a.keyword is None and not a.star and isinstance(a.value, cst.Integer) for a in node.args)):
+        return None
+    return tuple(int(a.value.value, 0) for a in node.args)
+
+
+def _decimal_literal(resolver, node) -> Optional[decimal.Decimal]:
+    """The value of a call ``decimal.Decimal("text")`` of a string literal, else None."""
+    if not (isinstance(node, cst.Call) and "decimal.Decimal" in resolver.qualified_names(node.func) and len(node.args) == 1
+            and node.args[0].keyword is None and not node.args[0].star and isinstance(node.args[0].value, cst.SimpleString)):
+        return None
+    try:
+        return decimal.Decimal(node.args[0].value.evaluated_value)
+    except (decimal.InvalidOperation, ValueError, TypeError):
+        return None
+
+
+def _literal_columns(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
+    """``shape`` with its ``date`` and ``decimal`` fields checked against the literal
+    collection of ``call`` (None when a value is not one both engines hand Python alike):
+    a date is a literal ``datetime.date(y, m, d)`` from 1582-10-15 on; the decimals of a field
+    are literal ``Decimal("text")`` values, finite, not -0, all of one scale s >= 0 with at most
+    38 digits: the field is ``decimal(38,s)``. None in a ROW field either way."""
+    resolver = g.resolver
+    elements = g.node(call).literal_elements
+    if elements is None:
+        return None
+    scales: dict[int, set] = {i: set() for i, f in enumerate(shape.fields) if f.type == "decimal"}
+    for element in elements:
+        values = [element] if shape.kind == "value" else _element_values(resolver, element)
+        if values is None or len(values) != len(shape.fields):
+            return None
+        for i, (v, f) in enumerate(zip(values, shape.fields)):
+            if f.type not in ("date", "decimal") or f.nullable and isinstance(v, cst.Name) and v.value == "None":
+                continue
+            if f.type == "date":
+                date = _date_literal(resolver, v)
+                if date is None or date < _FIRST_GREGORIAN:
+                    return None
+                continue
+            number = _decimal_literal(resolver, v)
+            if number is None or not number.is_finite() or number.is_zero() and number.is_signed():
+                return None
+            sign, digits, exponent = number.as_tuple()
+            if exponent > 0 or len(digits) > _MAX_DIGITS or -exponent > _MAX_DIGITS:
+                return None
+            scales[i].add(-exponent)
+    if any(len(found) > 1 for found in scales.values()):
+        return None
+    fields = tuple(replace(f, type=f"decimal({_MAX_DIGITS},{scales[i].pop() if scales[i] else 0})") if i in scales else f
+                   for i, f in enumerate(shape.fields))
+    return Shape(shape.kind, fields, shape.pickled)
+
+
+_PICKLED_TYPES = {cst.Integer: "bigint", cst.Float: "double", cst.SimpleString: "string", cst.Name: "boolean"}
+_LONGS = (-(2**63), 2**63 - 1)
+
+
+def _pickled_type(node) -> Optional[str]:
+    """The Spark type of a literal that holds its value exactly: an int within BIGINT, a float,
+    a str (not bytes), True/False; else None."""
+    negative = isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
+    if negative:
+        node = node.expression
+    if not _literal(node) or isinstance(node, cst.SimpleString) and "b" in node.prefix.lower():
+        return None
+    if isinstance(node, cst.Name) and negative:
+        return None
+    if isinstance(node, cst.Integer) and not _LONGS[0] <= (-1 if negative else 1) * int(node.value.replace("_", ""), 0) <= _LONGS[1]:
+        return None
+    return _PICKLED_TYPES[type(node)]
+
+
+def pickled_shape(g, call: cst.Call) -> Optional[Shape]:
+    """The shape of ``env.from_collection(data)`` with no type_info as a DataFrame, or None.
+
+    Flink pickles the elements: Python functions get them as they are. A literal collection
+    whose elements are all literals of one type, or all tuples of one length whose fields are
+    literals of one type per position, is a frame whose columns hold those values exactly
+    (``value`` / ``f0, f1...``, never None or NaN); anything else (lists, Rows, other objects,
+    ints beyond BIGINT, mixed types) stays an RDD. Such a frame is ``limited``: Python's
+    integers have no bound, so only Column functions (which check their ranges) read it."""
+    elements = g.node(call).literal_elements
+    if not elements:
+        return None
+    if all(not isinstance(e, cst.Tuple) for e in elements):
+        types = {_pickled_type(e) for e in elements}
+        if len(types) != 1 or None in types:
+            return None
+        return Shape("value", (Field("value", types.pop(), False, nan=False),), pickled=True)
+    if not all(isinstance(e, cst.Tuple) and all(isinstance(x, cst.Element) for x in e.elements) for e in elements):
+        return None
+    width = {len(e.elements) for e in elements}
+    if len(width) != 1 or width == {0}:
+        return None
+    columns = []
+    for i in range(width.pop()):
+        types = {_pickled_type(e.elements[i].value) for e in elements}
+        if len(types) != 1 or None in types:
+            return None
+        columns.append(Field(f"f{i}", types.pop(), False, nan=False))
+    return Shape("tuple", tuple(columns), pickled=True)
 
 
 # the records of a text file source: its lines, never None
@@ -228,7 +373,8 @@ def needs_spark_rows(g, call: cst.Call) -> bool:
     data = _collection(g, call)
     if data is None:
         return False
-    opaque = any(not (isinstance(c.func, cst.Name) and c.func.value in _PLAIN_CALLS and not resolver.referents(c.func))
+    opaque = any(not (isinstance(c.func, cst.Name) and c.func.value in _PLAIN_CALLS and not resolver.referents(c.func)
+                      or _date_literal(resolver, c) is not None or _decimal_literal(resolver, c) is not None)
                  for c in nodes(data, cst.Call))
     return opaque and g.uses_rows
 
@@ -410,7 +556,8 @@ def notes(g, call: cst.Call, shape: Shape) -> tuple[str, ...]:
 
 
 def sink(g, call: cst.Call, shape: Shape) -> bool:
-    return True
+    """A ``print()`` standing as a statement (``show()`` returns no sink object to use)."""
+    return isinstance(g.resolver.parent(call), cst.Expr)
 
 
 _ITERATING = frozenset({"list", "tuple", "sorted", "set", "enumerate"})

@@ -940,6 +940,8 @@ STREAMING_CONSUMERS = frozenset({"print", "map", "filter", "flat_map", "union", 
 def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
     """What ``NATIVE_CONSUMERS`` says of ``call`` over a frame of ``shape``: a Shape, True, or None."""
     method = call.func.attr.value  # type: ignore[attr-defined]
+    if _frames.limited(shape) and method not in _frames.LIMITED_CONSUMERS:
+        return None
     if g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
         receiver = _receiver_type(g, call)
         windowed = receiver in (P.WINDOWED, P.ALL_WINDOWED)
@@ -1228,7 +1230,8 @@ def _blocker(g: StreamGraph, expr, seen: set) -> Optional[tuple[cst.CSTNode, str
         for i in inputs:
             if g.fact("frame_shape", i, _frame_shape, None) is None:
                 return _blocker(g, i, seen) or (expr, "form")
-        return (expr, _function_refusal(g, expr, g.fact("frame_shape", recv, _frame_shape, None)))
+        shape = g.fact("frame_shape", recv, _frame_shape, None)
+        return _pickled_blocker(g, recv, shape) or (expr, _function_refusal(g, expr, shape))
     if not g.fact("frame_downstream", expr, _downstream, False):
         uses = _frame_uses(g, expr)
         if uses is None:
@@ -1236,7 +1239,7 @@ def _blocker(g: StreamGraph, expr, seen: set) -> Optional[tuple[cst.CSTNode, str
         for call in uses:
             found = consumer_shape(g, call, shape)
             if found is None:
-                return (call, _function_refusal(g, call, shape))
+                return _pickled_blocker(g, expr, shape) or (call, _function_refusal(g, call, shape))
             if found is not True and not g.fact("frame_downstream", call, _downstream, False):
                 return _blocker(g, call, seen)
         return None
@@ -1255,12 +1258,35 @@ def _bridge(g: StreamGraph, expr) -> bool:
     return expr.func.attr.value in P.TABLE_BRIDGES and g.resolver.type_of(expr.func.value) not in _STREAM_TYPES
 
 
+def _pickled_blocker(g: StreamGraph, expr, shape) -> Optional[tuple[cst.CSTNode, str]]:
+    """For a frame of pickled records (``_frames.pickled_shape``) some consumer does not take:
+    its source, as a "source" blocker (the records have no type_info), or None."""
+    resolver = g.resolver
+    while shape is not None and shape.pickled:
+        if isinstance(expr, cst.Name):
+            values = resolver.sources_of(expr)
+            if len(values) != 1:
+                return None
+            expr = values[0]
+        elif _method_call(expr) and resolver.type_of(expr.func.value) == P.ENVIRONMENT:
+            return (expr, "source")
+        elif _method_call(expr):
+            expr = expr.func.value
+        else:
+            return None
+    return None
+
+
 def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
     """"form", with why the function of a ``map``/``filter``/``flat_map`` over ``shape`` has no
     Column form when it has none (the translation's refusal)."""
     from flink2spark.transpiler.python_columns import Refusal
 
     method = call.func.attr.value  # type: ignore[attr-defined]
+    if shape is not None and _frames.limited(shape) and method not in _frames.LIMITED_CONSUMERS:
+        held = "pickled records" if shape.pickled else "columns of " + ", ".join(
+            sorted({f.type.upper() for f in shape.fields if f.type not in _frames.FRAME_TYPES}))
+        return f"form over a frame of {held} (only print, map, filter and flat_map take one)"
     if shape is not None and method not in ("map", "filter", "flat_map") and g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
         return ("form on an unbounded stream (there: map/filter/flat_map/union, event-time windows of built-in aggregates"
                 " keyed by a field, print and Kafka sinks)")

@@ -52,8 +52,8 @@ rule = Rule(
                 f"# NOTE(flink2spark): F2S244 enable_checkpointing(): {_WHY}\n"
                 f"# NOTE(flink2spark): F2S244 get_checkpoint_config().set_min_pause_between_checkpoints(): {_WHY}\n"
                 f"# NOTE(flink2spark): F2S244 get_checkpoint_config(): {_WHY}\n"
-                "for record in env.sparkContext.parallelize([1]).collect():\n    print(record)\n",
-                rdd='the source `.from_collection()` at line 10 has no type_info (no DataFrame schema)',
+                'env.createDataFrame([1], "bigint").show(2147483647, truncate=False)\n',
+                frames=True,
             ),
         ),
         Example(

@@ -24,7 +24,7 @@ rule = Rule(
     examples=[
         Example(
             program('env.from_collection([1]).print()\n# run it\nenv.execute("job")\n'),
-            spark_program("for record in env.sparkContext.parallelize([1]).collect():\n    print(record)\n# run it\n", rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)'),
+            spark_program('env.createDataFrame([1], "bigint").show(2147483647, truncate=False)\n# run it\n', frames=True),
         ),
         Example(
             program("result = env.execute()\n"),

@@ -72,7 +72,7 @@ rule = Rule(
                 ")\n"
                 "for row in results:\n"
                 "    print(row.k)\n"
-                "first = f2s.execute_and_collect(env.sparkContext.parallelize([1, 2]), limit=1)\n",
+                'first = [r[0] for r in env.createDataFrame([1, 2], "bigint").take(1)]\n',
                 shim=True,
                 rdd='`.execute_and_collect()` at line 6 has no DataFrame form',
             ),

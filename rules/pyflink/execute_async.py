@@ -35,8 +35,9 @@ rule = Rule(
         Example(
             program("env.from_collection([1]).print()\nenv.execute_async('job')\n"),
             spark_program(
-                f"for record in env.sparkContext.parallelize([1]).collect():\n    print(record)\n# NOTE(flink2spark): F2S245 {_NOTE}\n",
-                rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
+                'env.createDataFrame([1], "bigint").show(2147483647, truncate=False)\n'
+                f"# NOTE(flink2spark): F2S245 {_NOTE}\n",
+                frames=True,
             ),
         ),
         Example(
@@ -48,11 +49,11 @@ rule = Rule(
                 "env.execute_async().get_job_execution_result().result()\n"
             ),
             spark_program(
-                "for record in env.sparkContext.parallelize([1]).collect():\n    print(record)\n"
+                'env.createDataFrame([1], "bigint").show(2147483647, truncate=False)\n'
                 f"# NOTE(flink2spark): F2S245 {_NOTE}\n"
                 "# wait for it\n"
                 f"# NOTE(flink2spark): F2S245 {_NOTE}\n",
-                rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
+                frames=True,
             ),
         ),
         Example(

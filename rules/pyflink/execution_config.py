@@ -35,8 +35,8 @@ rule = Rule(
             program("env.get_config().set_auto_watermark_interval(200)\nenv.from_collection([1]).print()\n"),
             spark_program(
                 f"# NOTE(flink2spark): F2S248 get_config().set_auto_watermark_interval(): {_WHY}\n"
-                "for record in env.sparkContext.parallelize([1]).collect():\n    print(record)\n",
-                rdd='the source `.from_collection()` at line 5 has no type_info (no DataFrame schema)',
+                'env.createDataFrame([1], "bigint").show(2147483647, truncate=False)\n',
+                frames=True,
             ),
         ),
         Example(

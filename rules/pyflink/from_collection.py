@@ -10,6 +10,11 @@ LOCAL_DATE_TIME`` do not exist in PyFlink 2.3 (TODO). Types whose conversion
 changes nothing (strings, integers, booleans) need no call. The source keeps the collection's
 order, like Flink's (a parallelism-1 source).
 
+When the program model plans the stream as a DataFrame (``_frames.source_shape``: a schema of
+basic types; literal dates from 1582-10-15 on as DATE, literal decimals of one scale as
+DECIMAL(38, s), arrays of basic types; untyped literal data of one type per field), the source
+is ``createDataFrame(xs, schema)``.
+
 Arrays and maps: ``Types.PRIMITIVE_ARRAY(Types.BYTE())`` fields come to Python as ``bytes``,
 other arrays (``PRIMITIVE_ARRAY``, ``BASIC_ARRAY``) as lists, ``Types.MAP`` as dicts (NOTE
 F2S211: Flink's dicts have their Java HashMap's key order). Flink 2.3 itself fails on a
@@ -55,11 +60,82 @@ rule = Rule(
                 "rows = env.from_collection([(1, 'a')], Types.ROW([Types.INT(), Types.STRING()]))\n",
                 imports="from pyflink.common import Types\n",
             ),
-            spark_program(  # typed collections whose consumers all have a native form: DataFrames
+            spark_program(  # collections whose consumers all have a native form: DataFrames
                 'words = env.createDataFrame(["a", "b"], "string")\n'
-                'pairs = env.sparkContext.parallelize([("a", 1)])\n'
+                'pairs = env.createDataFrame([("a", 1)], "f0 STRING, f1 BIGINT")\n'
                 'rows = env.createDataFrame([(1, "a")], "f0 INT, f1 STRING")\n',
-                rdd='the source `.from_collection()` at line 6 has no type_info (no DataFrame schema)',
+                frames=True,
+            ),
+        ),
+        Example(  # literal dates from 1582-10-15 on and arrays of basic types: DATE and ARRAY<T> columns
+            program(
+                "days = env.from_collection([(1, datetime.date(2024, 1, 31), [2, 3])],"
+                " Types.TUPLE([Types.INT(), Types.SQL_DATE(), Types.PRIMITIVE_ARRAY(Types.INT())]))\n"
+                "days.filter(lambda d: d[0] > 0).print()\n"
+                "pairs = env.from_collection([('a', 1), ('b', -2)])\n"
+                "pairs.filter(lambda p: p[1] > 0).print()\n",
+                imports="import datetime\n\nfrom pyflink.common import Types\n",
+            ),
+            "import datetime\n"
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "days = env.createDataFrame(\n"
+            '    [(1, datetime.date(2024, 1, 31), [2, 3])], "f0 INT, f1 DATE, f2 ARRAY<INT>"\n'
+            ")\n"
+            'days.where(F.col("f0") > 0).show(2147483647, truncate=False)\n'
+            'pairs = env.createDataFrame([("a", 1), ("b", -2)], "f0 STRING, f1 BIGINT")\n'
+            'pairs.where(F.col("f1") > 0).show(2147483647, truncate=False)\n',
+        ),
+        Example(  # literal decimals of one scale: DECIMAL(38, s); of several scales: no frame (Flink keeps each one's)
+            program(
+                "fees = env.from_collection([Decimal('0.25'), Decimal('1.50')], Types.BIG_DEC())\n"
+                "fees.print()\n"
+                "rates = env.from_collection([('a', Decimal('0.5')), ('b', Decimal('0.25'))],"
+                " Types.TUPLE([Types.STRING(), Types.BIG_DEC()]))\n"
+                "rates.print()\n",
+                imports="from decimal import Decimal\n\nfrom pyflink.common import Types\n",
+            ),
+            spark_program(
+                'fees = env.createDataFrame([Decimal("0.25"), Decimal("1.50")], "decimal(38,2)")\n'
+                "fees.show(2147483647, truncate=False)\n"
+                "rates = env.sparkContext.parallelize(\n"
+                "    f2s.typed(\n"
+                '        [("a", Decimal("0.5")), ("b", Decimal("0.25"))],\n'
+                "        f2s.Types.TUPLE([f2s.Types.STRING(), f2s.Types.BIG_DEC()]),\n"
+                "    )\n"
+                ")\n"
+                "for record in rates.collect():\n"
+                "    print(record)\n",
+                imports="from decimal import Decimal\n",
+                shim=True,
+                rdd="the source `.from_collection()` at line 9 has no DataFrame schema: its type_info or its data has none here",
+            ),
+        ),
+        Example(  # no frame: a date before 1582-10-15 (Flink's is Julian), mixed pickled types, a pickled stream keyed
+            program(
+                "old = env.from_collection([datetime.date(1500, 3, 1)], Types.SQL_DATE())\n"
+                "old.print()\n"
+                "mixed = env.from_collection([(1, 'a'), (2.5, 'b')])\n"
+                "mixed.print()\n"
+                "pairs = env.from_collection([('a', 1)])\n"
+                "pairs.key_by(lambda p: p[0]).print()\n",
+                imports="import datetime\n\nfrom pyflink.common import Types\n",
+            ),
+            spark_program(
+                "old = env.sparkContext.parallelize(\n"
+                "    f2s.typed([datetime.date(1500, 3, 1)], f2s.Types.SQL_DATE())\n"
+                ")\n"
+                "for record in old.collect():\n"
+                "    print(record)\n"
+                'mixed = env.sparkContext.parallelize([(1, "a"), (2.5, "b")])\n'
+                "for record in mixed.collect():\n"
+                "    print(record)\n"
+                'pairs = env.sparkContext.parallelize([("a", 1)])\n'
+                "for record in pairs.keyBy(lambda p: p[0]).values().collect():\n"
+                "    print(record)\n",
+                imports="import datetime\n",
+                shim=True,
+                rdd="the source `.from_collection()` at line 7 has no DataFrame schema: its type_info or its data has none here",
             ),
         ),
         Example(  # a consumer with no native form (a map to pickled ints) keeps the stream an RDD
