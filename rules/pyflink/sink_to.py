@@ -140,19 +140,20 @@ rule = Rule(
                 ")\n",
                 imports=_IMPORTS,
             ),
-            S.IO_AND_SHIM_IMPORT
-            + spark_program(
+            S.IO_IMPORT
+            + "from pyspark.sql import SparkSession, functions as F\n\nenv = SparkSession.builder.getOrCreate()\n"
+            + (
                 "# NOTE(flink2spark): F2S242 date-time buckets: every record goes to the bucket of the time the Spark"
                 " job writes; Flink used each record's processing time (a job crossing the hour splits there)\n"
                 "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
                 " part-file names and records, but not its rolling policy's split of records into files\n"
-                "f2s_io.write_rows(\n"
-                "    env.sparkContext.parallelize([1]).map(str),\n"
+                "f2s_io.write_text(\n"
+                '    env.createDataFrame([1], "bigint").select(\n'
+                '        F.col("value").cast("string").alias("value")\n'
+                "    ),\n"
                 "    \"/out\",\n"
-                "    f2s.Types.STRING(),\n"
                 "    bucket=f2s_io.date_time_bucket(),\n"
-                ")\n",
-                rdd='the source `.from_collection()` at line 6 has no type_info (no DataFrame schema)',
+                ")\n"
             ),
         ),
         Example(
