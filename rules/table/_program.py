@@ -926,6 +926,9 @@ class TablesModel:
             if method == "from_elements" and args:
                 rows, names = (self._value(a) for a in (args[0], args[1] if len(args) > 1 else None))
                 return _literal_schema(rows, names, resolver)
+            if method == "from_pandas" and len(args) > 1:  # only a DataTypes.ROW schema gives the types
+                names = self._value(args[1])
+                return None if isinstance(names, (cst.List, cst.Tuple)) else _literal_schema(None, names, resolver)
             if method in ("from_path", "scan") and args and self.name(args[0]) is not None:
                 table = self.sql_tables().get(self.name(args[0]))
                 return dict(table.columns) if table is not None else None
@@ -1985,6 +1988,9 @@ def _literal_type(node) -> Optional[str]:
     return _PYTHON_TYPES.get(type(node))
 
 
+_NULL = "NULL"  # a None value: the type the other rows give
+
+
 def _literal_schema(rows, names, resolver) -> Optional[dict[str, str]]:
     """Column types of ``from_elements(rows, names)``: a DataTypes.ROW schema's, or those both
     engines infer from literal rows (int BIGINT, float DOUBLE, str STRING, bool BOOLEAN)."""
@@ -2001,15 +2007,19 @@ def _literal_schema(rows, names, resolver) -> Optional[dict[str, str]]:
     types = None
     for element in rows.elements:
         row = element.value
-        if not isinstance(row, (cst.Tuple, cst.List)):
+        if not isinstance(row, (cst.Tuple, cst.List)) or any(not isinstance(e, cst.Element) for e in row.elements):
             return None
-        found = [_literal_type(e.value) for e in row.elements]
+        # None (NullType) takes the type of the other rows' values (PyFlink's and Spark's _merge_type)
+        found = [_NULL if isinstance(e.value, cst.Name) and e.value.value == "None" else _literal_type(e.value)
+                 for e in row.elements]
         if types is None:
             types = found
         elif len(found) != len(types):
             return None
         else:
-            types = [a if a == b else None for a, b in zip(types, found)]
+            types = [b if a == _NULL else a if b == _NULL or a == b else None for a, b in zip(types, found)]
+    if types is None or _NULL in types:
+        return None
     if names is None:
         labels = [f"_{i + 1}" for i in range(len(types))]
     else:
