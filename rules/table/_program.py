@@ -929,6 +929,8 @@ class TablesModel:
             if method == "from_pandas" and len(args) > 1:  # only a DataTypes.ROW schema gives the types
                 names = self._value(args[1])
                 return None if isinstance(names, (cst.List, cst.Tuple)) else _literal_schema(None, names, resolver)
+            if method == "from_pandas" and len(args) == 1 and isinstance(args[0], cst.Name):
+                return _pandas_schema(resolver, args[0])
             if method in ("from_path", "scan") and args and self.name(args[0]) is not None:
                 table = self.sql_tables().get(self.name(args[0]))
                 return dict(table.columns) if table is not None else None
@@ -1989,6 +1991,42 @@ def _literal_type(node) -> Optional[str]:
 
 
 _NULL = "NULL"  # a None value: the type the other rows give
+
+
+def _int64(node) -> bool:
+    """Not an int literal outside int64 (pandas keeps those as uint64 or objects)."""
+    if isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    return not isinstance(node, cst.Integer) or abs(int(node.evaluated_value)) < 2**63
+
+
+def _pandas_schema(resolver, name: cst.Name) -> Optional[dict[str, str]]:
+    """Column types of ``from_pandas(pdf)`` when ``pdf = pd.DataFrame({"a": [literals], ...})`` is
+    bound once and only passed on as an argument (never changed in place): pandas' dtypes, as
+    both engines read them (int64 BIGINT, float64 DOUBLE, also of ints mixed with floats, bool
+    BOOLEAN, str STRING); a None (NaN in a number column) leaves it unknown."""
+    from flink2spark.rules.table._common import uses_of_single_name
+
+    frame = resolver.single_value(name)
+    if not (isinstance(frame, cst.Call) and "pandas.DataFrame" in resolver.qualified_names(frame.func)
+            and len(frame.args) == 1 and frame.args[0].keyword is None and isinstance(frame.args[0].value, cst.Dict)):
+        return None
+    uses = uses_of_single_name(resolver, frame)
+    if not uses or any(not isinstance(resolver.parent(u), cst.Arg) for u in uses):
+        return None
+    out = {}
+    for element in frame.args[0].value.elements:
+        if not (isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString)
+                and isinstance(element.value, (cst.List, cst.Tuple)) and element.value.elements):
+            return None
+        found = {_literal_type(e.value) if isinstance(e, cst.Element) and _int64(e.value) else None
+                 for e in element.value.elements}
+        if found == {"BIGINT", "DOUBLE"}:
+            found = {"DOUBLE"}
+        if len(found) != 1 or None in found:
+            return None
+        out[element.key.evaluated_value] = found.pop()
+    return out or None
 
 
 def _literal_schema(rows, names, resolver) -> Optional[dict[str, str]]:
