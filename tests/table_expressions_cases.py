@@ -94,6 +94,10 @@ CASES = [
     ('col("i").floor()', 'F.floor(F.col("i")).cast("INT")', "scalar"),
     ('col("d").round(0)', 'F.round(F.col("d"), 0)', "scalar"),
     ('col("d").round(1)', 'F.round(F.col("d"), 1)', "scalar"),
+    ('col("i").round(0)', 'F.round(F.col("i"), 0)', "scalar"),
+    ('col("i").round(2)', 'F.round(F.col("i"), 2)', "scalar"),
+    ('col("i").round(-1)', 'F.round(F.col("i"), -1)', "scalar"),
+    ('col("l").round(-2)', 'F.round(F.col("l"), -2)', "scalar"),
     ('col("d").sqrt', 'F.sqrt(F.col("d"))', "scalar"),
     ('col("d").exp', 'F.exp(F.col("d"))', "scalar"),
     ('col("i").sin', 'F.sin(F.col("i"))', "scalar"),
@@ -281,7 +285,7 @@ REFUSALS = [
     ('col("d") % 2', "Expression %"),
     ('col("a").avg', "unknown type"),
     ('col("d").floor()', "Expression.floor of a DOUBLE"),
-    ('col("i").round(1)', "Expression.round of a INT"),
+    ('col("s").round(1)', "Expression.round of a STRING"),
     ('col("i").alias("a", "b")', "several names"),
     ('col("i").over(col("w"))', "over windows"),
     ('col("s").similar("a+")', "Expression.similar"),
@@ -345,6 +349,7 @@ KNOWN_DIFFERENCES = {
     ('abs(col("i"))', "edge"): "overflow",
     ('call("ABS", col("i"))', "edge"): "overflow",
     ('col("i").max - col("i").min', "edge"): "overflow",
+    ('col("i").round(-1)', "edge"): "overflow",  # 2147483647 rounds to 2147483650: Flink wraps
     # Flink saturates a DOUBLE cast to an integer (1e10 -> 2147483647); Spark fails the job
     ('col("d").cast(DataTypes.INT())', "main"): "overflow",
     ('col("d").cast(DataTypes.INT())', "edge"): "overflow",

@@ -939,7 +939,7 @@ def test_the_stream_of_a_kafka_table(extra, table, todo):
         assert problem.startswith(todo) and f"TODO(flink2spark): F2S300 {todo}" in out, out
 
 
-_ENV = "import pandas as pd\nfrom pyflink.table import DataTypes\nt_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+_ENV = "import pandas as pd\nfrom pyflink.table import DataTypes\nfrom pyflink.table.expressions import col\nt_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
 
 
 @pytest.mark.parametrize(
@@ -949,6 +949,10 @@ _ENV = "import pandas as pd\nfrom pyflink.table import DataTypes\nt_env = TableE
         ("t = t_env.from_elements([(1, None), (2, 2.5)], ['a', 'b'])\n", {"a": "BIGINT", "b": "DOUBLE"}),
         ("t = t_env.from_elements([(1, None), (2, None)], ['a', 'b'])\n", None),
         ("t = t_env.from_elements([(1, 'x'), (2, 2.5)], ['a', 'b'])\n", None),
+        # col("*") selects every column of the table, in its order
+        ("t = t_env.from_elements([(1, 'x')], ['a', 'b']).select(col('*'), (col('a') * 2).alias('c'))\n",
+         {"a": "BIGINT", "b": "STRING", "c": "BIGINT"}),
+        ("t = t_env.from_pandas(pdf).select(col('*'))\n", None),
         # from_pandas: a DataTypes.ROW schema, or a literal frame never changed in place (pandas' dtypes)
         ("t = t_env.from_pandas(pdf, DataTypes.ROW([DataTypes.FIELD('c', DataTypes.STRING()),"
          " DataTypes.FIELD('v', DataTypes.INT())]))\n", {"c": "STRING", "v": "INT"}),

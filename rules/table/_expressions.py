@@ -713,8 +713,8 @@ class _Translator:
             (arg,) = self.args(node, what, 1, 1)
             places = self.int_arg(arg, what)
             self.check_input(e, _is_numeric, what)
-            if e.type not in _FRACTIONAL:
-                raise Untranslatable(f"{what} of a {e.type or 'column of unknown type'} (only FLOAT/DOUBLE inputs are translated)")
+            if e.type not in _FRACTIONAL and e.type not in _INTEGRAL:
+                raise Untranslatable(f"{what} of a {e.type or 'column of unknown type'} (only FLOAT/DOUBLE and integer inputs are translated)")
             return _E(f"F.round({e.code}, {places})", e.type, aggregate=e.aggregate)
         if name in ("floor", "ceil"):
             if node.args:

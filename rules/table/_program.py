@@ -1567,6 +1567,13 @@ class TablesModel:
 
         out = {}
         for i, arg in enumerate(args):
+            v = arg.value
+            if (isinstance(v, cst.Call) and len(v.args) == 1 and isinstance(v.args[0].value, cst.SimpleString)
+                    and v.args[0].value.evaluated_value == "*" and dotted_names(self.resolver)(v.func) == f"{E.EXPRESSIONS}.col"):
+                if source is None:  # col("*"): every column of the table, in its order
+                    return None
+                out.update(source)
+                continue
             try:
                 col = E.column(arg.value, dotted_names(self.resolver), source, self.user_functions())
             except E.Untranslatable:
