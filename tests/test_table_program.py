@@ -937,3 +937,33 @@ def test_the_stream_of_a_kafka_table(extra, table, todo):
         assert "TODO(flink2spark)" not in out, out
     else:
         assert problem.startswith(todo) and f"TODO(flink2spark): F2S300 {todo}" in out, out
+
+
+_ENV = "import pandas as pd\nfrom pyflink.table import DataTypes\nfrom pyflink.table.expressions import col\nt_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())\n"
+
+
+@pytest.mark.parametrize(
+    "body,schema",
+    [
+        # a None takes the other rows' type; a column of None only stays unknown
+        ("t = t_env.from_elements([(1, None), (2, 2.5)], ['a', 'b'])\n", {"a": "BIGINT", "b": "DOUBLE"}),
+        ("t = t_env.from_elements([(1, None), (2, None)], ['a', 'b'])\n", None),
+        ("t = t_env.from_elements([(1, 'x'), (2, 2.5)], ['a', 'b'])\n", None),
+        # col("*") selects every column of the table, in its order
+        ("t = t_env.from_elements([(1, 'x')], ['a', 'b']).select(col('*'), (col('a') * 2).alias('c'))\n",
+         {"a": "BIGINT", "b": "STRING", "c": "BIGINT"}),
+        ("t = t_env.from_pandas(pdf).select(col('*'))\n", None),
+        # from_pandas: a DataTypes.ROW schema, or a literal frame never changed in place (pandas' dtypes)
+        ("t = t_env.from_pandas(pdf, DataTypes.ROW([DataTypes.FIELD('c', DataTypes.STRING()),"
+         " DataTypes.FIELD('v', DataTypes.INT())]))\n", {"c": "STRING", "v": "INT"}),
+        ("t = t_env.from_pandas(pdf, ['c', 'v'])\n", None),
+        ("frame = pd.DataFrame({'c': ['a', 'b'], 'v': [1, 2.5], 'ok': [True, False]})\nt = t_env.from_pandas(frame)\n",
+         {"c": "STRING", "v": "DOUBLE", "ok": "BOOLEAN"}),
+        ("frame = pd.DataFrame({'v': [1, None]})\nt = t_env.from_pandas(frame)\n", None),
+        ("frame = pd.DataFrame({'v': [1, 2]})\nframe['v'] = frame['v'] / 2\nt = t_env.from_pandas(frame)\n", None),
+    ],
+)
+def test_literal_table_schemas(body, schema):
+    found, module = model(_ENV + body)
+    table = next(n for n in nodes(module, cst.Assign) if n.targets[0].target.value == "t").value
+    assert found.schema(table) == schema

@@ -195,6 +195,15 @@ def _str(text: str) -> str:
     return r
 
 
+_REGEX_META = frozenset("\\.[]{}()<>*+-=!?^$|&")  # escaped in a Java regex of a literal separator
+
+
+def _number_literal(e: "_E") -> bool:
+    """A literal int or finite float operand (``2``, ``lit(2.5)``)."""
+    v = e.literal
+    return e.is_literal and isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and v not in (float("inf"), float("-inf"))
+
+
 def _paren(code: str) -> str:
     return f"({code})"
 
@@ -599,15 +608,40 @@ class _Translator:
             low, high = (self.operand(a) for a in self.args(node, what, 2, 2))
             self.comparable(e, [low, high], what)
             for p in (e, low, high):
-                if p.type is None or p.type in _FRACTIONAL:
+                if p.type is None:
                     raise Untranslatable(
-                        f"{what} of a {p.type or 'value of unknown type'} (a DOUBLE NaN compares as FALSE on Flink, "
+                        f"{what} of a value of unknown type (a DOUBLE NaN compares as FALSE on Flink, "
                         "as the largest value on Spark)"
                     )
+            if any(p.type in _FRACTIONAL for p in (e, low, high)):
+                # Flink expands BETWEEN to e >= low AND e <= high (NOT BETWEEN: e < low OR e > high),
+                # each an IEEE comparison: the same of the NaN-guarded comparisons
+                if name == "between":
+                    parts = (self.ordered(e, low, f"({e.code} >= {low.code})", what),
+                             self.ordered(e, high, f"({e.code} <= {high.code})", what))
+                    code = _paren(" & ".join(parts))
+                else:
+                    parts = (self.ordered(e, low, f"({e.code} < {low.code})", what),
+                             self.ordered(e, high, f"({e.code} > {high.code})", what))
+                    code = _paren(" | ".join(parts))
+                return self.combine(code, "BOOLEAN", [e, low, high])
             code = f"{e.code}.between({low.code}, {high.code})"
             if name == "not_between":
                 code = _paren(f"~{code}")
             return self.combine(code, "BOOLEAN", [e, low, high])
+        if name == "split_index":
+            separator, index = self.args(node, what, 2, 2)
+            sep, n = self.string_arg(separator, what), self.int_arg(index, what)
+            if sep == "" or n < 0:
+                raise Untranslatable(f"{what} with an empty separator or a negative index")
+            self.check_input(e, ("STRING",), what)
+            # Flink splits at each whole separator keeping empty tokens (as Spark's split of the
+            # escaped separator), gives NULL past the last token, and NULL for the empty string
+            pattern = _str("".join(f"\\{c}" if c in _REGEX_META else c for c in sep))
+            return _E(
+                f"F.when({e.code} != F.lit(\"\"), F.try_element_at(F.split({e.code}, {pattern}), F.lit({n + 1})))",
+                "STRING", aggregate=e.aggregate,
+            )
         if name == "like":
             values = self.args(node, what, 1, 1)
             pattern = self.string_arg(values[0], what)
@@ -679,8 +713,8 @@ class _Translator:
             (arg,) = self.args(node, what, 1, 1)
             places = self.int_arg(arg, what)
             self.check_input(e, _is_numeric, what)
-            if e.type not in _FRACTIONAL:
-                raise Untranslatable(f"{what} of a {e.type or 'column of unknown type'} (only FLOAT/DOUBLE inputs are translated)")
+            if e.type not in _FRACTIONAL and e.type not in _INTEGRAL:
+                raise Untranslatable(f"{what} of a {e.type or 'column of unknown type'} (only FLOAT/DOUBLE and integer inputs are translated)")
             return _E(f"F.round({e.code}, {places})", e.type, aggregate=e.aggregate)
         if name in ("floor", "ceil"):
             if node.args:
@@ -906,11 +940,13 @@ class _Translator:
                 f"{what} with an operand of unknown type (a DOUBLE NaN compares as FALSE on Flink, "
                 "as the largest value on Spark)"
             )
-        floats = [p.code for p in (left, right) if p.type in _FRACTIONAL]
+        # a number literal is never NULL nor NaN: only the other operand is guarded
+        known = [p for p in (left, right) if not _number_literal(p)]
+        floats = [p.code for p in known if p.type in _FRACTIONAL]
         if not floats:
             return code
         not_nan = " & ".join(f"~F.isnan({c})" for c in floats)
-        both = f"{left.code}.isNotNull() & {right.code}.isNotNull()"
+        both = " & ".join(f"{p.code}.isNotNull()" for p in known)
         return f"F.when({not_nan}, {code}).otherwise(F.when({both}, F.lit(False)))"
 
     def subscript(self, node: cst.Subscript) -> _E:

@@ -926,6 +926,11 @@ class TablesModel:
             if method == "from_elements" and args:
                 rows, names = (self._value(a) for a in (args[0], args[1] if len(args) > 1 else None))
                 return _literal_schema(rows, names, resolver)
+            if method == "from_pandas" and len(args) > 1:  # only a DataTypes.ROW schema gives the types
+                names = self._value(args[1])
+                return None if isinstance(names, (cst.List, cst.Tuple)) else _literal_schema(None, names, resolver)
+            if method == "from_pandas" and len(args) == 1 and isinstance(args[0], cst.Name):
+                return _pandas_schema(resolver, args[0])
             if method in ("from_path", "scan") and args and self.name(args[0]) is not None:
                 table = self.sql_tables().get(self.name(args[0]))
                 return dict(table.columns) if table is not None else None
@@ -1562,6 +1567,13 @@ class TablesModel:
 
         out = {}
         for i, arg in enumerate(args):
+            v = arg.value
+            if (isinstance(v, cst.Call) and len(v.args) == 1 and isinstance(v.args[0].value, cst.SimpleString)
+                    and v.args[0].value.evaluated_value == "*" and dotted_names(self.resolver)(v.func) == f"{E.EXPRESSIONS}.col"):
+                if source is None:  # col("*"): every column of the table, in its order
+                    return None
+                out.update(source)
+                continue
             try:
                 col = E.column(arg.value, dotted_names(self.resolver), source, self.user_functions())
             except E.Untranslatable:
@@ -1985,6 +1997,45 @@ def _literal_type(node) -> Optional[str]:
     return _PYTHON_TYPES.get(type(node))
 
 
+_NULL = "NULL"  # a None value: the type the other rows give
+
+
+def _int64(node) -> bool:
+    """Not an int literal outside int64 (pandas keeps those as uint64 or objects)."""
+    if isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    return not isinstance(node, cst.Integer) or abs(int(node.evaluated_value)) < 2**63
+
+
+def _pandas_schema(resolver, name: cst.Name) -> Optional[dict[str, str]]:
+    """Column types of ``from_pandas(pdf)`` when ``pdf = pd.DataFrame({"a": [literals], ...})`` is
+    bound once and only passed on as an argument (never changed in place): pandas' dtypes, as
+    both engines read them (int64 BIGINT, float64 DOUBLE, also of ints mixed with floats, bool
+    BOOLEAN, str STRING); a None (NaN in a number column) leaves it unknown."""
+    from flink2spark.rules.table._common import uses_of_single_name
+
+    frame = resolver.single_value(name)
+    if not (isinstance(frame, cst.Call) and "pandas.DataFrame" in resolver.qualified_names(frame.func)
+            and len(frame.args) == 1 and frame.args[0].keyword is None and isinstance(frame.args[0].value, cst.Dict)):
+        return None
+    uses = uses_of_single_name(resolver, frame)
+    if not uses or any(not isinstance(resolver.parent(u), cst.Arg) for u in uses):
+        return None
+    out = {}
+    for element in frame.args[0].value.elements:
+        if not (isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString)
+                and isinstance(element.value, (cst.List, cst.Tuple)) and element.value.elements):
+            return None
+        found = {_literal_type(e.value) if isinstance(e, cst.Element) and _int64(e.value) else None
+                 for e in element.value.elements}
+        if found == {"BIGINT", "DOUBLE"}:
+            found = {"DOUBLE"}
+        if len(found) != 1 or None in found:
+            return None
+        out[element.key.evaluated_value] = found.pop()
+    return out or None
+
+
 def _literal_schema(rows, names, resolver) -> Optional[dict[str, str]]:
     """Column types of ``from_elements(rows, names)``: a DataTypes.ROW schema's, or those both
     engines infer from literal rows (int BIGINT, float DOUBLE, str STRING, bool BOOLEAN)."""
@@ -2001,15 +2052,19 @@ def _literal_schema(rows, names, resolver) -> Optional[dict[str, str]]:
     types = None
     for element in rows.elements:
         row = element.value
-        if not isinstance(row, (cst.Tuple, cst.List)):
+        if not isinstance(row, (cst.Tuple, cst.List)) or any(not isinstance(e, cst.Element) for e in row.elements):
             return None
-        found = [_literal_type(e.value) for e in row.elements]
+        # None (NullType) takes the type of the other rows' values (PyFlink's and Spark's _merge_type)
+        found = [_NULL if isinstance(e.value, cst.Name) and e.value.value == "None" else _literal_type(e.value)
+                 for e in row.elements]
         if types is None:
             types = found
         elif len(found) != len(types):
             return None
         else:
-            types = [a if a == b else None for a, b in zip(types, found)]
+            types = [b if a == _NULL else a if b == _NULL or a == b else None for a, b in zip(types, found)]
+    if types is None or _NULL in types:
+        return None
     if names is None:
         labels = [f"_{i + 1}" for i in range(len(types))]
     else:
