@@ -86,6 +86,8 @@ CASES = [
     Case("tuple-negative-index", "lambda t: t[-1]", PAIR, code='F.col("f1")'),
     Case("value", "lambda value: value", WORD),
     Case("nullable-passthrough", "lambda r: r.qty", OPT),
+    # a value that cannot be None but may raise (-None) is still evaluated by `is None`
+    Case("is-none-of-a-raising-value", "lambda r: -(r.n) is None", OPTI),
     # integer arithmetic: ranges decide widening; Python's floors
     Case("int-add-widens", "lambda r: r.amount * 2 + 1", SALE, code='F.col("amount").cast("long") * 2 + 1'),
     Case("int-add-fits", "lambda t: t[0] + t[1]", SMALL),

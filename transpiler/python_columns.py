@@ -810,8 +810,10 @@ class _Translator:
             neg = op == "IsNot"
             if a.type == "null":
                 return _literal(not neg)
-            if not a.nullable:
+            if not a.nullable and not a.raises:
                 return _literal(neg)
+            # a value that may fail the job (``-(r.n) is None`` of a None ``n``: Python raises) is
+            # still evaluated: its test is the literal's value wherever it does not fail
             return _E(f"{_receiver(a)}.{'isNotNull' if neg else 'isNull'}()", "boolean", raises=a.raises)
         if a.literal is not _NOLIT and b.literal is not _NOLIT:
             import operator as o
