@@ -364,6 +364,8 @@ def _function_plan(g, call: cst.Call, shape) -> Union[FunctionPlan, str]:
     method = call.func.attr.value  # type: ignore[attr-defined]
     if method not in _METHODS or not P.is_stream(resolver.type_of(call.func.value)) or shape.kind not in ("value", "tuple", "row"):  # type: ignore[attr-defined]
         return "not a map/flat_map/filter of a DataStream of a frame"
+    if g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
+        return "an unbounded stream (the UDTF form is checked on bounded frames only)"
     if any(a.star for a in call.args):
         return "star arguments"
     from flink2spark.rules.pyflink._event_windows import carries_stamp

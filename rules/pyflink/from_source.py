@@ -115,7 +115,7 @@ rule = Rule(
                 ")\n"
                 "words = lines.flatMap(lambda line: line.split())\n",
                 imports="from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n",
-                rdd='`.flat_map()` at line 8 has no DataFrame form (as a Python UDTF: no output_type of basic types (Flink pickles the results))',
+                rdd='`.flat_map()` at line 8 has no DataFrame form (as a Python UDTF: an unbounded stream (the UDTF form is checked on bounded frames only))',
             ),
         ),
         Example(

@@ -129,7 +129,7 @@ rule = Rule(
             ),
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n"
-            + spark_head('`.map()` at line 14 has no DataFrame form (as a Python UDTF: no output_type of basic types (Flink pickles the results))')
+            + spark_head('`.map()` at line 14 has no DataFrame form (as a Python UDTF: an unbounded stream (the UDTF form is checked on bounded frames only))')
             + "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
             "words = f2s_stream.micro_batches(\n"
             '    env.readStream.format("kafka")\n'
