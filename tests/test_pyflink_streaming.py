@@ -244,14 +244,16 @@ def console_in_python(writer, state: dict) -> None:
 
 
 def recorded_settings(monkeypatch, *classes) -> dict:
-    """The format and options each reader/writer of ``classes`` was given (by id), recorded as they are set."""
+    """The format and options each reader/writer of ``classes`` was given (by id, kept alive), recorded as they are set."""
     settings: dict[int, dict] = {}
 
     def recording(cls, method):
         original = getattr(cls, method)
 
         def wrapper(self, *args):
-            state = settings.setdefault(id(self), {"options": {}})
+            # the entry holds the object: ids are reused once an object is freed, and a writer must not
+            # find the options of a reader that had its id (a Kafka writer read "subscribe" so, in CI)
+            state = settings.setdefault(id(self), {"options": {}, "owner": self})
             if method == "format":
                 state["format"] = args[0]
             else:
