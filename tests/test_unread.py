@@ -109,7 +109,14 @@ def test_a_value_the_input_never_read_stays():
 
 
 def test_a_value_with_effects_stays():
-    # the strategy's assigner comes from a function of the program: calling it may do anything
+    # the strategy's delay comes from a function of the program: calling it may do anything
+    src = NATIVE.replace(
+        "WatermarkStrategy.for_monotonous_timestamps()", "WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(delay()))"
+    ).replace("def main():", "def delay():\n    print('asked')\n    return 3\n\n\ndef main():")
+    out = _convert(src)
+    assert {"strategy", "Stamp"} <= _bound(out) and "Double" not in _bound(out)
+    assert "Duration.of_seconds(delay())" in out
+    # and so does one whose timestamp assigner a function makes
     src = NATIVE.replace("with_timestamp_assigner(Stamp())", "with_timestamp_assigner(make_stamp())").replace(
         "def main():", "def make_stamp():\n    print('made')\n    return Stamp()\n\n\ndef main():"
     )

@@ -30,6 +30,7 @@ from typing import Optional
 import libcst as cst
 
 from flink2spark.transpiler import visitors as V
+from flink2spark.transpiler.infer import dotted
 from flink2spark.transpiler.scope import ClassScope, Scopes
 
 _DYNAMIC = frozenset({"globals", "locals", "vars", "eval", "exec"})  # builtins that read names by string
@@ -98,7 +99,9 @@ def flink_value(resolver, expr: cst.BaseExpression, classes: dict, flink_classes
 
 
 def _of_flink_values(resolver, node: cst.BaseExpression) -> bool:
-    if not isinstance(node, (cst.Name, cst.Attribute)):
+    """Whether ``node``, a dotted name (``Types.ROW_NAMED``; not ``f(...).attr``, whose qualified
+    name is the call's function's), names one of the model's ``FLINK_VALUES`` or a member of one."""
+    if dotted(node) is None:
         return False
     values = resolver.model.FLINK_VALUES
     return any(q in values or any(q.startswith(v + ".") for v in values) for q in resolver.qualified_names(node))
