@@ -17,6 +17,7 @@ from flink2spark.transpiler import functions as F
 from flink2spark.transpiler import guards as G
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
+from flink2spark.transpiler import unread as U
 from flink2spark.transpiler import visitors as V
 from flink2spark.transpiler.infer import Resolver
 from flink2spark.transpiler.source import free_name as _free_name, module_generation
@@ -414,6 +415,8 @@ class Converter(V.Transformer):
         self._statement_rewrites: dict[int, Callable[[cst.CSTNode], cst.CSTNode]] = {}
         # name of a module-level class -> its replacement (Context.replace_class)
         self._replacements: dict[str, cst.ClassDef] = {}
+        # assignments of Flink-only values and Flink function classes the conversion may leave unread (transpiler/unread.py)
+        self._unread = U.Candidates()
 
     # -- setup ---------------------------------------------------------------------------
     def visit_Module(self, node: cst.Module) -> None:
@@ -431,6 +434,7 @@ class Converter(V.Transformer):
             for stmt in cls.body.body:  # type: ignore[attr-defined]
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value in info.collector_methods:
                     self._method_owner[id(stmt)] = info
+        self._unread.find(self.resolver, self.classes)
 
     # -- markers -------------------------------------------------------------------------
     def mark(self, node: cst.CSTNode, severity: str, code: str, message: str) -> None:
@@ -467,9 +471,11 @@ class Converter(V.Transformer):
         if rewrite is not None:
             updated = rewrite(updated)
         if not self._changed.pop() and updated is updated_node:
+            self._unread.left(original_node, original_node)
             return original_node
         if self._changed:
             self._changed[-1] = True
+        self._unread.left(original_node, updated)
         return updated
 
     def _with_comments(self, original_node, updated):
@@ -1031,8 +1037,9 @@ class Converter(V.Transformer):
                 carry.extend(ln for ln in s.leading_lines if ln.comment is not None)  # type: ignore[attr-defined]
                 continue
             if carry:
-                s = s.with_changes(leading_lines=[*carry, *s.leading_lines])  # type: ignore[attr-defined]
-                carry = []
+                moved = s.with_changes(leading_lines=[*carry, *s.leading_lines])  # type: ignore[attr-defined]
+                self._unread.moved(s, moved)
+                s, carry = moved, []
             out.append(s)
         return out, carry
 
@@ -1050,7 +1057,8 @@ class Converter(V.Transformer):
                     self._removed_lines[id(old)] = old
             updated = updated.with_changes(body=[old if new is None else new for old, new in zip(updated.body, body)])
         body, carry = self._drop_removed(updated.body)
-        return updated.with_changes(body=body, footer=[*carry, *updated.footer])
+        updated = updated.with_changes(body=body, footer=[*carry, *updated.footer])
+        return U.drop_unread(updated, self._unread, set(self._stmt_comments))
 
 
 class _Replace(V.Transformer):

@@ -68,6 +68,9 @@ class GenerationModel:
     ANY_CALLABLE: bool = False  # builtins and methods of plain classes pass as functions as they are
     check_class: Optional[Callable[[Any, Any], None]] = None  # the model's own conditions on a function class
     FLINK_ONLY_METHODS: Mapping[str, frozenset[str]] = field(default_factory=dict)  # kind -> methods only Flink calls (dropped with the base)
+    # qualified classes (and their members) whose objects only Flink reads and whose making has no
+    # effect: an assignment of one the converted program no longer reads goes (transpiler/unread.py)
+    FLINK_VALUES: frozenset[str] = frozenset()
 
     # -- markers ---------------------------------------------------------------------------------
     CODES: Mapping[str, str] = field(default_factory=dict)  # role -> marker code, over convert.DEFAULT_CODES

@@ -1017,11 +1017,28 @@ FRAME_PROCESS_NAMES = {
 }
 
 
+# Objects only Flink reads, whose constructors, factories and builder methods have no effect:
+# type information, watermark strategies, durations and times, window assigners and triggers,
+# state descriptors, output tags. An assignment of one that the converted program no longer
+# reads (its from_source, window or state call became Spark's own) goes (transpiler/unread.py).
+_WINDOW_VALUES = tuple(n for n in EXPORTS["pyflink.datastream.window"] if n not in ("TriggerResult", "Window", "TimeWindow", "CountWindow", "GlobalWindow"))
+_STATE_VALUES = ("ValueStateDescriptor", "ListStateDescriptor", "MapStateDescriptor", "ReducingStateDescriptor",
+                 "AggregatingStateDescriptor", "StateTtlConfig")
+FLINK_VALUES = frozenset({
+    *TYPES, "pyflink.common.typeinfo", "pyflink.common.TypeInformation",
+    *WATERMARK_STRATEGIES, "pyflink.common.Duration", "pyflink.common.time.Duration",
+    "pyflink.common.Time", "pyflink.common.time.Time",
+    *OUTPUT_TAGS,
+    *(f"{m}.{n}" for m in ("pyflink.datastream.window", "pyflink.datastream") for n in _WINDOW_VALUES),
+    *(f"{m}.{n}" for m in ("pyflink.datastream.state", "pyflink.datastream") for n in _STATE_VALUES),
+})
+
+
 # What the engine reads of this generation (transpiler/generation.py): the constants above of
 # the required fields' names, and of these optional ones.
 MODEL = GenerationModel.of(
     globals(),
     "ANY_CALLABLE", "check_class", "FLINK_ONLY_METHODS", "CODES", "HINTS", "UNCONVERTED_CALLS", "KEEP_NAMES", "OWN_FORM",
     "CONVERTED_ATTRIBUTES", "call_return", "stream_kind", "table_bridge", "TABLE_BRIDGES", "RULE_SETS", "COLUMN_TYPES",
-    "api_name_of", "spark_name", "ANNOTATION_TYPES", "ANNOTATION_CLASSES",
+    "api_name_of", "spark_name", "ANNOTATION_TYPES", "ANNOTATION_CLASSES", "FLINK_VALUES",
 )

@@ -54,12 +54,7 @@ rule = Rule(
                 imports="from flink.functions.GroupReduceFunction import GroupReduceFunction\n",
             ),
             spark_program(
-                "\n\nclass Adder:\n"
-                "    def reduce(self, iterator):\n"
-                "        iterator = iter(iterator)\n"
-                "        word, count = next(iterator)\n"
-                "        count += sum([x[1] for x in iterator])\n"
-                "        yield (word, count)\n\n\n"
+                "\n\n"  # Adder: read by nothing once its reduce_group is reduceByKey (transpiler/unread.py)
                 "# NOTE(flink2spark): F2S273 " + _SUM_NOTE.format(field=1) + "\n"
                 "counts = (\n"
                 '    env.sparkContext.parallelize([("a", 1)])\n'
@@ -143,15 +138,7 @@ rule = Rule(
             ),
             frame_program(
                 '\n'
-                '\n'
-                'class Adder:\n'
-                '    def reduce(self, iterator):\n'
-                '        iterator = iter(iterator)\n'
-                '        count, word = next(iterator)\n'
-                '        count += sum([x[0] for x in iterator])\n'
-                '        yield (count, word)\n'
-                '\n'
-                '\n'
+                '\n'  # Adder: read by nothing once its reduce_group is an aggregation (transpiler/unread.py)
                 'env.createDataFrame([(1, "a"), (2, "a")], "f0 INT, f1 STRING").groupBy("f1").agg(\n'
                 '    F.sum("f0").alias("f0")\n'
                 ').select("f0", "f1").show(2147483647, truncate=False)\n'

@@ -95,12 +95,7 @@ rule = Rule(
             frame_program(
                 '\n'
                 '\n'
-                'class Tokenizer:\n'
-                '    def flat_map(self, value):\n'
-                '        for word in value.split():\n'
-                '            yield (word, 1)\n'
-                '\n'
-                '\n'
+                # Tokenizer: read by nothing once its flat_map is Columns (transpiler/unread.py)
                 "# NOTE(flink2spark): F2S264 str.upper() as F.upper: Spark's case mapping follows a newer Unicode than Python 3.11's (14.0): 55 characters map differently (unassigned in 14.0, and ƛ ɤ ꟓ ꟕ)\n"
                 'env.createDataFrame(["a b", "b"], "string").select(\n'
                 '    F.explode(F.array_remove(F.split(F.col("value"), r"(?U)[\\s\\x1c-\\x1f]+"), "")).alias(\n'

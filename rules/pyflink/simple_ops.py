@@ -66,9 +66,7 @@ rule = Rule(
             ),
             "from pyspark.sql import SparkSession, functions as F\n\n"
             "env = SparkSession.builder.getOrCreate()\n"
-            "\n\nclass Cheap:\n"
-            "    def filter(self, value):\n"
-            "        return value[1] < 20\n\n\n"
+            "\n\n"  # Cheap: read by nothing once its filter is a Column (transpiler/unread.py)
             'items = env.createDataFrame([("pen", 3), ("ink", 30)], "f0 STRING, f1 INT")\n'
             "items.where(F.col(\"f1\") < 20).select(\n"
             '    "f0", (F.col("f1").cast("long") * 2).cast("int").alias("f1")\n'
@@ -225,10 +223,7 @@ rule = Rule(
             ),
             "from pyspark.sql import SparkSession, functions as F\n\n"
             "env = SparkSession.builder.getOrCreate()\n"
-            "\n\nclass Tags:\n"
-            "    def flat_map(self, value):\n"
-            '        for tag in value[1].split(";"):\n'
-            "            yield tag, 1\n\n\n"
+            "\n\n"  # Tags: read by nothing once its flat_map is Columns (transpiler/unread.py)
             'posts = env.createDataFrame([(1, "a;b"), (2, "b")], "f0 INT, f1 STRING")\n'
             'posts.select(F.explode(F.split(F.col("f1"), ";")).alias("tag")).select(\n'
             '    F.col("tag").alias("f0"), F.lit(1).alias("f1")\n'
