@@ -38,6 +38,7 @@ CONNECT_NOT_YET: dict[str, str] = {
     "course_grades_sql_udaf": _DATASTREAM_PART,
     "trades_stream_table_bridge": _DATASTREAM_PART,
     "tip_jar_changelog_stream_print": _DATASTREAM_PART,
+    "legacy_pantry_stock_retract_print": _DATASTREAM_PART,
 }
 
 SERVER = """

@@ -1497,7 +1497,8 @@ class TablesModel:
         if not self.bounded(table) and any(not t.bounded and t.watermark is not None for t in self.sql_tables().values()):
             return None, (f"{method}() of an unbounded table in a program that declares a watermark: Flink hands a rowtime"
                           " column's timestamps and watermarks to the stream (not converted yet)")
-        if not self.insert_only(table) and not (method == "to_changelog_stream" and self.printed_changelog(call)):
+        if not self.insert_only(table) and not (method in ("to_changelog_stream", "to_retract_stream")
+                                                and self.printed_changelog(call)):
             if method == "to_changelog_stream":
                 return None, (f"{method}() of a table that may be updating in streaming mode: Flink gives its changes"
                               " (-U/+U/-D records) to operators (its print() alone converts: the final rows)")
@@ -1522,16 +1523,18 @@ class TablesModel:
         return (RetractPairs(info) if method == "to_retract_stream" else info), None
 
     def printed_changelog(self, call: cst.Call) -> bool:
-        """Whether the stream of the bridge ``call`` (``to_changelog_stream(table)``) is only
+        """Whether the stream of the bridge ``call`` (``to_changelog_stream(table)``,
+        ``to_retract_stream(table, type_info)``) is only
         printed: ``call.print([name])`` as a statement, or ``s = call`` whose every read is
-        that. Of a bounded updating table, Flink prints every change (+I/-U/+U/-D): what is
+        that. Of a bounded updating table, Flink prints every change (+I/-U/+U/-D; a retract
+        stream's (true, row) and (false, row) pairs): what is
         left of them once applied is the table's final rows (NOTE F2S303, as a printed
         updating table's, rules/table/bridges.py)."""
         from flink2spark.rules.pyflink._common import assigned_uses
 
         parent = self.resolver.parent(call)
         refs = assigned_uses(self.resolver, call) if isinstance(parent, cst.Assign) else [call]
-        if not refs or not self.bounded(call.args[0].value):
+        if not refs or not call.args or not self.bounded(call.args[0].value):
             return False
         for ref in refs:
             attribute = self.resolver.parent(ref)

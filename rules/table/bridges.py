@@ -36,10 +36,11 @@ and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
   type_info)`` then ``(True, row)`` pairs (every record an add message). An updating table
   (streaming mode: aggregations without a window, joins, DISTINCT...), a target schema or
   changelog mode: TODO F2S300 saying why, and the stream's operators TODO F2S210; but
-  ``to_changelog_stream(table)`` of a bounded updating table whose stream is only printed
-  (``TablesModel.printed_changelog``) is the table's DataFrame, its print() ``show()``: Flink
-  prints every change (+I/-U/+U/-D), Spark the final rows they leave (NOTE F2S303, as for a
-  printed updating table).
+  ``to_changelog_stream(table)`` (``to_retract_stream(table, type_info)``) of a bounded updating
+  table whose stream is only printed (``TablesModel.printed_changelog``) is the table's
+  DataFrame, its print() ``show()``: Flink prints every change (+I/-U/+U/-D; (true, row) and
+  (false, row) pairs), Spark the final rows they leave (NOTE F2S303, as for a printed updating
+  table).
 * ``to_data_stream(table)`` (``to_changelog_stream``, ``to_append_stream``, ``to_retract_stream``)
   of an unbounded table that gives only inserts (a Kafka table through projections and filters:
   ``TablesModel.unbounded_stream``) -> ``f2s_stream.micro_batches(df, Types.ROW_NAMED([...],
