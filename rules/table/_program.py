@@ -1036,6 +1036,14 @@ class TablesModel:
         return None, "fields that mix input field names and new names, or rename fewer fields than the stream has"
 
     def _declared(self, table: "StreamTable", schema) -> tuple[Optional["StreamTable"], Optional[str]]:
+        for step in _descriptors._calls(self.resolver, schema):
+            method = step.func.attr.value
+            args = [a.value for a in step.args]
+            if method == "column_by_metadata" or (method == "watermark" and len(args) == 2 and isinstance(args[1], cst.SimpleString)
+                                                  and "SOURCE_WATERMARK" in args[1].evaluated_value.upper()):
+                return None, ("a Schema whose rowtime is the DataStream's own (column_by_metadata: the records' timestamps;"
+                              " SOURCE_WATERMARK(): the stream's watermarks): a table of a stream's event time is not converted"
+                              " yet (a column_by_expression of a field with a watermark is)")
         try:
             millis = frozenset(self._millisecond_fields(table))
             declared = _descriptors.schema_of(self.resolver, dotted_names(self.resolver), schema, table.columns, millis)
