@@ -37,7 +37,10 @@ form; its Python texts ``None``, ``True``/``False`` and floats such as ``1e-05``
 are turned into the Java texts first: ``null``, ``true``, ``1.0E-5``, ``1.2345678E7``).  The
 lines of one sink (prefix name, subtask number dropped) are folded like a changelog box
 (``-U``/``-D`` remove one equal row).  A string value holding ``, `` (or ``,`` in the
-DataStream form) cannot be told from two fields: fixtures avoid such strings.
+DataStream form) cannot be told from two fields: fixtures avoid such strings.  A retract
+stream's lines ``(true,+I[a, 1])`` / ``(false,-U[a, 1])`` (1.x ``to_retract_stream``, Flink 2.3)
+are folded per sink too: ``true`` adds the row, ``false`` removes one equal row; the records
+are the rows left.
 
 A ``print(row)`` of a Row of ``collect()`` (a whole line): PyFlink 2.3 prints it as
 ``<Row('a', 1, None, 2.5)>`` (``Row.__repr__`` of a row without field names, which is what
@@ -83,6 +86,8 @@ _SHOWING = re.compile(r"^only showing top \d+ rows?$")
 # [prefix> ]<kind>[fields]; prefix = name, N, or name:N (Java PrintSinkOutputWriter)
 _PRINT_LINE = re.compile(r"^(?:(?P<prefix>[^\[\](){}<>\n]*?)> )?(?P<kind>[+-][IUD])\[(?P<body>.*)\]$")
 _SUBTASK = re.compile(r"(?:^|:)\d+$")
+# a retract stream's print line (1.x to_retract_stream): ``[prefix> ](true,+I[a, 1])``, ``(false,-U[a, 1])``
+_RETRACT_LINE = re.compile(r"^(?:(?P<prefix>[^\[\](){}<>\n]*?)> )?\((?P<flag>true|false),(?P<kind>[+-][IUD])\[(?P<body>.*)\]\)$")
 
 ADD = ("+I", "+U")
 REMOVE = ("-U", "-D")
@@ -295,7 +300,16 @@ def _row_record(line: str, form: re.Pattern) -> Record | None:
 
 
 def _print_line(line: str, sinks: dict[str, list[tuple[str, Record]]]) -> bool:
-    """Whether ``line`` is a print line ``[prefix> ]+I[...]`` (then added to its sink's changes)."""
+    """Whether ``line`` is a print line ``[prefix> ]+I[...]`` (then added to its sink's changes),
+    or a retract stream's ``[prefix> ](true,+I[...])`` / ``(false,-U[...])``: ``true`` adds the row,
+    ``false`` removes one equal row (the row kind inside is not read), folded per sink into
+    the records of the rows left (what a converted job shows of the table)."""
+    m = _RETRACT_LINE.match(line)
+    if m:
+        sink = _SUBTASK.sub("", m["prefix"] or "")
+        record = tuple(normalise_value(f) for f in _print_fields(m["body"]))
+        sinks.setdefault(sink + " (retract)", []).append(("+I" if m["flag"] == "true" else "-D", record))
+        return True
     m = _PRINT_LINE.match(line)
     if m:
         sink = _SUBTASK.sub("", m["prefix"] or "")

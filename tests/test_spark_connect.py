@@ -36,6 +36,9 @@ CONNECT_NOT_YET: dict[str, str] = {
     "kiosk_sales_alias_slide_window": _DATASTREAM_PART,
     "stock_moves_stream_view_fields": _DATASTREAM_PART,
     "course_grades_sql_udaf": _DATASTREAM_PART,
+    "trades_stream_table_bridge": _DATASTREAM_PART,
+    "tip_jar_changelog_stream_print": _DATASTREAM_PART,
+    "legacy_pantry_stock_retract_print": _DATASTREAM_PART,
 }
 
 SERVER = """

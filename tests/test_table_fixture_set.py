@@ -104,6 +104,8 @@ CONSTRUCT_PATTERNS = {
     "udaf": r"@udaf\(|\budaf\(",
     "udtaf": r"\budtaf\(",
     "ScalarFunction_open": r"\(ScalarFunction\)",
+    "AsyncScalarFunction": r"\(AsyncScalarFunction\)",
+    "async_def_udf": r"@udf\(.*\)\nasync def ",
     "AggregateFunction": r"\(AggregateFunction\)",
     "TableAggregateFunction": r"\(TableAggregateFunction\)",
     "join_lateral": r"\.join_lateral\(",

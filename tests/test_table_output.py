@@ -432,3 +432,14 @@ def test_spark_datastream_print_lines_read_as_flinks():
         "per_city> (Lyon,12)\nlight_pairs> (true,(s2,3))\n")
     assert spark_records("per_city> ('Lyon', 13)\n") != flink_records("per_city> (Lyon,12)\n")
     assert spark_records("other> ('Lyon', 12)\n") != flink_records("per_city> (Lyon,12)\n")
+
+
+def test_retract_stream_print_lines_fold_into_the_rows_left():
+    """1.x to_retract_stream(...).print() of an updating table on Flink 2.3 prints (true,+I[...]),
+    (false,-U[...]), (true,+U[...]): folded per sink, true adds a row, false removes one."""
+    flink = "stock> (true,+I[A, rice, 10])\nstock> (true,+I[B, oats, 2])\nstock> (false,-U[A, rice, 10])\n" \
+            "stock> (true,+U[A, rice, 7])\n"
+    assert flink_records(flink) == Counter({("A", "rice", "7"): 1, ("B", "oats", "2"): 1})
+    assert flink_records(flink) != flink_records(flink.replace("(false,-U[A, rice, 10])\n", ""))
+    with pytest.raises(ChangelogError):
+        flink_records("(true,+I[A, rice, 10])\n(false,-U[A, rice, 9])\n")

@@ -174,6 +174,7 @@ TB_CATALOG_TABLE = _code("F2S334", "note", "a table the program reads or writes 
 TB_CATALOG_STREAM = _code("F2S335", "todo", "a table the program does not declare, read or written in streaming mode: whether it is bounded and which changes it takes are its catalog's, not known when converting")
 TB_STREAM_COLLECT = _code("F2S337", "note", "the rows of a streaming query's collect() iterated in a for loop: the loop body runs in a foreachBatch function for each row of a micro-batch; rows come per micro-batch (in no set order within one), Flink's one by one; the loop never ends in either; a checkpoint folder is needed; a Row printed whole reads Row(name=value, ...) in Spark, <Row(value, ...)> in Flink")
 TB_STREAM_TABLE = _code("F2S343", "note", "a table of an unbounded DataStream (Kafka, monitored files): the stream's elements, after its Python operators, become the rows of a streaming DataFrame micro-batch by micro-batch (f2s_stream.table: mapInArrow, pyarrow needed on the driver and the workers); same rows")
+TB_ASYNC = _code("F2S345", "note", "async Python function (AsyncScalarFunction, async def): Spark awaits each row's call in turn (asyncio.run), Flink several at once with a timeout; Flink 2.3 was seen giving rows the results of later rows' arguments")
 
 # Generations recognised but not converted yet
 JYTHON_UNSUPPORTED = _code("F2S801", "todo", "Jython streaming API: not converted yet")

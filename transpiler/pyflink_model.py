@@ -758,8 +758,8 @@ for _name, _method in {
 
 # The Table API's Python function classes (rules/table/udf.py, udtf.py): their bases are dropped
 # (Spark's UDFs take any callable and class).
-for _name, _method in {"ScalarFunction": "eval", "TableFunction": "eval", "AggregateFunction": "accumulate",
-                       "TableAggregateFunction": "accumulate"}.items():
+for _name, _method in {"ScalarFunction": "eval", "AsyncScalarFunction": "eval", "TableFunction": "eval",
+                       "AggregateFunction": "accumulate", "TableAggregateFunction": "accumulate"}.items():
     for _module in ("pyflink.table.udf", "pyflink.table"):
         FUNCTION_CLASSES[f"{_module}.{_name}"] = (f"Table{_name}", _method)
 # pyflink.table.functions (Flink's built-in Python aggregates) imports AggregateFunction from pyflink.table

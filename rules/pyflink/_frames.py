@@ -857,7 +857,8 @@ def table_shape(g, call: cst.Call) -> Optional[Shape]:
     """The shape of the stream a bounded table that gives only inserts becomes
     (``to_data_stream``/``to_changelog_stream``: Rows named as the table's columns, the
     table model's ``stream_of``; ``to_append_stream(table, type_info)``: the type's fields,
-    by position), or None: a retract stream's (flag, row) pairs, a column of a type with no
+    by position; a printed retract stream of an updating table: its rows, ``TablesModel.printed_changelog``),
+    or None: a retract stream's (flag, row) pairs, a column of a type with no
     frame form, a bridge the model does not convert. Any column may hold None (a table's
     columns are nullable unless declared NOT NULL)."""
     from flink2spark.rules.pyflink._common import RetractPairs, TableRows, record_shape
@@ -865,8 +866,12 @@ def table_shape(g, call: cst.Call) -> Optional[Shape]:
 
     model = tables(g.resolver)
     found, problem = model.stream_of(call)
-    if problem is not None or isinstance(found, RetractPairs) or model.unbounded_stream(call):  # a streaming one: micro-batches
+    if problem is not None or model.unbounded_stream(call):  # a streaming one: micro-batches
         return None
+    if isinstance(found, RetractPairs):  # (flag, row) pairs; only printed, an updating table's final rows (shown)
+        if model.insert_only(call.args[0].value) or not model.printed_changelog(call):
+            return None
+        found = found.row
     if isinstance(found, TableRows):
         types = [P.SPARK_TYPES.get(kind, "").lower() for _, kind in found.fields]
         shape = Shape.row(*(Field(name, t, True) for (name, _), t in zip(found.fields, types)))

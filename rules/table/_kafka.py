@@ -6,7 +6,8 @@ Source (``source(table, parts, env)``): the table becomes a temporary view over
 ``kafka.bootstrap.servers`` (and the other ``properties.*`` -> ``kafka.*``),
 ``scan.startup.mode`` -> ``startingOffsets``, the record value read with
 ``from_json(CAST(value AS STRING), schema)`` (format ``json``), the ``timestamp``/``partition``/
-``offset``/``topic`` metadata columns from Spark's Kafka columns, computed columns in the declared
+``offset``/``topic``/``timestamp-type``/``headers`` metadata columns from Spark's Kafka columns
+(``_METADATA_SQL``; headers with ``includeHeaders``), computed columns in the declared
 order, and ``WATERMARK FOR ts AS ts - INTERVAL ...`` -> ``withWatermark("ts", "...")``. Spark's
 watermark needs a TIMESTAMP (with local time zone) column: a TIMESTAMP(3) watermark column is
 cast to one in the session time zone (``read_columns`` gives the translator that type, and the
@@ -42,7 +43,18 @@ _STARTING = {"earliest-offset": "earliest", "latest-offset": "latest"}
 # consumer settings Spark's Kafka source sets itself and refuses (Spark's Kafka integration guide)
 _SPARK_OWNED = {"group.id", "auto.offset.reset", "key.deserializer", "value.deserializer", "enable.auto.commit",
                 "interceptor.classes", "key.serializer", "value.serializer"}
-_METADATA = {"timestamp": "TIMESTAMP", "partition": "INT", "offset": "BIGINT", "topic": "STRING"}
+_METADATA = {"timestamp": "TIMESTAMP", "partition": "INT", "offset": "BIGINT", "topic": "STRING",
+             "timestamp-type": "STRING", "headers": "MAP<STRING, BINARY>"}
+# Flink's value of a metadata key from Spark's Kafka columns, where it is not the column itself:
+# timestamp-type the name of Spark's timestampType code (Kafka's TimestampType ids); headers
+# Flink's map of the record's headers (a header key twice: the last one's value, as its HashMap
+# keeps; no headers: an empty map) of Spark's array of (key, value) structs (includeHeaders, null
+# when a record has none). Checked on PySpark 4 by tests/test_table_kafka_metadata.py.
+_METADATA_SQL = {
+    "timestamp-type": "CASE timestampType WHEN 0 THEN 'CreateTime' WHEN 1 THEN 'LogAppendTime' ELSE 'NoTimestampType' END",
+    "headers": "coalesce(map_from_entries(filter(headers, (h, i) -> NOT exists(slice(headers, i + 2, size(headers)),"
+               " x -> x.key = h.key))), CAST(map() AS MAP<STRING, BINARY>))",
+}
 # types whose JSON text Flink's json format and Spark's from_json/to_json agree on
 _JSON_TYPES = {"INT", "BIGINT", "SMALLINT", "TINYINT", "STRING", "BOOLEAN", "DOUBLE"}
 _FLINK_TIMESTAMP = "yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]"
@@ -307,6 +319,8 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
         options.pop(key, None)
     if options:
         raise Untranslatable(f"Kafka table option {sorted(options)[0]!r}")
+    if any(key == "headers" for _, _, key in table.metadata):
+        spark_options.append(("includeHeaders", "true"))
     fields = []
     for name, spark_type in table.columns:
         if fmt == "json" and not _readable(spark_type):
@@ -329,7 +343,7 @@ def source(table: TableDef, parts: tuple[str, ...], env: str) -> tuple[str, list
     for name, spark_type, key in table.metadata:
         if key not in _METADATA or _METADATA[key] != spark_type:
             raise Untranslatable(f"METADATA {key!r} of type {spark_type} ({name})")
-        first.append(f"{_quote(key)} AS {_quote(name)}")
+        first.append(f"{_METADATA_SQL.get(key, _quote(key))} AS {_quote(name)}")
     watermark = table.watermark
     cast = _watermark_cast(table)
     for step in stream_columns(table, first, "value.", renames):

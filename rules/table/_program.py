@@ -1036,6 +1036,14 @@ class TablesModel:
         return None, "fields that mix input field names and new names, or rename fewer fields than the stream has"
 
     def _declared(self, table: "StreamTable", schema) -> tuple[Optional["StreamTable"], Optional[str]]:
+        for step in _descriptors._calls(self.resolver, schema):
+            method = step.func.attr.value
+            args = [a.value for a in step.args]
+            if method == "column_by_metadata" or (method == "watermark" and len(args) == 2 and isinstance(args[1], cst.SimpleString)
+                                                  and "SOURCE_WATERMARK" in args[1].evaluated_value.upper()):
+                return None, ("a Schema whose rowtime is the DataStream's own (column_by_metadata: the records' timestamps;"
+                              " SOURCE_WATERMARK(): the stream's watermarks): a table of a stream's event time is not converted"
+                              " yet (a column_by_expression of a field with a watermark is)")
         try:
             millis = frozenset(self._millisecond_fields(table))
             declared = _descriptors.schema_of(self.resolver, dotted_names(self.resolver), schema, table.columns, millis)
@@ -1497,9 +1505,11 @@ class TablesModel:
         if not self.bounded(table) and any(not t.bounded and t.watermark is not None for t in self.sql_tables().values()):
             return None, (f"{method}() of an unbounded table in a program that declares a watermark: Flink hands a rowtime"
                           " column's timestamps and watermarks to the stream (not converted yet)")
-        if not self.insert_only(table):
+        if not self.insert_only(table) and not (method in ("to_changelog_stream", "to_retract_stream")
+                                                and self.printed_changelog(call)):
             if method == "to_changelog_stream":
-                return None, f"{method}() of a table that may be updating in streaming mode: Flink gives its changes (-U/+U/-D records)"
+                return None, (f"{method}() of a table that may be updating in streaming mode: Flink gives its changes"
+                              " (-U/+U/-D records) to operators (its print() alone converts: the final rows)")
             return None, f"{method}() of a table that may be updating in streaming mode: Flink's {method}() fails on an updating table"
         schema = self.schema(table)
         if schema is None:
@@ -1519,6 +1529,29 @@ class TablesModel:
         if isinstance(_stream_fields(self.resolver, info, rows_only=True), str):
             return None, f"{method}() of a type other than Types.ROW/ROW_NAMED/TUPLE is not converted yet"
         return (RetractPairs(info) if method == "to_retract_stream" else info), None
+
+    def printed_changelog(self, call: cst.Call) -> bool:
+        """Whether the stream of the bridge ``call`` (``to_changelog_stream(table)``,
+        ``to_retract_stream(table, type_info)``) is only
+        printed: ``call.print([name])`` as a statement, or ``s = call`` whose every read is
+        that. Of a bounded updating table, Flink prints every change (+I/-U/+U/-D; a retract
+        stream's (true, row) and (false, row) pairs): what is
+        left of them once applied is the table's final rows (NOTE F2S303, as a printed
+        updating table's, rules/table/bridges.py)."""
+        from flink2spark.rules.pyflink._common import assigned_uses
+
+        parent = self.resolver.parent(call)
+        refs = assigned_uses(self.resolver, call) if isinstance(parent, cst.Assign) else [call]
+        if not refs or not call.args or not self.bounded(call.args[0].value):
+            return False
+        for ref in refs:
+            attribute = self.resolver.parent(ref)
+            printed = self.resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
+            if not (isinstance(printed, cst.Call) and printed.func is attribute and attribute.attr.value == "print"
+                    and isinstance(self.resolver.parent(printed), cst.Expr)
+                    and all(isinstance(a.value, cst.SimpleString) and a.keyword is None for a in printed.args)):
+                return False
+        return True
 
     def unbounded_stream(self, call: cst.Call) -> bool:
         """Whether the DataStream of the bridge ``call`` (``to_data_stream(table)``...), converted

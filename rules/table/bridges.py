@@ -35,7 +35,12 @@ and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
   the same with the given Row/Tuple type (fields by position); ``to_retract_stream(table,
   type_info)`` then ``(True, row)`` pairs (every record an add message). An updating table
   (streaming mode: aggregations without a window, joins, DISTINCT...), a target schema or
-  changelog mode: TODO F2S300 saying why, and the stream's operators TODO F2S210.
+  changelog mode: TODO F2S300 saying why, and the stream's operators TODO F2S210; but
+  ``to_changelog_stream(table)`` (``to_retract_stream(table, type_info)``) of a bounded updating
+  table whose stream is only printed (``TablesModel.printed_changelog``) is the table's
+  DataFrame, its print() ``show()``: Flink prints every change (+I/-U/+U/-D; (true, row) and
+  (false, row) pairs), Spark the final rows they leave (NOTE F2S303, as for a printed updating
+  table).
 * ``to_data_stream(table)`` (``to_changelog_stream``, ``to_append_stream``, ``to_retract_stream``)
   of an unbounded table that gives only inserts (a Kafka table through projections and filters:
   ``TablesModel.unbounded_stream``) -> ``f2s_stream.micro_batches(df, Types.ROW_NAMED([...],
@@ -86,8 +91,9 @@ rule = Rule(
             " f2s_stream.table(...), a streaming DataFrame); to_data_stream(table) of an insert-only"
             " table -> the table's DataFrame when its stream's operators have DataFrame forms, else"
             " df.rdd.map(f2s.decoded(Types.ROW_NAMED(...))) (an unbounded table: f2s_stream.micro_batches(df, ...));"
-            " updating tables, rowtime attributes: TODO",
-    codes=(M.TB_UNSUPPORTED, M.TB_STREAM_TABLE),
+            " an updating table's changelog only printed -> its final rows shown (NOTE F2S303);"
+            " other updating tables, rowtime attributes: TODO",
+    codes=(M.TB_UNSUPPORTED, M.TB_STREAM_TABLE, M.TB_CHANGELOG),
     examples=[
         Example(
             _HEAD
@@ -108,12 +114,12 @@ rule = Rule(
             "    2147483647, truncate=False\n"
             ")\n",
         ),
-        Example(  # a function's named Row crosses the stream type's serializer (fields by name); an updating table
+        Example(  # a function's named Row crosses the stream type's serializer (fields by name); an updating table printed
             "from pyflink.common import Row\nfrom pyflink.table.expressions import col\n" + _HEAD
             + "words = env.from_collection(['a'], type_info=Types.STRING()).map(\n"
             "    lambda w: Row(n=len(w), w=w), output_type=Types.ROW_NAMED(['w', 'n'], [Types.STRING(), Types.INT()]))\n"
             "table = t_env.from_data_stream(words, col('n'), col('w').alias('word'))\n"
-            "t_env.to_changelog_stream(table.group_by(col('word')).select(col('word'), col('n').sum)).print()\n",
+            "t_env.to_changelog_stream(table.group_by(col('word')).select(col('word'), col('n').sum.alias('n'))).print()\n",
             "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession, functions as F\n\n"
             + rdd_note('`.map()` at line 9 has no DataFrame form (as a Python UDTF: a Row with named fields (Flink\'s serializer reads them by name))') + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
             'words = env.sparkContext.parallelize(["a"]).map(lambda w: f2s.Row(n=len(w), w=w))\n'
@@ -129,11 +135,11 @@ rule = Rule(
             '    .select("n", "w")\n'
             '    .toDF("n", "word")\n'
             ")\n"
-            "# TODO(flink2spark): F2S300 to_changelog_stream() of a table that may be updating in streaming mode:"
-            " Flink gives its changes (-U/+U/-D records)\n"
-            "t_env.to_changelog_stream(\n"
-            '    table.groupBy(F.col("word")).agg(F.sum(F.col("n")).cast("INT"))\n'
-            ").print()\n",
+            "# NOTE(flink2spark): F2S303 streaming mode: Flink prints every change (+I/-U/+U/-D) of an updating table,"
+            " Spark shows its final rows\n"
+            'table.groupBy(F.col("word")).agg(F.sum(F.col("n")).cast("INT").alias("n")).show(\n'
+            "    2147483647, truncate=False\n"
+            ")\n",
         ),
         Example(  # Instants and a Schema's rowtime column with a watermark (Flink's CAST in the session time zone, as Spark's)
             "from pyflink.common.time import Instant\nfrom pyflink.table import DataTypes, Schema\n" + _HEAD
@@ -285,6 +291,9 @@ def convert(ctx):
     t, problem = model.stream_of(seg.original)
     if problem is not None:  # the stream's operators carry TODO F2S210 (the program model follows it)
         return ctx.todo(M.TB_UNSUPPORTED, problem)
+    if not model.insert_only(seg.original.args[0].value):  # only printed (model.printed_changelog)
+        ctx.note(M.TB_CHANGELOG, "streaming mode: Flink prints every change (+I/-U/+U/-D) of an updating table, Spark"
+                 " shows its final rows")
     shape = facts(ctx.resolver, seg.original).frame
     if shape is not None:  # a DataFrame (the program model's plan): the table's own, its columns renamed as the type's fields
         frame = seg.updated.args[0].value

@@ -104,6 +104,54 @@ rule = Rule(
                 functions=True, types=True,
             ).replace("types as T\n", "types as T\nfrom typing import Iterator\n"),
         ),
+        Example(  # an AsyncScalarFunction: its coroutine run to its end for each row
+            program(
+                "\n\nclass Lookup(AsyncScalarFunction):\n"
+                "    async def eval(self, key):\n        await asyncio.sleep(0.01)\n        return key.upper()\n\n\n"
+                "lookup = udf(Lookup(), result_type=DataTypes.STRING())\n",
+                imports="import asyncio\n\nfrom pyflink.table import DataTypes\nfrom pyflink.table.udf import AsyncScalarFunction, udf\n",
+            ),
+            spark_program(
+                "\n\nclass Lookup:\n"
+                "    async def eval(self, key):\n        await asyncio.sleep(0.01)\n        return key.upper()\n\n\n"
+                "# NOTE(flink2spark): F2S345 Lookup: Spark awaits each row's call in turn (asyncio.run), Flink up to"
+                " table.exec.async-scalar.max-concurrent-operations at once, each within table.exec.async-scalar.timeout;"
+                " Flink 2.3 was seen giving rows results computed from later rows' arguments (its results then differ"
+                " from run to run): Spark gives each row the result of its own\n"
+                "lookup_function = None\n\n\n"
+                "@F.udf(returnType=T.StringType())\n"
+                "def lookup(key):\n"
+                "    global lookup_function\n"
+                "    if lookup_function is None:\n"
+                "        # one instance per Python worker, before its first row\n"
+                "        lookup_function = Lookup()\n"
+                "    return asyncio.run(lookup_function.eval(key))\n",
+                imports="import asyncio\n",
+                functions=True, types=True,
+            ),
+        ),
+        Example(  # @udf on an async def: the def renamed, a UDF of its name awaits it
+            program(
+                "\n\n@udf(result_type=DataTypes.STRING())\nasync def shout(word: str) -> str:\n"
+                "    await asyncio.sleep(0.01)\n    return word.upper()\n\n\n"
+                "t_env.create_temporary_function('shout', shout)\n",
+                imports="import asyncio\n\nfrom pyflink.table import DataTypes\nfrom pyflink.table.udf import udf\n",
+            ),
+            spark_program(
+                "\n\n# NOTE(flink2spark): F2S345 shout: Spark awaits each row's call in turn (asyncio.run), Flink up to"
+                " table.exec.async-scalar.max-concurrent-operations at once, each within table.exec.async-scalar.timeout;"
+                " Flink 2.3 was seen giving rows results computed from later rows' arguments (its results then differ"
+                " from run to run): Spark gives each row the result of its own\n"
+                "async def shout_async(word: str) -> str:\n"
+                "    await asyncio.sleep(0.01)\n    return word.upper()\n\n\n"
+                "@F.udf(returnType=T.StringType())\n"
+                "def shout(word: str) -> str:\n"
+                "    return asyncio.run(shout_async(word))\n\n\n"
+                't_env.udf.register("shout", shout)\n',
+                imports="import asyncio\n",
+                functions=True, types=True,
+            ),
+        ),
         Example(  # an AggregateFunction instance registered for SQL (Flink wraps it in udaf() with get_result_type())
             program(
                 "\n\nclass Heaviest(AggregateFunction):\n"
@@ -151,11 +199,25 @@ _LAZY = (
     "def {name}({params}):\n"
     "    {scope} {instance}\n"
     "    if {instance} is None:\n"
+    "{create_lines}"
+    "    return {call}\n"
+)
+_OPEN = (
     "        # open() once per Python worker, before its first row\n"
     "        {instance} = {create}\n"
     "        {instance}.open(None)\n"
-    "    return {instance}.eval({params})\n"
 )
+_CREATE = (
+    "        # one instance per Python worker, before its first row\n"
+    "        {instance} = {create}\n"
+)
+# an async def under @udf: the def keeps its body under another name, the UDF awaits it row by row
+_AWAITED_DEF = (
+    "@F.udf(returnType={returns})\n"
+    "def {name}({params}){returns_annotation}:\n"
+    "    return asyncio.run({coroutine}({args}))\n"
+)
+
 _ITERATOR = (
     "@F.pandas_udf({returns})\n"
     "def {name}(batches: Iterator[{batch}]) -> Iterator[pd.Series]:\n"
@@ -184,10 +246,14 @@ def _context_uses(open_def: cst.FunctionDef) -> Optional[str]:
     return None
 
 
-def _opened(ctx, info, f, result: str, pandas: bool):
-    """The Spark UDF of ``udf(Cls(...), ...)`` of a class with open()/close() (module docstring)."""
+def _opened(ctx, info, f, result: str, pandas: bool, awaited: bool = False):
+    """The Spark UDF of ``udf(Cls(...), ...)`` of a class with open()/close(), or of an
+    AsyncScalarFunction class (``awaited``: its ``eval`` a coroutine) (module docstring)."""
     cls = info.node
-    what = f"udf() of {cls.name.value}, whose open()/close() Spark's UDFs never call"
+    what = (f"udf() of the AsyncScalarFunction {cls.name.value}" if awaited
+            else f"udf() of {cls.name.value}, whose open()/close() Spark's UDFs never call")
+    if awaited and pandas:  # PyFlink's udf() raises there
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what} with func_type='pandas': Flink refuses async pandas functions")
     ev = F_._method(cls, "eval")
     if not isinstance(f, cst.Call) or ctx.resolver.parent(cls) is not ctx.resolver.module:
         return ctx.todo(M.TB_UNSUPPORTED, f"{what}: only a new instance of a module-level class converts")
@@ -200,6 +266,8 @@ def _opened(ctx, info, f, result: str, pandas: bool):
     if params is None or params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params or params.posonly_params \
             or params.star_kwarg is not None or len(params.params) < 2 or any(p.default is not None for p in params.params):
         return ctx.todo(M.TB_UNSUPPORTED, f"{what}: eval() has other parameters than (self, a, b...)")
+    if awaited and ev.asynchronous is None:
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its eval() is not an async def")
     names = [p.name.value for p in params.params[1:]]
     open_def = F_._method(cls, "open")
     if open_def is not None:
@@ -228,10 +296,18 @@ def _opened(ctx, info, f, result: str, pandas: bool):
         instance = f"{name}_function"
         while instance in taken:
             instance += "_"
-        code = _LAZY.format(name=name, instance=instance, returns=rtype, create=create, params=", ".join(names),
-                            scope="global" if isinstance(scope, cst.Module) else "nonlocal")
-        ctx.note(M.TB_LIFECYCLE, f"{cls.name.value}: open() runs once per Spark Python worker, at its first row"
-                 + ("; close() is never called" if F_._method(cls, "close") is not None else ""))
+        call = f"{instance}.eval({', '.join(names)})"
+        if awaited:
+            I_.need(ctx.conv.codemod, "asyncio")
+            call = f"asyncio.run({call})"
+        lines = (_OPEN if open_def is not None else _CREATE).format(instance=instance, create=create)
+        code = _LAZY.format(name=name, instance=instance, returns=rtype, create_lines=lines, params=", ".join(names),
+                            call=call, scope="global" if isinstance(scope, cst.Module) else "nonlocal")
+        if open_def is not None or F_._method(cls, "close") is not None:
+            ctx.note(M.TB_LIFECYCLE, f"{cls.name.value}: open() runs once per Spark Python worker, at its first row"
+                     + ("; close() is never called" if F_._method(cls, "close") is not None else ""))
+        if awaited:
+            _note_awaited(ctx, cls.name.value)
     added = list(cst.parse_module(code).body)
 
     def rewrite(node):
@@ -242,6 +318,51 @@ def _opened(ctx, info, f, result: str, pandas: bool):
     if not ctx.rewrite_statement(statement, rewrite):
         return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the statement has another function of this kind")
     return ctx.expr(name)
+
+
+def _note_awaited(ctx, name: str):
+    # seen on Flink 2.3 (fixtures/table/shipment_eta_async_lookup: its reference.py says how)
+    ctx.note(M.TB_ASYNC, f"{name}: Spark awaits each row's call in turn (asyncio.run), Flink up to"
+             " table.exec.async-scalar.max-concurrent-operations at once, each within table.exec.async-scalar.timeout;"
+             " Flink 2.3 was seen giving rows results computed from later rows' arguments (its results then differ"
+             " from run to run): Spark gives each row the result of its own")
+
+
+def _awaited_def(ctx, fn: cst.FunctionDef, rtype: str):
+    """``@udf(result_type=...)`` on an ``async def``: Flink awaits the coroutine for each row.
+    The def keeps its body under the name ``<name>_async``; a ``@F.udf`` def of the name runs it
+    with ``asyncio.run`` (module docstring)."""
+    what = f"@udf on the async def {fn.name.value}"
+    params = fn.params
+    if len(fn.decorators) != 1 or params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params \
+            or params.posonly_params or params.star_kwarg is not None or any(p.default is not None for p in params.params):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: another decorator, or parameters other than (a, b...)")
+    statement, scope = _block_statement(ctx)
+    if statement is not fn or not isinstance(scope, (cst.Module, cst.FunctionDef)):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: a def in a class body or a compound statement")
+    taken = {n.value for n in nodes(ctx.resolver.module, cst.Name)}
+    if fn.name.value in {n.value for n in F_.names_in(fn.body, skip_nested=False)}:
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its body names the function itself")
+    coroutine = f"{fn.name.value}_async"
+    while coroutine in taken:
+        coroutine += "_"
+    I_.need(ctx.conv.codemod, "asyncio")
+    module = ctx.resolver.module
+    returns = f" -> {module.code_for_node(fn.returns.annotation)}" if fn.returns is not None else ""
+    code = _AWAITED_DEF.format(returns=rtype, name=fn.name.value, params=module.code_for_node(params),
+                               returns_annotation=returns, coroutine=coroutine,
+                               args=", ".join(p.name.value for p in params.params))
+    wrapper = cst.parse_module(code).body[0]
+
+    def rewrite(node):
+        kept = node.with_changes(name=cst.Name(coroutine), decorators=[],
+                                 leading_lines=[*node.leading_lines, *node.decorators[0].leading_lines])
+        return cst.FlattenSentinel([kept, wrapper.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])])
+
+    if not ctx.rewrite_statement(statement, rewrite):
+        return ctx.todo(M.TB_UNSUPPORTED, f"{what}: the statement has another function of this kind")
+    _note_awaited(ctx, fn.name.value)
+    return None
 
 
 def _block_statement(ctx):
@@ -350,6 +471,8 @@ def convert(ctx):
         known = ctx.conv.class_of(f) if not isinstance(f, cst.Lambda) else None
         if known is not None:
             info = known[0]
+            if info.kind == "TableAsyncScalarFunction" and info.convertible:
+                return _opened(ctx, info, f, result, pandas, awaited=True)
             if info.kind != "TableScalarFunction" or not info.convertible:
                 return ctx.todo(M.TB_UNSUPPORTED, "udf() of a function object this rule cannot convert")
             if any(F_._method(info.node, m) is not None for m in ("open", "close")):
@@ -357,10 +480,20 @@ def convert(ctx):
             method = "eval"  # Spark calls the bound method as Flink calls eval()
         elif isinstance(f, cst.Call):
             return ctx.todo(M.TB_UNSUPPORTED, "udf() of an object that is not a ScalarFunction of this program")
+        elif isinstance(ctx.resolver.local_def(f), cst.FunctionDef) and ctx.resolver.local_def(f).asynchronous is not None:
+            return ctx.todo(M.TB_UNSUPPORTED, f"udf() of the async def {f.value}: Spark's UDFs take no coroutine functions"
+                            " (put @udf on the def itself, which converts)")
     use(ctx, {"F", "T"})
     fn = "F.pandas_udf" if pandas else "F.udf"
     rtype = cst.parse_expression(TY.type_code(result))  # not a type string: PySpark parses one only with a session running
     if f is None:  # a decorator
+        target = ctx.resolver.parent(ctx.resolver.parent(call))
+        if isinstance(target, cst.FunctionDef) and target.asynchronous is not None:
+            if pandas:
+                return ctx.todo(M.TB_UNSUPPORTED, "@udf(func_type='pandas') on an async def: Flink refuses async pandas functions")
+            awaited = _awaited_def(ctx, target, TY.type_code(result))
+            if awaited is not None:
+                return awaited
         return ctx.expr(fn + ("({t})" if pandas else "(returnType={t})"), t=rtype)
     found = ctx.arg(seg, 0, "f")
     function = cst.Attribute(value=found[1], attr=cst.Name(method)) if method else found[1]
