@@ -245,12 +245,26 @@ rule = Rule(
                 "lines = env.from_collection(['a b'])\n"
                 "words = lines.flat_map(split).filter(lambda w: w != 'b').map(lambda w: (w, 1), output_type=None)\n"
             ),
-            spark_program(
-                "\n\ndef split(line):\n    yield from line.split()\n\n\n"
-                'lines = env.sparkContext.parallelize(["a b"])\n'
-                'words = lines.flatMap(split).filter(lambda w: w != "b").map(lambda w: (w, 1))\n',
-                rdd='the source `.from_collection()` at line 10 has no type_info (no DataFrame schema)',
-            ),
+            'from flink2spark.runtime import frame_process as f2s_process\n'
+            'from pyspark.sql import SparkSession\n'
+            '\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            '\n'
+            '\n'
+            'def split(line):\n'
+            '    yield from line.split()\n'
+            '\n'
+            '\n'
+            'lines = env.createDataFrame(["a b"], "string")\n'
+            'words = f2s_process.pickled(\n'
+            '    f2s_process.pickled(\n'
+            '        f2s_process.pickled(lines, "flat_map", split, "value"),\n'
+            '        "filter",\n'
+            '        lambda w: w != "b",\n'
+            '    ),\n'
+            '    "map",\n'
+            '    lambda w: (w, 1),\n'
+            ')\n',
         ),
         Example(
             program(
@@ -265,25 +279,32 @@ rule = Rule(
                 "words = env.from_collection(['a']).filter(Long()).map(Upper())\n",
                 imports="from pyflink.datastream.functions import FilterFunction, MapFunction\n",
             ),
-            spark_program(
-                "\n\nclass Upper:\n"
-                "    def open(self, runtime_context):\n"
-                '        self.suffix = "!"\n\n'
-                "    def map(self, value):\n"
-                "        return value.upper() + self.suffix\n\n\n"
-                "class Long:\n"
-                "    def filter(self, value):\n"
-                "        return len(value) > 3\n\n\n"
-                "# NOTE(flink2spark): F2S203 Upper.open()/close() run once per Spark partition (Flink: once per"
-                " parallel instance); results are the same unless they have side effects\n"
-                "words = (\n"
-                '    env.sparkContext.parallelize(["a"])\n'
-                "    .filter(Long().filter)\n"
-                '    .mapPartitionsWithIndex(f2s.with_open_close(Upper(), "map"))\n'
-                ")\n",
-                shim=True,
-                rdd='the source `.from_collection()` at line 20 has no type_info (no DataFrame schema)',
-            ),
+            'from flink2spark.runtime import frame_process as f2s_process\n'
+            'from pyspark.sql import SparkSession, functions as F\n'
+            '\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            '\n'
+            '\n'
+            'class Upper:\n'
+            '    def open(self, runtime_context):\n'
+            '        self.suffix = "!"\n'
+            '\n'
+            '    def map(self, value):\n'
+            '        return value.upper() + self.suffix\n'
+            '\n'
+            '\n'
+            'class Long:\n'
+            '    def filter(self, value):\n'
+            '        return len(value) > 3\n'
+            '\n'
+            '\n'
+            "# NOTE(flink2spark): F2S203 Upper.open()/close() run once per Spark task (the UDTF's instance; Flink: once per parallel instance); results are the same unless they have side effects\n"
+            'words = f2s_process.pickled(\n'
+            '    env.createDataFrame(["a"], "string").where(F.char_length(F.col("value")) > 3),\n'
+            '    "map",\n'
+            '    Upper(),\n'
+            '    "value",\n'
+            ')\n',
         ),
     ],
     noop=[
@@ -374,6 +395,8 @@ def column_form(ctx, seg) -> bool:
 
     g, call = graph(ctx.resolver), seg.original
     shape = facts(ctx.resolver, call.func.value).frame  # type: ignore[attr-defined]
+    if shape.kind == "untyped":  # records of a function with no output_type: no Columns to read
+        return False
     if seg.method == "filter":
         return _frames.filter_shape(g, call, shape) is not None
     return (_frames.flat_map_shape if seg.method == "flat_map" else _frames.map_shape)(g, call, shape) is not None
@@ -383,7 +406,7 @@ def python_udtf(ctx, seg):
     """``f2s_process.python_udtf(df, "map", fn, kind, "<schema>")``: the user's function as a
     Python UDTF over the frame (the program model's plan, ``_side_outputs.function_plan``)."""
     from flink2spark.transpiler import imports as I
-    from flink2spark.rules.pyflink._side_outputs import function_plan, schema
+    from flink2spark.rules.pyflink._side_outputs import UNTYPED, function_plan, schema
     from flink2spark.rules.pyflink._streams import graph
 
     shape = facts(ctx.resolver, seg.original.func.value).frame  # type: ignore[attr-defined]
@@ -400,12 +423,15 @@ def python_udtf(ctx, seg):
         if fn is None:
             return ctx.todo_left()
     I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_process", "f2s_process")
-    rows = ", rows=True" if found.output.kind == "row" or seg.method == "filter" else ""
-    return ctx.expr(
-        'f2s_process.python_udtf({df}, "%s", {fn}, "%s", %r%s)' % (seg.method, shape.kind, schema(found.output), rows),
-        df=ctx.expr("{df}.coalesce(1)", df=ctx.site.receiver) if found.one else ctx.site.receiver,
-        fn=fn,
-    )
+    df = ctx.expr("{df}.coalesce(1)", df=ctx.site.receiver) if found.one else ctx.site.receiver
+    if found.output.kind == UNTYPED.kind:  # no output_type: run later, by the function that gives the results a type
+        kind = "" if shape.kind == UNTYPED.kind else ', "%s"' % shape.kind
+        return ctx.expr('f2s_process.pickled({df}, "%s", {fn}%s)' % (seg.method, kind), df=df, fn=fn)
+    if shape.kind == UNTYPED.kind:
+        kind, rows = "pickled", ", rows=True" if found.output.kind == "row" else ""
+    else:
+        kind, rows = shape.kind, ", rows=True" if found.output.kind == "row" or seg.method == "filter" else ""
+    return ctx.expr('f2s_process.python_udtf({df}, "%s", {fn}, "%s", %r%s)' % (seg.method, kind, schema(found.output), rows), df=df, fn=fn)
 
 
 @rule.converter
