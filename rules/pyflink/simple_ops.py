@@ -46,6 +46,8 @@ from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
 
 SPARK = {"map": "map", "flat_map": "flatMap", "filter": "filter"}
+# the head of examples converted to UDTFs over DataFrames, before the module's functions
+_UDTF_HEAD = "from flink2spark.runtime import frame_process as f2s_process\nfrom pyspark.sql import SparkSession, functions as F\n\nenv = SparkSession.builder.getOrCreate()\n\n\n"
 # On a timestamped stream ((timestamp, value) pairs, see runtime/windows.py) the records keep their timestamps.
 SPARK_TIMESTAMPED = {"map": "mapValues", "flat_map": "flatMapValues"}
 
@@ -123,6 +125,39 @@ rule = Rule(
             "f2s_process.python_udtf(\n"
             '    prices, "map", Rate(), "tuple", "cur STRING, eur DOUBLE", rows=True\n'
             ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # no output_type: Columns where the translator types the result exactly (STRING, BIGINT); else
+            # the results stay pickled Python objects (no Spark type) and run in one UDTF with the next typed function
+            program(
+                "\n\ndef parse(line):\n"
+                "    level, _, message = line.partition(' ')\n"
+                "    return level, message\n\n\n"
+                "logs = env.from_collection(['WARN disk', 'INFO ok'], Types.STRING())\n"
+                "logs.map(parse).filter(lambda lm: lm[0] == 'WARN').map(lambda lm: lm[1], output_type=Types.STRING()).print()\n"
+                "logs.map(lambda s: (s[:4], 1)).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            _UDTF_HEAD +
+            'def parse(line):\n'
+            "    level, _, message = line.partition(' ')\n"
+            '    return level, message\n'
+            '\n'
+            '\n'
+            'logs = env.createDataFrame(["WARN disk", "INFO ok"], "string")\n'
+            'f2s_process.python_udtf(\n'
+            '    f2s_process.pickled(\n'
+            '        f2s_process.pickled(logs, "map", parse, "value"),\n'
+            '        "filter",\n'
+            '        lambda lm: lm[0] == "WARN",\n'
+            '    ),\n'
+            '    "map",\n'
+            '    lambda lm: lm[1],\n'
+            '    "pickled",\n'
+            '    "value STRING",\n'
+            ').show(2147483647, truncate=False)\n'
+            'logs.select(F.substring(F.col("value"), 1, 4).alias("f0"), F.lit(1).alias("f1")).show(\n'
+            '    2147483647, truncate=False\n'
+            ')\n',
         ),
         Example(  # refused: a class keeping data between records, at Flink's default parallelism (instances see parts of the stream)
             program(
@@ -279,12 +314,7 @@ rule = Rule(
                 "words = env.from_collection(['a']).filter(Long()).map(Upper())\n",
                 imports="from pyflink.datastream.functions import FilterFunction, MapFunction\n",
             ),
-            'from flink2spark.runtime import frame_process as f2s_process\n'
-            'from pyspark.sql import SparkSession, functions as F\n'
-            '\n'
-            'env = SparkSession.builder.getOrCreate()\n'
-            '\n'
-            '\n'
+            _UDTF_HEAD +
             'class Upper:\n'
             '    def open(self, runtime_context):\n'
             '        self.suffix = "!"\n'
