@@ -387,7 +387,10 @@ def _function_plan(g, call: cst.Call, shape) -> Union[FunctionPlan, str]:
     without keyed state. A class that keeps data between records (``self.x = ...`` or a change
     in place of ``self.x`` outside ``__init__``/``open``/``close``) needs the records in one
     partition in the source's order at parallelism 1, as Flink's one instance sees them. Spark's
-    partitions change only the records' order, which a parallel Flink job does not fix either."""
+    partitions change only the records' order, which a parallel Flink job does not fix either.
+    With no ``output_type`` the results are ``UNTYPED`` (the functions run later, in the UDTF of
+    the next typed function or a print); over ``UNTYPED`` records the function gets the objects
+    the one before made."""
     from flink2spark.rules.pyflink._common import call_arg, instance_class
     from flink2spark.rules.pyflink._frames import _declared
 

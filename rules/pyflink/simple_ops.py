@@ -8,7 +8,12 @@ the translation is exact. Where the function has no Column form but the results'
 known (``output_type``; a filter's records are its input's), the user's function runs as a
 Python UDTF over the frame, ``f2s_process.python_udtf(df, "map", f, kind, schema)``
 (``_side_outputs.function_plan``: records as Flink hands them to Python, results stored as its
-serializer stores them, ``open``/``close`` once per Spark task: NOTE F2S203). Otherwise the
+serializer stores them, ``open``/``close`` once per Spark task: NOTE F2S203). A map with no
+``output_type`` (Flink pickles its results) is a ``select`` when the translator types its result
+exactly (``_frames.untyped_shape``); else its results have no Spark type and stay Python objects,
+``f2s_process.pickled(df, "map", f, kind)`` (``_side_outputs.UNTYPED``), run with the functions
+after them in the UDTF of the next map/flat_map with an ``output_type`` (``python_udtf(pickled,
+..., "pickled", schema)``) or of a print (``f2s_process.as_text``). Otherwise the
 stream is an RDD and what follows applies.
 
 PyFlink functions take one element and return the result (``flat_map``: any iterable, usually
