@@ -316,10 +316,16 @@ rule = Rule(
                 "class Long(FilterFunction):\n"
                 "    def filter(self, value):\n"
                 "        return len(value) > 3\n\n\n"
-                "words = env.from_collection(['a']).filter(Long()).map(Upper())\n",
+                "words = env.from_collection(['a']).filter(Long()).map(Upper()).key_by(lambda w: w)\n",
                 imports="from pyflink.datastream.functions import FilterFunction, MapFunction\n",
             ),
-            _UDTF_HEAD +
+            'from flink2spark.runtime import datastream as f2s\n'
+            'from pyspark.sql import SparkSession\n'
+            '\n'
+            '# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer; here because `.key_by()` at line 20 has no DataFrame form over the results of a function with no output_type (Flink pickles them; here only map, flat_map, filter and print take them, in one Python UDTF with the next function that has an output_type)\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            '\n'
+            '\n'
             'class Upper:\n'
             '    def open(self, runtime_context):\n'
             '        self.suffix = "!"\n'
@@ -333,12 +339,12 @@ rule = Rule(
             '        return len(value) > 3\n'
             '\n'
             '\n'
-            "# NOTE(flink2spark): F2S203 Upper.open()/close() run once per Spark task (the UDTF's instance; Flink: once per parallel instance); results are the same unless they have side effects\n"
-            'words = f2s_process.pickled(\n'
-            '    env.createDataFrame(["a"], "string").where(F.char_length(F.col("value")) > 3),\n'
-            '    "map",\n'
-            '    Upper(),\n'
-            '    "value",\n'
+            '# NOTE(flink2spark): F2S203 Upper.open()/close() run once per Spark partition (Flink: once per parallel instance); results are the same unless they have side effects\n'
+            'words = (\n'
+            '    env.sparkContext.parallelize(["a"])\n'
+            '    .filter(Long().filter)\n'
+            '    .mapPartitionsWithIndex(f2s.with_open_close(Upper(), "map"))\n'
+            '    .keyBy(lambda w: w)\n'
             ')\n',
         ),
     ],
