@@ -174,13 +174,79 @@ class _Function:
             yield call(value)
 
 
+class _Chain:
+    """Functions run one after the other on each record (``_Function``s): what each gives goes
+    to the next as it is, as Flink hands a Python object on between chained Python operators;
+    ``open``/``close`` of each function class, in order."""
+
+    def __init__(self, steps):
+        self.steps = steps
+
+    def open(self, runtime_context):
+        for step in self.steps:
+            if hasattr(step, "open"):
+                step.open(runtime_context)
+
+    def close(self):
+        for step in self.steps:
+            if hasattr(step, "close"):
+                step.close()
+
+    def process_element(self, value, ctx):
+        values = [value]
+        for step in self.steps:
+            values = [out for v in values for out in step.process_element(v, ctx)]
+        return values
+
+
+class Pickled:
+    """The records of ``map``/``flat_map``/``filter`` functions with no output type: PyFlink
+    pickles the Python objects they make, which have no Spark type, so they are no DataFrame.
+    This holds the frame they come from, how its rows reach the first function (``kind``, as in
+    ``tagged``) and the functions, to run in the Python UDTF of the first function that gives
+    its results a type (``python_udtf``) or of a print (``as_text``)."""
+
+    __slots__ = ("frame", "kind", "steps")
+
+    def __init__(self, frame, kind: str, steps: tuple):
+        self.frame, self.kind, self.steps = frame, kind, steps
+
+
+def pickled(frame, method: str, function, kind: "str | None" = None) -> Pickled:
+    """``frame.map/flat_map/filter(function)`` (``method``) whose results have no output type:
+    the function, to run later (``Pickled``); ``frame`` a DataFrame whose rows reach it as
+    ``kind`` says, or the ``Pickled`` records of earlier functions."""
+    if isinstance(frame, Pickled):
+        return Pickled(frame.frame, frame.kind, frame.steps + ((method, function),))
+    return Pickled(frame, kind, ((method, function),))
+
+
 def python_udtf(frame, method: str, function, kind: str, schema: str, rows: bool = False):
     """``frame.map/flat_map/filter(function)`` (``method``) with the user's Python function: a
     Python UDTF calling it once per row (``tagged``), ``kind``: how a row reaches it, as Flink
-    hands the record to Python (``"value"``, ``"tuple"``, ``"row"``); ``schema``: the DDL schema
+    hands the record to Python (``"value"``, ``"tuple"``, ``"row"``; ``"pickled"``: ``frame`` is
+    ``Pickled``, whose functions run first, in the same UDTF); ``schema``: the DDL schema
     of the results (a filter's: the frame's own), ``rows``: whether they are ROWs (fields may be
     None; a TUPLE's or a basic value may not: Flink fails the job, so does this)."""
+    if kind == "pickled":
+        if not isinstance(frame, Pickled):
+            raise TypeError(f"kind 'pickled' needs the Pickled records of f2s_process.pickled(), not {type(frame).__name__}")
+        steps = [_Function(f, m) for m, f in frame.steps] + [_Function(function, method)]
+        return main_output(tagged(frame.frame, _Chain(steps), frame.kind, schema, nullable=rows))
     return main_output(tagged(frame, _Function(function, method), kind, schema, nullable=rows))
+
+
+def _text(value):
+    """PyFlink's print of pickled records: ``str()`` of each, a str (or bytes) as it is."""
+    if not isinstance(value, (str, bytes)):
+        value = str(value)
+    return value
+
+
+def as_text(records: Pickled):
+    """What PyFlink's ``print()`` prints of ``Pickled`` records (it maps each to ``str()`` of it,
+    ``DataStream._align_output_type``): a frame of one ``value`` string column."""
+    return python_udtf(records, "map", _text, "pickled", "value STRING")
 
 
 class _Input:

@@ -489,6 +489,19 @@ def flink_stream_records(lines: Iterable[str]) -> Counter:
     return Counter(stream_line_record(line) for line in lines)
 
 
+def _box_record(row) -> Record:
+    """The record of one ``show()`` row: its cells; a row of one cell holding a Python tuple's
+    ``str()`` (PyFlink's print of pickled records is ``str()`` of each: ``f2s_process.as_text``)
+    is read as ``stream_line_record`` reads that line of Flink's print, a record of its fields."""
+    from print_records import cell_text, python_record  # it imports this module
+
+    if len(row) == 1 and row[0].startswith("(") and row[0].endswith(")"):
+        found = python_record(row[0])
+        if found is not None and len(found) > 1:
+            return found
+    return tuple(cell_text(c) for c in row)
+
+
 def spark_stream_records(stdout: str, normalize_lines) -> Counter:
     """Records of a converted PyFlink program's stdout: its ``show()`` boxes' rows, and its
     other lines as ``flink_stream_records`` after ``normalize_lines`` (which drops the
@@ -501,7 +514,7 @@ def spark_stream_records(stdout: str, normalize_lines) -> Counter:
 
     for start, _end, border, _header, rows in _boxes(lines):
         if border:
-            records.update(tuple(cell_text(c) for c in row) for row in rows)
+            records.update(_box_record(row) for row in rows)
         elif not _SHOWING.match(lines[start]):
             plain.append(raw[start])
     return records + flink_stream_records(normalize_lines(plain))

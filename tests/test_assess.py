@@ -6,8 +6,8 @@ The expected numbers come from reading the rules, not from a run:
   ``flat_map`` (dataset.simple_ops), ``group_by``, ``sum`` (dataset.aggregate), ``output``,
   ``execute`` are exact rules: 7; ``set_parallelism(4)`` is dataset.env_settings, approximate,
   and writes NOTE F2S105 (a parallelism other than 1). 1 NOTE x 5 min = 5 min.
-* ``pf_job.py`` (PyFlink): ``get_execution_environment`` (exact, always NOTE F2S205: streams
-  become RDDs), ``from_collection``, ``map`` (pyflink.simple_ops), ``print``: 4 exact rules;
+* ``pf_job.py`` (PyFlink): ``get_execution_environment`` (exact, NOTE F2S205: streams become
+  RDDs, a collection of lists has no DataFrame schema), ``from_collection``, ``map`` (pyflink.simple_ops), ``print``: 4 exact rules;
   ``result = env.execute(...)`` uses the JobExecutionResult: pyflink.execute writes TODO F2S206
   and converts nothing. 1 NOTE x 5 + 1 TODO (F2S2xx) x 20 = 25 min.
 * ``legacy_jython.py``: two ``org.apache.flink`` imports, a generation not converted: TODO
@@ -49,7 +49,7 @@ PF_JOB = (
     "from pyflink.datastream import StreamExecutionEnvironment\n"
     "\n"
     "env = StreamExecutionEnvironment.get_execution_environment()\n"
-    "env.from_collection([1, 2, 3]).map(lambda x: x * 2).print()\n"
+    "env.from_collection([[1], [2], [3]]).map(lambda x: x[0] * 2).print()\n"
     'result = env.execute("job")\n'
 )
 JYTHON = (

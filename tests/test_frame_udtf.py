@@ -167,3 +167,67 @@ def test_functions_whose_results_may_depend_on_more_than_their_record_stay_on_rd
     out = convert_source(program, "n.py").output
     assert "F2S205" in out and "f2s_process" not in out, out
     assert why in out, out
+
+
+# Functions with no output_type (issue 14): Flink pickles their results, which have no Spark
+# type. They run, with the functions after them, in the UDTF of the first one that has an
+# output_type (or of a print: str() of each, as PyFlink's print maps pickled records).
+PICKLED_FUNCTIONS = (
+    "def parse(line):\n"
+    "    level, _, rest = line.partition(' ')\n"
+    "    return {'level': level, 'words': rest.split()}\n\n\n"
+    "def explode(entry):\n"
+    "    for w in entry['words']:\n"
+    "        yield entry['level'], w\n"
+)
+PICKLED_TAIL = (
+    "\n\nenv = StreamExecutionEnvironment.get_execution_environment()\n"
+    "lines = env.from_collection(LINES, type_info=Types.STRING())\n"
+    "entries = lines.map(parse).filter(lambda e: e['level'] != 'DEBUG')\n"
+    "entries.flat_map(explode, output_type=Types.TUPLE([Types.STRING(), Types.STRING()])).print()\n"
+    "entries.map(lambda e: len(e['words'])).print()\n"
+    "lines.map(lambda s: (s[:4], len(s))).print()\n"
+)
+
+
+def _lines(seed: int) -> list:
+    rng = random.Random(seed)
+    levels = ["INFO", "WARN", "DEBUG", "ERROR"]
+    words = ["disk", "full", "", "retry", "ok"]
+    return [rng.choice(levels) + " " + " ".join(rng.choice(words) for _ in range(rng.randint(0, 4))) for _ in range(50)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_results_with_no_output_type_stay_python_objects_until_a_typed_function_or_a_print(spark, seed):
+    from flink2spark.runtime import frame_process as f2s_process
+
+    lines = _lines(seed)
+    out = convert_source(HEAD + PICKLED_FUNCTIONS + f"\n\nLINES = {lines!r}\n" + PICKLED_TAIL, "lines.py").output
+    assert "F2S205" not in out and "TODO" not in out, out
+    assert 'f2s_process.pickled(lines, "map", parse, "value")' in out
+    assert '"pickled",\n    "f0 STRING, f1 STRING",' in out or '"pickled", "f0 STRING, f1 STRING"' in out, out
+    assert "f2s_process.as_text(" in out
+    # a map whose result the translator types exactly: Columns (STRING, INT), no UDTF
+    assert 'F.char_length(F.col("value")).alias("f1")' in out, out
+
+    scope: dict = {}
+    exec(compile(out.split("\nenv = ")[0], "lines.py", "exec"), scope)  # the converted functions
+    frame = spark.createDataFrame(lines, "string").repartition(3)
+    entries = f2s_process.pickled(f2s_process.pickled(frame, "map", scope["parse"], "value"), "filter", lambda e: e["level"] != "DEBUG")
+    words = f2s_process.python_udtf(entries, "flat_map", scope["explode"], "pickled", "f0 STRING, f1 STRING")
+    counts = f2s_process.as_text(f2s_process.pickled(entries, "map", lambda e: len(e["words"])))
+
+    exec(compile(PICKLED_FUNCTIONS, "original.py", "exec"), original := {})  # plain Python, as Flink calls them
+    kept = [e for e in map(original["parse"], lines) if e["level"] != "DEBUG"]
+    assert Counter(tuple(r) for r in words.collect()) == Counter(p for e in kept for p in original["explode"](e))
+    assert Counter(r.value for r in counts.collect()) == Counter(str(len(e["words"])) for e in kept)
+
+
+def test_print_of_pickled_records_is_their_str(spark):
+    from flink2spark.runtime import frame_process as f2s_process
+
+    frame = spark.createDataFrame(["a b", "c"], "string")
+    shown = f2s_process.as_text(f2s_process.pickled(frame, "map", lambda s: (s, s.split()), "value"))
+    assert sorted(r.value for r in shown.collect()) == ["('a b', ['a', 'b'])", "('c', ['c'])"]
+    with pytest.raises(TypeError, match="Pickled"):
+        f2s_process.python_udtf(frame, "map", str, "pickled", "value STRING")

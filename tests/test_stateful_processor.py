@@ -309,7 +309,8 @@ SHIM = [
     (f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).print()\npairs.key_by(lambda p: p[1]).process(Count(), {_OUT}).print()",
      "the class used twice"),
     ("pairs.key_by(lambda p: p[0]).process(Count()).print()", "no output_type"),
-    (f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).map(lambda t: str(t)).print()", "a consumer with no native form"),
+    (f"pairs.key_by(lambda p: p[0]).process(Count(), {_OUT}).map(lambda t: [t]).key_by(lambda s: s[0]).print()",
+     "a consumer with no native form (key_by of pickled lists)"),
 ]
 
 

@@ -57,7 +57,7 @@ def test_a_constant_also_read_by_an_rdd_stays_a_type_object():
     out = _convert(
         "orders = env.from_collection(ORDERS, type_info=ORDER)\n"
         "orders.filter(lambda o: o.qty > 0).print()\n"
-        "env.from_collection(ORDERS, type_info=ORDER).map(lambda o: {o.item: o.qty}).print()\n"
+        "env.from_collection(ORDERS, type_info=ORDER).map(lambda o: {o.item: o.qty}).key_by(lambda d: len(d)).print()\n"
     )
     assert "ORDER = f2s.Types.ROW_NAMED(" in out
     assert "ORDER)" in out and "DDL" not in out
@@ -103,7 +103,7 @@ def test_an_assigner_class_kept_where_the_strategy_is_a_variable_or_the_stream_a
     strategy = "strategy = WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At())\n"
     out = convert_source(ASSIGNER + strategy + "clicks.assign_timestamps_and_watermarks(strategy)" + WINDOW, "job.py").output
     assert "class At" in out
-    rdd = WINDOW.replace(".print()", ".map(lambda r: {r[0]: r[1]}).print()")  # a dict: the stream stays an RDD
+    rdd = WINDOW.replace(".print()", ".map(lambda r: {r[0]: r[1]}).key_by(len).print()")  # key_by of dicts: the stream stays an RDD
     out = convert_source(
         ASSIGNER + "clicks.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(At()))" + rdd,
         "job.py",

@@ -464,19 +464,38 @@ def map_columns(g, call: cst.Call, shape: Shape) -> Optional[tuple[Shape, tuple[
     found = translated(g, call, shape)
     if isinstance(found, Refusal):
         return None
-    if declared is None and _untyped_text(g, call, found):
-        declared = Shape.value(Field("value", "string"))
+    if declared is None and not _makes_rows(g, call):
+        declared = untyped_shape(call, found)
     if declared is None:
         return None
     return declared_columns(declared, found)
 
 
-def _untyped_text(g, call: cst.Call, found: Translation) -> bool:
-    """A map with no output_type whose function gives a string, never None: Flink pickles the
-    str, which sinks show as its text and later functions read as the str: a string column."""
-    return (not any(a.keyword is not None and a.keyword.value == "output_type" for a in call.args)
-            and len(call.args) == 1 and not found.tuple and found.outputs[0].type == "string"
-            and not found.outputs[0].nullable)
+def _makes_rows(g, call: cst.Call) -> bool:
+    """Whether the function of ``call`` calls PyFlink's ``Row`` (a pickled ``Row`` is no tuple)."""
+    from flink2spark.rules.pyflink._common import call_arg
+
+    fn = function_node(g.resolver, call_arg(call, 0, "func"), call.func.attr.value)  # type: ignore[attr-defined]
+    return fn is None or any(g.resolver.qualified_name(c.func) in P.ROWS for c in nodes(fn, cst.Call))
+
+
+def untyped_shape(call: cst.Call, found: Translation) -> Optional[Shape]:
+    """The shape of the results of a map with no output_type whose function the translator
+    types exactly (``found``), or None. Flink pickles them: later functions read the objects the
+    function made, a print shows ``str()`` of each. When the function gives a basic value or a
+    tuple of them (not a ``Row``), none of them None, of a type Python reads back from Spark as
+    it made it (str, int, float, bool: FRAME_TYPES; an int within its column's range: the
+    translator refuses an integer result past 64 bits when no output_type checks it), the
+    column(s) hold the same values: a ``value`` column, or ``f0, f1...`` that Python functions
+    read as the same tuple (``lambda n: ("tail", n)`` over a BIGINT frame: STRING, BIGINT)."""
+    if any(a.keyword is not None and a.keyword.value == "output_type" for a in call.args) or len(call.args) != 1:
+        return None
+    outputs = found.outputs
+    if any(out.nullable or out.name is not None or out.type not in FRAME_TYPES for out in outputs):
+        return None
+    if not found.tuple:
+        return Shape.value(Field("value", outputs[0].type))
+    return Shape.tuple(*(Field(f"f{i}", out.type) for i, out in enumerate(outputs)))
 
 
 def flat_translated(g, call: cst.Call, shape: Shape) -> Union[FlatTranslation, Refusal]:

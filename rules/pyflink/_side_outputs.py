@@ -29,6 +29,7 @@ import libcst as cst
 
 from flink2spark.rules.pyflink._process import keeps_data
 from flink2spark.transpiler import pyflink_model as P
+from flink2spark.transpiler.python_columns import Shape
 from flink2spark.transpiler.visitors import is_method_call, is_self_attribute, nodes
 
 _TAG_NAMES_TAKEN = ("output", "main")  # the tagged frame's own columns (runtime/frame_process.py)
@@ -324,6 +325,36 @@ def co_shape(g, call: cst.Call, shape):
 # map / flat_map / filter of a Python function that has no Column form, over a frame
 
 
+# The records of a map/flat_map with no output_type whose function has no Column form: Python
+# objects Flink pickles, with no Spark type, so no DataFrame yet. The converted program holds
+# the frame and the functions still to run (``f2s_process.pickled``: runtime/frame_process.py);
+# the next map/flat_map with an output_type runs them all in its Python UDTF (``python_udtf``:
+# the objects go from one function to the next as they are, as in Flink's chained operators,
+# and only the typed results are stored), a print shows ``str()`` of each as PyFlink's print
+# does (``f2s_process.as_text``). Only map/flat_map/filter, print and operator settings read
+# such records here; anything else (key_by, union, sinks...) keeps the stream an RDD.
+UNTYPED = Shape("untyped", ())
+UNTYPED_READERS = frozenset({"map", "flat_map", "filter", "print", "name", "uid", "set_parallelism", "set_description",
+                             "set_max_parallelism", "disable_chaining", "start_new_chain", "slot_sharing_group",
+                             "set_buffer_timeout", "forward", "rebalance", "rescale", "shuffle"})
+
+
+def untyped_consumer(g, call: cst.Call, shape):
+    """What ``call`` makes of ``UNTYPED`` records (the program model's ``consumer_shape``): a
+    map/flat_map/filter whose function runs in the UDTF (``function_plan``), a print (a sink),
+    an operator setting (the records go on); else None."""
+    from flink2spark.rules.pyflink._frames import sink
+
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method not in UNTYPED_READERS or not P.is_stream(g.resolver.type_of(call.func.value)):  # type: ignore[attr-defined]
+        return None
+    if method == "print":
+        return sink(g, call, shape)
+    if method in _METHODS:
+        return function_shape(g, call, shape)
+    return shape
+
+
 @dataclass(frozen=True)
 class FunctionPlan:
     output: object  # python_columns.Shape of the results (a filter's: its input's)
@@ -356,13 +387,16 @@ def _function_plan(g, call: cst.Call, shape) -> Union[FunctionPlan, str]:
     without keyed state. A class that keeps data between records (``self.x = ...`` or a change
     in place of ``self.x`` outside ``__init__``/``open``/``close``) needs the records in one
     partition in the source's order at parallelism 1, as Flink's one instance sees them. Spark's
-    partitions change only the records' order, which a parallel Flink job does not fix either."""
+    partitions change only the records' order, which a parallel Flink job does not fix either.
+    With no ``output_type`` the results are ``UNTYPED`` (the functions run later, in the UDTF of
+    the next typed function or a print); over ``UNTYPED`` records the function gets the objects
+    the one before made."""
     from flink2spark.rules.pyflink._common import call_arg, instance_class
     from flink2spark.rules.pyflink._frames import _declared
 
     resolver = g.resolver
     method = call.func.attr.value  # type: ignore[attr-defined]
-    if method not in _METHODS or not P.is_stream(resolver.type_of(call.func.value)) or shape.kind not in ("value", "tuple", "row"):  # type: ignore[attr-defined]
+    if method not in _METHODS or not P.is_stream(resolver.type_of(call.func.value)) or shape.kind not in ("value", "tuple", "row", UNTYPED.kind):  # type: ignore[attr-defined]
         return "not a map/flat_map/filter of a DataStream of a frame"
     if g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
         return "an unbounded stream (the UDTF form is checked on bounded frames only)"
@@ -394,6 +428,8 @@ def _function_plan(g, call: cst.Call, shape) -> Union[FunctionPlan, str]:
         one = any(_keeps(d) for name, d in defs.items() if name not in ("__init__", "open", "close"))
         if one and not (g.parallelism == (True, 1) and in_source_order(g, call.func.value)):  # type: ignore[attr-defined]
             return f"{cls.name.value} keeps data between records, which do not come in a collection's order at parallelism 1"
+        if one and shape.kind == UNTYPED.kind:
+            return f"{cls.name.value} keeps data between records of a function with no output_type"
         if not any(n in defs for n in ("open", "close")):
             cls = None  # its bound method is passed, as any function
     if body is not None and (_keeps(body) or any(nodes(body, cst.Global, cst.Nonlocal))):
@@ -401,8 +437,10 @@ def _function_plan(g, call: cst.Call, shape) -> Union[FunctionPlan, str]:
     if method == "filter":
         return FunctionPlan(shape, cls, one)
     output = _declared(g, call)
-    if output is None:
-        return "no output_type of basic types (Flink pickles the results)"
+    declared = call_arg(call, 1, "output_type")
+    if output is None and declared is not None and not (isinstance(declared, cst.Name) and declared.value == "None"):
+        return "an output_type other than a basic type or a ROW/TUPLE of them (the results' schema)"
+    output = output or UNTYPED  # no output_type: Flink pickles the results
     code = body if body is not None else code
     if method == "map" and any(nodes(code, cst.Yield)):
         return "a map function that yields (Flink's serializer gets a generator)"

@@ -393,7 +393,7 @@ class StreamFacts:
             "undecoded": self.undecoded,
             "origin": self.origin,
             "functions": self.functions,
-            "frame": _frames.ddl(self.frame) if self.frame is not None else None,
+            "frame": None if self.frame is None else "untyped" if self.frame.kind == "untyped" else _frames.ddl(self.frame),
         }
 
 
@@ -940,6 +940,8 @@ STREAMING_CONSUMERS = frozenset({"print", "map", "filter", "flat_map", "union", 
 def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
     """What ``NATIVE_CONSUMERS`` says of ``call`` over a frame of ``shape``: a Shape, True, or None."""
     method = call.func.attr.value  # type: ignore[attr-defined]
+    if shape.kind == _side_outputs().UNTYPED.kind:  # records of a function with no output_type: no Spark type
+        return _side_outputs().untyped_consumer(g, call, shape)
     if _frames.limited(shape) and method not in _frames.LIMITED_CONSUMERS:
         return None
     if g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
@@ -1283,6 +1285,9 @@ def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
     from flink2spark.transpiler.python_columns import Refusal
 
     method = call.func.attr.value  # type: ignore[attr-defined]
+    if shape is not None and shape.kind == _side_outputs().UNTYPED.kind and method not in _side_outputs().UNTYPED_READERS:
+        return ("form over the results of a function with no output_type (Flink pickles them; here only map, flat_map,"
+                " filter and print take them, in one Python UDTF with the next function that has an output_type)")
     if shape is not None and _frames.limited(shape) and method not in _frames.LIMITED_CONSUMERS:
         held = "pickled records" if shape.pickled else "columns of " + ", ".join(
             sorted({f.type.upper() for f in shape.fields if f.type not in _frames.FRAME_TYPES}))
@@ -1295,7 +1300,10 @@ def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
     if method != "filter" and _receiver_type(g, call) == P.KEYED and _stateful().stateful_class(g, call):
         found = _stateful().plan(g, call, shape)  # a function class with keyed state: why no StatefulProcessor
         return f"form ({found})" if isinstance(found, str) else "form"
-    found = (_frames.flat_translated if method == "flat_map" else _frames.translated)(g, call, shape)
+    if shape.kind == _side_outputs().UNTYPED.kind:  # no Column form over them: only the UDTF
+        found = None
+    else:
+        found = (_frames.flat_translated if method == "flat_map" else _frames.translated)(g, call, shape)
     why = [f"its function: {found.reason}"] if isinstance(found, Refusal) else []
     plan = _side_outputs().function_plan(g, call, shape)  # why it cannot run as a Python UDTF either
     if isinstance(plan, str):

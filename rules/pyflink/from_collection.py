@@ -138,31 +138,32 @@ rule = Rule(
                 rdd="the source `.from_collection()` at line 7 has no DataFrame schema: its type_info or its data has none here",
             ),
         ),
-        Example(  # a consumer with no native form (a map to pickled ints) keeps the stream an RDD
+        Example(  # a consumer with no native form (key_by of pickled lists) keeps the stream an RDD
             program(
                 "rows = env.from_collection([(1, 'a')], Types.ROW([Types.INT(), Types.STRING()]))\n"
-                "rows.map(lambda r: r[0]).print()\n"
+                "rows.map(lambda r: [r[0]]).key_by(lambda x: x[0]).print()\n"
                 "named = env.from_collection([Row(id=1, name='a')], Types.ROW_NAMED(['id', 'name'], [Types.INT(), Types.STRING()]))\n"
                 "named.print()\n",
                 imports="from pyflink.common import Row, Types\n",
             ),
-            spark_program(
-                "rows = env.sparkContext.parallelize(\n"
-                '    f2s.typed([(1, "a")], f2s.Types.ROW([f2s.Types.INT(), f2s.Types.STRING()]))\n'
-                ")\n"
-                "for record in rows.map(lambda r: r[0]).collect():\n"
-                "    print(record)\n"
-                "named = env.sparkContext.parallelize(\n"
-                "    f2s.typed(\n"
-                '        [f2s.Row(id=1, name="a")],\n'
-                '        f2s.Types.ROW_NAMED(["id", "name"], [f2s.Types.INT(), f2s.Types.STRING()]),\n'
-                "    )\n"
-                ")\n"
-                "for record in named.collect():\n"
-                "    print(record)\n",
-                shim=True,
-                rdd='`.map()` at line 6 has no DataFrame form (as a Python UDTF: no output_type of basic types (Flink pickles the results))',
-            ),
+            'from flink2spark.runtime import datastream as f2s\n'
+            'from pyspark.sql import SparkSession\n'
+            '\n'
+            '# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer; here because `.key_by()` at line 6 has no DataFrame form over the results of a function with no output_type (Flink pickles them; here only map, flat_map, filter and print take them, in one Python UDTF with the next function that has an output_type)\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            'rows = env.sparkContext.parallelize(\n'
+            '    f2s.typed([(1, "a")], f2s.Types.ROW([f2s.Types.INT(), f2s.Types.STRING()]))\n'
+            ')\n'
+            'for record in rows.map(lambda r: [r[0]]).keyBy(lambda x: x[0]).values().collect():\n'
+            '    print(record)\n'
+            'named = env.sparkContext.parallelize(\n'
+            '    f2s.typed(\n'
+            '        [f2s.Row(id=1, name="a")],\n'
+            '        f2s.Types.ROW_NAMED(["id", "name"], [f2s.Types.INT(), f2s.Types.STRING()]),\n'
+            '    )\n'
+            ')\n'
+            'for record in named.collect():\n'
+            '    print(record)\n',
         ),
         Example(  # every stream a DataFrame: no RDD (no NOTE F2S205), PyFlink's Row is Spark's
             program(

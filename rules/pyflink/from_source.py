@@ -54,10 +54,13 @@ rule = Rule(
                 "numbers.map(lambda n: (n, n)).print()\n",
                 imports="from pyflink.common import WatermarkStrategy\nfrom pyflink.datastream.connectors.number_seq import NumberSequenceSource\n",
             ),
-            spark_program(  # an RDD: a map without output_type has no native form
-                "numbers = env.sparkContext.range(1, 20 + 1)\nfor record in numbers.map(lambda n: (n, n)).collect():\n    print(record)\n",
-                rdd="`.map()` at line 7 has no DataFrame form (as a Python UDTF: no output_type of basic types (Flink pickles the results))",
-            ),
+            'from pyspark.sql import SparkSession, functions as F\n'
+            '\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            'numbers = env.range(1, 20 + 1).toDF("value")\n'
+            'numbers.select(F.col("value").alias("f0"), F.col("value").alias("f1")).show(\n'
+            '    2147483647, truncate=False\n'
+            ')\n',
         ),
         Example(  # a DataFrame of the numbers: every consumer has a native form; the strategy is read by nothing
             program(
@@ -127,14 +130,15 @@ rule = Rule(
                 imports="from pyflink.common import WatermarkStrategy\n"
                 "from pyflink.datastream.connectors.file_system import FileSource, StreamFormat\n",
             ),
-            spark_program(  # an RDD: a map without output_type has no native form
-                "# the lines\n"
-                'lines = env.read.text("/data/in", recursiveFileLookup=True).rdd.map(\n'
-                "    lambda row: row.value\n"
-                ")\n"
-                "for record in lines.map(lambda line: line.split()).collect():\n    print(record)\n",
-                rdd='`.map()` at line 9 has no DataFrame form (its function: split() other than split(sep)[i]; as a Python UDTF: no output_type of basic types (Flink pickles the results))',
-            ),
+            'from flink2spark.runtime import frame_process as f2s_process\n'
+            'from pyspark.sql import SparkSession\n'
+            '\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            '# the lines\n'
+            'lines = env.read.text("/data/in", recursiveFileLookup=True)\n'
+            'f2s_process.as_text(\n'
+            '    f2s_process.pickled(lines, "map", lambda line: line.split(), "value")\n'
+            ').show(2147483647, truncate=False)\n',
         ),
         Example(
             program(

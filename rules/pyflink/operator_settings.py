@@ -22,12 +22,14 @@ rule = Rule(
                 "doubled = numbers.map(lambda x: x * 2).set_parallelism(4)\n"
                 "numbers.print().name('out')\n"
             ),
-            spark_program(
-                "numbers = env.sparkContext.parallelize([1]).map(lambda x: x + 1)\n"
-                "doubled = numbers.map(lambda x: x * 2)\n"
-                "for record in numbers.collect():\n    print(record)\n",
-                rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
-            ),
+            'from pyspark.sql import SparkSession\n'
+            '\n'
+            '# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer; here because `.print()` at line 7 has no DataFrame form\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            'numbers = env.sparkContext.parallelize([1]).map(lambda x: x + 1)\n'
+            'doubled = numbers.map(lambda x: x * 2)\n'
+            'for record in numbers.collect():\n'
+            '    print(record)\n',
         ),
     ],
     noop=["class Job:\n    def name(self, n):\n        return self\n\n\nJob().name('x').uid = 1\n"],

@@ -35,13 +35,13 @@ rule = Rule(
     codes=(M.PF_PARTITIONING, M.PF_FUNCTION, M.PF_PROCESS),
     examples=[
         Example(
-            program("numbers = env.from_collection([1, 2]).rebalance().map(lambda x: x + 1).forward()\n"),
-            spark_program(
-                "# NOTE(flink2spark): F2S235 rebalance(): dropped (the RDD is spread over Spark's default parallelism"
-                " already); same elements, the order they are printed in may differ\n"
-                "numbers = env.sparkContext.parallelize([1, 2]).map(lambda x: x + 1)\n",
-                rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)',
-            ),
+            program("numbers = env.from_collection([[1], [2]]).rebalance().map(lambda x: x[0] + 1).forward()\n"),
+            'from pyspark.sql import SparkSession\n'
+            '\n'
+            '# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer; here because the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            "# NOTE(flink2spark): F2S235 rebalance(): dropped (the RDD is spread over Spark's default parallelism already); same elements, the order they are printed in may differ\n"
+            'numbers = env.sparkContext.parallelize([[1], [2]]).map(lambda x: x[0] + 1)\n',
         ),
         Example(
             program(

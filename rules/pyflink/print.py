@@ -80,16 +80,13 @@ rule = Rule(
                 "pairs.key_by(lambda p: p[0]).map(lambda p: p[1]).print()\n",
                 imports="from pyflink.common import Types\n",
             ),
-            spark_program(
-                'pairs = env.sparkContext.parallelize([("a", 1)])\n'
-                "for record in pairs.collect():\n"
-                '    print("pairs>", record)\n'
-                "for record in pairs.map(lambda p: p[1] * 2.5).collect():\n"
-                "    print(record)\n"
-                "for record in pairs.keyBy(lambda p: p[0]).values().map(lambda p: p[1]).collect():\n"
-                "    print(record)\n",
-                rdd='`.map()` at line 8 has no DataFrame form (as a Python UDTF: no output_type of basic types (Flink pickles the results))',
-            ),
+            'from pyspark.sql import SparkSession, functions as F\n'
+            '\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            'pairs = env.createDataFrame([("a", 1)], "f0 STRING, f1 INT")\n'
+            'pairs.show(2147483647, truncate=False)\n'
+            'pairs.select((F.col("f1") * 2.5).alias("value")).show(2147483647, truncate=False)\n'
+            'pairs.select(F.col("f1").alias("value")).show(2147483647, truncate=False)\n',
         ),
         Example(
             program(
@@ -126,7 +123,26 @@ rule = Rule(
                 'env.execute()\n',
                 imports='from pyflink.common import SimpleStringSchema, WatermarkStrategy\nfrom pyflink.datastream.connectors.kafka import KafkaSource\n',
             ),
-            'from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\nfrom pyspark.sql import SparkSession, functions as F\n\n# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer; here because `.map()` at line 8 has no DataFrame form (as a Python UDTF: an unbounded stream (the UDTF form is checked on bounded frames only))\nenv = SparkSession.builder.getOrCreate()\n# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\nwords = f2s_stream.micro_batches(\n    env.readStream.format("kafka")\n    .option("kafka.bootstrap.servers", "kafka:9092")\n    .option("subscribe", "words")\n    .option("startingOffsets", "earliest")\n    .load()\n    .select(F.col("value").cast("string").alias("value")),\n    f2s.Types.STRING(),\n)\n\n\ndef print_sizes(batch):\n    for record in batch.collect():\n        print("sizes>", record)\n\n\n# NOTE(flink2spark): F2S253 unbounded stream: the Python operators run on each micro-batch (foreachBatch), so records come out per micro-batch rather than one at a time; same records\n# NOTE(flink2spark): F2S251 streaming query checkpoint: f2s_stream.checkpoint() is a fresh temporary folder per run (the job starts from its starting offsets, as a newly submitted Flink job); set F2S_CHECKPOINT_DIR to a durable folder to resume across runs\nf2s_stream.foreach_batch(words.map(lambda w: (w, len(w))), print_sizes).option(\n    "checkpointLocation", f2s_stream.checkpoint("print")\n).start()\nf2s_stream.await_termination(env)\n',
+            'from flink2spark.runtime import streaming as f2s_stream\n'
+            'from pyspark.sql import SparkSession, functions as F\n'
+            '\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            '# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\n'
+            'words = (\n'
+            '    env.readStream.format("kafka")\n'
+            '    .option("kafka.bootstrap.servers", "kafka:9092")\n'
+            '    .option("subscribe", "words")\n'
+            '    .option("startingOffsets", "earliest")\n'
+            '    .load()\n'
+            '    .select(F.col("value").cast("string").alias("value"))\n'
+            ')\n'
+            '# NOTE(flink2spark): F2S251 streaming query checkpoint: f2s_stream.checkpoint() is a fresh temporary folder per run (the job starts from its starting offsets, as a newly submitted Flink job); set F2S_CHECKPOINT_DIR to a durable folder to resume across runs\n'
+            'words.select(\n'
+            '    F.col("value").alias("f0"), F.char_length(F.col("value")).alias("f1")\n'
+            ').writeStream.format("console").option("numRows", 2147483647).option(\n'
+            '    "truncate", False\n'
+            ').option("checkpointLocation", f2s_stream.checkpoint("print")).start()\n'
+            'f2s_stream.await_termination(env)\n',
         ),
         Example(  # an unbounded stream the program model plans as a streaming DataFrame: the console sink
             program(
@@ -163,10 +179,17 @@ def convert(ctx):
             '{df}.writeStream.format("console").option("numRows", 2147483647).option("truncate", False)', df=ctx.site.receiver
         )
         return K.streaming_query(ctx, console, "print")
-    if facts(ctx.resolver, seg.original.func.value).frame is not None:  # type: ignore[attr-defined]
+    frame = facts(ctx.resolver, seg.original.func.value).frame  # type: ignore[attr-defined]
+    if frame is not None:
+        df = ctx.site.receiver
+        if frame.kind == "untyped":  # records of a function with no output_type: PyFlink prints str() of each
+            from flink2spark.transpiler import imports as I
+
+            I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_process", "f2s_process")
+            df = ctx.expr("f2s_process.as_text({df})", df=df)
         # every record, in Spark's own format (show() prints 20 rows by default; its maximum
         # is Int.MaxValue), values not cut
-        return ctx.expr("{df}.show(2147483647, truncate=False)", df=ctx.site.receiver)
+        return ctx.expr("{df}.show(2147483647, truncate=False)", df=df)
     stream = as_stream(ctx, ctx.site.receiver, ctx.site.receiver_type)
     if facts(ctx.resolver, seg.original.func.value).timestamped:  # type: ignore[attr-defined]
         stream = ctx.expr("{s}.values()", s=stream)  # (timestamp, value) pairs: the values

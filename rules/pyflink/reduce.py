@@ -123,23 +123,25 @@ rule = Rule(
                 imports="from pyflink.common import SimpleStringSchema, WatermarkStrategy\n"
                 "from pyflink.datastream.connectors.kafka import KafkaSource\n",
             ),
-            "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
-            "from pyspark.sql import SparkSession, functions as F\n"
-            + spark_head('`.map()` at line 14 has no DataFrame form (as a Python UDTF: an unbounded stream (the UDTF form is checked on bounded frames only))')
-            + "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
-            "words = f2s_stream.micro_batches(\n"
+            'from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n'
+            'from pyspark.sql import SparkSession, functions as F\n'
+            '\n'
+            '# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer; here because `.reduce()` at line 14 has no DataFrame form on an unbounded stream (there: map/filter/flat_map/union, event-time windows of built-in aggregates keyed by a field, print and Kafka sinks)\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            '# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\n'
+            'words = f2s_stream.micro_batches(\n'
             '    env.readStream.format("kafka")\n'
             '    .option("kafka.bootstrap.servers", "kafka:9092")\n'
             '    .option("subscribe", "words")\n'
             '    .option("startingOffsets", "earliest")\n'
-            "    .load()\n"
+            '    .load()\n'
             '    .select(F.col("value").cast("string").alias("value")),\n'
-            "    f2s.Types.STRING(),\n"
-            ")\n"
-            "# NOTE(flink2spark): F2S258 " + K.ROLLING_NOTE + "\n"
-            "counts = f2s_stream.rolling_reduce(\n"
-            "    words.map(lambda w: (w, 1)).keyBy(lambda p: p[0]), lambda a, b: (a[0], a[1] + b[1])\n"
-            ")\n",
+            '    f2s.Types.STRING(),\n'
+            ')\n'
+            "# NOTE(flink2spark): F2S258 keyed rolling aggregation on an unbounded stream: each key's reduction so far is kept by groupBy().transformWithState() in the query's checkpoint (Spark >= 4.1, pyarrow, pandas and protobuf on the driver and the workers, the RocksDB state store, which f2s_stream.rolling_reduce selects); keys are grouped by their pickled bytes and the running values come out per micro-batch\n"
+            'counts = f2s_stream.rolling_reduce(\n'
+            '    words.map(lambda w: (w, 1)).keyBy(lambda p: p[0]), lambda a, b: (a[0], a[1] + b[1])\n'
+            ')\n',
         ),
     ],
     noop=["from functools import reduce\n\ntotal = reduce(lambda a, b: a + b, [1, 2])\n"],

@@ -8,7 +8,12 @@ the translation is exact. Where the function has no Column form but the results'
 known (``output_type``; a filter's records are its input's), the user's function runs as a
 Python UDTF over the frame, ``f2s_process.python_udtf(df, "map", f, kind, schema)``
 (``_side_outputs.function_plan``: records as Flink hands them to Python, results stored as its
-serializer stores them, ``open``/``close`` once per Spark task: NOTE F2S203). Otherwise the
+serializer stores them, ``open``/``close`` once per Spark task: NOTE F2S203). A map with no
+``output_type`` (Flink pickles its results) is a ``select`` when the translator types its result
+exactly (``_frames.untyped_shape``); else its results have no Spark type and stay Python objects,
+``f2s_process.pickled(df, "map", f, kind)`` (``_side_outputs.UNTYPED``), run with the functions
+after them in the UDTF of the next map/flat_map with an ``output_type`` (``python_udtf(pickled,
+..., "pickled", schema)``) or of a print (``f2s_process.as_text``). Otherwise the
 stream is an RDD and what follows applies.
 
 PyFlink functions take one element and return the result (``flat_map``: any iterable, usually
@@ -46,6 +51,8 @@ from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler.registry import Example, Rule
 
 SPARK = {"map": "map", "flat_map": "flatMap", "filter": "filter"}
+# the head of examples converted to UDTFs over DataFrames, before the module's functions
+_UDTF_HEAD = "from flink2spark.runtime import frame_process as f2s_process\nfrom pyspark.sql import SparkSession, functions as F\n\nenv = SparkSession.builder.getOrCreate()\n\n\n"
 # On a timestamped stream ((timestamp, value) pairs, see runtime/windows.py) the records keep their timestamps.
 SPARK_TIMESTAMPED = {"map": "mapValues", "flat_map": "flatMapValues"}
 
@@ -121,6 +128,39 @@ rule = Rule(
             "f2s_process.python_udtf(\n"
             '    prices, "map", Rate(), "tuple", "cur STRING, eur DOUBLE", rows=True\n'
             ").show(2147483647, truncate=False)\n",
+        ),
+        Example(  # no output_type: Columns where the translator types the result exactly (STRING, BIGINT); else
+            # the results stay pickled Python objects (no Spark type) and run in one UDTF with the next typed function
+            program(
+                "\n\ndef parse(line):\n"
+                "    level, _, message = line.partition(' ')\n"
+                "    return level, message\n\n\n"
+                "logs = env.from_collection(['WARN disk', 'INFO ok'], Types.STRING())\n"
+                "logs.map(parse).filter(lambda lm: lm[0] == 'WARN').map(lambda lm: lm[1], output_type=Types.STRING()).print()\n"
+                "logs.map(lambda s: (s[:4], 1)).print()\n",
+                imports="from pyflink.common import Types\n",
+            ),
+            _UDTF_HEAD +
+            'def parse(line):\n'
+            "    level, _, message = line.partition(' ')\n"
+            '    return level, message\n'
+            '\n'
+            '\n'
+            'logs = env.createDataFrame(["WARN disk", "INFO ok"], "string")\n'
+            'f2s_process.python_udtf(\n'
+            '    f2s_process.pickled(\n'
+            '        f2s_process.pickled(logs, "map", parse, "value"),\n'
+            '        "filter",\n'
+            '        lambda lm: lm[0] == "WARN",\n'
+            '    ),\n'
+            '    "map",\n'
+            '    lambda lm: lm[1],\n'
+            '    "pickled",\n'
+            '    "value STRING",\n'
+            ').show(2147483647, truncate=False)\n'
+            'logs.select(F.substring(F.col("value"), 1, 4).alias("f0"), F.lit(1).alias("f1")).show(\n'
+            '    2147483647, truncate=False\n'
+            ')\n',
         ),
         Example(  # refused: a class keeping data between records, at Flink's default parallelism (instances see parts of the stream)
             program(
@@ -240,12 +280,26 @@ rule = Rule(
                 "lines = env.from_collection(['a b'])\n"
                 "words = lines.flat_map(split).filter(lambda w: w != 'b').map(lambda w: (w, 1), output_type=None)\n"
             ),
-            spark_program(
-                "\n\ndef split(line):\n    yield from line.split()\n\n\n"
-                'lines = env.sparkContext.parallelize(["a b"])\n'
-                'words = lines.flatMap(split).filter(lambda w: w != "b").map(lambda w: (w, 1))\n',
-                rdd='the source `.from_collection()` at line 10 has no type_info (no DataFrame schema)',
-            ),
+            'from flink2spark.runtime import frame_process as f2s_process\n'
+            'from pyspark.sql import SparkSession\n'
+            '\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            '\n'
+            '\n'
+            'def split(line):\n'
+            '    yield from line.split()\n'
+            '\n'
+            '\n'
+            'lines = env.createDataFrame(["a b"], "string")\n'
+            'words = f2s_process.pickled(\n'
+            '    f2s_process.pickled(\n'
+            '        f2s_process.pickled(lines, "flat_map", split, "value"),\n'
+            '        "filter",\n'
+            '        lambda w: w != "b",\n'
+            '    ),\n'
+            '    "map",\n'
+            '    lambda w: (w, 1),\n'
+            ')\n',
         ),
         Example(
             program(
@@ -257,28 +311,36 @@ rule = Rule(
                 "class Long(FilterFunction):\n"
                 "    def filter(self, value):\n"
                 "        return len(value) > 3\n\n\n"
-                "words = env.from_collection(['a']).filter(Long()).map(Upper())\n",
+                "words = env.from_collection(['a']).filter(Long()).map(Upper()).key_by(lambda w: w)\n",
                 imports="from pyflink.datastream.functions import FilterFunction, MapFunction\n",
             ),
-            spark_program(
-                "\n\nclass Upper:\n"
-                "    def open(self, runtime_context):\n"
-                '        self.suffix = "!"\n\n'
-                "    def map(self, value):\n"
-                "        return value.upper() + self.suffix\n\n\n"
-                "class Long:\n"
-                "    def filter(self, value):\n"
-                "        return len(value) > 3\n\n\n"
-                "# NOTE(flink2spark): F2S203 Upper.open()/close() run once per Spark partition (Flink: once per"
-                " parallel instance); results are the same unless they have side effects\n"
-                "words = (\n"
-                '    env.sparkContext.parallelize(["a"])\n'
-                "    .filter(Long().filter)\n"
-                '    .mapPartitionsWithIndex(f2s.with_open_close(Upper(), "map"))\n'
-                ")\n",
-                shim=True,
-                rdd='the source `.from_collection()` at line 20 has no type_info (no DataFrame schema)',
-            ),
+            'from flink2spark.runtime import datastream as f2s\n'
+            'from pyspark.sql import SparkSession\n'
+            '\n'
+            '# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer; here because `.key_by()` at line 20 has no DataFrame form over the results of a function with no output_type (Flink pickles them; here only map, flat_map, filter and print take them, in one Python UDTF with the next function that has an output_type)\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            '\n'
+            '\n'
+            'class Upper:\n'
+            '    def open(self, runtime_context):\n'
+            '        self.suffix = "!"\n'
+            '\n'
+            '    def map(self, value):\n'
+            '        return value.upper() + self.suffix\n'
+            '\n'
+            '\n'
+            'class Long:\n'
+            '    def filter(self, value):\n'
+            '        return len(value) > 3\n'
+            '\n'
+            '\n'
+            '# NOTE(flink2spark): F2S203 Upper.open()/close() run once per Spark partition (Flink: once per parallel instance); results are the same unless they have side effects\n'
+            'words = (\n'
+            '    env.sparkContext.parallelize(["a"])\n'
+            '    .filter(Long().filter)\n'
+            '    .mapPartitionsWithIndex(f2s.with_open_close(Upper(), "map"))\n'
+            '    .keyBy(lambda w: w)\n'
+            ')\n',
         ),
     ],
     noop=[
@@ -369,6 +431,8 @@ def column_form(ctx, seg) -> bool:
 
     g, call = graph(ctx.resolver), seg.original
     shape = facts(ctx.resolver, call.func.value).frame  # type: ignore[attr-defined]
+    if shape.kind == "untyped":  # records of a function with no output_type: no Columns to read
+        return False
     if seg.method == "filter":
         return _frames.filter_shape(g, call, shape) is not None
     return (_frames.flat_map_shape if seg.method == "flat_map" else _frames.map_shape)(g, call, shape) is not None
@@ -378,7 +442,7 @@ def python_udtf(ctx, seg):
     """``f2s_process.python_udtf(df, "map", fn, kind, "<schema>")``: the user's function as a
     Python UDTF over the frame (the program model's plan, ``_side_outputs.function_plan``)."""
     from flink2spark.transpiler import imports as I
-    from flink2spark.rules.pyflink._side_outputs import function_plan, schema
+    from flink2spark.rules.pyflink._side_outputs import UNTYPED, function_plan, schema
     from flink2spark.rules.pyflink._streams import graph
 
     shape = facts(ctx.resolver, seg.original.func.value).frame  # type: ignore[attr-defined]
@@ -395,12 +459,15 @@ def python_udtf(ctx, seg):
         if fn is None:
             return ctx.todo_left()
     I.need(ctx.conv.codemod, "flink2spark.runtime", "frame_process", "f2s_process")
-    rows = ", rows=True" if found.output.kind == "row" or seg.method == "filter" else ""
-    return ctx.expr(
-        'f2s_process.python_udtf({df}, "%s", {fn}, "%s", %r%s)' % (seg.method, shape.kind, schema(found.output), rows),
-        df=ctx.expr("{df}.coalesce(1)", df=ctx.site.receiver) if found.one else ctx.site.receiver,
-        fn=fn,
-    )
+    df = ctx.expr("{df}.coalesce(1)", df=ctx.site.receiver) if found.one else ctx.site.receiver
+    if found.output.kind == UNTYPED.kind:  # no output_type: run later, by the function that gives the results a type
+        kind = "" if shape.kind == UNTYPED.kind else ', "%s"' % shape.kind
+        return ctx.expr('f2s_process.pickled({df}, "%s", {fn}%s)' % (seg.method, kind), df=df, fn=fn)
+    if shape.kind == UNTYPED.kind:
+        kind, rows = "pickled", ", rows=True" if found.output.kind == "row" else ""
+    else:
+        kind, rows = shape.kind, ", rows=True" if found.output.kind == "row" or seg.method == "filter" else ""
+    return ctx.expr('f2s_process.python_udtf({df}, "%s", {fn}, "%s", %r%s)' % (seg.method, kind, schema(found.output), rows), df=df, fn=fn)
 
 
 @rule.converter
