@@ -72,9 +72,11 @@ def test_a_strategy_a_kept_path_reads_stays():
 
 
 def test_a_strategy_read_by_an_rdd_path_stays():
-    # timestamps assigned on a stream whose map has no DataFrame form: the RDD path reads the
-    # strategy (f2s.windows.with_timestamps), so it and its assigner stay
-    src = NATIVE.replace("stamped.map(Double(), output_type=Types.TUPLE([Types.STRING(), Types.INT()]))", "stamped.map(lambda v: {v[0]: v})")
+    # timestamps assigned on a stream that stays on RDDs (a key_by of a map's pickled results has no
+    # DataFrame form): the RDD path reads the strategy (f2s.windows.with_timestamps), so it and its
+    # assigner stay
+    src = NATIVE.replace("stamped.map(Double(), output_type=Types.TUPLE([Types.STRING(), Types.INT()]))",
+                         "stamped.map(lambda v: {v[0]: v}).key_by(lambda d: len(d))")
     out = _convert(src)
     assert "with_timestamps" in out
     assert {"strategy", "Stamp"} <= _bound(out)
