@@ -414,8 +414,8 @@ def frame_schema(resolver, source) -> Optional[Schema]:
 
 
 def frame_sink_schema(resolver, sink, shape) -> Optional[SinkSpec]:
-    """The spec of a ``KafkaSink.builder()...build()`` writing an unbounded frame of ``shape``
-    with ``writeStream.format("kafka")`` (``frame_value``), or None: a ``SimpleStringSchema``
+    """The spec of a ``KafkaSink.builder()...build()`` writing a frame of ``shape`` with
+    ``writeStream.format("kafka")`` (bounded: ``write``) (``frame_value``), or None: a ``SimpleStringSchema``
     value (and key) of a string frame that holds no None (Flink's serializer fails on one), a
     ``JsonRowSerializationSchema`` whose type has the frame's fields (names, types, order:
     ``to_json(struct("*"))`` writes the frame's columns, Flink the type's fields). Other
@@ -1125,8 +1125,9 @@ def streaming_query(ctx, writer: cst.BaseExpression, name: str) -> cst.BaseExpre
 
 
 def convert_frame_sink(ctx, frame: cst.BaseExpression, sink) -> Optional[cst.BaseExpression]:
-    """``sink_to(KafkaSink)`` of an unbounded frame (``frame_sink_schema``): the serialized
-    value (and key) selected, ``writeStream.format("kafka")`` with the sink's options."""
+    """``sink_to(KafkaSink)`` of a frame (``frame_sink_schema``): the serialized value (and
+    key) selected, ``writeStream.format("kafka")`` with the sink's options (a bounded frame:
+    ``write.format("kafka")...save()``)."""
     site = ctx.outer
     spec = frame_sink_schema(ctx.resolver, sink, facts(ctx.resolver, ctx.site.head.original.func.value).frame)
     assert spec is not None
@@ -1137,10 +1138,14 @@ def convert_frame_sink(ctx, frame: cst.BaseExpression, sink) -> Optional[cst.Bas
             df = frame  # a frame of strings: its value column is the record
         else:
             df = ctx.expr("{s}.select(%s)" % columns, s=frame, v=value)
-        writer = _options(ctx, ctx.expr('{d}.writeStream.format("kafka")', d=df), spec.options, site)
+        streaming = facts(ctx.resolver, ctx.site.head.original.func.value).micro_batches
+        writer = _options(ctx, ctx.expr('{d}.%s.format("kafka")' % ("writeStream" if streaming else "write"), d=df), spec.options, site)
     except Problem as problem:
         ctx.todo(M.PF_KAFKA_UNSUPPORTED, str(problem))
         return None
+    if not streaming:  # a bounded frame: one batch write
+        _notes(ctx, spec)
+        return ctx.expr("{w}.save()", w=writer)
     topic = next((v for k, v in spec.options if k == "topic"), None)
     result = streaming_query(ctx, writer, "kafka-" + (_str(topic) or "sink") if topic is not None else "kafka-sink")
     _notes(ctx, spec)

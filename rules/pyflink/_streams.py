@@ -859,6 +859,8 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("execute_and_collect", lambda g, call, shape: _frames.collect_sink(g, call, shape)),
     # row-format file sinks of a string frame: DataFrameWriter.text (rules/pyflink/_sinks.py)
     *((m, lambda g, call, shape: _file_sinks().frame_sink(g, call, shape)) for m in ("sink_to", "add_sink")),
+    # sink_to(KafkaSink) of a bounded frame: write.format("kafka") (unbounded: consumer_shape, writeStream)
+    ("sink_to", lambda g, call, shape: _kafka_frame_sink(g, call, shape)),
     ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("filter", lambda g, call, shape: _frames.filter_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("flat_map", lambda g, call, shape: _frames.flat_map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
@@ -960,8 +962,8 @@ def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
 
 
 def _kafka_frame_sink(g: StreamGraph, call: cst.Call, shape) -> bool:
-    """Whether ``stream.sink_to(KafkaSink...)`` of an unbounded frame of ``shape`` is
-    ``writeStream.format("kafka")`` of the value the sink's schema serializes (``_kafka.frame_sink_schema``)."""
+    """Whether ``stream.sink_to(KafkaSink...)`` of a frame of ``shape`` is
+    ``writeStream.format("kafka")`` (unbounded) or ``write.format("kafka")`` (bounded) of the value the sink's schema serializes (``_kafka.frame_sink_schema``)."""
     from flink2spark.rules.pyflink import _kafka as K
 
     if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
