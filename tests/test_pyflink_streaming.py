@@ -94,10 +94,11 @@ def test_conversion_snapshot(fixture: Path, snapshot):
 
 
 def _classes():
-    from pyspark.sql import Column, DataFrame, DataFrameReader, DataFrameWriter
+    from pyspark.sql import Column, DataFrame, DataFrameReader, DataFrameWriter, SparkSession
     from pyspark.sql.streaming import DataStreamReader, DataStreamWriter, StreamingQuery
 
     return {
+        "SparkSession": SparkSession,
         "DataStreamReader": DataStreamReader,
         "DataFrameReader": DataFrameReader,
         "DataFrame": DataFrame,
@@ -118,7 +119,9 @@ RETURNS = {
     ("DataFrameReader", "format"): "DataFrameReader",
     ("DataFrameReader", "option"): "DataFrameReader",
     ("DataFrameReader", "load"): "DataFrame",
+    ("SparkSession", "createDataFrame"): "DataFrame",
     ("DataFrame", "select"): "DataFrame",
+    ("DataFrame", "where"): "DataFrame",
     ("DataFrame", "selectExpr"): "DataFrame",
     ("DataFrameWriter", "format"): "DataFrameWriter",
     ("DataFrameWriter", "option"): "DataFrameWriter",
@@ -150,9 +153,13 @@ class _Checker(ast.NodeVisitor):
         self.checked: list[str] = []
         self.problems: list[str] = []
         self.kafka_options: list[tuple[str, str, int]] = []  # (reader/writer class, key, node)
+        self.names: dict[str, str] = {}  # a name assigned an expression of a known class (the last assignment read in order)
 
     def kind(self, node):
-        """The PySpark class (name) of an expression, as far as a fluent chain tells."""
+        """The PySpark class (name) of an expression, as far as a fluent chain (or a name
+        assigned one) tells."""
+        if isinstance(node, ast.Name):
+            return self.names.get(node.id)
         if isinstance(node, ast.Attribute):
             if node.attr == "readStream":
                 return "DataStreamReader"
@@ -169,6 +176,8 @@ class _Checker(ast.NodeVisitor):
                 return "Column"
             if not isinstance(func, ast.Attribute):
                 return None
+            if ast.unparse(func) == "SparkSession.builder.getOrCreate":
+                return "SparkSession"
             if isinstance(func.value, ast.Name) and func.value.id in self.modules:
                 label, module = self.modules[func.value.id]
                 self._has(module, func.attr, label)
@@ -199,6 +208,15 @@ class _Checker(ast.NodeVisitor):
         self.kind(node)
         self.generic_visit(node)
 
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            found = self.kind(node.value)
+            if found is None:
+                self.names.pop(node.targets[0].id, None)
+            else:
+                self.names[node.targets[0].id] = found
+
     def visit_Attribute(self, node):
         if isinstance(node.value, ast.Name) and node.value.id in self.modules:
             label, module = self.modules[node.value.id]
@@ -217,6 +235,8 @@ def test_generated_spark_code_exists_in_installed_pyspark(fixture: Path):
     assert any(c.startswith(("DataStreamReader.", "DataFrameWriter.")) for c in checker.checked), checker.checked
     for owner, key, _ in checker.kafka_options:
         allowed = KAFKA_SINK_OPTIONS if owner in ("DataFrameWriter", "DataStreamWriter") else KAFKA_SOURCE_OPTIONS
+        if owner == "DataStreamWriter":  # any streaming query's own option (Structured Streaming guide, "Starting Streaming Queries")
+            allowed = allowed | {"checkpointLocation"}
         assert key in allowed or (key.startswith("kafka.") and key not in KAFKA_UNSUPPORTED), (owner, key)
     if 'format("kafka")' in converted.read_text():
         assert checker.kafka_options, "no Kafka option written"

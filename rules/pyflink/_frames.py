@@ -328,27 +328,34 @@ def text_source_shape(g, call: cst.Call) -> Optional[Shape]:
 
 def kafka_source_shape(g, call: cst.Call) -> Optional[Shape]:
     """The shape of an unbounded ``env.from_source(KafkaSource...build(), no_watermarks(), name)``
-    as a streaming DataFrame (``spark.readStream.format("kafka")``, the value decoded as
+    or ``env.add_source(FlinkKafkaConsumer(...))`` as a streaming DataFrame (``spark.readStream.format("kafka")``, the value decoded as
     ``_kafka`` decodes it), or None: ``SimpleStringSchema()`` (UTF-8) gives one ``value``
     string column (Flink's schema fails the job on a null value, a tombstone, which Spark's
     cast reads as null: no result of Flink's to compare), ``JsonRowDeserializationSchema``/
     ``CsvRowDeserializationSchema`` of a ``Types.ROW_NAMED``/``ROW`` of frame types the
-    row's fields, each of which may be null (a missing JSON field, an empty CSV field). Other
-    schemas (bytes, Avro), ``set_bounded`` sources and event-time strategies keep the
-    micro-batch form."""
+    row's fields, each of which may be null (a missing JSON field, an empty CSV field), an
+    ``AvroRowDeserializationSchema`` of a record of frame types its fields (taken as nullable:
+    a null value, which Flink fails on, gives null fields). Other schemas (bytes),
+    ``set_bounded`` sources and event-time strategies keep the micro-batch form."""
     from flink2spark.rules.pyflink import _kafka as K
     from flink2spark.rules.pyflink._common import call_arg, record_shape
 
     resolver = g.resolver
-    if K.kafka_source_call(resolver, call) is None or call.func.attr.value != "from_source":  # type: ignore[attr-defined]
+    if K.kafka_source_call(resolver, call) is None:
         return None
-    if not _no_event_time(g, call_arg(call, 1, "watermark_strategy")) or K.source_bounded(resolver, call):
+    if call.func.attr.value == "add_source":  # type: ignore[attr-defined]  # a FlinkKafkaConsumer: no watermarks, unbounded
+        schema = K.frame_schema(resolver, call_arg(call, 0, "source_func"))
+    elif not _no_event_time(g, call_arg(call, 1, "watermark_strategy")) or K.source_bounded(resolver, call):
         return None
-    schema = K.frame_schema(resolver, call_arg(call, 0, "source"))
+    else:
+        schema = K.frame_schema(resolver, call_arg(call, 0, "source"))
     if schema is None:
         return None
     if schema.kind == "string":
         return TEXT_LINES if schema.charset is None else None
+    if schema.kind == "avro":  # from_avro(value, schema).select("value.*"): the record's fields
+        fields = K.avro_frame_fields(schema)
+        return Shape.row(*(Field(n, t, True) for n, t in fields)) if fields else None
     if schema.kind not in ("json", "csv") or schema.type_info is None:
         return None
     shape = record_shape(resolver, schema.type_info, nullable=True)

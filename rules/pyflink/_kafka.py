@@ -272,6 +272,21 @@ def _avro_fields(schema: Schema) -> list[tuple[str, str]]:
     return out
 
 
+# Avro field types as the Spark types of a frame's columns (FLOAT: no frame type)
+_AVRO_FRAME_TYPES = {"STRING": "string", "INT": "int", "LONG": "bigint", "DOUBLE": "double", "BOOLEAN": "boolean"}
+
+
+def avro_frame_fields(schema: Schema) -> Optional[list[tuple[str, str]]]:
+    """[(name, Spark type)] of an Avro record schema's fields, each of a frame type, or None."""
+    try:
+        fields = _avro_fields(schema)
+    except Problem:
+        return None
+    if any(t not in _AVRO_FRAME_TYPES or not n.isidentifier() for n, t in fields):
+        return None
+    return [(n, _AVRO_FRAME_TYPES[t]) for n, t in fields]
+
+
 def _ddl(fields) -> str:
     return ", ".join(f"`{n}` {DDL[t]}" for n, t in fields)
 
@@ -400,10 +415,10 @@ def source_spec(ctx, source) -> SourceSpec:
 
 
 def frame_schema(resolver, source) -> Optional[Schema]:
-    """The value schema of a ``KafkaSource.builder()...build()`` that ``source_spec`` converts
+    """The value schema of a ``KafkaSource.builder()...build()`` (or a ``FlinkKafkaConsumer``) that ``source_spec`` converts
     (None: another source, or one left with a TODO), for the program model's frame form."""
     node = followed(resolver, source) if source is not None else None
-    if not isinstance(node, cst.Call) or resolver.type_of(node) != P.KAFKA_SOURCE:
+    if not isinstance(node, cst.Call) or resolver.type_of(node) not in (P.KAFKA_SOURCE, P.KAFKA_CONSUMER):
         return None
     from types import SimpleNamespace
 
@@ -414,17 +429,20 @@ def frame_schema(resolver, source) -> Optional[Schema]:
 
 
 def frame_sink_schema(resolver, sink, shape) -> Optional[SinkSpec]:
-    """The spec of a ``KafkaSink.builder()...build()`` writing an unbounded frame of ``shape``
-    with ``writeStream.format("kafka")`` (``frame_value``), or None: a ``SimpleStringSchema``
+    """The spec of a ``KafkaSink.builder()...build()`` writing a frame of ``shape`` with
+    ``writeStream.format("kafka")`` (bounded: ``write``) (``frame_value``), or None: a ``SimpleStringSchema``
     value (and key) of a string frame that holds no None (Flink's serializer fails on one), a
     ``JsonRowSerializationSchema`` whose type has the frame's fields (names, types, order:
-    ``to_json(struct("*"))`` writes the frame's columns, Flink the type's fields). Other
-    schemas (CSV: Flink's number format, bytes, Avro, field extractors) keep the micro-batch form."""
+    ``to_json(struct("*"))`` writes the frame's columns, Flink the type's fields), a
+    ``CsvRowSerializationSchema`` of such a type (``f2s_stream.flink_csv``: the Column of
+    Flink's CSV line, numbers as Java's ``toString``), an ``AvroRowSerializationSchema`` whose
+    record has the frame's fields (``to_avro(struct("*"), schema)``). Other schemas (bytes,
+    field extractors) keep the micro-batch form. ``KafkaSink`` or ``FlinkKafkaProducer`` alike."""
     from types import SimpleNamespace
 
     from flink2spark.rules.pyflink._common import record_shape
 
-    if not is_kafka_sink(resolver, sink) or resolver.type_of(followed(resolver, sink)) != P.KAFKA_SINK:
+    if not is_kafka_sink(resolver, sink):
         return None
     try:  # sink_spec reads only the resolver of a KafkaSink builder
         spec = sink_spec(SimpleNamespace(resolver=resolver), sink)
@@ -435,8 +453,11 @@ def frame_sink_schema(resolver, sink, shape) -> Optional[SinkSpec]:
     if spec.schema.kind == "string":
         value = shape.kind == "value" and shape.fields[0].type == "string" and not shape.fields[0].nullable
         return spec if value and spec.schema.charset is None else None
-    if spec.schema.kind != "json" or spec.key_schema is not None or shape.kind != "row":
+    if spec.schema.kind not in ("json", "csv", "avro") or spec.key_schema is not None or shape.kind != "row":
         return None
+    if spec.schema.kind == "avro":  # to_avro(struct("*"), schema): the record's fields are the frame's columns
+        fields = avro_frame_fields(spec.schema)
+        return spec if fields is not None and fields == [(f.name, f.type) for f in shape.fields] else None
     declared = record_shape(resolver, spec.schema.type_info) if spec.schema.type_info is not None else None
     if declared is None or [(f.name, f.type) for f in declared.fields] != [(f.name, f.type) for f in shape.fields]:
         return None
@@ -1125,8 +1146,9 @@ def streaming_query(ctx, writer: cst.BaseExpression, name: str) -> cst.BaseExpre
 
 
 def convert_frame_sink(ctx, frame: cst.BaseExpression, sink) -> Optional[cst.BaseExpression]:
-    """``sink_to(KafkaSink)`` of an unbounded frame (``frame_sink_schema``): the serialized
-    value (and key) selected, ``writeStream.format("kafka")`` with the sink's options."""
+    """``sink_to(KafkaSink)`` of a frame (``frame_sink_schema``): the serialized value (and
+    key) selected, ``writeStream.format("kafka")`` with the sink's options (a bounded frame:
+    ``write.format("kafka")...save()``)."""
     site = ctx.outer
     spec = frame_sink_schema(ctx.resolver, sink, facts(ctx.resolver, ctx.site.head.original.func.value).frame)
     assert spec is not None
@@ -1137,10 +1159,14 @@ def convert_frame_sink(ctx, frame: cst.BaseExpression, sink) -> Optional[cst.Bas
             df = frame  # a frame of strings: its value column is the record
         else:
             df = ctx.expr("{s}.select(%s)" % columns, s=frame, v=value)
-        writer = _options(ctx, ctx.expr('{d}.writeStream.format("kafka")', d=df), spec.options, site)
+        streaming = facts(ctx.resolver, ctx.site.head.original.func.value).micro_batches
+        writer = _options(ctx, ctx.expr('{d}.%s.format("kafka")' % ("writeStream" if streaming else "write"), d=df), spec.options, site)
     except Problem as problem:
         ctx.todo(M.PF_KAFKA_UNSUPPORTED, str(problem))
         return None
+    if not streaming:  # a bounded frame: one batch write
+        _notes(ctx, spec)
+        return ctx.expr("{w}.save()", w=writer)
     topic = next((v for k, v in spec.options if k == "topic"), None)
     result = streaming_query(ctx, writer, "kafka-" + (_str(topic) or "sink") if topic is not None else "kafka-sink")
     _notes(ctx, spec)

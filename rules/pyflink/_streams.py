@@ -859,6 +859,8 @@ NATIVE_CONSUMERS: list[tuple[str, Callable]] = [
     ("execute_and_collect", lambda g, call, shape: _frames.collect_sink(g, call, shape)),
     # row-format file sinks of a string frame: DataFrameWriter.text (rules/pyflink/_sinks.py)
     *((m, lambda g, call, shape: _file_sinks().frame_sink(g, call, shape)) for m in ("sink_to", "add_sink")),
+    # sink_to(KafkaSink) of a bounded frame: write.format("kafka") (unbounded: consumer_shape, writeStream)
+    *((m, lambda g, call, shape: _kafka_frame_sink(g, call, shape)) for m in ("sink_to", "add_sink")),  # KafkaSink / FlinkKafkaProducer
     ("map", lambda g, call, shape: _frames.map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("filter", lambda g, call, shape: _frames.filter_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
     ("flat_map", lambda g, call, shape: _frames.flat_map_shape(g, call, shape) if P.is_stream(_receiver_type(g, call)) else None),
@@ -931,7 +933,7 @@ def _receiver_type(g: StreamGraph, call: cst.Call) -> Optional[str]:
 # (print: the console sink; a Kafka sink: writeStream.format("kafka")). The others (rolling keyed
 # aggregations, process functions, functions per window, count windows, collect, file sinks) are
 # planned for bounded frames only: their streams keep micro-batches.
-STREAMING_CONSUMERS = frozenset({"print", "map", "filter", "flat_map", "union", "sink_to", "assign_timestamps_and_watermarks",
+STREAMING_CONSUMERS = frozenset({"print", "map", "filter", "flat_map", "union", "sink_to", "add_sink", "assign_timestamps_and_watermarks",
                                  "key_by", "window", "window_all", "name", "uid", "set_parallelism",
                                  "set_description", "set_max_parallelism", "disable_chaining", "start_new_chain",
                                  "slot_sharing_group", "set_buffer_timeout", "forward", "rebalance", "rescale", "shuffle"})
@@ -951,7 +953,7 @@ def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
             return None
         if receiver == P.KEYED and method != "window" or method == "key_by" and not _frames.key_by_shape(g, call, shape):
             return None  # a keyed stream read by event-time windows of a key field only (rolling aggregations, process: micro-batches)
-        if method == "sink_to":
+        if method in ("sink_to", "add_sink"):
             return _kafka_frame_sink(g, call, shape)
     for name, native in NATIVE_CONSUMERS:
         if name == method:
@@ -962,8 +964,8 @@ def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
 
 
 def _kafka_frame_sink(g: StreamGraph, call: cst.Call, shape) -> bool:
-    """Whether ``stream.sink_to(KafkaSink...)`` of an unbounded frame of ``shape`` is
-    ``writeStream.format("kafka")`` of the value the sink's schema serializes (``_kafka.frame_sink_schema``)."""
+    """Whether ``stream.sink_to(KafkaSink...)`` of a frame of ``shape`` is
+    ``writeStream.format("kafka")`` (unbounded) or ``write.format("kafka")`` (bounded) of the value the sink's schema serializes (``_kafka.frame_sink_schema``)."""
     from flink2spark.rules.pyflink import _kafka as K
 
     if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
@@ -1002,6 +1004,8 @@ def _frame_shape(g: StreamGraph, expr):
             return _frames.source_shape(g, expr)
         if method == "from_source" and g.node(expr).micro_batches:  # unbounded: a streaming DataFrame
             return _frames.kafka_source_shape(g, expr) or _frames.text_source_shape(g, expr)
+        if method == "add_source" and g.node(expr).micro_batches:  # a FlinkKafkaConsumer
+            return _frames.kafka_source_shape(g, expr)
         return _frames.text_source_shape(g, expr) if method in ("from_source", "read_text_file") else None
     if method in P.TABLE_BRIDGES and resolver.type_of(recv) not in _STREAM_TYPES:  # t_env.to_data_stream(table)
         return _frames.table_shape(g, expr)

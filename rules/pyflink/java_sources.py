@@ -13,7 +13,7 @@ conversion starts from ``auto.offset.reset`` (NOTE F2S256).
 """
 
 from flink2spark.rules.pyflink import _kafka as K
-from flink2spark.rules.pyflink._common import call_arg, program, spark_head, spark_program
+from flink2spark.rules.pyflink._common import call_arg, program, spark_program
 from flink2spark.transpiler import markers as M
 from flink2spark.transpiler.registry import Example, Rule
 
@@ -30,24 +30,45 @@ rule = Rule(
                 "env.add_source(consumer).print()\n",
                 imports="from pyflink.common import SimpleStringSchema\nfrom pyflink.datastream.connectors.kafka import FlinkKafkaConsumer\n",
             ),
-            "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
-            "from pyspark.sql import SparkSession, functions as F\n"
-            + spark_head('the source `.add_source()` at line 8 has no DataFrame form (a typed from_collection and a bounded text file source have one)')
-            + "\n\ndef print_batch(batch):\n    for record in batch.collect():\n        print(record)\n\n\n"
-            + "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
-            "# NOTE(flink2spark): F2S253 " + K.MICRO_BATCH_NOTE + "\n"
+            # a streaming DataFrame (the program model's frame form): readStream, the console sink
+            "from flink2spark.runtime import streaming as f2s_stream\n"
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
             "# NOTE(flink2spark): F2S251 " + K.CHECKPOINT_NOTE + "\n"
-            "f2s_stream.foreach_batch(\n"
-            "    f2s_stream.micro_batches(\n"
-            '        env.readStream.format("kafka")\n'
-            '        .option("kafka.bootstrap.servers", "kafka:9092")\n'
-            '        .option("subscribe", "events")\n'
-            '        .option("startingOffsets", "earliest")\n'
-            "        .load()\n"
-            '        .select(F.col("value").cast("string").alias("value")),\n'
-            "        f2s.Types.STRING(),\n"
-            "    ),\n"
-            "    print_batch,\n"
+            'env.readStream.format("kafka").option("kafka.bootstrap.servers", "kafka:9092").option(\n'
+            '    "subscribe", "events"\n'
+            ').option("startingOffsets", "earliest").load().select(\n'
+            '    F.col("value").cast("string").alias("value")\n'
+            ').writeStream.format("console").option("numRows", 2147483647).option(\n'
+            '    "truncate", False\n'
+            ').option("checkpointLocation", f2s_stream.checkpoint("print")).start()\n',
+        ),
+        Example(  # an Avro record of frame types: from_avro(...).select("value.*"), a streaming DataFrame of its fields
+            program(
+                'SCHEMA = \'{"type": "record", "name": "U", "fields": [{"name": "n", "type": "string"}, {"name": "v", "type": "long"}]}\'\n'
+                "consumer = FlinkKafkaConsumer('users', AvroRowDeserializationSchema(avro_schema_string=SCHEMA), {'bootstrap.servers': 'kafka:9092'})\n"
+                'consumer.set_start_from_earliest()\n'
+                'env.add_source(consumer).print()\n',
+                imports=(
+                'from pyflink.datastream.connectors.kafka import FlinkKafkaConsumer\n'
+                'from pyflink.datastream.formats.avro import AvroRowDeserializationSchema\n'
+                ),
+            ),
+            'from flink2spark.runtime import streaming as f2s_stream\n'
+            'from pyspark.sql import SparkSession, functions as F\n'
+            'from pyspark.sql.avro.functions import from_avro\n'
+            '\n'
+            'env = SparkSession.builder.getOrCreate()\n'
+            'SCHEMA = \'{"type": "record", "name": "U", "fields": [{"name": "n", "type": "string"}, {"name": "v", "type": "long"}]}\'\n'
+            '# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version> and org.apache.spark:spark-avro_2.13:<your Spark version> (from_avro/to_avro)\n'
+            '# NOTE(flink2spark): F2S251 streaming query checkpoint: f2s_stream.checkpoint() is a fresh temporary folder per run (the job starts from its starting offsets, as a newly submitted Flink job); set F2S_CHECKPOINT_DIR to a durable folder to resume across runs\n'
+            'env.readStream.format("kafka").option("kafka.bootstrap.servers", "kafka:9092").option(\n'
+            '    "subscribe", "users"\n'
+            ').option("startingOffsets", "earliest").load().select(\n'
+            '    from_avro(F.col("value"), SCHEMA).alias("value")\n'
+            ').select("value.*").writeStream.format("console").option("numRows", 2147483647).option(\n'
+            '    "truncate", False\n'
             ').option("checkpointLocation", f2s_stream.checkpoint("print")).start()\n',
         ),
         Example(

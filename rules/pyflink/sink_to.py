@@ -34,7 +34,7 @@ _IMPORTS = (
 rule = Rule(
     __name__,
     matches=["DataStream.sink_to"],
-    summary="sink_to(KafkaSink) of a streaming DataFrame -> writeStream.format('kafka'); sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...); a DataFrame: f2s_io.write_text(df, path, ...) (DataFrameWriter.text; other than strings: F.format_string of Java's toString)",
+    summary="sink_to(KafkaSink) of a DataFrame -> writeStream.format('kafka') (bounded: write.format('kafka')); sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...); a DataFrame: f2s_io.write_text(df, path, ...) (DataFrameWriter.text; other than strings: F.format_string of Java's toString)",
     exact=False,
     codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
     + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
@@ -66,6 +66,25 @@ rule = Rule(
             '    "checkpointLocation", f2s_stream.checkpoint("kafka-upper")\n'
             ").start()\n"
             "f2s_stream.await_termination(env)\n",
+        ),
+        Example(  # a bounded frame (a typed from_collection): one batch write.format("kafka")
+            program(
+                "words = env.from_collection(['a', 'b'], type_info=Types.STRING())\n"
+                "words.map(lambda w: w + '!', output_type=Types.STRING()).sink_to(\n"
+                "    KafkaSink.builder().set_bootstrap_servers('kafka:9092').set_record_serializer(\n"
+                "        KafkaRecordSerializationSchema.builder().set_topic('t').set_value_serialization_schema(SimpleStringSchema()).build()\n"
+                "    ).build()\n"
+                ")\n",
+                imports="from pyflink.common import SimpleStringSchema, Types\n"
+                "from pyflink.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink\n",
+            ),
+            "from pyspark.sql import SparkSession, functions as F\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'words = env.createDataFrame(["a", "b"], "string")\n'
+            "# NOTE(flink2spark): F2S250 " + K.PACKAGE_NOTE + "\n"
+            'words.select(F.concat(F.col("value"), F.lit("!")).alias("value")).write.format(\n'
+            '    "kafka"\n'
+            ').option("kafka.bootstrap.servers", "kafka:9092").option("topic", "t").save()\n',
         ),
         Example(
             program(

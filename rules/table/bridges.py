@@ -174,8 +174,7 @@ rule = Rule(
             "words = t_env.from_data_stream(lines.map(lambda line: line.upper(), output_type=Types.STRING()))\n",
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n\n"
-            + rdd_note("the source `.add_source()` at line 9 has no DataFrame form (a typed from_collection and a bounded text"
-                       " file source have one)")
+            + rdd_note("the stream is passed to `t_env.from_data_stream()` at line 10, where its uses cannot be followed")
             + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
             "# NOTE(flink2spark): F2S256 FlinkKafkaConsumer starts from the group's committed offsets; Spark does not read"
             " them and starts from latest (auto.offset.reset)\n"
