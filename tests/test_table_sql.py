@@ -288,6 +288,15 @@ def test_create_table():
     ).watermark == ("ts", "0 seconds")
 
 
+def test_cumulate_over_a_stream_is_refused():
+    """CUMULATE over an unbounded table: Flink emits each window as the watermark passes its end;
+    the batch form (a row per window holding it) is no Structured Streaming aggregation: refused."""
+    stream = create_table("CREATE TABLE s (a INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'topic' = 'x')")
+    with pytest.raises(Untranslatable, match="CUMULATE window table function over a stream"):
+        query("SELECT window_start, window_end, COUNT(*) FROM TABLE(CUMULATE(TABLE s, DESCRIPTOR(ts), INTERVAL '1' MINUTE, "
+              "INTERVAL '1' HOUR)) GROUP BY window_start, window_end", {"s": stream})
+
+
 def test_create_table_like():
     """CREATE TABLE t2 (...) WITH (...) LIKE t1 (options): the table Flink 2.3 declares (seen with
     SHOW CREATE TABLE on Flink 2.3 for each of these statements over the same t1)."""
@@ -609,8 +618,11 @@ def test_json_array_columns_read_as_flink_reads_them(spark, tmp_path):
         (1, 2, "a", "b", None, 2, 1, 2), (2, 0, None, None, None, 0, None, None), (3, None, None, None, None, None, None, None),
         (4, None, None, None, None, None, None, None), (5, 2, "a", None, None, 2, 3, None), (6, 3, "1", "2.5", "true", 1, 4, None),
         (7, 2, "x y", "\u00e9", None, 1, -1, None)]
-    with pytest.raises(Untranslatable, match="json file with a ARRAY<STRING> column"):
+    with pytest.raises(Untranslatable, match="json file with a ARRAY<STRING> column .*write it differently"):
         file_source(table)
+    nested = create_table(f"CREATE TABLE n (m MAP<STRING, INT>) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'json')")
+    with pytest.raises(Untranslatable, match=r"MAP<STRING, INT> column \(m\), only read: not seen to read alike"):
+        file_source(nested, read_only=True)
 
 
 def test_insert_untranslatable():

@@ -1094,6 +1094,9 @@ def file_source(table: TableDef, read_only: bool = False, write_only: bool = Fal
             elif spark_type not in _TEXT_FILE_TYPES:
                 # Seen on Flink 2.3: it writes TIMESTAMP(3) 10:00:00.500 as "2024-01-01 10:00:00.5" (quoted in
                 # csv, the fewest fraction digits) and DECIMAL(10, 2) 2.50 as 2.5; Spark writes neither so.
+                if read_only:
+                    raise Untranslatable(f"{fmt} file with a {spark_type} column ({column}), only read: not seen to read alike on "
+                                         "Flink and Spark")
                 raise Untranslatable(f"{fmt} file with a {spark_type} column ({column}): Flink and Spark write it differently")
             literal = table.options.get("csv.null-literal")
             if fmt == "csv" and spark_type == "STRING" and write_only and literal is None:
