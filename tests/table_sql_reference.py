@@ -220,6 +220,7 @@ CASES: dict[str, str] = {
     "GROUP BY window_start, window_end, window_time, user_name",
     "cumulate_tvf_rows": "SELECT c.user_name, c.amount, c.ts, c.window_start, c.window_end FROM "
     "TABLE(CUMULATE(TABLE events, DESCRIPTOR(ts), INTERVAL '20' MINUTES, INTERVAL '1' HOUR)) AS c WHERE c.amount > 3",
+    "floor_to_week": "SELECT sid, FLOOR(ts TO WEEK) AS fw, FLOOR(CAST(ts AS DATE) TO WEEK) AS fdw FROM stamps",
     "initcap": "SELECT sid, INITCAP(words) AS w, INITCAP(UPPER(words)) AS u FROM stamps",
     "listagg": "SELECT user_name, LISTAGG(CAST(amount AS STRING)) AS amounts, LISTAGG(user_name, '|') AS names, "
     "LISTAGG(CASE WHEN amount > 100 THEN user_name END) AS none_big FROM events GROUP BY user_name",

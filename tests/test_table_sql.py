@@ -99,6 +99,9 @@ TRANSLATIONS = [
     ("SELECT FLOOR(CAST(ts AS DATE) TO MONTH), CEIL(CAST(ts AS DATE) TO YEAR), FLOOR(CAST(ts AS DATE) TO DAY) FROM t",
      "SELECT TRUNC(CAST(ts AS DATE), 'MONTH'), CASE WHEN TRUNC(CAST(ts AS DATE), 'YEAR') = CAST(ts AS DATE) "
      "THEN TRUNC(CAST(ts AS DATE), 'YEAR') ELSE ADD_MONTHS(TRUNC(CAST(ts AS DATE), 'YEAR'), 12) END, CAST(ts AS DATE) FROM t"),
+    # FLOOR TO WEEK: Flink's weeks start on Sunday
+    ("SELECT FLOOR(ts TO WEEK), FLOOR(CAST(ts AS DATE) TO WEEK) FROM t",
+     "SELECT CAST(DATE_SUB(CAST(ts AS DATE), DAYOFWEEK(ts) - 1) AS TIMESTAMP_NTZ), DATE_SUB(CAST(ts AS DATE), DAYOFWEEK(CAST(ts AS DATE)) - 1) FROM t"),
     # INITCAP: words of ASCII letters and digits (Flink), not of blanks (Spark's initcap)
     ("SELECT INITCAP(b) FROM t",
      "SELECT CASE WHEN b = '' THEN b ELSE ARRAY_JOIN(TRANSFORM(SEQUENCE(1, LENGTH(b)), f2s_i -> CASE WHEN SUBSTRING(b, f2s_i, 1) "
@@ -444,7 +447,8 @@ UNTRANSLATABLE = [
     ("SELECT REGEXP_EXTRACT(b, '(a)|(b)', 2) FROM t", "may not take part"),
     ("SELECT b LIKE a FROM t", "LIKE with a pattern"),
     ("SELECT DATE_FORMAT(ts, 'yyyy-MM-dd hh a') FROM t", "DATE_FORMAT"),
-    ("SELECT FLOOR(ts TO WEEK) FROM t", "FLOOR(... TO WEEK) of TIMESTAMP_NTZ"),
+    ("SELECT CEIL(ts TO WEEK) FROM t", "CEIL(... TO WEEK) of TIMESTAMP_NTZ (Flink 2.3 gives the Sunday's start"),
+    ("SELECT FLOOR(ts TO DECADE) FROM t", "FLOOR(... TO DECADE)"),
     ("SELECT CEIL(ts TO QUARTER) FROM t", "the next quarter"),
     ("SELECT CEIL(CAST(ts AS DATE) TO DAY) FROM t", "the next day"),
     ("SELECT FLOOR(lt TO HOUR) FROM t", "FLOOR(... TO HOUR) of TIMESTAMP"),

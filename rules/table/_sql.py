@@ -88,7 +88,7 @@ else than the program's Python table functions, ``LEFT JOIN UNNEST``, ``UNNEST``
 2.3: NaN for x <= 0 where Spark gives NULL, and ``LOG10(11)`` 1.0413926851582251 where Spark's
 ``LOG(10, 11)`` is 1.041392685158225, ``LOG(2, 3)`` 1.5849625007211563 where Spark's is 1.584962500721156), ``EXP``/``POWER`` (Flink
 computes them with java.lang.Math, Spark with StrictMath; they differ in the last digit for about one
-double in ten: ``EXP(-6.584347405493595)`` is 0.0013818288473327206 in Flink, 0.0013818288473327204 in Spark), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``FLOOR/CEIL(ts TO WEEK)`` (Sunday in Flink),
+double in ten: ``EXP(-6.584347405493595)`` is 0.0013818288473327206 in Flink, 0.0013818288473327204 in Spark), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``CEIL(ts TO WEEK)``,
 ``CURRENT_TIME``/``LOCALTIME``,
 ``CAST`` of a timestamp or boolean to STRING (Flink: '2024-01-01 10:00:00.100', 'TRUE'; Spark:
 '2024-01-01 10:00:00.1', 'true'), ``STDDEV``/``VAR`` (integer results in
@@ -1428,7 +1428,7 @@ class _Types:
             return "INT"
         if _is_call(e, "UNIX_SECONDS"):
             return "BIGINT"
-        if _is_call(e, "TRY_TO_DATE", "TRUNC", "ADD_MONTHS"):
+        if _is_call(e, "TRY_TO_DATE", "TRUNC", "ADD_MONTHS", "DATE_SUB"):
             return "DATE"
         if _is_call(e, "ARRAY_JOIN"):
             return "STRING"
@@ -2410,11 +2410,22 @@ def _floor_ceil_to(node: exp.Expr, types: "_Types") -> exp.Expr:
       instant is the next quarter (2024-07-01 00:00 is 2024-10-01, 2024-01-01 itself), of a DATE too: refused.
     * DATE, MONTH/QUARTER/YEAR -> ``trunc(d, unit)``; CEIL as above with ``add_months``; FLOOR TO
       DAY is d.  CEIL(d TO DAY) is d + 1 in Flink 2.3 (even though d is a day's start): refused.
-    WEEK (Sunday in Flink, Monday in Spark's date_trunc), MILLISECOND and longer units: refused."""
+    FLOOR TO WEEK: the Sunday before (Flink's weeks start on Sunday, Spark's date_trunc's on Monday) ->
+    ``date_sub(day, dayofweek(ts) - 1)``; CEIL TO WEEK of a time on a Sunday is that Sunday's start in
+    Flink 2.3 (2024-03-31 23:59 is 2024-03-31 00:00): refused.  MILLISECOND, DECADE and longer: refused."""
     name = "CEIL" if isinstance(node, exp.Ceil) else "FLOOR"
     unit = node.args["to"].name.upper() if isinstance(node.args["to"], (exp.Var, exp.Column)) else ""
     argument_type = types.of(node.this)
     what = f"{name}(... TO {unit or _sql(node.args['to'])}) of {argument_type or 'an expression of unknown type'}"
+    if unit == "WEEK" and name == "FLOOR" and argument_type in ("TIMESTAMP_NTZ", "DATE"):
+        # Flink's weeks start on Sunday (Spark's date_trunc('WEEK') on Monday): the day less its
+        # day of the week (dayofweek: 1 for Sunday in Spark)
+        day = node.this.copy() if argument_type == "DATE" else _cast(node.this.copy(), "DATE")
+        days_in = exp.Sub(this=exp.DayOfWeek(this=node.this.copy()), expression=exp.Literal.number(1))
+        sunday = exp.Anonymous(this="date_sub", expressions=[day, days_in])
+        return sunday if argument_type == "DATE" else _cast(sunday, "TIMESTAMP_NTZ")
+    if unit == "WEEK" and name == "CEIL":
+        raise Untranslatable(f"{what} (Flink 2.3 gives the Sunday's start for a time on a Sunday, even after it)")
     if unit not in _FLOOR_UNITS or argument_type not in ("TIMESTAMP_NTZ", "DATE"):
         raise Untranslatable(what)
     value = node.this
@@ -2606,7 +2617,7 @@ _ALLOWED = (
 _ALLOWED_CALLS = {"window", "session_window", "first_value", "last_value", "date_format", "from_unixtime", "unix_timestamp", "regexp_extract", "date_trunc",
                   "try_to_timestamp", "timestamp_millis", "timestamp_seconds", "unix_seconds", "get", "array_size", "localtimestamp",
                   "schema_of_variant", "try_variant_get", "try_parse_json", "try_to_date", "trunc", "add_months",
-                  "sequence", "transform", "array_join"}
+                  "sequence", "transform", "array_join", "date_sub"}
 
 
 def _check_allowed(tree: exp.Expr, functions: Collection[str] = frozenset()) -> None:
