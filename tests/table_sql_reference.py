@@ -63,6 +63,22 @@ TABLES: dict[str, tuple[list[tuple[str, str]], list[tuple]]] = {
             (5, ["d"], " red", "2024-02-29 23:59:59.5", "30/04/2024 10:00", -1500),
         ],
     ),
+    # dates and times as text of several shapes, and words (TO_DATE, FLOOR/CEIL TO, INITCAP)
+    "stamps": (
+        [("sid", "INT"), ("txt", "STRING"), ("ts", "TIMESTAMP(3)"), ("words", "STRING")],
+        [
+            (1, "2024-01-05", "2024-05-15 10:17:23.456", "hello world"),
+            (2, "2024-1-5 10:00:00", "2024-01-01 00:00:00", "it's foo_bar baz-qux"),
+            (3, "2024-02-30", "2024-03-31 23:59:59.999", "x1y 2nd 3RD camelCase"),
+            (4, "x", "2023-12-31 12:00:00", "\u00e9lan \u00c9COLE \u00f1and\u00fa stra\u00dfe"),
+            (5, "", "2024-02-29 00:00:00.001", "  two  spaces\ttab"),
+            (6, " 2024-12-31 ", "2024-07-01 00:00:00", "o'neil (a)b [c]d #e @f"),
+            (7, "2023-02-29", "1969-12-31 23:59:59.5", ""),
+            (8, "2024", "2024-06-30 23:00:00", "ABC"),
+            (9, "01/02/2024", "2024-12-31 23:59:59", "\u65e5\u672c \u8a9e \u03c3\u03b1\u03c2"),
+            (10, None, None, None),
+        ],
+    ),
 }
 
 CASES: dict[str, str] = {
@@ -186,6 +202,26 @@ CASES: dict[str, str] = {
     "rollup_cube": "SELECT c.city, o.cid, COUNT(*) AS n, SUM(o.price) AS total FROM orders AS o LEFT JOIN customers AS c "
     "ON o.cid = c.id GROUP BY CUBE (c.city, o.cid)",
     "rollup": "SELECT user_name, COUNT(*) AS n, SUM(amount) AS total FROM events GROUP BY ROLLUP (user_name)",
+    # TO_DATE(s, format) only of text the format reads: Flink 2.3 gives 5471-09-27 for other text (NOTE F2S313)
+    "to_date": "SELECT sid, TO_DATE(txt) AS d1, CASE WHEN sid = 9 THEN TO_DATE(txt, 'dd/MM/yyyy') END AS d2, "
+    "TO_DATE(CONCAT('2024-03-', CAST(sid AS STRING)), 'yyyy-MM-d') AS d3, YEAR(TO_DATE(txt)) AS y FROM stamps",
+    "floor_ceil_to": "SELECT sid, FLOOR(ts TO SECOND) AS fs, CEIL(ts TO SECOND) AS cs, FLOOR(ts TO MINUTE) AS fm, CEIL(ts TO MINUTE) AS cm, "
+    "FLOOR(ts TO HOUR) AS fh, CEIL(ts TO HOUR) AS ch, FLOOR(ts TO DAY) AS fd, CEIL(ts TO DAY) AS cd, FLOOR(ts TO MONTH) AS fmo, "
+    "CEIL(ts TO MONTH) AS cmo, FLOOR(ts TO QUARTER) AS fq, FLOOR(ts TO YEAR) AS fy, CEIL(ts TO YEAR) AS cy FROM stamps WHERE sid <> 7",
+    "floor_ceil_to_before_1970": "SELECT sid, FLOOR(ts TO SECOND) AS fs, CEIL(ts TO SECOND) AS cs, FLOOR(ts TO MINUTE) AS fm, "
+    "CEIL(ts TO MINUTE) AS cm, FLOOR(ts TO HOUR) AS fh, CEIL(ts TO HOUR) AS ch, FLOOR(ts TO DAY) AS fd, CEIL(ts TO DAY) AS cd "
+    "FROM stamps WHERE sid = 7",
+    # not of 1969-12-31 23:59:59.5: Flink 2.3's CAST of it AS DATE is 1970-01-01 (Spark's 1969-12-31)
+    "floor_ceil_date_to": "SELECT sid, FLOOR(CAST(ts AS DATE) TO DAY) AS fd, FLOOR(CAST(ts AS DATE) TO MONTH) AS fmo, "
+    "CEIL(CAST(ts AS DATE) TO MONTH) AS cmo, FLOOR(CAST(ts AS DATE) TO QUARTER) AS fq, "
+    "FLOOR(CAST(ts AS DATE) TO YEAR) AS fy, CEIL(CAST(ts AS DATE) TO YEAR) AS cy FROM stamps WHERE sid <> 7",
+    "cumulate_tvf": "SELECT window_start, window_end, window_time, user_name, SUM(amount) AS total, COUNT(*) AS n "
+    "FROM TABLE(CUMULATE(TABLE events, DESCRIPTOR(ts), INTERVAL '5' MINUTES, INTERVAL '15' MINUTES)) "
+    "GROUP BY window_start, window_end, window_time, user_name",
+    "cumulate_tvf_rows": "SELECT c.user_name, c.amount, c.ts, c.window_start, c.window_end FROM "
+    "TABLE(CUMULATE(TABLE events, DESCRIPTOR(ts), INTERVAL '20' MINUTES, INTERVAL '1' HOUR)) AS c WHERE c.amount > 3",
+    "floor_to_week": "SELECT sid, FLOOR(ts TO WEEK) AS fw, FLOOR(CAST(ts AS DATE) TO WEEK) AS fdw FROM stamps",
+    "initcap": "SELECT sid, INITCAP(words) AS w, INITCAP(UPPER(words)) AS u FROM stamps",
     "listagg": "SELECT user_name, LISTAGG(CAST(amount AS STRING)) AS amounts, LISTAGG(user_name, '|') AS names, "
     "LISTAGG(CASE WHEN amount > 100 THEN user_name END) AS none_big FROM events GROUP BY user_name",
 }

@@ -89,6 +89,24 @@ TRANSLATIONS = [
      "SELECT CAST(DATE_TRUNC('MILLISECOND', TRY_TO_TIMESTAMP(b, 'yyyy-M-d[ H:m:s[.SSSSSSSSS]]')) AS TIMESTAMP_NTZ), "
      "CAST(COALESCE(TRY_TO_TIMESTAMP(b, 'yyyy/MM/dd HH:mm'), DATE_TRUNC('MILLISECOND', "
      "TRY_TO_TIMESTAMP(b, 'yyyy-M-d[ H:m:s[.SSSSSSSSS]]'))) AS TIMESTAMP_NTZ) FROM t"),
+    # TO_DATE: NULL for text that does not parse (try_)
+    ("SELECT TO_DATE(b), TO_DATE(b, 'dd/MM/yyyy'), YEAR(TO_DATE(b)) FROM t",
+     "SELECT TRY_TO_DATE(b), TRY_TO_DATE(b, 'dd/MM/yyyy'), CAST(YEAR(TRY_TO_DATE(b)) AS BIGINT) FROM t"),
+    # FLOOR/CEIL TO a unit: date_trunc (a TIMESTAMP in Spark: back to TIMESTAMP_NTZ); CEIL of an aligned value is itself
+    ("SELECT FLOOR(ts TO DAY), CEIL(ts TO HOUR) FROM t",
+     "SELECT CAST(DATE_TRUNC('DAY', ts) AS TIMESTAMP_NTZ), CASE WHEN CAST(DATE_TRUNC('HOUR', ts) AS TIMESTAMP_NTZ) = ts "
+     "THEN CAST(DATE_TRUNC('HOUR', ts) AS TIMESTAMP_NTZ) ELSE CAST(DATE_TRUNC('HOUR', ts) AS TIMESTAMP_NTZ) + INTERVAL '1' HOUR END FROM t"),
+    ("SELECT FLOOR(CAST(ts AS DATE) TO MONTH), CEIL(CAST(ts AS DATE) TO YEAR), FLOOR(CAST(ts AS DATE) TO DAY) FROM t",
+     "SELECT TRUNC(CAST(ts AS DATE), 'MONTH'), CASE WHEN TRUNC(CAST(ts AS DATE), 'YEAR') = CAST(ts AS DATE) "
+     "THEN TRUNC(CAST(ts AS DATE), 'YEAR') ELSE ADD_MONTHS(TRUNC(CAST(ts AS DATE), 'YEAR'), 12) END, CAST(ts AS DATE) FROM t"),
+    # FLOOR TO WEEK: Flink's weeks start on Sunday
+    ("SELECT FLOOR(ts TO WEEK), FLOOR(CAST(ts AS DATE) TO WEEK) FROM t",
+     "SELECT CAST(DATE_SUB(CAST(ts AS DATE), DAYOFWEEK(ts) - 1) AS TIMESTAMP_NTZ), DATE_SUB(CAST(ts AS DATE), DAYOFWEEK(CAST(ts AS DATE)) - 1) FROM t"),
+    # INITCAP: words of ASCII letters and digits (Flink), not of blanks (Spark's initcap)
+    ("SELECT INITCAP(b) FROM t",
+     "SELECT CASE WHEN b = '' THEN b ELSE ARRAY_JOIN(TRANSFORM(SEQUENCE(1, LENGTH(b)), f2s_i -> CASE WHEN SUBSTRING(b, f2s_i, 1) "
+     "RLIKE '[A-Za-z]' THEN IF(f2s_i > 1 AND SUBSTRING(b, f2s_i - 1, 1) RLIKE '[A-Za-z0-9]', LOWER(SUBSTRING(b, f2s_i, 1)), "
+     "UPPER(SUBSTRING(b, f2s_i, 1))) ELSE SUBSTRING(b, f2s_i, 1) END), '') END FROM t"),
     ("SELECT TO_TIMESTAMP_LTZ(c, 3), TO_TIMESTAMP_LTZ(a, 0), TO_TIMESTAMP_LTZ(c) FROM t",
      "SELECT TIMESTAMP_MILLIS(c), TIMESTAMP_SECONDS(a), TIMESTAMP_MILLIS(c) FROM t"),
     # a CASE of a DOUBLE and an INT is a DOUBLE in both
@@ -116,6 +134,12 @@ TRANSLATIONS = [
     ("SELECT SESSION_END(ts, INTERVAL '30' SECOND), b FROM t GROUP BY SESSION(ts, INTERVAL '30' SECOND), b",
      "SELECT session_window.end, b FROM t GROUP BY SESSION_WINDOW(ts, '30 seconds'), b"),
     # window table functions
+    ("SELECT window_start, window_end, SUM(d) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' MINUTES, INTERVAL '1' HOUR)) "
+     "GROUP BY window_start, window_end",
+     "SELECT window_start, window_end, SUM(d) FROM (SELECT t.*, window_end, "
+     "window_end - INTERVAL '0.001' SECOND AS window_time FROM (SELECT t.*, WINDOW(ts, '1 hours').start AS window_start FROM t) AS t "
+     "LATERAL VIEW EXPLODE(SEQUENCE(window_start + INTERVAL '10' MINUTE, window_start + INTERVAL '1' HOUR, INTERVAL '10' MINUTE)) "
+     "f2s_cumulate AS window_end WHERE window_end > t.ts) AS t GROUP BY window_start, window_end"),
     ("SELECT window_start, window_end, SUM(d) FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '10' MINUTES)) "
      "GROUP BY window_start, window_end",
      "SELECT window_start, window_end, SUM(d) FROM (SELECT t.*, WINDOW(ts, '10 minutes').start AS window_start, "
@@ -267,6 +291,40 @@ def test_create_table():
     ).watermark == ("ts", "0 seconds")
 
 
+def test_cumulate_over_a_stream_is_refused():
+    """CUMULATE over an unbounded table: Flink emits each window as the watermark passes its end;
+    the batch form (a row per window holding it) is no Structured Streaming aggregation: refused."""
+    stream = create_table("CREATE TABLE s (a INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'topic' = 'x')")
+    with pytest.raises(Untranslatable, match="CUMULATE window table function over a stream"):
+        query("SELECT window_start, window_end, COUNT(*) FROM TABLE(CUMULATE(TABLE s, DESCRIPTOR(ts), INTERVAL '1' MINUTE, "
+              "INTERVAL '1' HOUR)) GROUP BY window_start, window_end", {"s": stream})
+
+
+def test_create_table_like():
+    """CREATE TABLE t2 (...) WITH (...) LIKE t1 (options): the table Flink 2.3 declares (seen with
+    SHOW CREATE TABLE on Flink 2.3 for each of these statements over the same t1)."""
+    base = create_table("CREATE TABLE base (id INT, name STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) "
+                        "WITH ('connector' = 'datagen', 'number-of-rows' = '3', 'fields.id.kind' = 'sequence', "
+                        "'fields.id.start' = '1', 'fields.id.end' = '3')")
+    known = {"base": base}
+    physical = (("id", "INT"), ("name", "STRING"), ("ts", "TIMESTAMP_NTZ"))
+    # default: INCLUDING ALL OVERWRITING OPTIONS; base's columns first
+    a1 = create_table("CREATE TABLE a1 (extra INT) LIKE base", known)
+    assert a1.columns == physical + (("extra", "INT"),) and a1.order == ("id", "name", "ts", "extra")
+    assert a1.watermark == ("ts", "5 seconds") and a1.options == base.options and a1.connector == "datagen"
+    a2 = create_table("CREATE TABLE a2 (extra INT) WITH ('number-of-rows' = '2') LIKE base", known)
+    assert a2.options == {**base.options, "number-of-rows": "2"} and a2.watermark == ("ts", "5 seconds")
+    a3 = create_table("CREATE TABLE a3 (extra INT, big AS id * 10) WITH ('connector' = 'print') LIKE base (EXCLUDING ALL)", known)
+    assert a3.columns == physical + (("extra", "INT"),) and a3.computed == (("big", "id * 10"),)
+    assert a3.order == ("id", "name", "ts", "extra", "big") and a3.watermark is None and a3.options == {"connector": "print"}
+    a4 = create_table("CREATE TABLE a4 WITH ('number-of-rows' = '1') LIKE base (EXCLUDING WATERMARKS)", known)
+    assert a4.columns == physical and a4.watermark is None and a4.options["number-of-rows"] == "1"
+    a5 = create_table("CREATE TABLE a5 WITH ('connector' = 'blackhole') LIKE base (EXCLUDING OPTIONS)", known)
+    assert a5.options == {"connector": "blackhole"} and a5.watermark == ("ts", "5 seconds")
+    a6 = create_table("CREATE TABLE a6 (WATERMARK FOR ts AS ts) LIKE base (OVERWRITING WATERMARKS)", known)
+    assert a6.watermark == ("ts", "0 seconds") and a6.columns == physical
+
+
 def test_spark_create_table_round_trip(spark_utc, tmp_path):
     """The Spark DDL of a filesystem table: created, inserted into and read back by Spark; the files
     it writes hold what Flink 2.3 wrote for the same rows (seen by running the same INSERT on Flink)."""
@@ -365,12 +423,13 @@ UNTRANSLATABLE = [
     ("SELECT UNIX_TIMESTAMP(b, 'yyyy-MM-dd HH:mm:ss.SSS') FROM t", "UNIX_TIMESTAMP with a format"),
     ("SELECT UNIX_TIMESTAMP(b, a) FROM t", "UNIX_TIMESTAMP with a format"),
     ("SELECT b, AVG(a + q) FROM t GROUP BY b", "the type of q is not known"),
-    ("SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '1' HOUR)) GROUP BY window_start", "CUMULATE"),
+    ("SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), INTERVAL '7' MINUTE, INTERVAL '1' HOUR)) GROUP BY window_start", "not a multiple of its step"),
+    ("SELECT window_start, COUNT(*) FROM TABLE(CUMULATE(TABLE nowhere, DESCRIPTOR(ts), INTERVAL '7' MINUTE, INTERVAL '70' MINUTE)) GROUP BY window_start", "column of unknown type"),
     ("SELECT COUNT(*) FROM TABLE(SESSION(TABLE t PARTITION BY b, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end", "SESSION window table function"),
     ("SELECT COUNT(*) FROM t GROUP BY TUMBLE(lt, INTERVAL '1' DAY)", "TIMESTAMP_LTZ"),
     ("SELECT TUMBLE_PROCTIME(pt, INTERVAL '1' MINUTE) FROM t GROUP BY TUMBLE(pt, INTERVAL '1' MINUTE)", "TUMBLE_PROCTIME"),
     ("SELECT TUMBLE_START(ts, INTERVAL '1' MINUTE) FROM t GROUP BY TUMBLE(ts, INTERVAL '2' MINUTE)", "arguments differ"),
-    ("SELECT INITCAP(b) FROM t", "INITCAP"),
+    ("SELECT TO_DATE(b, 'yyyy-MM-dd z') FROM t", "TO_DATE with a format"),
     ("SELECT GREATEST(a, 1) FROM t", "GREATEST"),
     ("SELECT LN(d) FROM t", "function LN"),
     ("SELECT LOG10(d) FROM t", "function LOG"),
@@ -388,7 +447,12 @@ UNTRANSLATABLE = [
     ("SELECT REGEXP_EXTRACT(b, '(a)|(b)', 2) FROM t", "may not take part"),
     ("SELECT b LIKE a FROM t", "LIKE with a pattern"),
     ("SELECT DATE_FORMAT(ts, 'yyyy-MM-dd hh a') FROM t", "DATE_FORMAT"),
-    ("SELECT FLOOR(ts TO HOUR) FROM t", "FLOOR(... TO unit)"),
+    ("SELECT CEIL(ts TO WEEK) FROM t", "CEIL(... TO WEEK) of TIMESTAMP_NTZ (Flink 2.3 gives the Sunday's start"),
+    ("SELECT FLOOR(ts TO DECADE) FROM t", "FLOOR(... TO DECADE)"),
+    ("SELECT CEIL(ts TO QUARTER) FROM t", "the next quarter"),
+    ("SELECT CEIL(CAST(ts AS DATE) TO DAY) FROM t", "the next day"),
+    ("SELECT FLOOR(lt TO HOUR) FROM t", "FLOOR(... TO HOUR) of TIMESTAMP"),
+    ("SELECT FLOOR(ts TO MILLISECOND) FROM t", "FLOOR(... TO MILLISECOND)"),
     ("SELECT SPLIT_INDEX(b, '[', 1) FROM t", "SPLIT_INDEX with a separator"),
     ("SELECT SPLIT_INDEX(b, b, 1) FROM t", "SPLIT_INDEX with a separator"),
     ("SELECT SPLIT_INDEX(b, ',', d) FROM t", "SPLIT_INDEX with an index of DOUBLE"),
@@ -469,16 +533,21 @@ def test_untranslatable(flink, construct):
     [
         ("CREATE TABLE x (a INT, m STRING METADATA FROM topic) WITH ('connector' = 'kafka')", "METADATA FROM"),
         ("CREATE TABLE x (a TIME) WITH ('connector' = 'datagen')", "type TIME"),
-        ("CREATE TABLE x WITH ('connector' = 'datagen') LIKE y", "without a column list"),
+        ("CREATE TABLE x WITH ('connector' = 'datagen') LIKE y", "LIKE y (a table the program does not declare before)"),
+        ("CREATE TABLE x AS SELECT 1", "without a column list"),
+        ("CREATE TABLE x (a INT) LIKE t", "a column also in t (a)"),
+        ("CREATE TABLE x (WATERMARK FOR ts AS ts) LIKE t", "with a WATERMARK and t's"),
+        ("CREATE TABLE x WITH ('number-of-rows' = '1') LIKE t (INCLUDING OPTIONS)", "INCLUDING OPTIONS"),
+        ("CREATE TABLE x (z INT) LIKE t (EXCLUDING INDEXES)", "LIKE option EXCLUDING INDEXES"),
         ("CREATE TABLE x (a INT) PARTITIONED BY (a) WITH ('connector' = 'datagen')", "PARTITIONED BY of a 'datagen' table"),
-        ("CREATE TABLE x (a INT) WITH ('connector' = 'datagen') LIKE y (EXCLUDING ALL)", "LIKE"),
+        ("CREATE TABLE x (a INT) WITH ('connector' = 'datagen') LIKE y (EXCLUDING ALL)", "LIKE y"),
         ("CREATE TABLE x (ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1:30' MINUTE TO SECOND) WITH ('connector' = 'datagen')", "WATERMARK"),
         ("CREATE TABLE x (a MULTISET<INT>) WITH ('connector' = 'datagen')", "type MULTISET"),
     ],
 )
 def test_create_table_untranslatable(sql, construct):
     with pytest.raises(Untranslatable) as info:
-        create_table(sql)
+        create_table(sql, {"t": T["t"]})
     assert construct in str(info.value)
 
 
@@ -529,6 +598,35 @@ def test_json_fail_on_missing_field_is_a_note(spark, tmp_path):
     finally:
         spark.sql("DROP TABLE IF EXISTS p")
     assert rows == [(1, None), (2, None)]  # the second record: Flink fails the job there (the NOTE)
+
+
+def test_json_array_columns_read_as_flink_reads_them(spark, tmp_path):
+    """A json file table the program only reads, with ARRAY columns: ``file_source`` gives Spark's
+    reader the same columns (no TODO); what Flink 2.3 read from the same lines (seen by running
+    ``SELECT id, CARDINALITY(tags), tags[1], tags[2], tags[3], CARDINALITY(nums), nums[1], nums[2]``
+    on it: [] empty, null and a missing field NULL, a null element NULL, numbers and booleans in an
+    ARRAY<STRING> as their text) is what Spark reads.  Written, the ARRAY column stays refused."""
+    (tmp_path / "a.json").write_text(
+        '{"id": 1, "tags": ["a", "b"], "nums": [1, 2]}\n{"id": 2, "tags": [], "nums": []}\n'
+        '{"id": 3, "tags": null, "nums": null}\n{"id": 4}\n{"id": 5, "tags": ["a", null], "nums": [3, null]}\n'
+        '{"id": 6, "tags": [1, 2.5, true], "nums": [4]}\n{"id": 7, "tags": ["x y", "\u00e9"], "nums": [-1]}\n')
+    table = create_table(f"CREATE TABLE a (id INT, tags ARRAY<STRING>, nums ARRAY<INT>) WITH ('connector' = 'filesystem', "
+                         f"'path' = '{tmp_path}/a.json', 'format' = 'json')")
+    using, options, columns = file_source(table, read_only=True)
+    assert using == "json" and columns == [("id", "INT"), ("tags", "ARRAY<STRING>"), ("nums", "ARRAY<INT>")]
+    frame = spark.read.format(using).options(**{k: v for k, v in options if k != "path"}).schema(", ".join(f"{n} {t}" for n, t in columns)).load(dict(options)["path"])
+    frame.createOrReplaceTempView("a")
+    got = [tuple(r) for r in spark.sql("SELECT id, array_size(tags), get(tags, 0), get(tags, 1), get(tags, 2), array_size(nums), "
+                                        "get(nums, 0), get(nums, 1) FROM a ORDER BY id").collect()]
+    assert got == [  # Flink 2.3's rows
+        (1, 2, "a", "b", None, 2, 1, 2), (2, 0, None, None, None, 0, None, None), (3, None, None, None, None, None, None, None),
+        (4, None, None, None, None, None, None, None), (5, 2, "a", None, None, 2, 3, None), (6, 3, "1", "2.5", "true", 1, 4, None),
+        (7, 2, "x y", "\u00e9", None, 1, -1, None)]
+    with pytest.raises(Untranslatable, match="json file with a ARRAY<STRING> column .*write it differently"):
+        file_source(table)
+    nested = create_table(f"CREATE TABLE n (m MAP<STRING, INT>) WITH ('connector' = 'filesystem', 'path' = '{tmp_path}', 'format' = 'json')")
+    with pytest.raises(Untranslatable, match=r"MAP<STRING, INT> column \(m\), only read: not seen to read alike"):
+        file_source(nested, read_only=True)
 
 
 def test_insert_untranslatable():

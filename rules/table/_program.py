@@ -1911,7 +1911,7 @@ class TablesModel:
                     self._view_sql[view] = text.text
                 if kind != "create_table":
                     continue
-                table = _sql.create_table(text.text)
+                table = _sql.create_table(text.text, {n: d[-1][0] for n, d in found.items()})  # LIKE a table declared before
             except _sql.Untranslatable as exc:
                 name = re.search(r"TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?`?([\w.]+)`?", text.text, re.I)
                 if name:

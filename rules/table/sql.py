@@ -278,6 +278,19 @@ def sql_notes(ctx, text: str) -> None:
         ctx.note(M.TB_PARSE, "TO_TIMESTAMP: text in the pattern, or else in Flink's yyyy-M-d[ H:m:s[.fraction]], gives the "
                  "same TIMESTAMP(3) in both; Flink's lenient parser also reads a day past the month's end (2024-02-30) and "
                  "text after the pattern, where Spark gives NULL")
+    if re.search(r"TRY_TO_DATE\((?:[^()]|\([^()]*\))*\)", text) and any(  # only TO_DATE becomes it (_sql._to_date)
+            "," not in re.sub(r"\([^()]*\)|'[^']*'", "", m.group(1)) for m in re.finditer(r"TRY_TO_DATE\(((?:[^()]|\([^()]*\))*)\)", text)):
+        ctx.note(M.TB_PARSE, "TO_DATE(s): text yyyy-M-d (also with a time after a space, or yyyy, yyyy-M) gives the same "
+                 "DATE in both, other text and a day past the month's end NULL; they differ on a 'T' before the time "
+                 "(Flink NULL, Spark the date) and on years of other than 4 digits or with a sign")
+    if re.search(r"TRY_TO_DATE\((?:[^()]|\([^()]*\))*, '", text):
+        ctx.note(M.TB_PARSE, "TO_DATE(s, format): text in the format gives the same DATE in both; Flink's lenient parser "
+                 "also reads one-digit fields, a day past the month's end (31/02/2024 is 2024-03-02) and text after the "
+                 "pattern, and Flink 2.3 gives a wrong date (5471-09-27) for text the format does not read, where Spark "
+                 "gives NULL")
+    if re.search(r"DATE_TRUNC\('(MONTH|QUARTER|YEAR)'", text):  # FLOOR/CEIL(ts TO MONTH/QUARTER/YEAR) (_sql._floor_ceil_to)
+        ctx.note(M.TB_PARSE, "FLOOR/CEIL(ts TO MONTH/QUARTER/YEAR): the same values from 1970 on; Flink 2.3 rounds a time "
+                 "before 1970 from the next day (1969-12-31 23:59:59.5 TO MONTH is 1970-01-01), Spark from its own day")
     if re.search(r"\b(FIRST|LAST)_VALUE\([^()]*(\([^()]*\)[^()]*)*, TRUE\)", text):  # only the aggregates become them
         ctx.note(M.TB_FIRST_VALUE, "FIRST_VALUE/LAST_VALUE: the first/last value (NULLs skipped, as in Flink) of a group in "
                  "the order its rows reach Spark's aggregate, which may differ from Flink's arrival order")
@@ -417,7 +430,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
         if any(m != "wait" for m in after) and not printed:
             return ctx.todo(M.TB_UNSUPPORTED, f"{what}: its TableResult is used")
         if kind == "create_table":
-            table = _sql.create_table(text.text)
+            table = _sql.create_table(text.text, model.catalog)
             if _MARK_RE.search(table.name):
                 # the name a caller gives: the table's reads and writes, which choose its form
                 # (a view of a csv read, a table written, a Kafka stream...), are not followed
