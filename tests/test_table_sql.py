@@ -470,7 +470,7 @@ UNTRANSLATABLE = [
     ("SELECT CARDINALITY(b) FROM t", "CARDINALITY of STRING"),
     ("SELECT TIMESTAMPADD(DAY, 1, CURRENT_DATE) FROM t", "TIMESTAMPADD of INT to DATE"),
     ("SELECT tags[1] FROM t", "arrays count from 1"),
-    ("SELECT JSON_VALUE(b, 'lax $.a') FROM t", "JSON_VALUE path"),
+    ("SELECT JSON_VALUE(b, 'strict $.a') FROM t", "JSON_VALUE path"),
     ("SELECT JSON_VALUE(b, '$.a[*]') FROM t", "JSON_VALUE path"),
     ("SELECT JSON_VALUE(b, a) FROM t", "JSON_VALUE with other than"),
     ("SELECT attrs[b] FROM t", "not a string literal"),

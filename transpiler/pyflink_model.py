@@ -632,6 +632,16 @@ EXPORTS: dict[str, tuple[str, ...]] = {
         "WatermarkStrategy",
     ),
     "pyflink.common.typeinfo": ("TypeInformation", "Types"),
+    "pyflink.table.expressions": (
+        "if_then_else", "lit", "col", "range_", "and_", "or_", "not_", "UNBOUNDED_ROW", "UNBOUNDED_RANGE",
+        "CURRENT_ROW", "CURRENT_RANGE", "current_database", "current_date", "current_time",
+        "current_timestamp", "current_watermark", "local_time", "local_timestamp", "temporal_overlaps",
+        "date_format", "timestamp_diff", "array", "row", "map_", "row_interval", "pi", "e", "rand",
+        "rand_integer", "atan2", "negative", "concat", "concat_ws", "uuid", "null_of", "log", "with_columns",
+        "without_columns", "json", "json_string", "json_object", "json_object_agg", "json_array",
+        "json_array_agg", "call", "call_sql", "source_watermark", "to_timestamp_ltz", "from_unixtime",
+        "to_date", "to_timestamp", "convert_tz", "unix_timestamp", "descriptor",
+    ),
     "pyflink.common.types": ("Row", "RowKind"),
     "pyflink.datastream.functions": (
         "AggregateFunction",

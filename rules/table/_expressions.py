@@ -757,6 +757,8 @@ class _Translator:
                 raise Untranslatable(f"{what} with a negative length")
             self.check_input(e, ("STRING",), what)
             return _E(f"F.{name}({e.code}, F.lit({n}))", "STRING", aggregate=e.aggregate)
+        if name in ("json_value", "json_query", "json_exists"):
+            return self.json(e, name, node)
         if name == "array_contains":
             (arg,) = self.args(node, what, 1, 1)
             needle = self.operand(arg)
@@ -771,6 +773,29 @@ class _Translator:
                 [e, needle],
             )
         raise Untranslatable(f"{what} has no Spark Column form")
+
+    def json(self, e: _E, name: str, node: cst.Call) -> _E:
+        """``json_value`` / ``json_query`` / ``json_exists`` of a JSON text (``_json_form``)."""
+        what = f"Expression.{name}"
+        allowed = {"json_value": ("path", "returning_type"), "json_query": ("path",), "json_exists": ("path",)}[name]
+        given: dict[str, cst.BaseExpression] = {}
+        for i, arg in enumerate(node.args):
+            if arg.star:
+                raise Untranslatable(f"{what} with *args")
+            key = arg.keyword.value if arg.keyword is not None else (allowed[i] if i < len(allowed) else None)
+            if key not in allowed or key in given:
+                raise Untranslatable(f"{what} with {'an ON EMPTY/ON ERROR or wrapper argument' if key is None or key not in allowed else 'a repeated argument'}"
+                                     " (only the path" + (" and the returning type" if name == "json_value" else "") + " are translated)")
+            given[key] = arg.value
+        if "path" not in given:
+            raise Untranslatable(f"{what} without a path")
+        self.check_input(e, ("STRING",), what)
+        path = _json_path_text(self.string_arg(given["path"], what), what)
+        target = self.type_of(given["returning_type"]) if "returning_type" in given else "STRING"
+        code, t, note = _json_form(name, e.code, path, target, what)
+        if note:
+            self.notes.append((M.TB_JSON, note))
+        return _E(code, t, aggregate=e.aggregate)
 
     def extract(self, e: _E, arg: cst.BaseExpression, what: str) -> _E:
         unit = None
@@ -957,6 +982,69 @@ class _Translator:
 
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+# JSON functions (``_json_form``), checked on Flink 2.3 and Spark 4 over the same texts (the cases
+# of tests/table_expressions_cases.py; the SQL forms in rules/table/_sql.py share the findings):
+# * JSON_VALUE (RETURNING STRING, the default): the scalar's text; NULL for an object or an array
+#   (lax mode: Flink's error, NULL ON ERROR), a JSON null, a missing path, text that is not JSON,
+#   NULL. Spark's get_json_object gives an object's or array's JSON text: it is taken only where
+#   the parsed value (try_parse_json/try_variant_get) is not an OBJECT or ARRAY. A number with a
+#   fraction or an exponent reads as Flink's BigDecimal text (1.50 -> 1.50, 1e2 -> 1E+2), Spark's
+#   double text (1.5, 100.0): NOTE.
+#   'lax $.a' is '$.a' (Flink's default mode); strict mode, wildcards and filters are refused.
+# * JSON_VALUE RETURNING INT/DOUBLE/BOOLEAN: Flink casts the Java object its JSON reader made,
+#   and fails the job (ClassCastException, not NULL ON ERROR) unless it is of the type: INT needs
+#   an integer that fits an int (12), DOUBLE a number with a fraction or exponent (1.5; 12 fails),
+#   BOOLEAN true/false ("true" and 1 fail). Spark's try_variant_get gives the same value where
+#   Flink gives one, and casts where Flink fails ("42" -> 42, 12 -> 12.0): NOTE. RETURNING BIGINT
+#   fails on Flink 2.3 when planning the job: refused.
+# * JSON_QUERY (WITHOUT WRAPPER, NULL ON EMPTY/ERROR): an object's or array's compact JSON text,
+#   object keys sorted by name (Flink's writer sorts them; Spark's variant keeps them sorted, so
+#   to_json of the parsed value); NULL for a scalar, a missing path, text that is not JSON.
+#   Numbers with an exponent differ as in JSON_VALUE (NOTE).
+# * JSON_EXISTS (FALSE ON ERROR): TRUE when the path leads to a value that is not JSON null;
+#   FALSE for a JSON null, a missing path, text that is not JSON; NULL for NULL.
+_JSON_PATH_STEPS = re.compile(r"^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$")
+_JSON_RETURNING = {"STRING": None, "INT": "int", "DOUBLE": "double", "BOOLEAN": "boolean"}
+_JSON_OTHERS = {"INT": 'an integer that fits an INT (a string "42", 1.5, true)',
+                "DOUBLE": "a number with a fraction or an exponent (an integer 12, a string)",
+                "BOOLEAN": 'true or false (a string "true", a number)'}
+_JSON_NUMBER_NOTE = ("a number with a fraction or an exponent reads as its double text in Spark (1.5, 100.0), as "
+                     "its decimal text in Flink (1.50, 1E+2); other values, objects and arrays (NULL), missing paths and "
+                     "text that is not JSON give the same values")
+
+
+def _json_path_text(path: str, what: str) -> str:
+    """A Flink JSON path as Spark's JSON functions take it: fields and array indexes, in Flink's
+    default lax mode (``'lax $.a'`` is ``'$.a'``)."""
+    text = path[len("lax "):].lstrip() if path.startswith("lax ") else path
+    if not _JSON_PATH_STEPS.match(text):
+        raise Untranslatable(f"{what} path {path!r} (only $.field and [index] steps in lax mode)")
+    return text
+
+
+def _json_form(name: str, code: str, path: str, target: str, what: str) -> tuple[str, str, Optional[str]]:
+    """(PySpark code, Spark type, NOTE or None) of ``json_value``/``json_query``/``json_exists``
+    of the JSON text ``code`` at ``path`` (see the findings above)."""
+    quoted = _str(path)
+    parsed = f'F.try_variant_get(F.try_parse_json({code}), {quoted}, "variant")'
+    nested = f'F.schema_of_variant({parsed}).rlike("^(OBJECT|ARRAY)")'
+    if name == "json_exists":
+        return (f'F.when({code}.isNotNull(), F.coalesce(F.schema_of_variant({parsed}) != F.lit("VOID"), F.lit(False)))',
+                "BOOLEAN", None)
+    if name == "json_query":
+        return (f"F.when({nested}, F.to_json({parsed}))", "STRING",
+                f"{what}: a number with a fraction or an exponent in the object or array reads as its double text in "
+                "Spark (1.5, 100.0), as its decimal text in Flink (1.50, 1E+2); otherwise the same JSON text (keys in name order in both), NULL alike")
+    if target not in _JSON_RETURNING:
+        raise Untranslatable(f"{what} RETURNING {target} (STRING, INT, DOUBLE and BOOLEAN are translated)")
+    spark = _JSON_RETURNING[target]
+    if spark is None:
+        return (f"F.when({nested}, F.lit(None)).otherwise(F.get_json_object({code}, {quoted}))", "STRING",
+                f"{what}: {_JSON_NUMBER_NOTE}")
+    return (f'F.try_variant_get(F.try_parse_json({code}), {quoted}, "{spark}")', target,
+            f"{what} RETURNING {target}: where the JSON value is not {_JSON_OTHERS[target]} Flink fails the job, Spark "
+            "casts it or gives NULL; values of the type, missing paths and text that is not JSON give the same values")
 
 
 def _same(t):

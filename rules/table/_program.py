@@ -36,6 +36,7 @@ from typing import Optional, Sequence
 import libcst as cst
 
 from flink2spark.rules.table import _connect, _descriptors, _sql, _types
+from flink2spark.transpiler import functions as F_
 from flink2spark.transpiler import pyflink_model as P
 from flink2spark.transpiler import table_model as T
 from flink2spark.transpiler.infer import returns_of
@@ -48,6 +49,22 @@ _TABLE_MARK = "__f2s_t{}__"
 _TABLE_RE = re.compile(r"__f2s_t(\d+)__")
 _SETTINGS = ("pyflink.table.EnvironmentSettings", "pyflink.table.environment_settings.EnvironmentSettings")
 
+
+
+def method_of(resolver, cls: cst.ClassDef, name: str):
+    """The def of method ``name`` a ``cls()`` instance calls (its own or one it inherits from a
+    class of this module: ``class_chain``), or None."""
+    return next((m for c in class_chain(resolver, cls) if (m := F_._method(c, name)) is not None), None)
+
+
+def declared_result(resolver, cls: cst.ClassDef):
+    """The expression ``get_result_type()`` of the class returns (``return DataTypes...``), or None."""
+    method = method_of(resolver, cls, "get_result_type")
+    body = [s for s in method.body.body if not (isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Expr)
+                                                and isinstance(s.body[0].value, cst.SimpleString))] if method else []
+    if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Return):
+        return body[0].body[0].value
+    return None
 
 
 def class_chain(resolver, cls: cst.ClassDef) -> list[cst.ClassDef]:
@@ -923,8 +940,13 @@ class TablesModel:
             if method == "sql_query" and args:
                 text = self.sql(args[0])
                 return _sql.query_columns(text.text, self.sql_tables()) if text is not None and not text.parts and not text.tables else None
-            if method == "from_elements" and args:
-                rows, names = (self._value(a) for a in (args[0], args[1] if len(args) > 1 else None))
+            if method == "from_elements":  # from_elements(elements, schema=None, verify_schema=True)
+                keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+                elements = args[0] if args else keywords.get("elements")
+                schema = args[1] if len(args) > 1 else keywords.get("schema")
+                if elements is None:
+                    return None
+                rows, names = (self._value(a) for a in (elements, schema))
                 return _literal_schema(rows, names, resolver)
             if method == "from_pandas" and len(args) > 1:  # only a DataTypes.ROW schema gives the types
                 names = self._value(args[1])
@@ -956,6 +978,21 @@ class TablesModel:
             dropped = {a.value.args[0].value.evaluated_value for a in node.args
                        if isinstance(a.value, cst.Call) and a.value.args and isinstance(a.value.args[0].value, cst.SimpleString)}
             return {k: v for k, v in source.items() if k not in dropped}
+        if method == "rename_columns" and source is not None:  # rename_columns(col("a").alias("b"), ...)
+            renamed = {}
+            for a in node.args:
+                v = a.value
+                if not (a.keyword is None and isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute)
+                        and v.func.attr.value == "alias" and len(v.args) == 1 and isinstance(v.args[0].value, cst.SimpleString)
+                        and isinstance(v.func.value, cst.Call) and len(v.func.value.args) == 1
+                        and isinstance(v.func.value.args[0].value, cst.SimpleString)
+                        and dotted_names(self.resolver)(v.func.value.func) == f"{E.EXPRESSIONS}.col"):
+                    return None
+                old, new = v.func.value.args[0].value.evaluated_value, v.args[0].value.evaluated_value
+                if old not in source:
+                    return None
+                renamed[old] = new
+            return {renamed.get(k, k): t for k, t in source.items()}
         if method in _JOINS and node.args and source is not None:  # both inputs' columns (Flink refuses a name in both)
             other = self.schema(node.args[0].value)
             return {**source, **other} if other is not None and not set(source) & set(other) else None
@@ -1800,11 +1837,16 @@ class TablesModel:
         return found
 
     def _result_type(self, name: str, kind: str, call: cst.Call) -> None:
-        """The Spark type of a scalar function's ``result_type=DataTypes.X()`` (``result_types``)."""
+        """The Spark type of a scalar or aggregate function's ``result_type=DataTypes.X()`` (an
+        ``udaf(Cls())``'s without it: what its class's ``get_result_type()`` returns)."""
         from flink2spark.rules.table import _types as TY
 
         node = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "result_type"), None)
-        if kind in ("udf", "pandas_udf") and node is not None:
+        if kind == "udaf" and node is None and call.args and call.args[0].keyword is None:  # udaf(Cls()): its get_result_type()
+            f = call.args[0].value
+            cls = self.resolver.local_def(f.func) if isinstance(f, cst.Call) else None
+            node = declared_result(self.resolver, cls) if isinstance(cls, cst.ClassDef) else None
+        if kind in ("udf", "pandas_udf", "udaf") and node is not None:
             try:
                 self.result_types[name] = TY.spark_type(node, dotted_names(self.resolver))
             except TY.Untranslatable:

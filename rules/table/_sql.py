@@ -1795,18 +1795,23 @@ def _to_timestamp_ltz(args: list[exp.Expr]) -> exp.Expr:
     return exp.Anonymous(this=function, expressions=[args[0].copy()])
 
 
-_JSON_PATH = re.compile(r"^\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$")
+def json_path(path: str, what: str = "JSON_VALUE") -> str:
+    """A Flink JSON path as Spark's JSON functions take it (``_expressions._json_path_text``:
+    fields and array indexes in lax mode, ``'lax $.a'`` is ``'$.a'``)."""
+    from flink2spark.rules.table import _expressions, _types
+
+    try:
+        return _expressions._json_path_text(path, what)
+    except _types.Untranslatable as exc:
+        raise Untranslatable(str(exc)) from None
 
 
 def _json_path(node: exp.Anonymous) -> str:
-    """The path of ``JSON_VALUE(s, 'path')``: fields and array indexes only (no lax/strict mode,
+    """The path of ``JSON_VALUE(s, 'path')``: fields and array indexes only (no strict mode,
     wildcards, filters, RETURNING or ON EMPTY/ERROR clauses)."""
     if len(node.expressions) != 2 or not (isinstance(node.expressions[1], exp.Literal) and node.expressions[1].is_string):
         raise Untranslatable("JSON_VALUE with other than (text, 'path')")
-    path = node.expressions[1].this
-    if not _JSON_PATH.match(path):
-        raise Untranslatable(f"JSON_VALUE path {path!r} (only $.field and [index] steps)")
-    return path
+    return json_path(node.expressions[1].this)
 
 
 def json_value(text: str, path: str) -> str:

@@ -3,7 +3,11 @@
 The items of the select are group keys or aggregate expressions; Spark's ``agg`` gives the
 keys first, then the aggregates, so a ``select`` of the names follows when the items come in
 another order or leave a key out (an unnamed aggregate is then named ``_c<position>``). An item that is neither (an expression over a key, an
-unnamed aggregate) is left with a TODO. ``group_by(...).aggregate(udaf)`` is not converted yet.
+unnamed aggregate) is left with a TODO.
+
+``group_by(keys).aggregate(f[.alias(names)]).select(items)`` of a ``udaf()`` function whose
+result is a ROW (of the whole row, or ``f(args)``) -> ``groupBy(keys).agg(f(F.collect_list(
+F.struct(args))).alias("_row")).select(keys, the row's fields named by the alias).select(items)``.
 
 ``group_by(keys).flat_aggregate(f(args)).select(items)`` (``flat_aggregate(f)``: of the whole
 row, ``F.struct`` of the columns) of a table aggregate function (rule
@@ -117,42 +121,133 @@ rule = Rule(
                 functions=True, types=True,
             ),
         ),
+        Example(  # aggregate() of a udaf with a ROW result: its fields, named by the alias
+            program(
+                "\n\nclass CountSum(AggregateFunction):\n"
+                "    def create_accumulator(self):\n        return [0, 0]\n\n"
+                "    def accumulate(self, acc, n):\n        acc[0] += 1\n        acc[1] += n\n\n"
+                "    def get_value(self, acc):\n        return Row(acc[0], acc[1])\n\n"
+                "    def get_result_type(self):\n        return DataTypes.ROW([DataTypes.FIELD('cnt', DataTypes.BIGINT()),"
+                " DataTypes.FIELD('total', DataTypes.BIGINT())])\n\n\n"
+                "count_sum = udaf(CountSum())\n"
+                "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
+                "stats = words.group_by(col('word')).aggregate(count_sum(col('n')).alias('c', 't')).select(col('word'), col('t'))\n",
+                imports="from pyflink.common import Row\nfrom pyflink.table import DataTypes\nfrom pyflink.table.expressions import col\n"
+                        "from pyflink.table.udf import AggregateFunction, udaf\n",
+            ),
+            "from pyspark.sql import Row, SparkSession, functions as F, types as T\n\nt_env = SparkSession.builder.getOrCreate()\n\n\n"
+            "class CountSum:\n"
+            "    def create_accumulator(self):\n        return [0, 0]\n\n"
+            "    def accumulate(self, acc, n):\n        acc[0] += 1\n        acc[1] += n\n\n"
+            "    def get_value(self, acc):\n        return Row(acc[0], acc[1])\n\n\n"
+            "# NOTE(flink2spark): F2S306 count_sum: the rows of a group reach accumulate() in Spark's order, which may differ"
+            " from Flink's (the same result unless the function depends on it)\n"
+            "@F.udf(\n    returnType=T.StructType(\n"
+            '        [T.StructField("cnt", T.LongType()), T.StructField("total", T.LongType())]\n    )\n)\n'
+            "def count_sum(rows):\n    function = CountSum()\n    acc = function.create_accumulator()\n"
+            "    for row in rows:\n        function.accumulate(acc, *row)\n    return function.get_value(acc)\n\n\n"
+            'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\n'
+            "stats = (\n"
+            '    words.groupBy(F.col("word"))\n'
+            '    .agg(count_sum(F.collect_list(F.struct(F.col("n")))).alias("_row"))\n'
+            '    .select(F.col("word"), F.col("_row.cnt").alias("c"), F.col("_row.total").alias("t"))\n'
+            '    .select(F.col("word"), F.col("t"))\n'
+            ")\n",
+        ),
     ],
     noop=['import pandas as pd\n\nframe = pd.DataFrame({"a": [1]})\ng = frame.groupby("a").sum()\n'],
 )
 
 
+def _function_call(ctx, call, kind: str, method: str):
+    """``(name, argument codes, None)`` of ``f`` (a function of the whole row: Flink passes it a
+    Row, Spark a struct, a Row too) or ``f(args)``, one of this program's ``kind`` functions, in
+    ``group_by(...).<method>(...)``; ``(None, None, the TODO)`` when it is not one."""
+    model = tables(ctx.resolver)
+    if isinstance(call, cst.Name) and model.functions.get(call.value) == kind:
+        row = row_columns(ctx, ctx.site.head.original.func.value)
+        if row is None:
+            return None, None, ctx.todo(M.TB_UNSUPPORTED, f"{method}() of a whole-row function over a table whose columns are not known")
+        return call.value, [f"F.struct({row})"], None
+    if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and model.functions.get(call.func.value) == kind:
+        inputs = columns(ctx, call.args, f"{method}()")
+        if inputs is None:
+            return None, None, ctx.todo_left()
+        return call.func.value, [i.code for i in inputs], None
+    return None, None, ctx.todo(M.TB_UNSUPPORTED, f"{method}() of something else than one of this program's {kind}() functions")
+
+
+def _keys_and_items(ctx, segs, method: str):
+    """``(keys, items, None)``: the Columns of the group keys and of the select after ``method``;
+    ``(None, None, the TODO)`` when they have none."""
+    keys = columns(ctx, segs[0].original.args, "group_by()")
+    if keys is None:
+        return None, None, ctx.todo_left()
+    if any(k.name is None or k.aggregate for k in keys):
+        return None, None, ctx.todo(M.TB_EXPRESSION, f"group_by() of an expression before {method}()")
+    items = columns(ctx, segs[2].original.args, f"select() of {method}()", None)
+    if items is None:
+        return None, None, ctx.todo_left()
+    return keys, items, None
+
+
 def _flat_aggregate(ctx, segs):
     args = segs[1].original.args
     call = args[0].value if len(args) == 1 and args[0].keyword is None else None
-    model = tables(ctx.resolver)
-    receiver = ctx.site.head.original.func.value
-    if isinstance(call, cst.Name) and model.functions.get(call.value) == "udtaf":
-        # the function of the whole row: Flink passes it a Row, Spark a struct (a Row too)
-        row = row_columns(ctx, receiver)
-        if row is None:
-            return ctx.todo(M.TB_UNSUPPORTED, "flat_aggregate() of a whole-row function over a table whose columns are not known")
-        name, code = call.value, [f"F.struct({row})"]
-    elif isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and model.functions.get(call.func.value) == "udtaf":
-        inputs = columns(ctx, call.args, "flat_aggregate()")
-        if inputs is None:
-            return ctx.todo_left()
-        name, code = call.func.value, [i.code for i in inputs]
-    else:
-        return ctx.todo(M.TB_UNSUPPORTED, "flat_aggregate() of something else than one of this program's udtaf() functions")
-    keys = columns(ctx, segs[0].original.args, "group_by()")
-    if keys is None:
-        return ctx.todo_left()
-    if any(k.name is None or k.aggregate for k in keys):
-        return ctx.todo(M.TB_EXPRESSION, "group_by() of an expression before flat_aggregate()")
-    items = columns(ctx, segs[2].original.args, "select() of flat_aggregate()", None)
-    if items is None:
-        return ctx.todo_left()
+    name, code, todo = _function_call(ctx, call, "udtaf", "flat_aggregate")
+    if todo is not None:
+        return todo
+    keys, items, todo = _keys_and_items(ctx, segs, "flat_aggregate")
+    if todo is not None:
+        return todo
     rows = f"{name}(F.collect_list(F.struct({', '.join(code)})))"
     out = (f"{{r}}.groupBy({', '.join(k.code for k in keys)}).agg({rows}.alias(\"_rows\"))"
            f".select({', '.join(repr(k.name).replace(chr(39), chr(34)) for k in keys)}, F.inline(\"_rows\"))"
            f".select({', '.join(i.code for i in items)})")
     return ctx.expr(out, r=ctx.site.receiver)
+
+
+def _aggregate(ctx, segs):
+    """``group_by(keys).aggregate(f[.alias(names)]).select(items)`` of one of this program's
+    ``udaf()`` functions whose result is a ROW: per group the keys and the row's fields (named by
+    the alias, else by the ROW's fields), as Flink's final result of the group."""
+    args = segs[1].original.args
+    call = args[0].value if len(args) == 1 and args[0].keyword is None else None
+    names = None
+    if (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "alias"
+            and all(isinstance(a.value, cst.SimpleString) and a.keyword is None for a in call.args)):
+        names = [a.value.evaluated_value for a in call.args]
+        call = call.func.value
+    name, code, todo = _function_call(ctx, call, "udaf", "aggregate")
+    if todo is not None:
+        return todo
+    fields = _struct_fields(tables(ctx.resolver).result_types.get(name) or "")
+    if fields is None:
+        return ctx.todo(M.TB_UNSUPPORTED, f"aggregate() of {name}, whose result type is not a known ROW")
+    if names is not None and len(names) != len(fields):
+        return ctx.todo(M.TB_UNSUPPORTED, f"aggregate() of {name} with {len(names)} names for {len(fields)} fields")
+    keys, items, todo = _keys_and_items(ctx, segs, "aggregate")
+    if todo is not None:
+        return todo
+    picked = [f'F.col("_row.{f}")' + (f'.alias("{n}")' if n != f else "") for f, n in zip(fields, names or fields)]
+    out = (f"{{r}}.groupBy({', '.join(k.code for k in keys)}).agg({name}(F.collect_list(F.struct({', '.join(code)}))).alias(\"_row\"))"
+           f".select({', '.join(k.code for k in keys)}, {', '.join(picked)})"
+           f".select({', '.join(i.code for i in items)})")
+    return ctx.expr(out, r=ctx.site.receiver)
+
+
+def _struct_fields(spark_type: str):
+    """The field names of a Spark ``STRUCT<a: T, b: U>`` type text (None: not a struct of plain fields)."""
+    import re
+
+    m = re.fullmatch(r"STRUCT<(.*)>", spark_type.strip(), re.IGNORECASE)
+    if m is None:
+        return None
+    fields = [f.strip() for f in m[1].split(",")]
+    found = [re.match(r"([A-Za-z_][A-Za-z0-9_]*)\s*:", f) for f in fields]
+    if not fields or any(f is None for f in found) or "<" in m[1]:
+        return None
+    return [f[1] for f in found]
 
 
 @rule.converter
@@ -166,6 +261,8 @@ def convert(ctx):
             return refused
     if len(segs) == 3 and segs[1].method == "flat_aggregate" and segs[2].method == "select":
         return _flat_aggregate(ctx, segs)
+    if len(segs) == 3 and segs[1].method == "aggregate" and segs[2].method == "select":
+        return _aggregate(ctx, segs)
     if len(segs) != 2 or segs[1].method != "select":
         what = segs[1].method if len(segs) > 1 else "nothing"
         return ctx.todo(M.TB_UNSUPPORTED, f"group_by() followed by {what}() is not converted yet")

@@ -45,7 +45,7 @@ import libcst as cst
 from flink2spark.rules.pyflink._common import call_arg
 from flink2spark.rules.table import _types as TY
 from flink2spark.rules.table._common import UNTRANSLATABLE, program, qualified, spark_program, use
-from flink2spark.rules.table._program import class_chain
+from flink2spark.rules.table._program import declared_result, method_of  # noqa: F401  (rules/table/udf.py uses both)
 from flink2spark.transpiler import functions as F_
 from flink2spark.transpiler import imports as I_
 from flink2spark.transpiler import markers as M
@@ -198,22 +198,6 @@ def _pandas(ctx, call):
     I_.need(ctx.conv.codemod, "pandas", None, "pd")
     ctx.rewrite_statement(target, rewrite)
     return ctx.keep("the def (or assignment) becomes a grouped aggregate pandas_udf (its statement is rewritten)")
-
-
-def method_of(resolver, cls: cst.ClassDef, name: str):
-    """The def of method ``name`` a ``cls()`` instance calls (its own or one it inherits from a
-    class of this module: ``class_chain``), or None."""
-    return next((m for c in class_chain(resolver, cls) if (m := F_._method(c, name)) is not None), None)
-
-
-def declared_result(resolver, cls: cst.ClassDef):
-    """The expression ``get_result_type()`` of the class returns (``return DataTypes...``), or None."""
-    method = method_of(resolver, cls, "get_result_type")
-    body = [s for s in method.body.body if not (isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Expr)
-                                                and isinstance(s.body[0].value, cst.SimpleString))] if method else []
-    if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Return):
-        return body[0].body[0].value
-    return None
 
 
 @rule.converter
