@@ -103,10 +103,17 @@ def test_a_printed_plan_becomes_sparks_explain_with_a_note(spark, capsys):
     assert capsys.readouterr().out.count("== Physical Plan ==") == 2
 
 
+def test_a_printed_plan_with_explain_details_names_them_in_its_note():
+    # the details ask Flink for more of its own plan; Spark prints its plan without them
+    result = _convert("from pyflink.table import ExplainDetail\nprint(words.explain(ExplainDetail.JSON_EXECUTION_PLAN))\n")
+    assert _todos(result) == [] and "words.explain()" in result.output.splitlines()
+    notes = [m.message for m in result.markers if m.code == "F2S316"]
+    assert len(notes) == 1 and "JSON_EXECUTION_PLAN" in notes[0], notes
+
+
 @pytest.mark.parametrize("body", [
     "plan = words.explain()\nprint(plan.splitlines()[0])\n",
     "print('plan:', words.explain())\n",
-    "from pyflink.table import ExplainDetail\nprint(words.explain(ExplainDetail.JSON_EXECUTION_PLAN))\n",
     "print(t_env.explain_sql(\"INSERT INTO src SELECT 'c', 4\"))\n",
     "def print(x):\n    return x\n\nprint(words.explain())\n",
 ])
