@@ -566,6 +566,9 @@ def test_frame_plan(body, frame):
 @pytest.mark.parametrize("body, free", [
     (f"probe = {ROWS}\nprobe.filter(lambda r: r[0] > 1).print()", True),
     (f"probe = {ROWS}\nprobe.print()\nenv.from_collection([[1]]).print()", False),  # a pickled stream of lists: an RDD
+    # the environment only makes a table environment: no stream, no RDD (no NOTE F2S205)
+    ("from pyflink.table import StreamTableEnvironment\nt_env = StreamTableEnvironment.create(env)\n"
+     "t_env.execute_sql('SELECT 1').print()", True),
 ])
 def test_rdd_free_program(body, free):
     assert _ask(body, lambda resolver, _: graph(resolver).rdd_free) is free

@@ -996,13 +996,13 @@ def check_class(info, resolver) -> None:
 
 
 def spark_name(resolver, name: str):
-    """``Row`` in a program with no DataStream (the Table API alone: rows its UDFs return or
-    yield), or whose streams are all DataFrames (``StreamGraph.rdd_free``: its rows are data
-    of ``createDataFrame``), is Spark's ``pyspark.sql.Row``, which Spark builds a struct or a row of by position
+    """``Row`` in a program with no RDD (``StreamGraph.rdd_free``: no DataStream, the Table API
+    alone, its rows what UDFs return or yield; or streams that are all DataFrames, its rows data
+    of ``createDataFrame``) is Spark's ``pyspark.sql.Row``, which Spark builds a struct or a row of by position
     as Flink does; with streams it stays the shim's (PyFlink's row kinds and print format)."""
     from flink2spark.rules.pyflink._streams import graph
 
-    if name in ROWS and (not graph(resolver).has_streams or graph(resolver).rdd_free):
+    if name in ROWS and graph(resolver).rdd_free:
         return "pyspark.sql", "Row"
     if name in FRAME_WINDOW_NAMES and graph(resolver).rdd_free:  # window functions per (key, window): applyInPandas
         return "flink2spark.runtime.frame_windows", FRAME_WINDOW_NAMES[name]

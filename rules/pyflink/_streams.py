@@ -139,21 +139,15 @@ class StreamGraph:
         return False, None
 
     @cached_property
-    def has_streams(self) -> bool:
-        """Whether the module makes any DataStream (a DataStream API call gives one: a source,
-        an operator, a Table's ``to_data_stream``): without one, a program of the Table API
-        alone, its PyFlink ``Row`` values are Spark's ``Row`` (UDF results, rows of elements)."""
-        return any(self.resolver.type_of(call) in _STREAM_TYPES for call in nodes(self.resolver.module, cst.Call))
-
-    @cached_property
     def _streams(self) -> list[cst.Call]:
         return [call for call in nodes(self.resolver.module, cst.Call) if self.resolver.type_of(call) in _STREAM_TYPES]
 
     @cached_property
     def rdd_free(self) -> bool:
-        """Whether every stream of the module is lowered to a DataFrame (no RDD is made: the
-        program runs on Spark Connect, and PyFlink's ``Row`` is Spark's)."""
-        return bool(self._streams) and all(self.node(call).frame is not None for call in self._streams)
+        """Whether no stream of the module stays an RDD: every stream is lowered to a DataFrame,
+        or the module makes none (its environment only creates a table environment). No RDD is
+        made: the program runs on Spark Connect, and PyFlink's ``Row`` is Spark's."""
+        return all(self.node(call).frame is not None for call in self._streams)
 
     @cached_property
     def rdd_reason(self) -> Optional[str]:

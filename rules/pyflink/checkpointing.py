@@ -60,7 +60,8 @@ rule = Rule(
             program("interval = env.get_checkpoint_config().get_checkpoint_interval()\n"),
             spark_program(
                 "# TODO(flink2spark): F2S200 CheckpointConfig.get_checkpoint_interval(): a Flink setting read back has no Spark counterpart\n"
-                "interval = env.get_checkpoint_config().get_checkpoint_interval()\n"
+                "interval = env.get_checkpoint_config().get_checkpoint_interval()\n",
+                frames=True,
             ),
         ),
     ],

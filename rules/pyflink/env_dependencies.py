@@ -48,7 +48,8 @@ rule = Rule(
                 " give jars Spark needs with spark.jars (--jars) when the session starts\n"
                 'env.sparkContext.addPyFile("helpers.py")\n'
                 "# NOTE(flink2spark): F2S243 set_python_executable(): set spark.pyspark.python (PYSPARK_PYTHON)"
-                " when submitting the job\n"
+                " when submitting the job\n",
+                frames=True,
             ),
         ),
         Example(
@@ -56,7 +57,8 @@ rule = Rule(
             spark_program(
                 "# NOTE(flink2spark): F2S243 add_python_file(): Spark's addPyFile takes .py, .zip and .egg files,"
                 " not folders (zip a package folder first)\n"
-                "env.sparkContext.addPyFile(LIBS)\n"
+                "env.sparkContext.addPyFile(LIBS)\n",
+                frames=True,
             ),
         ),
     ],

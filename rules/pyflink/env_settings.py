@@ -37,7 +37,7 @@ rule = Rule(
                 "env.set_parallelism(4)\nenv.set_runtime_mode(RuntimeExecutionMode.BATCH)\nenv.set_buffer_timeout(10)\n",
                 imports="from pyflink.datastream import RuntimeExecutionMode\n",
             ),
-            spark_program(""),
+            spark_program("", frames=True),
         ),
         Example(
             program("# keep comments\nenv.set_runtime_mode(MODE)\n"),
@@ -45,7 +45,8 @@ rule = Rule(
                 "# keep comments\n"
                 "# TODO(flink2spark): F2S204 set_runtime_mode() with a mode that is not a RuntimeExecutionMode"
                 " constant: keyed aggregations need to know it\n"
-                "env.set_runtime_mode(MODE)\n"
+                "env.set_runtime_mode(MODE)\n",
+                frames=True,
             ),
         ),
     ],

@@ -2,9 +2,11 @@
 
 The converted program keeps the user's variable name (usually ``env``); it now holds a
 SparkSession and sources use ``env.sparkContext`` or ``env.read``. PyFlink streams become
-RDDs because their operators are arbitrary Python functions over Python objects (tuples, Rows,
-anything picklable): the RDD API runs those as they are. The environment line carries one NOTE
-saying so, since RDDs are not available on Spark Connect.
+RDDs when the program model finds no DataFrame form for them: their operators are then arbitrary
+Python functions over Python objects (tuples, Rows, anything picklable), which the RDD API runs as
+they are. The environment line carries one NOTE saying so, and what keeps a stream on RDDs, since
+RDDs are not available on Spark Connect; a program whose streams are all DataFrames, or that makes
+none (the environment only creates a table environment), has no NOTE.
 
 A configuration argument (``get_execution_environment(config)``) built as
 ``config = Configuration()`` plus ``config.set_...("key", value)`` statements is dropped (see
@@ -24,14 +26,18 @@ rule = Rule(
     summary="get_execution_environment() -> SparkSession.builder.getOrCreate() (streams become RDDs)",
     codes=(M.PF_RDD, M.PF_CONFIG, M.PF_UNSUPPORTED),
     examples=[
-        Example(program(""), spark_program("")),
+        Example(program(""), spark_program("", frames=True)),  # no stream, no RDD: no NOTE
         Example(
             "from pyflink.datastream.stream_execution_environment import StreamExecutionEnvironment as SEE\n\n"
-            "flink = SEE.get_execution_environment()\n",
+            "flink = SEE.get_execution_environment()\n"
+            "flink.from_collection([[1], [2]]).print()\n",
             "from pyspark.sql import SparkSession\n\n"
             "# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the"
-            " RDD API (SparkContext), which Spark Connect does not offer\n"
-            "flink = SparkSession.builder.getOrCreate()\n",
+            " RDD API (SparkContext), which Spark Connect does not offer; here because the source"
+            " `.from_collection()` at line 4 has no type_info (no DataFrame schema)\n"
+            "flink = SparkSession.builder.getOrCreate()\n"
+            "for record in flink.sparkContext.parallelize([[1], [2]]).collect():\n"
+            "    print(record)\n",
         ),
     ],
     noop=[

@@ -30,7 +30,8 @@ rule = Rule(
             program("result = env.execute()\n"),
             spark_program(
                 "# TODO(flink2spark): F2S206 execute() result used: Spark has no JobExecutionResult; time the actions instead\n"
-                "result = env.execute()\n"
+                "result = env.execute()\n",
+                frames=True,
             ),
         ),
     ],

@@ -63,7 +63,8 @@ rule = Rule(
                 " Spark has no JobClient; the actions run synchronously\n"
                 "client = env.execute_async(\"job\")\n"
                 "# TODO(flink2spark): F2S206 JobClient.get_job_id(): Spark has no JobClient\n"
-                "print(client.get_job_id())\n"
+                "print(client.get_job_id())\n",
+                frames=True,
             ),
         ),
     ],

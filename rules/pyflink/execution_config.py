@@ -47,7 +47,8 @@ rule = Rule(
                 "env.get_config().set_global_job_parameters(params)\n"
                 "# TODO(flink2spark): F2S200 configure(configuration): set what it holds on the SparkSession by hand"
                 " (execution.runtime-mode decides keyed aggregations)\n"
-                "env.configure(conf)\n"
+                "env.configure(conf)\n",
+                frames=True,
             ),
         ),
     ],

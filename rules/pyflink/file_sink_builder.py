@@ -34,7 +34,8 @@ rule = Rule(
             + spark_program(
                 "# TODO(flink2spark): F2S240 a file sink used other than as the sink of sink_to()/add_sink(): convert it by hand\n"
                 "sink = FileSink.for_row_format(\"/out\", Encoder.simple_string_encoder()).build()\n"
-                "print(sink)\n"
+                "print(sink)\n",
+                frames=True,
             ),
         ),
     ],

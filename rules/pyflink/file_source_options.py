@@ -65,6 +65,7 @@ rule = Rule(
                 "    .build()\n"
                 ")\n",
                 shim=True,
+                frames=True,
             ),
         ),
     ],

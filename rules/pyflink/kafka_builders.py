@@ -70,7 +70,8 @@ rule = Rule(
             + spark_program(
                 "# TODO(flink2spark): F2S252 a Kafka object used other than as the source/sink of one"
                 " from_source/add_source/sink_to/add_sink: convert it by hand\n"
-                + KEPT_SOURCE
+                + KEPT_SOURCE,
+                frames=True,
             ),
         ),
     ],

@@ -41,7 +41,8 @@ rule = Rule(
             "from pyflink.datastream.connectors import NumberSequenceSource\n"
             + spark_program(
                 "# TODO(flink2spark): F2S200 a source object used other than as the source of env.from_source(): convert it by hand\n"
-                "numbers = NumberSequenceSource(1, 5)\nprint(numbers)\n"
+                "numbers = NumberSequenceSource(1, 5)\nprint(numbers)\n",
+                frames=True,
             ),
         ),
     ],
