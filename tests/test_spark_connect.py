@@ -29,16 +29,9 @@ from test_table_fixtures import KAFKA, RUNNABLE, _lines_by_folder, place_modules
 
 _DATASTREAM_PART = "its DataStream part runs on RDDs (sparkContext: NOTE F2S205), which Connect does not offer"
 CONNECT_NOT_YET: dict[str, str] = {
-    "meter_readings_stream_sql_totals": _DATASTREAM_PART,
-    "parcel_scans_stream_view_sql": _DATASTREAM_PART,
     "shipments_table_to_stream_map": _DATASTREAM_PART,
     "sensor_instant_tumble_watermark": _DATASTREAM_PART,
     "kiosk_sales_alias_slide_window": _DATASTREAM_PART,
-    "stock_moves_stream_view_fields": _DATASTREAM_PART,
-    "course_grades_sql_udaf": _DATASTREAM_PART,
-    "trades_stream_table_bridge": _DATASTREAM_PART,
-    "tip_jar_changelog_stream_print": _DATASTREAM_PART,
-    "legacy_pantry_stock_retract_print": _DATASTREAM_PART,
 }
 
 SERVER = """

@@ -318,7 +318,15 @@ def test_reads_unbounded(body, reads):
 # the streams it makes, has a native form; Flink's records decide what "native" may be.
 TEXT = "env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in').build(), WatermarkStrategy.no_watermarks(), 'in')"
 ROWS = "env.from_collection([(1, 'a'), (2, 'b')], type_info=Types.ROW([Types.INT(), Types.STRING()]))"
+_T_ENV = "from pyflink.table import StreamTableEnvironment\nt_env = StreamTableEnvironment.create(env)\n"
 FRAME_CASES = [
+    # a Table of a stream (from_data_stream, create_temporary_view) is the stream's frame itself
+    ("a stream a table is made of", f"{_T_ENV}probe = {ROWS}\nt_env.from_data_stream(probe).execute().print()", "f0 INT, f1 STRING"),
+    ("... or a view", f"{_T_ENV}probe = {ROWS}\nt_env.create_temporary_view('v', probe)", "f0 INT, f1 STRING"),
+    ("... not a stream of Instants (Flink's TIMESTAMP_LTZ)",
+     f"{_T_ENV}probe = env.from_collection([1], type_info=Types.INSTANT())\nt_env.from_data_stream(probe)", None),
+    ("... nor a stream read elsewhere where its uses cannot be followed",
+     f"{_T_ENV}probe = {ROWS}\nt_env.from_data_stream(probe)\nkeep(probe)", None),
     # streams through the module's defs: a parameter's reads are the stream's, a return's are the call's
     ("a stream passed to a helper that prints it", f"def show(s):\n    s.print()\n\n\nprobe = {ROWS}\nshow(probe)",
      "f0 INT, f1 STRING"),

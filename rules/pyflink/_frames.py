@@ -879,6 +879,51 @@ def aggregate_order(agg: Aggregation) -> Optional[str]:
 # a Table's stream: t_env.to_data_stream(table) and the like (issue 15)
 
 
+# t_env calls that make a Table of a DataStream: the index of the stream's argument
+TABLE_VIEWS = {"from_data_stream": 0, "create_temporary_view": 1}
+
+
+def table_view_argument(resolver, arg: cst.Arg) -> bool:
+    """Whether ``arg`` is the stream of ``t_env.from_data_stream(arg, ...)`` or
+    ``t_env.create_temporary_view(name, arg, ...)`` of a StreamTableEnvironment."""
+    from flink2spark.transpiler import table_model as T
+
+    call = resolver.parent(arg)
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in TABLE_VIEWS):
+        return False
+    if resolver.type_of(call.func.value) != T.STREAM_TABLE_ENV or arg.keyword is not None or arg.star:
+        return False
+    index = TABLE_VIEWS[call.func.attr.value]
+    return len(call.args) > index and call.args[index] is arg and not any(a.star for a in call.args[:index])
+
+
+def table_view_problem(g, call: cst.Call, shape: Shape) -> Optional[str]:
+    """Why the Table ``t_env.from_data_stream(ds, ...)`` / the view ``t_env.create_temporary_view(name,
+    ds, ...)`` of a frame of ``shape`` is not that DataFrame (its columns renamed as Flink names the
+    table's: ``ROW_NAMED``'s names, f0, f1... for ``Types.ROW``/``TUPLE``, f0 for a basic type), or None
+    when it is: a bounded stream of elements (not keyed, not timestamped pairs) whose fields have the
+    table's column types, by position (the table model's ``from_stream``)."""
+    from flink2spark.rules.table._program import tables
+
+    stream = call.args[TABLE_VIEWS[call.func.attr.value]].value  # type: ignore[attr-defined]
+    node = g.node(stream)
+    if node.api_type != P.DATASTREAM or node.timestamped:
+        return "a keyed stream or (timestamp, element) pairs"
+    if shape.pickled or shape.kind == "untyped":
+        return "records with no type_info"
+    found, problem = tables(g.resolver).from_stream(call)
+    if found is None:
+        return problem
+    if found.unbounded:  # a streaming table: f2s_stream.table of the stream's elements
+        return "a table of an unbounded stream is made of its elements after its Python operators"
+    if found.instants:
+        return "a field of Types.INSTANT()"
+    if [f.type.upper() for f in shape.fields] != [t for _, t in found.columns]:
+        return ("fields of other types than the table's columns ("
+                + ", ".join(f"{n} {t}" for n, t in found.columns) + ")")
+    return None
+
+
 def table_shape(g, call: cst.Call) -> Optional[Shape]:
     """The shape of the stream a bounded table that gives only inserts becomes
     (``to_data_stream``/``to_changelog_stream``: Rows named as the table's columns, the

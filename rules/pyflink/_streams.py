@@ -936,6 +936,8 @@ STREAMING_CONSUMERS = frozenset({"print", "map", "filter", "flat_map", "union", 
 def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
     """What ``NATIVE_CONSUMERS`` says of ``call`` over a frame of ``shape``: a Shape, True, or None."""
     method = call.func.attr.value  # type: ignore[attr-defined]
+    if method in _frames.TABLE_VIEWS and not P.is_stream(_receiver_type(g, call)):  # the Table of the stream: the frame itself
+        return True if _frames.table_view_problem(g, call, shape) is None else None
     if shape.kind == _side_outputs().UNTYPED.kind:  # records of a function with no output_type: no Spark type
         return _side_outputs().untyped_consumer(g, call, shape)
     if _frames.limited(shape) and method not in _frames.LIMITED_CONSUMERS:
@@ -1034,6 +1036,9 @@ def _frame_uses(g: StreamGraph, expr) -> Optional[list[cst.Call]]:
         attribute = resolver.parent(ref)
         if isinstance(attribute, cst.Arg) and _union_argument(resolver, attribute):
             calls.append(resolver.parent(attribute))  # a.union(ref): the union reads it
+            continue
+        if isinstance(attribute, cst.Arg) and _frames.table_view_argument(resolver, attribute):
+            calls.append(resolver.parent(attribute))  # t_env.from_data_stream(ref): the table reads it
             continue
         call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
         if not (isinstance(call, cst.Call) and call.func is attribute):
@@ -1283,6 +1288,8 @@ def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
     from flink2spark.transpiler.python_columns import Refusal
 
     method = call.func.attr.value  # type: ignore[attr-defined]
+    if method in _frames.TABLE_VIEWS and shape is not None and not P.is_stream(_receiver_type(g, call)):
+        return f"form over the stream's frame: {_frames.table_view_problem(g, call, shape)}"
     if shape is not None and shape.kind == _side_outputs().UNTYPED.kind and method not in _side_outputs().UNTYPED_READERS:
         return ("form over the results of a function with no output_type (Flink pickles them; here only map, flat_map,"
                 " filter and print take them, in one Python UDTF with the next function that has an output_type)")
@@ -1323,7 +1330,7 @@ def _unfollowed_use(g: StreamGraph, expr) -> Optional[cst.BaseExpression]:
             refs = _reads_of_reassigned(resolver, parent, expr)
     for ref in refs or ():
         attribute = resolver.parent(ref)
-        if isinstance(attribute, cst.Arg) and _union_argument(resolver, attribute):
+        if isinstance(attribute, cst.Arg) and (_union_argument(resolver, attribute) or _frames.table_view_argument(resolver, attribute)):
             continue
         call = resolver.parent(attribute) if isinstance(attribute, cst.Attribute) else None
         if not (isinstance(call, cst.Call) and call.func is attribute) and _helper_uses(g, ref) is None:

@@ -22,6 +22,12 @@ and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
   row of a bounded table: the windows over the rowtime column say when Flink may drop late
   records (NOTE F2S317, ``rules/table/windows.py``). Metadata columns (the stream's rowtime),
   proctime attributes: TODO F2S300.
+* When the program model lowers ``ds`` to a DataFrame (``StreamFacts.frame``: the table is one of
+  its consumers with a native form, ``_frames.table_view_problem``: a bounded stream of elements
+  whose fields have the table's column types), ``from_data_stream(ds)`` /
+  ``create_temporary_view(name, ds)`` is that DataFrame, its columns renamed by position as
+  Flink names the table's (``toDF``), then the fields picked and the Schema's computed columns
+  as above: no RDD.
 * ``from_data_stream(ds)`` / ``create_temporary_view(name, ds)`` of an unbounded stream (a
   Kafka or monitored-files source: ``f2s_stream.micro_batches``, ``StreamFacts.micro_batches``)
   -> ``f2s_stream.table(<the same tuples>, "<columns>")``: a streaming DataFrame of the
@@ -100,15 +106,11 @@ rule = Rule(
             + "orders = env.from_collection([('a', 2)], type_info=Types.ROW_NAMED(['item', 'qty'], [Types.STRING(), Types.INT()]))\n"
             "table = t_env.from_data_stream(orders)\n"
             "t_env.to_data_stream(table).map(lambda row: row.qty, output_type=Types.INT()).print()\n",
-            _spark_head("`orders` is passed to `t_env.from_data_stream()` at line 8, where its uses cannot be followed")
-            .replace("datastream as f2s\n", "datastream as f2s, frame_process as f2s_process\n")
-            + "orders = env.sparkContext.parallelize(\n"
-            "    f2s.typed(\n"
-            '        [("a", 2)],\n'
-            '        f2s.Types.ROW_NAMED(["item", "qty"], [f2s.Types.STRING(), f2s.Types.INT()]),\n'
-            "    )\n"
-            ")\n"
-            'table = t_env.createDataFrame(orders.map(tuple), "item STRING, qty INT")\n'
+            # the stream is a DataFrame (the program model's plan): the table is that DataFrame, no RDD (no NOTE F2S205)
+            "from flink2spark.runtime import frame_process as f2s_process\nfrom pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            'orders = env.createDataFrame([("a", 2)], "item STRING, qty INT")\n'
+            "table = orders\n"
             # the table's stream is a DataFrame; qty may be NULL: no Column (Flink fails on a None INT), a Python UDTF
             'f2s_process.python_udtf(table, "map", lambda row: row.qty, "row", "value INT").show(\n'
             "    2147483647, truncate=False\n"
@@ -174,7 +176,8 @@ rule = Rule(
             "words = t_env.from_data_stream(lines.map(lambda line: line.upper(), output_type=Types.STRING()))\n",
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n\n"
-            + rdd_note("the stream is passed to `t_env.from_data_stream()` at line 10, where its uses cannot be followed")
+            + rdd_note("`t_env.from_data_stream()` at line 10 has no DataFrame form over the stream's frame: a table of an"
+                       " unbounded stream is made of its elements after its Python operators")
             + "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
             "# NOTE(flink2spark): F2S256 FlinkKafkaConsumer starts from the group's committed offsets; Spark does not read"
             " them and starts from latest (auto.offset.reset)\n"
@@ -239,6 +242,31 @@ def stream_frame(ctx, session: cst.BaseExpression, table: StreamTable, stream: c
     """``session.createDataFrame(<stream's values as tuples>, "<columns>")`` of the (converted)
     ``stream`` the (original) ``table.stream`` became, with the fields ``table`` picks."""
     found = facts(ctx.resolver, table.stream)
+    picked = table.picked
+    if picked is not None and [src for src, _ in picked] == [n for n, _ in table.columns]:  # renamed in place
+        columns, picked = [(dst, t) for (dst, (_, t)) in zip((d for _, d in picked), table.columns)], None
+    else:
+        columns = list(table.columns)
+    shape = found.frame
+    if shape is not None:  # a DataFrame (the program model's plan: _frames.table_view_problem): the table is that frame
+        frame = stream
+        if shape.kind == "value" or [f.name for f in shape.fields] != [n for n, _ in columns]:  # Flink's names, by position
+            frame = ctx.expr("{f}.toDF(%s)" % ", ".join(_string(n) for n, _ in columns), f=frame)
+    else:
+        frame = _rows_frame(ctx, session, table, stream, found, columns)
+    if table.projection is not None:  # a Schema's computed columns (and the watermark's rowtime column)
+        items = [_name(name) if sql is None else f"{sql} AS {_name(name)}" for name, sql, _ in table.projection]
+        return ctx.expr("{f}.selectExpr(%s)" % ", ".join(_string(i) for i in items), f=frame)
+    if picked is None:
+        return frame
+    frame = ctx.expr("{f}.select(%s)" % ", ".join(_string(src) for src, _ in picked), f=frame)
+    if any(src != dst for src, dst in picked):
+        frame = ctx.expr("{f}.toDF(%s)" % ", ".join(_string(dst) for _, dst in picked), f=frame)
+    return frame
+
+
+def _rows_frame(ctx, session, table: StreamTable, stream, found, columns) -> cst.BaseExpression:
+    """The DataFrame of the (converted) RDD ``stream``: its values as tuples of ``columns``."""
     stream = as_stream(ctx, stream, found.api_type)  # a keyed stream: its elements
     if found.timestamped:  # (timestamp, value) pairs: Flink drops the timestamps here
         stream = ctx.expr("{s}.values()", s=stream)
@@ -250,25 +278,10 @@ def stream_frame(ctx, session: cst.BaseExpression, table: StreamTable, stream: c
                         v=ctx.shim("table_values"))
     else:
         rows = ctx.expr("{s}.map(lambda value: (value,))" if table.scalar else "{s}.map(tuple)", s=stream)
-    picked = table.picked
-    if picked is not None and [src for src, _ in picked] == [n for n, _ in table.columns]:  # renamed in place
-        columns, picked = [(dst, t) for (dst, (_, t)) in zip((d for _, d in picked), table.columns)], None
-    else:
-        columns = list(table.columns)
     if table.unbounded:  # a MicroBatches stream: its elements as a streaming DataFrame
         ctx.note(M.TB_STREAM_TABLE, M.CODES[M.TB_STREAM_TABLE].title)
-        frame = ctx.expr("{table}({r}, %s)" % _string(_ddl(columns)), table=K.shim(ctx, "table"), r=rows)
-    else:
-        frame = ctx.expr("{e}.createDataFrame({r}, %s)" % _string(_ddl(columns)), e=session, r=rows)
-    if table.projection is not None:  # a Schema's computed columns (and the watermark's rowtime column)
-        items = [_name(name) if sql is None else f"{sql} AS {_name(name)}" for name, sql, _ in table.projection]
-        return ctx.expr("{f}.selectExpr(%s)" % ", ".join(_string(i) for i in items), f=frame)
-    if picked is None:
-        return frame
-    frame = ctx.expr("{f}.select(%s)" % ", ".join(_string(src) for src, _ in picked), f=frame)
-    if any(src != dst for src, dst in picked):
-        frame = ctx.expr("{f}.toDF(%s)" % ", ".join(_string(dst) for _, dst in picked), f=frame)
-    return frame
+        return ctx.expr("{table}({r}, %s)" % _string(_ddl(columns)), table=K.shim(ctx, "table"), r=rows)
+    return ctx.expr("{e}.createDataFrame({r}, %s)" % _string(_ddl(columns)), e=session, r=rows)
 
 
 def _string(text: str) -> str:

@@ -37,7 +37,6 @@ import re
 import libcst as cst
 
 from flink2spark.rules.table import _jdbc, _kafka, _sql
-from flink2spark.rules.pyflink._common import rdd_note
 from flink2spark.rules.table.bridges import _HEAD as STREAM_HEAD, stream_frame
 from flink2spark.rules.table._connectors import declare_datagen
 from flink2spark.rules.table._files import create
@@ -96,12 +95,11 @@ rule = Rule(
             + "words = env.from_collection(['a', 'bb'], type_info=Types.STRING())\n"
             "t_env.create_temporary_view('words', words, col('word'))\n"
             "t_env.sql_query('SELECT word FROM words WHERE CHAR_LENGTH(word) > 1').execute().print()\n",
-            "from pyspark.sql import SparkSession\n\n" + rdd_note('`words` is passed to `t_env.create_temporary_view()` at line 9, where its uses cannot be followed') + "env = SparkSession.builder.getOrCreate()\n"
+            "from pyspark.sql import SparkSession\n\n"  # the stream is a DataFrame: the view is that DataFrame, its column named
+            "env = SparkSession.builder.getOrCreate()\n"
             "t_env = SparkSession.builder.getOrCreate()\n"
-            'words = env.sparkContext.parallelize(["a", "bb"])\n'
-            "t_env.createDataFrame(\n"
-            '    words.map(lambda value: (value,)), "word STRING"\n'
-            ').createOrReplaceTempView("words")\n'
+            'words = env.createDataFrame(["a", "bb"], "string")\n'
+            'words.toDF("word").createOrReplaceTempView("words")\n'
             't_env.sql("SELECT word FROM words WHERE LENGTH(word) > 1").show(\n'
             "    2147483647, truncate=False\n"
             ")\n",
