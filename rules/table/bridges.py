@@ -93,7 +93,8 @@ rule = Rule(
     matches=["StreamTableEnvironment.to_data_stream", "StreamTableEnvironment.to_changelog_stream",
              "StreamTableEnvironment.to_append_stream", "StreamTableEnvironment.to_retract_stream",
              "StreamTableEnvironment.from_data_stream", "StreamTableEnvironment.from_changelog_stream"],
-    summary="from_data_stream(ds) -> createDataFrame(rdd.map(tuple), columns) (an unbounded stream:"
+    summary="from_data_stream(ds) -> the stream's DataFrame renamed as the table's columns when the program model"
+            " lowers the stream to one, else createDataFrame(rdd.map(tuple), columns) (an unbounded stream:"
             " f2s_stream.table(...), a streaming DataFrame); to_data_stream(table) of an insert-only"
             " table -> the table's DataFrame when its stream's operators have DataFrame forms, else"
             " df.rdd.map(f2s.decoded(Types.ROW_NAMED(...))) (an unbounded table: f2s_stream.micro_batches(df, ...));"
