@@ -6,7 +6,8 @@ The DataSet frame model (``rules/dataset/_frames.py``) and the PyFlink one
 Columns (``transpiler/python_columns.py``) and which columns the records it makes have; this
 module writes the DataFrame code from that, in one place: ``where(condition)`` for a filter,
 ``select`` of the Columns for a map, ``select(F.explode(items))`` then the Columns of each item's
-record for a flat_map, a ``F.split`` the Columns compute more than once as one column first.
+record for a flat_map, a ``F.split`` the Columns compute more than once as one column first (an
+unpacked ``a, b = s.split(sep)``: the items and their count check once, ``hoist_split``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import libcst as cst
 
 from flink2spark.transpiler import imports as I
 from flink2spark.transpiler import markers as M
-from flink2spark.transpiler.python_columns import FlatTranslation, Translation
+from flink2spark.transpiler.python_columns import FlatTranslation, Translation, hoist_split
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,13 @@ def operator(ctx, found: Union[Translation, FlatTranslation], columns: Sequence[
     if drop_identity and all(c.code == f'F.col("{c.name}")' for c in columns):
         return df  # the items themselves
     if taken is not None:
-        split, columns = shared_splits(tuple(columns), taken)
-        if split is not None:  # computed once, read by every field
-            df = ctx.expr("{df}.withColumn(%r, %s)" % split, df=df)
+        hoisted = hoist_split(found, [c.code for c in columns], taken) if flat is None else None
+        if hoisted is not None:  # `a, b, c = s.split(sep)`: split and checked once, read by index
+            for step in hoisted[0]:
+                df = ctx.expr("{df}.withColumn(%r, %s)" % step, df=df)
+            columns = tuple(Column(code, c.name) for code, c in zip(hoisted[1], columns))
+        else:
+            split, columns = shared_splits(tuple(columns), taken)
+            if split is not None:  # computed once, read by every field
+                df = ctx.expr("{df}.withColumn(%r, %s)" % split, df=df)
     return ctx.expr("{df}.select(%s)" % ", ".join([*(select_item(c.code, c.name) for c in columns), *extra]), df=df)

@@ -85,13 +85,6 @@ def write_rows(stream, base_path, type_info, part_prefix="part", part_suffix="",
     _write_parts(stream.context, lambda target: stream.map(encode).saveAsTextFile(target), base_path, part_prefix, part_suffix, bucket, part_names)
 
 
-def write_text(frame, base_path, part_prefix="part", part_suffix="", bucket=None, part_names="uuid"):
-    """Write the one string column of the DataFrame ``frame`` as
-    ``FileSink.for_row_format(base_path, simple_string_encoder())`` writes strings: a line
-    each (``DataFrameWriter.text``), in part files with Flink's names."""
-    _write_parts(frame.sparkSession.sparkContext, lambda target: frame.write.text(target), base_path, part_prefix, part_suffix, bucket, part_names)
-
-
 def _write_parts(sc, write, base_path, part_prefix, part_suffix, bucket, part_names):
     """``write(folder)`` into a hidden in-progress folder, then its non-empty part files moved
     to ``base_path[/bucket]`` under Flink's names."""

@@ -14,6 +14,8 @@ API
                                        and engine chatter, ready for a multiset comparison.
 ``read_output_files(root)``            what a FileSink wrote under ``root``, with the random part
                                        file names (``part-<uuid>-<n>``) taken out.
+``records_by_folder(files)``           those lines per folder, whatever the files' names (the
+                                       records a sink wrote, not how it named its part files).
 ``run_fixture_raw(fixture)``           a fixtures/table/ program's raw stdout and written files;
                                        ``python tests/flink_reference.py --set table [NAME ...]``
                                        records them (tests/table_output.py reads the raw text).
@@ -343,6 +345,18 @@ def normalize_time_buckets(files: dict[str, list[str]]) -> dict[str, list[str]]:
     for k, v in files.items():  # a run that crosses an hour writes two buckets: one pattern
         out.setdefault(_HOUR_BUCKET.sub(r"\1<yyyy-MM-dd--HH>\2", k), []).extend(v)
     return {k: sorted(v) for k, v in out.items()}
+
+
+def records_by_folder(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """``read_output_files`` lines merged per folder (sorted): the records a file sink wrote in
+    each folder, not the names of its part files (Flink's ``<prefix>-<uuid>-<n><suffix>``,
+    Spark's ``part-00000-<uuid>-c000.txt``: NOTE F2S241). Read the Spark side with
+    ``own_files=False`` (``_SUCCESS``, ``.crc`` files are not records)."""
+    out: dict[str, list[str]] = {}
+    for k, v in files.items():
+        folder = k.rsplit("/", 1)[0] if "/" in k else "."
+        out.setdefault(folder, []).extend(v)
+    return {k: sorted(v) for k, v in sorted(out.items())}
 
 
 # --- fixtures/pyflink/<name>/: input.py, fixture.json, expected_stdout.txt, expected_files/ ---

@@ -289,7 +289,9 @@ def test_file_sink_parts_in_variables_stay_unless_a_converted_sink_reads_them():
         head=_SINK_HEAD,
     )
     assert result.status == "converted", result.markers
-    assert "cfg" not in result.output and 'part_prefix="p"' in result.output
+    # a DataFrame's lines: Spark's part files, the prefix read and said not to be applied
+    assert "cfg" not in result.output and '.write.mode("append").text(' in result.output
+    assert any("part prefix and suffix are not applied" in m.message for m in result.markers if m.code == "F2S241")
     # also used elsewhere, and read by a sink that does not convert (pickled stream): kept
     result = convert(
         "cfg = OutputFileConfig('p', '.x')\nprint(cfg)\n"
@@ -309,7 +311,8 @@ def test_file_sink_builder_variable_used_once_converts_mutated_one_stays():
         head=head,
     )
     assert result.status == "converted", result.markers
-    assert 'part_prefix="a"' in result.output and "builder =" not in result.output
+    assert '.write.mode("append").text(' in result.output and "builder =" not in result.output
+    assert any("part prefix and suffix are not applied" in m.message for m in result.markers if m.code == "F2S241")
     # the builder is changed by a statement of its own: the chain read at build() misses it
     result = convert(
         "builder = FileSink.for_row_format('/o', Encoder.simple_string_encoder())\n"
@@ -317,7 +320,7 @@ def test_file_sink_builder_variable_used_once_converts_mutated_one_stays():
         "env.from_collection(['x'], type_info=Types.STRING()).sink_to(builder.build())\n",
         head=head,
     )
-    assert "write_rows" not in result.output
+    assert "write_rows" not in result.output and ".write.mode(" not in result.output
     assert "F2S240" in codes(result)
 
 
@@ -403,7 +406,7 @@ def test_flink_1_12_simple_string_encoder_is_the_string_encoder():
         head="from pyflink.common.serialization import SimpleStringEncoder\n"
         "from pyflink.datastream.connectors import StreamingFileSink\n" + HEAD,
     )
-    assert "f2s_io.write_text(" in result.output and not codes(result)  # a DataFrame of strings
+    assert '.write.mode("append").text(' in result.output and not codes(result)  # a DataFrame of strings
     assert "SimpleStringEncoder" not in result.output
 
 
@@ -436,10 +439,12 @@ def test_sink_arguments_may_use_builtins_but_not_names_that_change():
         "    words.sink_to(sink)\n"
     )
     result = convert(body.format(shadow=""), head=_SINK_HEAD)
-    assert "f2s_io.write_text(" in result.output and "F2S240" not in codes(result)
+    # the path (a conditional) in parentheses before the date-time bucket folder is added
+    assert ('.write.mode("append").text(\n        (sys.argv[1] if len(sys.argv) > 1 else "/tmp/o")\n        + "/"\n'
+            in result.output) and "F2S240" not in codes(result), result.output
     # `len` means something else where the sink is written: the sink stays
     result = convert(body.format(shadow="    len = lambda x: 0\n"), head=_SINK_HEAD)
-    assert "f2s_io.write_" not in result.output and "F2S240" in codes(result)
+    assert "f2s_io.write_" not in result.output and ".write.mode(" not in result.output and "F2S240" in codes(result)
 
 
 def test_sink_left_with_a_todo_stays_as_it_is_when_converted_again():

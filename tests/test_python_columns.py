@@ -17,7 +17,7 @@ import math
 import re
 import sys
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional
 
 import libcst as cst
@@ -34,6 +34,7 @@ from flink2spark.transpiler.python_columns import (
     Refusal,
     Shape,
     Translation,
+    hoist_split,
     translate,
     translate_flat,
 )
@@ -154,6 +155,11 @@ CASES = [
          "    return int(ride), zone, float(fare)\n", WORD, reads_text=True),
     Case("unpack-whitespace", "def f(line):\n    [word, n] = line.split()\n    return Row(word=word, n=int(n))\n", WORD, reads_text=True),
     Case("unpack-filter", "def f(line):\n    a, b = line.split('.')\n    return len(a) > 0\n", WORD, predicate=True),
+    # Python raises on every record of another count, also where the result reads no item or
+    # reads one only under a condition (hoist_split keeps the guard of those)
+    Case("unpack-read-under-condition", "def f(line):\n    a, b = line.split(',')\n    return (a if len(line) > 3 else 'short', b)\n", WORD),
+    Case("unpack-read-second", "def f(line):\n    a, b = line.split(',')\n    return len(line) + len(a), line + b\n", WORD),
+    Case("unpack-unread", "def f(line):\n    a, b = line.split(';')\n    return len(line)\n", WORD),
     Case("split-negative", "lambda value: value.split(', ')[-1]", WORD),
     Case("split-maxsplit", "lambda value: (value.split(',', 1)[1], value.split(',', maxsplit=0)[0], value.split(',', -1)[-1])", WORD),
     Case("split-regex-chars", "lambda value: value.split('.')[0]", WORD),
@@ -430,7 +436,17 @@ def _columns(result: Translation, case: Case):
     return cols
 
 
-def _check_batch(spark, case: Case, result: Translation, fn, records):
+def _select(spark, case: Case, result: Translation, records, steps=()):
+    """The records as a DataFrame, ``steps`` (hoist_split's columns) added, then the outputs."""
+    from pyspark.sql import functions as F
+
+    df = _frame(spark, case, records)
+    for name, code in steps:
+        df = df.withColumn(name, eval(code, {"F": F}))  # noqa: S307 - the translator's output
+    return df.select("_i", *_columns(result, case))
+
+
+def _check_batch(spark, case: Case, result: Translation, fn, records, steps=()):
     expected = _python_results(case, fn, records)
     ok = [(i, r) for i, (r, e) in enumerate(zip(records, expected)) if e is not _ERROR]
     if case.reads_text:
@@ -439,14 +455,14 @@ def _check_batch(spark, case: Case, result: Translation, fn, records):
         ok = [(i, r) for i, r in ok if not _spark_reads_otherwise(r)]
         for i, rec in other[:ERROR_ROWS * 2]:
             try:
-                row = _frame(spark, case, [(i, rec)]).select("_i", *_columns(result, case)).collect()[0]
+                row = _select(spark, case, result, [(i, rec)], steps).collect()[0]
             except Exception:  # noqa: BLE001 - failed, as allowed
                 continue
             got = tuple(row[1:]) if result.tuple else (row[1],)
             want = expected[i] if result.tuple else (expected[i],)
             assert len(got) == len(want) and all(map(_same, want, got)), (case.id, rec, want, got)
     if ok:
-        df = _frame(spark, case, ok).select("_i", *_columns(result, case))
+        df = _select(spark, case, result, ok, steps)
         if not case.declared:
             types = [f.dataType.simpleString() for f in df.schema.fields[1:]]
             assert types == [o.type for o in result.outputs], (case.id, types)
@@ -463,7 +479,7 @@ def _check_batch(spark, case: Case, result: Translation, fn, records):
         assert not bad, f"{case.id}: {result.outputs}\nrecord, Python, Spark:\n" + "\n".join(map(repr, bad[:8]))
     failing = [(i, r) for i, (r, e) in enumerate(zip(records, expected)) if e is _ERROR][:ERROR_ROWS]
     for i, rec in failing:
-        df = _frame(spark, case, [(i, rec)]).select("_i", *_columns(result, case))
+        df = _select(spark, case, result, [(i, rec)], steps)
         try:
             got = df.collect()
         except Exception:  # noqa: BLE001 - the Spark job fails, as the Flink one does
@@ -482,7 +498,10 @@ def test_case(case: Case, spark):
     assert len(result.notes) == case.notes, result.notes
     if case.code is not None:
         assert result.code == case.code
-    fn = _python_function(case)
+    _check_batch(spark, case, result, _python_function(case), _drawn(case))
+
+
+def _drawn(case: Case) -> list:
     drawn = []
 
     @settings(derandomize=True, max_examples=EXAMPLES, deadline=None, database=None,
@@ -492,7 +511,41 @@ def test_case(case: Case, spark):
         drawn.extend(records)
 
     draw()
-    _check_batch(spark, case, result, fn, _edges(case) + drawn)
+    return _edges(case) + drawn
+
+
+# which outputs read the split on every record (their guard goes) and which keep it
+HOISTED = {
+    "unpack-split": (False, False),
+    "unpack-parse": (False, False, False),
+    "unpack-whitespace": (False, False),
+    "unpack-read-under-condition": (True, False),
+    "unpack-read-second": (True, False),  # concat evaluates all its arguments; + may skip its right
+    "unpack-unread": (True,),
+}
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.id in HOISTED], ids=lambda c: c.id)
+def test_hoisted_split_case(case: Case, spark):
+    """hoist_split's form (the split as a column, checked once, read by index) gives what
+    Python gives, and fails the job on every record where Python raises."""
+    result = _translate(case)
+    found = hoist_split(result, [o.code for o in result.outputs], {f.name for f in case.shape.fields})
+    assert found is not None, case.id
+    steps, codes = found
+    assert [name for name, _ in steps] == ["parts", "parts"] and "F.split(" in steps[0][1]
+    assert tuple("F.size(" in c for c in codes) == HOISTED[case.id], codes
+    assert all("F.split(" not in c for c in codes), codes
+    hoisted = replace(result, outputs=tuple(replace(o, code=c) for o, c in zip(result.outputs, codes)))
+    _check_batch(spark, case, hoisted, _python_function(case), _drawn(case), steps)
+
+
+def test_hoist_split_needs_one_unpacked_split():
+    plain = _translate(next(c for c in CASES if c.id == "split-index"))
+    assert hoist_split(plain, [o.code for o in plain.outputs], {"value"}) is None
+    unpacked = _translate(next(c for c in CASES if c.id == "unpack-split"))
+    steps, _ = hoist_split(unpacked, [o.code for o in unpacked.outputs], {"value", "parts"})
+    assert steps[0][0] == "_parts"  # named apart from the frame's columns
 
 
 def test_tuple_outputs_are_named_by_row_keywords():

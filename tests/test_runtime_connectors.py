@@ -75,17 +75,3 @@ def test_streaming_file_sink_part_names(sc, tmp_path):
     assert names == ["x-%d-0.y" % i for i in range(len(names))] and len(names) == 2
     with pytest.raises(ValueError):
         io.write_rows(sc.parallelize(["a"]), str(tmp_path), f2s.Types.STRING(), part_names="random")
-
-
-def test_write_text_writes_a_string_frame_with_flink_part_names(sc, tmp_path):
-    # DataFrameWriter.text: one line per row, as the string encoder writes a string; the same
-    # folder layout and names as write_rows (no _SUCCESS, .crc or in-progress folder left)
-    from pyspark.sql import SparkSession
-
-    spark = SparkSession.builder.getOrCreate()
-    frame = spark.createDataFrame([("é ü",), ("",), ("a b",)], "value STRING").repartition(4)
-    io.write_text(frame, str(tmp_path / "out"), part_prefix="pre", part_suffix=".txt", bucket="2024-01-01--10")
-    io.write_text(spark.createDataFrame([("x",)], "value STRING"), str(tmp_path / "sub"), part_names="subtask")
-    files = sorted(p for p in tmp_path.rglob("*") if p.is_file())
-    assert all(p.parent in (tmp_path / "out" / "2024-01-01--10", tmp_path / "sub") for p in files), files
-    assert read_output_files(tmp_path) == {"out/2024-01-01--10/pre-UUID-N.txt": ["", "a b", "é ü"], "sub/part-0-0": ["x"]}

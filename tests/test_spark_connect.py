@@ -142,16 +142,9 @@ def test_every_runnable_table_fixture_is_tried_on_connect():
 # PyFlink fixtures whose streams the program model lowers all to DataFrames (issue 14): their
 # conversion makes no RDD, so it carries no NOTE F2S205 and must run on Connect as it is.
 PYFLINK = Path(__file__).resolve().parent.parent / "fixtures" / "pyflink"
-# Not on Connect yet, with the reason: f2s_io.write_text gives the part files Flink's names through
-# the JVM's FileSystem (sparkContext), which a Connect session does not have (text_file_frames,
-# file_sink_rows, file_sink_typed_records, window_results_file_sink, word_count_static_files_sink,
-# file_sink_text_prefix);
-# add_python_file() is sparkContext.addPyFile (a Connect session's is addArtifacts(pyfile=True),
-# which a classic session does not have: env_settings_job).
-PYFLINK_FRAMES_NOT_ON_CONNECT = {
-    "text_file_frames", "file_sink_rows", "file_sink_typed_records", "window_results_file_sink",
-    "word_count_static_files_sink", "env_settings_job", "file_sink_text_prefix",
-}
+# Not on Connect yet, with the reason: add_python_file() is sparkContext.addPyFile (a Connect
+# session's is addArtifacts(pyfile=True), which a classic session does not have: env_settings_job).
+PYFLINK_FRAMES_NOT_ON_CONNECT = {"env_settings_job"}
 PYFLINK_FRAMES = sorted(p for p in PYFLINK.iterdir() if (p / "converted.py").is_file()
                         and "F2S205" not in (p / "converted.py").read_text()
                         and p.name not in PYFLINK_FRAMES_NOT_ON_CONNECT)
@@ -159,18 +152,22 @@ PYFLINK_FRAMES = sorted(p for p in PYFLINK.iterdir() if (p / "converted.py").is_
 
 @pytest.mark.parametrize("fixture", PYFLINK_FRAMES, ids=lambda p: p.name)
 def test_all_frame_pyflink_program_runs_unchanged_on_spark_connect(fixture: Path, connect_server, tmp_path):
-    from flink_reference import normalize_flink_print
+    from flink_reference import normalize_flink_print, normalize_time_buckets, read_expected, read_output_files, records_by_folder
     from table_output import flink_stream_records, spark_stream_records
 
-    _, done = _run_on_connect(fixture / "converted.py", connect_server, tmp_path)
+    out, done = _run_on_connect(fixture / "converted.py", connect_server, tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     got = spark_stream_records(done.stdout, normalize_flink_print)
     want = flink_stream_records((fixture / "expected_stdout.txt").read_text().splitlines())
     assert got == want, f"missing: {sorted((want - got).elements())}; extra: {sorted((got - want).elements())}"
+    # file sinks (DataFrameWriter.text): the same records in the same folders as Flink's
+    _, want_files = read_expected(fixture)
+    got_files = normalize_time_buckets(read_output_files(out, own_files=False))
+    assert records_by_folder(got_files) == records_by_folder(normalize_time_buckets(want_files))
 
 
 def test_all_frame_pyflink_fixtures_only_grow():
-    assert len(PYFLINK_FRAMES) >= 45  # raise it when more PyFlink fixtures convert with no RDD
+    assert len(PYFLINK_FRAMES) >= 51  # raise it when more PyFlink fixtures convert with no RDD
 
 
 # DataSet fixtures whose data sets the program model lowers all to DataFrames (issue 14,

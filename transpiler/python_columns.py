@@ -36,7 +36,9 @@ evaluated by Spark and the function by Python on the same generated inputs):
   for signed zeros and rounding of the quotient). ``/`` is a double division, exact while both
   integer operands stay within 2**53. A zero divisor fails the job in both.
 * ``a, b = s.split(sep)`` (or ``s.split()``) in a def body: each name is its item, and every
-  output Column fails the job when the count of items differs (Python's ValueError).
+  output Column fails the job when the count of items differs (Python's ValueError). A caller
+  that can add columns first computes the split once (``hoist_split``: the items as a column,
+  checked once, read by index ``F.col("parts")[i]``).
 * None: Python raises on ``None + 1``, ``None < 1``, ``len(None)`` where Spark gives NULL: a
   nullable value used there is ``F.coalesce(x, F.raise_error(...))``, failing the Spark job as
   the Flink one fails. Where Python gives a value (``str(None)``, ``None in (1,)``)
@@ -76,11 +78,12 @@ import math
 import re
 import sys
 from dataclasses import dataclass, replace
-from typing import Callable, Optional, Union
+from typing import Callable, Collection, Optional, Sequence, Union
 
 import libcst as cst
 
-__all__ = ["Field", "Shape", "Output", "Translation", "FlatTranslation", "Refusal", "translate", "translate_flat"]
+__all__ = ["Field", "Shape", "Output", "Split", "Translation", "FlatTranslation", "Refusal", "translate", "translate_flat",
+           "hoist_split"]
 
 INT_RANGES = {
     "tinyint": (-(2**7), 2**7 - 1),
@@ -149,10 +152,30 @@ class Output:
 
 
 @dataclass(frozen=True)
+class Split:
+    """``a, b, c = s.split(sep)`` in the function: ``items`` is the code of the array of items,
+    which must hold ``count`` of them (else Python raises ValueError: ``message``). Each output
+    Column is ``F.when(check, ...).otherwise(fail)`` around code reading ``items[i]``."""
+
+    items: str
+    count: int
+    message: str
+
+    @property
+    def check(self) -> str:
+        return f"F.size({self.items}) == {self.count}"
+
+    @property
+    def fail(self) -> str:
+        return f"F.raise_error(F.lit({self.message!r}))"
+
+
+@dataclass(frozen=True)
 class Translation:
     outputs: tuple[Output, ...]
     tuple: bool  # the function builds a tuple/Row: one Output per field
     notes: tuple[str, ...] = ()  # approximations for a NOTE (empty: exact)
+    splits: tuple[Split, ...] = ()  # the unpacked splits the outputs are guarded by (hoist_split)
 
     @property
     def code(self) -> str:
@@ -304,6 +327,7 @@ class _Translator:
         # items), each with the error it raises otherwise: every output Column fails the job
         # when one does not hold
         self.guards: list[tuple[str, str]] = []
+        self.splits: list[Split] = []  # the unpackings behind those guards
 
     # ---- records -------------------------------------------------------------------------
     def _field(self, f: Field) -> _E:
@@ -345,15 +369,15 @@ class _Translator:
         else:
             raise _Refuse("not a lambda or def")
         if self.is_predicate:  # a filter: Python keeps the records whose result is truthy
-            return Translation((self._output(self._test(body)),), False, tuple(self.notes))
+            return Translation((self._output(self._test(body)),), False, tuple(self.notes), tuple(self.splits))
         return self._result(body)
 
     def _result(self, body) -> Translation:
         if isinstance(body, (cst.Tuple,)) or self._row_call(body):
             outs = self._tuple(body)
-            return Translation(tuple(outs), True, tuple(self.notes))
+            return Translation(tuple(outs), True, tuple(self.notes), tuple(self.splits))
         e = self.expr(body, root=True)
-        return Translation((self._output(e),), False, tuple(self.notes))
+        return Translation((self._output(e),), False, tuple(self.notes), tuple(self.splits))
 
     # ---- flat_map: the items a function returns or yields --------------------------------
     def flat_function(self, fn) -> FlatTranslation:
@@ -519,8 +543,9 @@ class _Translator:
             raise _Refuse("unpacking of other than s.split(...)")
         items = self._split_items(value)
         n = len(names)
-        self.guards.append((f"F.size({items.code}) == {n}",
-                            f"ValueError: split() does not give {n} values to unpack"))
+        split = Split(items.code, n, f"ValueError: split() does not give {n} values to unpack")
+        self.splits.append(split)
+        self.guards.append((split.check, split.message))
         for i, name in enumerate(names):
             # within the guard the index is in range
             self.env[name] = _E(f"{items.code}[{i}]", "string", raises=True)
@@ -1470,3 +1495,87 @@ def translate_flat(function: Union[cst.Lambda, cst.FunctionDef], shape: Shape, *
         return t.flat_function(function)
     except _Refuse as r:
         return Refusal(str(r))
+
+
+# Column functions that evaluate every argument (the others may skip the arguments after the
+# first: F.when's value, F.coalesce's fallbacks, a null-intolerant function's second operand
+# when the first is NULL).
+_EVALUATES_ALL = frozenset({"concat", "format_string", "array", "greatest", "least"})
+
+
+def _reads_always(code: str, column: str) -> bool:
+    """Whether the Column ``code`` evaluates ``column`` on every record: it is reached from the
+    root through operands Spark evaluates first (the receiver of a method, the first argument of
+    a function, ``F.when``'s first condition, a subscript's array, the left of an operator) or
+    arguments of a function that evaluates all of them. Conservative: False when unsure."""
+    target = ast.dump(ast.parse(column, mode="eval").body)
+
+    def always(node) -> bool:
+        if ast.dump(node) == target:
+            return True
+        if isinstance(node, ast.Subscript):
+            return always(node.value)
+        if isinstance(node, ast.UnaryOp):
+            return always(node.operand)
+        if isinstance(node, ast.BinOp):
+            return always(node.left)
+        if isinstance(node, ast.Compare):
+            return always(node.left)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            f = node.func
+            if isinstance(f.value, ast.Name) and f.value.id == "F":  # F.fn(args)
+                if f.attr in _EVALUATES_ALL:
+                    return any(always(a) for a in node.args)
+                return bool(node.args) and not isinstance(node.args[0], ast.Lambda) and always(node.args[0])
+            return always(f.value)  # a method: its receiver (.otherwise/.when: not their arguments)
+        return False
+
+    return always(ast.parse(code, mode="eval").body)
+
+
+def hoist_split(found: Translation, codes: Sequence[str], taken: Collection[str]
+                ) -> Optional[tuple[tuple[tuple[str, str], ...], tuple[str, ...]]]:
+    """The split of ``a, b, c = s.split(sep)`` computed once, for a caller that can add columns
+    before its ``select``: ((name, code) of the columns to add in order, the ``codes`` reading
+    them), or None (no single unpacked split, or codes not of its outputs' form).
+
+    ``codes`` are the outputs' Columns (as the caller has them: cast to a declared type...). The
+    first column is the items array, the second the same array checked once: it fails the job
+    when the count of items differs (Python's ValueError). A Column that evaluates that array on
+    every record (``parts[0]``, ``F.when(parts[3].rlike(...), ...)``) fails the job as Python
+    does: its own ``F.when(F.size(items) == n, ...)`` guard goes and it reads ``F.col(name)[i]``;
+    one that reads it only under a condition, or not at all, keeps its guard over the column.
+    ``name`` is the first of parts, _parts, _f2s_parts not in ``taken`` (the frame's columns)."""
+    if len(found.splits) != 1:
+        return None
+    split = found.splits[0]
+    name = next((n for n in ("parts", "_parts", "_f2s_parts") if n not in taken), None)
+    if name is None:
+        return None
+    col = f'F.col("{name}")'
+    prefix, suffix = f"F.when({split.check}, ", f").otherwise({split.fail})"
+    out = []
+    for code in codes:
+        if code.count(prefix) != 1 or code.count(suffix) != 1:
+            return None
+        i, j = code.index(prefix), code.index(suffix)
+        if j < i:
+            return None
+        body = code[i + len(prefix):j]
+        try:
+            ast.parse(body, mode="eval")
+        except SyntaxError:
+            return None
+        if i == 0 and j + len(suffix) == len(code):
+            bare = body
+        else:
+            bare = code[:i] + (body if _is_atom(body) else f"({body})") + code[j + len(suffix):]
+        bare = bare.replace(split.items, col)
+        out.append(bare if _reads_always(bare, col) else code.replace(split.items, col))
+    steps = ((name, split.items), (name, f"F.when(F.size({col}) == {split.count}, {col}).otherwise({split.fail})"))
+    return steps, tuple(out)
+
+
+def _is_atom(code: str) -> bool:
+    node = ast.parse(code, mode="eval").body
+    return isinstance(node, (ast.Call, ast.Attribute, ast.Name, ast.Subscript, ast.Constant))

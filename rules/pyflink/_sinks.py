@@ -7,7 +7,8 @@
 ``disable_compact`` and ``.build()`` becomes
 ``f2s_io.write_rows(stream, base_path, type_info, part_prefix=..., part_suffix=..., bucket=...)``
 (``flink2spark.runtime.connectors``): Flink's folder layout and part-file names, each record as
-Java's ``toString`` of its Flink type. What differs is marked.
+Java's ``toString`` of its Flink type; a DataFrame's lines: ``df.write.mode("append").text(folder)``
+(``write_frame``), Spark's part-file names. What differs is marked.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ IO_MODULE, IO_NAME, IO_ALIAS = "flink2spark.runtime", "connectors", "f2s_io"
 IO_IMPORT = f"from {IO_MODULE} import {IO_NAME} as {IO_ALIAS}\n"
 IO_AND_SHIM_IMPORT = f"from {IO_MODULE} import {IO_NAME} as {IO_ALIAS}, datastream as f2s\n"
 # the head of a converted example program whose streams are all DataFrames (rule examples)
-FRAME_HEAD = IO_IMPORT + "from pyspark.sql import SparkSession\n\nenv = SparkSession.builder.getOrCreate()\n"
+FRAME_HEAD = "from pyspark.sql import SparkSession\n\nenv = SparkSession.builder.getOrCreate()\n"
 
 _FS = ("pyflink.datastream.connectors.file_system.", "pyflink.datastream.connectors.")
 ROW_FORMAT = {f"{m}{c}.for_row_format": c for m in _FS for c in ("FileSink", "StreamingFileSink")}
@@ -252,7 +253,7 @@ def sink_problem(ctx, call: cst.Call, sink: Optional[cst.BaseExpression]) -> Opt
 
 def frame_sink(g, call: cst.Call, shape) -> bool:
     """Whether ``stream.sink_to(FileSink...)``/``add_sink(StreamingFileSink...)`` of a frame of
-    ``shape`` is written by ``DataFrameWriter.text`` (``f2s_io.write_text``): a row-format
+    ``shape`` is written by ``DataFrameWriter.text`` (``write_frame``): a row-format
     file sink with the string encoder, which writes Java's ``toString`` of each record
     (``frame_lines``); a basic value or a tuple holding no None (Flink fails on it)."""
     if shape.kind != "row" and any(f.nullable for f in shape.fields):  # Flink fails on None there
@@ -284,35 +285,23 @@ def frame_lines(ctx, frame: cst.BaseExpression, shape) -> cst.BaseExpression:
 
 
 def write_rows(ctx, stream: cst.BaseExpression, original_stream: cst.BaseExpression, sink: cst.BaseExpression, site: cst.Call):
-    """``f2s_io.write_rows(...)`` for a sink that ``sink_problem`` accepted; ``f2s_io.write_text(frame, ...)``
-    for a frame (``frame_sink``: its column is the line)."""
+    """``f2s_io.write_rows(...)`` for a sink that ``sink_problem`` accepted; a frame
+    (``frame_sink``: its column is the line): ``DataFrameWriter.text`` (``write_frame``)."""
     spec, _ = file_sink_spec(ctx, sink)
     assert spec is not None
-    io = io_module(ctx)
     shape = facts(ctx.resolver, original_stream).frame
-    writer = "write_text" if shape is not None else "write_rows"
     if shape is not None:
-        args = [cst.Arg(frame_lines(ctx, stream, shape)), cst.Arg(spec.base_path)]
-    else:
-        t, _ = stream_type_problem(ctx, original_stream)
-        _, type_info = type_expression(ctx, t, site)
-        args = [cst.Arg(stream), cst.Arg(spec.base_path), cst.Arg(type_info)]
+        return write_frame(ctx, frame_lines(ctx, stream, shape), spec)
+    io = io_module(ctx)
+    t, _ = stream_type_problem(ctx, original_stream)
+    _, type_info = type_expression(ctx, t, site)
+    args = [cst.Arg(stream), cst.Arg(spec.base_path), cst.Arg(type_info)]
     if spec.prefix is not None:
         args.append(cst.Arg(spec.prefix, keyword=cst.Name("part_prefix")))
     if spec.suffix is not None:
         args.append(cst.Arg(spec.suffix, keyword=cst.Name("part_suffix")))
     if spec.bucket[0] == "date_time":
-        _, fmt, zone = spec.bucket
-        bucket_args = [cst.Arg(e) for e in (fmt, zone) if e is not None]
-        if fmt is None and zone is not None:
-            bucket_args = [cst.Arg(zone, keyword=cst.Name("timezone_id"))]
-        bucket = cst.Call(func=cst.Attribute(io, cst.Name("date_time_bucket")), args=bucket_args)
-        args.append(cst.Arg(bucket, keyword=cst.Name("bucket")))
-        ctx.note(
-            M.PF_TIME_BUCKET,
-            "date-time buckets: every record goes to the bucket of the time the Spark job writes;"
-            " Flink used each record's processing time (a job crossing the hour splits there)",
-        )
+        args.append(cst.Arg(_time_bucket(ctx, spec), keyword=cst.Name("bucket")))
     if spec.kind == "StreamingFileSink":
         args.append(cst.Arg(cst.SimpleString('"subtask"'), keyword=cst.Name("part_names")))
         ctx.note(
@@ -321,13 +310,59 @@ def write_rows(ctx, stream: cst.BaseExpression, original_stream: cst.BaseExpress
             " Flink commits them only at checkpoints (a bounded job without checkpointing leaves them hidden,"
             " .<prefix>-0-0<suffix>.inprogress.<uuid>)",
         )
-        return cst.Call(func=cst.Attribute(io, cst.Name(writer)), args=args)
+        return cst.Call(func=cst.Attribute(io, cst.Name("write_rows")), args=args)
     ctx.note(
         M.PF_PART_FILES,
         f"{spec.kind}: one part file per non-empty Spark partition; Flink's folders, part-file names"
         " and records, but not its rolling policy's split of records into files",
     )
-    return cst.Call(func=cst.Attribute(io, cst.Name(writer)), args=args)
+    return cst.Call(func=cst.Attribute(io, cst.Name("write_rows")), args=args)
+
+
+def _time_bucket(ctx, spec: FileSinkSpec) -> cst.Call:
+    """``f2s_io.date_time_bucket(...)``: the folder of a date-time bucket assigner (NOTE F2S242)."""
+    _, fmt, zone = spec.bucket
+    bucket_args = [cst.Arg(e) for e in (fmt, zone) if e is not None]
+    if fmt is None and zone is not None:
+        bucket_args = [cst.Arg(zone, keyword=cst.Name("timezone_id"))]
+    ctx.note(
+        M.PF_TIME_BUCKET,
+        "date-time buckets: every record goes to the bucket of the time the Spark job writes;"
+        " Flink used each record's processing time (a job crossing the hour splits there)",
+    )
+    return cst.Call(func=cst.Attribute(io_module(ctx), cst.Name("date_time_bucket")), args=bucket_args)
+
+
+_PATH_ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
+
+
+def write_frame(ctx, lines: cst.BaseExpression, spec: FileSinkSpec) -> cst.BaseExpression:
+    """``lines.write.mode("append").text(folder)``: the lines of a row-format file sink (a
+    frame of one string column, ``frame_lines``) in the sink's folder (``base/<bucket>`` for a
+    date-time bucket assigner). The same records in the same folders as Flink's; the files are
+    Spark's (``part-00000-<uuid>-c000.txt``, ``_SUCCESS``), not Flink's part-file names: a
+    NOTE says so. ``append``: Flink adds its part files to a folder that exists."""
+    path = spec.base_path
+    if spec.bucket[0] == "date_time":
+        if not isinstance(path, _PATH_ATOMS):
+            path = path.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        path = ctx.expr('{base} + "/" + {bucket}', base=path, bucket=_time_bucket(ctx, spec))
+    names = " (its OutputFileConfig's part prefix and suffix are not applied)" if spec.prefix is not None or spec.suffix is not None else ""
+    spark_files = "in Spark's part files (part-00000-<uuid>-c000.txt, one per non-empty Spark partition, and _SUCCESS)"
+    if spec.kind == "StreamingFileSink":
+        ctx.note(
+            M.PF_PART_FILES,
+            f"StreamingFileSink: the same records in the same folders, {spark_files}, not Flink's part-file names"
+            f" <prefix>-<subtask>-<counter><suffix>{names}, written committed; Flink commits them only at checkpoints"
+            " (a bounded job without checkpointing leaves them hidden, .<prefix>-0-0<suffix>.inprogress.<uuid>)",
+        )
+    else:
+        ctx.note(
+            M.PF_PART_FILES,
+            f"FileSink: the same records in the same folders, {spark_files}, not Flink's part-file names"
+            f" <prefix>-<uuid>-<n><suffix>{names} nor its rolling policy's split of records into files",
+        )
+    return ctx.expr('{df}.write.mode("append").text({path})', df=lines, path=path)
 
 
 def consumed_by_sink(ctx, call: cst.Call):

@@ -3,7 +3,7 @@
 ``StreamingFileSink.for_row_format(path, Encoder.simple_string_encoder())...build()`` writes
 the same records as ``FileSink`` and converts the same way (see ``sink_to``), with its own part
 names ``<prefix>-<subtask>-<counter><suffix>``: ``f2s_io.write_rows(rdd, path, type_info, ...,
-part_names="subtask")``. Recorded on Flink 2.3: it commits part files only at checkpoints, so a
+part_names="subtask")`` (a DataFrame: ``df.write.mode("append").text(path)``, Spark's names). Recorded on Flink 2.3: it commits part files only at checkpoints, so a
 bounded job without checkpointing leaves them hidden as in-progress files; the converted job
 writes them committed (NOTE F2S241 says so). ``FlinkKafkaProducer`` converts as
 ``sink_to(KafkaSink)`` does (rules/pyflink/_kafka.py: of a DataFrame ``writeStream``/``write``
@@ -19,7 +19,7 @@ from flink2spark.transpiler.registry import Example, Rule
 rule = Rule(
     __name__,
     matches=["DataStream.add_sink"],
-    summary="add_sink(FlinkKafkaProducer) of a DataFrame -> writeStream.format('kafka') (bounded: write.format('kafka')), else as sink_to(KafkaSink); add_sink(StreamingFileSink.for_row_format(...)...) -> f2s_io.write_rows(...) (a DataFrame: f2s_io.write_text, other than strings F.format_string of Java's toString); other SinkFunctions: TODO",
+    summary="add_sink(FlinkKafkaProducer) of a DataFrame -> writeStream.format('kafka') (bounded: write.format('kafka')), else as sink_to(KafkaSink); add_sink(StreamingFileSink.for_row_format(...)...) -> f2s_io.write_rows(...) (a DataFrame: df.write.mode('append').text(path), Spark's part-file names; other than strings F.format_string of Java's toString); other SinkFunctions: TODO",
     exact=False,
     codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
     + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
@@ -72,10 +72,11 @@ rule = Rule(
             ),
             S.FRAME_HEAD  # a DataFrame of strings (the program model's frame form): DataFrameWriter.text
             + 'words = env.createDataFrame(["a"], "string")\n'
-            "# NOTE(flink2spark): F2S241 StreamingFileSink: parts <prefix>-<n>-0<suffix>, one per non-empty Spark"
-            " partition, written committed; Flink commits them only at checkpoints (a bounded job without"
-            " checkpointing leaves them hidden, .<prefix>-0-0<suffix>.inprogress.<uuid>)\n"
-            'f2s_io.write_text(words, "/out", part_names="subtask")\n',
+            "# NOTE(flink2spark): F2S241 StreamingFileSink: the same records in the same folders, in Spark's part"
+            " files (part-00000-<uuid>-c000.txt, one per non-empty Spark partition, and _SUCCESS), not Flink's"
+            " part-file names <prefix>-<subtask>-<counter><suffix>, written committed; Flink commits them only at"
+            " checkpoints (a bounded job without checkpointing leaves them hidden, .<prefix>-0-0<suffix>.inprogress.<uuid>)\n"
+            'words.write.mode("append").text("/out")\n',
         ),
         Example(
             program(

@@ -53,11 +53,11 @@ rule = Rule(
                 "from pyflink.datastream.connectors.file_system import BucketAssigner, FileSink, OutputFileConfig, RollingPolicy\n",
             ),
             S.FRAME_HEAD
-            + "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
-            " part-file names and records, but not its rolling policy's split of records into files\n"
-            "f2s_io.write_text(\n"
-            '    env.createDataFrame(["a"], "string"), "/out", part_prefix="day", part_suffix=".txt"\n'
-            ")\n",
+            + "# NOTE(flink2spark): F2S241 FileSink: the same records in the same folders, in Spark's part files"
+            " (part-00000-<uuid>-c000.txt, one per non-empty Spark partition, and _SUCCESS), not Flink's part-file"
+            " names <prefix>-<uuid>-<n><suffix> (its OutputFileConfig's part prefix and suffix are not applied)"
+            " nor its rolling policy's split of records into files\n"
+            'env.createDataFrame(["a"], "string").write.mode("append").text("/out")\n',
         ),
     ],
     noop=["class OutputFileConfig:\n    @staticmethod\n    def builder():\n        return 1\n\n\nnames = OutputFileConfig.builder()\n"],

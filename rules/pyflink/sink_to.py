@@ -1,6 +1,6 @@
 """``stream.sink_to(FileSink.for_row_format(path, Encoder.simple_string_encoder())...build())``
 -> ``f2s_io.write_rows(rdd, path, type_info, part_prefix=..., part_suffix=..., bucket=...)``;
-a stream the program model plans as a DataFrame -> ``f2s_io.write_text(df, path, ...)``
+a stream the program model plans as a DataFrame -> ``df.write.mode("append").text(path)``
 (``DataFrameWriter.text``, no Python per record; ``_sinks.frame_sink``), records other than
 strings as Java's ``toString`` by ``F.format_string`` (``+I[a, 1]``, ``(a,1)``, ``1.0E-4``:
 ``_sinks.frame_lines``).
@@ -10,10 +10,12 @@ Flink's row-format ``FileSink`` writes every record as Java's ``toString`` of it
 per line, into part files ``<prefix>-<uuid>-<n><suffix>`` (default prefix ``part``, no suffix)
 under ``<path>/<bucket>``: no bucket folder with ``BucketAssigner.base_path_bucket_assigner()``,
 ``yyyy-MM-dd--HH`` of the processing time by default (``date_time_bucket_assigner``). A bounded
-job commits the files when it ends. Spark's writers cannot name files that way; the shim
-(``flink2spark.runtime.connectors``, imported as ``f2s_io``) writes the lines with
-``saveAsTextFile`` and moves the part files to Flink's names. Marked (NOTE): files are one per
-Spark partition (the rolling policy, bucket check interval and compaction are dropped); a
+job commits the files when it ends. A DataFrame's lines are written by Spark's text writer in
+the same folders, in Spark's part files (``part-00000-<uuid>-c000.txt``): the same records,
+not Flink's file names (NOTE F2S241: naming files is not the job's result). An RDD's lines go
+through the shim (``flink2spark.runtime.connectors``, imported as ``f2s_io``), which writes them
+with ``saveAsTextFile`` and moves the part files to Flink's names. Marked (NOTE): files are one
+per Spark partition (the rolling policy, bucket check interval and compaction are dropped); a
 date-time bucket is the time the Spark job writes, one for all records.
 
 Left with a TODO: bulk formats (Parquet/Avro/ORC: write a DataFrame by hand), other encoders
@@ -34,7 +36,7 @@ _IMPORTS = (
 rule = Rule(
     __name__,
     matches=["DataStream.sink_to"],
-    summary="sink_to(KafkaSink) of a DataFrame -> writeStream.format('kafka') (bounded: write.format('kafka')); sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...); a DataFrame: f2s_io.write_text(df, path, ...) (DataFrameWriter.text; other than strings: F.format_string of Java's toString)",
+    summary="sink_to(KafkaSink) of a DataFrame -> writeStream.format('kafka') (bounded: write.format('kafka')); sink_to(FileSink.for_row_format(path, simple_string_encoder())...) -> f2s_io.write_rows(rdd, path, type, ...); a DataFrame: df.write.mode('append').text(path) (Spark's part-file names; other than strings: F.format_string of Java's toString)",
     exact=False,
     codes=(M.PF_PART_FILES, M.PF_TIME_BUCKET, M.PF_FILE_UNSUPPORTED, M.PF_JAVA_CONNECTOR, M.PF_UNSUPPORTED)
     + (M.PF_KAFKA_UNSUPPORTED, M.PF_KAFKA_PACKAGE, M.PF_MICRO_BATCH, M.PF_CHECKPOINT),
@@ -132,9 +134,10 @@ rule = Rule(
             S.FRAME_HEAD  # a DataFrame of strings (the program model's frame form): DataFrameWriter.text
             + 'lines = env.createDataFrame(["a", "b"], "string")\n'
             "# write them\n"
-            "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
-            " part-file names and records, but not its rolling policy's split of records into files\n"
-            'f2s_io.write_text(lines, "/out", part_prefix="pre", part_suffix=".txt")\n',
+            "# NOTE(flink2spark): F2S241 FileSink: the same records in the same folders, in Spark's part files"
+            " (part-00000-<uuid>-c000.txt, one per non-empty Spark partition, and _SUCCESS), not Flink's part-file"
+            " names <prefix>-<uuid>-<n><suffix> (its OutputFileConfig's part prefix and suffix are not applied) nor its rolling policy's split of records into files\n"
+            'lines.write.mode("append").text("/out")\n',
         ),
         Example(  # a DataFrame of tuples (Rows, basic values): Java's toString of each record by F.format_string
             program(
@@ -143,14 +146,14 @@ rule = Rule(
                 "              .with_bucket_assigner(BucketAssigner.base_path_bucket_assigner()).build())\n",
                 imports=_IMPORTS,
             ),
-            S.IO_IMPORT
-            + "from pyspark.sql import SparkSession, functions as F\n\nenv = SparkSession.builder.getOrCreate()\n"
+            "from pyspark.sql import SparkSession, functions as F\n\nenv = SparkSession.builder.getOrCreate()\n"
             + 'pairs = env.createDataFrame([("a", 1.5)], "f0 STRING, f1 DOUBLE")\n'
-            "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
-            " part-file names and records, but not its rolling policy's split of records into files\n"
-            "f2s_io.write_text(\n"
-            '    pairs.select(F.format_string("(%s,%s)", "f0", "f1").alias("value")), "/out"\n'
-            ")\n",
+            "# NOTE(flink2spark): F2S241 FileSink: the same records in the same folders, in Spark's part files"
+            " (part-00000-<uuid>-c000.txt, one per non-empty Spark partition, and _SUCCESS), not Flink's part-file"
+            " names <prefix>-<uuid>-<n><suffix> nor its rolling policy's split of records into files\n"
+            'pairs.select(F.format_string("(%s,%s)", "f0", "f1").alias("value")).write.mode(\n'
+            '    "append"\n'
+            ').text("/out")\n',
         ),
         Example(
             program(
@@ -164,15 +167,12 @@ rule = Rule(
             + (
                 "# NOTE(flink2spark): F2S242 date-time buckets: every record goes to the bucket of the time the Spark"
                 " job writes; Flink used each record's processing time (a job crossing the hour splits there)\n"
-                "# NOTE(flink2spark): F2S241 FileSink: one part file per non-empty Spark partition; Flink's folders,"
-                " part-file names and records, but not its rolling policy's split of records into files\n"
-                "f2s_io.write_text(\n"
-                '    env.createDataFrame([1], "bigint").select(\n'
-                '        F.col("value").cast("string").alias("value")\n'
-                "    ),\n"
-                "    \"/out\",\n"
-                "    bucket=f2s_io.date_time_bucket(),\n"
-                ")\n"
+                "# NOTE(flink2spark): F2S241 FileSink: the same records in the same folders, in Spark's part files"
+                " (part-00000-<uuid>-c000.txt, one per non-empty Spark partition, and _SUCCESS), not Flink's part-file"
+                " names <prefix>-<uuid>-<n><suffix> nor its rolling policy's split of records into files\n"
+                'env.createDataFrame([1], "bigint").select(\n'
+                '    F.col("value").cast("string").alias("value")\n'
+                ').write.mode("append").text("/out" + "/" + f2s_io.date_time_bucket())\n'
             ),
         ),
         Example(
