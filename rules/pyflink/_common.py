@@ -481,6 +481,7 @@ _ARRAY_ELEMENTS = frozenset({"smallint", "int", "bigint", "double", "boolean", "
 
 def _column_type(resolver, node) -> Optional[str]:
     """The Spark type of a field of type ``node``: a basic type's, ``date`` for ``SQL_DATE``,
+    ``time(6)`` for ``SQL_TIME``,
     ``decimal`` for ``BIG_DEC`` (``_frames.source_shape`` decides for which data they are
     exact, and a decimal's precision and scale), ``array<T>`` for a
     ``PRIMITIVE_ARRAY``/``BASIC_ARRAY`` of ``_ARRAY_ELEMENTS``, ``struct<a:int,...>`` for a
@@ -490,6 +491,8 @@ def _column_type(resolver, node) -> Optional[str]:
         return _COLUMN_TYPES[kind]
     if kind == "SQL_DATE":
         return "date"
+    if kind == "SQL_TIME":
+        return "time(6)"  # for which data: _frames.source_shape
     if kind == "BIG_DEC":
         return "decimal"  # its precision and scale: the data's (_frames.source_shape)
     if kind in ("PRIMITIVE_ARRAY", "BASIC_ARRAY") and len(node.args) == 1 and node.args[0].keyword is None:
@@ -519,7 +522,7 @@ def record_shape(resolver, info: cst.BaseExpression, nullable: Optional[bool] = 
 
     node = followed(resolver, info)
     kind = _types_call(resolver, node)
-    if kind in _COLUMN_TYPES or kind in ("SQL_DATE", "BIG_DEC"):
+    if kind in _COLUMN_TYPES or kind in ("SQL_DATE", "SQL_TIME", "BIG_DEC"):
         return Shape.value(Field("value", _column_type(resolver, node) or "", bool(nullable)))
     if kind not in ("TUPLE", "ROW", "ROW_NAMED"):
         return None

@@ -48,6 +48,10 @@ _FIRST_GREGORIAN = (1582, 10, 15)
 # (1.100000023841858), as Spark hands Python a FLOAT column's value (measured on both); only
 # literal floats within the 32-bit range (Spark's FLOAT would make a larger one infinite).
 _FLOAT_MAX = 3.4028234663852886e38
+# ``time(6)`` (SQL_TIME): Flink's from_collection cuts a time to milliseconds and hands Python a
+# naive ``datetime.time`` (an aware one is shifted to the JVM's zone); Spark's TIME(6) keeps
+# microseconds and hands Python the same ``datetime.time``: only literal naive
+# ``datetime.time(h, m, s, us)`` of whole milliseconds.
 # ``struct<a:int,...>`` (a nested ROW/ROW_NAMED of basic types): Flink hands Python a Row, as
 # Spark does where PyFlink's ``Row`` is Spark's (a program without RDDs); only literal
 # collections whose nested values are ``Row(...)`` calls of the fields (by position, or named
@@ -62,8 +66,8 @@ _MAX_DIGITS = 38
 
 def source_type(spark_type: str) -> bool:
     """Whether a source's column may have ``spark_type``: FRAME_TYPES, ``float``, ``date``,
-    ``decimal``, ``array<T>``, ``struct<...>``."""
-    return spark_type in FRAME_TYPES or spark_type in ("float", "date", "decimal") or spark_type.startswith(("array<", "struct<"))
+    ``time(6)``, ``decimal``, ``array<T>``, ``struct<...>``."""
+    return spark_type in FRAME_TYPES or spark_type in ("float", "date", "time(6)", "decimal") or spark_type.startswith(("array<", "struct<"))
 
 
 def limited(shape: Shape) -> bool:
@@ -148,7 +152,7 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
         return None
     if any(f.type.startswith("struct<") for f in shape.fields) and not _literal_rows(g, call, shape):
         return None
-    if any(f.type in ("date", "decimal") for f in shape.fields):
+    if any(f.type in ("date", "time(6)", "decimal") for f in shape.fields):
         shape = _literal_columns(g, call, shape)
         if shape is None:
             return None
@@ -215,6 +219,15 @@ def _date_literal(resolver, node) -> Optional[tuple]:
     return tuple(int(a.value.value, 0) for a in node.args)
 
 
+def _time_literal(resolver, node) -> bool:
+    """Whether ``node`` is a call ``datetime.time(h[, m[, s[, us]]])`` of integer literals (no
+    tzinfo, no keywords) whose microseconds are whole milliseconds."""
+    if not (isinstance(node, cst.Call) and "datetime.time" in resolver.qualified_names(node.func) and 1 <= len(node.args) <= 4
+            and all(a.keyword is None and not a.star and isinstance(a.value, cst.Integer) for a in node.args)):
+        return False
+    return len(node.args) < 4 or int(node.args[3].value.value, 0) % 1000 == 0
+
+
 def _decimal_literal(resolver, node) -> Optional[decimal.Decimal]:
     """The value of a call ``decimal.Decimal("text")`` of a string literal, else None."""
     if not (isinstance(node, cst.Call) and "decimal.Decimal" in resolver.qualified_names(node.func) and len(node.args) == 1
@@ -227,9 +240,10 @@ def _decimal_literal(resolver, node) -> Optional[decimal.Decimal]:
 
 
 def _literal_columns(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
-    """``shape`` with its ``date`` and ``decimal`` fields checked against the literal
-    collection of ``call`` (None when a value is not one both engines hand Python alike):
-    a date is a literal ``datetime.date(y, m, d)`` from 1582-10-15 on; the decimals of a field
+    """``shape`` with its ``date``, ``time(6)`` and ``decimal`` fields checked against the
+    literal collection of ``call`` (None when a value is not one both engines hand Python alike):
+    a date is a literal ``datetime.date(y, m, d)`` from 1582-10-15 on; a time a literal naive
+    ``datetime.time(h, m, s, us)`` of whole milliseconds; the decimals of a field
     are literal ``Decimal("text")`` values, finite, not -0, all of one scale s >= 0 with at most
     38 digits: the field is ``decimal(38,s)``. None in a ROW field either way."""
     resolver = g.resolver
@@ -242,7 +256,11 @@ def _literal_columns(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
         if values is None or len(values) != len(shape.fields):
             return None
         for i, (v, f) in enumerate(zip(values, shape.fields)):
-            if f.type not in ("date", "decimal") or f.nullable and isinstance(v, cst.Name) and v.value == "None":
+            if f.type not in ("date", "time(6)", "decimal") or f.nullable and isinstance(v, cst.Name) and v.value == "None":
+                continue
+            if f.type == "time(6)":
+                if not _time_literal(resolver, v):
+                    return None
                 continue
             if f.type == "date":
                 date = _date_literal(resolver, v)
