@@ -367,5 +367,8 @@ def flink_row_record(body: str) -> Record:
 
 
 def cell_text(text: str) -> str:
-    """A ``show()`` box cell as ``field_text`` writes a value: a float with ``float_text``."""
+    """A ``show()`` box cell as ``field_text`` writes a value: a float with ``float_text``; a
+    TIME (``20:30:15.25``) without its fraction, as ``field_text`` reads Flink's times."""
+    if _TIME.match(text.strip()):
+        return text.strip()[:8]
     return float_text(float(text)) if _JAVA_FLOAT.match(text.strip()) else normalise_value(text)

@@ -137,6 +137,21 @@ def test_a_none_field_of_a_row_and_an_int_for_a_double_are_stored_as_flink_store
     assert [tuple(r) for r in rows.collect()] == [("a", None, 3.0)]
 
 
+def test_a_float_result_is_stored_as_flinks_float_serializer_gives_it_back(spark):
+    # measured on Flink 2.3: map(f, output_type=Types.FLOAT()) read through key_by gives the
+    # 32-bit value widened (0.1 -> 0.10000000149011612), 3 -> 3.0, True -> 1.0, 1e39 -> inf;
+    # the next Python function reads Spark's FLOAT column back as that same double
+    from flink2spark.runtime import frame_process as f2s_process
+
+    frame = spark.createDataFrame([(1,), (2,), (3,), (4,)], "f0 INT")
+    values = {1: 0.1, 2: 3, 3: True, 4: 1e39}
+    stored = f2s_process.python_udtf(frame, "map", lambda t: (t[0], values[t[0]]), "tuple", "a INT, b FLOAT")
+    read = f2s_process.python_udtf(stored, "map", lambda t: (t[0], repr(t[1])), "tuple", "a INT, b STRING")
+    assert sorted(tuple(r) for r in read.collect()) == [(1, "0.10000000149011612"), (2, "3.0"), (3, "1.0"), (4, "inf")]
+    with pytest.raises(Exception, match="ValueError"):
+        f2s_process.python_udtf(frame, "map", lambda t: (t[0], "0.5"), "tuple", "a INT, b FLOAT").collect()
+
+
 COUNTER = (
     "from pyflink.common import Types\n"
     "from pyflink.datastream import StreamExecutionEnvironment\n"

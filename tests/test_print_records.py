@@ -160,3 +160,13 @@ def test_a_double_is_not_read_as_a_32_bit_float():
     # 59.4 and 59.400001 differ as doubles and as 32-bit floats
     assert stream_line_record("59.400001") != stream_line_record("59.4")
     assert stream_line_record("(a, 0.30000000000000004)") != stream_line_record("(a,0.3)")
+
+
+def test_a_spark_time_cell_reads_as_flinks_time_and_another_time_does_not():
+    # Spark's show() of a TIME(6) column: 20:30:15.25; Flink prints java.sql.Time (20:30:15) in a
+    # Java tuple and Python's str() (20:30:15.250000) in a Row: the same record, without the fraction
+    from print_records import cell_text, field_text
+
+    assert cell_text("20:30:15.25") == field_text("20:30:15") == field_text("20:30:15.250000")
+    assert cell_text("20:30:16.25") != field_text("20:30:15")
+    assert cell_text("08:00:00") == field_text("08:00:00")

@@ -481,19 +481,33 @@ _ARRAY_ELEMENTS = frozenset({"smallint", "int", "bigint", "double", "boolean", "
 
 def _column_type(resolver, node) -> Optional[str]:
     """The Spark type of a field of type ``node``: a basic type's, ``date`` for ``SQL_DATE``,
+    ``time(6)`` for ``SQL_TIME``,
     ``decimal`` for ``BIG_DEC`` (``_frames.source_shape`` decides for which data they are
     exact, and a decimal's precision and scale), ``array<T>`` for a
-    ``PRIMITIVE_ARRAY``/``BASIC_ARRAY`` of ``_ARRAY_ELEMENTS``; else None."""
+    ``PRIMITIVE_ARRAY``/``BASIC_ARRAY`` of ``_ARRAY_ELEMENTS``, ``struct<a:int,...>`` for a
+    nested ``ROW``/``ROW_NAMED`` of basic types; else None."""
     kind = _types_call(resolver, node)
     if kind in _COLUMN_TYPES:
         return _COLUMN_TYPES[kind]
     if kind == "SQL_DATE":
         return "date"
+    if kind == "SQL_TIME":
+        return "time(6)"  # for which data: _frames.source_shape
     if kind == "BIG_DEC":
         return "decimal"  # its precision and scale: the data's (_frames.source_shape)
     if kind in ("PRIMITIVE_ARRAY", "BASIC_ARRAY") and len(node.args) == 1 and node.args[0].keyword is None:
         element = _COLUMN_TYPES.get(_types_call(resolver, followed(resolver, node.args[0].value)) or "")
         return f"array<{element}>" if element in _ARRAY_ELEMENTS else None
+    if kind in ("ROW", "ROW_NAMED"):  # a nested Row: a struct of basic types (Flink hands Python a Row)
+        args = [followed(resolver, a.value) for a in node.args]  # type: ignore[attr-defined]
+        fields = args[-1] if args and all(a.keyword is None and not a.star for a in node.args) else None  # type: ignore[attr-defined]
+        if not isinstance(fields, cst.List) or not fields.elements:
+            return None
+        types = [_COLUMN_TYPES.get(_types_call(resolver, followed(resolver, e.value)) or "") for e in fields.elements]
+        names = _field_names(kind, args, len(types))
+        if names is None or len(names) != len(types) or not all(types) or any(not n.isidentifier() for n in names):
+            return None
+        return "struct<" + ",".join(f"{n}:{t}" for n, t in zip(names, types)) + ">"
     return None
 
 
@@ -508,7 +522,7 @@ def record_shape(resolver, info: cst.BaseExpression, nullable: Optional[bool] = 
 
     node = followed(resolver, info)
     kind = _types_call(resolver, node)
-    if kind in _COLUMN_TYPES or kind in ("SQL_DATE", "BIG_DEC"):
+    if kind in _COLUMN_TYPES or kind in ("SQL_DATE", "SQL_TIME", "BIG_DEC"):
         return Shape.value(Field("value", _column_type(resolver, node) or "", bool(nullable)))
     if kind not in ("TUPLE", "ROW", "ROW_NAMED"):
         return None

@@ -44,6 +44,18 @@ _INTS = ("tinyint", "smallint", "int", "bigint")
 # calendar's date before 1582-10-15 where Spark's DATE keeps the proleptic Gregorian one: only
 # literal dates from 1582-10-15 on.
 _FIRST_GREGORIAN = (1582, 10, 15)
+# ``float`` (FLOAT): Flink hands Python the 32-bit value widened to a double
+# (1.100000023841858), as Spark hands Python a FLOAT column's value (measured on both); only
+# literal floats within the 32-bit range (Spark's FLOAT would make a larger one infinite).
+_FLOAT_MAX = 3.4028234663852886e38
+# ``time(6)`` (SQL_TIME): Flink's from_collection cuts a time to milliseconds and hands Python a
+# naive ``datetime.time`` (an aware one is shifted to the JVM's zone); Spark's TIME(6) keeps
+# microseconds and hands Python the same ``datetime.time``: only literal naive
+# ``datetime.time(h, m, s, us)`` of whole milliseconds.
+# ``struct<a:int,...>`` (a nested ROW/ROW_NAMED of basic types): Flink hands Python a Row, as
+# Spark does where PyFlink's ``Row`` is Spark's (a program without RDDs); only literal
+# collections whose nested values are ``Row(...)`` calls of the fields (by position, or named
+# as the fields in their order) or None.
 
 
 # ``decimal`` (BIG_DEC): Flink hands Python each ``Decimal`` with its own scale (a sum keeps
@@ -53,8 +65,9 @@ _MAX_DIGITS = 38
 
 
 def source_type(spark_type: str) -> bool:
-    """Whether a source's column may have ``spark_type``: FRAME_TYPES, ``date``, ``decimal``, ``array<T>``."""
-    return spark_type in FRAME_TYPES or spark_type in ("date", "decimal") or spark_type.startswith("array<")
+    """Whether a source's column may have ``spark_type``: FRAME_TYPES, ``float``, ``date``,
+    ``time(6)``, ``decimal``, ``array<T>``, ``struct<...>``."""
+    return spark_type in FRAME_TYPES or spark_type in ("float", "date", "time(6)", "decimal") or spark_type.startswith(("array<", "struct<"))
 
 
 def limited(shape: Shape) -> bool:
@@ -64,8 +77,8 @@ def limited(shape: Shape) -> bool:
 
 
 # the consumers of a ``limited`` frame: sinks, Column functions (which read no column of the
-# other types and make FRAME_TYPES columns), operator settings
-LIMITED_CONSUMERS = frozenset({"print", "execute_and_collect", "map", "filter", "flat_map", "name", "uid",
+# other types and make FRAME_TYPES columns), unions (which read no column), operator settings
+LIMITED_CONSUMERS = frozenset({"print", "execute_and_collect", "map", "filter", "flat_map", "union", "name", "uid",
                                "set_parallelism", "set_description", "set_max_parallelism", "disable_chaining",
                                "start_new_chain", "slot_sharing_group", "set_buffer_timeout", "forward", "rebalance",
                                "rescale", "shuffle"})
@@ -77,7 +90,15 @@ def ddl(shape: Shape) -> str:
     (``"string"``: ``createDataFrame`` then names the column ``value``)."""
     if shape.kind == "value":
         return shape.fields[0].type
-    return ", ".join(f"{f.name} {f.type.upper()}" for f in shape.fields)
+    return ", ".join(f"{f.name} {_ddl_type(f.type)}" for f in shape.fields)
+
+
+def _ddl_type(spark_type: str) -> str:
+    """A column type in DDL: ``INT``, ``ARRAY<INT>``, ``STRUCT<a: INT, b: STRING>`` (the field names as they are)."""
+    if spark_type.startswith("struct<"):
+        fields = (part.split(":", 1) for part in spark_type[len("struct<"):-1].split(","))
+        return "STRUCT<" + ", ".join(f"{n}: {t.upper()}" for n, t in fields) + ">"
+    return spark_type.upper()
 
 
 def _qualified(resolver):
@@ -100,7 +121,7 @@ def _literal_fits(node, spark_type: str) -> bool:
     if isinstance(node, cst.Integer):
         return spark_type in _INTS
     if isinstance(node, cst.Float):
-        return spark_type == "double"
+        return spark_type == "double" or spark_type == "float" and abs(float(node.value.replace("_", ""))) <= _FLOAT_MAX
     return spark_type == "string" and isinstance(node, cst.SimpleString) and "b" not in node.prefix.lower()
 
 
@@ -129,11 +150,16 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
     shape = record_shape(resolver, info)
     if shape is None or not all(source_type(f.type) for f in shape.fields):
         return None
-    if any(f.type in ("date", "decimal") for f in shape.fields):
+    if any(f.type.startswith("struct<") for f in shape.fields) and not _literal_rows(g, call, shape):
+        return None
+    if any(f.type in ("date", "time(6)", "decimal") for f in shape.fields):
         shape = _literal_columns(g, call, shape)
         if shape is None:
             return None
+    nested = {id(v) for e in g.node(call).literal_elements or () for v in _element_values(resolver, e) or ()}
     for row in row_calls(g, call):
+        if id(row) in nested and any(f.type.startswith("struct<") for f in shape.fields):
+            continue  # a struct field's Row (``_literal_rows``)
         names = [a.keyword.value if a.keyword is not None else None for a in row.args]
         if any(names) and names != [f.name for f in shape.fields]:
             return None
@@ -158,12 +184,48 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
     return shape
 
 
+def _literal_rows(g, call: cst.Call, shape: Shape) -> bool:
+    """Whether every value of the ``struct<...>`` fields of the literal collection of ``call``
+    is a ``Row(...)`` call of the struct's fields, by position or named as they are in their
+    order, or None in a ROW."""
+    resolver = g.resolver
+    elements = g.node(call).literal_elements
+    if elements is None:
+        return False
+    for element in elements:
+        values = [element] if shape.kind == "value" else _element_values(resolver, element)
+        if values is None or len(values) != len(shape.fields):
+            return False
+        for v, f in zip(values, shape.fields):
+            if not f.type.startswith("struct<"):
+                continue
+            if f.nullable and isinstance(v, cst.Name) and v.value == "None":
+                continue
+            names = [part.split(":", 1)[0] for part in f.type[len("struct<"):-1].split(",")]
+            if not (isinstance(v, cst.Call) and resolver.qualified_name(v.func) in P.ROWS and len(v.args) == len(names)
+                    and not any(a.star for a in v.args)):
+                return False
+            given = [a.keyword.value if a.keyword is not None else None for a in v.args]
+            if any(given) and given != names:
+                return False
+    return True
+
+
 def _date_literal(resolver, node) -> Optional[tuple]:
     """``(y, m, d)`` of a call ``datetime.date(y, m, d)`` of integer literals, else None."""
     if not (isinstance(node, cst.Call) and "datetime.date" in resolver.qualified_names(node.func) and len(node.args) == 3
             and all(a.keyword is None and not a.star and isinstance(a.value, cst.Integer) for a in node.args)):
         return None
     return tuple(int(a.value.value, 0) for a in node.args)
+
+
+def _time_literal(resolver, node) -> bool:
+    """Whether ``node`` is a call ``datetime.time(h[, m[, s[, us]]])`` of integer literals (no
+    tzinfo, no keywords) whose microseconds are whole milliseconds."""
+    if not (isinstance(node, cst.Call) and "datetime.time" in resolver.qualified_names(node.func) and 1 <= len(node.args) <= 4
+            and all(a.keyword is None and not a.star and isinstance(a.value, cst.Integer) for a in node.args)):
+        return False
+    return len(node.args) < 4 or int(node.args[3].value.value, 0) % 1000 == 0
 
 
 def _decimal_literal(resolver, node) -> Optional[decimal.Decimal]:
@@ -178,9 +240,10 @@ def _decimal_literal(resolver, node) -> Optional[decimal.Decimal]:
 
 
 def _literal_columns(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
-    """``shape`` with its ``date`` and ``decimal`` fields checked against the literal
-    collection of ``call`` (None when a value is not one both engines hand Python alike):
-    a date is a literal ``datetime.date(y, m, d)`` from 1582-10-15 on; the decimals of a field
+    """``shape`` with its ``date``, ``time(6)`` and ``decimal`` fields checked against the
+    literal collection of ``call`` (None when a value is not one both engines hand Python alike):
+    a date is a literal ``datetime.date(y, m, d)`` from 1582-10-15 on; a time a literal naive
+    ``datetime.time(h, m, s, us)`` of whole milliseconds; the decimals of a field
     are literal ``Decimal("text")`` values, finite, not -0, all of one scale s >= 0 with at most
     38 digits: the field is ``decimal(38,s)``. None in a ROW field either way."""
     resolver = g.resolver
@@ -193,7 +256,11 @@ def _literal_columns(g, call: cst.Call, shape: Shape) -> Optional[Shape]:
         if values is None or len(values) != len(shape.fields):
             return None
         for i, (v, f) in enumerate(zip(values, shape.fields)):
-            if f.type not in ("date", "decimal") or f.nullable and isinstance(v, cst.Name) and v.value == "None":
+            if f.type not in ("date", "time(6)", "decimal") or f.nullable and isinstance(v, cst.Name) and v.value == "None":
+                continue
+            if f.type == "time(6)":
+                if not _time_literal(resolver, v):
+                    return None
                 continue
             if f.type == "date":
                 date = _date_literal(resolver, v)
@@ -452,14 +519,22 @@ def _translate(g, call: cst.Call, shape: Shape):
     return translate(fn, shape, predicate=method == "filter", checked=checked, qualified=g.resolver.qualified_name)
 
 
-def _declared(g, call: cst.Call) -> Optional[Shape]:
+# types a Python UDTF's results may have beyond FRAME_TYPES (``frame_process._stored`` stores
+# them as Flink's serializer does): FLOAT, which the next Python function reads as Flink's
+# (the 32-bit value widened); no Column translation reads or makes it
+UDTF_TYPES = FRAME_TYPES | {"float"}
+
+
+def _declared(g, call: cst.Call, udtf: bool = False) -> Optional[Shape]:
+    """The shape of the ``output_type`` of ``call`` when its fields are of FRAME_TYPES (or, for
+    results of a Python UDTF, ``udtf``: of UDTF_TYPES), else None."""
     from flink2spark.rules.pyflink._common import record_shape
 
     t = g.node(call).element_type
     if not isinstance(t, cst.BaseExpression):
         return None
     shape = record_shape(g.resolver, t)
-    if shape is None or any(f.type not in FRAME_TYPES for f in shape.fields):
+    if shape is None or any(f.type not in (UDTF_TYPES if udtf else FRAME_TYPES) for f in shape.fields):
         return None
     return shape
 

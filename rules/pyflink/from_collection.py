@@ -11,8 +11,10 @@ changes nothing (strings, integers, booleans) need no call. The source keeps the
 order, like Flink's (a parallelism-1 source).
 
 When the program model plans the stream as a DataFrame (``_frames.source_shape``: a schema of
-basic types; literal dates from 1582-10-15 on as DATE, literal decimals of one scale as
-DECIMAL(38, s), arrays of basic types; untyped literal data of one type per field), the source
+basic types; literal FLOATs within the 32-bit range as FLOAT; literal dates from 1582-10-15 on
+as DATE, literal naive times of whole milliseconds as TIME(6), literal decimals of one scale as DECIMAL(38, s), arrays of basic types, nested
+``Row(...)`` literals of a ROW of basic types as a STRUCT; untyped literal data of one type per
+field), the source
 is ``createDataFrame(xs, schema)``.
 
 Arrays and maps: ``Types.PRIMITIVE_ARRAY(Types.BYTE())`` fields come to Python as ``bytes``,
@@ -175,6 +177,38 @@ rule = Rule(
             "env = SparkSession.builder.getOrCreate()\n"
             'named = env.createDataFrame([Row(id=1, name="a")], "id INT, name STRING")\n'
             "named.show(2147483647, truncate=False)\n",
+        ),
+        Example(  # literal naive times of whole milliseconds: TIME(6); with microseconds Flink cuts: no frame
+            program(
+                "opens = env.from_collection([datetime.time(8, 0), datetime.time(9, 30, 0, 250000)], Types.SQL_TIME())\n"
+                "opens.print()\n",
+                imports="import datetime\n\nfrom pyflink.common import Types\n",
+            ),
+            "import datetime\n"
+            "from pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            "opens = env.createDataFrame(\n"
+            '    [datetime.time(8, 0), datetime.time(9, 30, 0, 250000)], "time(6)"\n'
+            ")\n"
+            "opens.show(2147483647, truncate=False)\n",
+        ),
+        Example(  # FLOAT columns (Python reads the 32-bit value widened, as from Flink) and a nested Row: a struct
+            program(
+                "ratios = env.from_collection([1.1, 1e-5], type_info=Types.FLOAT())\n"
+                "ratios.print()\n"
+                "tagged = env.from_collection([('k', Row(a=1, b='x'))],"
+                " Types.TUPLE([Types.STRING(), Types.ROW_NAMED(['a', 'b'], [Types.INT(), Types.STRING()])]))\n"
+                "tagged.print()\n",
+                imports="from pyflink.common import Row, Types\n",
+            ),
+            "from pyspark.sql import Row, SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'ratios = env.createDataFrame([1.1, 1e-5], "float")\n'
+            "ratios.show(2147483647, truncate=False)\n"
+            "tagged = env.createDataFrame(\n"
+            '    [("k", Row(a=1, b="x"))], "f0 STRING, f1 STRUCT<a: INT, b: STRING>"\n'
+            ")\n"
+            "tagged.show(2147483647, truncate=False)\n",
         ),
         Example(
             program(

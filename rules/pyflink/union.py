@@ -41,9 +41,17 @@ rule = Rule(
             'b = env.createDataFrame(["y"], "string")\n'
             "a.union(b).union(a).show(2147483647, truncate=False)\n",
         ),
-        Example(
+        Example(  # pickled lists have no DataFrame schema: RDDs
+            program("a = env.from_collection([[1]])\nb = env.from_collection([[2]])\nall_ = a.union(b, a)\n"),
+            spark_program("a = env.sparkContext.parallelize([[1]])\nb = env.sparkContext.parallelize([[2]])\nall_ = a.union(b).union(a)\n", rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)'),
+        ),
+        Example(  # pickled literals of one type: frames of their values (a union reads no column)
             program("a = env.from_collection([1])\nb = env.from_collection([2])\nall_ = a.union(b, a)\n"),
-            spark_program("a = env.sparkContext.parallelize([1])\nb = env.sparkContext.parallelize([2])\nall_ = a.union(b).union(a)\n", rdd='the source `.from_collection()` at line 4 has no type_info (no DataFrame schema)'),
+            "from pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\n"
+            'a = env.createDataFrame([1], "bigint")\n'
+            'b = env.createDataFrame([2], "bigint")\n'
+            "all_ = a.union(b).union(a)\n",
         ),
     ],
     noop=["names = {'a'}.union({'b'}, {'c'})\n"],
