@@ -32,6 +32,7 @@ from flink2spark.rules.table._sql import (
     query,
     spark_create_table,
     statement_kind,
+    view_after_1970,
 )
 from flink_reference import flink_available, flink_python
 from table_sql_reference import CASES, KNOWN_DIFFERENT, ORDERED, RECORDING, TABLES, plain, run_on_flink_results
@@ -769,6 +770,25 @@ def test_cast_to_date_of_a_timestamp_is_noted():
     assert [subject for _, subject in notes] == ["CAST(ts AS DATE)", "CAST(CAST('1969-12-31 23:59:59' AS TIMESTAMP_NTZ) AS DATE)",
                                                  "CAST(CAST('1970-01-01 10:00:00' AS TIMESTAMP_NTZ) - INTERVAL '1' DAY AS DATE)",
                                                  "CEIL(ts TO WEEK)", "FLOOR(ts TO WEEK)"]
+
+
+def test_cast_to_date_of_known_times_is_not_noted():
+    """No NOTE F2S348 where the TIMESTAMPs are literals of VALUES rows (directly, through a
+    subquery or a view of them) that are of 1970 or later or midnights; one where a row is not."""
+    values = "(VALUES (1, TIMESTAMP '2024-01-01 10:00:00'), (2, TIMESTAMP '1969-12-31 00:00:00'), (3, CAST(NULL AS TIMESTAMP))) AS v(n, ts)"
+    for flink in (f"SELECT CAST(ts AS DATE) FROM {values}", f"SELECT CAST(x.ts AS DATE) FROM (SELECT n, ts FROM {values}) AS x",
+                  f"SELECT CEIL(ts TO WEEK) FROM {values}"):
+        notes: list = []
+        query(flink, T, notes=notes)
+        assert notes == [], flink
+    view = create_view(f"CREATE TEMPORARY VIEW known AS SELECT * FROM {values}", T)
+    assert view_after_1970(f"CREATE TEMPORARY VIEW known AS SELECT * FROM {values}", T) == {"ts"}
+    earlier = values.replace("1969-12-31 00:00:00", "1969-12-31 00:00:01")
+    assert view_after_1970(f"CREATE TEMPORARY VIEW known AS SELECT * FROM {earlier}", T) == frozenset()
+    notes = []
+    query(f"SELECT CAST(ts AS DATE) FROM {earlier}", T, notes=notes)
+    assert notes == [(DATE_BEFORE_1970, "CAST(ts AS DATE)")]
+    assert view[0] == "known"
 
 
 def test_cast_to_date_note_in_the_program(tmp_path):

@@ -56,7 +56,9 @@ Rewritten (each seen on Flink 2.3 and Spark 4; tests/test_table_sql.py, tests/ta
       and text after the pattern (NOTE F2S313).
       ``TO_TIMESTAMP_LTZ(n[, 3|0])`` of an integer -> ``timestamp_millis(n)``/``timestamp_seconds(n)``.
       ``TO_DATE(s[, format])`` -> ``try_to_date(s[, format])`` (NOTE F2S313: ``_to_date``).
-    * ``FLOOR/CEIL(ts TO SECOND..YEAR)`` of a TIMESTAMP or DATE -> ``date_trunc``/``trunc`` (``_floor_ceil_to``);
+    * ``FLOOR/CEIL(ts TO SECOND..YEAR)`` of a TIMESTAMP or DATE -> ``date_trunc``/``trunc``, ``CEIL TO WEEK..YEAR``
+      by Flink 2.3's rule of the day (``_floor_ceil_to``); ``CAST(ts AS DATE)``, NOTE F2S348 (``DATE_BEFORE_1970``);
+      ``JSON_VALUE``/``JSON_QUERY``/``JSON_EXISTS`` (``json_value``...), ``JSON_OBJECT``/``JSON_ARRAY`` (``_json_object``);
       ``INITCAP(s)`` -> Flink's words of ASCII letters and digits, per character (``_initcap``);
       ``TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), step, size))`` in batch mode -> a subquery with a row per
       window that holds the row (``_cumulate``).
@@ -88,7 +90,7 @@ else than the program's Python table functions, ``LEFT JOIN UNNEST``, ``UNNEST``
 2.3: NaN for x <= 0 where Spark gives NULL, and ``LOG10(11)`` 1.0413926851582251 where Spark's
 ``LOG(10, 11)`` is 1.041392685158225, ``LOG(2, 3)`` 1.5849625007211563 where Spark's is 1.584962500721156), ``EXP``/``POWER`` (Flink
 computes them with java.lang.Math, Spark with StrictMath; they differ in the last digit for about one
-double in ten: ``EXP(-6.584347405493595)`` is 0.0013818288473327206 in Flink, 0.0013818288473327204 in Spark), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``CEIL(ts TO WEEK)``,
+double in ten: ``EXP(-6.584347405493595)`` is 0.0013818288473327206 in Flink, 0.0013818288473327204 in Spark), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``CEIL(d TO DAY)`` of a DATE,
 ``CURRENT_TIME``/``LOCALTIME``,
 ``CAST`` of a timestamp or boolean to STRING (Flink: '2024-01-01 10:00:00.100', 'TRUE'; Spark:
 '2024-01-01 10:00:00.1', 'true'), ``STDDEV``/``VAR`` (integer results in
@@ -160,6 +162,8 @@ class TableDef:
     partitioned_by: tuple[str, ...] = ()
     # the NOTEs of the computed columns' translations (``query(..., notes=)``)
     notes: tuple = ()
+    # TIMESTAMP columns holding no time before 1970 but midnights (a view of VALUES: ``view_after_1970``)
+    after_1970: frozenset = frozenset()
 
     def computed_type(self, column: str) -> Optional[str]:
         """The type of a computed column in Spark: the view of an unbounded table casts its
@@ -1224,6 +1228,16 @@ def view_columns(sql: str, tables: Mapping[str, TableDef] = {}, functions: Colle
     return tuple(columns.items()) if columns else None
 
 
+def view_after_1970(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> frozenset:
+    """The columns of ``CREATE VIEW v AS <query>`` holding only NULLs and TIMESTAMP literals of 1970
+    or later or of midnights (``_Types.after_1970``: no NOTE F2S348 for their dates)."""
+    try:
+        translated = _translate(_view(sql)[1], tables, functions)
+    except Untranslatable:
+        return frozenset()
+    return _Types(tables, translated).select_after_1970(translated) if isinstance(translated, exp.Select) else frozenset()
+
+
 def query_columns(sql: str, tables: Mapping[str, TableDef]) -> Optional[dict[str, str]]:
     """The columns (name -> Spark type) of a Flink query's result, when every one is known: named
     (a column or an alias) and of a type ``_Types`` follows; None otherwise."""
@@ -1315,6 +1329,51 @@ class _Types:
         for cte in tree.find_all(exp.CTE):
             self.ctes[cte.alias_or_name] = cte.this
         self._scopes: dict[int, tuple[dict, dict]] = {}
+
+    # TIMESTAMP columns known to hold no time before 1970 but midnights (NOTE F2S348) ---------
+    def after_1970(self, column: exp.Column) -> bool:
+        """Whether ``column`` only holds NULLs and TIMESTAMP literals of 1970 or later or of a
+        midnight: a column of VALUES rows, of a view of them (``TableDef.after_1970``), through
+        subqueries of the column."""
+        select = column.find_ancestor(exp.Select)
+        if select is None or not isinstance(column.this, exp.Identifier):
+            return False
+        sources = [select.args["from_"].this] if select.args.get("from_") is not None else []
+        sources += [join.this for join in select.args.get("joins") or []]
+        if column.table:
+            sources = [s for s in sources if s.alias_or_name == column.table]
+        return len(sources) == 1 and self._relation_after_1970(sources[0], column.name)
+
+    def _relation_after_1970(self, rel: exp.Expr, name: str) -> bool:
+        if isinstance(rel, exp.Table) and isinstance(rel.this, exp.Identifier) and not rel.args.get("db"):
+            table = self.tables.get(rel.name)
+            return rel.name not in self.ctes and table is not None and name in table.after_1970
+        if isinstance(rel, exp.Subquery) and isinstance(rel.this, exp.Values) and not rel.args.get("alias"):
+            return self._relation_after_1970(rel.this, name)
+        if isinstance(rel, exp.Values):
+            alias = rel.args.get("alias") or (rel.parent.args.get("alias") if isinstance(rel.parent, exp.Subquery) else None)
+            names = [c.name for c in alias.columns] if alias is not None else []
+            if name not in names:
+                return False
+            i = names.index(name)
+            rows = [row.expressions if isinstance(row, exp.Tuple) else [row] for row in rel.expressions]
+            return all(len(row) == len(names) and _literal_after_1970(row[i]) for row in rows)
+        if isinstance(rel, exp.Subquery) and isinstance(rel.this, exp.Select):
+            return name in self.select_after_1970(rel.this)
+        return False
+
+    def select_after_1970(self, select: exp.Select) -> frozenset[str]:
+        """The columns of ``select``'s result that ``after_1970`` holds of (a view's: its TableDef)."""
+        found = set()
+        for projection in select.expressions:
+            if isinstance(projection, exp.Star) or (isinstance(projection, exp.Column) and isinstance(projection.this, exp.Star)):
+                sources = [select.args["from_"].this] if select.args.get("from_") is not None else []
+                if len(sources) == 1 and not select.args.get("joins"):
+                    columns = self.relation(sources[0]) or {}
+                    found.update(c for c in columns if self._relation_after_1970(sources[0], c))
+            elif isinstance(projection.unalias(), exp.Column) and self.after_1970(projection.unalias()):
+                found.add(projection.alias_or_name)
+        return frozenset(found)
 
     # relations ------------------------------------------------------------------------------
     def relation(self, rel: exp.Expr) -> Optional[dict[str, Optional[str]]]:
@@ -2066,9 +2125,16 @@ def _cumulate(source: exp.Table, time_column: exp.Expr, args: list[exp.Expr], ta
     explode(sequence(start + step, start + size, step))`` of the window ends, those after ts.
     The same rows as Flink's (checked on Flink 2.3 and Spark 4: tests/table_sql_reference.py
     ``cumulate_tvf``).  In streaming mode Flink emits each window as the watermark passes its
-    end, which Spark's windows cannot (a row in several windows of one start): refused."""
+    end.  Spark's streaming aggregation keeps and ends its groups by a window() of the watermarked
+    column, of one size (a slide longer than the window is refused: "The slide_duration must be
+    <= the window_duration", seen on Spark 4), so a row cannot be in the growing windows of one
+    start; a union of one aggregation per window end (the rows of window(ts, size) before start +
+    k * step) runs on Spark 4 but emits every window of a start only when the watermark passes
+    start + size, not each as it passes its end: refused."""
     if streaming:
-        raise Untranslatable("CUMULATE window table function over a stream (translated in batch mode)")
+        raise Untranslatable("CUMULATE window table function over a stream (translated in batch mode; Spark's streaming "
+                             "windows are of one size, so the growing windows of one start would each be emitted only "
+                             "when the watermark passes the end of the largest, where Flink emits each at its own end)")
     if len(args) != 2:
         raise Untranslatable("CUMULATE window table function with an offset or other arguments")
     if not isinstance(time_column, exp.Column):
@@ -2514,9 +2580,18 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
             raise Untranslatable("UPPER/LOWER of a non-ASCII literal (Flink keeps the CHAR(n) length of the literal)")
     if isinstance(node, (exp.Cast, exp.TryCast)):
         _check_cast(node, types)
-        if node.to.this == exp.DataType.Type.DATE and types.of(node.this) == "TIMESTAMP_NTZ" and _may_precede_1970(node.this):
+        if node.to.this == exp.DataType.Type.DATE and types.of(node.this) == "TIMESTAMP_NTZ" and _may_precede_1970(node.this, types):
             types.notes.append((DATE_BEFORE_1970, f"{_sql(node)}"))
     return None
+
+
+def _literal_after_1970(value: exp.Expr) -> bool:
+    """NULL, or a TIMESTAMP literal (translated: ``CAST('...' AS TIMESTAMP_NTZ)``) of 1970 or later
+    or of a midnight."""
+    if isinstance(value, exp.Null) or (isinstance(value, exp.Cast) and isinstance(value.this, exp.Null)):
+        return True
+    return isinstance(value, exp.Cast) and isinstance(value.this, exp.Literal) and value.this.is_string \
+        and not _may_precede_1970(value)
 
 
 # A NOTE of the translation other than F2S329 (``query(..., notes=)``: (this, its subject)):
@@ -2526,9 +2601,12 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
 DATE_BEFORE_1970 = "date_before_1970"
 
 
-def _may_precede_1970(value: exp.Expr) -> bool:
+def _may_precede_1970(value: exp.Expr, types: Optional["_Types"] = None) -> bool:
     """Whether a TIMESTAMP ``value`` (translated) may be a time before 1970 that is not midnight:
-    False for a TIMESTAMP literal of 1970 or later or of a midnight, and for the current time."""
+    False for a TIMESTAMP literal of 1970 or later or of a midnight, for the current time, and for
+    a column whose values are such literals (``_Types.after_1970``: of VALUES rows, of a view of them)."""
+    if types is not None and isinstance(value, exp.Column) and types.after_1970(value):
+        return False
     if isinstance(value, exp.Cast) and isinstance(value.this, exp.Literal) and value.this.is_string:
         found = re.fullmatch(r"\s*(\d{4})-\d{1,2}-\d{1,2}(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d*))?)?)?\s*", value.this.this)
         if found:
@@ -2577,7 +2655,7 @@ def _floor_ceil_to(node: exp.Expr, types: "_Types") -> exp.Expr:
         # Flink's weeks start on Sunday (Spark's date_trunc('WEEK') on Monday): the day less its
         # day of the week (dayofweek: 1 for Sunday in Spark)
         day = value.copy() if argument_type == "DATE" else _cast(value.copy(), "DATE")
-        if argument_type != "DATE" and _may_precede_1970(value):  # of the next day before 1970 (1969-12-27 12:00 is 1969-12-28)
+        if argument_type != "DATE" and _may_precede_1970(value, types):  # of the next day before 1970 (1969-12-27 12:00 is 1969-12-28)
             types.notes.append((DATE_BEFORE_1970, f"FLOOR({_sql(value)} TO WEEK)"))
         days_in = exp.Sub(this=exp.DayOfWeek(this=value.copy()), expression=exp.Literal.number(1))
         sunday = exp.Anonymous(this="date_sub", expressions=[day, days_in])
@@ -2603,7 +2681,7 @@ def _ceil_to_day_based(node: exp.Expr, unit: str, argument_type: str, types: "_T
     """``CEIL(x TO WEEK|MONTH|QUARTER|YEAR)`` as Flink 2.3 computes it from x's day (``_floor_ceil_to``)."""
     value = node.this
     day = value.copy() if argument_type == "DATE" else _cast(value.copy(), "DATE")
-    if argument_type != "DATE" and _may_precede_1970(value):
+    if argument_type != "DATE" and _may_precede_1970(value, types):
         types.notes.append((DATE_BEFORE_1970, f"CEIL({_sql(value)} TO {unit})"))
 
     def number(n: int) -> exp.Expr:

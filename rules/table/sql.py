@@ -62,8 +62,48 @@ rule = Rule(
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
            M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_OVER_LATE, M.TB_HELPER_SQL,
            M.TB_TABLE_NAME, M.TB_FIRST_VALUE, M.TB_INSERT_PRINT, M.TB_ROWTIME_ZONE, M.TB_CATALOG_TABLE,
-           M.TB_CATALOG_STREAM, M.TB_STREAM_TABLE, M.TB_NAN_EXTREME),
+           M.TB_CATALOG_STREAM, M.TB_STREAM_TABLE, M.TB_NAN_EXTREME, M.TB_DATE_BEFORE_1970),
     examples=[
+        Example(  # JSON_OBJECT: keys in name order as Flink 2.3 writes them, ABSENT ON NULL; JSON_ARRAY leaves NULLs out
+            program(
+                "items = t_env.from_elements([('lamp', 2490, 'Lumo')], ['sku', 'cents', 'brand'])\n"
+                "t_env.create_temporary_view('items', items)\n"
+                "t_env.execute_sql(\"SELECT JSON_OBJECT('sku' VALUE sku, 'cents' VALUE cents, 'tags' VALUE JSON_ARRAY(brand) "
+                "ABSENT ON NULL) AS doc FROM items\").print()\n"
+            ),
+            spark_program(
+                'items = t_env.createDataFrame([("lamp", 2490, "Lumo")], ["sku", "cents", "brand"])\n'
+                'items.createOrReplaceTempView("items")\n'
+                "t_env.sql(\n"
+                "    \"SELECT TO_JSON(NAMED_STRUCT('cents', cents, 'sku', sku, 'tags', FILTER(ARRAY(brand), f2s_v -> NOT f2s_v IS NULL)), "
+                "MAP('ignoreNullFields', 'true')) AS doc FROM items\"\n"
+                ").show(2147483647, truncate=False)\n"
+            ),
+        ),
+        Example(  # CAST(ts AS DATE) of a TIMESTAMP column: NOTE (Flink 2.3's day before 1970); CEIL TO QUARTER by Flink's rule
+            program(
+                "t_env.execute_sql(\"CREATE TABLE visits (id INT, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', "
+                "'path' = '/data/visits', 'format' = 'csv')\")\n"
+                "t_env.execute_sql('SELECT id, CAST(ts AS DATE) AS day_of, CEIL(ts TO QUARTER) AS review FROM visits').print()\n"
+            ),
+            spark_program(
+                't_env.read.format("csv").options(\n'
+                "    quote='\"',\n"
+                "    escape='\"',\n"
+                '    mode="FAILFAST",\n'
+                '    timestampNTZFormat="yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]",\n'
+                ').schema("id INT, ts TIMESTAMP_NTZ").load("/data/visits").createOrReplaceTempView(\n'
+                '    "visits"\n'
+                ")\n"
+                "# NOTE(flink2spark): F2S348 CAST(ts AS DATE), CEIL(ts TO QUARTER) of a TIMESTAMP: the same values as Flink's for "
+                "times from 1970 on and for midnights; Flink 2.3 takes the next day for a time before 1970 that is not midnight "
+                "(CAST of 1969-12-31 23:59:59.5 AS DATE is 1970-01-01), Spark the calendar day (1969-12-31)\n"
+                "t_env.sql(\n"
+                "    \"SELECT id, CAST(ts AS DATE) AS day_of, CAST(CASE WHEN MONTH(CAST(ts AS DATE)) = 1 AND DAYOFMONTH(CAST(ts AS DATE)) = 1 "
+                "THEN CAST(ts AS DATE) ELSE ADD_MONTHS(TRUNC(CAST(ts AS DATE), 'QUARTER'), 3) END AS TIMESTAMP_NTZ) AS review FROM visits\"\n"
+                ").show(2147483647, truncate=False)\n"
+            ),
+        ),
         Example(
             program(
                 "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
