@@ -103,6 +103,8 @@ CASES: dict[str, str] = {
     "'label' VALUE UPPER(note), 'tag' VALUE 'a\\b\"c') AS nested, "
     "JSON_ARRAY(oid, cid) AS ids, JSON_ARRAY(note) AS notes, JSON_ARRAY(price, price) AS prices, JSON_OBJECT() AS empty_object, "
     "JSON_ARRAY() AS empty_array, JSON_OBJECT('v' VALUE JSON_VALUE('{\"k\": [1]}', '$.k[0]'), 'q' VALUE JSON_QUERY('{\"k\": [1]}', '$.k')) AS texts FROM orders",
+    "json_string": "SELECT oid, JSON_STRING(oid) AS o, JSON_STRING(cid) AS c, JSON_STRING(note) AS n, JSON_STRING(CAST(cid > 1 AS BOOLEAN)) AS b, "
+    "JSON_STRING('x\\y\"z') AS s FROM orders",
     "ceil_week_quarter": "SELECT n, CEIL(ts TO WEEK) AS cw, CEIL(ts TO MONTH) AS cm, CEIL(ts TO QUARTER) AS cq, CEIL(ts TO YEAR) AS cy, "
     "CEIL(CAST(ts AS DATE) TO WEEK) AS cdw, CEIL(CAST(ts AS DATE) TO QUARTER) AS cdq, CEIL(CAST(ts AS DATE) TO MONTH) AS cdm, "
     "FLOOR(ts TO WEEK) AS fw, CAST(ts AS DATE) AS d FROM (VALUES (1, TIMESTAMP '2024-05-01 10:00:00'), "

@@ -116,6 +116,9 @@ TRANSLATIONS = [
      "SELECT CASE WHEN SCHEMA_OF_VARIANT(TRY_VARIANT_GET(TRY_PARSE_JSON(b), '$.a')) RLIKE '^(OBJECT|ARRAY)' THEN "
      "TO_JSON(TRY_VARIANT_GET(TRY_PARSE_JSON(b), '$.a')) END, CASE WHEN NOT b IS NULL THEN "
      "COALESCE(SCHEMA_OF_VARIANT(TRY_VARIANT_GET(TRY_PARSE_JSON(b), '$.a[1]')) <> 'VOID', FALSE) END FROM t"),
+    # JSON_STRING of a scalar: its JSON text (to_json of a one-element array, brackets cut), NULL for NULL
+    ("SELECT JSON_STRING(b) FROM t",
+     "SELECT CASE WHEN NOT b IS NULL THEN SUBSTRING(TO_JSON(ARRAY(b)), 2, LENGTH(TO_JSON(ARRAY(b))) - 2) END FROM t"),
     # JSON_OBJECT: keys in name order (Flink sorts them), NULL ON NULL (default) / ABSENT ON NULL, nested as JSON;
     # JSON_ARRAY: NULLs left out (ABSENT ON NULL, its default)
     ("SELECT JSON_OBJECT('z' VALUE a, KEY 'b' VALUE b, 'n' VALUE JSON_OBJECT('c' VALUE c), 'l' VALUE JSON_ARRAY(a, c)), "
@@ -510,6 +513,7 @@ UNTRANSLATABLE = [
     ("SELECT JSON_ARRAY(JSON_OBJECT('k' VALUE a)) FROM t", "JSON_ARRAY of JSON_OBJECT or JSON_ARRAY values"),
     ("SELECT JSON_ARRAY(1.5, 2.25) FROM t", "JSON_ARRAY of DECIMAL literals"),
     ("SELECT JSON_ARRAY(a NULL ON NULL) FROM t", "does not parse"),
+    ("SELECT JSON_STRING(d) FROM t", "JSON_STRING of a DOUBLE"),
 ]
 
 

@@ -1997,6 +1997,22 @@ def _json_array(node: exp.Anonymous, types: "_Types") -> exp.Expr:
     return exp.JSONFormat(this=kept, f2s_json="absent")
 
 
+def _json_string(node: exp.Anonymous, types: "_Types") -> exp.Expr:
+    """Flink ``JSON_STRING(v)`` (seen on Flink 2.3): the JSON text of a scalar (1, true, "x\\"y"
+    with JSON's escapes), NULL for NULL -> the element of ``to_json(array(v))`` between its
+    brackets, for integers, BOOLEAN and STRING (written as JSON_OBJECT's values: ``_json_scalar``);
+    a DOUBLE (Flink's decimal text) and other types are refused."""
+    if len(node.expressions) != 1:
+        raise Untranslatable("JSON_STRING of other than one value")
+    value = node.expressions[0]
+    if types.of(value) not in _JSON_SCALARS:
+        raise Untranslatable(f"JSON_STRING of a {types.of(value) or 'value of unknown type'} (integers, BOOLEAN and STRING are translated)")
+    text = exp.JSONFormat(this=exp.Array(expressions=[value.copy()]))
+    inner = exp.Substring(this=text, start=exp.Literal.number(2),
+                          length=exp.Sub(this=exp.Length(this=text.copy()), expression=exp.Literal.number(2)))
+    return exp.Case(ifs=[exp.If(this=exp.Not(this=exp.Is(this=value.copy(), expression=exp.Null())), true=inner)])
+
+
 def _is_call(node: exp.Expr, *names: str) -> bool:
     return isinstance(node, exp.Anonymous) and node.name.upper() in names
 
@@ -2510,6 +2526,8 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         return _json_object(node, types)
     if _is_call(node, "JSON_ARRAY"):
         return _json_array(node, types)
+    if _is_call(node, "JSON_STRING"):
+        return _json_string(node, types)
     if _is_call(node, "JSON_VALUE", "JSON_QUERY", "JSON_EXISTS"):
         form = {"JSON_VALUE": json_value, "JSON_QUERY": json_query, "JSON_EXISTS": json_exists}[node.name.upper()]
         return exp.maybe_parse(form(_sql(node.expressions[0]), _json_path(node)), dialect=_SPARK)
