@@ -780,7 +780,8 @@ class TablesModel:
             elif (columns := _sql.view_columns(text, out, self.sql_functions())) is not None:
                 # the types of its columns (AVG, division, windows over them depend on them)
                 out[name] = _sql.TableDef(name=name, columns=columns, computed=(), connector="", options={},
-                                          watermark=None, primary_key=())
+                                          watermark=None, primary_key=(),
+                                          after_1970=_sql.view_after_1970(text, out, self.sql_functions()))
         return out
 
     def options_at(self, name: str, site: cst.CSTNode, table: Optional[_sql.TableDef] = None) -> Optional[tuple[str, ...]]:

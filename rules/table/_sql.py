@@ -56,7 +56,9 @@ Rewritten (each seen on Flink 2.3 and Spark 4; tests/test_table_sql.py, tests/ta
       and text after the pattern (NOTE F2S313).
       ``TO_TIMESTAMP_LTZ(n[, 3|0])`` of an integer -> ``timestamp_millis(n)``/``timestamp_seconds(n)``.
       ``TO_DATE(s[, format])`` -> ``try_to_date(s[, format])`` (NOTE F2S313: ``_to_date``).
-    * ``FLOOR/CEIL(ts TO SECOND..YEAR)`` of a TIMESTAMP or DATE -> ``date_trunc``/``trunc`` (``_floor_ceil_to``);
+    * ``FLOOR/CEIL(ts TO SECOND..YEAR)`` of a TIMESTAMP or DATE -> ``date_trunc``/``trunc``, ``CEIL TO WEEK..YEAR``
+      by Flink 2.3's rule of the day (``_floor_ceil_to``); ``CAST(ts AS DATE)``, NOTE F2S348 (``DATE_BEFORE_1970``);
+      ``JSON_VALUE``/``JSON_QUERY``/``JSON_EXISTS`` (``json_value``...), ``JSON_OBJECT``/``JSON_ARRAY`` (``_json_object``);
       ``INITCAP(s)`` -> Flink's words of ASCII letters and digits, per character (``_initcap``);
       ``TABLE(CUMULATE(TABLE t, DESCRIPTOR(ts), step, size))`` in batch mode -> a subquery with a row per
       window that holds the row (``_cumulate``).
@@ -88,7 +90,7 @@ else than the program's Python table functions, ``LEFT JOIN UNNEST``, ``UNNEST``
 2.3: NaN for x <= 0 where Spark gives NULL, and ``LOG10(11)`` 1.0413926851582251 where Spark's
 ``LOG(10, 11)`` is 1.041392685158225, ``LOG(2, 3)`` 1.5849625007211563 where Spark's is 1.584962500721156), ``EXP``/``POWER`` (Flink
 computes them with java.lang.Math, Spark with StrictMath; they differ in the last digit for about one
-double in ten: ``EXP(-6.584347405493595)`` is 0.0013818288473327206 in Flink, 0.0013818288473327204 in Spark), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``CEIL(ts TO WEEK)``,
+double in ten: ``EXP(-6.584347405493595)`` is 0.0013818288473327206 in Flink, 0.0013818288473327204 in Spark), ``GREATEST``/``LEAST`` (NULL in Flink if any argument is), ``CEIL(d TO DAY)`` of a DATE,
 ``CURRENT_TIME``/``LOCALTIME``,
 ``CAST`` of a timestamp or boolean to STRING (Flink: '2024-01-01 10:00:00.100', 'TRUE'; Spark:
 '2024-01-01 10:00:00.1', 'true'), ``STDDEV``/``VAR`` (integer results in
@@ -158,6 +160,10 @@ class TableDef:
     computed_types: Mapping[str, Optional[str]] = field(default_factory=dict, hash=False)
     # PARTITIONED BY (...) of a filesystem table: its partition columns, in the clause's order
     partitioned_by: tuple[str, ...] = ()
+    # the NOTEs of the computed columns' translations (``query(..., notes=)``)
+    notes: tuple = ()
+    # TIMESTAMP columns holding no time before 1970 but midnights (a view of VALUES: ``view_after_1970``)
+    after_1970: frozenset = frozenset()
 
     def computed_type(self, column: str) -> Optional[str]:
         """The type of a computed column in Spark: the view of an unbounded table casts its
@@ -652,6 +658,7 @@ def create_table(sql: str, tables: Mapping[str, TableDef] = {}) -> TableDef:
     columns: list[tuple[str, str]] = []
     computed: list[tuple[str, str]] = []
     computed_types: dict[str, Optional[str]] = {}
+    notes: list = []
     declared: dict[str, str] = {}
     metadata: list[tuple[str, str, str]] = []
     order: list[str] = []
@@ -685,7 +692,7 @@ def create_table(sql: str, tables: Mapping[str, TableDef] = {}) -> TableDef:
             order.append(column)
             if ts.accept("AS"):
                 visible = columns + [(n, t) for n, t, _ in metadata]
-                spark_expression, computed_types[column] = _expression(_text_between(ts, ts.i, end), name, visible)
+                spark_expression, computed_types[column] = _expression(_text_between(ts, ts.i, end), name, visible, notes)
                 computed.append((column, spark_expression))
                 ts.i = end
             else:
@@ -795,6 +802,7 @@ def create_table(sql: str, tables: Mapping[str, TableDef] = {}) -> TableDef:
         order=tuple(order),
         bounded=is_bounded(options["connector"].lower(), options),
         computed_types=computed_types,
+        notes=tuple(notes) + (tables[like[0]].notes if like is not None else ()),
         partitioned_by=tuple(partitioned_by),
     )
 
@@ -897,10 +905,11 @@ def _watermark_delay(column: str, text: str) -> str:
     raise Untranslatable(f"WATERMARK expression {text.strip()} (only ts or ts - INTERVAL 'n' unit)")
 
 
-def _expression(text: str, table: str, columns: list[tuple[str, str]]) -> tuple[str, Optional[str]]:
-    """A computed column's expression -> (Spark SQL, its type, None when not known)."""
+def _expression(text: str, table: str, columns: list[tuple[str, str]], notes: Optional[list] = None) -> tuple[str, Optional[str]]:
+    """A computed column's expression -> (Spark SQL, its type, None when not known); ``notes`` gets
+    the NOTEs of the translation."""
     schema = TableDef(table, tuple(columns), (), "", {}, None, ())
-    tree = _translate(_parse_one(f"SELECT {text} FROM {_quote(table)}"), {table: schema})
+    tree = _translate(_parse_one(f"SELECT {text} FROM {_quote(table)}"), {table: schema}, notes=notes)
     spark = sqlglot.parse_one(tree.sql(_SPARK), read=_SPARK).expressions[0].sql(_SPARK)
     return spark, _Types({table: schema}, tree).of(tree.expressions[0])
 
@@ -1219,6 +1228,16 @@ def view_columns(sql: str, tables: Mapping[str, TableDef] = {}, functions: Colle
     return tuple(columns.items()) if columns else None
 
 
+def view_after_1970(sql: str, tables: Mapping[str, TableDef] = {}, functions: Collection[str] = ()) -> frozenset:
+    """The columns of ``CREATE VIEW v AS <query>`` holding only NULLs and TIMESTAMP literals of 1970
+    or later or of midnights (``_Types.after_1970``: no NOTE F2S348 for their dates)."""
+    try:
+        translated = _translate(_view(sql)[1], tables, functions)
+    except Untranslatable:
+        return frozenset()
+    return _Types(tables, translated).select_after_1970(translated) if isinstance(translated, exp.Select) else frozenset()
+
+
 def query_columns(sql: str, tables: Mapping[str, TableDef]) -> Optional[dict[str, str]]:
     """The columns (name -> Spark type) of a Flink query's result, when every one is known: named
     (a column or an alias) and of a type ``_Types`` follows; None otherwise."""
@@ -1310,6 +1329,51 @@ class _Types:
         for cte in tree.find_all(exp.CTE):
             self.ctes[cte.alias_or_name] = cte.this
         self._scopes: dict[int, tuple[dict, dict]] = {}
+
+    # TIMESTAMP columns known to hold no time before 1970 but midnights (NOTE F2S348) ---------
+    def after_1970(self, column: exp.Column) -> bool:
+        """Whether ``column`` only holds NULLs and TIMESTAMP literals of 1970 or later or of a
+        midnight: a column of VALUES rows, of a view of them (``TableDef.after_1970``), through
+        subqueries of the column."""
+        select = column.find_ancestor(exp.Select)
+        if select is None or not isinstance(column.this, exp.Identifier):
+            return False
+        sources = [select.args["from_"].this] if select.args.get("from_") is not None else []
+        sources += [join.this for join in select.args.get("joins") or []]
+        if column.table:
+            sources = [s for s in sources if s.alias_or_name == column.table]
+        return len(sources) == 1 and self._relation_after_1970(sources[0], column.name)
+
+    def _relation_after_1970(self, rel: exp.Expr, name: str) -> bool:
+        if isinstance(rel, exp.Table) and isinstance(rel.this, exp.Identifier) and not rel.args.get("db"):
+            table = self.tables.get(rel.name)
+            return rel.name not in self.ctes and table is not None and name in table.after_1970
+        if isinstance(rel, exp.Subquery) and isinstance(rel.this, exp.Values) and not rel.args.get("alias"):
+            return self._relation_after_1970(rel.this, name)
+        if isinstance(rel, exp.Values):
+            alias = rel.args.get("alias") or (rel.parent.args.get("alias") if isinstance(rel.parent, exp.Subquery) else None)
+            names = [c.name for c in alias.columns] if alias is not None else []
+            if name not in names:
+                return False
+            i = names.index(name)
+            rows = [row.expressions if isinstance(row, exp.Tuple) else [row] for row in rel.expressions]
+            return all(len(row) == len(names) and _literal_after_1970(row[i]) for row in rows)
+        if isinstance(rel, exp.Subquery) and isinstance(rel.this, exp.Select):
+            return name in self.select_after_1970(rel.this)
+        return False
+
+    def select_after_1970(self, select: exp.Select) -> frozenset[str]:
+        """The columns of ``select``'s result that ``after_1970`` holds of (a view's: its TableDef)."""
+        found = set()
+        for projection in select.expressions:
+            if isinstance(projection, exp.Star) or (isinstance(projection, exp.Column) and isinstance(projection.this, exp.Star)):
+                sources = [select.args["from_"].this] if select.args.get("from_") is not None else []
+                if len(sources) == 1 and not select.args.get("joins"):
+                    columns = self.relation(sources[0]) or {}
+                    found.update(c for c in columns if self._relation_after_1970(sources[0], c))
+            elif isinstance(projection.unalias(), exp.Column) and self.after_1970(projection.unalias()):
+                found.add(projection.alias_or_name)
+        return frozenset(found)
 
     # relations ------------------------------------------------------------------------------
     def relation(self, rel: exp.Expr) -> Optional[dict[str, Optional[str]]]:
@@ -1418,7 +1482,8 @@ class _Types:
             return "DATE"
         if isinstance(e, exp.CurrentTimestamp) or _is_call(e, "DATE_TRUNC", "TIMESTAMP_MILLIS", "TIMESTAMP_SECONDS"):
             return "TIMESTAMP"
-        if isinstance(e, exp.GroupConcat):
+        if isinstance(e, (exp.GroupConcat, exp.JSONFormat, exp.JSONExtractScalar,  # JSON_OBJECT/ARRAY/QUERY/VALUE
+                          exp.Upper, exp.Lower, exp.Trim, exp.Concat, exp.ConcatWs, exp.Substring, exp.Replace)):
             return "STRING"
         if isinstance(e, exp.RegexpSplit):
             return "ARRAY<STRING>"
@@ -1807,11 +1872,13 @@ def json_path(path: str, what: str = "JSON_VALUE") -> str:
 
 
 def _json_path(node: exp.Anonymous) -> str:
-    """The path of ``JSON_VALUE(s, 'path')``: fields and array indexes only (no strict mode,
-    wildcards, filters, RETURNING or ON EMPTY/ERROR clauses)."""
+    """The path of ``JSON_VALUE(s, 'path')`` (``JSON_QUERY``, ``JSON_EXISTS``): fields and array
+    indexes only (no strict mode, wildcards, filters, RETURNING, wrapper or ON EMPTY/ERROR
+    clauses: sqlglot does not parse those, the statement is refused)."""
+    what = node.name.upper()
     if len(node.expressions) != 2 or not (isinstance(node.expressions[1], exp.Literal) and node.expressions[1].is_string):
-        raise Untranslatable("JSON_VALUE with other than (text, 'path')")
-    return json_path(node.expressions[1].this)
+        raise Untranslatable(f"{what} with other than (text, 'path')")
+    return json_path(node.expressions[1].this, what)
 
 
 def json_value(text: str, path: str) -> str:
@@ -1823,6 +1890,127 @@ def json_value(text: str, path: str) -> str:
     quoted = "'" + path + "'"
     return (f"CASE WHEN schema_of_variant(try_variant_get(try_parse_json({text}), {quoted})) RLIKE '^(OBJECT|ARRAY)' "
             f"THEN NULL ELSE get_json_object({text}, {quoted}) END")
+
+
+def json_query(text: str, path: str) -> str:
+    """Spark SQL of Flink's ``JSON_QUERY(text, path)`` (Flink 2.3, WITHOUT WRAPPER, NULL ON
+    EMPTY/ERROR): an object's or array's compact JSON text, keys in name order (Flink's writer
+    sorts them, Spark's variant keeps them sorted); NULL for a scalar, a JSON null, a missing
+    path, text that is not JSON (``_expressions._json_form``, the Table API's findings; NOTE of
+    the caller: numbers with a fraction or an exponent)."""
+    value = f"try_variant_get(try_parse_json({text}), '{path}')"
+    return f"CASE WHEN schema_of_variant({value}) RLIKE '^(OBJECT|ARRAY)' THEN to_json({value}) END"
+
+
+def json_exists(text: str, path: str) -> str:
+    """Spark SQL of Flink's ``JSON_EXISTS(text, path)`` (Flink 2.3, FALSE ON ERROR): TRUE where the
+    path leads to a value that is not JSON null; FALSE for a JSON null, a missing path, text that
+    is not JSON; NULL for NULL."""
+    value = f"try_variant_get(try_parse_json({text}), '{path}')"
+    return f"CASE WHEN {text} IS NOT NULL THEN COALESCE(schema_of_variant({value}) <> 'VOID', FALSE) END"
+
+
+# JSON_OBJECT / JSON_ARRAY values written as the same JSON by Flink 2.3 and Spark's to_json (seen
+# on both: integers, BOOLEAN true/false, DECIMAL by its text with its scale (2.50, 1E-8), strings
+# escaped alike (\" \\ \t \u0001; é / < > & ' as they are)).  Flink writes a DOUBLE or FLOAT by
+# its decimal value (1.0E-5 as 0.000010, 12345678.0 as 12345678, 1.5E20 as 1.5E+20: Spark 1.0E-5,
+# 1.2345678E7, 1.5E20), a TIMESTAMP as 2024-01-01T10:00:00.5 (Spark with a zone), fails on a DATE,
+# pads a CHAR(n): refused.
+_JSON_SCALARS = (*_INT_TYPES, "BOOLEAN", "STRING")
+
+
+def _json_scalar(value: exp.Expr, types: "_Types", what: str) -> exp.Expr:
+    """A value of JSON_OBJECT / JSON_ARRAY written the same by both (``_JSON_SCALARS``, DECIMAL)."""
+    value_type = types.of(value)
+    if value_type not in _JSON_SCALARS and not (value_type or "").startswith("DECIMAL"):
+        raise Untranslatable(f"{what} of a {value_type or 'value of unknown type'} (Flink writes DOUBLE/FLOAT numbers, "
+                             "TIMESTAMPs and other types otherwise than Spark's to_json; integers, DECIMAL, BOOLEAN and "
+                             "STRING are translated)")
+    return value.copy()
+
+
+def _json_nested(value: exp.Expr, absent: bool, what: str) -> Optional[exp.Expr]:
+    """The struct or array of a JSON_OBJECT / JSON_ARRAY nested in another (already translated:
+    ``to_json(named_struct(...)[, options])``, ``to_json(filter(array(...), ...))``), written as
+    JSON in the outer value, as Flink does; None for another value."""
+    if not isinstance(value, exp.JSONFormat) or not value.args.get("f2s_json"):
+        return None
+    inner_absent = value.args["f2s_json"] == "absent"
+    if isinstance(value.this, exp.Anonymous) and value.this.name == "named_struct" and inner_absent != absent:
+        raise Untranslatable(f"{what} holding a JSON_OBJECT of the other NULL ON NULL / ABSENT ON NULL mode")
+    return value.this.copy()
+
+
+def _json_object(node: exp.JSONObject, types: "_Types") -> exp.Expr:
+    """Flink ``JSON_OBJECT([KEY] 'k' VALUE v, ... [NULL ON NULL | ABSENT ON NULL])``, seen on Flink 2.3:
+    the object's compact JSON text, keys in name order whatever the order written (Java's String
+    order; a repeated key keeps its last value), a NULL value written null (NULL ON NULL, the
+    default) or left out (ABSENT ON NULL), a JSON_OBJECT/JSON_ARRAY value nested as JSON, any
+    other string value as a JSON string -> ``to_json(named_struct(<keys in that order>),
+    map('ignoreNullFields', 'false'|'true'))``; ``JSON_OBJECT()`` -> ``'{}'``.  Keys that are not
+    literals, a repeated key and values of other types (``_json_scalar``) are refused."""
+    what = "JSON_OBJECT"
+    if any(node.args.get(arg) for arg in ("unique_keys", "return_type", "encoding", "star")):
+        raise Untranslatable(f"{what} with WITH UNIQUE KEYS, RETURNING or ENCODING")
+    absent = str(node.args.get("null_handling") or "").upper() == "ABSENT ON NULL"
+    pairs: dict[str, exp.Expr] = {}
+    for pair in node.expressions:
+        if not (isinstance(pair, exp.JSONKeyValue) and isinstance(pair.this, exp.Literal) and pair.this.is_string):
+            raise Untranslatable(f"{what} with a key that is not a string literal")
+        key = pair.this.this
+        if key in pairs:
+            raise Untranslatable(f"{what} with the key {key!r} twice")
+        nested = _json_nested(pair.expression, absent, what)
+        pairs[key] = nested if nested is not None else _json_scalar(pair.expression, types, f"{what} value {key!r}")
+    if not pairs:
+        return exp.Literal.string("{}")
+    fields: list[exp.Expr] = []
+    for key in sorted(pairs, key=lambda k: k.encode("utf-16-be")):
+        fields += [exp.Literal.string(key), pairs[key]]
+    options = exp.VarMap(keys=exp.Array(expressions=[exp.Literal.string("ignoreNullFields")]),
+                         values=exp.Array(expressions=[exp.Literal.string("true" if absent else "false")]))
+    return exp.JSONFormat(this=exp.Anonymous(this="named_struct", expressions=fields), options=options,
+                          f2s_json="absent" if absent else "null")
+
+
+def _json_array(node: exp.Anonymous, types: "_Types") -> exp.Expr:
+    """Flink ``JSON_ARRAY(v, ...)`` (ABSENT ON NULL, the default; sqlglot parses no ON NULL clause
+    of JSON_ARRAY), seen on Flink 2.3: the compact JSON text of the values that are not NULL ->
+    ``to_json(filter(array(...), x -> x IS NOT NULL))`` when the values are of one kind (integers,
+    DECIMALs of one type, BOOLEANs or STRINGs: Spark's array has one element type; ``_json_scalar``),
+    or all JSON_OBJECTs of the same keys and mode; ``JSON_ARRAY()`` -> ``'[]'``."""
+    what = "JSON_ARRAY"
+    if not node.expressions:
+        return exp.Literal.string("[]")
+    if any(isinstance(v, exp.JSONFormat) and v.args.get("f2s_json") for v in node.expressions):
+        raise Untranslatable(f"{what} of JSON_OBJECT or JSON_ARRAY values (one Spark array holds values of one type)")
+    values = [_json_scalar(v, types, f"{what} value") for v in node.expressions]
+    kinds = {("INT" if t in _INT_TYPES else t) for t in map(types.of, node.expressions)}
+    if kinds == {"DECIMAL"} and len(values) > 1:  # literals: Spark's array takes the widest scale (2.5 as 2.50)
+        raise Untranslatable(f"{what} of DECIMAL literals (Spark's array gives them one scale)")
+    if len(kinds) != 1:
+        raise Untranslatable(f"{what} of values of several types ({', '.join(sorted(kinds))}): Flink writes each as it is, "
+                             "Spark's array has one element type")
+    element = exp.to_identifier("f2s_v")
+    keep = exp.Not(this=exp.Is(this=exp.column(element.copy()), expression=exp.Null()))
+    kept = exp.ArrayFilter(this=exp.Array(expressions=values), expression=exp.Lambda(this=keep, expressions=[element]))
+    return exp.JSONFormat(this=kept, f2s_json="absent")
+
+
+def _json_string(node: exp.Anonymous, types: "_Types") -> exp.Expr:
+    """Flink ``JSON_STRING(v)`` (seen on Flink 2.3): the JSON text of a scalar (1, true, "x\\"y"
+    with JSON's escapes), NULL for NULL -> the element of ``to_json(array(v))`` between its
+    brackets, for integers, BOOLEAN and STRING (written as JSON_OBJECT's values: ``_json_scalar``);
+    a DOUBLE (Flink's decimal text) and other types are refused."""
+    if len(node.expressions) != 1:
+        raise Untranslatable("JSON_STRING of other than one value")
+    value = node.expressions[0]
+    if types.of(value) not in _JSON_SCALARS:
+        raise Untranslatable(f"JSON_STRING of a {types.of(value) or 'value of unknown type'} (integers, BOOLEAN and STRING are translated)")
+    text = exp.JSONFormat(this=exp.Array(expressions=[value.copy()]))
+    inner = exp.Substring(this=text, start=exp.Literal.number(2),
+                          length=exp.Sub(this=exp.Length(this=text.copy()), expression=exp.Literal.number(2)))
+    return exp.Case(ifs=[exp.If(this=exp.Not(this=exp.Is(this=value.copy(), expression=exp.Null())), true=inner)])
 
 
 def _is_call(node: exp.Expr, *names: str) -> bool:
@@ -1953,9 +2141,16 @@ def _cumulate(source: exp.Table, time_column: exp.Expr, args: list[exp.Expr], ta
     explode(sequence(start + step, start + size, step))`` of the window ends, those after ts.
     The same rows as Flink's (checked on Flink 2.3 and Spark 4: tests/table_sql_reference.py
     ``cumulate_tvf``).  In streaming mode Flink emits each window as the watermark passes its
-    end, which Spark's windows cannot (a row in several windows of one start): refused."""
+    end.  Spark's streaming aggregation keeps and ends its groups by a window() of the watermarked
+    column, of one size (a slide longer than the window is refused: "The slide_duration must be
+    <= the window_duration", seen on Spark 4), so a row cannot be in the growing windows of one
+    start; a union of one aggregation per window end (the rows of window(ts, size) before start +
+    k * step) runs on Spark 4 but emits every window of a start only when the watermark passes
+    start + size, not each as it passes its end: refused."""
     if streaming:
-        raise Untranslatable("CUMULATE window table function over a stream (translated in batch mode)")
+        raise Untranslatable("CUMULATE window table function over a stream (translated in batch mode; Spark's streaming "
+                             "windows are of one size, so the growing windows of one start would each be emitted only "
+                             "when the watermark passes the end of the largest, where Flink emits each at its own end)")
     if len(args) != 2:
         raise Untranslatable("CUMULATE window table function with an offset or other arguments")
     if not isinstance(time_column, exp.Column):
@@ -2327,8 +2522,15 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
         if len(node.expressions) != 1 or not _element_type(types.of(node.expressions[0])):
             raise Untranslatable(f"CARDINALITY of {types.of(node.expressions[0]) if node.expressions else 'nothing'} (of an ARRAY is translated)")
         return exp.Anonymous(this="array_size", expressions=[node.expressions[0].copy()])
-    if _is_call(node, "JSON_VALUE"):
-        return exp.maybe_parse(json_value(_sql(node.expressions[0]), _json_path(node)), dialect=_SPARK)
+    if isinstance(node, exp.JSONObject):
+        return _json_object(node, types)
+    if _is_call(node, "JSON_ARRAY"):
+        return _json_array(node, types)
+    if _is_call(node, "JSON_STRING"):
+        return _json_string(node, types)
+    if _is_call(node, "JSON_VALUE", "JSON_QUERY", "JSON_EXISTS"):
+        form = {"JSON_VALUE": json_value, "JSON_QUERY": json_query, "JSON_EXISTS": json_exists}[node.name.upper()]
+        return exp.maybe_parse(form(_sql(node.expressions[0]), _json_path(node)), dialect=_SPARK)
     if isinstance(node, (exp.FirstValue, exp.LastValue)) and not isinstance(node.parent, exp.Window):
         # the aggregate: Flink's skips NULLs (seen on Flink 2.3: FIRST_VALUE of NULL, 1, 2, NULL is
         # 1, LAST_VALUE 2; of NULLs only NULL), Spark's first_value/last_value with ignoreNulls
@@ -2396,7 +2598,41 @@ def _rewrite(node: exp.Expr, types: _Types) -> Optional[exp.Expr]:
             raise Untranslatable("UPPER/LOWER of a non-ASCII literal (Flink keeps the CHAR(n) length of the literal)")
     if isinstance(node, (exp.Cast, exp.TryCast)):
         _check_cast(node, types)
+        if node.to.this == exp.DataType.Type.DATE and types.of(node.this) == "TIMESTAMP_NTZ" and _may_precede_1970(node.this, types):
+            types.notes.append((DATE_BEFORE_1970, f"{_sql(node)}"))
     return None
+
+
+def _literal_after_1970(value: exp.Expr) -> bool:
+    """NULL, or a TIMESTAMP literal (translated: ``CAST('...' AS TIMESTAMP_NTZ)``) of 1970 or later
+    or of a midnight."""
+    if isinstance(value, exp.Null) or (isinstance(value, exp.Cast) and isinstance(value.this, exp.Null)):
+        return True
+    return isinstance(value, exp.Cast) and isinstance(value.this, exp.Literal) and value.this.is_string \
+        and not _may_precede_1970(value)
+
+
+# A NOTE of the translation other than F2S329 (``query(..., notes=)``: (this, its subject)):
+# CAST(ts AS DATE) of a TIMESTAMP, seen on Flink 2.3: the date of a time before 1970 that is not
+# midnight is the next day (1969-12-31 23:59:59.5, 1969-12-31 12:00 and 1960-06-15 10:00 are
+# 1970-01-01, 1970-01-01, 1960-06-16; 1969-12-31 00:00 is itself; a TIMESTAMP_LTZ's is right).
+DATE_BEFORE_1970 = "date_before_1970"
+
+
+def _may_precede_1970(value: exp.Expr, types: Optional["_Types"] = None) -> bool:
+    """Whether a TIMESTAMP ``value`` (translated) may be a time before 1970 that is not midnight:
+    False for a TIMESTAMP literal of 1970 or later or of a midnight, for the current time, and for
+    a column whose values are such literals (``_Types.after_1970``: of VALUES rows, of a view of them)."""
+    if types is not None and isinstance(value, exp.Column) and types.after_1970(value):
+        return False
+    if isinstance(value, exp.Cast) and isinstance(value.this, exp.Literal) and value.this.is_string:
+        found = re.fullmatch(r"\s*(\d{4})-\d{1,2}-\d{1,2}(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d*))?)?)?\s*", value.this.this)
+        if found:
+            year, *time = found.groups()
+            return int(year) < 1970 and any(int(part or 0) for part in time)
+    if value.find(exp.Column, exp.Interval) is None and not any(isinstance(c.this, exp.Literal) for c in value.find_all(exp.Cast)):
+        return False  # LOCALTIMESTAMP, CURRENT_TIMESTAMP: now
+    return True
 
 
 _DIFF_UNITS = ("SECOND", "MINUTE", "HOUR", "DAY")
@@ -2404,38 +2640,46 @@ _FLOOR_UNITS = ("SECOND", "MINUTE", "HOUR", "DAY", "MONTH", "QUARTER", "YEAR")
 
 
 def _floor_ceil_to(node: exp.Expr, types: "_Types") -> exp.Expr:
-    """Flink ``FLOOR(ts TO unit)`` / ``CEIL(ts TO unit)`` of a TIMESTAMP or a DATE, seen on Flink 2.3:
-    the start of the unit ts is in / the start of the next one unless ts is one (CEIL of an aligned
-    value is itself), NULL for NULL, a TIMESTAMP(3) or a DATE.
-    * TIMESTAMP, SECOND to YEAR -> ``CAST(date_trunc(unit, ts) AS TIMESTAMP_NTZ)`` (date_trunc gives a
-      TIMESTAMP; back to the same wall-clock time), CEIL: ``CASE WHEN <floor> = ts THEN <floor> ELSE
-      <floor> + INTERVAL 1 unit END``.  Flink 2.3 floors a time before 1970 TO MONTH/QUARTER/YEAR
-      from the next day (1969-12-31 23:59:59.5 TO MONTH is 1970-01-01): not done here (NOTE F2S313
-      of the caller, by ``DATE_TRUNC('MONTH'`` ...) ; and its CEIL TO QUARTER of a quarter's first
-      instant is the next quarter (2024-07-01 00:00 is 2024-10-01, 2024-01-01 itself), of a DATE too: refused.
-    * DATE, MONTH/QUARTER/YEAR -> ``trunc(d, unit)``; CEIL as above with ``add_months``; FLOOR TO
-      DAY is d.  CEIL(d TO DAY) is d + 1 in Flink 2.3 (even though d is a day's start): refused.
-    FLOOR TO WEEK: the Sunday before (Flink's weeks start on Sunday, Spark's date_trunc's on Monday) ->
-    ``date_sub(day, dayofweek(ts) - 1)``; CEIL TO WEEK of a time on a Sunday is that Sunday's start in
-    Flink 2.3 (2024-03-31 23:59 is 2024-03-31 00:00): refused.  MILLISECOND, DECADE and longer: refused."""
+    """Flink ``FLOOR(ts TO unit)`` / ``CEIL(ts TO unit)`` of a TIMESTAMP or a DATE, seen on Flink 2.3
+    (a TIMESTAMP(3) or a DATE, NULL for NULL):
+    * FLOOR: the start of the unit ts is in.  TIMESTAMP, SECOND to YEAR -> ``CAST(date_trunc(unit,
+      ts) AS TIMESTAMP_NTZ)`` (date_trunc gives a TIMESTAMP; back to the same wall-clock time).
+      Flink 2.3 floors a time before 1970 TO MONTH/QUARTER/YEAR from the next day (1969-12-31
+      23:59:59.5 TO MONTH is 1970-01-01): not done here (NOTE F2S313 of the caller, by
+      ``DATE_TRUNC('MONTH'`` ...).  DATE, MONTH/QUARTER/YEAR -> ``trunc(d, unit)``, DAY -> d.
+      WEEK: the Sunday before (Flink's weeks start on Sunday, Spark's date_trunc's on Monday) ->
+      ``date_sub(day, dayofweek(ts) - 1)`` (of a TIMESTAMP before 1970: NOTE F2S348, as CEIL).
+    * CEIL TO SECOND/MINUTE/HOUR/DAY of a TIMESTAMP: the start of the next unit unless ts is one ->
+      ``CASE WHEN <floor> = ts THEN <floor> ELSE <floor> + INTERVAL 1 unit END``.
+    * CEIL TO WEEK/MONTH/QUARTER/YEAR (Calcite's julianDateFloor, of ts's day, its time of day not
+      looked at): MONTH the day itself if it is a month's first day, else the next month's first
+      (2024-05-01 10:00 is 2024-05-01 00:00, 2024-05-02 is 2024-06-01); YEAR January 1st itself,
+      else the next January 1st; QUARTER January 1st itself, else the first day of the next quarter
+      (2024-04-01 is 2024-07-01, 2024-10-01 2025-01-01: only January 1st stays); WEEK the day itself
+      if a Sunday, else the next Sunday (2024-05-12 15:00 is 2024-05-12 00:00, 2024-05-13 00:00
+      2024-05-19) -> ``CASE`` of ``dayofmonth``/``month``/``trunc``/``add_months``/``date_add``, of
+      ``CAST(ts AS DATE)`` for a TIMESTAMP (back to TIMESTAMP_NTZ).  Flink 2.3 takes the day of a
+      time before 1970 that is not midnight as the next day: NOTE F2S348 (``types.notes``).
+    CEIL(d TO DAY) of a DATE is d + 1 in Flink 2.3 (even though d is a day's start): refused.
+    MILLISECOND, DECADE and longer: refused."""
     name = "CEIL" if isinstance(node, exp.Ceil) else "FLOOR"
     unit = node.args["to"].name.upper() if isinstance(node.args["to"], (exp.Var, exp.Column)) else ""
     argument_type = types.of(node.this)
     what = f"{name}(... TO {unit or _sql(node.args['to'])}) of {argument_type or 'an expression of unknown type'}"
-    if unit == "WEEK" and name == "FLOOR" and argument_type in ("TIMESTAMP_NTZ", "DATE"):
-        # Flink's weeks start on Sunday (Spark's date_trunc('WEEK') on Monday): the day less its
-        # day of the week (dayofweek: 1 for Sunday in Spark)
-        day = node.this.copy() if argument_type == "DATE" else _cast(node.this.copy(), "DATE")
-        days_in = exp.Sub(this=exp.DayOfWeek(this=node.this.copy()), expression=exp.Literal.number(1))
-        sunday = exp.Anonymous(this="date_sub", expressions=[day, days_in])
-        return sunday if argument_type == "DATE" else _cast(sunday, "TIMESTAMP_NTZ")
-    if unit == "WEEK" and name == "CEIL":
-        raise Untranslatable(f"{what} (Flink 2.3 gives the Sunday's start for a time on a Sunday, even after it)")
-    if unit not in _FLOOR_UNITS or argument_type not in ("TIMESTAMP_NTZ", "DATE"):
+    if unit not in (*_FLOOR_UNITS, "WEEK") or argument_type not in ("TIMESTAMP_NTZ", "DATE"):
         raise Untranslatable(what)
     value = node.this
-    if name == "CEIL" and unit == "QUARTER":
-        raise Untranslatable(f"{what} (Flink 2.3 gives the next quarter for a quarter's first day after March)")
+    if unit == "WEEK" and name == "FLOOR":
+        # Flink's weeks start on Sunday (Spark's date_trunc('WEEK') on Monday): the day less its
+        # day of the week (dayofweek: 1 for Sunday in Spark)
+        day = value.copy() if argument_type == "DATE" else _cast(value.copy(), "DATE")
+        if argument_type != "DATE" and _may_precede_1970(value, types):  # of the next day before 1970 (1969-12-27 12:00 is 1969-12-28)
+            types.notes.append((DATE_BEFORE_1970, f"FLOOR({_sql(value)} TO WEEK)"))
+        days_in = exp.Sub(this=exp.DayOfWeek(this=value.copy()), expression=exp.Literal.number(1))
+        sunday = exp.Anonymous(this="date_sub", expressions=[day, days_in])
+        return sunday if argument_type == "DATE" else _cast(sunday, "TIMESTAMP_NTZ")
+    if name == "CEIL" and unit in ("WEEK", "MONTH", "QUARTER", "YEAR"):
+        return _ceil_to_day_based(node, unit, argument_type, types)
     if argument_type == "DATE":
         if unit == "DAY":
             if name == "CEIL":
@@ -2443,17 +2687,40 @@ def _floor_ceil_to(node: exp.Expr, types: "_Types") -> exp.Expr:
             return value.copy()
         if unit not in ("MONTH", "QUARTER", "YEAR"):
             raise Untranslatable(what)
-        floor: exp.Expr = exp.Anonymous(this="trunc", expressions=[value.copy(), exp.Literal.string(unit)])
-        if name == "FLOOR":
-            return floor
-        months = {"MONTH": 1, "QUARTER": 3, "YEAR": 12}[unit]
-        later: exp.Expr = exp.Anonymous(this="add_months", expressions=[floor.copy(), exp.Literal.number(months)])
-    else:
-        floor = _cast(exp.Anonymous(this="date_trunc", expressions=[exp.Literal.string(unit), value.copy()]), "TIMESTAMP_NTZ")
-        if name == "FLOOR":
-            return floor
-        later = exp.Add(this=floor.copy(), expression=exp.Interval(this=exp.Literal.string("1"), unit=exp.Var(this=unit)))
+        return exp.Anonymous(this="trunc", expressions=[value.copy(), exp.Literal.string(unit)])
+    floor = _cast(exp.Anonymous(this="date_trunc", expressions=[exp.Literal.string(unit), value.copy()]), "TIMESTAMP_NTZ")
+    if name == "FLOOR":
+        return floor
+    later = exp.Add(this=floor.copy(), expression=exp.Interval(this=exp.Literal.string("1"), unit=exp.Var(this=unit)))
     return exp.Case(ifs=[exp.If(this=exp.EQ(this=floor.copy(), expression=value.copy()), true=floor)], default=later)
+
+
+def _ceil_to_day_based(node: exp.Expr, unit: str, argument_type: str, types: "_Types") -> exp.Expr:
+    """``CEIL(x TO WEEK|MONTH|QUARTER|YEAR)`` as Flink 2.3 computes it from x's day (``_floor_ceil_to``)."""
+    value = node.this
+    day = value.copy() if argument_type == "DATE" else _cast(value.copy(), "DATE")
+    if argument_type != "DATE" and _may_precede_1970(value, types):
+        types.notes.append((DATE_BEFORE_1970, f"CEIL({_sql(value)} TO {unit})"))
+
+    def number(n: int) -> exp.Expr:
+        return exp.Literal.number(n)
+
+    def first_of_month() -> exp.Expr:
+        return exp.EQ(this=exp.DayOfMonth(this=day.copy()), expression=number(1))
+
+    if unit == "WEEK":
+        # Spark's dayofweek: 1 for Sunday; the days to the next Sunday, 0 on a Sunday
+        ahead = exp.Mod(this=exp.Paren(this=exp.Sub(this=number(8), expression=exp.DayOfWeek(this=day.copy()))),
+                        expression=number(7))
+        result: exp.Expr = exp.Anonymous(this="date_add", expressions=[day.copy(), ahead])
+    else:
+        months = {"MONTH": 1, "QUARTER": 3, "YEAR": 12}[unit]
+        stays = first_of_month() if unit == "MONTH" else exp.And(
+            this=exp.EQ(this=exp.Month(this=day.copy()), expression=number(1)), expression=first_of_month())
+        start = exp.Anonymous(this="trunc", expressions=[day.copy(), exp.Literal.string(unit)])
+        later = exp.Anonymous(this="add_months", expressions=[start, number(months)])
+        result = exp.Case(ifs=[exp.If(this=stays, true=day.copy())], default=later)
+    return result if argument_type == "DATE" else _cast(result, "TIMESTAMP_NTZ")
 
 
 def _initcap(node: exp.Initcap) -> exp.Expr:
@@ -2615,14 +2882,14 @@ _ALLOWED = (
     # GROUP BY GROUPING SETS/ROLLUP/CUBE (batch mode: _translate), without GROUPING()/GROUPING_ID()
     exp.GroupingSets, exp.Rollup, exp.Cube,
     exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max, exp.RowNumber, exp.Rank, exp.DenseRank, exp.Lag, exp.Lead,
-    # what JSON_VALUE becomes (json_value): no Flink SQL function parses to these
-    exp.Lambda,
+    # what JSON_VALUE/JSON_QUERY become (json_value, json_query): no Flink SQL function parses to these
+    exp.Lambda, exp.JSONFormat, exp.ArrayFilter, exp.VarMap,
     exp.JSONExtractScalar, exp.JSONPath, exp.JSONPathKey, exp.JSONPathRoot, exp.JSONPathSubscript,
 )
 _ALLOWED_CALLS = {"window", "session_window", "first_value", "last_value", "date_format", "from_unixtime", "unix_timestamp", "regexp_extract", "date_trunc",
                   "try_to_timestamp", "timestamp_millis", "timestamp_seconds", "unix_seconds", "get", "array_size", "localtimestamp",
                   "schema_of_variant", "try_variant_get", "try_parse_json", "try_to_date", "trunc", "add_months",
-                  "sequence", "transform", "array_join", "date_sub"}
+                  "sequence", "transform", "array_join", "date_sub", "named_struct", "date_add"}
 
 
 def _check_allowed(tree: exp.Expr, functions: Collection[str] = frozenset()) -> None:

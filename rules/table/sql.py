@@ -61,8 +61,48 @@ rule = Rule(
     codes=(M.TB_SQL, M.TB_CONNECTOR, M.TB_CONFIG, M.TB_UNSUPPORTED, M.TB_CHANGELOG, M.TB_GENERATED, M.TB_JSON,
            M.TB_PARSE, M.TB_LISTAGG, M.TB_FILE_FORMAT, M.TB_JDBC, M.TB_UPDATING, M.TB_OVER_LATE, M.TB_HELPER_SQL,
            M.TB_TABLE_NAME, M.TB_FIRST_VALUE, M.TB_INSERT_PRINT, M.TB_ROWTIME_ZONE, M.TB_CATALOG_TABLE,
-           M.TB_CATALOG_STREAM, M.TB_STREAM_TABLE, M.TB_NAN_EXTREME),
+           M.TB_CATALOG_STREAM, M.TB_STREAM_TABLE, M.TB_NAN_EXTREME, M.TB_DATE_BEFORE_1970),
     examples=[
+        Example(  # JSON_OBJECT: keys in name order as Flink 2.3 writes them, ABSENT ON NULL; JSON_ARRAY leaves NULLs out
+            program(
+                "items = t_env.from_elements([('lamp', 2490, 'Lumo')], ['sku', 'cents', 'brand'])\n"
+                "t_env.create_temporary_view('items', items)\n"
+                "t_env.execute_sql(\"SELECT JSON_OBJECT('sku' VALUE sku, 'cents' VALUE cents, 'tags' VALUE JSON_ARRAY(brand) "
+                "ABSENT ON NULL) AS doc FROM items\").print()\n"
+            ),
+            spark_program(
+                'items = t_env.createDataFrame([("lamp", 2490, "Lumo")], ["sku", "cents", "brand"])\n'
+                'items.createOrReplaceTempView("items")\n'
+                "t_env.sql(\n"
+                "    \"SELECT TO_JSON(NAMED_STRUCT('cents', cents, 'sku', sku, 'tags', FILTER(ARRAY(brand), f2s_v -> NOT f2s_v IS NULL)), "
+                "MAP('ignoreNullFields', 'true')) AS doc FROM items\"\n"
+                ").show(2147483647, truncate=False)\n"
+            ),
+        ),
+        Example(  # CAST(ts AS DATE) of a TIMESTAMP column: NOTE (Flink 2.3's day before 1970); CEIL TO QUARTER by Flink's rule
+            program(
+                "t_env.execute_sql(\"CREATE TABLE visits (id INT, ts TIMESTAMP(3)) WITH ('connector' = 'filesystem', "
+                "'path' = '/data/visits', 'format' = 'csv')\")\n"
+                "t_env.execute_sql('SELECT id, CAST(ts AS DATE) AS day_of, CEIL(ts TO QUARTER) AS review FROM visits').print()\n"
+            ),
+            spark_program(
+                't_env.read.format("csv").options(\n'
+                "    quote='\"',\n"
+                "    escape='\"',\n"
+                '    mode="FAILFAST",\n'
+                '    timestampNTZFormat="yyyy-MM-dd HH:mm:ss[.SSSSSSSSS]",\n'
+                ').schema("id INT, ts TIMESTAMP_NTZ").load("/data/visits").createOrReplaceTempView(\n'
+                '    "visits"\n'
+                ")\n"
+                "# NOTE(flink2spark): F2S348 CAST(ts AS DATE), CEIL(ts TO QUARTER) of a TIMESTAMP: the same values as Flink's for "
+                "times from 1970 on and for midnights; Flink 2.3 takes the next day for a time before 1970 that is not midnight "
+                "(CAST of 1969-12-31 23:59:59.5 AS DATE is 1970-01-01), Spark the calendar day (1969-12-31)\n"
+                "t_env.sql(\n"
+                "    \"SELECT id, CAST(ts AS DATE) AS day_of, CAST(CASE WHEN MONTH(CAST(ts AS DATE)) = 1 AND DAYOFMONTH(CAST(ts AS DATE)) = 1 "
+                "THEN CAST(ts AS DATE) ELSE ADD_MONTHS(TRUNC(CAST(ts AS DATE), 'QUARTER'), 3) END AS TIMESTAMP_NTZ) AS review FROM visits\"\n"
+                ").show(2147483647, truncate=False)\n"
+            ),
+        ),
         Example(
             program(
                 "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
@@ -268,6 +308,10 @@ def sql_notes(ctx, text: str) -> None:
         ctx.note(M.TB_JSON, "JSON_VALUE: a number with a fraction or an exponent reads as its double text in Spark (1.5, "
                  "1.0E10), as its decimal text in Flink (1.50, 1E+10); other scalars, objects and arrays (NULL), missing "
                  "paths and text that is not JSON give the same values")
+    if "TO_JSON(TRY_VARIANT_GET(" in text:  # only JSON_QUERY becomes it (_sql.json_query)
+        ctx.note(M.TB_JSON, "JSON_QUERY: a number with a fraction or an exponent in the object or array reads as its "
+                 "double text in Spark (1.5, 100.0), as its decimal text in Flink (1.50, 1E+2); otherwise the same JSON "
+                 "text (keys in name order in both), NULL alike")
     if "UNIX_SECONDS(" in text:  # only UNIX_TIMESTAMP(s[, format]) becomes it (_sql._unix_timestamp)
         ctx.note(M.TB_PARSE, "UNIX_TIMESTAMP: text in the pattern (by default yyyy-MM-dd HH:mm:ss, one-digit fields too) "
                  "gives the same seconds in both, other text -9223372036854775808; Flink's lenient parser also reads a day "
@@ -286,8 +330,8 @@ def sql_notes(ctx, text: str) -> None:
                  "also reads one-digit fields, a day past the month's end (31/02/2024 is 2024-03-02) and text after the "
                  "pattern, and Flink 2.3 gives a wrong date (5471-09-27) for text the format does not read, where Spark "
                  "gives NULL")
-    if re.search(r"DATE_TRUNC\('(MONTH|QUARTER|YEAR)'", text):  # FLOOR/CEIL(ts TO MONTH/QUARTER/YEAR) (_sql._floor_ceil_to)
-        ctx.note(M.TB_PARSE, "FLOOR/CEIL(ts TO MONTH/QUARTER/YEAR): the same values from 1970 on; Flink 2.3 rounds a time "
+    if re.search(r"DATE_TRUNC\('(MONTH|QUARTER|YEAR)'", text):  # FLOOR(ts TO MONTH/QUARTER/YEAR) (_sql._floor_ceil_to)
+        ctx.note(M.TB_PARSE, "FLOOR(ts TO MONTH/QUARTER/YEAR): the same values from 1970 on; Flink 2.3 rounds a time "
                  "before 1970 from the next day (1969-12-31 23:59:59.5 TO MONTH is 1970-01-01), Spark from its own day")
     if re.search(r"\b(FIRST|LAST)_VALUE\([^()]*(\([^()]*\)[^()]*)*, TRUE\)", text):  # only the aggregates become them
         ctx.note(M.TB_FIRST_VALUE, "FIRST_VALUE/LAST_VALUE: the first/last value (NULLs skipped, as in Flink) of a group in "
@@ -297,11 +341,18 @@ def sql_notes(ctx, text: str) -> None:
                  "which may differ from Flink's (the same values, separator and NULLs skipped)")
 
 
-def extreme_notes(ctx, notes: list[str]) -> None:
-    """The NOTE F2S329 of a translated SQL statement: of the MIN/MAX subjects its translation gave
-    (``_sql.query(..., notes=)``; ``_types.extreme_nan`` decides, for the Table API too)."""
-    if notes:
-        ctx.note(M.TB_NAN_EXTREME, extreme_nan_note(notes))
+def extreme_notes(ctx, notes: list) -> None:
+    """The NOTEs a translated SQL statement's translation gave (``_sql.query(..., notes=)``): F2S329
+    of its MIN/MAX subjects (``_types.extreme_nan`` decides, for the Table API too), F2S348 of its
+    CASTs of a TIMESTAMP to DATE ((``_sql.DATE_BEFORE_1970``, the cast))."""
+    subjects = [n for n in notes if isinstance(n, str)]
+    if subjects:
+        ctx.note(M.TB_NAN_EXTREME, extreme_nan_note(subjects))
+    casts = [subject for kind, subject in (n for n in notes if not isinstance(n, str)) if kind == _sql.DATE_BEFORE_1970]
+    if casts:
+        ctx.note(M.TB_DATE_BEFORE_1970, f"{', '.join(dict.fromkeys(casts))} of a TIMESTAMP: the same values as Flink's "
+                 "for times from 1970 on and for midnights; Flink 2.3 takes the next day for a time before 1970 that is "
+                 "not midnight (CAST of 1969-12-31 23:59:59.5 AS DATE is 1970-01-01), Spark the calendar day (1969-12-31)")
 
 
 def catalog_reads(ctx, source: SqlText) -> None:
@@ -438,6 +489,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
             if table.connector == "filesystem":
                 declared = create(ctx, env, table, text.parts)
                 sql_notes(ctx, " ".join(expression for _, expression in table.computed))
+                extreme_notes(ctx, list(table.notes))
                 return declared
             if table.connector == "datagen" and table.name not in model.problems:
                 return declare_datagen(ctx, env, table, text.parts)
@@ -447,6 +499,7 @@ def _statement(ctx, env, text, what, waited: bool = False):
                 try:
                     declared = _kafka.create(ctx, env, table, text.parts, model)
                     sql_notes(ctx, " ".join(expression for _, expression in table.computed))
+                    extreme_notes(ctx, list(table.notes))
                     return declared
                 except _sql.Untranslatable as exc:
                     return ctx.todo(M.TB_CONNECTOR, f"{what}: Kafka table {table.name!r}: {exc}")
