@@ -142,6 +142,15 @@ def test_module_attribute_calls():
             'DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()), DataTypes.FIELD("b", DataTypes.ARRAY(DataTypes.STRING()))])',
             "STRUCT<a: INT, b: ARRAY<STRING>>",
         ),
+        # a type given as Flink SQL text (Schema.new_builder().column("a", "BIGINT")): as a CREATE TABLE column of it
+        ('"BIGINT"', "BIGINT"),
+        ('"VARCHAR(10)"', "STRING"),
+        ('"DOUBLE NOT NULL"', "DOUBLE"),
+        ('"DECIMAL(10, 2) NOT NULL"', "DECIMAL(10, 2)"),
+        ('"TIMESTAMP(3)"', "TIMESTAMP_NTZ"),
+        ('"TIMESTAMP_LTZ(3)"', "TIMESTAMP"),
+        ('"ARRAY<INT>"', "ARRAY<INT>"),
+        ('"ROW<a INT, b STRING>"', "STRUCT<a: INT, b: STRING>"),
     ],
 )
 def test_spark_type(source, expected):
@@ -158,6 +167,10 @@ def test_spark_type(source, expected):
         ("DataTypes.DECIMAL(p, 2)", "integer literal"),
         ("Types.INT()", "not a DataTypes call"),
         ("int", "not a DataTypes call"),
+        ('"TIME"', "type TIME"),
+        ('"TIMESTAMP(9)"', "microseconds"),
+        ('"GEOMETRY"', "type GEOMETRY"),
+        ('"INT PRIMARY"', "type text 'INT PRIMARY'"),
     ],
 )
 def test_spark_type_refusals(source, message):

@@ -16,6 +16,8 @@ import itertools
 
 import pytest
 
+from test_pyflink_streaming import fake_kafka  # noqa: F401  (a pytest fixture)
+
 from flink2spark.transpiler.engine import convert_source
 
 DRIVER = "org.apache.derby.jdbc.EmbeddedDriver"
@@ -217,3 +219,70 @@ def test_an_updating_stream_into_a_jdbc_table_says_what_flink_does(columns, want
     found = todos(out)
     assert any("into 'dst': " + wanted in t for t in found), found
     assert not any("takes inserts only" in t for t in found), found
+
+
+STREAM_JOB = '''
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.table import EnvironmentSettings, StreamTableEnvironment
+
+
+def create_fares_sink(t_env):
+    table_name = "paid_fares"
+    t_env.execute_sql(f"""
+        CREATE TABLE {{table_name}} (
+            ride_id INT,
+            zone STRING,
+            fare DOUBLE
+        ) WITH (
+            'connector' = 'jdbc',
+            'url' = '{url}',
+            'table-name' = '{{table_name}}',
+            'driver' = '{driver}'
+        )
+    """)
+    return table_name
+
+
+def main():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    t_env = StreamTableEnvironment.create(env, environment_settings=EnvironmentSettings.in_streaming_mode())
+    t_env.execute_sql("CREATE TABLE rides (ride_id INT, zone STRING, fare DOUBLE, pickup_ms BIGINT) WITH ("
+                      "'connector' = 'kafka', 'properties.bootstrap.servers' = 'broker:9092', 'topic' = 'rides', "
+                      "'scan.startup.mode' = 'earliest-offset', 'format' = 'json')")
+    sink = create_fares_sink(t_env)
+    t_env.execute_sql(f"INSERT INTO {{sink}} SELECT ride_id, UPPER(zone), fare FROM rides WHERE fare > 0").wait()
+
+
+main()
+'''
+
+
+def test_a_stream_into_a_jdbc_table_without_key_appends_each_micro_batch(spark, derby, fake_kafka, state_store_reset):
+    # Flink's JDBC sink of an insert-only query into a table without PRIMARY KEY inserts each row
+    # (JdbcDynamicTableSink: append mode); Spark writes each micro-batch with its JDBC writer. The
+    # sink's options name the helper's local table_name, a constant: the write carries its value.
+    url, run = derby
+    run("CREATE TABLE paid_fares (fare DOUBLE, zone VARCHAR(20), ride_id INT)")
+    run("INSERT INTO paid_fares VALUES (1.5, 'KEPT', 0)")  # appended to, not replaced
+    publish, _, _, drain = fake_kafka
+    publish("rides", ['{"ride_id": 1, "zone": "north", "fare": 12.5, "pickup_ms": 1}',
+                      '{"ride_id": 2, "zone": "south", "fare": 0.0, "pickup_ms": 2}',
+                      '{"ride_id": 3, "zone": "east", "fare": 7.25, "pickup_ms": 3}'])
+    out = convert(STREAM_JOB.format(url=url, driver=DRIVER))
+    assert todos(out) == [], out
+    assert ".writeStream.foreachBatch(" in out and '.option("dbtable", "paid_fares")' in out
+    exec(compile(out, "job.py", "exec"), {"__name__": "job"})
+    drain(spark)
+    assert sorted(run("SELECT ride_id, zone, fare FROM paid_fares")) == [("0", "KEPT", "1.5"), ("1", "NORTH", "12.5"),
+                                                                        ("3", "EAST", "7.25")]
+    assert convert_source(out, "job.py").output == out
+
+
+def test_a_stream_into_a_jdbc_table_with_a_key_stays_a_todo():
+    kafka = ("CREATE TABLE src (k STRING, v INT) WITH ('connector' = 'kafka', 'topic' = 'src', "
+             "'properties.bootstrap.servers' = 'k:9092', 'scan.startup.mode' = 'earliest-offset', 'format' = 'json')")
+    out = convert(HEAD.format(mode="streaming") + f't_env.execute_sql("{kafka}")\n'
+                  f't_env.execute_sql("{_table("k STRING, v INT, PRIMARY KEY (k) NOT ENFORCED").format(name="dst")}")\n'
+                  't_env.execute_sql("INSERT INTO dst SELECT k, v FROM src").wait()\n')
+    assert any("Flink upserts by the key" in t for t in todos(out)), todos(out)
+    assert "foreachBatch" not in out

@@ -435,16 +435,57 @@ def test_a_registered_csv_table_sink_is_the_table_an_old_csv_connect_sink_declar
     assert dict(sink["out"].options) == dict(descriptor["out"].options)
 
 
-@pytest.mark.parametrize("args, why", [
-    ("['a'], [DataTypes.BIGINT()], '/out', ',', 4", "CsvTableSink() of a number of files"),
-    ("['a'], [DataTypes.BIGINT()], '/out', write_mode=WriteMode.OVERWRITE", "CsvTableSink() of a write mode"),
-    ("['a', 'b'], [DataTypes.BIGINT()], '/out'", "CsvTableSink() of field names and types that are not lists of the same length"),
+CSV_SOURCE = "from pyflink.table import CsvTableSource\nt_env.register_table_source('src', CsvTableSource({args}))\n"
+LEGACY_DDL = ("t_env.execute_sql(\"CREATE TABLE src (a BIGINT, b DOUBLE) WITH ('connector.type' = 'filesystem', "
+              "'connector.path' = '/in.csv', 'format.type' = 'csv'{extra})\")\n")
+
+
+@pytest.mark.parametrize("args, extra", [
+    ("'/in.csv', ['a', 'b'], [DataTypes.BIGINT(), DataTypes.DOUBLE()]", ""),
+    # PyFlink 1.10-1.13's CsvTableSource(...) sets the Java builder's options the legacy properties set too
+    ("'/in.csv', ['a', 'b'], [DataTypes.BIGINT(), DataTypes.DOUBLE()], '|', '\\n', None, True, '#', True",
+     ", 'format.field-delimiter' = '|', 'format.line-delimiter' = '\\n', 'format.ignore-first-line' = 'true', "
+     "'format.comment-prefix' = '#', 'format.ignore-parse-errors' = 'true'"),
+    ("source_path='/in.csv', field_names=['a', 'b'], field_types=[DataTypes.BIGINT(), DataTypes.DOUBLE()], quote_character='*'",
+     ", 'format.quote-character' = '*'"),
 ])
-def test_csv_table_sinks_without_the_same_spark_form_keep_a_todo(args, why):
-    body = CSV_SINK.format(args=args)
+def test_a_registered_csv_table_source_is_the_table_of_the_legacy_csv_properties(args, extra):
+    source, problems = _catalog(CSV_SOURCE.format(args=args))
+    legacy, _ = _catalog(LEGACY_DDL.format(extra=extra))
+    assert problems == {}
+    assert source["src"].columns == legacy["src"].columns
+    assert dict(source["src"].options) == dict(legacy["src"].options)
+    converted = _convert(CSV_SOURCE.format(args=args) + "t_env.scan('src').execute().print()\n")
+    assert "TODO" not in converted and '.createOrReplaceTempView("src")' in converted, converted
+
+
+@pytest.mark.parametrize("body, why", [
+    (CSV_SINK.format(args="['a'], [DataTypes.BIGINT()], '/out', ',', 4"), "CsvTableSink() of a number of files"),
+    (CSV_SINK.format(args="['a'], [DataTypes.BIGINT()], '/out', write_mode=WriteMode.OVERWRITE"), "CsvTableSink() of a write mode"),
+    (CSV_SINK.format(args="['a', 'b'], [DataTypes.BIGINT()], '/out'"),
+     "CsvTableSink() of field names and types that are not lists of the same length"),
+    (CSV_SOURCE.format(args="'/in.csv', ['a'], [DataTypes.BIGINT()], empty_column_as_null=True"),
+     "CsvTableSource(empty_column_as_null=True)"),
+    (CSV_SOURCE.format(args="'/in.csv', ['a'], [DataTypes.BIGINT()], line_delim='\\r\\n'"),
+     "CsvTableSource() of a line delimiter other than"),
+    (CSV_SOURCE.format(args="'/in.csv', ['a'], [DataTypes.BIGINT()], ignore_comments='//'"),
+     "CsvTableSource() of a comment prefix other than '#'"),
+    (CSV_SOURCE.format(args="'/in.csv', ['a', 'b'], [DataTypes.BIGINT()]"),
+     "CsvTableSource() of field names and types that are not lists of the same length"),
+])
+def test_csv_table_sinks_and_sources_without_the_same_spark_form_keep_a_todo(body, why):
+    name, method = ("out", "register_table_sink") if "CsvTableSink(" in body else ("src", "register_table_source")
     _, problems = _catalog(body)
-    assert problems["out"] == why
-    assert f"TODO(flink2spark): F2S305 register_table_sink(): {why}" in _convert(body)
+    assert problems[name].startswith(why)
+    assert f"TODO(flink2spark): F2S305 {method}(): {why}" in _convert(body)
+
+
+def test_register_table_is_a_temporary_view_of_the_table():
+    converted = _convert("t = t_env.from_elements([(1, 2.0)], ['a', 'b'])\nt_env.register_table('v', t)\n"
+                         "t_env.sql_query('SELECT a FROM v').execute().print()\n")
+    assert "TODO" not in converted and 't.createOrReplaceTempView("v")' in converted, converted
+    kept = _convert("t_env.register_table('v', 'not a table')\n")
+    assert "TODO(flink2spark): F2S300 register_table() with other arguments than (name, table)" in kept, kept
 
 
 def _csv_kafka(fmt: str, name: str = "taps") -> str:

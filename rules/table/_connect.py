@@ -337,36 +337,97 @@ def csv_sink(resolver, names, node) -> bool:
     return isinstance(node, cst.Call) and names(node.func) in _CSV_SINK
 
 
+def _csv_call(reader: _Reader, call: cst.Call, what: str, order: tuple[str, ...], required: int) -> tuple[str, dict, tuple]:
+    """(the table's name, the arguments by name, the columns) of ``t_env.register_table_<what>(name,
+    Csv<...>(...))``: positional arguments in the constructor's ``order``, of which the first
+    ``required`` must be given; the columns of its field names and field types."""
+    kind = call.args[1].value.func
+    kind = kind.attr.value if isinstance(kind, cst.Attribute) else kind.value
+    name = reader.literal(call.args[0].value, f"register_table_{what}() of a name")
+    args: dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args[1].value.args):
+        key = arg.keyword.value if arg.keyword is not None else (order[index] if index < len(order) else None)
+        if key is None or arg.star or key in args or key not in order:
+            raise Unreadable(f"{kind}() of other arguments than {', '.join(order)}")
+        args[key] = arg.value
+    if any(k not in args for k in order[:required]):
+        raise Unreadable(f"{kind}() without {', '.join(order[:required])}")
+    field_names, field_types = args["field_names"], args["field_types"]
+    if not (isinstance(field_names, cst.List) and isinstance(field_types, cst.List)
+            and len(field_names.elements) == len(field_types.elements) and field_names.elements):
+        raise Unreadable(f"{kind}() of field names and types that are not lists of the same length")
+    try:
+        columns = tuple((reader.literal(n.value, "a field name"), TY.spark_type(t.value, reader.names))
+                        for n, t in zip(field_names.elements, field_types.elements))
+    except TY.Untranslatable as exc:
+        raise Unreadable(str(exc)) from None
+    return name, args, columns
+
+
 def read_csv_sink(resolver, names, call: cst.Call) -> tuple[str, _sql.TableDef, tuple[str, ...]]:
     """(name, table, the source of its markers) of ``t_env.register_table_sink(name, CsvTableSink(...))``."""
     reader = _Reader(resolver, names)
-    name = reader.literal(call.args[0].value, "register_table_sink() of a name")
-    args: dict[str, cst.BaseExpression] = {}
-    for index, arg in enumerate(call.args[1].value.args):
-        key = arg.keyword.value if arg.keyword is not None else (_CSV_SINK_ARGS[index] if index < len(_CSV_SINK_ARGS) else None)
-        if key is None or arg.star or key in args:
-            raise Unreadable("CsvTableSink() of other arguments than field names, types, path and delimiter")
-        args[key] = arg.value
-    if any(k not in args for k in _CSV_SINK_ARGS[:3]):
-        raise Unreadable("CsvTableSink() without field names, field types and a path")
+    name, args, columns = _csv_call(reader, call, "sink", _CSV_SINK_ARGS, 3)
     if "num_files" in args and not (isinstance(args["num_files"], cst.UnaryOperation)
                                     and resolver.module.code_for_node(args["num_files"]) == "-1"):
         raise Unreadable("CsvTableSink() of a number of files")
     if "write_mode" in args and not (isinstance(args["write_mode"], cst.Name) and args["write_mode"].value == "None"):
         raise Unreadable("CsvTableSink() of a write mode")
-    field_names, field_types = args["field_names"], args["field_types"]
-    if not (isinstance(field_names, cst.List) and isinstance(field_types, cst.List)
-            and len(field_names.elements) == len(field_types.elements) and field_names.elements):
-        raise Unreadable("CsvTableSink() of field names and types that are not lists of the same length")
-    try:
-        columns = tuple((reader.literal(n.value, "a field name"), TY.spark_type(t.value, names))
-                        for n, t in zip(field_names.elements, field_types.elements))
-    except TY.Untranslatable as exc:
-        raise Unreadable(str(exc)) from None
     options = {"connector": "filesystem", "path": reader.string(args["path"]), "format": "csv",
                "csv.disable-quote-character": "true", LEGACY_CSV_SINK: "true"}
     if "field_delimiter" in args:
         options["csv.field-delimiter"] = reader.literal(args["field_delimiter"], "a field delimiter")
+    table = _sql.TableDef(name=name, columns=columns, computed=(), connector="filesystem", options=options,
+                          watermark=None, primary_key=(), bounded=True)
+    return name, table, tuple(reader.parts)
+
+
+_CSV_SOURCE = ("pyflink.table.CsvTableSource", "pyflink.table.sources.CsvTableSource")
+_CSV_SOURCE_ARGS = ("source_path", "field_names", "field_types", "field_delim", "line_delim", "quote_character",
+                    "ignore_first_line", "ignore_comments", "lenient", "empty_column_as_null")
+
+
+def csv_source(resolver, names, node) -> bool:
+    """Whether ``node`` is a ``CsvTableSource(...)`` call of Flink 1.9-1.13."""
+    return isinstance(node, cst.Call) and names(node.func) in _CSV_SOURCE
+
+
+def _true(reader: _Reader, node, what: str) -> bool:
+    """The value of a flag argument given as True/False/None."""
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return node.value == "True"
+    raise Unreadable(f"CsvTableSource() {what} that is not True, False or None")
+
+
+def read_csv_source(resolver, names, call: cst.Call) -> tuple[str, _sql.TableDef, tuple[str, ...]]:
+    """(name, table, the source of its markers) of ``t_env.register_table_source(name,
+    CsvTableSource(path, field_names, field_types, ...))``: the Java CsvTableSource that PyFlink
+    1.9-1.13 builds (``CsvTableSource.builder()``: path, fields, fieldDelimiter, lineDelimiter,
+    quoteCharacter, ignoreFirstLine, commentPrefix, ignoreParseErrors), which is the source the
+    legacy properties ``'connector.type' = 'filesystem', 'format.type' = 'csv'`` build as well
+    (``_sql.legacy_options``): the same options, read by Spark only."""
+    reader = _Reader(resolver, names)
+    name, args, columns = _csv_call(reader, call, "source", _CSV_SOURCE_ARGS, 3)
+    options = {"connector": "filesystem", "path": reader.string(args["source_path"]), "format": "csv",
+               "csv.disable-quote-character": "true", _sql.LEGACY_SOURCE: "true"}
+    given = {k: v for k, v in args.items() if not (isinstance(v, cst.Name) and v.value == "None")}
+    if "field_delim" in given:
+        options["csv.field-delimiter"] = reader.literal(given["field_delim"], "a field delimiter")
+    if "line_delim" in given and reader.literal(given["line_delim"], "a line delimiter") != "\n":
+        raise Unreadable("CsvTableSource() of a line delimiter other than '\\n'")
+    if "quote_character" in given:
+        options.pop("csv.disable-quote-character")
+        options["csv.quote-character"] = reader.literal(given["quote_character"], "a quote character")
+    if "ignore_first_line" in given and _true(reader, given["ignore_first_line"], "ignore_first_line"):
+        options[IGNORE_FIRST_LINE] = "true"
+    if "ignore_comments" in given:
+        if reader.literal(given["ignore_comments"], "a comment prefix") != "#":
+            raise Unreadable("CsvTableSource() of a comment prefix other than '#'")
+        options["csv.allow-comments"] = "true"
+    if "lenient" in given and _true(reader, given["lenient"], "lenient"):
+        options["csv.ignore-parse-errors"] = "true"
+    if "empty_column_as_null" in given and _true(reader, given["empty_column_as_null"], "empty_column_as_null"):
+        raise Unreadable("CsvTableSource(empty_column_as_null=True) (an empty field read as NULL)")
     table = _sql.TableDef(name=name, columns=columns, computed=(), connector="filesystem", options=options,
                           watermark=None, primary_key=(), bounded=True)
     return name, table, tuple(reader.parts)

@@ -789,12 +789,30 @@ class TablesModel:
         when given: one of a table declared in each branch of an if), when they mean the same at
         ``site`` (a statement writing the table) as where it is declared; None otherwise."""
         call, parts = self._def_origins.get(id(table), self.origins.get(name, (None, ())))
+        found = []
         for part in parts:
             for node in nodes(cst.parse_expression(part), cst.Name):
                 there = self.resolver.visible_bindings(node.value, call)
                 if there is None or there != self.resolver.visible_bindings(node.value, site):
-                    return None
-        return parts
+                    constant = self._constant(part, there)
+                    if constant is None:
+                        return None
+                    part = constant
+                    break
+            found.append(part)
+        return tuple(found)
+
+    def _constant(self, part: str, bindings: Optional[set]) -> Optional[str]:
+        """The Python literal of ``part`` when it is a name that has one binding where the table
+        is declared, to a string literal (a helper's ``table_name = 'processed_events'`` read by
+        its CREATE TABLE's ``'table-name' = '{table_name}'``): the same value at any site."""
+        if not re.fullmatch(r"[A-Za-z_]\w*", part) or bindings is None or len(bindings) != 1:
+            return None
+        binding = next(iter(bindings))
+        value = self.resolver.assign_values.get(id(binding.node)) if binding.node is not None else None
+        if not isinstance(value, cst.SimpleString):
+            return None
+        return repr(value.evaluated_value)
 
     def bounded(self, node) -> bool:
         """Whether a Table expression is a bounded table (a batch DataFrame in Spark); False when
@@ -1905,7 +1923,7 @@ class TablesModel:
             if not isinstance(call.func, cst.Attribute):
                 continue
             method = call.func.attr.value
-            view = self.name(call.args[0].value) if method in ("create_temporary_view", "create_view") and call.args else None
+            view = self.name(call.args[0].value) if method in ("create_temporary_view", "create_view", "register_table") and call.args else None
             if view is not None:  # a literal, or a name bound once to one (also by a module of the project)
                 self.views.add(view)
                 if len(call.args) == 2:
@@ -1918,10 +1936,12 @@ class TablesModel:
                 continue
             if self.resolver.type_of(call.func.value) not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
                 continue
-            if method == "register_table_sink" and len(call.args) == 2 \
-                    and _connect.csv_sink(self.resolver, dotted_names(self.resolver), call.args[1].value):
+            legacy_csv = {"register_table_sink": (_connect.csv_sink, _connect.read_csv_sink),
+                          "register_table_source": (_connect.csv_source, _connect.read_csv_source)}.get(method)
+            if legacy_csv is not None and len(call.args) == 2 \
+                    and legacy_csv[0](self.resolver, dotted_names(self.resolver), call.args[1].value):
                 try:
-                    name, table, parts = _connect.read_csv_sink(self.resolver, dotted_names(self.resolver), call)
+                    name, table, parts = legacy_csv[1](self.resolver, dotted_names(self.resolver), call)
                 except _descriptors.Unreadable as exc:
                     if isinstance(call.args[0].value, cst.SimpleString):
                         self.problems[call.args[0].value.evaluated_value] = str(exc)

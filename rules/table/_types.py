@@ -149,6 +149,8 @@ def flink_type_text(node: cst.BaseExpression, qualified: QualifiedName) -> Optio
 def spark_type(node: cst.BaseExpression, qualified: QualifiedName) -> str:
     """The Spark SQL type name of a PyFlink ``DataTypes`` expression."""
     node = _strip_nullability(node)
+    if isinstance(node, cst.SimpleString):  # a type given as Flink SQL text ("BIGINT", "DECIMAL(10, 2) NOT NULL")
+        return _sql_type(node.evaluated_value)
     if not isinstance(node, cst.Call):
         raise Untranslatable(f"{_source(node)} is not a DataTypes call")
     member = _data_types_member(node.func, qualified)
@@ -181,6 +183,24 @@ def spark_type(node: cst.BaseExpression, qualified: QualifiedName) -> str:
     if member == "ROW":
         return "STRUCT<" + ", ".join(f"{n}: {t}" for n, t in _row_fields(node, args, qualified)) + ">"
     raise Untranslatable(f"{what} has no Spark type")
+
+
+def _sql_type(text: str) -> str:
+    """The Spark SQL type of a Flink SQL type text, as a CREATE TABLE column of that type is read
+    (``_sql._ddl_type``), its nullability (NOT NULL / NULL) aside."""
+    from flink2spark.rules.table import _sql
+
+    try:
+        ts = _sql._Tokens(_sql._tokens(text), text)
+        found = _sql._ddl_type(ts)
+        ts.accept("NOT", "NULL") or ts.accept("NULL")
+        if not ts.done():
+            raise _sql.Untranslatable(f"type text {text!r}")
+    except _sql.Untranslatable as exc:
+        raise Untranslatable(str(exc)) from None
+    except Exception:  # text the tokenizer does not take
+        raise Untranslatable(f"type text {text!r}") from None
+    return found
 
 
 def _row_fields(node: cst.Call, args: list, qualified: QualifiedName) -> list[tuple[str, str]]:

@@ -213,9 +213,9 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
         return ctx.expr(record + '.write.format("kafka")' + settings + ".save()", df=df, **values)
     if streaming and table.options.get(_sql.LEGACY_CSV_SINK) == "true":
         return _legacy_csv_stream(ctx, df, table, sink, wait)
-    if streaming:
+    if streaming and table.connector != "jdbc":
         return ctx.todo(M.TB_CONNECTOR, f"{what}: a streaming query into a {table.connector!r} table (only print, "
-                        "blackhole, kafka and upsert-kafka sinks are converted for unbounded tables)")
+                        "blackhole, kafka, upsert-kafka and jdbc sinks are converted for unbounded tables)")
     if table.connector == "jdbc":
         parts = model.options_at(sink, ctx.outer, table)
         if parts is None:
@@ -228,6 +228,9 @@ def _write(ctx, df, table, sink: str, what: str, streaming: bool, wait: bool, in
             return ctx.todo(M.TB_CONNECTOR, f"{what}: JDBC table {sink!r}: a table that may be updating (Flink refuses it "
                             "in a JDBC sink without a PRIMARY KEY)")
         ctx.note(M.TB_JDBC, _jdbc.DRIVER_NOTE)
+        if streaming:  # an insert-only stream into a table without a key: Flink's JDBC sink inserts each row
+            return _stream(ctx, ctx.expr("{df}.writeStream.foreachBatch(lambda batch, _: %s)" % template.replace("{df}", "batch"),
+                                         df=df, **values), wait)
         return ctx.expr(template, df=df, **values)
     if table.connector == "filesystem" and table.options.get("format") == "canal-json":
         parts = model.options_at(sink, ctx.outer, table)
