@@ -144,6 +144,10 @@ CASES = [
     Case("strip-chars", "lambda value: value.strip(' ,-')", WORD),
     Case("starts-ends", "lambda value: (value.startswith('a'), value.endswith(''))", WORD),
     Case("split-index", "lambda value: value.split(',')[1]", WORD),
+    Case("in-string", "lambda value: (' a' in value, ',' not in value, value in 'ab, c', '' in value)", WORD),
+    Case("in-string-filter", "lambda value: ' ERROR ' in value", WORD, predicate=True),
+    Case("in-nullable-string", "lambda r: (',' in r.name, r.name not in 'abc')", OPTI),
+    Case("in-string-of-int", "lambda t: t[0] in 'abc'", INTS, refuses="in a string"),
     # parsing text: int()/float() of a string, unpacking a split (Python's ValueError when the
     # count differs fails the job)
     Case("int-of-str", "lambda value: int(value)", WORD, reads_text=True),

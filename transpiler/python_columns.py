@@ -865,7 +865,7 @@ class _Translator:
 
     def _in(self, a: _E, node, negate: bool) -> _E:
         if not isinstance(node, (cst.Tuple, cst.List, cst.Set)):
-            raise _Refuse("`in` of something other than a literal tuple, list or set")
+            return self._in_string(a, self.expr(node), negate)
         values = [self.expr(el.value) for el in node.elements if isinstance(el, cst.Element)]
         if len(values) != len(node.elements) or any(v.literal is _NOLIT for v in values):
             raise _Refuse("`in` of a tuple of non-literals")
@@ -876,6 +876,19 @@ class _Translator:
             raise _Refuse("`in` of floats (NaN) or of ints and floats mixed")
         isin = f"{_receiver(a)}.isin({', '.join(repr(v.literal) for v in values)})"
         return _E(f"~{isin}" if negate else isin, "boolean", prec=_UNARY if negate else _ATOM, raises=a.raises)
+
+    def _in_string(self, a: _E, b: _E, negate: bool) -> _E:
+        """``a in b`` of strings: ``b.contains(a)`` (a substring; "" is in every string, as
+        Spark's ``contains`` of ""). Python raises a TypeError on None either side, and on
+        ``a`` other than a string."""
+        if b.kind != "str":
+            raise _Refuse("`in` of something other than a literal tuple, list or set or a string")
+        if a.kind != "str":
+            raise _Refuse(f"`in` of a {a.kind} in a string (Python raises)")
+        a, b = self._nonnull(a, "`in`"), self._nonnull(b, "`in`")
+        found = f"{_receiver(b)}.contains({_arg(a) if a.literal is _NOLIT else repr(a.literal)})"
+        return _E(f"~{found}" if negate else found, "boolean", prec=_UNARY if negate else _ATOM,
+                  raises=a.raises or b.raises)
 
     def truth(self, e: _E) -> _E:
         """Python's truth value of ``e`` as a non-null boolean Column."""
