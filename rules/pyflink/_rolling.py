@@ -30,6 +30,17 @@ chained to it (forward), so a key's records reach the reduce in the file's order
 parallelism, unless an operator before ``key_by`` has its own parallelism (NOTE F2S277). Several
 files are read in different orders by the two engines: NOTE F2S265, always (the path's files are
 not known when converting).
+
+On an unbounded (Kafka) frame in STREAMING mode (``Rolling.unbounded``: ``sum``/``min``/``max``/
+``reduce`` of the same plans, no timestamp assigner on the way) there is no window function
+over a stream: ``df.groupBy(keys).transformWithState(P(), schema, "Append", "None")``, where
+``P`` is a StatefulProcessor class added before the statement (``streamed``). It keeps the key's
+aggregate so far in a ValueState and yields it after each row, folded in Python as PyFlink
+folds it, so every record gives its running value, across micro-batches. A Kafka partition is
+read by one Flink source subtask with its 1:1 operators chained, so a key's records of one
+partition reach the reduce in offset order; Spark hands a key's rows of one micro-batch in its
+shuffle's order (each input partition's rows in their order while the sort does not spill):
+NOTE F2S258 says so, and that the values come out per micro-batch.
 """
 
 from __future__ import annotations
@@ -130,6 +141,8 @@ def _rolling(g, call: cst.Call, shape: Shape, mode: str) -> Optional[Rolling]:
             return None
     known, parallelism = g.parallelism
     files = bool(steps & _TEXT_SOURCES)
+    if unbounded and "assign_timestamps_and_watermarks" in steps:
+        return None  # Flink's running values carry the timestamps, which the processor's rows do not (the shim's do)
     if unbounded:  # a Kafka partition is read by one source subtask, its 1:1 operators chained to it (forward):
         # a key's records of one partition reach the reduce in offset order, unless an operator has its own parallelism
         return Rolling(_frames.Aggregation(keys, tuple((f.name, k) for f, k in zip(shape.fields, kinds))),

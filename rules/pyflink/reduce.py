@@ -43,7 +43,7 @@ from flink2spark.transpiler.results import unconverted
 rule = Rule(
     __name__,
     matches=["KeyedStream.reduce"],
-    summary="BATCH on a DataFrame, per-field sums/min/max/first/last: reduce(f) -> groupBy(keys).agg(...); STREAMING: window functions over the source order; else KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: f2s_stream.rolling_reduce",
+    summary="BATCH on a DataFrame, per-field sums/min/max/first/last: reduce(f) -> groupBy(keys).agg(...); STREAMING: window functions over the source order; else KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: groupBy().transformWithState() on a streaming DataFrame, else f2s_stream.rolling_reduce",
     codes=(M.PF_RUNTIME_MODE, M.PF_FUNCTION, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE, M.PF_ROLLING_ORDER, M.PF_FINAL_ORDER),
     examples=[
         Example(  # BATCH, on a DataFrame, a reduce function of per-field sums/min/max: groupBy().agg()
