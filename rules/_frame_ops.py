@@ -91,7 +91,7 @@ def operator(ctx, found: Union[Translation, FlatTranslation], columns: Sequence[
     df = ctx.site.receiver
     if ctx.site.head.method == "filter":
         return ctx.expr("{df}.where(%s)" % found.code, df=df)
-    if flat is not None:
+    if flat is not None and not flat.single:  # (single: one record per record, its Columns read the record)
         explode = f"F.explode({flat.items})"
         if len(columns) == 1 and columns[0].code == f'F.col("{flat.name}")':  # the items themselves
             return ctx.expr("{df}.select(%s)" % select_item(explode, columns[0].name), df=df)

@@ -476,23 +476,28 @@ SUM = ".reduce(lambda a, b: (a[0], a[1] + b[1])).print()"
 
 
 @pytest.mark.parametrize(
-    "body, mode, todos, rolling",
+    "body, mode, todos, rolling, native",
     [
-        ("pairs.key_by(lambda p: p[0]).sum(1).print()", "", [], 1),
-        ("keyed = pairs.key_by(lambda p: p[0])\nkeyed.max(1).print()\nkeyed.min_by(1).print()", "", [], 2),
-        ("keyed = pairs.key_by(lambda p: p[0])\nkeyed.sum(1).print()\nkeyed.map(lambda p: p).print()", "", ["F2S254"] * 3, 0),
-        ("pairs.key_by(lambda p: p[0]).map(lambda p: p[1]).print()", "", ["F2S254", "F2S254"], 0),
-        ("pairs.key_by(lambda p: p[0]).sum(1).print()", "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n", ["F2S254"] * 2, 0),
+        # a frame (a field key, sum of a field): transformWithState with the program's StatefulProcessor class
+        ("pairs.key_by(lambda p: p[0]).sum(1).print()", "", [], 0, 1),
+        ("pairs.key_by(lambda p: p[0]).reduce(lambda a, b: (a[0], max(a[1], b[1]))).print()", "", [], 0, 1),
+        # min_by has no processor here: the keyed stream stays micro-batches for both
+        ("keyed = pairs.key_by(lambda p: p[0])\nkeyed.max(1).print()\nkeyed.min_by(1).print()", "", [], 2, 0),
+        ("keyed = pairs.key_by(lambda p: p[0])\nkeyed.sum(1).print()\nkeyed.map(lambda p: p).print()", "", ["F2S254"] * 3, 0, 0),
+        ("pairs.key_by(lambda p: p[0]).map(lambda p: p[1]).print()", "", ["F2S254", "F2S254"], 0, 0),
+        ("pairs.key_by(lambda p: p[0]).sum(1).print()", "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n", ["F2S254"] * 2, 0, 0),
         # timestamped elements: the results carry them (no reducing_values wrapper: the shim keeps them)
-        (STAMPED + "stamped.key_by(lambda p: p[0]).sum(1).print()", "", [], 1),
+        (STAMPED + "stamped.key_by(lambda p: p[0]).sum(1).print()", "", [], 1, 0),
     ],
-    ids=["sum", "two-aggregations", "also-map", "map", "batch-mode", "timestamped"],
+    ids=["sum", "reduce", "two-aggregations", "also-map", "map", "batch-mode", "timestamped"],
 )
-def test_keyed_state_on_an_unbounded_stream(body, mode, todos, rolling):
+def test_keyed_state_on_an_unbounded_stream(body, mode, todos, rolling, native):
     result = convert_source(WINDOW_IMPORTS + KAFKA_PROGRAM.format(body=body, mode=mode), "job.py")
     assert result.output is not None, result.markers
     assert sorted(TODO_LINE.findall(result.output)) == todos, result.output
     assert result.output.count("f2s_stream.rolling_reduce(") == rolling, result.output
+    assert result.output.count("(StatefulProcessor):") == native, result.output
+    assert ("micro_batches(" in result.output) == (native == 0), result.output
     assert "reducing_values" not in result.output
     compile(result.output, "job.py", "exec")
     assert convert_source(result.output, "job.py").output == result.output

@@ -145,6 +145,10 @@ CASES = [
     Case("strip-chars", "lambda value: value.strip(' ,-')", WORD),
     Case("starts-ends", "lambda value: (value.startswith('a'), value.endswith(''))", WORD),
     Case("split-index", "lambda value: value.split(',')[1]", WORD),
+    Case("in-string", "lambda value: (' a' in value, ',' not in value, value in 'ab, c', '' in value)", WORD),
+    Case("in-string-filter", "lambda value: ' ERROR ' in value", WORD, predicate=True),
+    Case("in-nullable-string", "lambda r: (',' in r.name, r.name not in 'abc')", OPTI),
+    Case("in-string-of-int", "lambda t: t[0] in 'abc'", INTS, refuses="in a string"),
     # parsing text: int()/float() of a string, unpacking a split (Python's ValueError when the
     # count differs fails the job)
     Case("int-of-str", "lambda value: int(value)", WORD, reads_text=True),
@@ -827,6 +831,7 @@ class FlatCase:
     source: str  # a lambda or a def returning or yielding the items
     shape: Shape
     refuses: Optional[str] = None
+    single: bool = False  # translated with single=True (a def yielding once: one record per record)
 
 
 FLAT_CASES = [
@@ -842,7 +847,14 @@ FLAT_CASES = [
     FlatCase("list-of-longs", "lambda t: [t[0], t[1], t[0] // 2]", LONGS),
     FlatCase("items-computed", "lambda value: [w[1:] + '.' for w in value.split(' ')]", WORD),
     # refused: the reason names the construct
-    FlatCase("maxsplit", "lambda s: s.split(',', 1)", WORD, refuses="maxsplit"),
+    FlatCase("maxsplit", "lambda s: s.split(',', 1)", WORD),
+    FlatCase("maxsplit-zero-and-all", "lambda s: s.split(' ', 0) + s.split(' ', -1)", WORD, refuses="items other than"),
+    FlatCase("maxsplit-zero", "lambda s: s.split(' ', 0)", WORD),
+    FlatCase("maxsplit-keyword", "lambda s: s.split('a', maxsplit=2)", WORD),
+    FlatCase("maxsplit-whitespace", "lambda s: s.split(maxsplit=1)", WORD, refuses="maxsplit"),
+    FlatCase("def-yield-once", "def f(line):\n    service, level, _ = line.split(' ', 2)\n    yield service, level\n", WORD, single=True),
+    FlatCase("def-yield-once-local", "def f(t):\n    head = t[0]\n    yield head + '!', t[1]\n", PAIR, single=True),
+    FlatCase("def-yield-once-not-single", "def f(line):\n    a, b = line.split(',')\n    yield a\n", WORD, refuses="statements other than"),
     FlatCase("comprehension-if", "lambda s: [w for w in s.split(',') if w]", WORD),
     FlatCase("genexp-if-record", "lambda r: ((w, r.n) for w in r.name.split(';') if len(w) > r.n)", OPTI),
     FlatCase("def-for-if-yield", "def f(line):\n    for w in line.split():\n        if len(w) >= 3 and not w.isdigit():\n            yield w, 1\n", WORD, refuses="isdigit"),
@@ -862,7 +874,7 @@ FLAT_CASES = [
 
 
 def _translate_flat(case: FlatCase):
-    return translate_flat(_parse(case.source), case.shape, qualified=_qualified)
+    return translate_flat(_parse(case.source), case.shape, qualified=_qualified, single=case.single)
 
 
 def _flat_columns(result: FlatTranslation):
@@ -883,9 +895,11 @@ def _check_flat(spark, case: FlatCase, result: FlatTranslation, fn, records):
         except Exception:  # noqa: BLE001 - the function raises: the Flink job fails
             expected.append(_ERROR)
     ok = [(i, r) for i, (r, e) in enumerate(zip(records, expected)) if e is not _ERROR]
-    items = eval(result.items, {"F": F})  # noqa: S307 - the translator's output
+    items = None if result.single else eval(result.items, {"F": F})  # noqa: S307 - the translator's output
 
     def run(rows):
+        if result.single:  # one record per record: its Columns read the record's
+            return _frame(spark, _as_case(case), rows).select("_i", *_flat_columns(result)).collect()
         kept = ["*"] if result.keeps_record else ["_i"]
         df = _frame(spark, _as_case(case), rows).select(*kept, F.explode(items).alias(result.name))
         return df.select("_i", *_flat_columns(result)).collect()

@@ -452,9 +452,12 @@ FRAME_CASES = [
     ("a stream a helper reads stays an RDD", f"probe = {ROWS}\nshow(probe)", None),
     ("an unbounded source of strings read by operators Structured Streaming runs is a (streaming) frame",
      "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\nprobe.print()", "string"),
-    ("an unbounded source read by a rolling aggregation is no frame (transformWithState per record: micro-batches)",
+    ("an unbounded source read by a rolling aggregation of a field keyed by a field is a streaming frame (transformWithState)",
      "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\n"
-     "probe.map(lambda w: (w, 1), output_type=Types.TUPLE([Types.STRING(), Types.INT()])).key_by(lambda p: p[0]).sum(1).print()", None),
+     "probe.map(lambda w: (w, 1), output_type=Types.TUPLE([Types.STRING(), Types.INT()])).key_by(lambda p: p[0]).sum(1).print()", "string"),
+    ("... but not by a rolling min_by (no processor for it: micro-batches)",
+     "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\n"
+     "probe.map(lambda w: (w, 1), output_type=Types.TUPLE([Types.STRING(), Types.INT()])).key_by(lambda p: p[0]).min_by(1).print()", None),
     ("BATCH: a keyed sum whose other fields are the keys is a frame",
      f"env.set_runtime_mode(RuntimeExecutionMode.BATCH)\nprobe = {ROWS}.key_by(lambda r: r[1]).sum(0)\nprobe.print()",
      "f0 INT, f1 STRING"),
@@ -495,9 +498,12 @@ FRAME_CASES = [
     ("STREAMING: the rolling sum of a field that may hold None is not (Python fails, Spark skips NULL)",
      "probe = env.from_collection(rows_from_a_file(), Types.ROW([Types.INT(), Types.STRING()]))\n"
      "probe.key_by(lambda r: r[1]).sum(0).print()", None),
-    ("STREAMING: a rolling reduce of an unbounded stream stays on transformWithState (no frame)",
+    ("STREAMING: a rolling reduce of per-field sums of an unbounded stream is a streaming frame (transformWithState)",
      "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\n"
-     "probe.map(lambda w: (w, 1)).key_by(lambda p: p[0]).reduce(lambda a, b: (a[0], a[1] + b[1])).print()", None),
+     "probe.map(lambda w: (w, 1)).key_by(lambda p: p[0]).reduce(lambda a, b: (a[0], a[1] + b[1])).print()", "string"),
+    ("... not one whose function is no per-field form (micro-batches: f2s_stream.rolling_reduce)",
+     "probe = env.from_source(kafka, WatermarkStrategy.no_watermarks(), 'k')\n"
+     "probe.map(lambda w: (w, 1)).key_by(lambda p: p[0]).reduce(lambda a, b: (a[0] + b[0], a[1])).print()", None),
     ("BATCH: a field neither key nor summed comes from the key's first element: a frame over the source order",
      "env.set_runtime_mode(RuntimeExecutionMode.BATCH)\n"
      "probe = env.from_collection([(1, 'a', 'x')], Types.TUPLE([Types.INT(), Types.STRING(), Types.STRING()]))\n"

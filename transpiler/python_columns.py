@@ -81,6 +81,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Collection, Optional, Sequence, Union
 
 import libcst as cst
+import libcst.matchers as _m
 
 __all__ = ["Field", "Shape", "Output", "Split", "Translation", "FlatTranslation", "Refusal", "translate", "translate_flat",
            "hoist_split"]
@@ -197,6 +198,7 @@ class FlatTranslation:
     element: Translation
     notes: tuple[str, ...] = ()
     keeps_record: bool = False  # the element reads the record's fields: explode next to its columns
+    single: bool = False  # a generator that yields once per record (no items: ``element`` reads the record)
 
 
 @dataclass(frozen=True)
@@ -318,6 +320,7 @@ class _Translator:
         self.qualified = qualified or (lambda node: None)
         self.checked = checked
         self.shadowed = shadowed
+        self.single = False  # flat_function: a def yielding once is one record per record
         self.param: Optional[str] = None
         self.env: dict[str, _E] = {}
         self.notes: list[str] = []
@@ -393,6 +396,10 @@ class _Translator:
             if fn.decorators or fn.asynchronous:
                 raise _Refuse("a decorated or async def")
             self._params(fn.params)
+            once = self._yielded_once(fn) if self.single else None
+            if once is not None:  # one record per record: a map's Columns (their guards included)
+                element = self._result(self._body(once))
+                return FlatTranslation("", "", "", element, tuple(self.notes), single=True)
             body = self._generator_body(fn)
             if body is None:
                 body = self._body(fn)
@@ -436,6 +443,22 @@ class _Translator:
             element = self._result(elt)
         return FlatTranslation(items.code, name, items.type, element, tuple(self.notes),
                                keeps_record=elt is not None and self.fields_read > 0)
+
+    def _yielded_once(self, fn: cst.FunctionDef) -> Optional[cst.FunctionDef]:
+        """``fn`` with its last statement ``yield E`` made ``return E`` when that is its one
+        ``yield`` and every statement before it is a simple one (assignments: ``_body`` says),
+        else None."""
+        stmts = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else [fn.body]
+        if not stmts or not all(isinstance(s, cst.SimpleStatementLine) for s in stmts):
+            return None
+        last = stmts[-1]
+        if len(last.body) != 1 or len(_m.findall(fn, _m.Yield())) != 1:
+            return None
+        yielded = _yield_of(last)
+        if yielded is None or yielded.value is None or isinstance(yielded.value, cst.From):
+            return None
+        ret = last.with_changes(body=[cst.Return(value=yielded.value)])
+        return fn.with_changes(body=fn.body.with_changes(body=[*stmts[:-1], ret]))
 
     def _generator_body(self, fn: cst.FunctionDef):
         """(ITEMS, None, None, None) of ``yield from ITEMS``, (ITEMS, x, E, COND) of ``for x in
@@ -483,8 +506,9 @@ class _Translator:
         s = self._nonnull(self.expr(call.func.value), "split()")
         if s.kind != "str":
             raise _Refuse(f".split() of a {s.kind}")
-        if any(a.keyword for a in call.args) or len(call.args) > 1:
-            raise _Refuse("split() with maxsplit")
+        if call.args and call.args[0].keyword or len(call.args) > 2 or len(call.args) == 2 and (
+                call.args[1].keyword is not None and call.args[1].keyword.value != "maxsplit"):
+            raise _Refuse("split() with maxsplit and no separator, or other arguments")
         if not call.args:
             # Python drops the empty strings at either end; Spark's split keeps them
             return _E(f'F.array_remove(F.split({_arg(s)}, {_raw(PY_WHITESPACE_RUNS)}), "")',
@@ -492,6 +516,13 @@ class _Translator:
         sep = self.expr(call.args[0].value)
         if sep.kind != "str" or sep.literal is _NOLIT or sep.literal == "":
             raise _Refuse("split() of a non-literal or empty separator")
+        if len(call.args) == 2:  # at most maxsplit + 1 items, the last the rest: Spark's limit maxsplit + 1 (> 0)
+            most = self.expr(call.args[1].value)
+            if most.kind != "int" or most.literal is _NOLIT or most.literal < -1:
+                raise _Refuse("split(sep, maxsplit) of a non-literal maxsplit")
+            if most.literal >= 0:
+                return _E(f"F.split({_arg(s)}, {_java_quote(sep.literal)!r}, {most.literal + 1})", "string",
+                          raises=s.raises)
         return _E(f"F.split({_arg(s)}, {_java_quote(sep.literal)!r})", "string", raises=s.raises)  # limit -1: all items
 
     def _params(self, params: cst.Parameters) -> None:
@@ -890,7 +921,7 @@ class _Translator:
 
     def _in(self, a: _E, node, negate: bool) -> _E:
         if not isinstance(node, (cst.Tuple, cst.List, cst.Set)):
-            raise _Refuse("`in` of something other than a literal tuple, list or set")
+            return self._in_string(a, self.expr(node), negate)
         values = [self.expr(el.value) for el in node.elements if isinstance(el, cst.Element)]
         if len(values) != len(node.elements) or any(v.literal is _NOLIT for v in values):
             raise _Refuse("`in` of a tuple of non-literals")
@@ -901,6 +932,19 @@ class _Translator:
             raise _Refuse("`in` of floats (NaN) or of ints and floats mixed")
         isin = f"{_receiver(a)}.isin({', '.join(repr(v.literal) for v in values)})"
         return _E(f"~{isin}" if negate else isin, "boolean", prec=_UNARY if negate else _ATOM, raises=a.raises)
+
+    def _in_string(self, a: _E, b: _E, negate: bool) -> _E:
+        """``a in b`` of strings: ``b.contains(a)`` (a substring; "" is in every string, as
+        Spark's ``contains`` of ""). Python raises a TypeError on None either side, and on
+        ``a`` other than a string."""
+        if b.kind != "str":
+            raise _Refuse("`in` of something other than a literal tuple, list or set or a string")
+        if a.kind != "str":
+            raise _Refuse(f"`in` of a {a.kind} in a string (Python raises)")
+        a, b = self._nonnull(a, "`in`"), self._nonnull(b, "`in`")
+        found = f"{_receiver(b)}.contains({_arg(a) if a.literal is _NOLIT else repr(a.literal)})"
+        return _E(f"~{found}" if negate else found, "boolean", prec=_UNARY if negate else _ATOM,
+                  raises=a.raises or b.raises)
 
     def truth(self, e: _E) -> _E:
         """Python's truth value of ``e`` as a non-null boolean Column."""
@@ -1487,10 +1531,13 @@ def translate(function: Union[cst.Lambda, cst.FunctionDef], shape: Shape, *,
 
 def translate_flat(function: Union[cst.Lambda, cst.FunctionDef], shape: Shape, *, checked: bool = False,
                    qualified: Optional[Callable[[cst.CSTNode], Optional[str]]] = None,
-                   shadowed: frozenset[str] = frozenset()) -> Union[FlatTranslation, Refusal]:
+                   shadowed: frozenset[str] = frozenset(), single: bool = False) -> Union[FlatTranslation, Refusal]:
     """A ``flat_map`` function over records of ``shape`` -> the array Column of its items and
-    the Columns of the record made of each item, or why not (arguments as ``translate``)."""
+    the Columns of the record made of each item, or why not (arguments as ``translate``).
+    ``single``: a def whose one ``yield E`` ends it (after assignments) gives a translation
+    with no items (``single``): one record per record, its Columns those of ``E``."""
     t = _Translator(shape, qualified, checked, shadowed)
+    t.single = single
     try:
         return t.flat_function(function)
     except _Refuse as r:

@@ -593,7 +593,7 @@ def _translate_flat(g, call: cst.Call, shape: Shape):
         return Refusal("a function that is not a lambda, a def or a function class without open()/close()")
     declared = _declared(g, call)
     checked = declared is not None and any(f.type in _INTS for f in declared.fields)
-    return translate_flat(fn, shape, checked=checked, qualified=g.resolver.qualified_name)
+    return translate_flat(fn, shape, checked=checked, qualified=g.resolver.qualified_name, single=True)
 
 
 def flat_map_columns(g, call: cst.Call, shape: Shape) -> Optional[tuple[Shape, FlatTranslation, tuple[Column, ...]]]:

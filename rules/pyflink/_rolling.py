@@ -30,6 +30,17 @@ chained to it (forward), so a key's records reach the reduce in the file's order
 parallelism, unless an operator before ``key_by`` has its own parallelism (NOTE F2S277). Several
 files are read in different orders by the two engines: NOTE F2S265, always (the path's files are
 not known when converting).
+
+On an unbounded (Kafka) frame in STREAMING mode (``Rolling.unbounded``: ``sum``/``min``/``max``/
+``reduce`` of the same plans, no timestamp assigner on the way) there is no window function
+over a stream: ``df.groupBy(keys).transformWithState(P(), schema, "Append", "None")``, where
+``P`` is a StatefulProcessor class added before the statement (``streamed``). It keeps the key's
+aggregate so far in a ValueState and yields it after each row, folded in Python as PyFlink
+folds it, so every record gives its running value, across micro-batches. A Kafka partition is
+read by one Flink source subtask with its 1:1 operators chained, so a key's records of one
+partition reach the reduce in offset order; Spark hands a key's rows of one micro-batch in its
+shuffle's order (each input partition's rows in their order while the sort does not spill):
+NOTE F2S258 says so, and that the values come out per micro-batch.
 """
 
 from __future__ import annotations
@@ -61,6 +72,8 @@ _ORDERED_STEPS = frozenset({"map", "flat_map", "filter", "key_by", "name", "uid"
 _REBALANCING = frozenset({"map", "flat_map", "filter", "assign_timestamps_and_watermarks"})
 # bounded text file sources (a frame of lines, see _frames.text_source_shape)
 _TEXT_SOURCES = frozenset({"from_source", "read_text_file"})
+# the rolling aggregations of a Kafka frame (transformWithState: ``unbounded``)
+ROLLING_METHODS = frozenset({"sum", "min", "max", "reduce"})
 # min_by/max_by: PyFlink keeps the earlier element on ties (``v2 if v2[pos] < v1[pos] else v1``)
 _BY = {"min_by": "min", "max_by": "max"}
 
@@ -71,6 +84,7 @@ class Rolling:
     # "max"; or "min_by"/"max_by" of one field, the others "key" or "element" (of the element it picks)
     reordered: bool  # Flink's per-key order may not be the source order (NOTE)
     files: bool = False  # the source is a text file source: its files' order is not set (NOTE)
+    unbounded: bool = False  # the source is a Kafka topic (a streaming DataFrame): transformWithState
 
 
 def rolling(g, call: cst.Call, shape: Shape) -> Optional[Rolling]:
@@ -103,6 +117,9 @@ def _rolling(g, call: cst.Call, shape: Shape, mode: str) -> Optional[Rolling]:
     if steps is None:
         return None
     method = call.func.attr.value  # type: ignore[attr-defined]
+    unbounded = "kafka" in steps
+    if unbounded and (method not in ROLLING_METHODS or mode != "streaming"):
+        return None
     if method == "reduce":  # a.x: the key's first element's x; b.x: the element's own (BATCH: the last one's);
         # ``a if a.x >= b.x else b``: max_by
         kinds = _frames._reduce_kinds(g, call, shape, keys)
@@ -124,6 +141,12 @@ def _rolling(g, call: cst.Call, shape: Shape, mode: str) -> Optional[Rolling]:
             return None
     known, parallelism = g.parallelism
     files = bool(steps & _TEXT_SOURCES)
+    if unbounded and "assign_timestamps_and_watermarks" in steps:
+        return None  # Flink's running values carry the timestamps, which the processor's rows do not (the shim's do)
+    if unbounded:  # a Kafka partition is read by one source subtask, its 1:1 operators chained to it (forward):
+        # a key's records of one partition reach the reduce in offset order, unless an operator has its own parallelism
+        return Rolling(_frames.Aggregation(keys, tuple((f.name, k) for f, k in zip(shape.fields, kinds))),
+                       "set_parallelism" in steps, False, True)
     if files:  # the source runs at the job's parallelism: its 1:1 operators are chained to it, forward
         reordered = "set_parallelism" in steps
     else:  # after from_collection (parallelism 1) they are round-robin unless the job's parallelism is 1
@@ -154,6 +177,9 @@ def _steps_from_source(g, expr, text_files: bool = False) -> Optional[set]:
                 return steps
             if text_files and method in _TEXT_SOURCES and _frames.text_source_shape(g, expr) is not None:
                 return steps | {method}
+            if text_files and method in ("from_source", "add_source") and g.node(expr).micro_batches and (
+                    _frames.kafka_source_shape(g, expr) is not None):
+                return steps | {"kafka"}
             return None
         if method not in _ORDERED_STEPS:
             return None
@@ -187,6 +213,8 @@ def rolled(ctx, seg):
     g = graph(ctx.resolver)
     shape = facts(ctx.resolver, seg.original).frame
     plan = rolling(g, seg.original, shape)
+    if plan.unbounded:
+        return streamed(ctx, seg, plan, shape)
     I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
     I.need(ctx.conv.codemod, "pyspark.sql", "Window")
     if plan.reordered:
@@ -214,6 +242,91 @@ def rolled(ctx, seg):
             code += f'.cast("{types[name]}")'
         items.append(f'{code}.alias("{name}")')
     return ctx.expr("{df}.select(%s)" % ", ".join(items), df=numbered)
+
+
+STREAM_NOTE = (
+    "keyed rolling aggregation on an unbounded stream: each key's aggregate so far is kept by"
+    " groupBy().transformWithState() in the query's checkpoint (Spark >= 4.1, pyarrow, pandas and protobuf on the driver"
+    " and the workers, the RocksDB state store, set here); the running values come out per micro-batch, and a key's"
+    " rows of one micro-batch in the order Spark's shuffle gives them (each Kafka partition's in offset order unless"
+    " the sort spills to disk; Flink: arrival order)"
+)
+ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+# Python's operators of PyFlink's rolling aggregations (KeyedStream._accumulate: ``v2[pos] < v1[pos]`` keeps v2)
+_FOLDS = {"sum": "{a} + {b}", "min": "min({a}, {b})", "max": "max({a}, {b})"}
+
+
+def streamed(ctx, seg, plan: Rolling, shape: Shape):
+    """A rolling aggregation of a Kafka frame: ``df.groupBy(keys).transformWithState(P(),
+    schema, "Append", "None")`` where ``P``, a StatefulProcessor class added before the
+    statement, keeps the key's aggregate so far (a tuple of the record's fields) in a
+    ValueState and yields it after each row, folding each field as PyFlink does, in Python
+    (``key``/``last``: the row's value, ``first``: the kept one, ``sum``/``min``/``max``: ``+``/
+    ``min``/``max`` of the kept and the row's). The session's state store is RocksDB, which
+    transformWithState needs on a stream. None when the statement cannot take the class."""
+    from flink2spark.transpiler import imports as I
+    from flink2spark.transpiler import markers as M
+    from flink2spark.transpiler import source as S
+
+    line = ctx.resolver.parent(seg.original)
+    while line is not None and not isinstance(line, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        line = ctx.resolver.parent(line)
+    if line is None:
+        return ctx.keep("a rolling aggregation of an unbounded frame outside a statement")
+    method = seg.original.func.attr.value
+    used = ctx.conv.__dict__.setdefault("_rolling_processors", set())
+    base = "Rolling" + method.capitalize()
+    name = next(n for n in (base, *(f"{base}{i}" for i in range(2, 1000))) if n not in used and S.free_name(n) == n)
+    names = [f.name for f in shape.fields]
+    ddl = ", ".join(f"`{f.name}` {f.type.upper()}" if not f.name.isidentifier() else f"{f.name} {f.type.upper()}" for f in shape.fields)
+    kinds = dict(plan.agg.fields)
+    folded = []
+    for i, n in enumerate(names):
+        kind = kinds[n]
+        if kind == "first":
+            folded.append(f"so_far[{i}]")
+        elif kind in _FOLDS:
+            folded.append(_FOLDS[kind].format(a=f"so_far[{i}]", b=f"row[{n!r}]"))
+        else:  # a key field, or the row's own value
+            folded.append(f"row[{n!r}]")
+    first = "(" + ", ".join(f"row[{n!r}]" for n in names) + ("," if len(names) == 1 else "") + ")"
+    fold = "(" + ", ".join(folded) + ("," if len(names) == 1 else "") + ")"
+    if all(n.isidentifier() and not __import__("keyword").iskeyword(n) for n in names):
+        out = "Row(" + ", ".join(f"{n}=so_far[{i}]" for i, n in enumerate(names)) + ")"
+    else:
+        out = "Row(**{" + ", ".join(f"{n!r}: so_far[{i}]" for i, n in enumerate(names)) + "})"
+    code = (
+        f"class {name}(StatefulProcessor):\n"
+        f'    """Flink\'s keyed rolling {method}(): per key, the aggregate so far after each row."""\n\n'
+        "    def init(self, handle):\n"
+        f"        self.so_far = handle.getValueState(\"so_far\", {ddl!r})\n\n"
+        "    def handleInputRows(self, key, rows, timerValues):\n"
+        "        so_far = self.so_far.get()\n"
+        "        for row in rows:\n"
+        f"            so_far = {first} if so_far is None else {fold}\n"
+        f"            yield {out}\n"
+        "        if so_far is not None:\n"
+        "            self.so_far.update(so_far)\n"
+    )
+    cls = cst.parse_statement(code)
+    conf = cst.parse_statement(f'SparkSession.active().conf.set("spark.sql.streaming.stateStore.providerClass", {ROCKSDB!r})\n')
+
+    def insert(new):
+        lead = new.leading_lines
+        return cst.FlattenSentinel([cls.with_changes(leading_lines=lead), conf, new.with_changes(leading_lines=[])])
+
+    if not ctx.rewrite_statement(line, insert):
+        return ctx.keep("a rolling aggregation of an unbounded frame in a statement rewritten already")
+    used.add(name)
+    I.need(ctx.conv.codemod, "pyspark.sql", "Row")
+    I.need(ctx.conv.codemod, "pyspark.sql", "SparkSession")
+    I.need(ctx.conv.codemod, "pyspark.sql.streaming", "StatefulProcessor")
+    ctx.note(M.PF_ROLLING_STATE, STREAM_NOTE)
+    if plan.reordered:
+        ctx.note(M.PF_ROLLING_ORDER, ORDER_NOTE)
+    group = ", ".join(f'"{k}"' for k in plan.agg.keys)
+    return ctx.expr('{df}.groupBy(%s).transformWithState(%s(), "%s", "Append", "None")' % (group, name, ddl.replace('"', '\\"')),
+                    df=ctx.site.receiver)
 
 
 FINAL_NOTE = (

@@ -944,11 +944,13 @@ def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
         return None
     if g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
         receiver = _receiver_type(g, call)
+        if receiver == P.KEYED and method in _rolling.ROLLING_METHODS:  # STREAMING keyed rolling aggregations of a
+            return _rolling.rolling_shape(g, call, shape)  # Kafka frame: transformWithState (_rolling.rolled)
         windowed = receiver in (P.WINDOWED, P.ALL_WINDOWED)
         if method not in STREAMING_CONSUMERS and not (windowed and method in _event_windows.FUNCTION_ARGS):
             return None
         if receiver == P.KEYED and method != "window" or method == "key_by" and not _frames.key_by_shape(g, call, shape):
-            return None  # a keyed stream read by event-time windows of a key field only (rolling aggregations, process: micro-batches)
+            return None  # a keyed stream read by event-time windows of a key field only (process: micro-batches)
         if method in ("sink_to", "add_sink"):
             return _kafka_frame_sink(g, call, shape)
     for name, native in NATIVE_CONSUMERS:
@@ -1299,7 +1301,7 @@ def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
         return f"form over a frame of {held} (only print, map, filter and flat_map take one)"
     if shape is not None and method not in ("map", "filter", "flat_map") and g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
         return ("form on an unbounded stream (there: map/filter/flat_map/union, event-time windows of built-in aggregates"
-                " keyed by a field, print and Kafka sinks)")
+                " keyed by a field, rolling sum/min/max/reduce of fields keyed by a field, print and Kafka sinks)")
     if shape is None or method not in ("map", "filter", "flat_map") or not P.is_stream(_receiver_type(g, call)):
         return "form"
     if method != "filter" and _receiver_type(g, call) == P.KEYED and _stateful().stateful_class(g, call):

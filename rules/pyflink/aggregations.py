@@ -28,8 +28,10 @@ the whole element of the least ``(field, order)`` so far (``F.min_by/max_by`` of
 earlier on ties, as PyFlink); NOTE F2S277 when
 Flink's order of a key's records may not be the source order (parallelism > 1).
 
-On an unbounded (Kafka) stream: ``f2s_stream.rolling_reduce(keyed, f2s.Sum(field))``, the
-per-key state in ``transformWithState`` (see ``reduce``).
+On an unbounded (Kafka) frame, sum/min/max(field): ``groupBy(keys).transformWithState()`` of a
+StatefulProcessor class of the program (``_rolling.streamed``); on other unbounded streams:
+``f2s_stream.rolling_reduce(keyed, f2s.Sum(field))``, the per-key state in
+``transformWithState`` (see ``reduce``).
 """
 
 from flink2spark.rules.pyflink._common import program, runtime_mode, spark_program
@@ -45,7 +47,7 @@ SHIM = {"sum": "Sum", "min": "Min", "max": "Max", "min_by": "MinBy", "max_by": "
 rule = Rule(
     __name__,
     matches=[f"KeyedStream.{m}" for m in SHIM],
-    summary="BATCH on a DataFrame: sum/min/max(field) -> groupBy(keys).agg(F.sum/min/max) (the key's first element's other fields and min_by/max_by: F.min_by/max_by over the source order); STREAMING on a DataFrame: window functions over the source order (min_by/max_by too); else sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; f2s_stream.rolling_reduce when unbounded)",
+    summary="BATCH on a DataFrame: sum/min/max(field) -> groupBy(keys).agg(F.sum/min/max) (the key's first element's other fields and min_by/max_by: F.min_by/max_by over the source order); STREAMING on a DataFrame: window functions over the source order (min_by/max_by too); else sum/min/max/min_by/max_by(field) -> f2s.rolling_reduce(keyed, f2s.Sum(field)) (final_reduce in BATCH; unbounded: groupBy().transformWithState() on a streaming DataFrame, else f2s_stream.rolling_reduce)",
     codes=(M.PF_RUNTIME_MODE, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE, M.PF_ROLLING_ORDER, M.PF_FINAL_ORDER),
     examples=[
         Example(  # BATCH, on a DataFrame whose other fields are all keys: groupBy().agg()

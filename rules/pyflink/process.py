@@ -469,7 +469,7 @@ spark_program(
             ),
             "from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n"
             "from pyspark.sql import SparkSession, functions as F\n"
-            + spark_head('`.process()` at line 21 has no DataFrame form on an unbounded stream (there: map/filter/flat_map/union, event-time windows of built-in aggregates keyed by a field, print and Kafka sinks)')
+            + spark_head('`.process()` at line 21 has no DataFrame form on an unbounded stream (there: map/filter/flat_map/union, event-time windows of built-in aggregates keyed by a field, rolling sum/min/max/reduce of fields keyed by a field, print and Kafka sinks)')
             + "\n\nclass Count(f2s.KeyedProcessFunction):\n"
             "    def open(self, runtime_context):\n"
             "        self.n = runtime_context.get_state(\n"

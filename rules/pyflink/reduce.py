@@ -22,9 +22,12 @@ F2S288: Flink sorts the records by key first and does not promise a key's order)
 In STREAMING mode the same reduce functions are window functions over the source order
 (``_rolling``: one record per element, the running sums/min/max of the key so far).
 
-On an unbounded (Kafka) stream (STREAMING mode) -> ``f2s_stream.rolling_reduce(keyed, f)``:
-``groupBy().transformWithState()`` keeps each key's reduction so far across micro-batches and
-emits it after every element (NOTE F2S258: what the job needs to run).
+On an unbounded (Kafka) stream (STREAMING mode), a frame whose reduce function has the per-field
+form above -> ``df.groupBy(keys).transformWithState(RollingReduce(), ...)`` with a
+StatefulProcessor class that keeps the key's reduction so far (``_rolling.streamed``); other
+functions, on the micro-batch form -> ``f2s_stream.rolling_reduce(keyed, f)``: the same
+transformWithState over pickled records. Both emit the reduction after every element, per
+micro-batch (NOTE F2S258: what the job needs to run).
 """
 
 from flink2spark.rules.pyflink import _kafka as K
@@ -40,7 +43,7 @@ from flink2spark.transpiler.results import unconverted
 rule = Rule(
     __name__,
     matches=["KeyedStream.reduce"],
-    summary="BATCH on a DataFrame, per-field sums/min/max/first/last: reduce(f) -> groupBy(keys).agg(...); STREAMING: window functions over the source order; else KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: f2s_stream.rolling_reduce",
+    summary="BATCH on a DataFrame, per-field sums/min/max/first/last: reduce(f) -> groupBy(keys).agg(...); STREAMING: window functions over the source order; else KeyedStream.reduce(f) -> f2s.rolling_reduce(keyed, f) (STREAMING) / f2s.final_reduce(keyed, f) (BATCH); unbounded: groupBy().transformWithState() on a streaming DataFrame, else f2s_stream.rolling_reduce",
     codes=(M.PF_RUNTIME_MODE, M.PF_FUNCTION, M.PF_UNSUPPORTED, M.PF_UNBOUNDED_STATE, M.PF_ROLLING_STATE, M.PF_ROLLING_ORDER, M.PF_FINAL_ORDER),
     examples=[
         Example(  # BATCH, on a DataFrame, a reduce function of per-field sums/min/max: groupBy().agg()
@@ -123,25 +126,50 @@ rule = Rule(
                 imports="from pyflink.common import SimpleStringSchema, WatermarkStrategy\n"
                 "from pyflink.datastream.connectors.kafka import KafkaSource\n",
             ),
-            'from flink2spark.runtime import datastream as f2s, streaming as f2s_stream\n'
-            'from pyspark.sql import SparkSession, functions as F\n'
+            'from pyspark.sql import Row, SparkSession, functions as F\n'
+            'from pyspark.sql.streaming import StatefulProcessor\n'
             '\n'
-            '# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the RDD API (SparkContext), which Spark Connect does not offer; here because `.reduce()` at line 14 has no DataFrame form on an unbounded stream (there: map/filter/flat_map/union, event-time windows of built-in aggregates keyed by a field, print and Kafka sinks)\n'
             'env = SparkSession.builder.getOrCreate()\n'
             '# NOTE(flink2spark): F2S250 the Kafka connector is not part of PySpark: run with spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<your Spark version>\n'
-            'words = f2s_stream.micro_batches(\n'
+            'words = (\n'
             '    env.readStream.format("kafka")\n'
             '    .option("kafka.bootstrap.servers", "kafka:9092")\n'
             '    .option("subscribe", "words")\n'
             '    .option("startingOffsets", "earliest")\n'
             '    .load()\n'
-            '    .select(F.col("value").cast("string").alias("value")),\n'
-            '    f2s.Types.STRING(),\n'
+            '    .select(F.col("value").cast("string").alias("value"))\n'
             ')\n'
-            "# NOTE(flink2spark): F2S258 keyed rolling aggregation on an unbounded stream: each key's reduction so far is kept by groupBy().transformWithState() in the query's checkpoint (Spark >= 4.1, pyarrow, pandas and protobuf on the driver and the workers, the RocksDB state store, which f2s_stream.rolling_reduce selects); keys are grouped by their pickled bytes and the running values come out per micro-batch\n"
-            'counts = f2s_stream.rolling_reduce(\n'
-            '    words.map(lambda w: (w, 1)).keyBy(lambda p: p[0]), lambda a, b: (a[0], a[1] + b[1])\n'
-            ')\n',
+            '\n'
+            '\n'
+            "# NOTE(flink2spark): F2S258 keyed rolling aggregation on an unbounded stream: each key's aggregate so far is kept by groupBy().transformWithState() in the query's checkpoint (Spark >= 4.1, pyarrow, pandas and protobuf on the driver and the workers, the RocksDB state store, set here); the running values come out per micro-batch, and a key's rows of one micro-batch in the order Spark's shuffle gives them (each Kafka partition's in offset order unless the sort spills to disk; Flink: arrival order)\n"
+            'class RollingReduce(StatefulProcessor):\n'
+            '    """Flink\'s keyed rolling reduce(): per key, the aggregate so far after each row."""\n'
+            '\n'
+            '    def init(self, handle):\n'
+            '        self.so_far = handle.getValueState("so_far", "f0 STRING, f1 INT")\n'
+            '\n'
+            '    def handleInputRows(self, key, rows, timerValues):\n'
+            '        so_far = self.so_far.get()\n'
+            '        for row in rows:\n'
+            '            so_far = (\n'
+            '                (row["f0"], row["f1"])\n'
+            '                if so_far is None\n'
+            '                else (row["f0"], so_far[1] + row["f1"])\n'
+            '            )\n'
+            '            yield Row(f0=so_far[0], f1=so_far[1])\n'
+            '        if so_far is not None:\n'
+            '            self.so_far.update(so_far)\n'
+            '\n'
+            '\n'
+            'SparkSession.active().conf.set(\n'
+            '    "spark.sql.streaming.stateStore.providerClass",\n'
+            '    "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider",\n'
+            ')\n'
+            'counts = (\n'
+            '    words.select(F.col("value").alias("f0"), F.lit(1).alias("f1"))\n'
+            '    .groupBy("f0")\n'
+            '    .transformWithState(RollingReduce(), "f0 STRING, f1 INT", "Append", "None")\n'
+            ')\n'
         ),
     ],
     noop=["from functools import reduce\n\ntotal = reduce(lambda a, b: a + b, [1, 2])\n"],

@@ -411,7 +411,7 @@ def frame_operator(ctx, seg):
     value = facts(ctx.resolver, seg.original).frame.kind == "value"
     if seg.method == "flat_map":
         _, found, columns = _frames.flat_map_columns(g, seg.original, shape)
-        taken = None
+        taken = {f.name for f in shape.fields} if found.single else None
     else:
         found = _frames.translated(g, seg.original, shape)
         _, columns = _frames.map_columns(g, seg.original, shape)
