@@ -276,12 +276,14 @@ def convert(ctx):
     frame = facts(ctx.resolver, seg.original).frame
     info = ctx.arg(seg, 1, "type_info")
     if frame is not None:  # a DataFrame with the type's schema (the program model's plan)
-        if info is not None and named_frame_schema(ctx.resolver, info[0]):  # ORDER = "id INT, ..." (type_constants)
-            return ctx.expr("{env}.createDataFrame({xs}, {schema})", env=ctx.site.receiver, xs=collection[1], schema=info[1])
+        data = "{xs}"
         if instants(frame):  # Instant.of_epoch_milli(n) values: their UTC datetimes, TIMESTAMP (_frames.source_shape)
-            return ctx.expr("{env}.createDataFrame([{values}(r) for r in {xs}], %s)" % json.dumps(ddl(frame)),
-                            env=ctx.site.receiver, values=ctx.shim("table_values"), xs=collection[1])
-        return ctx.expr("{env}.createDataFrame({xs}, %s)" % json.dumps(ddl(frame)), env=ctx.site.receiver, xs=collection[1])
+            data = "[{values}(r) for r in {xs}]"
+        if info is not None and named_frame_schema(ctx.resolver, info[0]):  # ORDER = "id INT, ..." (type_constants)
+            return ctx.expr("{env}.createDataFrame(%s, {schema})" % data, env=ctx.site.receiver, xs=collection[1],
+                            schema=info[1], **({"values": ctx.shim("table_values")} if instants(frame) else {}))
+        return ctx.expr("{env}.createDataFrame(%s, %s)" % (data, json.dumps(ddl(frame))), env=ctx.site.receiver,
+                        xs=collection[1], **({"values": ctx.shim("table_values")} if instants(frame) else {}))
     sc = ctx.expr("{env}.sparkContext", env=ctx.site.receiver)
     if info is None or _is_none(info[0]) or basic_type(ctx.resolver, info[0]) in IDENTITY_TYPES:
         return ctx.expr("{sc}.parallelize({xs})", sc=sc, xs=collection[1])

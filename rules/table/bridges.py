@@ -159,6 +159,19 @@ rule = Rule(
             ")\n"
             'table = taps.selectExpr("f1", "CAST(f0 AS TIMESTAMP_NTZ) AS ts")\n',
         ),
+        Example(  # the same with the type a module constant: the constant is the DDL, the data still the UTC datetimes
+            "from pyflink.common.time import Instant\n" + _HEAD
+            + "TAPS = Types.ROW_NAMED(['at', 'name'], [Types.INSTANT(), Types.STRING()])\n"
+            "taps = env.from_collection([(Instant.of_epoch_milli(2000), 'b')], type_info=TAPS)\n"
+            "t_env.create_temporary_view('taps', taps)\n",
+            "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            'TAPS = "at TIMESTAMP, name STRING"\n'
+            "taps = env.createDataFrame(\n"
+            '    [f2s.table_values(r) for r in [(f2s.Instant.of_epoch_milli(2000), "b")]], TAPS\n'
+            ")\n"
+            'taps.createOrReplaceTempView("taps")\n',
+        ),
         Example(  # a map reads the Instants first (Flink hands it Instant objects): the stream stays an RDD
             "from pyflink.common import Row\nfrom pyflink.common.time import Instant\n" + _HEAD
             + "taps = env.from_collection([(Instant.of_epoch_milli(2000), 'b')], type_info=Types.ROW([Types.INSTANT(), Types.STRING()]))\n"
