@@ -319,12 +319,24 @@ def test_reads_unbounded(body, reads):
 TEXT = "env.from_source(FileSource.for_record_stream_format(StreamFormat.text_line_format(), '/in').build(), WatermarkStrategy.no_watermarks(), 'in')"
 ROWS = "env.from_collection([(1, 'a'), (2, 'b')], type_info=Types.ROW([Types.INT(), Types.STRING()]))"
 _T_ENV = "from pyflink.table import StreamTableEnvironment\nt_env = StreamTableEnvironment.create(env)\n"
+INSTANTS = ("probe = env.from_collection([(Instant.of_epoch_milli(1000), 'a'), (Instant.of_epoch_milli(2000), 'b')],"
+            " type_info=Types.ROW([Types.INSTANT(), Types.STRING()]))")
 FRAME_CASES = [
     # a Table of a stream (from_data_stream, create_temporary_view) is the stream's frame itself
     ("a stream a table is made of", f"{_T_ENV}probe = {ROWS}\nt_env.from_data_stream(probe).execute().print()", "f0 INT, f1 STRING"),
     ("... or a view", f"{_T_ENV}probe = {ROWS}\nt_env.create_temporary_view('v', probe)", "f0 INT, f1 STRING"),
     ("... not a stream of Instants (Flink's TIMESTAMP_LTZ)",
      f"{_T_ENV}probe = env.from_collection([1], type_info=Types.INSTANT())\nt_env.from_data_stream(probe)", None),
+    ("... a stream of literal Instant.of_epoch_milli(n) values only made a table: TIMESTAMP columns",
+     f"{_T_ENV}from pyflink.common.time import Instant\n{INSTANTS}\nt_env.from_data_stream(probe)", "f0 TIMESTAMP, f1 STRING"),
+    ("... not when a map reads the Instants first (Flink hands it Instant objects)",
+     f"{_T_ENV}from pyflink.common.time import Instant\n{INSTANTS}\n"
+     "t_env.from_data_stream(probe.map(lambda r: r, output_type=Types.ROW([Types.INSTANT(), Types.STRING()])))", None),
+    ("... nor when it is printed too",
+     f"{_T_ENV}from pyflink.common.time import Instant\n{INSTANTS}\nt_env.from_data_stream(probe)\nprobe.print()", None),
+    ("... nor of Instants other than literal Instant.of_epoch_milli(n)",
+     f"{_T_ENV}from pyflink.common.time import Instant\n{INSTANTS.replace('(2000)', '(now())')}\nt_env.from_data_stream(probe)",
+     None),
     ("... nor a stream read elsewhere where its uses cannot be followed",
      f"{_T_ENV}probe = {ROWS}\nt_env.from_data_stream(probe)\nkeep(probe)", None),
     # streams through the module's defs: a parameter's reads are the stream's, a return's are the call's

@@ -479,16 +479,19 @@ _COLUMN_TYPES = {kind: spark.lower() for kind, spark in P.SPARK_TYPES.items()}
 _ARRAY_ELEMENTS = frozenset({"smallint", "int", "bigint", "double", "boolean", "string"})
 
 
-def _column_type(resolver, node) -> Optional[str]:
+def _column_type(resolver, node, instants: bool = False) -> Optional[str]:
     """The Spark type of a field of type ``node``: a basic type's, ``date`` for ``SQL_DATE``,
     ``time(6)`` for ``SQL_TIME``,
     ``decimal`` for ``BIG_DEC`` (``_frames.source_shape`` decides for which data they are
     exact, and a decimal's precision and scale), ``array<T>`` for a
     ``PRIMITIVE_ARRAY``/``BASIC_ARRAY`` of ``_ARRAY_ELEMENTS``, ``struct<a:int,...>`` for a
-    nested ``ROW``/``ROW_NAMED`` of basic types; else None."""
+    nested ``ROW``/``ROW_NAMED`` of basic types, ``timestamp`` for ``INSTANT`` when ``instants``;
+    else None."""
     kind = _types_call(resolver, node)
     if kind in _COLUMN_TYPES:
         return _COLUMN_TYPES[kind]
+    if kind == "INSTANT" and instants:
+        return "timestamp"  # for which data and which consumers: _frames.source_shape, _frames.INSTANT_CONSUMERS
     if kind == "SQL_DATE":
         return "date"
     if kind == "SQL_TIME":
@@ -511,13 +514,15 @@ def _column_type(resolver, node) -> Optional[str]:
     return None
 
 
-def record_shape(resolver, info: cst.BaseExpression, nullable: Optional[bool] = None):
+def record_shape(resolver, info: cst.BaseExpression, nullable: Optional[bool] = None, instants: bool = False):
     """The ``python_columns.Shape`` of records of the type ``info`` (``Types.ROW_NAMED``,
     ``ROW``, ``TUPLE`` of basic types, or a basic type), or None. Columns are named as the
     record's fields (``f0, f1...`` for ROW and TUPLE). ``nullable``: whether a field may hold
     None; by default Flink's: ROW fields may (a Row reaches the function with None fields),
     TUPLE fields and basic values not (Flink 2.3 fails the job on a None there before any
-    function sees it: tests/test_python_columns.py)."""
+    function sees it: tests/test_python_columns.py). ``instants``: ``Types.INSTANT()`` fields
+    are ``timestamp`` columns (only a source's, ``_frames.source_shape``, which checks its data);
+    else a type with one has no shape."""
     from flink2spark.transpiler.python_columns import Field, Shape
 
     node = followed(resolver, info)
@@ -530,7 +535,7 @@ def record_shape(resolver, info: cst.BaseExpression, nullable: Optional[bool] = 
     fields = args[-1] if args else None
     if not isinstance(fields, cst.List):
         return None
-    types = [_column_type(resolver, followed(resolver, e.value)) for e in fields.elements]
+    types = [_column_type(resolver, followed(resolver, e.value), instants) for e in fields.elements]
     if not all(types):
         return None
     names = _field_names(kind, args, len(types))

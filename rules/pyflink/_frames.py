@@ -4,7 +4,8 @@ and the Columns they become (not a rule: it defines no ``rule``).
 The program model decides, in one place (``_streams.StreamFacts.frame``), whether a stream is
 lowered to a DataFrame: its source has a schema (``from_collection(data, type_info=T)`` with
 ``T`` a ``Types.ROW_NAMED/ROW/TUPLE`` of basic types or a basic type, bounded by nature; dates,
-decimals and arrays where their data is exact in Spark's types, and untyped literal data:
+decimals and arrays where their data is exact in Spark's types, literal ``Instant.of_epoch_milli(n)``
+values of ``Types.INSTANT()`` fields for a stream only made a Table, and untyped literal data:
 ``source_shape``, ``pickled_shape``; a bounded insert-only table's ``to_data_stream``:
 ``table_shape``) and
 every consumer of it, and of the streams derived from it, has a native form. The consumers
@@ -148,7 +149,11 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
     if info is None:
         return pickled_shape(g, call)
     shape = record_shape(resolver, info)
-    if shape is None or not all(source_type(f.type) for f in shape.fields):
+    if shape is None:
+        shape = record_shape(resolver, info, instants=True)
+        if shape is None or shape.kind == "value" or not _literal_instants(g, call, shape):
+            return None
+    if not all(source_type(f.type) or f.type == "timestamp" for f in shape.fields):
         return None
     if any(f.type.startswith("struct<") for f in shape.fields) and not _literal_rows(g, call, shape):
         return None
@@ -182,6 +187,43 @@ def source_shape(g, call: cst.Call) -> Optional[Shape]:
         # literal data: no None, and no NaN (a literal float is never one)
         return Shape(shape.kind, tuple(Field(f.name, f.type, False, f.key, nan=False) for f in shape.fields))
     return shape
+
+
+def _instant_literal(resolver, node) -> bool:
+    """Whether ``node`` is a call ``Instant.of_epoch_milli(n)`` of a non-negative integer literal."""
+    return (isinstance(node, cst.Call) and resolver.qualified_name(node.func) in INSTANT_OF_EPOCH_MILLI
+            and len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star
+            and isinstance(node.args[0].value, cst.Integer))
+
+
+def _literal_instants(g, call: cst.Call, shape: Shape) -> bool:
+    """Whether every value of the ``timestamp`` (``Types.INSTANT()``) fields of the literal
+    collection of ``call`` is a literal ``Instant.of_epoch_milli(n)``: whole milliseconds, which
+    Flink's source keeps and ``f2s.table_values`` makes the UTC datetime of (Spark's TIMESTAMP)."""
+    resolver = g.resolver
+    elements = g.node(call).literal_elements
+    if elements is None:
+        return False
+    for element in elements:
+        values = _element_values(resolver, element)
+        if values is None or len(values) != len(shape.fields):
+            return False
+        if not all(_instant_literal(resolver, v) for v, f in zip(values, shape.fields) if f.type == "timestamp"):
+            return False
+    return True
+
+
+def instants(shape: Shape) -> bool:
+    """Whether a frame of ``shape`` has ``timestamp`` columns of Instants (``source_shape``):
+    Flink hands a Python function an ``Instant`` there, Spark a datetime, so only
+    ``INSTANT_CONSUMERS`` take it."""
+    return any(f.type == "timestamp" for f in shape.fields)
+
+
+# the consumers of a frame with Instants: none but the Table of the stream (``TABLE_VIEWS``,
+# TIMESTAMP_LTZ columns: Spark's TIMESTAMP), which ``_streams.consumer_shape`` asks first
+INSTANT_CONSUMERS: frozenset = frozenset()
+INSTANT_OF_EPOCH_MILLI = frozenset({"pyflink.common.time.Instant.of_epoch_milli", "pyflink.common.Instant.of_epoch_milli"})
 
 
 def _literal_rows(g, call: cst.Call, shape: Shape) -> bool:
@@ -991,8 +1033,8 @@ def table_view_problem(g, call: cst.Call, shape: Shape) -> Optional[str]:
         return problem
     if found.unbounded:  # a streaming table: f2s_stream.table of the stream's elements
         return "a table of an unbounded stream is made of its elements after its Python operators"
-    if found.instants:
-        return "a field of Types.INSTANT()"
+    if found.instants and not instants(shape):
+        return "a field of Types.INSTANT() whose values are not all literal Instant.of_epoch_milli(n)"
     if [f.type.upper() for f in shape.fields] != [t for _, t in found.columns]:
         return ("fields of other types than the table's columns ("
                 + ", ".join(f"{n} {t}" for n, t in found.columns) + ")")

@@ -940,6 +940,8 @@ def consumer_shape(g: StreamGraph, call: cst.Call, shape) -> object:
         return True if _frames.table_view_problem(g, call, shape) is None else None
     if shape.kind == _side_outputs().UNTYPED.kind:  # records of a function with no output_type: no Spark type
         return _side_outputs().untyped_consumer(g, call, shape)
+    if _frames.instants(shape) and method not in _frames.INSTANT_CONSUMERS:
+        return None
     if _frames.limited(shape) and method not in _frames.LIMITED_CONSUMERS:
         return None
     if g.node(call.func.value).micro_batches:  # type: ignore[attr-defined]
@@ -1295,6 +1297,9 @@ def _function_refusal(g: StreamGraph, call: cst.Call, shape) -> str:
     if shape is not None and shape.kind == _side_outputs().UNTYPED.kind and method not in _side_outputs().UNTYPED_READERS:
         return ("form over the results of a function with no output_type (Flink pickles them; here only map, flat_map,"
                 " filter and print take them, in one Python UDTF with the next function that has an output_type)")
+    if shape is not None and _frames.instants(shape) and method not in _frames.INSTANT_CONSUMERS:
+        return ("form over a frame of Instants (Flink hands Python Instant objects, to functions and print, Spark datetimes: only the"
+                " Table of the stream, from_data_stream/create_temporary_view, takes one)")
     if shape is not None and _frames.limited(shape) and method not in _frames.LIMITED_CONSUMERS:
         held = "pickled records" if shape.pickled else "columns of " + ", ".join(
             sorted({f.type.upper() for f in shape.fields if f.type not in _frames.FRAME_TYPES}))

@@ -15,7 +15,11 @@ basic types; literal FLOATs within the 32-bit range as FLOAT; literal dates from
 as DATE, literal naive times of whole milliseconds as TIME(6), literal decimals of one scale as DECIMAL(38, s), arrays of basic types, nested
 ``Row(...)`` literals of a ROW of basic types as a STRUCT; untyped literal data of one type per
 field), the source
-is ``createDataFrame(xs, schema)``.
+is ``createDataFrame(xs, schema)``. ``Types.INSTANT()`` fields whose values are all literal
+``Instant.of_epoch_milli(n)`` are TIMESTAMP columns when the stream's only consumers are Tables
+of it (``from_data_stream``/``create_temporary_view``: Flink's TIMESTAMP_LTZ, no Python function
+sees the Instant objects): ``createDataFrame([f2s.table_values(r) for r in xs], schema)``, the
+Instants' UTC datetimes.
 
 Arrays and maps: ``Types.PRIMITIVE_ARRAY(Types.BYTE())`` fields come to Python as ``bytes``,
 other arrays (``PRIMITIVE_ARRAY``, ``BASIC_ARRAY``) as lists, ``Types.MAP`` as dicts (NOTE
@@ -29,7 +33,7 @@ import json
 import libcst as cst
 
 from flink2spark.rules.pyflink.type_constants import named_frame_schema
-from flink2spark.rules.pyflink._frames import ddl
+from flink2spark.rules.pyflink._frames import ddl, instants
 from flink2spark.rules.pyflink._streams import facts
 from flink2spark.rules.pyflink._common import (
     IDENTITY_TYPES,
@@ -272,9 +276,14 @@ def convert(ctx):
     frame = facts(ctx.resolver, seg.original).frame
     info = ctx.arg(seg, 1, "type_info")
     if frame is not None:  # a DataFrame with the type's schema (the program model's plan)
+        data = "{xs}"
+        if instants(frame):  # Instant.of_epoch_milli(n) values: their UTC datetimes, TIMESTAMP (_frames.source_shape)
+            data = "[{values}(r) for r in {xs}]"
         if info is not None and named_frame_schema(ctx.resolver, info[0]):  # ORDER = "id INT, ..." (type_constants)
-            return ctx.expr("{env}.createDataFrame({xs}, {schema})", env=ctx.site.receiver, xs=collection[1], schema=info[1])
-        return ctx.expr("{env}.createDataFrame({xs}, %s)" % json.dumps(ddl(frame)), env=ctx.site.receiver, xs=collection[1])
+            return ctx.expr("{env}.createDataFrame(%s, {schema})" % data, env=ctx.site.receiver, xs=collection[1],
+                            schema=info[1], **({"values": ctx.shim("table_values")} if instants(frame) else {}))
+        return ctx.expr("{env}.createDataFrame(%s, %s)" % (data, json.dumps(ddl(frame))), env=ctx.site.receiver,
+                        xs=collection[1], **({"values": ctx.shim("table_values")} if instants(frame) else {}))
     sc = ctx.expr("{env}.sparkContext", env=ctx.site.receiver)
     if info is None or _is_none(info[0]) or basic_type(ctx.resolver, info[0]) in IDENTITY_TYPES:
         return ctx.expr("{sc}.parallelize({xs})", sc=sc, xs=collection[1])

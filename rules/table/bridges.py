@@ -24,7 +24,8 @@ and whether it gives only inserts (``rules/table/_program.py``: ``from_stream``,
   proctime attributes: TODO F2S300.
 * When the program model lowers ``ds`` to a DataFrame (``StreamFacts.frame``: the table is one of
   its consumers with a native form, ``_frames.table_view_problem``: a bounded stream of elements
-  whose fields have the table's column types), ``from_data_stream(ds)`` /
+  whose fields have the table's column types; INSTANT fields of literal ``Instant.of_epoch_milli(n)``
+  values read by no Python function first: TIMESTAMP columns of their UTC datetimes), ``from_data_stream(ds)`` /
   ``create_temporary_view(name, ds)`` is that DataFrame, its columns renamed by position as
   Flink names the table's (``toDF``), then the fields picked and the Schema's computed columns
   as above: no RDD.
@@ -149,16 +150,49 @@ rule = Rule(
             + "taps = env.from_collection([(Instant.of_epoch_milli(2000), 'b')], type_info=Types.ROW([Types.INSTANT(), Types.STRING()]))\n"
             "table = t_env.from_data_stream(taps, Schema.new_builder().column('f1', DataTypes.STRING())\n"
             "    .column_by_expression('ts', 'CAST(f0 AS TIMESTAMP(3))').watermark('ts', \"ts - INTERVAL '5' SECOND\").build())\n",
-            _spark_head("the source `.from_collection()` at line 9 has no DataFrame schema: its type_info or its data has none here")
+            # literal Instant.of_epoch_milli(n) data read by no Python function: a DataFrame of their UTC datetimes
+            "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            "taps = env.createDataFrame(\n"
+            '    [f2s.table_values(r) for r in [(f2s.Instant.of_epoch_milli(2000), "b")]],\n'
+            '    "f0 TIMESTAMP, f1 STRING",\n'
+            ")\n"
+            'table = taps.selectExpr("f1", "CAST(f0 AS TIMESTAMP_NTZ) AS ts")\n',
+        ),
+        Example(  # the same with the type a module constant: the constant is the DDL, the data still the UTC datetimes
+            "from pyflink.common.time import Instant\n" + _HEAD
+            + "TAPS = Types.ROW_NAMED(['at', 'name'], [Types.INSTANT(), Types.STRING()])\n"
+            "taps = env.from_collection([(Instant.of_epoch_milli(2000), 'b')], type_info=TAPS)\n"
+            "t_env.create_temporary_view('taps', taps)\n",
+            "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession\n\n"
+            "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
+            'TAPS = "at TIMESTAMP, name STRING"\n'
+            "taps = env.createDataFrame(\n"
+            '    [f2s.table_values(r) for r in [(f2s.Instant.of_epoch_milli(2000), "b")]], TAPS\n'
+            ")\n"
+            'taps.createOrReplaceTempView("taps")\n',
+        ),
+        Example(  # a map reads the Instants first (Flink hands it Instant objects): the stream stays an RDD
+            "from pyflink.common import Row\nfrom pyflink.common.time import Instant\n" + _HEAD
+            + "taps = env.from_collection([(Instant.of_epoch_milli(2000), 'b')], type_info=Types.ROW([Types.INSTANT(), Types.STRING()]))\n"
+            "later = taps.map(lambda r: Row(r[0], r[1].upper()), output_type=Types.ROW([Types.INSTANT(), Types.STRING()]))\n"
+            "table = t_env.from_data_stream(later)\n",
+            _spark_head("`.map()` at line 10 has no DataFrame form over a frame of Instants (Flink hands Python Instant"
+                        " objects, to functions and print, Spark datetimes: only the Table of the stream,"
+                        " from_data_stream/create_temporary_view, takes one)")
             + "taps = env.sparkContext.parallelize(\n"
             "    f2s.typed(\n"
             '        [(f2s.Instant.of_epoch_milli(2000), "b")],\n'
             "        f2s.Types.ROW([f2s.Types.INSTANT(), f2s.Types.STRING()]),\n"
             "    )\n"
             ")\n"
+            "later = taps.map(lambda r: f2s.Row(r[0], r[1].upper()))\n"
             "table = t_env.createDataFrame(\n"
-            '    taps.map(f2s.table_values), "f0 TIMESTAMP, f1 STRING"\n'
-            ').selectExpr("f1", "CAST(f0 AS TIMESTAMP_NTZ) AS ts")\n',
+            "    later.map(\n"
+            "        f2s.decoded(f2s.Types.ROW([f2s.Types.INSTANT(), f2s.Types.STRING()]))\n"
+            "    ).map(f2s.table_values),\n"
+            '    "f0 TIMESTAMP, f1 STRING",\n'
+            ")\n",
         ),
         Example(  # a bounded table's stream lowered to a DataFrame: the table itself, its Rows' fields as columns
             _HEAD + "orders = t_env.from_elements([('a', 2), ('b', 7)], ['item', 'qty'])\n"

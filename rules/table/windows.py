@@ -113,21 +113,18 @@ rule = Rule(
             "counts = table.window(Tumble.over(lit(10).seconds).on(col('ts')).alias('w')) \\\n"
             "    .group_by(col('w'), col('f1')).select(col('f1'), col('f1').count.alias('n'))\n",
             "from flink2spark.runtime import datastream as f2s\nfrom pyspark.sql import SparkSession, functions as F\n\n"
-            "# NOTE(flink2spark): F2S205 PyFlink streams become RDDs: Python functions over records run on the"
-            " RDD API (SparkContext), which Spark Connect does not offer; here because the source `.from_collection()` at line 10 has no DataFrame schema: its type_info or its data has none here\n"
             "env = SparkSession.builder.getOrCreate()\nt_env = SparkSession.builder.getOrCreate()\n"
-            "taps = env.sparkContext.parallelize(\n"
-            "    f2s.typed(\n"
-            "        [\n"
+            "taps = env.createDataFrame(\n"
+            "    [\n"
+            "        f2s.table_values(r)\n"
+            "        for r in [\n"
             '            (f2s.Instant.of_epoch_milli(9000), "a"),\n'
             '            (f2s.Instant.of_epoch_milli(2000), "b"),\n'
-            "        ],\n"
-            "        f2s.Types.ROW([f2s.Types.INSTANT(), f2s.Types.STRING()]),\n"
-            "    )\n"
+            "        ]\n"
+            "    ],\n"
+            '    "f0 TIMESTAMP, f1 STRING",\n'
             ")\n"
-            "table = t_env.createDataFrame(\n"
-            '    taps.map(f2s.table_values), "f0 TIMESTAMP, f1 STRING"\n'
-            ').selectExpr("f0", "f1", "CAST(f0 AS TIMESTAMP_NTZ) AS ts")\n'
+            'table = taps.selectExpr("f0", "f1", "CAST(f0 AS TIMESTAMP_NTZ) AS ts")\n'
             "# NOTE(flink2spark): F2S317 window over the rowtime column ts of a stream (watermark ts - 5 seconds): its"
             " records come up to 7000 ms behind the largest timestamp before them; Flink's streaming mode drops the"
             " records that arrive behind its watermark (moved every 200 ms by default: which ones depends on timing),"
