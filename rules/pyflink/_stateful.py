@@ -49,7 +49,11 @@ in them changes:
   context; a map must end with ``return x``, its returns -> ``yield Row(...)`` (then
   ``continue`` but at the end). Its results may depend on the order of a key's rows only when
   they come in the source's order (``from_collection`` at parallelism 1, one partition: NOTE
-  F2S291), else it stays the shim's (``_plan``);
+  F2S291), or when a keyed map/flat_map of such a stream reads them: the first one's rows get
+  their place in the source (``withColumn(SEQUENCE, F.monotonically_increasing_id())``: the
+  ids grow with the partitions' and their rows' order), both sort a key's rows by it and the
+  first gives each result its row's (``Time.order``, one result per row at most), as Flink's
+  operators see them at parallelism 1; else it stays the shim's (``_plan``);
 * ``yield value`` of the record itself where the output type has its fields: its Row as it is;
 * ``process_element(self, value, ctx)`` -> ``handleInputRows(self, key, rows, timerValues)``
   whose body is a ``for value in rows:`` loop over the old body (``return`` -> ``continue``;
@@ -225,6 +229,9 @@ class Time:
 
     stamp: Optional[str] = None  # the record field the timestamp assigner reads (``ctx.timestamp()``), if any
     batch: bool = False  # BATCH runtime mode (Flink sorts a key's elements by timestamp, watermark MIN/MAX)
+    # a keyed map/flat_map at parallelism 1 reading its rows in the source's order by their SEQUENCE
+    # column (``SEQUENCE``): "sort" sorts a key's rows by it, "carry" also gives each result its row's
+    order: Optional[str] = None
 
 
 # the keyed operators whose function class may become a StatefulProcessor -> (the class's base, its method)
@@ -562,7 +569,14 @@ class _Translation:
         if self.record.kind == "value":
             target = cst.Tuple([cst.Element(cst.Name(value), comma=cst.Comma())])
         rows: cst.BaseExpression = cst.Name("rows")
-        if self.time.batch and self.time.stamp is not None:  # Flink's BATCH mode: a key's elements in timestamp order
+        if self.time.order is not None:  # the source's order, as Flink's at parallelism 1 (``_plan``)
+            if self.record.kind == "value" or self.sides or self.row_helpers or self._rebinds(fdef, value):
+                raise Refused("its rows in the source's order need a record of fields it does not assign, and no side output")
+            if self.time.order == "carry" and self.method == "flat_map" and (
+                    len(_own_nodes(fdef.body, cst.Yield)) != 1 or _own_nodes(fdef.body, cst.For, cst.While)):
+                raise Refused("a flat_map that may give several results per row (they would share its place in the order)")
+            rows = cst.parse_expression(f"sorted(rows, key=lambda row: row.{SEQUENCE})")
+        elif self.time.batch and self.time.stamp is not None:  # Flink's BATCH mode: a key's elements in timestamp order
             rows = cst.parse_expression(f"sorted(rows, key=lambda row: row.{self.time.stamp})")
             self.sorted_by = self.time.stamp
         loop = cst.For(target=target, iter=rows, body=body)  # type: ignore[arg-type]
@@ -672,7 +686,9 @@ class _Translation:
         if isinstance(original, cst.Call) and _self_attr(original.func) in self.row_helpers and output is self.output:
             return value  # the helper returns the Row
         if isinstance(original, cst.Name) and original.value == self.value and self.record.kind != "value" and output is self.output:
-            return value  # the record's Row (``_whole_record``: the output type's fields)
+            if self.time.order == "sort":
+                raise Refused("it gives its record, whose place in the order (a column) is not among the results'")
+            return value  # the record's Row (``_whole_record``: the output type's fields), with its SEQUENCE when carried
         if output.kind == "value":
             if isinstance(value, cst.Tuple):
                 raise Refused("it yields a tuple (a side output?) to a stream of single values")
@@ -692,6 +708,8 @@ class _Translation:
                 raise Refused("it yields a Row(...) whose fields are not the output type's, in its order")
             if len(items) != len(fields):
                 raise Refused("it yields a Row(...) of another arity than the output type")
+        if self.time.order == "carry":  # each result takes its row's place in the source's order
+            items, fields = [*items, cst.parse_expression(f"{self.value}.{SEQUENCE}")], [*fields, type("F", (), {"name": SEQUENCE})]
         args = [
             cst.Arg(v, keyword=cst.Name(f.name), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
             for f, v in zip(fields, items)
@@ -769,6 +787,8 @@ class _Translation:
             raise Refused("processing time in BATCH mode (Flink's processing-time timers there are not Spark's)")
         mode = "ProcessingTime" if self.timers or self.ttl or self.domains else "None"  # Spark's TTL needs processing time
         schema = tagged_schema(self.output, self.sides) if self.sides else output_schema(self.output)
+        if self.time.order == "carry":
+            schema += f", {SEQUENCE} bigint"
         return Processor(new, schema, mode, self.timers, dict(self.states), self.sorted_by, self.map_order, dict(self.ttl), list(self.function_classes),
                          self.domains == {"processing"})
 
@@ -1257,6 +1277,7 @@ class Plan:
     cls: cst.ClassDef  # the user's class (original node)
     ordered: bool  # whether the order of a key's rows can change a result (NOTE F2S266)
     one: bool = False  # a keyed map/flat_map whose results depend on that order: its input in one partition, in source order (NOTE F2S291)
+    order: Optional[str] = None  # Time.order: its rows sorted by SEQUENCE ("sort"), which its results keep ("carry": numbered at the source)
 
 
 def plan(g, call: cst.Call, shape) -> Union[Plan, str]:
@@ -1298,20 +1319,30 @@ def processed_shape(g, call: cst.Call, shape):
     return found.output if isinstance(found, Plan) else None
 
 
-def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
+def _class_and_output(g, call: cst.Call, shape):
+    """(the function class, the results' Shape) of the keyed ``call`` over a frame of ``shape``;
+    else why there are none."""
     from flink2spark.rules.pyflink._common import call_arg, record_shape
     from flink2spark.rules.pyflink._frames import FRAME_TYPES
 
-    resolver = g.resolver
     cls = _function_class(g, call)
     if isinstance(cls, str):
         return cls
     if group_by(g, call, shape) is None:
         return "a key of several fields (get_current_key() would be a tuple)"
     info = call_arg(call, 1, "output_type")
-    output = record_shape(resolver, info) if info is not None else None
+    output = record_shape(g.resolver, info) if info is not None else None
     if output is None or any(f.type not in FRAME_TYPES for f in output.fields):
         return "no output_type of basic types (the results' schema)"
+    return cls, output
+
+
+def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
+    resolver = g.resolver
+    found_class = _class_and_output(g, call, shape)
+    if isinstance(found_class, str):
+        return found_class
+    cls, output = found_class
     found = translate(resolver, cls, shape, output, time_facts(g, call, shape), call.func.attr.value)  # type: ignore[attr-defined]
     if isinstance(found, str):
         return found
@@ -1326,10 +1357,86 @@ def _plan(g, call: cst.Call, shape) -> Union[Plan, str]:
         from flink2spark.rules.pyflink._side_outputs import in_source_order
 
         key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
-        if key_by is None or g.parallelism != (True, 1) or not in_source_order(g, key_by.func.value):  # type: ignore[attr-defined]
-            return "its results may depend on the order of a key's rows, which Spark keeps only for a from_collection at parallelism 1"
+        why = "its results may depend on the order of a key's rows, which Spark keeps only for a from_collection at parallelism 1"
+        if key_by is None or g.parallelism != (True, 1):
+            return why
+        if not in_source_order(g, key_by.func.value):  # type: ignore[attr-defined]
+            if _sequenced(g, key_by.func.value) is None:  # type: ignore[attr-defined]
+                return why
+            time = time_facts(g, call, shape)
+            found = translate(resolver, cls, shape, output, Time(time.stamp, time.batch, "sort"), call.func.attr.value)  # type: ignore[attr-defined]
+            return found if isinstance(found, str) else Plan(found, output, cls, ordered=False, order="sort")
+        reader = _order_reader(g, call)
+        if reader is not None:  # its results read in order by a keyed map/flat_map: they carry their place
+            read = plan(g, reader, output)
+            carry = carried(g, call, shape) if isinstance(read, Plan) and read.order == "sort" else None
+            if isinstance(carry, Processor):
+                return Plan(carry, output, cls, ordered=False, order="carry")
         ordered, one = False, True
     return Plan(found, output, cls, ordered=ordered, one=one)
+
+
+# the column giving each row its place in the source's order (``Time.order``)
+SEQUENCE = "_f2s_seq"
+
+
+def _keyed_stage(g, stream) -> Optional[cst.Call]:
+    """The keyed ``map``/``flat_map`` call ``stream`` is (through a name), or None."""
+    from flink2spark.rules.pyflink._common import followed
+
+    node = followed(g.resolver, stream)
+    if _method_call(node) not in ("map", "flat_map") or g.resolver.type_of(node.func.value) != P.KEYED:  # type: ignore[union-attr, attr-defined]
+        return None
+    return node  # type: ignore[return-value]
+
+
+def _order_reader(g, call: cst.Call) -> Optional[cst.Call]:
+    """The keyed map/flat_map reading the results of the keyed map/flat_map ``call``, when they
+    are read only by one ``key_by`` read only by it; else None."""
+    from flink2spark.rules.pyflink._streams import _frame_uses
+
+    uses = _frame_uses(g, call)
+    if not uses or len(uses) != 1 or _method_call(uses[0]) != "key_by":
+        return None
+    after = _frame_uses(g, uses[0])
+    return after[0] if after and len(after) == 1 and _keyed_stage(g, after[0]) is not None else None
+
+
+def carried(g, call: cst.Call, shape) -> Union[Processor, str]:
+    """The processor of the keyed map/flat_map ``call`` over a frame of ``shape`` in the source's
+    order (``in_source_order``, parallelism 1) whose results carry their row's SEQUENCE
+    (``Time.order`` "carry"); else why there is none. It needs no reader (``_plan`` uses it
+    when one reads the results in order), so a reader's plan may ask for it."""
+    return g.fact("tws_carried", call, _carried, "not computed", shape)
+
+
+def _carried(g, call: cst.Call, shape) -> Union[Processor, str]:
+    from flink2spark.rules.pyflink._frames import key_by_of
+    from flink2spark.rules.pyflink._side_outputs import in_source_order
+
+    key_by = key_by_of(g, call.func.value)  # type: ignore[attr-defined]
+    if _keyed_stage(g, call) is None or key_by is None or g.parallelism != (True, 1) or not in_source_order(g, key_by.func.value):  # type: ignore[attr-defined]
+        return "not a keyed map/flat_map of a from_collection at parallelism 1"
+    found_class = _class_and_output(g, call, shape)
+    if isinstance(found_class, str):
+        return found_class
+    cls, output = found_class
+    time = time_facts(g, call, shape)
+    found = translate(g.resolver, cls, shape, output, Time(time.stamp, time.batch, "carry"), call.func.attr.value)  # type: ignore[attr-defined]
+    if isinstance(found, str) or not found.states:
+        return found if isinstance(found, str) else "no keyed state"
+    return found
+
+
+def _sequenced(g, stream) -> Optional[cst.Call]:
+    """The keyed map/flat_map ``stream`` is, when its results can carry SEQUENCE (``carried``)."""
+    from flink2spark.rules.pyflink._streams import _frame_shape
+
+    stage = _keyed_stage(g, stream)
+    if stage is None:
+        return None
+    shape = g.fact("frame_shape", stage.func.value, _frame_shape, None)  # type: ignore[attr-defined]
+    return stage if shape is not None and isinstance(carried(g, stage, shape), Processor) else None
 
 
 def _function_class(g, call: cst.Call) -> Union[cst.ClassDef, str]:

@@ -610,7 +610,7 @@ def stateful_processor(ctx, seg, instance):
     -> ``grouped.transformWithState(F(), "<T's schema>", "Update", "<time mode>")``, the class
     ``F`` rewritten as a StatefulProcessor."""
     from flink2spark.rules.pyflink._event_windows import TIMESTAMP_COLUMN, windows_read_stamp
-    from flink2spark.rules.pyflink._stateful import group_by, plan, stamped_by
+    from flink2spark.rules.pyflink._stateful import SEQUENCE, group_by, plan, stamped_by
     from flink2spark.rules.pyflink._streams import graph
 
     receiver = seg.original.func.value
@@ -647,6 +647,9 @@ def stateful_processor(ctx, seg, instance):
     drop = f".drop({TIMESTAMP_COLUMN!r})" if stamped is not None and windows_read_stamp(g, stamped) else ""  # a window's column
     if found.one:
         drop += ".coalesce(1)"  # the source's order, in one partition
+    elif found.order == "carry":  # each row's place in the source's order (its partitions in order, each's rows in order)
+        I.need(ctx.conv.codemod, "pyspark.sql", "functions", "F")
+        drop += '.withColumn("%s", F.monotonically_increasing_id())' % SEQUENCE
     return ctx.expr(
         '{df}%s.groupBy(%s).transformWithState({fn}, "%s", "Update", "%s")' % (drop, key, p.output_schema, p.time_mode),
         df=ctx.site.receiver,
