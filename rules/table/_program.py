@@ -12,6 +12,9 @@ module (``Resolver.tables``), not re-derived by rules.
   they are known: from the literal rows or the schema of ``from_elements``, a declared table's
   columns, and through the operations that keep or compute them; the expression translator
   needs them where Flink's meaning depends on a type (``+``, ``/``, ``avg``).
+- ``registered_before(call)``: the earlier ``create_temporary_view``/``create_temporary_table``
+  statement of the same block registering the name a ``create_temporary_view`` registers
+  again (Flink 2.3 fails there: "Temporary table ... already exists").
 - ``functions``: the program's Python functions of the Table API, by the name they are bound
   to: "udf" (``@udf``/``udf(f)``), "pandas_udf", "udtf", "udaf", "udtaf"; registration and
   calls read it.
@@ -22,7 +25,8 @@ module (``Resolver.tables``), not re-derived by rules.
 - ``kept_query(call)``: whether the TableResult of a query kept in a name (``result =
   t_env.execute_sql("SELECT ...")``, ``result = table.execute()``) becomes the DataFrame, its one
   use ``result.print()``/``collect()`` a ``show``/``collect`` (``rules/table/result_use.py``),
-  or why not; ``streaming_insert(call)``: an insert over an unbounded table (a kept result's
+  or why not (a name bound again in the same block: each binding's use, ``straight_bindings``;
+  ``held_value(name)``: the value a read of it sees); ``streaming_insert(call)``: an insert over an unbounded table (a kept result's
   ``wait()`` awaits the streaming query, ``rules/table/result_wait.py``).
 """
 

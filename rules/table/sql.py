@@ -26,6 +26,9 @@ with the statement translated to Spark SQL (``_sql``, sqlglot with a Flink diale
   temporary views datagen and read-only file tables become too); of a print/blackhole table ->
   removed.
 - ``.wait()`` on the result: dropped (Spark's statements run at once).
+- ``create_temporary_view(name, table)`` -> ``table.createOrReplaceTempView(name)``; of a name a
+  statement before it in the same block registered (``_program.registered_before``): a TODO,
+  Flink 2.3 fails there ("Temporary table ... already exists"), Spark would replace the view.
 
 SQL text is read when it is known when converting (``_program.sql``: literals, a name bound
 once, f-strings whose placeholders stand in SQL string literals such as paths). What sqlglot
