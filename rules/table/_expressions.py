@@ -274,7 +274,10 @@ class _Translator:
         if any(a.aggregate for a in args):
             raise Untranslatable(f"{function.name}() of an aggregate")
         if function.kind == "udaf":
-            return _E(f"{function.name}(F.collect_list(F.struct({codes})))", function.type, aggregate=True)
+            rows = f"F.collect_list(F.struct({codes}))"
+            if function.by_name:  # the UDF of the group's rows registered under the name
+                return _E(f"F.call_function({_str(function.name)}, {rows})", function.type, aggregate=True)
+            return _E(f"{function.name}({rows})", function.type, aggregate=True)
         if function.kind == "pandas_udaf":  # a grouped aggregate pandas_udf of the columns
             return _E(f"{function.name}({codes})", function.type, aggregate=True)
         if function.by_name:

@@ -12,6 +12,9 @@ module (``Resolver.tables``), not re-derived by rules.
   they are known: from the literal rows or the schema of ``from_elements``, a declared table's
   columns, and through the operations that keep or compute them; the expression translator
   needs them where Flink's meaning depends on a type (``+``, ``/``, ``avg``).
+- ``registered_before(call)``: the earlier ``create_temporary_view``/``create_temporary_table``
+  statement of the same block registering the name a ``create_temporary_view`` registers
+  again (Flink 2.3 fails there: "Temporary table ... already exists").
 - ``functions``: the program's Python functions of the Table API, by the name they are bound
   to: "udf" (``@udf``/``udf(f)``), "pandas_udf", "udtf", "udaf", "udtaf"; registration and
   calls read it.
@@ -22,7 +25,8 @@ module (``Resolver.tables``), not re-derived by rules.
 - ``kept_query(call)``: whether the TableResult of a query kept in a name (``result =
   t_env.execute_sql("SELECT ...")``, ``result = table.execute()``) becomes the DataFrame, its one
   use ``result.print()``/``collect()`` a ``show``/``collect`` (``rules/table/result_use.py``),
-  or why not; ``streaming_insert(call)``: an insert over an unbounded table (a kept result's
+  or why not (a name bound again in the same block: each binding's use, ``straight_bindings``;
+  ``held_value(name)``: the value a read of it sees); ``streaming_insert(call)``: an insert over an unbounded table (a kept result's
   ``wait()`` awaits the streaming query, ``rules/table/result_wait.py``).
 """
 
@@ -296,6 +300,11 @@ def _stream_fields(resolver, info, rows_only: bool = False):
     if bad is not None:
         return f"a field of type {bad} (only basic types are converted yet)"
     return fields
+
+
+# the key of user_functions() for a function known only by the name it is registered under
+# (an AggregateFunction instance given to create_temporary_function): no Python name holds ':'
+_BY_NAME = "registered:"
 
 
 class TablesModel:
@@ -574,6 +583,38 @@ class TablesModel:
         if parts and found_tables:
             return None  # spark.sql takes the tables as arguments, not in an f-string
         return SqlText("".join(text), tuple(parts), tuple(found_tables))
+
+    def registered_before(self, call: cst.Call) -> Optional[cst.Call]:
+        """The ``create_temporary_view``/``create_temporary_table`` call on a table environment that
+        registers the name ``call`` (a ``create_temporary_view(name, ...)`` statement) registers,
+        as a statement of the same block before it: Flink 2.3 fails at ``call`` ("Temporary table
+        ... already exists"). None when there is none, or when the program drops a table or view
+        (a drop_* call, DROP in a string) or the name is not known when converting."""
+        name = self.name(call.args[0].value) if call.args else None
+        if name is None or self.resolver.calls_of("drop_temporary_view", "drop_temporary_table", "drop_view", "drop_table") \
+                or any(re.search(r"\bdrop\b", s.value, re.I) for s in nodes(self.resolver.module, cst.SimpleString)):
+            return None
+
+        def statement(node: cst.Call):  # (block, index) of the statement node is, or None
+            expr = self.resolver.parent(node)
+            line = self.resolver.parent(expr) if isinstance(expr, cst.Expr) else None
+            block = self.resolver.parent(line) if isinstance(line, cst.SimpleStatementLine) else None
+            if block is None or not hasattr(block, "body") or not isinstance(block.body, (list, tuple)) \
+                    or len(line.body) != 1:
+                return None
+            return block, [i for i, s in enumerate(block.body) if s is line][0]
+
+        here = statement(call)
+        if here is None:
+            return None
+        for other in self.resolver.calls_of("create_temporary_view", "create_temporary_table"):
+            if other is call or not other.args or self.name(other.args[0].value) != name \
+                    or self.resolver.type_of(other.func.value) not in (T.TABLE_ENV, T.STREAM_TABLE_ENV):
+                continue
+            there = statement(other)
+            if there is not None and there[0] is here[0] and there[1] < here[1]:
+                return other
+        return None
 
     def current_names(self, method: str) -> Optional[frozenset[str]]:
         """The names the program gives ``use_catalog``/``use_database`` (``method``) on its table
@@ -1504,9 +1545,13 @@ class TablesModel:
         assign = resolver.parent(call)
         target = assign.targets[0].target if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
         bindings = resolver.scope_bindings(target) if isinstance(target, cst.Name) else None
-        if not bindings or len(bindings) != 1 or len(bindings[0].references) != 1:
-            return KeptQuery("its TableResult is not kept in a name used once")
-        use = bindings[0].references[0].node
+        if bindings and len(bindings) == 1 and len(bindings[0].references) == 1:
+            use = bindings[0].references[0].node
+        else:  # a name bound several times (result = ....execute(); result.print(), again and again)
+            reads = dict(self.straight_bindings(target) or ()).get(id(target)) if bindings else None
+            if reads is None or len(reads) != 1:
+                return KeptQuery("its TableResult is not kept in a name used once")
+            use = reads[0]
         attr = resolver.parent(use)
         use_call = resolver.parent(attr) if isinstance(attr, cst.Attribute) and attr.value is use else None
         if not (isinstance(use_call, cst.Call) and attr.attr.value in ("print", "collect") and not use_call.args):
@@ -1524,6 +1569,61 @@ class TablesModel:
             return KeptQuery("the program runs statements between the query and the use of its result (Flink ran the "
                              "query before them, Spark would run it at the use)")
         return KeptQuery(None, inserts, use_call, loop)
+
+    def straight_bindings(self, name: cst.Name) -> Optional[list[tuple[int, list[cst.Name]]]]:
+        """For a name bound several times by plain assignments (``result = ...``) that are all
+        statements of one block, read only in statements of that block after the first of them
+        (not in a def, lambda or class there): each binding (id of its target Name) with the
+        reads that see it, those in the statements after it up to the next binding (a read in
+        the next binding's own statement sees this one). None otherwise (other bindings, reads
+        elsewhere: which binding a read sees then depends on the flow)."""
+        resolver = self.resolver
+        bindings = resolver.scope_bindings(name) if isinstance(name, cst.Name) else None
+        if not bindings or len(bindings) < 2:
+            return None
+        block, at = None, []
+        for binding in bindings:
+            target = resolver.parent(binding.node)
+            assign = resolver.parent(target) if isinstance(target, cst.AssignTarget) else None
+            line = resolver.parent(assign) if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else None
+            if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 or target.target is not binding.node:
+                return None
+            if block is not None and resolver.parent(line) is not block:
+                return None
+            block = resolver.parent(line)
+            at.append((block.body.index(line), binding.node))
+        at.sort(key=lambda pair: pair[0])
+        seen: dict[int, list[cst.Name]] = {id(node): [] for _, node in at}
+        reads = {id(r.node): r.node for binding in bindings for r in binding.references}
+        # and the names read in this scope that libcst ties to no binding (a read before the first one)
+        scope, bound = resolver.scopes.scope_of.get(id(name)), {id(b.node) for b in bindings}
+        reads.update({id(n): n for n in nodes(resolver.module, cst.Name) if n.value == name.value
+                      and id(n) not in bound and resolver.scopes.scope_of.get(id(n)) is scope})
+        for read in reads.values():
+            node = read
+            while node is not None and resolver.parent(node) is not block:
+                if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                    return None
+                node = resolver.parent(node)
+            if node is None or isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                return None
+            index = block.body.index(node)
+            before = [bound for i, bound in at if i < index]
+            if not before:
+                return None
+            seen[id(before[-1])].append(read)
+        return [(id(node), seen[id(node)]) for _, node in at]
+
+    def held_value(self, name: cst.Name) -> Optional[cst.BaseExpression]:
+        """The value ``name`` holds where it is read: its only binding's, or, for a name bound
+        several times in one block (``straight_bindings``), the binding's this read sees."""
+        value = self.resolver.single_value(name)
+        if value is not None:
+            return value
+        for bound, reads in self.straight_bindings(name) or ():
+            if any(read is name for read in reads):
+                return self.resolver.assign_values.get(bound)
+        return None
 
     def _writes_between(self, first: cst.Call, last: cst.Call) -> bool:
         """Whether a Table API call that runs something (``execute_sql``, ``execute_insert``,
@@ -1682,6 +1782,8 @@ class TablesModel:
                  if kind in ("udf", "pandas_udf", "udaf", "pandas_udaf")}
         for name, kind in self._inline_registered().items():
             found.setdefault(name, E.UserFunction(name, kind, by_name=True))
+        for name in self._registered_aggregates():  # an AggregateFunction instance registered: called by name
+            found[_BY_NAME + name] = E.UserFunction(name, "udaf", by_name=True)
         return found
 
     def _registrations(self):
@@ -1718,6 +1820,8 @@ class TablesModel:
         found = {name: f.value for name, f in self._registrations() if isinstance(f, cst.Name)}
         for name in self._inline_registered():
             found.setdefault(name, name)
+        for name in self._registered_aggregates():  # (user_functions holds it under a key no Python name is)
+            found.setdefault(name, _BY_NAME + name)
         return found
 
     def sql_functions(self) -> dict[str, str]:

@@ -36,6 +36,14 @@ rule = Rule(
             spark_program('words = t_env.createDataFrame([("a", 1)], ["word", "n"])\nrows = words\n'
                           "for row in rows.collect():\n    print(row[0], row[1])\n"),
         ),
+        Example(  # a name bound again after each result's print(): each binding keeps its DataFrame
+            program("words = t_env.from_elements([('a', 1)], ['word', 'n'])\nresult = words.execute()\nresult.print()\n"
+                    "result = words.filter(words.n > 1).execute()\nresult.print()\n"),
+            spark_program('words = t_env.createDataFrame([("a", 1)], ["word", "n"])\nresult = words\n'
+                          "result.show(2147483647, truncate=False)\n"
+                          'result = words.filter(F.col("n") > F.lit(1))\nresult.show(2147483647, truncate=False)\n',
+                          functions=True),
+        ),
         Example(  # a streaming query's rows iterated: the loop body per micro-batch in a foreachBatch function
             streaming_program(STREAM_LOOP),
             spark_program(
@@ -69,7 +77,7 @@ rule = Rule(
 
 def _result_call(resolver, receiver) -> "cst.Call | None":
     """The ``execute_sql(...)`` / ``Table.execute()`` call a name holds the TableResult of."""
-    value = resolver.single_value(receiver) if isinstance(receiver, cst.Name) else None
+    value = tables(resolver).held_value(receiver) if isinstance(receiver, cst.Name) else None
     if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)):
         return None
     method, typ = value.func.attr.value, resolver.type_of(value.func.value)

@@ -26,6 +26,9 @@ with the statement translated to Spark SQL (``_sql``, sqlglot with a Flink diale
   temporary views datagen and read-only file tables become too); of a print/blackhole table ->
   removed.
 - ``.wait()`` on the result: dropped (Spark's statements run at once).
+- ``create_temporary_view(name, table)`` -> ``table.createOrReplaceTempView(name)``; of a name a
+  statement before it in the same block registered (``_program.registered_before``): a TODO,
+  Flink 2.3 fails there ("Temporary table ... already exists"), Spark would replace the view.
 
 SQL text is read when it is known when converting (``_program.sql``: literals, a name bound
 once, f-strings whose placeholders stand in SQL string literals such as paths). What sqlglot
@@ -113,6 +116,21 @@ rule = Rule(
                 'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\n'
                 'words.createOrReplaceTempView("words")\n'
                 't_env.sql("SELECT word FROM words").show(2147483647, truncate=False)\n'
+            ),
+        ),
+        Example(  # a view of a name registered before in the same block: Flink 2.3 fails there
+            program(
+                "words = t_env.from_elements([('a', 1)], ['word', 'n'])\n"
+                "t_env.create_temporary_view('words', words)\n"
+                "t_env.create_temporary_view('words', words.select(words.word))\n"
+            ),
+            spark_program(
+                'words = t_env.createDataFrame([("a", 1)], ["word", "n"])\n'
+                'words.createOrReplaceTempView("words")\n'
+                "# TODO(flink2spark): F2S300 create_temporary_view() of 'words', which create_temporary_view() registered "
+                "before: Flink 2.3 fails here (Temporary table ... already exists); Spark's createOrReplaceTempView would replace it\n"
+                't_env.create_temporary_view("words", words.select(F.col("word")))\n',
+                functions=True,
             ),
         ),
         Example(  # MIN/MAX of a DOUBLE: the same unless a NaN comes (Flink's result then depends on the order)
@@ -574,6 +592,11 @@ def convert(ctx):
         if len(args) < 2 or args[0].keyword is not None or any(a.star for a in args) \
                 or (len(args) > 2 and not P.is_stream(ctx.resolver.type_of(args[1].value))):
             return ctx.todo(M.TB_UNSUPPORTED, "create_temporary_view() with other arguments than (name, table) or (name, stream, *fields)")
+        earlier = model.registered_before(head.original)
+        if earlier is not None:  # Flink fails here; Spark's createOrReplaceTempView would replace the view
+            return ctx.todo(M.TB_UNSUPPORTED, f"create_temporary_view() of {model.name(args[0].value)!r}, which "
+                            f"{earlier.func.attr.value}() registered before: Flink 2.3 fails here (Temporary table "
+                            "... already exists); Spark's createOrReplaceTempView would replace it")
         name, table = head.updated.args[0].value, head.updated.args[1].value
         if P.is_stream(ctx.resolver.type_of(args[1].value)):  # a view of a DataStream (its fields picked or renamed)
             found, problem = model.from_stream(head.original) if len(args) > 2 else model.stream_columns(args[1].value)
